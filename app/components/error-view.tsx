@@ -1,0 +1,38 @@
+import { useTranslation } from "react-i18next";
+import { isRouteErrorResponse } from "react-router";
+
+/** Status, title and description of anything a route can throw. */
+export function describeError(error: unknown): { status: number; message: string | null; stack: string | null } {
+  if (isRouteErrorResponse(error)) {
+    const payload = error.data as { message?: unknown } | string | undefined;
+    const message =
+      typeof payload === "string" ? payload : typeof payload?.message === "string" ? payload.message : error.statusText;
+    return { status: error.status, message: message || null, stack: null };
+  }
+  if (error instanceof Error) {
+    // In production React Router has already replaced an unexpected error's message and
+    // stack ("Unexpected Server Error"), so nothing internal reaches the page.
+    return { status: 500, message: error.message, stack: import.meta.env.DEV ? (error.stack ?? null) : null };
+  }
+  return { status: 500, message: null, stack: null };
+}
+
+/** The error page: "Page Not Found" for 404, "Internal Server Error" for anything else. */
+export function ErrorView({ error }: { error: unknown }) {
+  const { t } = useTranslation();
+  const { status, message, stack } = describeError(error);
+  const title = status === 404 ? t("errors.notFoundTitle") : t("errors.serverErrorTitle");
+  return (
+    <section className="mx-auto max-w-xl py-16 text-center" data-testid="error-page" data-status={status}>
+      <p className="text-sm font-semibold text-primary-strong">{t("errors.status", { status })}</p>
+      <h1 className="mt-2 text-3xl font-bold tracking-tight">{title}</h1>
+      <p className="mt-4 text-muted" data-testid="error-description">
+        {message ?? t("errors.unexpected")}
+      </p>
+      {stack ? <pre className="mt-6 overflow-auto rounded bg-muted p-4 text-left text-xs">{stack}</pre> : null}
+      <a href="/" className="button mt-8 inline-flex">
+        {t("errors.backHome")}
+      </a>
+    </section>
+  );
+}

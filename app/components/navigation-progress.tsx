@@ -1,0 +1,23 @@
+import { useTranslation } from "react-i18next";
+import { useNavigation } from "react-router";
+import { LOADING_BAR, useNavigationProgress } from "~/lib/navigation/progress";
+
+/** The thin bar at the top of the page while a navigation takes longer than the throttle. */
+export function NavigationProgress() {
+  const navigation = useNavigation();
+  const { visible, progress } = useNavigationProgress(navigation.state !== "idle");
+  const { t } = useTranslation();
+  if (!visible) return null;
+  return (
+    <div
+      role="progressbar"
+      aria-label={t("loading.label")}
+      aria-valuemin={0}
+      aria-valuemax={100}
+      aria-valuenow={Math.round(progress)}
+      data-testid="navigation-progress"
+      className="fixed inset-x-0 top-0 z-[60] origin-left bg-primary transition-[width] duration-100 ease-out"
+      style={{ height: LOADING_BAR.heightPx, width: `${progress}%` }}
+    />
+  );
+}

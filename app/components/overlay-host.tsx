@@ -1,0 +1,38 @@
+import { Suspense, useEffect, useRef } from "react";
+import { useTranslation } from "react-i18next";
+import { closeOverlay, useOpenOverlay } from "~/lib/overlays/overlay-store";
+import { resolveOverlay } from "~/lib/overlays/registry";
+
+/**
+ * Renders the open overlay in a native modal <dialog>: the browser traps focus,
+ * closes it on Escape and gives focus back to the control that opened it.
+ */
+export function OverlayHost() {
+  const name = useOpenOverlay();
+  const dialog = useRef<HTMLDialogElement>(null);
+  const { t } = useTranslation();
+
+  useEffect(() => {
+    const element = dialog.current;
+    if (!element) return;
+    if (name && !element.open) element.showModal();
+    if (!name && element.open) element.close();
+  }, [name]);
+
+  const Overlay = name ? resolveOverlay(name) : null;
+
+  return (
+    <dialog
+      ref={dialog}
+      onClose={closeOverlay}
+      aria-labelledby={name ? `overlay-${name}-title` : undefined}
+      className="overlay m-auto w-[min(32rem,calc(100vw-2rem))] rounded-xl border border-default bg-elevated p-0 text-default shadow-2xl backdrop:bg-slate-950/50"
+    >
+      {Overlay ? (
+        <Suspense fallback={<p className="p-6 text-muted">{t("loading.label")}</p>}>
+          <Overlay close={closeOverlay} />
+        </Suspense>
+      ) : null}
+    </dialog>
+  );
+}

@@ -1,0 +1,35 @@
+import i18next from "i18next";
+import { StrictMode, startTransition } from "react";
+import { hydrateRoot } from "react-dom/client";
+import { I18nextProvider, initReactI18next } from "react-i18next";
+import { HydratedRouter } from "react-router/dom";
+import { i18nextOptions } from "./lib/i18n/config";
+import { createLocaleBackend, loadLocale } from "./lib/i18n/load-locale";
+
+async function hydrate() {
+  // The server wrote the page in this locale; load its texts before hydrating so the
+  // first client render matches the server's HTML.
+  const { locale, resources } = await loadLocale(document.documentElement.lang);
+  await i18next
+    .use(initReactI18next)
+    .use(createLocaleBackend())
+    .init({
+      ...i18nextOptions,
+      lng: locale,
+      resources: { [locale]: resources },
+      partialBundledLanguages: true,
+    });
+
+  startTransition(() => {
+    hydrateRoot(
+      document,
+      <I18nextProvider i18n={i18next}>
+        <StrictMode>
+          <HydratedRouter />
+        </StrictMode>
+      </I18nextProvider>,
+    );
+  });
+}
+
+void hydrate();

@@ -1,0 +1,74 @@
+import { PassThrough } from "node:stream";
+import { createReadableStreamFromReadable } from "@react-router/node";
+import { isbot } from "isbot";
+import type { RenderToPipeableStreamOptions } from "react-dom/server";
+import { renderToPipeableStream } from "react-dom/server";
+import { I18nextProvider } from "react-i18next";
+import type { EntryContext, HandleErrorFunction, RouterContextProvider } from "react-router";
+import { ServerRouter } from "react-router";
+import { contentSecurityPolicy, createNonce } from "./lib/csp.server";
+import { serverEnv } from "./lib/env.server";
+import { getI18n } from "./lib/i18n/middleware.server";
+import { NonceContext } from "./lib/nonce";
+
+/** Read by server.ts for /healthz and the build-update check. */
+export const buildId = __BUILD_ID__;
+
+export const streamTimeout = 5_000;
+
+export default function handleRequest(
+  request: Request,
+  responseStatusCode: number,
+  responseHeaders: Headers,
+  routerContext: EntryContext,
+  loadContext: RouterContextProvider,
+) {
+  const nonce = createNonce();
+  const readyOption: keyof RenderToPipeableStreamOptions =
+    isbot(request.headers.get("user-agent")) || routerContext.isSpaMode ? "onAllReady" : "onShellReady";
+
+  // The element is built before the stream and its abort timer exist (a timer armed
+  // first could fire into an unassigned `abort` and take the process down).
+  const element = (
+    <NonceContext.Provider value={nonce}>
+      <I18nextProvider i18n={getI18n(loadContext)}>
+        <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+      </I18nextProvider>
+    </NonceContext.Provider>
+  );
+
+  return new Promise<Response>((resolve, reject) => {
+    let shellRendered = false;
+    const { pipe, abort } = renderToPipeableStream(element, {
+      nonce,
+      [readyOption]() {
+        shellRendered = true;
+        const body = new PassThrough();
+        const stream = createReadableStreamFromReadable(body);
+        responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+        // Pages carry the user's data: never kept by shared caches, always revalidated.
+        responseHeaders.set("Cache-Control", "private, no-cache");
+        if (serverEnv().NODE_ENV !== "development") {
+          responseHeaders.set("Content-Security-Policy", contentSecurityPolicy(nonce));
+        }
+        resolve(new Response(stream, { headers: responseHeaders, status: responseStatusCode }));
+        pipe(body);
+      },
+      onShellError(error: unknown) {
+        reject(error);
+      },
+      onError(error: unknown) {
+        responseStatusCode = 500;
+        // Errors while streaming after the shell are logged here; earlier ones reach onShellError.
+        if (shellRendered) console.error(error);
+      },
+    });
+    setTimeout(abort, streamTimeout + 1000);
+  });
+}
+
+export const handleError: HandleErrorFunction = (error, { request }) => {
+  // Aborted requests (the user navigated away) are not failures worth logging.
+  if (request.signal.aborted) return;
+  console.error(`[ssr] ${request.method} ${new URL(request.url).pathname}:`, error);
+};

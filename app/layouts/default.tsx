@@ -1,0 +1,72 @@
+import { useTranslation } from "react-i18next";
+import { NavLink, Outlet } from "react-router";
+import type { Route } from "./+types/default";
+import { ColorModeToggle } from "~/components/color-mode-toggle";
+import { ErrorView } from "~/components/error-view";
+import { CloudSunIcon, InfoIcon } from "~/components/icons";
+import { OverlayHost } from "~/components/overlay-host";
+import { Tooltip } from "~/components/ui/tooltip";
+import { openOverlay } from "~/lib/overlays/overlay-store";
+
+function Header() {
+  const { t } = useTranslation();
+  const navClass = ({ isActive }: { isActive: boolean }) => `nav-link ${isActive ? "nav-link-active" : ""}`;
+  return (
+    <header className="sticky top-0 z-40 border-b border-default bg-default/90 backdrop-blur">
+      <div className="mx-auto flex h-14 max-w-5xl items-center gap-2 px-4">
+        <a href="#main" className="skip-link">
+          {t("app.skipToContent")}
+        </a>
+        <NavLink to="/" className="mr-2 flex items-center gap-2 font-semibold text-primary-strong">
+          <CloudSunIcon />
+          <span>{t("app.name")}</span>
+        </NavLink>
+        <nav aria-label={t("nav.label")} className="flex items-center gap-1">
+          <NavLink to="/" end className={navClass} prefetch="intent">
+            {t("nav.home")}
+          </NavLink>
+          <NavLink to="/settings" className={navClass} prefetch="intent">
+            {t("nav.settings")}
+          </NavLink>
+        </nav>
+        <div className="ml-auto flex items-center gap-1">
+          <Tooltip content={t("nav.about")}>
+            <button type="button" className="icon-button" aria-label={t("nav.about")} onClick={() => openOverlay("about")}>
+              <InfoIcon />
+            </button>
+          </Tooltip>
+          <ColorModeToggle />
+        </div>
+      </div>
+    </header>
+  );
+}
+
+function Shell({ children }: { children: React.ReactNode }) {
+  return (
+    <>
+      <Header />
+      <main id="main" tabIndex={-1} className="mx-auto w-full max-w-5xl flex-1 px-4 py-8 outline-none">
+        {children}
+      </main>
+      <OverlayHost />
+    </>
+  );
+}
+
+/** The `default` layout: header with navigation, the page, and the overlay host. */
+export default function DefaultLayout() {
+  return (
+    <Shell>
+      <Outlet />
+    </Shell>
+  );
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  return (
+    <Shell>
+      <ErrorView error={error} />
+    </Shell>
+  );
+}

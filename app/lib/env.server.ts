@@ -1,0 +1,108 @@
+import { isIP } from "node:net";
+import { z } from "zod";
+
+/**
+ * The server's configuration, read from the environment once at startup. Every
+ * variable has a default that gives a working embedded setup; a bad value stops the
+ * server with a message naming the variable, the value and what is expected.
+ */
+
+const PROXY_NAMES = new Set(["loopback", "linklocal", "uniquelocal"]);
+
+function isProxyAddress(entry: string): boolean {
+  if (PROXY_NAMES.has(entry)) return true;
+  const [address = "", bits, ...rest] = entry.split("/");
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (bits === undefined) return true;
+  const prefix = Number(bits);
+  return Number.isInteger(prefix) && prefix >= 0 && prefix <= (family === 4 ? 32 : 128);
+}
+
+/** Express's `trust proxy`: false, true, a hop count, or a list of addresses/subnets. */
+export type TrustProxy = boolean | number | string[];
+
+const trustProxy = z
+  .string()
+  .trim()
+  .transform((raw, ctx): TrustProxy => {
+    const value = raw.toLowerCase();
+    if (value === "" || value === "false") return false;
+    if (value === "true") return true;
+    if (/^\d+$/.test(value)) return Number(value);
+    const entries = value.split(",").map((entry) => entry.trim()).filter(Boolean);
+    const bad = entries.filter((entry) => !isProxyAddress(entry));
+    if (bad.length === 0 && entries.length > 0) return entries;
+    ctx.addIssue({
+      code: "custom",
+      message: `expected false, true, a hop count, or a comma-separated list of IP addresses, subnets (CIDR) or loopback/linklocal/uniquelocal; "${bad.join(", ")}" is none of these`,
+    });
+    return z.NEVER;
+  });
+
+const port = z
+  .string()
+  .trim()
+  .regex(/^\d+$/, "expected a whole number from 0 to 65535")
+  .transform(Number)
+  .refine((n) => n <= 65535, "expected a whole number from 0 to 65535");
+
+const flag = z
+  .enum(["0", "1", "false", "true"], { message: 'expected "1"/"true" or "0"/"false"' })
+  .transform((value) => value === "1" || value === "true");
+
+const envSchema = z.object({
+  NODE_ENV: z
+    .enum(["development", "production", "test"], {
+      message: 'expected "development", "production" or "test"',
+    })
+    .default("development"),
+  PORT: port.default(3000),
+  HOST: z
+    .string()
+    .trim()
+    .min(1, "expected a host name or IP address to listen on")
+    .default("127.0.0.1"),
+  TRUST_PROXY: trustProxy.default(false),
+  SESSION_SECRET: z
+    .string()
+    .min(32, "expected at least 32 characters (for example: openssl rand -hex 32)")
+    .optional(),
+  /** Turns on the /__test/* routes the end-to-end suite uses to inject failures. */
+  TEST_HOOKS: flag.default(false),
+});
+
+export type ServerEnv = z.output<typeof envSchema>;
+
+export class EnvError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((problem) => `  - ${problem}`).join("\n")}`);
+    this.name = "EnvError";
+  }
+}
+
+/** Parses the given environment (default: process.env); throws EnvError listing every bad variable. */
+export function parseEnv(source: Record<string, string | undefined> = process.env): ServerEnv {
+  // An empty variable means "not set", as in most shells' `VAR= command`.
+  const present = Object.fromEntries(
+    Object.entries(source).filter(([, value]) => value !== undefined && value !== ""),
+  );
+  const result = envSchema.safeParse(present);
+  if (result.success) return result.data;
+  throw new EnvError(
+    result.error.issues.map((issue) => {
+      const name = String(issue.path[0] ?? "environment");
+      const value = present[name];
+      const shown = value === undefined ? "" : ` (got ${JSON.stringify(name === "SESSION_SECRET" ? "[hidden]" : value)})`;
+      return `${name}: ${issue.message}${shown}`;
+    }),
+  );
+}
+
+let cached: ServerEnv | undefined;
+
+/** The validated environment of this process, parsed on first use. */
+export function serverEnv(): ServerEnv {
+  cached ??= parseEnv();
+  return cached;
+}

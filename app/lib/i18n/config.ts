@@ -1,0 +1,36 @@
+import type { InitOptions } from "i18next";
+
+export const SUPPORTED_LOCALES = ["en-US", "de-DE", "fr-FR", "es-ES"] as const;
+export type Locale = (typeof SUPPORTED_LOCALES)[number];
+
+export const DEFAULT_LOCALE: Locale = "en-US";
+export const NAMESPACES = ["common"] as const;
+export type Namespace = (typeof NAMESPACES)[number];
+
+/** The cookie that remembers the chosen locale (name and lifetime from the seed spec). */
+export const LOCALE_COOKIE = {
+  name: "i18n_redirected",
+  maxAgeSeconds: 365 * 24 * 60 * 60,
+} as const;
+
+export function isLocale(value: unknown): value is Locale {
+  return typeof value === "string" && (SUPPORTED_LOCALES as readonly string[]).includes(value);
+}
+
+/** Options shared by the server's per-request instance and the browser's instance. */
+export const i18nextOptions = {
+  supportedLngs: [...SUPPORTED_LOCALES],
+  fallbackLng: DEFAULT_LOCALE,
+  // Only the exact locale: "de-DE" must not also try to load "de".
+  load: "currentOnly",
+  defaultNS: "common",
+  ns: [...NAMESPACES],
+  interpolation: { escapeValue: false },
+  returnNull: false,
+} satisfies InitOptions;
+
+/** The locale's own name for itself ("Deutsch (Deutschland)"), from Intl rather than a word list. */
+export function localeDisplayName(locale: Locale): string {
+  const name = new Intl.DisplayNames([locale], { type: "language" }).of(locale) ?? locale;
+  return name.charAt(0).toLocaleUpperCase(locale) + name.slice(1);
+}

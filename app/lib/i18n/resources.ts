@@ -1,0 +1,22 @@
+import type { Locale, Namespace } from "./config";
+
+export type LocaleResources = Record<Namespace, Record<string, unknown>>;
+type JsonModule = { default: Record<string, unknown> };
+
+/** Lazy: each locale file is its own chunk, fetched only when that language is shown. */
+const lazyFiles = import.meta.glob<JsonModule>("../../../locales/*/*.json");
+
+function fileKey(path: string): { locale: string; namespace: string } {
+  const [, locale = "", file = ""] = /locales\/([^/]+)\/([^/]+)\.json$/.exec(path) ?? [];
+  return { locale, namespace: file };
+}
+
+/** Loads every namespace of one locale. Rejects if any file fails to load. */
+export async function importLocale(locale: Locale): Promise<LocaleResources> {
+  const entries = Object.entries(lazyFiles).filter(([path]) => fileKey(path).locale === locale);
+  if (entries.length === 0) throw new Error(`No translation files for ${locale}`);
+  const loaded = await Promise.all(
+    entries.map(async ([path, load]) => [fileKey(path).namespace, (await load()).default] as const),
+  );
+  return Object.fromEntries(loaded) as LocaleResources;
+}

@@ -1,0 +1,22 @@
+import { lazy, type ComponentType, type LazyExoticComponent } from "react";
+
+/** What every overlay receives: a way to close itself. */
+export type OverlayProps = { close: () => void };
+
+type OverlayComponent = LazyExoticComponent<ComponentType<OverlayProps>>;
+
+/**
+ * Overlays (modals, sheets) by name. Each is a lazy chunk: none of them is part of
+ * the first page load. Later features register theirs here.
+ */
+const overlays = {
+  about: lazy(() => import("~/components/overlays/about-overlay")),
+} satisfies Record<string, OverlayComponent>;
+
+export type OverlayName = keyof typeof overlays;
+
+/** The component registered under `name`; an unknown name throws `Overlay not found`. */
+export function resolveOverlay(name: string): OverlayComponent {
+  if (!Object.hasOwn(overlays, name)) throw new Error("Overlay not found");
+  return overlays[name as OverlayName];
+}

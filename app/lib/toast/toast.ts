@@ -1,0 +1,32 @@
+/** Constants of the notification system (seed spec §2, shell.md). */
+export const TOAST_LIMITS = {
+  maxVisible: 5,
+  durationMs: 5000,
+  gapPx: 16,
+  swipeThreshold: 50,
+  hotkey: ["F8"],
+  removeDelayMs: 200,
+} as const;
+
+export type ToastVariant = "info" | "success" | "error";
+
+export type ToastInput = {
+  title: string;
+  description?: string;
+  variant?: ToastVariant;
+  /** Milliseconds; defaults to TOAST_LIMITS.durationMs. */
+  duration?: number;
+};
+
+export type Toast = Required<Pick<ToastInput, "title" | "variant">> &
+  Pick<ToastInput, "description" | "duration"> & { id: string; open: boolean };
+
+export function isToastInput(value: unknown): value is ToastInput {
+  if (typeof value !== "object" || value === null) return false;
+  const candidate = value as Record<string, unknown>;
+  return (
+    typeof candidate.title === "string" &&
+    (candidate.description === undefined || typeof candidate.description === "string") &&
+    (candidate.variant === undefined || ["info", "success", "error"].includes(candidate.variant as string))
+  );
+}

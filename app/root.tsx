@@ -1,0 +1,116 @@
+import type { ReactNode } from "react";
+import { useEffect } from "react";
+import { useTranslation } from "react-i18next";
+import {
+  data,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useMatches,
+  useRouteLoaderData,
+} from "react-router";
+import { PreventFlashOnWrongTheme, ThemeProvider, useTheme } from "remix-themes";
+import type { Route } from "./+types/root";
+import { ErrorView } from "./components/error-view";
+import { NavigationProgress } from "./components/navigation-progress";
+import { Toaster } from "./components/ui/toaster";
+import { TooltipProvider } from "./components/ui/tooltip";
+import { getLocale } from "./lib/i18n/middleware.server";
+import { middlewareNamed } from "./lib/middleware/registry.server";
+import { useNonce } from "./lib/nonce";
+import { forcedColorMode } from "./lib/theme/color-mode";
+import { themeSessionResolver } from "./lib/theme/theme-session.server";
+import { takeFlashToast } from "./lib/toast/flash-toast.server";
+import { toastStore } from "./lib/toast/toast-store";
+import stylesheet from "./app.css?url";
+
+export const middleware: Route.MiddlewareFunction[] = middlewareNamed("i18n");
+
+export const links: Route.LinksFunction = () => [
+  { rel: "stylesheet", href: stylesheet },
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+];
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const [themeSession, flash] = await Promise.all([themeSessionResolver(request), takeFlashToast(request)]);
+  return data(
+    { locale: getLocale(context), theme: themeSession.getTheme(), toast: flash.toast },
+    flash.setCookie ? { headers: { "Set-Cookie": flash.setCookie } } : undefined,
+  );
+}
+
+function Document({ children }: { children: ReactNode }) {
+  const loaderData = useRouteLoaderData<typeof loader>("root");
+  const [theme] = useTheme();
+  const { t, i18n } = useTranslation();
+  const nonce = useNonce();
+  const forced = forcedColorMode(useMatches().map((match) => match.handle));
+  const mode = forced ?? theme;
+  const locale = loaderData?.locale ?? i18n.language;
+
+  return (
+    <html lang={locale} dir={i18n.dir(locale)} className={mode ?? undefined} suppressHydrationWarning>
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="description" content={t("app.tagline")} />
+        <Meta />
+        <Links />
+        <PreventFlashOnWrongTheme ssrTheme={Boolean(forced ?? loaderData?.theme)} nonce={nonce} />
+      </head>
+      <body className="min-h-dvh bg-default text-default antialiased">
+        {children}
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
+      </body>
+    </html>
+  );
+}
+
+export function Layout({ children }: { children: ReactNode }) {
+  const loaderData = useRouteLoaderData<typeof loader>("root");
+  return (
+    <ThemeProvider specifiedTheme={loaderData?.theme ?? null} themeAction="/resources/theme">
+      <Document>{children}</Document>
+    </ThemeProvider>
+  );
+}
+
+/** Keeps the browser's i18next on the locale the server chose (after a language switch). */
+function useSyncLocale(locale: string) {
+  const { i18n } = useTranslation();
+  useEffect(() => {
+    if (i18n.language !== locale) void i18n.changeLanguage(locale);
+  }, [i18n, locale]);
+}
+
+/** Shows a toast that a server action left in the flash cookie. */
+function useFlashToast(toast: Route.ComponentProps["loaderData"]["toast"]) {
+  useEffect(() => {
+    if (toast) toastStore.show(toast);
+  }, [toast]);
+}
+
+export default function App({ loaderData }: Route.ComponentProps) {
+  useSyncLocale(loaderData.locale);
+  useFlashToast(loaderData.toast);
+  return (
+    <TooltipProvider>
+      <NavigationProgress />
+      <div id="app" className="app-container flex min-h-dvh flex-col">
+        <Outlet />
+      </div>
+      <Toaster />
+    </TooltipProvider>
+  );
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  return (
+    <div id="app" className="app-container px-4">
+      <ErrorView error={error} />
+    </div>
+  );
+}

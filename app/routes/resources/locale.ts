@@ -1,0 +1,23 @@
+import { data } from "react-router";
+import type { Route } from "./+types/locale";
+import { isLocale, localeDisplayName } from "~/lib/i18n/config";
+import { serializeLocaleCookie } from "~/lib/i18n/locale-cookie.server";
+import { i18nFor } from "~/lib/i18n/middleware.server";
+import { safeRedirectPath } from "~/lib/safe-redirect";
+import { redirectWithToast } from "~/lib/toast/flash-toast.server";
+
+/** Switches the interface language: sets the locale cookie and returns to the page. */
+export async function action({ request }: Route.ActionArgs) {
+  const form = await request.formData();
+  const locale = form.get("locale");
+  if (!isLocale(locale)) {
+    return data({ ok: false, message: "locale must be one of en-US, de-DE, fr-FR, es-ES" }, { status: 400 });
+  }
+  // The confirmation is worded in the newly chosen language.
+  const i18n = i18nFor(locale);
+  return redirectWithToast(
+    safeRedirectPath(form.get("redirectTo"), "/settings"),
+    { title: i18n.t("settings.language.changed", { language: localeDisplayName(locale) }), variant: "success" },
+    { status: 303, headers: { "Set-Cookie": serializeLocaleCookie(locale) } },
+  );
+}

@@ -1,0 +1,114 @@
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { createRequestHandler } from "@react-router/express";
+import compression from "compression";
+import express from "express";
+import helmet from "helmet";
+import type { ServerBuild } from "react-router";
+import { EnvError, parseEnv, type ServerEnv } from "./app/lib/env.server";
+import { sameOriginWrites } from "./app/lib/http/same-origin.server";
+
+/**
+ * Weatherbot's one Node process: client assets, /healthz, the build-id check and the
+ * React Router server render. (The GraphQL API joins it at /graphql.)
+ */
+
+function loadEnv(): ServerEnv {
+  try {
+    return parseEnv();
+  } catch (error) {
+    if (error instanceof EnvError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+}
+
+const env = loadEnv();
+const here = path.dirname(fileURLToPath(import.meta.url));
+// Bundled, this file is build/server.js; run from source (dev), it sits at the project root.
+const buildDir = path.basename(here) === "build" ? here : path.join(here, "build");
+
+type BuildWithId = ServerBuild & { entry: { module: { buildId?: string } } };
+
+async function createBuildSource(app: express.Express): Promise<() => Promise<BuildWithId>> {
+  if (env.NODE_ENV === "development") {
+    const vite = await import("vite");
+    const devServer = await vite.createServer({ server: { middlewareMode: true } });
+    app.use(devServer.middlewares);
+    return () => devServer.ssrLoadModule("virtual:react-router/server-build") as Promise<BuildWithId>;
+  }
+  const build = (await import(pathToFileURL(path.join(buildDir, "server/index.js")).href)) as BuildWithId;
+  const clientDir = path.join(buildDir, "client");
+  // Hashed file names change with their content: cache them for a year.
+  app.use("/assets", express.static(path.join(clientDir, "assets"), { immutable: true, maxAge: "1y", index: false }));
+  app.use(
+    express.static(clientDir, {
+      index: false,
+      maxAge: "1h",
+      setHeaders(res, filePath) {
+        // The service worker and its manifest must always be revalidated, or updates stall.
+        if (/(^|[/\\])(sw\.js|manifest\.webmanifest|workbox-[^/\\]*\.js)$/.test(filePath)) {
+          res.setHeader("Cache-Control", "no-cache");
+        }
+      },
+    }),
+  );
+  return async () => build;
+}
+
+export async function createServerApp() {
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("trust proxy", env.TRUST_PROXY);
+  app.use(
+    helmet({
+      // Pages get a nonce-based CSP from entry.server.tsx; static files need none.
+      contentSecurityPolicy: false,
+      // HSTS only means something over HTTPS, which a reverse proxy terminates.
+      strictTransportSecurity: false,
+    }),
+  );
+  app.use(compression());
+  app.use(sameOriginWrites);
+
+  const getBuild = await createBuildSource(app);
+  const buildId = async () => (await getBuild()).entry.module.buildId ?? "unknown";
+
+  app.get("/healthz", async (_req, res) => {
+    res.setHeader("Cache-Control", "no-store");
+    res.json({ status: "ok", buildId: await buildId() });
+  });
+  app.get("/builds/latest.json", async (_req, res) => {
+    res.setHeader("Cache-Control", "no-store");
+    res.json({ id: await buildId() });
+  });
+
+  app.all("/{*splat}", createRequestHandler({ build: getBuild, mode: env.NODE_ENV }));
+  return app;
+}
+
+const app = await createServerApp();
+const server = app.listen(env.PORT, env.HOST, () => {
+  const address = server.address();
+  const port = typeof address === "object" && address ? address.port : env.PORT;
+  console.log(`Weatherbot listening on http://${env.HOST}:${port} (${env.NODE_ENV})`);
+});
+server.on("error", (error) => {
+  console.error(`Cannot listen on ${env.HOST}:${env.PORT}: ${error.message}`);
+  process.exit(1);
+});
+
+function shutdown(signal: string) {
+  console.log(`${signal} received: closing connections`);
+  server.close(() => process.exit(0));
+  server.closeIdleConnections();
+  // Requests still running after 10 s are cut off rather than holding the shutdown.
+  setTimeout(() => {
+    server.closeAllConnections();
+    process.exit(0);
+  }, 10_000).unref();
+}
+process.on("SIGTERM", () => shutdown("SIGTERM"));
+process.on("SIGINT", () => shutdown("SIGINT"));
