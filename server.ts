@@ -68,6 +68,8 @@ export async function createServerApp() {
       contentSecurityPolicy: false,
       // HSTS only means something over HTTPS, which a reverse proxy terminates.
       strictTransportSecurity: false,
+      // The browser default: "no-referrer" would make form posts send `Origin: null`.
+      referrerPolicy: { policy: "strict-origin-when-cross-origin" },
     }),
   );
   app.use(compression());

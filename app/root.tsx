@@ -93,9 +93,17 @@ function useFlashToast(toast: Route.ComponentProps["loaderData"]["toast"]) {
   }, [toast]);
 }
 
+/** Marks <html data-hydrated> once React owns the page (end-to-end tests wait for it). */
+function useHydratedMarker() {
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = "true";
+  }, []);
+}
+
 export default function App({ loaderData }: Route.ComponentProps) {
   useSyncLocale(loaderData.locale);
   useFlashToast(loaderData.toast);
+  useHydratedMarker();
   return (
     <TooltipProvider>
       <NavigationProgress />

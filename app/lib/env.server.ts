@@ -56,7 +56,8 @@ const envSchema = z.object({
     .enum(["development", "production", "test"], {
       message: 'expected "development", "production" or "test"',
     })
-    .default("development"),
+    // Production unless told otherwise: `npm run dev` says development.
+    .default("production"),
   PORT: port.default(3000),
   HOST: z
     .string()

@@ -8,7 +8,9 @@ export function safeRedirectPath(value: unknown, fallback = "/"): string {
   try {
     const url = new URL(value, "http://weatherbot.invalid");
     if (url.origin !== "http://weatherbot.invalid") return fallback;
-    return url.pathname + url.search + url.hash;
+    // The parser tidies "/.//evil.example" into "//evil.example": check the result too.
+    const path = url.pathname + url.search + url.hash;
+    return path.startsWith("//") ? fallback : path;
   } catch {
     return fallback;
   }

@@ -15,8 +15,10 @@ export function isCrossSiteWrite(
   host: string | undefined,
 ): boolean {
   if (SAFE_METHODS.has(method.toUpperCase())) return false;
+  // Browsers that send Sec-Fetch-Site say exactly where the request came from
+  // ("none" is the user's own action, such as a bookmark).
   const fetchSite = headers["sec-fetch-site"];
-  if (fetchSite === "cross-site" || fetchSite === "same-site") return true;
+  if (typeof fetchSite === "string" && fetchSite !== "") return fetchSite !== "same-origin" && fetchSite !== "none";
   const origin = headers.origin;
   if (typeof origin !== "string" || origin === "") return false;
   if (origin === "null") return true;

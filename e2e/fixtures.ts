@@ -1,0 +1,49 @@
+import { test as base, expect, type ConsoleMessage, type Page } from "@playwright/test";
+
+/** Loads a page and waits until React has hydrated it (root.tsx sets data-hydrated). */
+export async function gotoHydrated(page: Page, url: string) {
+  const response = await page.goto(url);
+  await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true");
+  return response;
+}
+
+type ConsoleGuard = {
+  /** Console errors matching this pattern are expected by the test and do not fail it. */
+  allow: (pattern: RegExp) => void;
+  /** Every console message so far, as "type: text". */
+  messages: () => string[];
+};
+
+/**
+ * Every test runs against the shared production server, and fails on any console
+ * error or uncaught page error it did not declare with `consoleGuard.allow`.
+ */
+export const test = base.extend<{ consoleGuard: ConsoleGuard }>({
+  baseURL: async ({}, use) => {
+    const url = process.env.E2E_BASE_URL;
+    if (!url) throw new Error("E2E_BASE_URL is not set: the global setup did not start the server.");
+    await use(url);
+  },
+  consoleGuard: [
+    async ({ page }, use) => {
+      const allowed: RegExp[] = [];
+      const messages: string[] = [];
+      const unexpected: string[] = [];
+      const record = (text: string, isError: boolean) => {
+        messages.push(text);
+        if (isError && !allowed.some((pattern) => pattern.test(text))) unexpected.push(text);
+      };
+      page.on("console", (message: ConsoleMessage) =>
+        record(`${message.type()}: ${message.text()}`, message.type() === "error"),
+      );
+      page.on("pageerror", (error) => record(`pageerror: ${error.message}`, true));
+      await use({ allow: (pattern) => allowed.push(pattern), messages: () => [...messages] });
+      // Errors are re-checked at the end so a late `allow` still counts.
+      const still = unexpected.filter((text) => !allowed.some((pattern) => pattern.test(text)));
+      expect(still, "unexpected console errors").toEqual([]);
+    },
+    { auto: true },
+  ],
+});
+
+export { expect };

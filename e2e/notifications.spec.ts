@@ -1,0 +1,92 @@
+import { expect, gotoHydrated, test } from "./fixtures";
+
+test.describe("toasts and tooltips", () => {
+  test("a server action's toast appears at the bottom centre and F8 focuses the region", async ({ page }) => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await gotoHydrated(page, "/settings");
+    await page.getByLabel("Interface language").selectOption("en-US");
+    await page.getByRole("button", { name: "Apply" }).click();
+
+    const toast = page.getByRole("region", { name: "Notifications (F8)" }).getByRole("listitem");
+    await expect(toast).toHaveText(/^Language changed to American English\./);
+    await expect(toast).toBeVisible();
+    const box = await toast.boundingBox();
+    expect(box).not.toBeNull();
+    const centre = box!.x + box!.width / 2;
+    expect(Math.abs(centre - 640)).toBeLessThan(2);
+    expect(800 - (box!.y + box!.height)).toBeLessThanOrEqual(32);
+
+    await page.keyboard.press("F8");
+    const region = page.getByRole("region", { name: "Notifications (F8)" });
+    await expect(region.locator("ol")).toBeFocused();
+
+    // The flash cookie is consumed: a reload shows no toast again.
+    await page.reload();
+    await expect(page.getByRole("heading", { name: "Settings", level: 1 })).toBeVisible();
+    await expect(page.getByRole("region", { name: "Notifications (F8)" }).getByRole("listitem")).toHaveCount(0);
+  });
+
+  test("a toast closes by itself after 5 s", async ({ page }) => {
+    await gotoHydrated(page, "/settings");
+    await page.getByLabel("Interface language").selectOption("en-US");
+    await page.getByRole("button", { name: "Apply" }).click();
+    const toast = page.getByRole("region", { name: "Notifications (F8)" }).getByRole("listitem");
+    await expect(toast).toBeVisible();
+    await page.waitForTimeout(3_500);
+    await expect(toast).toBeVisible();
+    await expect(toast).toHaveCount(0, { timeout: 4_000 });
+  });
+
+  test("a tooltip opens after hovering for 700 ms", async ({ page }) => {
+    await gotoHydrated(page, "/");
+    const button = page.getByRole("button", { name: "About Weatherbot" });
+    await button.hover();
+    await page.waitForTimeout(350);
+    await expect(page.getByRole("tooltip")).toHaveCount(0);
+    await expect(page.getByRole("tooltip")).toHaveText("About Weatherbot", { timeout: 2_000 });
+  });
+});
+
+test.describe("overlays and the loading bar", () => {
+  test("the about overlay opens from the header, traps focus and closes with Escape", async ({ page }) => {
+    await gotoHydrated(page, "/");
+    const opener = page.getByRole("button", { name: "About Weatherbot" });
+    await opener.click();
+    const dialog = page.getByRole("dialog", { name: "About Weatherbot" });
+    await expect(dialog).toBeVisible();
+    await expect(dialog).toContainText(/Build \d{14}-/);
+    await expect(dialog.getByRole("button", { name: "Close" })).toBeFocused();
+    await page.keyboard.press("Escape");
+    await expect(dialog).toBeHidden();
+    await expect(opener).toBeFocused();
+  });
+
+  test("a slow navigation shows a 3 px loading bar; a fast one does not", async ({ page }) => {
+    await gotoHydrated(page, "/");
+    const bar = page.getByTestId("navigation-progress");
+    let barSeen = false;
+    await page.exposeFunction("reportBar", () => (barSeen = true));
+    await page.evaluate(() => {
+      new MutationObserver(() => {
+        if (document.querySelector('[data-testid="navigation-progress"]')) (window as unknown as { reportBar: () => void }).reportBar();
+      }).observe(document.body, { childList: true, subtree: true });
+    });
+
+    // Fast: settings answers well within the 200 ms throttle.
+    await page.getByRole("link", { name: "Settings" }).click();
+    await expect(page.getByRole("heading", { name: "Settings", level: 1 })).toBeVisible();
+    await page.waitForTimeout(300);
+    expect(barSeen).toBe(false);
+
+    // Slow: a client-side navigation to a page whose loader takes 1.5 s.
+    await page.evaluate(() => {
+      const router = (window as unknown as { __reactRouterDataRouter: { navigate: (to: string) => Promise<void> } })
+        .__reactRouterDataRouter;
+      void router.navigate("/__test/slow?ms=1500");
+    });
+    await expect(bar).toBeVisible({ timeout: 1_000 });
+    await expect(bar).toHaveCSS("height", "3px");
+    await expect(page.getByRole("heading", { name: "Slow page (1500 ms)" })).toBeVisible();
+    await expect(bar).toHaveCount(0);
+  });
+});

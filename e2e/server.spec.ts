@@ -1,0 +1,107 @@
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import { expect, gotoHydrated, test } from "./fixtures";
+import { ROOT } from "./support/app-server";
+
+test.describe("the production server", () => {
+  test("GET /healthz answers 200 with the build id", async ({ request }) => {
+    const response = await request.get("/healthz");
+    expect(response.status()).toBe(200);
+    const body = (await response.json()) as { status: string; buildId: string };
+    expect(body.status).toBe("ok");
+    expect(body.buildId).toMatch(/^\d{14}-[a-z0-9]+$/);
+    const latest = (await (await request.get(`/builds/latest.json?t=${Date.now()}`)).json()) as { id: string };
+    expect(latest.id).toBe(body.buildId);
+  });
+
+  test("hashed assets are immutable for a year; pages are not cached", async ({ request }) => {
+    const page = await request.get("/");
+    expect(page.headers()["cache-control"]).toBe("private, no-cache");
+    const html = await page.text();
+    const script = /<link rel="modulepreload" href="(\/assets\/[^"]+\.js)"/.exec(html)?.[1];
+    expect(script).toBeTruthy();
+    const asset = await request.get(script!);
+    expect(asset.status()).toBe(200);
+    expect(asset.headers()["cache-control"]).toBe("public, max-age=31536000, immutable");
+  });
+
+  test("pages carry a nonce-based Content-Security-Policy that every inline script honours", async ({ request }) => {
+    const response = await request.get("/");
+    const csp = response.headers()["content-security-policy"] ?? "";
+    const nonce = /script-src 'self' 'nonce-([^']+)'/.exec(csp)?.[1];
+    expect(nonce).toBeTruthy();
+    expect(csp).not.toContain("unsafe-eval");
+    expect(csp).toContain("frame-ancestors 'none'");
+    const html = await response.text();
+    const scripts = [...html.matchAll(/<script\b[^>]*>/g)].map((match) => match[0]);
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const tag of scripts) expect(tag).toContain(`nonce="${nonce}"`);
+    // A fresh nonce for every response.
+    const again = (await request.get("/")).headers()["content-security-policy"];
+    expect(again).not.toBe(csp);
+  });
+
+  test("the page hydrates under its CSP without violations", async ({ page, consoleGuard }) => {
+    await gotoHydrated(page, "/");
+    await page.getByRole("button", { name: "About Weatherbot" }).click();
+    await expect(page.getByRole("dialog")).toBeVisible();
+    expect(consoleGuard.messages().filter((line) => /Content Security Policy/i.test(line))).toEqual([]);
+  });
+
+  test("a cross-site form post is refused before it reaches an action", async ({ request }) => {
+    const response = await request.post("/resources/locale", {
+      form: { locale: "de-DE", redirectTo: "/" },
+      headers: { Origin: "https://evil.example" },
+      maxRedirects: 0,
+    });
+    expect(response.status()).toBe(403);
+    expect(response.headers()["set-cookie"]).toBeUndefined();
+    const sameSite = await request.post("/resources/locale", {
+      form: { locale: "de-DE", redirectTo: "/settings" },
+      maxRedirects: 0,
+    });
+    expect(sameSite.status()).toBe(303);
+    expect(sameSite.headers()["location"]).toBe("/settings");
+  });
+
+  test("an invalid locale or theme is a 400 with a message, not a crash", async ({ request }) => {
+    const locale = await request.post("/resources/locale", { form: { locale: "xx-XX" }, maxRedirects: 0 });
+    expect(locale.status()).toBe(400);
+    expect(await locale.text()).toContain("locale must be one of");
+    const theme = await request.post("/resources/theme", { form: { theme: "purple" }, maxRedirects: 0 });
+    expect(theme.status()).toBe(400);
+    const health = await request.get("/healthz");
+    expect(health.status()).toBe(200);
+  });
+});
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const full = path.join(dir, name);
+    return statSync(full).isDirectory() ? filesUnder(full) : [full];
+  });
+}
+
+test("nothing secret or server-only is in build/client", () => {
+  const files = filesUnder(path.join(ROOT, "build/client"));
+  expect(files.length).toBeGreaterThan(5);
+  // Markers of server-only modules and configuration.
+  const forbidden = [
+    "SESSION_SECRET",
+    "TEST_HOOKS",
+    "weatherbot_flash",
+    "createCookieSessionStorage",
+    "node:crypto",
+    "randomBytes",
+    "Invalid configuration",
+    "content-security-policy",
+    "Unknown middleware",
+  ];
+  const offenders: string[] = [];
+  for (const file of files) {
+    if (file.endsWith(".map")) offenders.push(`${file}: source map published`);
+    const text = readFileSync(file, "utf8");
+    for (const marker of forbidden) if (text.includes(marker)) offenders.push(`${path.relative(ROOT, file)}: ${marker}`);
+  }
+  expect(offenders).toEqual([]);
+});

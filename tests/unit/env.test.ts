@@ -1,0 +1,94 @@
+import { describe, expect, it } from "vitest";
+import { EnvError, parseEnv } from "~/lib/env.server";
+
+function envError(source: Record<string, string | undefined>): EnvError {
+  try {
+    parseEnv(source);
+  } catch (error) {
+    expect(error).toBeInstanceOf(EnvError);
+    return error as EnvError;
+  }
+  throw new Error(`parseEnv accepted ${JSON.stringify(source)}`);
+}
+
+describe("parseEnv", () => {
+  it("gives working defaults for an empty environment", () => {
+    expect(parseEnv({})).toEqual({
+      NODE_ENV: "production",
+      PORT: 3000,
+      HOST: "127.0.0.1",
+      TRUST_PROXY: false,
+      TEST_HOOKS: false,
+    });
+  });
+
+  it("reads set values", () => {
+    const env = parseEnv({ NODE_ENV: "production", PORT: "8080", HOST: "0.0.0.0", TEST_HOOKS: "1" });
+    expect(env).toMatchObject({ NODE_ENV: "production", PORT: 8080, HOST: "0.0.0.0", TEST_HOOKS: true });
+  });
+
+  it("treats empty strings as unset", () => {
+    expect(parseEnv({ NODE_ENV: "", PORT: "", HOST: "", TRUST_PROXY: "", SESSION_SECRET: "", TEST_HOOKS: "" })).toEqual(
+      parseEnv({}),
+    );
+  });
+
+  it.each(["abc", "70000"])("rejects PORT=%s, naming the variable and the value", (value) => {
+    const { message } = envError({ PORT: value });
+    expect(message).toContain("PORT:");
+    expect(message).toContain(`"${value}"`);
+  });
+
+  it("rejects an unknown NODE_ENV", () => {
+    const { message } = envError({ NODE_ENV: "staging" });
+    expect(message).toContain("NODE_ENV:");
+    expect(message).toContain('expected "development", "production" or "test"');
+    expect(message).toContain('"staging"');
+  });
+
+  describe("TRUST_PROXY", () => {
+    it.each([
+      ["true", true],
+      ["false", false],
+      ["1", 1],
+      ["2", 2],
+      ["loopback, 10.0.0.0/8", ["loopback", "10.0.0.0/8"]],
+      ["::1, fd00::/8", ["::1", "fd00::/8"]],
+    ])("parses %j", (raw, expected) => {
+      expect(parseEnv({ TRUST_PROXY: raw }).TRUST_PROXY).toEqual(expected);
+    });
+
+    it("names the entry it cannot read", () => {
+      const { message } = envError({ TRUST_PROXY: "loopback, bogus" });
+      expect(message).toContain("TRUST_PROXY:");
+      expect(message).toContain('"bogus" is none of these');
+    });
+
+    it("rejects an impossible prefix length", () => {
+      const { message } = envError({ TRUST_PROXY: "10.0.0.0/99" });
+      expect(message).toContain("TRUST_PROXY:");
+      expect(message).toContain("10.0.0.0/99");
+    });
+  });
+
+  it("rejects a short SESSION_SECRET without showing it", () => {
+    const secret = "too-short-secret-value";
+    const { message } = envError({ SESSION_SECRET: secret });
+    expect(message).toContain("SESSION_SECRET:");
+    expect(message).toContain("at least 32 characters");
+    expect(message).not.toContain(secret);
+  });
+
+  it("accepts a long enough SESSION_SECRET", () => {
+    const secret = "x".repeat(32);
+    expect(parseEnv({ SESSION_SECRET: secret }).SESSION_SECRET).toBe(secret);
+  });
+
+  it("lists every bad variable in one error", () => {
+    const error = envError({ PORT: "abc", NODE_ENV: "staging", TRUST_PROXY: "bogus", TEST_HOOKS: "yes" });
+    expect(error.problems).toHaveLength(4);
+    for (const name of ["PORT:", "NODE_ENV:", "TRUST_PROXY:", "TEST_HOOKS:"]) {
+      expect(error.message).toContain(name);
+    }
+  });
+});
