@@ -16,7 +16,6 @@ import type { Route } from "./+types/root";
 import { ErrorView } from "./components/error-view";
 import { NavigationProgress } from "./components/navigation-progress";
 import { Toaster } from "./components/ui/toaster";
-import { TooltipProvider } from "./components/ui/tooltip";
 import { getLocale } from "./lib/i18n/middleware.server";
 import { middlewareNamed } from "./lib/middleware/registry.server";
 import { useNonce } from "./lib/nonce";
@@ -105,13 +104,13 @@ export default function App({ loaderData }: Route.ComponentProps) {
   useFlashToast(loaderData.toast);
   useHydratedMarker();
   return (
-    <TooltipProvider>
+    <>
       <NavigationProgress />
       <div id="app" className="app-container flex min-h-dvh flex-col">
         <Outlet />
       </div>
       <Toaster />
-    </TooltipProvider>
+    </>
   );
 }
 

@@ -37,13 +37,38 @@ test.describe("toasts and tooltips", () => {
     await expect(toast).toHaveCount(0, { timeout: 4_000 });
   });
 
-  test("a tooltip opens after hovering for 700 ms", async ({ page }) => {
+  test("a tooltip opens after hovering for 700 ms; the next one within 300 ms opens at once", async ({ page }) => {
     await gotoHydrated(page, "/");
-    const button = page.getByRole("button", { name: "About Weatherbot" });
-    await button.hover();
-    await page.waitForTimeout(350);
+    const about = page.getByRole("button", { name: "About Weatherbot" });
+    const colourMode = page.getByRole("button", { name: /^Colour mode:/ });
+    // Tooltips load when the browser is idle; Radix marks its triggers with data-state.
+    await expect(about).toHaveAttribute("data-state", "closed");
+
+    await about.hover();
+    await page.waitForTimeout(400);
     await expect(page.getByRole("tooltip")).toHaveCount(0);
     await expect(page.getByRole("tooltip")).toHaveText("About Weatherbot", { timeout: 2_000 });
+
+    // Moving straight to the neighbouring control skips the delay.
+    await colourMode.hover();
+    await expect(page.getByRole("tooltip")).toHaveText(/^Colour mode: System/, { timeout: 250 });
+  });
+
+  test("a control focused before tooltips load keeps focus, and tooltips open on focus", async ({ page }) => {
+    // Hold the tooltip chunk back so the control is surely focused before it arrives.
+    await page.route(/\/assets\/tooltip-radix-[^/]+\.js$/, async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      await route.continue();
+    });
+    await gotoHydrated(page, "/");
+    const about = page.getByRole("button", { name: "About Weatherbot" });
+    await about.focus();
+    await expect(about).not.toHaveAttribute("data-state");
+    await expect(about).toHaveAttribute("data-state", /closed|instant-open|delayed-open/, { timeout: 5_000 });
+    await expect(about).toBeFocused();
+    await page.keyboard.press("Tab");
+    await expect(page.getByRole("button", { name: /^Colour mode:/ })).toBeFocused();
+    await expect(page.getByRole("tooltip")).toHaveText(/^Colour mode: System/);
   });
 });
 

@@ -1,34 +1,67 @@
-import * as RadixTooltip from "@radix-ui/react-tooltip";
-import type { ReactElement, ReactNode } from "react";
+import { cloneElement, useEffect, useId, useState, type ComponentType, type ReactElement, type ReactNode } from "react";
+import { whenBrowserIdle } from "~/lib/browser-idle";
 
-/** Tooltip timing (seed spec §2). */
-export const TOOLTIP_DELAYS = { delayDurationMs: 700, skipDelayDurationMs: 300 } as const;
+export type TooltipProps = { content: ReactNode; children: ReactElement };
+export type TooltipViewProps = TooltipProps & { tipId: string };
+type TooltipView = ComponentType<TooltipViewProps>;
 
-export function TooltipProvider({ children }: { children: ReactNode }) {
-  return (
-    <RadixTooltip.Provider
-      delayDuration={TOOLTIP_DELAYS.delayDurationMs}
-      skipDelayDuration={TOOLTIP_DELAYS.skipDelayDurationMs}
-    >
-      {children}
-    </RadixTooltip.Provider>
+/*
+ * Radix Tooltip and its positioning engine are not needed to paint or use the page, so
+ * they load once the browser is idle. Until then a control renders plainly and works
+ * (its aria-label already says what the tooltip says); if the chunk cannot load, it
+ * simply stays untipped.
+ */
+let loadedView: TooltipView | null = null;
+let loading: Promise<TooltipView | null> | null = null;
+
+function loadTooltipView(): Promise<TooltipView | null> {
+  loading ??= import("./tooltip-radix").then(
+    (module) => (loadedView = module.default),
+    (error: unknown) => {
+      console.warn("[tooltip] could not load tooltips:", error);
+      return null;
+    },
   );
+  return loading;
+}
+
+/**
+ * Switching to the Radix view replaces the trigger's DOM node; the `data-tip` of the
+ * trigger that had focus at that moment lets the new node take the focus back.
+ */
+export const tooltipSwitch = { focusedTip: null as string | null };
+
+function useTooltipView(): TooltipView | null {
+  // Null while hydrating (nothing is loaded before the first idle moment), so the
+  // browser's first render matches the server's.
+  const [view, setView] = useState<TooltipView | null>(() => loadedView);
+  useEffect(() => {
+    if (view) return;
+    let active = true;
+    const cancelIdle = whenBrowserIdle(() => {
+      void loadTooltipView().then((loaded) => {
+        if (!active || !loaded) return;
+        tooltipSwitch.focusedTip ??= document.activeElement?.getAttribute("data-tip") ?? null;
+        setView(() => loaded);
+      });
+    });
+    return () => {
+      active = false;
+      cancelIdle();
+    };
+  }, [view]);
+  return view;
 }
 
 /** A tooltip for one control, typically an icon-only button (whose aria-label says the same). */
-export function Tooltip({ content, children }: { content: ReactNode; children: ReactElement }) {
+export function Tooltip({ content, children }: TooltipProps) {
+  const tipId = useId();
+  const View = useTooltipView();
+  const trigger = cloneElement(children as ReactElement<Record<string, unknown>>, { "data-tip": tipId });
+  if (!View) return trigger;
   return (
-    <RadixTooltip.Root>
-      <RadixTooltip.Trigger asChild>{children}</RadixTooltip.Trigger>
-      <RadixTooltip.Portal>
-        <RadixTooltip.Content
-          sideOffset={6}
-          className="z-50 max-w-xs rounded-md bg-slate-900 px-2.5 py-1.5 text-sm text-white shadow-lg dark:bg-slate-100 dark:text-slate-900"
-        >
-          {content}
-          <RadixTooltip.Arrow className="fill-slate-900 dark:fill-slate-100" />
-        </RadixTooltip.Content>
-      </RadixTooltip.Portal>
-    </RadixTooltip.Root>
+    <View content={content} tipId={tipId}>
+      {trigger}
+    </View>
   );
 }

@@ -1,0 +1,62 @@
+import * as RadixToast from "@radix-ui/react-toast";
+import { useSyncExternalStore } from "react";
+import { useTranslation } from "react-i18next";
+import { CloseIcon } from "~/components/icons";
+import { TOAST_LIMITS, type ToastVariant } from "~/lib/toast/toast";
+import { toastStore } from "~/lib/toast/toast-store";
+
+const variantClass: Record<ToastVariant, string> = {
+  info: "border-l-info",
+  success: "border-l-success",
+  error: "border-l-error",
+};
+
+/** Radix Toast over the toast store: the toasts at the bottom centre of the viewport. */
+export default function RadixToaster() {
+  const { t } = useTranslation();
+  const toasts = useSyncExternalStore(toastStore.subscribe, toastStore.all, toastStore.all);
+  const visible = new Set(toastStore.visible().map((toast) => toast.id));
+
+  return (
+    <RadixToast.Provider
+      duration={TOAST_LIMITS.durationMs}
+      swipeDirection="down"
+      swipeThreshold={TOAST_LIMITS.swipeThreshold}
+      label={t("toast.region")}
+    >
+      {toasts
+        .filter((toast) => visible.has(toast.id) || !toast.open)
+        .map((toast) => (
+          <RadixToast.Root
+            key={toast.id}
+            open={toast.open}
+            duration={toast.duration ?? TOAST_LIMITS.durationMs}
+            type={toast.variant === "error" ? "foreground" : "background"}
+            onOpenChange={(open) => {
+              if (!open) toastStore.dismiss(toast.id);
+            }}
+            data-variant={toast.variant}
+            className={`toast pointer-events-auto flex w-full items-start gap-3 rounded-lg border border-l-4 border-default bg-elevated p-4 text-default shadow-lg ${variantClass[toast.variant]}`}
+          >
+            <div className="min-w-0 flex-1">
+              <RadixToast.Title className="font-semibold">{toast.title}</RadixToast.Title>
+              {toast.description ? (
+                <RadixToast.Description className="mt-1 text-sm text-muted">{toast.description}</RadixToast.Description>
+              ) : null}
+            </div>
+            <RadixToast.Close
+              aria-label={t("toast.close")}
+              className="rounded p-1 text-muted hover:bg-accented focus-visible:outline-2 focus-visible:outline-primary"
+            >
+              <CloseIcon width={16} height={16} />
+            </RadixToast.Close>
+          </RadixToast.Root>
+        ))}
+      <RadixToast.Viewport
+        hotkey={[...TOAST_LIMITS.hotkey]}
+        style={{ gap: TOAST_LIMITS.gapPx }}
+        className="toast-viewport fixed bottom-0 left-1/2 z-50 flex w-full max-w-md -translate-x-1/2 flex-col p-4 outline-none"
+      />
+    </RadixToast.Provider>
+  );
+}
