@@ -1,7 +1,8 @@
+import { spawnSync } from "node:child_process";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { expect, gotoHydrated, test } from "./fixtures";
-import { ROOT } from "./support/app-server";
+import { ROOT, SERVER_ENTRY } from "./support/app-server";
 
 test.describe("the production server", () => {
   test("GET /healthz answers 200 with the build id", async ({ request }) => {
@@ -73,6 +74,20 @@ test.describe("the production server", () => {
     const health = await request.get("/healthz");
     expect(health.status()).toBe(200);
   });
+});
+
+test("a bad configuration stops the server at startup with a message naming each variable", () => {
+  const result = spawnSync(process.execPath, [SERVER_ENTRY], {
+    env: { PATH: process.env.PATH ?? "", PORT: "eighty", TRUST_PROXY: "sometimes", NODE_ENV: "staging" },
+    encoding: "utf8",
+    timeout: 15_000,
+  });
+  expect(result.status).toBe(1);
+  expect(result.stderr).toContain("Invalid configuration:");
+  expect(result.stderr).toContain('PORT: expected a whole number from 0 to 65535 (got "eighty")');
+  expect(result.stderr).toContain("TRUST_PROXY:");
+  expect(result.stderr).toContain('NODE_ENV: expected "development", "production" or "test" (got "staging")');
+  expect(result.stderr).not.toMatch(/\n\s+at /); // a message, not a stack trace
 });
 
 function filesUnder(dir: string): string[] {

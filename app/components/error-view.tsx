@@ -24,6 +24,7 @@ export function ErrorView({ error }: { error: unknown }) {
   const title = status === 404 ? t("errors.notFoundTitle") : t("errors.serverErrorTitle");
   return (
     <section className="mx-auto max-w-xl py-16 text-center" data-testid="error-page" data-status={status}>
+      <title>{`${title} · ${t("app.name")}`}</title>
       <p className="text-sm font-semibold text-primary-strong">{t("errors.status", { status })}</p>
       <h1 className="mt-2 text-3xl font-bold tracking-tight">{title}</h1>
       <p className="mt-4 text-muted" data-testid="error-description">

@@ -7,7 +7,7 @@ export async function loader({ context }: Route.LoaderArgs) {
   return { title: `${t("home.title")} · ${t("app.name")}` };
 }
 
-export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: loaderData?.title }];
+export const meta: Route.MetaFunction = ({ loaderData }) => (loaderData ? [{ title: loaderData.title }] : []);
 
 export default function Home() {
   const { t } = useTranslation();

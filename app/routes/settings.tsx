@@ -17,7 +17,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return { section, locale: getLocale(context), title: `${t("settings.title")} · ${t("app.name")}` };
 }
 
-export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: loaderData?.title }];
+export const meta: Route.MetaFunction = ({ loaderData }) => (loaderData ? [{ title: loaderData.title }] : []);
 
 function Section({ id, title, children }: { id: SettingsSection; title: string; children: ReactNode }) {
   return (
