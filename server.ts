@@ -5,12 +5,13 @@ import compression from "compression";
 import express from "express";
 import helmet from "helmet";
 import type { ServerBuild } from "react-router";
+import { createApi, type Api } from "./app/api/index.server";
 import { EnvError, parseEnv, type ServerEnv } from "./app/lib/env.server";
 import { sameOriginWrites } from "./app/lib/http/same-origin.server";
 
 /**
- * Weatherbot's one Node process: client assets, /healthz, the build-id check and the
- * React Router server render. (The GraphQL API joins it at /graphql.)
+ * Weatherbot's one Node process: client assets, /healthz, the build-id check, the
+ * embedded GraphQL API at /graphql and the React Router server render.
  */
 
 function loadEnv(): ServerEnv {
@@ -58,7 +59,7 @@ async function createBuildSource(app: express.Express): Promise<() => Promise<Bu
   return async () => build;
 }
 
-export async function createServerApp() {
+export async function createServerApp(api: Api) {
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", env.TRUST_PROXY);
@@ -74,6 +75,8 @@ export async function createServerApp() {
   );
   app.use(compression());
   app.use(sameOriginWrites);
+
+  app.all("/graphql", (req, res) => api.yoga(req, res));
 
   const getBuild = await createBuildSource(app);
   const buildId = async () => (await getBuild()).entry.module.buildId ?? "unknown";
@@ -91,7 +94,14 @@ export async function createServerApp() {
   return app;
 }
 
-const app = await createServerApp();
+const api = await createApi({
+  production: env.NODE_ENV === "production",
+  dataDir: env.DATA_DIR,
+  databaseUrl: env.DATABASE_URL,
+  openMeteoForecastUrl: env.OPEN_METEO_FORECAST_URL,
+  openMeteoGeocodingUrl: env.OPEN_METEO_GEOCODING_URL,
+});
+const app = await createServerApp(api);
 const server = app.listen(env.PORT, env.HOST, () => {
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : env.PORT;
@@ -104,7 +114,7 @@ server.on("error", (error) => {
 
 function shutdown(signal: string) {
   console.log(`${signal} received: closing connections`);
-  server.close(() => process.exit(0));
+  server.close(() => void api.close().finally(() => process.exit(0)));
   server.closeIdleConnections();
   // Requests still running after 10 s are cut off rather than holding the shutdown.
   setTimeout(() => {

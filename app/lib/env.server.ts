@@ -51,6 +51,18 @@ const flag = z
   .enum(["0", "1", "false", "true"], { message: 'expected "1"/"true" or "0"/"false"' })
   .transform((value) => value === "1" || value === "true");
 
+const baseUrl = z
+  .string()
+  .trim()
+  .refine((value) => {
+    try {
+      return ["http:", "https:"].includes(new URL(value).protocol);
+    } catch {
+      return false;
+    }
+  }, "expected an http(s) base URL such as https://api.open-meteo.com")
+  .transform((value) => value.replace(/\/+$/, ""));
+
 const envSchema = z.object({
   NODE_ENV: z
     .enum(["development", "production", "test"], {
@@ -69,6 +81,18 @@ const envSchema = z.object({
     .string()
     .min(32, "expected at least 32 characters (for example: openssl rand -hex 32)")
     .optional(),
+  /** Where the embedded database and generated keys live. */
+  DATA_DIR: z.string().trim().min(1, "expected a directory path").default("./data"),
+  /** Unset: SQLite in DATA_DIR. */
+  DATABASE_URL: z
+    .string()
+    .trim()
+    .refine((value) => /^sqlite:/.test(value), {
+      message: 'expected "sqlite:<path>" (PostgreSQL is not supported yet)',
+    })
+    .optional(),
+  OPEN_METEO_FORECAST_URL: baseUrl.default("https://api.open-meteo.com"),
+  OPEN_METEO_GEOCODING_URL: baseUrl.default("https://geocoding-api.open-meteo.com"),
   /** Turns on the /__test/* routes the end-to-end suite uses to inject failures. */
   TEST_HOOKS: flag.default(false),
 });

@@ -1,0 +1,26 @@
+import type { FailureLimiter } from "./auth/rate-limit.server";
+import type { Db } from "./db/database.server";
+import { unauthenticated } from "./errors.server";
+import type { ForecastService } from "./weather/forecast-service.server";
+import type { OpenMeteoClient } from "./weather/open-meteo.server";
+
+/** What lives as long as the API: shared by every request. */
+export type ApiServices = {
+  db: Db;
+  now: () => Date;
+  openMeteo: OpenMeteoClient;
+  forecasts: ForecastService;
+  loginLimits: { perIp: FailureLimiter; perAccount: FailureLimiter };
+};
+
+/** One request's view: the services plus who is asking. */
+export type ApiContext = ApiServices & {
+  session: { id: string; userId: string } | null;
+  clientIp: string;
+};
+
+/** The signed-in user's id, or an UNAUTHENTICATED error. */
+export function requireUserId(context: ApiContext): string {
+  if (!context.session) throw unauthenticated();
+  return context.session.userId;
+}

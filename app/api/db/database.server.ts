@@ -1,0 +1,37 @@
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import SQLite from "better-sqlite3";
+import { Kysely, Migrator, SqliteDialect, type MigrationProvider } from "kysely";
+import { migrations } from "./migrations.server";
+import type { Database } from "./tables";
+
+export type Db = Kysely<Database>;
+
+/** Where SQLite keeps the database: `sqlite:<path>` from DATABASE_URL, else DATA_DIR/weatherbot.sqlite. */
+export function sqlitePath(dataDir: string, databaseUrl?: string): string {
+  if (databaseUrl) return databaseUrl.replace(/^sqlite:(\/\/)?/, "");
+  return path.join(dataDir, "weatherbot.sqlite");
+}
+
+/** Opens (creating if needed) the database and brings its schema up to date. */
+export async function openDatabase(file: string): Promise<Db> {
+  if (file !== ":memory:") mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  const sqlite = new SQLite(file);
+  // WAL: readers never wait for the writer; busy_timeout: a second process waits for the lock instead of failing.
+  sqlite.pragma("journal_mode = WAL");
+  sqlite.pragma("busy_timeout = 5000");
+  sqlite.pragma("foreign_keys = ON");
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  await migrate(db);
+  return db;
+}
+
+const provider: MigrationProvider = { getMigrations: async () => migrations };
+
+export async function migrate(db: Db): Promise<void> {
+  const { error, results } = await new Migrator({ db, provider }).migrateToLatest();
+  const failed = results?.find((result) => result.status === "Error");
+  if (error || failed) {
+    throw new Error(`Database migration ${failed?.migrationName ?? ""} failed: ${String(error)}`);
+  }
+}

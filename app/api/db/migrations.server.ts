@@ -1,0 +1,69 @@
+import type { Kysely, Migration } from "kysely";
+
+/**
+ * Versioned schema changes, applied in name order on startup. Kysely's migrator records
+ * each one, so running them again is a no-op. Never edit a migration that has shipped:
+ * add the next one.
+ */
+export const migrations: Record<string, Migration> = {
+  "0001_accounts_places": {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable("users")
+        .addColumn("id", "text", (col) => col.primaryKey())
+        .addColumn("email", "text", (col) => col.notNull().unique())
+        .addColumn("password_hash", "text", (col) => col.notNull())
+        .addColumn("created_at", "text", (col) => col.notNull())
+        .execute();
+
+      await db.schema
+        .createTable("sessions")
+        .addColumn("id", "text", (col) => col.primaryKey())
+        .addColumn("user_id", "text", (col) => col.notNull().references("users.id").onDelete("cascade"))
+        .addColumn("token_hash", "text", (col) => col.notNull().unique())
+        .addColumn("created_at", "text", (col) => col.notNull())
+        .addColumn("expires_at", "text", (col) => col.notNull())
+        .addColumn("revoked_at", "text")
+        .execute();
+      await db.schema.createIndex("sessions_user_id").on("sessions").column("user_id").execute();
+
+      await db.schema
+        .createTable("settings")
+        .addColumn("user_id", "text", (col) => col.primaryKey().references("users.id").onDelete("cascade"))
+        .addColumn("language", "text", (col) => col.notNull())
+        .addColumn("time_zone", "text", (col) => col.notNull())
+        .addColumn("hour12", "integer", (col) => col.notNull())
+        .addColumn("temperature_unit", "text", (col) => col.notNull())
+        .addColumn("wind_speed_unit", "text", (col) => col.notNull())
+        .addColumn("precipitation_unit", "text", (col) => col.notNull())
+        .addColumn("quiet_hours_enabled", "integer", (col) => col.notNull())
+        .addColumn("quiet_from", "text", (col) => col.notNull())
+        .addColumn("quiet_to", "text", (col) => col.notNull())
+        .addColumn("push_enabled", "integer", (col) => col.notNull())
+        .execute();
+
+      await db.schema
+        .createTable("places")
+        .addColumn("id", "text", (col) => col.primaryKey())
+        .addColumn("user_id", "text", (col) => col.notNull().references("users.id").onDelete("cascade"))
+        .addColumn("label", "text", (col) => col.notNull())
+        .addColumn("name", "text", (col) => col.notNull())
+        .addColumn("admin1", "text")
+        .addColumn("country_code", "text")
+        .addColumn("latitude", "real", (col) => col.notNull())
+        .addColumn("longitude", "real", (col) => col.notNull())
+        .addColumn("time_zone", "text", (col) => col.notNull())
+        .addColumn("position", "integer", (col) => col.notNull())
+        .addColumn("created_at", "text", (col) => col.notNull())
+        .execute();
+      await db.schema.createIndex("places_user_position").on("places").columns(["user_id", "position"]).execute();
+
+      await db.schema
+        .createTable("forecast_cache")
+        .addColumn("coordinate_key", "text", (col) => col.primaryKey())
+        .addColumn("fetched_at", "text", (col) => col.notNull())
+        .addColumn("payload", "text", (col) => col.notNull())
+        .execute();
+    },
+  },
+};

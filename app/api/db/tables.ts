@@ -1,0 +1,62 @@
+/**
+ * Table shapes for Kysely. Portable types only (TEXT, INTEGER, REAL): timestamps are
+ * ISO-8601 UTC strings, booleans 0/1, so the same queries run on SQLite and PostgreSQL.
+ */
+export type UserTable = {
+  id: string;
+  email: string;
+  password_hash: string;
+  created_at: string;
+};
+
+export type SessionTable = {
+  id: string;
+  user_id: string;
+  token_hash: string;
+  created_at: string;
+  expires_at: string;
+  revoked_at: string | null;
+};
+
+export type SettingsTable = {
+  user_id: string;
+  language: string;
+  time_zone: string;
+  hour12: number;
+  temperature_unit: string;
+  wind_speed_unit: string;
+  precipitation_unit: string;
+  quiet_hours_enabled: number;
+  quiet_from: string;
+  quiet_to: string;
+  push_enabled: number;
+};
+
+export type PlaceTable = {
+  id: string;
+  user_id: string;
+  label: string;
+  name: string;
+  admin1: string | null;
+  country_code: string | null;
+  latitude: number;
+  longitude: number;
+  time_zone: string;
+  position: number;
+  created_at: string;
+};
+
+export type ForecastCacheTable = {
+  /** Rounded coordinate, e.g. "52.52,13.41". */
+  coordinate_key: string;
+  fetched_at: string;
+  payload: string;
+};
+
+export type Database = {
+  users: UserTable;
+  sessions: SessionTable;
+  settings: SettingsTable;
+  places: PlaceTable;
+  forecast_cache: ForecastCacheTable;
+};

@@ -1,0 +1,138 @@
+import path from "node:path";
+import { EnvelopArmorPlugin } from "@escape.tech/graphql-armor";
+import { GraphQLError, NoSchemaIntrospectionCustomRule } from "graphql";
+import { createYoga, type Plugin } from "graphql-yoga";
+import { parse as parseCookie } from "cookie";
+import { createFailureLimiter } from "./auth/rate-limit.server";
+import { findSession } from "./auth/sessions.server";
+import type { ApiContext, ApiServices } from "./context.server";
+import { openDatabase, sqlitePath } from "./db/database.server";
+import { createApiSchema } from "./schema/index.server";
+import { createForecastService } from "./weather/forecast-service.server";
+import { createOpenMeteoClient } from "./weather/open-meteo.server";
+
+/**
+ * The embedded reference API: one entry for server.ts. Everything under app/api is
+ * server-only; the app reaches it only over GraphQL at /graphql.
+ */
+
+export type ApiConfig = {
+  production: boolean;
+  dataDir: string;
+  databaseUrl?: string;
+  openMeteoForecastUrl: string;
+  openMeteoGeocodingUrl: string;
+  now?: () => Date;
+};
+
+/** The cookie the app's own pages use to carry the session token (HttpOnly). */
+export const SESSION_COOKIE = "weatherbot_session";
+
+const LIMITS = { maxDepth: 10, maxAliases: 15, maxCost: 5000, maxTokens: 2000 };
+
+function bearerToken(request: Request): string | null {
+  const header = request.headers.get("authorization");
+  const match = header ? /^Bearer\s+(\S+)$/i.exec(header) : null;
+  if (match) return match[1]!;
+  const cookies = request.headers.get("cookie");
+  return cookies ? (parseCookie(cookies)[SESSION_COOKIE] ?? null) : null;
+}
+
+/** Production does not describe its schema to strangers. */
+const useNoIntrospection = (): Plugin => ({
+  onValidate({ addValidationRule }) {
+    addValidationRule(NoSchemaIntrospectionCustomRule);
+  },
+});
+
+/** Every error leaves with an `extensions.code`: ones the resolvers did not set are malformed requests. */
+const useErrorCodes = (): Plugin => ({
+  onResultProcess({ result, setResult }) {
+    if (Array.isArray(result) || !result || typeof result !== "object" || !("errors" in result) || !result.errors) return;
+    const errors = result.errors.map((error) =>
+      (error as GraphQLError).extensions?.code
+        ? error
+        : new GraphQLError(error.message, {
+            ...(error as GraphQLError),
+            extensions: { ...(error as GraphQLError).extensions, code: "BAD_USER_INPUT" },
+          }),
+    );
+    setResult({ ...result, errors });
+  },
+});
+
+export async function createApi(config: ApiConfig) {
+  const now = config.now ?? (() => new Date());
+  const db = await openDatabase(sqlitePath(path.resolve(config.dataDir), config.databaseUrl));
+  const openMeteo = createOpenMeteoClient({
+    forecastUrl: config.openMeteoForecastUrl,
+    geocodingUrl: config.openMeteoGeocodingUrl,
+  });
+  const services: ApiServices = {
+    db,
+    now,
+    openMeteo,
+    forecasts: createForecastService({ client: openMeteo, db, now }),
+    loginLimits: {
+      perIp: createFailureLimiter({ limit: 20, windowMs: 15 * 60_000 }),
+      perAccount: createFailureLimiter({ limit: 5, windowMs: 15 * 60_000 }),
+    },
+  };
+
+  async function contextFor(request: Request, clientIp: string): Promise<ApiContext> {
+    const token = bearerToken(request);
+    const session = token ? await findSession(db, token, now()) : null;
+    return { ...services, session: session ? { id: session.id, userId: session.user_id } : null, clientIp };
+  }
+
+  const yoga = createYoga<{ req?: { ip?: string } }, ApiContext>({
+    schema: createApiSchema(),
+    graphqlEndpoint: "/graphql",
+    // Same-origin only: the app's pages and server-side callers need no CORS.
+    cors: false,
+    logging: {
+      debug: () => {},
+      info: () => {},
+      warn: (...args: unknown[]) => console.warn("[graphql]", ...args),
+      // Errors the API raised on purpose (bad input, not logged in, ...) are answers, not incidents.
+      error: (...args: unknown[]) => {
+        if (args.some((arg) => arg instanceof GraphQLError && arg.extensions?.code !== "INTERNAL_SERVER_ERROR")) return;
+        console.error("[graphql]", ...args);
+      },
+    },
+    landingPage: !config.production,
+    graphiql: !config.production,
+    maskedErrors: {
+      maskError(error, message) {
+        // Errors the API raised on purpose (and GraphQL's own) pass; anything else is a bug
+        // whose details stay in the server log.
+        const original = (error as GraphQLError).originalError ?? error;
+        if (original instanceof GraphQLError) return original;
+        console.error("[graphql] unexpected error:", original);
+        return new GraphQLError(message, { extensions: { code: "INTERNAL_SERVER_ERROR" } });
+      },
+    },
+    context: async ({ request, req }) => contextFor(request, req?.ip ?? "unknown"),
+    plugins: [
+      EnvelopArmorPlugin({
+        maxDepth: { n: LIMITS.maxDepth },
+        maxAliases: { n: LIMITS.maxAliases },
+        costLimit: { maxCost: LIMITS.maxCost },
+        maxTokens: { n: LIMITS.maxTokens },
+        blockFieldSuggestion: { enabled: config.production },
+      }),
+      ...(config.production ? [useNoIntrospection()] : []),
+      useErrorCodes(),
+    ],
+  });
+
+  return {
+    yoga,
+    services,
+    async close() {
+      await db.destroy();
+    },
+  };
+}
+
+export type Api = Awaited<ReturnType<typeof createApi>>;

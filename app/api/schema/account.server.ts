@@ -1,0 +1,237 @@
+import { randomUUID } from "node:crypto";
+import { hashPassword, passwordProblem, verifyPassword } from "../auth/password.server";
+import { createSession, revokeSession } from "../auth/sessions.server";
+import { requireUserId, type ApiContext } from "../context.server";
+import type { SettingsTable, UserTable } from "../db/tables";
+import { apiError, badInput } from "../errors.server";
+import { isTimeZone } from "./scalars.server";
+
+export const accountTypeDefs = /* GraphQL */ `
+  enum Language { EN_US DE_DE FR_FR ES_ES }
+  enum TemperatureUnit { CELSIUS FAHRENHEIT }
+  enum WindSpeedUnit { KMH MS MPH KN }
+  enum PrecipitationUnit { MM INCH }
+
+  type User {
+    id: ID!
+    email: String!
+    createdAt: DateTime!
+    settings: Settings!
+  }
+
+  type Session {
+    id: ID!
+    "The bearer token. Shown once, at sign-up or log-in; only its hash is stored."
+    token: String!
+    expiresAt: DateTime!
+    user: User!
+  }
+
+  type Settings {
+    id: ID!
+    language: Language!
+    timeZone: TimeZone!
+    hour12: Boolean!
+    temperatureUnit: TemperatureUnit!
+    windSpeedUnit: WindSpeedUnit!
+    precipitationUnit: PrecipitationUnit!
+    quietHoursEnabled: Boolean!
+    quietFrom: LocalTime!
+    quietTo: LocalTime!
+    pushEnabled: Boolean!
+  }
+
+  input SettingsInput {
+    language: Language
+    timeZone: TimeZone
+    hour12: Boolean
+    temperatureUnit: TemperatureUnit
+    windSpeedUnit: WindSpeedUnit
+    precipitationUnit: PrecipitationUnit
+    quietHoursEnabled: Boolean
+    quietFrom: LocalTime
+    quietTo: LocalTime
+    pushEnabled: Boolean
+  }
+
+  type Query {
+    "The signed-in user, or null."
+    me: User
+  }
+
+  type Mutation {
+    signUp(email: String!, password: String!, language: Language, timeZone: TimeZone): Session!
+    logIn(email: String!, password: String!): Session!
+    "Revokes the session the request was made with."
+    logOut: Boolean!
+    updateSettings(input: SettingsInput!): Settings!
+  }
+`;
+
+const EMAIL_MAX_LENGTH = 254;
+// Deliberately loose: one @, something on each side, a dot in the domain, no spaces.
+const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+function normaliseEmail(raw: string): string {
+  const email = raw.trim().toLowerCase();
+  if (email.length > EMAIL_MAX_LENGTH || !EMAIL_PATTERN.test(email)) {
+    throw badInput("Enter a valid email address", "email");
+  }
+  return email;
+}
+
+/** First settings of a new account: US English gets US units and a 12-hour clock, others metric. */
+export function defaultSettings(userId: string, language: string, timeZone: string): SettingsTable {
+  const us = language === "EN_US";
+  return {
+    user_id: userId,
+    language,
+    time_zone: timeZone,
+    hour12: us ? 1 : 0,
+    temperature_unit: us ? "FAHRENHEIT" : "CELSIUS",
+    wind_speed_unit: us ? "MPH" : "KMH",
+    precipitation_unit: us ? "INCH" : "MM",
+    quiet_hours_enabled: 0,
+    quiet_from: "22:00",
+    quiet_to: "07:00",
+    push_enabled: 0,
+  };
+}
+
+function settingsView(row: SettingsTable) {
+  return {
+    id: row.user_id,
+    language: row.language,
+    timeZone: row.time_zone,
+    hour12: row.hour12 === 1,
+    temperatureUnit: row.temperature_unit,
+    windSpeedUnit: row.wind_speed_unit,
+    precipitationUnit: row.precipitation_unit,
+    quietHoursEnabled: row.quiet_hours_enabled === 1,
+    quietFrom: row.quiet_from,
+    quietTo: row.quiet_to,
+    pushEnabled: row.push_enabled === 1,
+  };
+}
+
+function userView(row: UserTable) {
+  return { id: row.id, email: row.email, createdAt: row.created_at };
+}
+
+// Verifying against this when the account does not exist keeps "no such email" as slow as "wrong password".
+const dummyHash = hashPassword("weatherbot-timing-equaliser");
+
+const LOGIN_FAILED = "Email or password is not right";
+
+async function sessionFor(context: ApiContext, user: UserTable) {
+  const session = await createSession(context.db, user.id, context.now());
+  return { id: session.id, token: session.token, expiresAt: session.expires_at, user: userView(user) };
+}
+
+export const accountResolvers = {
+  Query: {
+    async me(_: unknown, __: unknown, context: ApiContext) {
+      if (!context.session) return null;
+      const user = await context.db.selectFrom("users").selectAll().where("id", "=", context.session.userId).executeTakeFirst();
+      return user ? userView(user) : null;
+    },
+  },
+  User: {
+    async settings(user: { id: string }, _: unknown, context: ApiContext) {
+      const row = await context.db.selectFrom("settings").selectAll().where("user_id", "=", user.id).executeTakeFirstOrThrow();
+      return settingsView(row);
+    },
+  },
+  Mutation: {
+    async signUp(
+      _: unknown,
+      args: { email: string; password: string; language?: string | null; timeZone?: string | null },
+      context: ApiContext,
+    ) {
+      const email = normaliseEmail(args.email);
+      const problem = passwordProblem(args.password);
+      if (problem) throw badInput(problem, "password");
+      const language = args.language ?? "EN_US";
+      const timeZone = args.timeZone ?? "UTC";
+      const existing = await context.db.selectFrom("users").select("id").where("email", "=", email).executeTakeFirst();
+      if (existing) throw badInput("An account with this email already exists; log in instead", "email");
+
+      const user: UserTable = {
+        id: randomUUID(),
+        email,
+        password_hash: await hashPassword(args.password),
+        created_at: context.now().toISOString(),
+      };
+      try {
+        await context.db.transaction().execute(async (trx) => {
+          await trx.insertInto("users").values(user).execute();
+          await trx.insertInto("settings").values(defaultSettings(user.id, language, timeZone)).execute();
+        });
+      } catch (error) {
+        // Two sign-ups with one email at the same moment: the unique index decides.
+        if (/UNIQUE/i.test(String(error))) throw badInput("An account with this email already exists; log in instead", "email");
+        throw error;
+      }
+      return sessionFor(context, user);
+    },
+
+    async logIn(_: unknown, args: { email: string; password: string }, context: ApiContext) {
+      const email = args.email.trim().toLowerCase().slice(0, EMAIL_MAX_LENGTH);
+      const { perIp, perAccount } = context.loginLimits;
+      const ipKey = `ip:${context.clientIp}`;
+      const accountKey = `account:${email}`;
+      const waitMs = Math.max(perIp.retryAfterMs(ipKey), perAccount.retryAfterMs(accountKey));
+      if (waitMs > 0) {
+        const retryAfterSeconds = Math.ceil(waitMs / 1000);
+        throw apiError("RATE_LIMITED", `Too many failed log-ins; try again in ${retryAfterSeconds} seconds`, {
+          retryAfterSeconds,
+        });
+      }
+      const user = await context.db.selectFrom("users").selectAll().where("email", "=", email).executeTakeFirst();
+      const passwordOk = args.password.length <= 1024 && (await verifyPassword(args.password, user?.password_hash ?? (await dummyHash)));
+      if (!user || !passwordOk) {
+        perIp.fail(ipKey);
+        perAccount.fail(accountKey);
+        throw apiError("UNAUTHENTICATED", LOGIN_FAILED);
+      }
+      perAccount.reset(accountKey);
+      return sessionFor(context, user);
+    },
+
+    async logOut(_: unknown, __: unknown, context: ApiContext) {
+      if (!context.session) return false;
+      await revokeSession(context.db, context.session.id, context.now());
+      return true;
+    },
+
+    async updateSettings(_: unknown, { input }: { input: Record<string, unknown> }, context: ApiContext) {
+      const userId = requireUserId(context);
+      const changes: Partial<SettingsTable> = {};
+      const columns: Record<string, keyof SettingsTable> = {
+        language: "language",
+        timeZone: "time_zone",
+        temperatureUnit: "temperature_unit",
+        windSpeedUnit: "wind_speed_unit",
+        precipitationUnit: "precipitation_unit",
+        quietFrom: "quiet_from",
+        quietTo: "quiet_to",
+      };
+      const flags: Record<string, keyof SettingsTable> = {
+        hour12: "hour12",
+        quietHoursEnabled: "quiet_hours_enabled",
+        pushEnabled: "push_enabled",
+      };
+      for (const [field, value] of Object.entries(input)) {
+        if (value === null || value === undefined) continue;
+        if (field === "timeZone" && !isTimeZone(String(value))) throw badInput("Unknown time zone", "timeZone");
+        if (columns[field]) (changes as Record<string, unknown>)[columns[field]] = value;
+        if (flags[field]) (changes as Record<string, unknown>)[flags[field]] = value ? 1 : 0;
+      }
+      if (Object.keys(changes).length > 0) {
+        await context.db.updateTable("settings").set(changes).where("user_id", "=", userId).execute();
+      }
+      const row = await context.db.selectFrom("settings").selectAll().where("user_id", "=", userId).executeTakeFirstOrThrow();
+      return settingsView(row);
+    },
+  },
+};

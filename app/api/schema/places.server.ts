@@ -1,0 +1,261 @@
+import { randomUUID } from "node:crypto";
+import { requireUserId, type ApiContext } from "../context.server";
+import type { PlaceTable } from "../db/tables";
+import { apiError, badInput, notFound } from "../errors.server";
+import type { GeocodedLocation } from "../weather/open-meteo.server";
+
+export const placesTypeDefs = /* GraphQL */ `
+  "A search result: somewhere that can become a place."
+  type Location {
+    id: ID!
+    name: String!
+    admin1: String
+    country: String
+    countryCode: String
+    latitude: Float!
+    longitude: Float!
+    timeZone: TimeZone!
+    population: Int
+  }
+
+  "A location the user saved, under their own label, in their own order."
+  type Place {
+    id: ID!
+    label: String!
+    name: String!
+    admin1: String
+    countryCode: String
+    latitude: Float!
+    longitude: Float!
+    timeZone: TimeZone!
+    position: Int!
+  }
+
+  extend type Query {
+    places: [Place!]!
+    place(id: ID!): Place
+    "Location search (Open-Meteo geocoding, GeoNames data) in the user's language."
+    searchLocations(query: String!, count: Int = 8): [Location!]!
+  }
+
+  extend type Mutation {
+    "Saves a location found by searchLocations (locationId), or a coordinate."
+    addPlace(locationId: ID, latitude: Float, longitude: Float, label: String): Place!
+    renamePlace(id: ID!, label: String!): Place!
+    "The user's place ids in their new order: every place exactly once."
+    reorderPlaces(ids: [ID!]!): [Place!]!
+    removePlace(id: ID!): ID!
+  }
+`;
+
+export const MAX_PLACES = 20;
+const LABEL_MAX_LENGTH = 60;
+const QUERY_MAX_LENGTH = 100;
+
+/**
+ * Search results the server has handed out, so addPlace(locationId) can save one without
+ * trusting coordinates from the client. Bounded; the oldest go first.
+ */
+const recentLocations = new Map<string, GeocodedLocation>();
+function remember(location: GeocodedLocation) {
+  const id = String(location.id);
+  recentLocations.delete(id);
+  recentLocations.set(id, location);
+  if (recentLocations.size > 5000) recentLocations.delete(recentLocations.keys().next().value!);
+}
+
+const LANGUAGE_CODES: Record<string, string> = { EN_US: "en", DE_DE: "de", FR_FR: "fr", ES_ES: "es" };
+
+function placeView(row: PlaceTable) {
+  return {
+    id: row.id,
+    label: row.label,
+    name: row.name,
+    admin1: row.admin1,
+    countryCode: row.country_code,
+    latitude: row.latitude,
+    longitude: row.longitude,
+    timeZone: row.time_zone,
+    position: row.position,
+  };
+}
+
+function cleanLabel(raw: string): string {
+  const label = raw.trim().replace(/\s+/g, " ");
+  if (label.length === 0) throw badInput("A label cannot be empty", "label");
+  if (label.length > LABEL_MAX_LENGTH) throw badInput(`A label has at most ${LABEL_MAX_LENGTH} characters`, "label");
+  return label;
+}
+
+function validCoordinate(latitude: number, longitude: number) {
+  if (!(latitude >= -90 && latitude <= 90)) throw badInput("latitude must be between -90 and 90", "latitude");
+  if (!(longitude >= -180 && longitude <= 180)) throw badInput("longitude must be between -180 and 180", "longitude");
+}
+
+async function userPlaces(context: ApiContext, userId: string) {
+  return context.db.selectFrom("places").selectAll().where("user_id", "=", userId).orderBy("position").execute();
+}
+
+async function ownPlace(context: ApiContext, userId: string, id: string) {
+  // Another user's place and a missing one answer the same: nothing about it leaks.
+  const row = await context.db
+    .selectFrom("places")
+    .selectAll()
+    .where("id", "=", id)
+    .where("user_id", "=", userId)
+    .executeTakeFirst();
+  if (!row) throw notFound("Place");
+  return row;
+}
+
+export const placesResolvers = {
+  Query: {
+    async places(_: unknown, __: unknown, context: ApiContext) {
+      return (await userPlaces(context, requireUserId(context))).map(placeView);
+    },
+    async place(_: unknown, { id }: { id: string }, context: ApiContext) {
+      const userId = requireUserId(context);
+      const row = await context.db
+        .selectFrom("places")
+        .selectAll()
+        .where("id", "=", id)
+        .where("user_id", "=", userId)
+        .executeTakeFirst();
+      return row ? placeView(row) : null;
+    },
+    async searchLocations(_: unknown, args: { query: string; count?: number | null }, context: ApiContext) {
+      const query = args.query.trim();
+      const count = args.count ?? 8;
+      if (query.length > QUERY_MAX_LENGTH) throw badInput(`A search has at most ${QUERY_MAX_LENGTH} characters`, "query");
+      if (!Number.isInteger(count) || count < 1 || count > 20) throw badInput("count must be from 1 to 20", "count");
+      // Open-Meteo returns nothing for one character; do not spend a call on it.
+      if (query.length < 2) return [];
+      let language = "en";
+      if (context.session) {
+        const settings = await context.db
+          .selectFrom("settings")
+          .select("language")
+          .where("user_id", "=", context.session.userId)
+          .executeTakeFirst();
+        language = LANGUAGE_CODES[settings?.language ?? "EN_US"] ?? "en";
+      }
+      let results: GeocodedLocation[];
+      try {
+        results = await context.openMeteo.search(query, count, language);
+      } catch (error) {
+        throw apiError("WEATHER_UNAVAILABLE", "Place search is not available right now; try again in a few minutes", {
+          cause: (error as Error).message,
+        });
+      }
+      return results
+        .filter((location) => location.timezone)
+        .map((location) => {
+          remember(location);
+          return {
+            id: String(location.id),
+            name: location.name,
+            admin1: location.admin1 ?? null,
+            country: location.country ?? null,
+            countryCode: location.country_code ?? null,
+            latitude: location.latitude,
+            longitude: location.longitude,
+            timeZone: location.timezone,
+            population: location.population ?? null,
+          };
+        });
+    },
+  },
+
+  Mutation: {
+    async addPlace(
+      _: unknown,
+      args: { locationId?: string | null; latitude?: number | null; longitude?: number | null; label?: string | null },
+      context: ApiContext,
+    ) {
+      const userId = requireUserId(context);
+      let base: Omit<PlaceTable, "id" | "user_id" | "label" | "position" | "created_at">;
+      if (args.locationId) {
+        const location = recentLocations.get(args.locationId);
+        if (!location?.timezone) throw apiError("NOT_FOUND", "Location not found; search for it again", { field: "locationId" });
+        base = {
+          name: location.name,
+          admin1: location.admin1 ?? null,
+          country_code: location.country_code ?? null,
+          latitude: location.latitude,
+          longitude: location.longitude,
+          time_zone: location.timezone,
+        };
+      } else if (typeof args.latitude === "number" && typeof args.longitude === "number") {
+        validCoordinate(args.latitude, args.longitude);
+        // The forecast says which time zone the coordinate is in.
+        const { forecast } = await context.forecasts.get({ latitude: args.latitude, longitude: args.longitude });
+        base = {
+          name: `${args.latitude.toFixed(2)}, ${args.longitude.toFixed(2)}`,
+          admin1: null,
+          country_code: null,
+          latitude: args.latitude,
+          longitude: args.longitude,
+          time_zone: forecast.timeZone,
+        };
+      } else {
+        throw badInput("Give a locationId from searchLocations, or both latitude and longitude");
+      }
+      const label = args.label == null ? cleanLabel(base.name) : cleanLabel(args.label);
+      const row = await context.db.transaction().execute(async (trx) => {
+        const existing = await trx.selectFrom("places").select(["position"]).where("user_id", "=", userId).execute();
+        if (existing.length >= MAX_PLACES) throw badInput(`You can save up to ${MAX_PLACES} places`);
+        const place: PlaceTable = {
+          id: randomUUID(),
+          user_id: userId,
+          label,
+          ...base,
+          position: existing.reduce((max, { position }) => Math.max(max, position + 1), 0),
+          created_at: context.now().toISOString(),
+        };
+        await trx.insertInto("places").values(place).execute();
+        return place;
+      });
+      return placeView(row);
+    },
+
+    async renamePlace(_: unknown, args: { id: string; label: string }, context: ApiContext) {
+      const userId = requireUserId(context);
+      const label = cleanLabel(args.label);
+      const row = await ownPlace(context, userId, args.id);
+      await context.db.updateTable("places").set({ label }).where("id", "=", row.id).where("user_id", "=", userId).execute();
+      return placeView({ ...row, label });
+    },
+
+    async reorderPlaces(_: unknown, { ids }: { ids: string[] }, context: ApiContext) {
+      const userId = requireUserId(context);
+      return context.db.transaction().execute(async (trx) => {
+        const rows = await trx.selectFrom("places").selectAll().where("user_id", "=", userId).execute();
+        const known = new Set(rows.map((row) => row.id));
+        const unique = new Set(ids);
+        if (unique.size !== ids.length || ids.length !== rows.length || ids.some((id) => !known.has(id))) {
+          throw badInput("Give each of your places exactly once", "ids");
+        }
+        await Promise.all(
+          ids.map((id, position) =>
+            trx.updateTable("places").set({ position }).where("id", "=", id).where("user_id", "=", userId).execute(),
+          ),
+        );
+        const byId = new Map(rows.map((row) => [row.id, row]));
+        return ids.map((id, position) => placeView({ ...byId.get(id)!, position }));
+      });
+    },
+
+    async removePlace(_: unknown, { id }: { id: string }, context: ApiContext) {
+      const userId = requireUserId(context);
+      await context.db.transaction().execute(async (trx) => {
+        const deleted = await trx.deleteFrom("places").where("id", "=", id).where("user_id", "=", userId).executeTakeFirst();
+        if (Number(deleted.numDeletedRows) === 0) throw notFound("Place");
+        const rest = await trx.selectFrom("places").select("id").where("user_id", "=", userId).orderBy("position").execute();
+        await Promise.all(
+          rest.map((row, position) => trx.updateTable("places").set({ position }).where("id", "=", row.id).execute()),
+        );
+      });
+      return id;
+    },
+  },
+};

@@ -1,0 +1,54 @@
+import { GraphQLError, GraphQLScalarType, Kind, type ValueNode } from "graphql";
+
+function stringScalar(name: string, description: string, check: (value: string) => string | null) {
+  const parse = (value: unknown) => {
+    if (typeof value !== "string") throw new GraphQLError(`${name} must be a string`);
+    const problem = check(value);
+    if (problem) throw new GraphQLError(`${name} ${problem}: ${JSON.stringify(value.slice(0, 80))}`);
+    return value;
+  };
+  return new GraphQLScalarType({
+    name,
+    description,
+    serialize: (value) => (value instanceof Date ? value.toISOString() : String(value)),
+    parseValue: parse,
+    parseLiteral: (node: ValueNode) => {
+      if (node.kind !== Kind.STRING) throw new GraphQLError(`${name} must be a string`);
+      return parse(node.value);
+    },
+  });
+}
+
+export function isTimeZone(value: string): boolean {
+  if (value.length > 64) return false;
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone: value });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export const scalarResolvers = {
+  DateTime: stringScalar("DateTime", "An instant, ISO-8601 in UTC (2026-11-22T07:00:00.000Z).", (value) =>
+    /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/.test(value) && !Number.isNaN(Date.parse(value))
+      ? null
+      : "must be an ISO-8601 date-time with a time zone",
+  ),
+  Date: stringScalar("Date", "A calendar date (2026-11-22), local to a place.", (value) =>
+    /^\d{4}-\d{2}-\d{2}$/.test(value) ? null : "must look like 2026-11-22",
+  ),
+  LocalTime: stringScalar("LocalTime", "A wall-clock time, 24 h (07:30).", (value) =>
+    /^([01]\d|2[0-3]):[0-5]\d$/.test(value) ? null : "must be a time from 00:00 to 23:59",
+  ),
+  TimeZone: stringScalar("TimeZone", "An IANA time zone (Europe/Berlin).", (value) =>
+    isTimeZone(value) ? null : "must be an IANA time zone such as Europe/Berlin",
+  ),
+};
+
+export const scalarTypeDefs = /* GraphQL */ `
+  scalar DateTime
+  scalar Date
+  scalar LocalTime
+  scalar TimeZone
+`;

@@ -1,0 +1,145 @@
+import type { ApiContext } from "../context.server";
+import { badInput } from "../errors.server";
+import { conditionOf, CONDITIONS, type Forecast } from "../weather/forecast";
+import type { ForecastResult } from "../weather/forecast-service.server";
+
+export const weatherTypeDefs = /* GraphQL */ `
+  enum Condition { ${CONDITIONS.join(" ")} }
+
+  "A forecast for one place (metric: °C, km/h, mm, cm). Ids are stable: the client cache can key on them."
+  type Weather {
+    id: ID!
+    "When this forecast was fetched from the provider."
+    fetchedAt: DateTime!
+    "True when the provider could not be reached and this is the last known forecast."
+    stale: Boolean!
+    timeZone: TimeZone!
+    current: CurrentConditions!
+    hourly(hours: Int = 48): [HourlyForecast!]!
+    daily(days: Int = 7): [DailyForecast!]!
+  }
+
+  type CurrentConditions {
+    id: ID!
+    time: DateTime!
+    condition: Condition!
+    weatherCode: Int!
+    isDay: Boolean!
+    temperature: Float!
+    apparentTemperature: Float!
+    precipitation: Float!
+    windSpeed: Float!
+    windGusts: Float!
+    uvIndex: Float!
+  }
+
+  type HourlyForecast {
+    id: ID!
+    time: DateTime!
+    condition: Condition!
+    weatherCode: Int!
+    isDay: Boolean!
+    temperature: Float!
+    apparentTemperature: Float!
+    precipitation: Float!
+    precipitationProbability: Float!
+    snowfall: Float!
+    windSpeed: Float!
+    windGusts: Float!
+    uvIndex: Float!
+  }
+
+  type DailyForecast {
+    id: ID!
+    date: Date!
+    condition: Condition!
+    weatherCode: Int!
+    temperatureMax: Float!
+    temperatureMin: Float!
+    apparentTemperatureMax: Float!
+    apparentTemperatureMin: Float!
+    precipitationSum: Float!
+    precipitationProbabilityMax: Float!
+    snowfallSum: Float!
+    windSpeedMax: Float!
+    windGustsMax: Float!
+    uvIndexMax: Float!
+    sunrise: DateTime!
+    sunset: DateTime!
+  }
+
+  extend type Place {
+    weather: Weather!
+  }
+
+  extend type Query {
+    "A forecast for any coordinate, signed in or not (the visitor's ad-hoc lookup)."
+    weatherAt(latitude: Float!, longitude: Float!): Weather!
+  }
+`;
+
+type WeatherSource = { id: string; result: ForecastResult };
+
+const iso = (epochSeconds: number) => new Date(epochSeconds * 1000).toISOString();
+
+/** Hours from the one now running onwards. */
+function upcomingHours(forecast: Forecast, now: Date) {
+  const hourStart = Math.floor(now.getTime() / 3_600_000) * 3600;
+  const index = forecast.hourly.findIndex((hour) => hour.time >= hourStart);
+  return index === -1 ? [] : forecast.hourly.slice(index);
+}
+
+export const weatherResolvers = {
+  Weather: {
+    id: (source: WeatherSource) => source.id,
+    fetchedAt: (source: WeatherSource) => source.result.fetchedAt.toISOString(),
+    stale: (source: WeatherSource) => source.result.stale,
+    timeZone: (source: WeatherSource) => source.result.forecast.timeZone,
+    current(source: WeatherSource, _: unknown, context: ApiContext) {
+      const { current } = source.result.forecast;
+      const hour = upcomingHours(source.result.forecast, context.now())[0];
+      return {
+        ...current,
+        id: `${source.id}:current`,
+        time: iso(current.time),
+        condition: conditionOf(current.weatherCode),
+        uvIndex: hour?.uvIndex ?? 0,
+      };
+    },
+    hourly(source: WeatherSource, { hours }: { hours: number }, context: ApiContext) {
+      if (!Number.isInteger(hours) || hours < 1 || hours > 168) throw badInput("hours must be from 1 to 168", "hours");
+      return upcomingHours(source.result.forecast, context.now())
+        .slice(0, hours)
+        .map((hour) => ({
+          ...hour,
+          id: `${source.id}:${iso(hour.time)}`,
+          time: iso(hour.time),
+          condition: conditionOf(hour.weatherCode),
+        }));
+    },
+    daily(source: WeatherSource, { days }: { days: number }) {
+      if (!Number.isInteger(days) || days < 1 || days > 8) throw badInput("days must be from 1 to 8", "days");
+      return source.result.forecast.daily.slice(0, days).map((day) => ({
+        ...day,
+        id: `${source.id}:${day.date}`,
+        condition: conditionOf(day.weatherCode),
+        sunrise: iso(day.sunrise),
+        sunset: iso(day.sunset),
+      }));
+    },
+  },
+  Place: {
+    async weather(place: { id: string; latitude: number; longitude: number }, _: unknown, context: ApiContext) {
+      return { id: place.id, result: await context.forecasts.get(place) } satisfies WeatherSource;
+    },
+  },
+  Query: {
+    async weatherAt(_: unknown, args: { latitude: number; longitude: number }, context: ApiContext) {
+      if (!(args.latitude >= -90 && args.latitude <= 90)) throw badInput("latitude must be between -90 and 90", "latitude");
+      if (!(args.longitude >= -180 && args.longitude <= 180))
+        throw badInput("longitude must be between -180 and 180", "longitude");
+      const result = await context.forecasts.get(args);
+      return { id: `at:${result.key}`, result } satisfies WeatherSource;
+    },
+  },
+};

@@ -1,0 +1,139 @@
+import type { Db } from "../db/database.server";
+import { apiError } from "../errors.server";
+import { coordinateKey, roundCoordinate, type Coordinate, type Forecast } from "./forecast";
+import type { OpenMeteoClient } from "./open-meteo.server";
+
+export type ForecastResult = { key: string; forecast: Forecast; fetchedAt: Date; stale: boolean };
+
+type Entry = { forecast: Forecast; fetchedAt: Date };
+type Waiter = { resolve: (result: ForecastResult) => void; reject: (error: unknown) => void };
+
+export type ForecastServiceOptions = {
+  client: OpenMeteoClient;
+  db: Db;
+  /** How long a forecast is fresh. */
+  ttlMs?: number;
+  /** Coordinates per upstream request. */
+  batchSize?: number;
+  now?: () => Date;
+};
+
+/**
+ * Forecasts with Open-Meteo's terms in mind: cached per rounded coordinate (memory,
+ * then the database, which survives restarts); every coordinate asked for in the same
+ * tick goes upstream in one multi-coordinate request; a coordinate already on its way
+ * is not asked for again; and when upstream fails the last known forecast is served,
+ * marked stale with its `fetchedAt`.
+ */
+export function createForecastService(options: ForecastServiceOptions) {
+  const ttlMs = options.ttlMs ?? 15 * 60_000;
+  const batchSize = options.batchSize ?? 50;
+  const now = options.now ?? (() => new Date());
+  const memory = new Map<string, Entry>();
+  const inFlight = new Map<string, Waiter[]>();
+  let queued = new Map<string, Coordinate>();
+  let flushScheduled = false;
+
+  const isFresh = (entry: Entry | undefined): entry is Entry =>
+    !!entry && now().getTime() - entry.fetchedAt.getTime() < ttlMs;
+
+  function settle(key: string, outcome: { result?: ForecastResult; error?: unknown }) {
+    const waiters = inFlight.get(key) ?? [];
+    inFlight.delete(key);
+    for (const waiter of waiters) {
+      if (outcome.result) waiter.resolve(outcome.result);
+      else waiter.reject(outcome.error);
+    }
+  }
+
+  async function storedEntries(keys: string[]): Promise<Map<string, Entry>> {
+    if (keys.length === 0) return new Map();
+    const rows = await options.db.selectFrom("forecast_cache").selectAll().where("coordinate_key", "in", keys).execute();
+    return new Map(
+      rows.map((row) => [row.coordinate_key, { forecast: JSON.parse(row.payload) as Forecast, fetchedAt: new Date(row.fetched_at) }]),
+    );
+  }
+
+  async function store(key: string, entry: Entry) {
+    memory.set(key, entry);
+    const row = { coordinate_key: key, fetched_at: entry.fetchedAt.toISOString(), payload: JSON.stringify(entry.forecast) };
+    await options.db
+      .insertInto("forecast_cache")
+      .values(row)
+      .onConflict((conflict) => conflict.column("coordinate_key").doUpdateSet({ fetched_at: row.fetched_at, payload: row.payload }))
+      .execute();
+  }
+
+  async function fetchBatch(batch: Map<string, Coordinate>) {
+    const keys = [...batch.keys()];
+    const stored = await storedEntries(keys);
+    const missing: string[] = [];
+    for (const key of keys) {
+      const entry = stored.get(key);
+      if (isFresh(entry)) {
+        memory.set(key, entry);
+        settle(key, { result: { key, ...entry, stale: false } });
+      } else {
+        missing.push(key);
+      }
+    }
+    for (let start = 0; start < missing.length; start += batchSize) {
+      const chunk = missing.slice(start, start + batchSize);
+      try {
+        const forecasts = await options.client.forecasts(chunk.map((key) => batch.get(key)!));
+        const fetchedAt = now();
+        await Promise.all(
+          chunk.map(async (key, index) => {
+            const entry = { forecast: forecasts[index]!, fetchedAt };
+            await store(key, entry);
+            settle(key, { result: { key, ...entry, stale: false } });
+          }),
+        );
+      } catch (error) {
+        for (const key of chunk) {
+          const last = memory.get(key) ?? stored.get(key);
+          if (last) settle(key, { result: { key, ...last, stale: true } });
+          else
+            settle(key, {
+              error: apiError("WEATHER_UNAVAILABLE", "The weather service cannot be reached right now; try again in a few minutes", {
+                cause: (error as Error).message,
+              }),
+            });
+        }
+      }
+    }
+  }
+
+  function flush() {
+    flushScheduled = false;
+    const batch = queued;
+    queued = new Map();
+    fetchBatch(batch).catch((error: unknown) => {
+      for (const key of batch.keys()) settle(key, { error });
+    });
+  }
+
+  return {
+    get(coordinate: Coordinate): Promise<ForecastResult> {
+      const key = coordinateKey(coordinate);
+      const cached = memory.get(key);
+      if (isFresh(cached)) return Promise.resolve({ key, ...cached, stale: false });
+      return new Promise<ForecastResult>((resolve, reject) => {
+        const waiters = inFlight.get(key);
+        if (waiters) {
+          waiters.push({ resolve, reject });
+          return;
+        }
+        inFlight.set(key, [{ resolve, reject }]);
+        queued.set(key, roundCoordinate(coordinate));
+        if (!flushScheduled) {
+          flushScheduled = true;
+          // Everything asked for while resolving this tick's fields travels together.
+          setImmediate(flush);
+        }
+      });
+    },
+  };
+}
+
+export type ForecastService = ReturnType<typeof createForecastService>;

@@ -1,0 +1,223 @@
+import type { Coordinate, Forecast } from "./forecast";
+
+/** Open-Meteo's forecast variables this app asks for; arrays come back parallel to `time`. */
+const HOURLY = [
+  "weather_code",
+  "is_day",
+  "temperature_2m",
+  "apparent_temperature",
+  "precipitation",
+  "precipitation_probability",
+  "snowfall",
+  "wind_speed_10m",
+  "wind_gusts_10m",
+  "uv_index",
+] as const;
+const DAILY = [
+  "weather_code",
+  "temperature_2m_max",
+  "temperature_2m_min",
+  "apparent_temperature_max",
+  "apparent_temperature_min",
+  "precipitation_sum",
+  "precipitation_probability_max",
+  "snowfall_sum",
+  "wind_speed_10m_max",
+  "wind_gusts_10m_max",
+  "uv_index_max",
+  "sunrise",
+  "sunset",
+] as const;
+const CURRENT = [
+  "weather_code",
+  "is_day",
+  "temperature_2m",
+  "apparent_temperature",
+  "precipitation",
+  "wind_speed_10m",
+  "wind_gusts_10m",
+] as const;
+
+export const FORECAST_DAYS = 8;
+
+export class UpstreamError extends Error {
+  constructor(
+    message: string,
+    readonly status: number | null,
+  ) {
+    super(message);
+    this.name = "UpstreamError";
+  }
+}
+
+export type GeocodedLocation = {
+  id: number;
+  name: string;
+  latitude: number;
+  longitude: number;
+  timezone?: string;
+  country?: string;
+  country_code?: string;
+  admin1?: string;
+  population?: number;
+};
+
+type Series = Record<string, number[] | undefined> & { time: number[] };
+type RawForecast = {
+  latitude: number;
+  longitude: number;
+  timezone: string;
+  utc_offset_seconds: number;
+  current: Record<string, number> & { time: number };
+  hourly: Series;
+  daily: Series;
+};
+
+export type OpenMeteoOptions = {
+  forecastUrl: string;
+  geocodingUrl: string;
+  fetch?: typeof fetch;
+  /** Attempts for 429 / 5xx / network failures, the first included. */
+  attempts?: number;
+  sleep?: (ms: number) => Promise<void>;
+  timeoutMs?: number;
+};
+
+const numberAt = (series: Series, name: string, index: number) => Number(series[name]?.[index] ?? 0);
+
+function localDate(epochSeconds: number, offsetSeconds: number): string {
+  return new Date((epochSeconds + offsetSeconds) * 1000).toISOString().slice(0, 10);
+}
+
+export function parseForecast(raw: RawForecast): Forecast {
+  const { hourly, daily, current } = raw;
+  if (!hourly?.time || !daily?.time || !current) throw new UpstreamError("Open-Meteo answered without forecast data", 200);
+  return {
+    latitude: raw.latitude,
+    longitude: raw.longitude,
+    timeZone: raw.timezone,
+    utcOffsetSeconds: raw.utc_offset_seconds,
+    current: {
+      time: current.time,
+      weatherCode: Number(current.weather_code ?? 0),
+      isDay: Number(current.is_day ?? 1) === 1,
+      temperature: Number(current.temperature_2m ?? 0),
+      apparentTemperature: Number(current.apparent_temperature ?? 0),
+      precipitation: Number(current.precipitation ?? 0),
+      windSpeed: Number(current.wind_speed_10m ?? 0),
+      windGusts: Number(current.wind_gusts_10m ?? 0),
+    },
+    hourly: hourly.time.map((time, i) => ({
+      time,
+      weatherCode: numberAt(hourly, "weather_code", i),
+      isDay: numberAt(hourly, "is_day", i) === 1,
+      temperature: numberAt(hourly, "temperature_2m", i),
+      apparentTemperature: numberAt(hourly, "apparent_temperature", i),
+      precipitation: numberAt(hourly, "precipitation", i),
+      precipitationProbability: numberAt(hourly, "precipitation_probability", i),
+      snowfall: numberAt(hourly, "snowfall", i),
+      windSpeed: numberAt(hourly, "wind_speed_10m", i),
+      windGusts: numberAt(hourly, "wind_gusts_10m", i),
+      uvIndex: numberAt(hourly, "uv_index", i),
+    })),
+    daily: daily.time.map((time, i) => ({
+      date: localDate(time, raw.utc_offset_seconds),
+      weatherCode: numberAt(daily, "weather_code", i),
+      temperatureMax: numberAt(daily, "temperature_2m_max", i),
+      temperatureMin: numberAt(daily, "temperature_2m_min", i),
+      apparentTemperatureMax: numberAt(daily, "apparent_temperature_max", i),
+      apparentTemperatureMin: numberAt(daily, "apparent_temperature_min", i),
+      precipitationSum: numberAt(daily, "precipitation_sum", i),
+      precipitationProbabilityMax: numberAt(daily, "precipitation_probability_max", i),
+      snowfallSum: numberAt(daily, "snowfall_sum", i),
+      windSpeedMax: numberAt(daily, "wind_speed_10m_max", i),
+      windGustsMax: numberAt(daily, "wind_gusts_10m_max", i),
+      uvIndexMax: numberAt(daily, "uv_index_max", i),
+      sunrise: numberAt(daily, "sunrise", i),
+      sunset: numberAt(daily, "sunset", i),
+    })),
+  };
+}
+
+/** Open-Meteo over HTTP: forecasts for many coordinates in one call, and place search. */
+export function createOpenMeteoClient(options: OpenMeteoOptions) {
+  const fetchImpl = options.fetch ?? fetch;
+  const attempts = options.attempts ?? 3;
+  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  const timeoutMs = options.timeoutMs ?? 10_000;
+
+  async function getJson(url: URL): Promise<unknown> {
+    let lastError: UpstreamError = new UpstreamError("Open-Meteo was not asked", null);
+    for (let attempt = 0; attempt < attempts; attempt++) {
+      if (attempt > 0) await sleep(backoffMs(attempt, lastError));
+      let response: Response;
+      try {
+        response = await fetchImpl(url, { signal: AbortSignal.timeout(timeoutMs), headers: { accept: "application/json" } });
+      } catch (error) {
+        lastError = new UpstreamError(`Open-Meteo could not be reached: ${(error as Error).message}`, null);
+        continue;
+      }
+      if (response.status === 429 || response.status >= 500) {
+        lastError = Object.assign(new UpstreamError(`Open-Meteo answered ${response.status}`, response.status), {
+          retryAfterSeconds: Number(response.headers.get("retry-after")) || 0,
+        });
+        await response.body?.cancel();
+        continue;
+      }
+      const text = await response.text();
+      let body: unknown;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        throw new UpstreamError(`Open-Meteo answered ${response.status} with a body that is not JSON`, response.status);
+      }
+      if (!response.ok) {
+        const reason = (body as { reason?: string } | null)?.reason ?? `status ${response.status}`;
+        throw new UpstreamError(`Open-Meteo refused the request: ${reason}`, response.status);
+      }
+      return body;
+    }
+    throw lastError;
+  }
+
+  return {
+    /** One request for all coordinates; the result is in the same order. */
+    async forecasts(coordinates: Coordinate[]): Promise<Forecast[]> {
+      if (coordinates.length === 0) return [];
+      const url = new URL(`${options.forecastUrl}/v1/forecast`);
+      url.searchParams.set("latitude", coordinates.map((c) => c.latitude).join(","));
+      url.searchParams.set("longitude", coordinates.map((c) => c.longitude).join(","));
+      url.searchParams.set("current", CURRENT.join(","));
+      url.searchParams.set("hourly", HOURLY.join(","));
+      url.searchParams.set("daily", DAILY.join(","));
+      url.searchParams.set("timezone", "auto");
+      url.searchParams.set("timeformat", "unixtime");
+      url.searchParams.set("forecast_days", String(FORECAST_DAYS));
+      const body = await getJson(url);
+      const list = (Array.isArray(body) ? body : [body]) as RawForecast[];
+      if (list.length !== coordinates.length) {
+        throw new UpstreamError(`Open-Meteo answered ${list.length} forecasts for ${coordinates.length} places`, 200);
+      }
+      return list.map(parseForecast);
+    },
+
+    async search(name: string, count: number, language: string): Promise<GeocodedLocation[]> {
+      const url = new URL(`${options.geocodingUrl}/v1/search`);
+      url.searchParams.set("name", name);
+      url.searchParams.set("count", String(count));
+      url.searchParams.set("language", language);
+      url.searchParams.set("format", "json");
+      const body = (await getJson(url)) as { results?: GeocodedLocation[] };
+      return body.results ?? [];
+    },
+  };
+}
+
+export type OpenMeteoClient = ReturnType<typeof createOpenMeteoClient>;
+
+/** Retry-After when the server gives one (capped at 5 s), else 250 ms · 2^n with jitter. */
+function backoffMs(attempt: number, error: UpstreamError & { retryAfterSeconds?: number }): number {
+  if (error.retryAfterSeconds) return Math.min(error.retryAfterSeconds * 1000, 5000);
+  const base = 250 * 2 ** (attempt - 1);
+  return base + Math.random() * base;
+}

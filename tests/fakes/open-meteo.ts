@@ -1,0 +1,228 @@
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+
+/**
+ * A loopback fake of Open-Meteo's forecast and geocoding APIs, speaking their wire
+ * format (`timeformat=unixtime`, a JSON array for several coordinates, 400
+ * `{"error":true,"reason"}`). Its data is deterministic: a function of coordinate and
+ * time. Tests can count its calls and make it fail on demand (429, 500, garbage).
+ */
+
+export type FakeCity = {
+  id: number;
+  name: string;
+  latitude: number;
+  longitude: number;
+  timezone: string;
+  country: string;
+  country_code: string;
+  admin1: string;
+  population: number;
+};
+
+export const FAKE_CITIES: FakeCity[] = [
+  { id: 2950159, name: "Berlin", latitude: 52.52437, longitude: 13.41053, timezone: "Europe/Berlin", country: "Germany", country_code: "DE", admin1: "Land Berlin", population: 3426354 },
+  { id: 2657896, name: "Zurich", latitude: 47.36667, longitude: 8.55, timezone: "Europe/Zurich", country: "Switzerland", country_code: "CH", admin1: "Zurich", population: 341730 },
+  { id: 2988507, name: "Paris", latitude: 48.85341, longitude: 2.3488, timezone: "Europe/Paris", country: "France", country_code: "FR", admin1: "Île-de-France", population: 2138551 },
+  { id: 3117735, name: "Madrid", latitude: 40.4165, longitude: -3.70256, timezone: "Europe/Madrid", country: "Spain", country_code: "ES", admin1: "Madrid", population: 3255944 },
+  { id: 2643743, name: "London", latitude: 51.50853, longitude: -0.12574, timezone: "Europe/London", country: "United Kingdom", country_code: "GB", admin1: "England", population: 8961989 },
+  { id: 5128581, name: "New York", latitude: 40.71427, longitude: -74.00597, timezone: "America/New_York", country: "United States", country_code: "US", admin1: "New York", population: 8804190 },
+  { id: 2147714, name: "Sydney", latitude: -33.86785, longitude: 151.20732, timezone: "Australia/Sydney", country: "Australia", country_code: "AU", admin1: "New South Wales", population: 4627345 },
+  { id: 3413829, name: "Reykjavík", latitude: 64.13548, longitude: -21.89541, timezone: "Atlantic/Reykjavik", country: "Iceland", country_code: "IS", admin1: "Capital Region", population: 118918 },
+];
+
+export type FailureMode = number | "garbage";
+
+export type FakeOpenMeteo = {
+  url: string;
+  calls: { forecast: number; geocoding: number };
+  /** Coordinates of every forecast call, one list per call. */
+  forecastRequests: Array<Array<{ latitude: number; longitude: number }>>;
+  /** The next `count` calls (either endpoint) answer with this status, or with a body that is not JSON. */
+  failNext: (mode: FailureMode, count?: number) => void;
+  reset: () => void;
+  close: () => Promise<void>;
+};
+
+function nearestCity(latitude: number, longitude: number): FakeCity | undefined {
+  return FAKE_CITIES.find((city) => Math.abs(city.latitude - latitude) < 0.5 && Math.abs(city.longitude - longitude) < 0.5);
+}
+
+function offsetSeconds(timeZone: string, at: Date): number {
+  const parts = new Intl.DateTimeFormat("en-US", { timeZone, timeZoneName: "longOffset" }).formatToParts(at);
+  const name = parts.find((part) => part.type === "timeZoneName")?.value ?? "GMT";
+  const match = /GMT([+-])(\d{2}):(\d{2})/.exec(name);
+  return match ? (match[1] === "-" ? -1 : 1) * (Number(match[2]) * 3600 + Number(match[3]) * 60) : 0;
+}
+
+const round = (value: number, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits;
+
+/** Deterministic weather: a daily temperature wave around a latitude-based mean, rain in some hours. */
+export function fakeForecast(latitude: number, longitude: number, days: number, now: Date) {
+  const timezone = nearestCity(latitude, longitude)?.timezone ?? "GMT";
+  const offset = offsetSeconds(timezone, now);
+  const localMidnight = Math.floor((now.getTime() / 1000 + offset) / 86_400) * 86_400 - offset;
+  const mean = 25 - Math.abs(latitude) * 0.35;
+  const seed = Math.abs(Math.round(latitude * 100) * 31 + Math.round(longitude * 100) * 17);
+  const hours = Array.from({ length: days * 24 }, (_, i) => localMidnight + i * 3600);
+  const hourly = hours.map((time, i) => {
+    const localHour = ((time + offset) / 3600) % 24;
+    const temperature = round(mean + 6 * Math.sin(((localHour - 9) / 24) * 2 * Math.PI) + ((seed + i) % 5) - 2);
+    const wet = (seed + Math.floor(i / 6)) % 4 === 0;
+    return {
+      time,
+      weather_code: wet ? ((seed + i) % 7 === 0 ? 95 : 61) : [0, 1, 2, 3][(seed + Math.floor(i / 3)) % 4]!,
+      is_day: localHour >= 7 && localHour < 19 ? 1 : 0,
+      temperature_2m: temperature,
+      apparent_temperature: round(temperature - 2),
+      precipitation: wet ? round(0.4 + ((seed + i) % 3) * 0.7) : 0,
+      precipitation_probability: wet ? 60 + ((seed + i) % 4) * 10 : (seed + i) % 20,
+      snowfall: temperature < 0 && wet ? 0.5 : 0,
+      wind_speed_10m: round(8 + ((seed + i * 7) % 25)),
+      wind_gusts_10m: round(15 + ((seed + i * 11) % 55)),
+      uv_index: localHour >= 9 && localHour <= 16 ? round(Math.max(0, 6 - Math.abs(latitude) / 12), 2) : 0,
+    };
+  });
+  const series = (name: keyof (typeof hourly)[number]) => hourly.map((hour) => hour[name]);
+  const daily = Array.from({ length: days }, (_, day) => {
+    const slice = hourly.slice(day * 24, day * 24 + 24);
+    const max = (name: keyof (typeof slice)[number]) => Math.max(...slice.map((hour) => Number(hour[name])));
+    const min = (name: keyof (typeof slice)[number]) => Math.min(...slice.map((hour) => Number(hour[name])));
+    const sum = (name: keyof (typeof slice)[number]) => round(slice.reduce((total, hour) => total + Number(hour[name]), 0));
+    return {
+      time: localMidnight + day * 86_400,
+      weather_code: max("weather_code"),
+      temperature_2m_max: max("temperature_2m"),
+      temperature_2m_min: min("temperature_2m"),
+      apparent_temperature_max: max("apparent_temperature"),
+      apparent_temperature_min: min("apparent_temperature"),
+      precipitation_sum: sum("precipitation"),
+      precipitation_probability_max: max("precipitation_probability"),
+      snowfall_sum: sum("snowfall"),
+      wind_speed_10m_max: max("wind_speed_10m"),
+      wind_gusts_10m_max: max("wind_gusts_10m"),
+      uv_index_max: max("uv_index"),
+      sunrise: localMidnight + day * 86_400 + 7 * 3600,
+      sunset: localMidnight + day * 86_400 + 17 * 3600,
+    };
+  });
+  const dailySeries = (name: keyof (typeof daily)[number]) => daily.map((day) => day[name]);
+  const nowHour = Math.floor(now.getTime() / 3_600_000) * 3600;
+  const current = hourly.find((hour) => hour.time === nowHour) ?? hourly[0]!;
+  return {
+    latitude: round(latitude, 4),
+    longitude: round(longitude, 4),
+    generationtime_ms: 0.5,
+    utc_offset_seconds: offset,
+    timezone,
+    timezone_abbreviation: timezone,
+    elevation: 40,
+    current: {
+      time: nowHour,
+      interval: 900,
+      weather_code: current.weather_code,
+      is_day: current.is_day,
+      temperature_2m: current.temperature_2m,
+      apparent_temperature: current.apparent_temperature,
+      precipitation: current.precipitation,
+      wind_speed_10m: current.wind_speed_10m,
+      wind_gusts_10m: current.wind_gusts_10m,
+    },
+    hourly: Object.fromEntries(["time", ...Object.keys(hourly[0]!).filter((key) => key !== "time")].map((key) => [key, series(key as never)])),
+    daily: Object.fromEntries(Object.keys(daily[0]!).map((key) => [key, dailySeries(key as never)])),
+  };
+}
+
+function send(res: ServerResponse, status: number, body: unknown) {
+  res.writeHead(status, { "content-type": "application/json; charset=utf-8" });
+  res.end(JSON.stringify(body));
+}
+
+export async function startFakeOpenMeteo(options: { port?: number; now?: () => Date } = {}): Promise<FakeOpenMeteo> {
+  const now = options.now ?? (() => new Date());
+  const failures: FailureMode[] = [];
+  const state: Pick<FakeOpenMeteo, "calls" | "forecastRequests"> = {
+    calls: { forecast: 0, geocoding: 0 },
+    forecastRequests: [],
+  };
+
+  function handle(req: IncomingMessage, res: ServerResponse) {
+    const url = new URL(req.url ?? "/", "http://fake.invalid");
+    if (url.pathname === "/__control/fail" && req.method === "POST") {
+      const mode = url.searchParams.get("mode") ?? "500";
+      const count = Number(url.searchParams.get("count") ?? 1);
+      for (let i = 0; i < count; i++) failures.push(mode === "garbage" ? "garbage" : Number(mode));
+      return send(res, 200, { ok: true });
+    }
+    if (url.pathname === "/__control/calls") return send(res, 200, state);
+
+    const isForecast = url.pathname === "/v1/forecast";
+    const isSearch = url.pathname === "/v1/search";
+    if (!isForecast && !isSearch) return send(res, 404, { error: true, reason: "Not Found" });
+    if (isForecast) state.calls.forecast++;
+    else state.calls.geocoding++;
+
+    const failure = failures.shift();
+    if (failure === "garbage") {
+      res.writeHead(200, { "content-type": "text/html" });
+      return res.end("<html>upstream proxy error</html>");
+    }
+    if (failure !== undefined) {
+      if (failure === 429) res.setHeader("retry-after", "0");
+      return send(res, failure, { error: true, reason: `Injected failure ${failure}` });
+    }
+
+    if (isSearch) {
+      const name = (url.searchParams.get("name") ?? "").trim().toLowerCase();
+      const count = Number(url.searchParams.get("count") ?? 10);
+      if (name.length < 2) return send(res, 200, { generationtime_ms: 0.1 });
+      const results = FAKE_CITIES.filter((city) =>
+        city.name.toLowerCase().normalize("NFD").replace(/\p{Diacritic}/gu, "").startsWith(name.normalize("NFD").replace(/\p{Diacritic}/gu, "")),
+      ).slice(0, count);
+      return send(res, 200, results.length ? { results, generationtime_ms: 0.1 } : { generationtime_ms: 0.1 });
+    }
+
+    const latitudes = (url.searchParams.get("latitude") ?? "").split(",").map(Number);
+    const longitudes = (url.searchParams.get("longitude") ?? "").split(",").map(Number);
+    const days = Number(url.searchParams.get("forecast_days") ?? 7);
+    if (
+      latitudes.length !== longitudes.length ||
+      latitudes.some((lat) => !Number.isFinite(lat) || lat < -90 || lat > 90) ||
+      longitudes.some((lon) => !Number.isFinite(lon) || lon < -180 || lon > 180)
+    ) {
+      return send(res, 400, { error: true, reason: "Latitude must be in range of -90 to 90°. Given: invalid." });
+    }
+    if (url.searchParams.get("timeformat") !== "unixtime") {
+      return send(res, 400, { error: true, reason: "This fake only speaks timeformat=unixtime" });
+    }
+    state.forecastRequests.push(latitudes.map((latitude, i) => ({ latitude, longitude: longitudes[i]! })));
+    const forecasts = latitudes.map((latitude, i) => fakeForecast(latitude, longitudes[i]!, days, now()));
+    return send(res, 200, forecasts.length === 1 ? forecasts[0] : forecasts);
+  }
+
+  const server = createServer(handle);
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    get calls() {
+      return state.calls;
+    },
+    get forecastRequests() {
+      return state.forecastRequests;
+    },
+    failNext(mode, count = 1) {
+      for (let i = 0; i < count; i++) failures.push(mode);
+    },
+    reset() {
+      failures.length = 0;
+      state.calls = { forecast: 0, geocoding: 0 };
+      state.forecastRequests = [];
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  } satisfies FakeOpenMeteo;
+}
