@@ -1,11 +1,19 @@
+import { createRequire } from "node:module";
 import path from "node:path";
 import { defineConfig } from "vitest/config";
+
+const require = createRequire(import.meta.url);
 
 // Vitest cannot reuse the React Router Vite plugin ("can't detect preamble"), so tests
 // get their own config with the same alias and defines.
 export default defineConfig({
   resolve: {
-    alias: { "~": path.resolve(import.meta.dirname, "app") },
+    alias: [
+      { find: "~", replacement: path.resolve(import.meta.dirname, "app") },
+      // One graphql for everyone: Node loads it as CommonJS for graphql-yoga, so the
+      // app's own imports must not get the ESM copy ("from another module or realm").
+      { find: /^graphql$/, replacement: require.resolve("graphql") },
+    ],
   },
   define: {
     __BUILD_ID__: JSON.stringify("test-build"),

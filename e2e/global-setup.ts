@@ -1,11 +1,18 @@
 import type { FullConfig } from "@playwright/test";
+import { startFakeOpenMeteo } from "../tests/fakes/open-meteo";
 import { startAppServer } from "./support/app-server";
 
-/** One production server for the whole run; tests read its address from E2E_BASE_URL. */
+/**
+ * One production server for the whole run, its weather from the loopback Open-Meteo
+ * fake; tests read the addresses from E2E_BASE_URL and E2E_FAKE_WEATHER_URL.
+ */
 export default async function globalSetup(_config: FullConfig) {
-  const server = await startAppServer();
+  const weather = await startFakeOpenMeteo();
+  const server = await startAppServer({ OPEN_METEO_FORECAST_URL: weather.url, OPEN_METEO_GEOCODING_URL: weather.url });
   process.env.E2E_BASE_URL = server.baseURL;
+  process.env.E2E_FAKE_WEATHER_URL = weather.url;
   return async () => {
     await server.stop();
+    await weather.close();
   };
 }

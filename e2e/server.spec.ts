@@ -120,3 +120,21 @@ test("nothing secret or server-only is in build/client", () => {
   }
   expect(offenders).toEqual([]);
 });
+
+test.describe("the embedded GraphQL API", () => {
+  test("is served by the same process at /graphql", async ({ request }) => {
+    const response = await request.post("/graphql", {
+      data: { query: `{ searchLocations(query: "ber") { name timeZone } }` },
+    });
+    expect(response.status()).toBe(200);
+    expect(await response.json()).toEqual({ data: { searchLocations: [{ name: "Berlin", timeZone: "Europe/Berlin" }] } });
+  });
+
+  test("refuses a cross-site POST (CSRF) before it reaches a resolver", async ({ request }) => {
+    const response = await request.post("/graphql", {
+      data: { query: "mutation { logOut }" },
+      headers: { Origin: "https://evil.example", "Sec-Fetch-Site": "cross-site" },
+    });
+    expect(response.status()).toBe(403);
+  });
+});

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { createServer } from "node:net";
 import path from "node:path";
 
@@ -45,12 +46,16 @@ async function waitForHealth(url: string, child: ChildProcess, output: () => str
   throw new Error(`The app server did not answer /healthz within ${timeoutMs} ms:\n${output()}`);
 }
 
-/** Starts the production build (`build/server.js`) on a free loopback port. */
+/**
+ * Starts the production build (`build/server.js`) on a free loopback port, with its own
+ * empty data directory (removed on stop) unless `env.DATA_DIR` names one.
+ */
 export async function startAppServer(env: Record<string, string> = {}): Promise<AppServer> {
   if (!existsSync(SERVER_ENTRY)) {
     throw new Error("No production build: run `npm run build` before the end-to-end tests.");
   }
   const port = await freePort();
+  const ownDataDir = env.DATA_DIR ? null : mkdtempSync(path.join(tmpdir(), "weatherbot-e2e-"));
   const child = spawn(process.execPath, [SERVER_ENTRY], {
     cwd: ROOT,
     env: {
@@ -60,6 +65,7 @@ export async function startAppServer(env: Record<string, string> = {}): Promise<
       HOST: "127.0.0.1",
       PORT: String(port),
       TEST_HOOKS: "1",
+      ...(ownDataDir ? { DATA_DIR: ownDataDir } : {}),
       ...env,
     },
     stdio: ["ignore", "pipe", "pipe"],
@@ -79,12 +85,14 @@ export async function startAppServer(env: Record<string, string> = {}): Promise<
     baseURL,
     port,
     output,
-    stop: () =>
-      new Promise<void>((resolve) => {
+    stop: async () => {
+      await new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();
         child.once("exit", () => resolve());
         child.kill("SIGTERM");
         setTimeout(() => child.kill("SIGKILL"), 5_000).unref();
-      }),
+      });
+      if (ownDataDir) rmSync(ownDataDir, { recursive: true, force: true });
+    },
   };
 }

@@ -19,7 +19,18 @@ describe("parseEnv", () => {
       HOST: "127.0.0.1",
       TRUST_PROXY: false,
       TEST_HOOKS: false,
+      DATA_DIR: "./data",
+      OPEN_METEO_FORECAST_URL: "https://api.open-meteo.com",
+      OPEN_METEO_GEOCODING_URL: "https://geocoding-api.open-meteo.com",
     });
+  });
+
+  it("validates the API's settings", () => {
+    const env = parseEnv({ OPEN_METEO_FORECAST_URL: "http://127.0.0.1:8787/", DATABASE_URL: "sqlite:/tmp/x.sqlite" });
+    expect(env.OPEN_METEO_FORECAST_URL).toBe("http://127.0.0.1:8787");
+    expect(env.DATABASE_URL).toBe("sqlite:/tmp/x.sqlite");
+    expect(() => parseEnv({ OPEN_METEO_GEOCODING_URL: "ftp://example.com" })).toThrow(/OPEN_METEO_GEOCODING_URL: expected an http\(s\) base URL/);
+    expect(() => parseEnv({ DATABASE_URL: "postgres://db/weatherbot" })).toThrow(/DATABASE_URL: expected "sqlite:<path>"/);
   });
 
   it("reads set values", () => {

@@ -1,0 +1,111 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { codes, startTestApi, type TestApi } from "../support/api-server";
+
+let t: TestApi;
+beforeAll(async () => {
+  t = await startTestApi();
+});
+afterAll(() => t.close());
+
+const SIGN_UP = `mutation ($email: String!, $password: String!, $language: Language, $timeZone: TimeZone) {
+  signUp(email: $email, password: $password, language: $language, timeZone: $timeZone) {
+    token expiresAt user { id email settings { language timeZone temperatureUnit hour12 } }
+  }
+}`;
+const LOG_IN = `mutation ($email: String!, $password: String!) { logIn(email: $email, password: $password) { token user { email } } }`;
+const ME = `{ me { id email } }`;
+
+describe("accounts", () => {
+  it("signs up, and the token identifies the user for 7 days", async () => {
+    const before = Date.now();
+    const result = await t.gql(SIGN_UP, {
+      email: "  Ada@Example.com ",
+      password: "analytical engine",
+      language: "DE_DE",
+      timeZone: "Europe/Berlin",
+    });
+    expect(result.errors).toBeUndefined();
+    const session = result.data!.signUp;
+    expect(session.token).toMatch(/^[A-Za-z0-9_-]{43}$/); // 256 random bits
+    expect(session.user.email).toBe("ada@example.com");
+    expect(session.user.settings).toEqual({ language: "DE_DE", timeZone: "Europe/Berlin", temperatureUnit: "CELSIUS", hour12: false });
+    const lifetime = Date.parse(session.expiresAt) - before;
+    expect(lifetime).toBeGreaterThan(7 * 86_400_000 - 60_000);
+    expect(lifetime).toBeLessThanOrEqual(7 * 86_400_000 + 60_000);
+
+    const me = await t.gql(ME, {}, { token: session.token });
+    expect(me.data!.me).toEqual({ id: session.user.id, email: "ada@example.com" });
+  });
+
+  it("stores only a hash of the token and of the password", async () => {
+    const token = await t.signUp("hashcheck@example.com", "not stored anywhere");
+    const sessions = await t.api.services.db.selectFrom("sessions").select("token_hash").execute();
+    expect(sessions.some((row) => row.token_hash === token)).toBe(false);
+    const user = await t.api.services.db.selectFrom("users").selectAll().where("email", "=", "hashcheck@example.com").executeTakeFirstOrThrow();
+    expect(user.password_hash).toMatch(/^scrypt\$131072\$8\$1\$/);
+    expect(user.password_hash).not.toContain("not stored anywhere");
+  });
+
+  it.each([
+    ["a short password", { email: "short@example.com", password: "seven77" }, "at least 8 characters"],
+    ["a common password", { email: "common@example.com", password: "Password1" }, "too common"],
+    ["a bad email", { email: "not-an-email", password: "long enough pass" }, "valid email"],
+    ["a taken email, in other case", { email: "ADA@example.com", password: "long enough pass" }, "already exists"],
+  ])("refuses %s with BAD_USER_INPUT and writes nothing", async (_, variables, message) => {
+    const usersBefore = await t.api.services.db.selectFrom("users").select("id").execute();
+    const result = await t.gql(SIGN_UP, variables);
+    expect(codes(result)).toEqual(["BAD_USER_INPUT"]);
+    expect(result.errors![0]!.message).toContain(message);
+    const usersAfter = await t.api.services.db.selectFrom("users").select("id").execute();
+    expect(usersAfter.length).toBe(usersBefore.length);
+  });
+
+  it("logs in with the right password only", async () => {
+    await t.signUp("grace@example.com", "cobol compiler");
+    const wrong = await t.gql(LOG_IN, { email: "grace@example.com", password: "fortran compiler" });
+    expect(codes(wrong)).toEqual(["UNAUTHENTICATED"]);
+    const unknown = await t.gql(LOG_IN, { email: "nobody@example.com", password: "fortran compiler" });
+    expect(unknown.errors![0]!.message).toBe(wrong.errors![0]!.message); // no hint which one was wrong
+    const right = await t.gql(LOG_IN, { email: "GRACE@example.com", password: "cobol compiler" });
+    expect(right.data!.logIn.user.email).toBe("grace@example.com");
+  });
+
+  it("logOut revokes the session it was called with, and only that one", async () => {
+    const first = await t.signUp("linus@example.com", "kernel hacker");
+    const second = (await t.gql(LOG_IN, { email: "linus@example.com", password: "kernel hacker" })).data!.logIn.token;
+    const out = await t.gql(`mutation { logOut }`, {}, { token: first });
+    expect(out.data).toEqual({ logOut: true });
+    expect((await t.gql(ME, {}, { token: first })).data!.me).toBeNull();
+    expect((await t.gql(ME, {}, { token: second })).data!.me.email).toBe("linus@example.com");
+  });
+
+  it("rate-limits failed log-ins per account, even for the right password", async () => {
+    await t.signUp("target@example.com", "the real password");
+    for (let i = 0; i < 5; i++) {
+      expect(codes(await t.gql(LOG_IN, { email: "target@example.com", password: `guess number ${i}` }))).toEqual(["UNAUTHENTICATED"]);
+    }
+    const limited = await t.gql(LOG_IN, { email: "target@example.com", password: "the real password" });
+    expect(codes(limited)).toEqual(["RATE_LIMITED"]);
+    expect(limited.errors![0]!.extensions!.retryAfterSeconds).toBeGreaterThan(800);
+    // Other accounts from the same address are not locked out by this one.
+    await t.signUp("bystander@example.com", "another password");
+    expect((await t.gql(LOG_IN, { email: "bystander@example.com", password: "another password" })).data!.logIn).toBeTruthy();
+  });
+
+  it("updates settings with validation", async () => {
+    const token = await t.signUp();
+    const UPDATE = `mutation ($input: SettingsInput!) { updateSettings(input: $input) { temperatureUnit quietHoursEnabled quietFrom timeZone } }`;
+    const ok = await t.gql(UPDATE, { input: { temperatureUnit: "FAHRENHEIT", quietHoursEnabled: true, quietFrom: "21:30" } }, { token });
+    expect(ok.data!.updateSettings).toEqual({ temperatureUnit: "FAHRENHEIT", quietHoursEnabled: true, quietFrom: "21:30", timeZone: "UTC" });
+    const badTime = await t.gql(UPDATE, { input: { quietFrom: "25:00" } }, { token });
+    expect(badTime.errors![0]!.message).toContain("LocalTime must be a time from 00:00 to 23:59");
+    const badZone = await t.gql(UPDATE, { input: { timeZone: "Mars/Olympus" } }, { token });
+    expect(badZone.errors![0]!.message).toContain("IANA time zone");
+    expect(codes(await t.gql(UPDATE, { input: { hour12: true } }))).toEqual(["UNAUTHENTICATED"]);
+  });
+
+  it("answers UNAUTHENTICATED for an unknown or malformed token", async () => {
+    expect((await t.gql(ME, {}, { token: "x".repeat(43) })).data!.me).toBeNull();
+    expect(codes(await t.gql(`{ places { id } }`, {}, { token: "garbage" }))).toEqual(["UNAUTHENTICATED"]);
+  });
+});

@@ -1,0 +1,67 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { codes, startTestApi, type TestApi } from "../support/api-server";
+
+let t: TestApi;
+beforeAll(async () => {
+  t = await startTestApi({ production: true });
+});
+afterAll(() => t.close());
+
+const stillServing = async () => expect((await t.gql(`{ me { id } }`)).data).toEqual({ me: null });
+
+describe("hardening", () => {
+  it("refuses queries nested deeper than 10", async () => {
+    // The schema has no cycles yet, so nest through inline fragments to go deep.
+    let query = "me { id }";
+    for (let i = 0; i < 12; i++) query = `places { id weather { id current { id } } } ... on Query { ${query} }`;
+    const shallow = await t.gql(`{ places { weather { current { id } } } }`);
+    expect(codes(shallow)).toEqual(["UNAUTHENTICATED"]); // a normal query passes the limits
+    const result = await t.gql(`{ ${query} }`);
+    expect(result.errors?.length).toBeGreaterThan(0);
+    expect(result.errors![0]!.message).toMatch(/depth|cost|token/i);
+    await stillServing();
+  });
+
+  it("refuses alias floods", async () => {
+    const aliases = Array.from({ length: 50 }, (_, i) => `a${i}: me { id }`).join(" ");
+    const result = await t.gql(`{ ${aliases} }`);
+    expect(result.errors!.some((error) => /alias/i.test(error.message))).toBe(true);
+    await stillServing();
+  });
+
+  it("refuses introspection in production", async () => {
+    const result = await t.gql(`{ __schema { types { name } } }`);
+    expect(result.data ?? null).toBeNull();
+    expect(result.errors![0]!.message).toMatch(/introspection/i);
+    await stillServing();
+  });
+
+  it("gives wrong variable types a clear error with a code", async () => {
+    const result = await t.gql(`query ($lat: Float!) { weatherAt(latitude: $lat, longitude: 1) { id } }`, { lat: "north" });
+    expect(result.errors![0]!.message).toContain("Float");
+    expect(codes(result)[0]).toBeTruthy();
+    await stillServing();
+  });
+
+  it("refuses huge inputs without storing anything", async () => {
+    const huge = "x".repeat(100_000);
+    const result = await t.gql(`mutation ($e: String!) { signUp(email: $e, password: $e) { token } }`, { e: huge });
+    expect(codes(result)).toEqual(["BAD_USER_INPUT"]);
+    expect(await t.api.services.db.selectFrom("users").select("id").execute()).toEqual([]);
+    const search = await t.gql(`query ($q: String!) { searchLocations(query: $q) { id } }`, { q: huge });
+    expect(codes(search)).toEqual(["BAD_USER_INPUT"]);
+    await stillServing();
+  });
+
+  it("answers a body that is not JSON with an error, not a crash", async () => {
+    const response = await fetch(t.url, { method: "POST", headers: { "content-type": "application/json" }, body: "{not json" });
+    expect(response.status).toBe(400);
+    await stillServing();
+  });
+
+  it("does not run mutations over GET", async () => {
+    const response = await fetch(`${t.url}?query=${encodeURIComponent("mutation { logOut }")}`);
+    expect(response.status).toBe(405);
+    await stillServing();
+  });
+});

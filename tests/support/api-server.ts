@@ -1,0 +1,96 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import express from "express";
+import { createApi, type Api } from "~/api/index.server";
+import { startFakeOpenMeteo, type FakeOpenMeteo } from "../fakes/open-meteo";
+
+export type GraphQLResponse<T = Record<string, unknown>> = {
+  status: number;
+  data?: T | null;
+  errors?: Array<{ message: string; extensions?: { code?: string; [key: string]: unknown } }>;
+};
+
+export type TestApi = {
+  url: string;
+  api: Api;
+  fake: FakeOpenMeteo;
+  dataDir: string;
+  gql: <T = Record<string, any>>(
+    query: string,
+    variables?: Record<string, unknown>,
+    options?: { token?: string; headers?: Record<string, string> },
+  ) => Promise<GraphQLResponse<T>>;
+  /** Signs up a fresh account and returns its token. */
+  signUp: (email?: string, password?: string) => Promise<string>;
+  close: () => Promise<void>;
+};
+
+let counter = 0;
+
+/**
+ * The real API on a real SQLite file in a temporary directory, served over real HTTP
+ * on a loopback port, with the Open-Meteo fake as its provider.
+ */
+export async function startTestApi(
+  options: { now?: () => Date; dataDir?: string; fake?: FakeOpenMeteo; production?: boolean } = {},
+): Promise<TestApi> {
+  const fake = options.fake ?? (await startFakeOpenMeteo({ now: options.now }));
+  const dataDir = options.dataDir ?? (await mkdtemp(path.join(tmpdir(), "weatherbot-test-")));
+  const api = await createApi({
+    production: options.production ?? true,
+    dataDir,
+    openMeteoForecastUrl: fake.url,
+    openMeteoGeocodingUrl: fake.url,
+    now: options.now,
+  });
+  const app = express();
+  app.set("trust proxy", "loopback");
+  app.all("/graphql", (req, res) => api.yoga(req, res));
+  const server: Server = await new Promise((resolve) => {
+    const listening = app.listen(0, "127.0.0.1", () => resolve(listening));
+  });
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`;
+
+  const gql: TestApi["gql"] = async (query, variables, requestOptions = {}) => {
+    const response = await fetch(url, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        ...(requestOptions.token ? { authorization: `Bearer ${requestOptions.token}` } : {}),
+        ...requestOptions.headers,
+      },
+      body: JSON.stringify({ query, variables }),
+    });
+    const body = (await response.json()) as Omit<GraphQLResponse, "status">;
+    return { status: response.status, ...body } as GraphQLResponse<any>;
+  };
+
+  return {
+    url,
+    api,
+    fake,
+    dataDir,
+    gql,
+    async signUp(email = `user${++counter}-${Date.now()}@example.com`, password = "a sturdy passphrase") {
+      const result = await gql<{ signUp: { token: string } }>(
+        `mutation ($email: String!, $password: String!) { signUp(email: $email, password: $password) { token } }`,
+        { email, password },
+      );
+      if (!result.data?.signUp) throw new Error(`signUp failed: ${JSON.stringify(result.errors)}`);
+      return result.data.signUp.token;
+    },
+    async close() {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      await api.close();
+      if (!options.fake) await fake.close();
+      if (!options.dataDir) await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The `extensions.code` of each error, for compact assertions. */
+export const codes = (response: GraphQLResponse) => (response.errors ?? []).map((error) => error.extensions?.code);
