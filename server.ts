@@ -6,6 +6,7 @@ import express from "express";
 import helmet from "helmet";
 import type { ServerBuild } from "react-router";
 import { createApi, type Api } from "./app/api/index.server";
+import { attachWebSocket } from "./app/api/websocket.server";
 import { EnvError, parseEnv, type ServerEnv } from "./app/lib/env.server";
 import { sameOriginWrites } from "./app/lib/http/same-origin.server";
 
@@ -107,6 +108,7 @@ const server = app.listen(env.PORT, env.HOST, () => {
   const port = typeof address === "object" && address ? address.port : env.PORT;
   console.log(`Weatherbot listening on http://${env.HOST}:${port} (${env.NODE_ENV})`);
 });
+const websocket = attachWebSocket(server, api);
 server.on("error", (error) => {
   console.error(`Cannot listen on ${env.HOST}:${env.PORT}: ${error.message}`);
   process.exit(1);
@@ -115,6 +117,7 @@ server.on("error", (error) => {
 function shutdown(signal: string) {
   console.log(`${signal} received: closing connections`);
   server.close(() => void api.close().finally(() => process.exit(0)));
+  void websocket.close();
   server.closeIdleConnections();
   // Requests still running after 10 s are cut off rather than holding the shutdown.
   setTimeout(() => {

@@ -1,4 +1,6 @@
 import type { FailureLimiter } from "./auth/rate-limit.server";
+import type { BriefingService } from "./bot/briefings.server";
+import type { Inbox } from "./bot/inbox.server";
 import type { Db } from "./db/database.server";
 import { unauthenticated } from "./errors.server";
 import type { ForecastService } from "./weather/forecast-service.server";
@@ -11,6 +13,8 @@ export type ApiServices = {
   openMeteo: OpenMeteoClient;
   forecasts: ForecastService;
   loginLimits: { perIp: FailureLimiter; perAccount: FailureLimiter };
+  inbox: Inbox;
+  briefings: BriefingService;
 };
 
 /** One request's view: the services plus who is asking. */

@@ -4,6 +4,9 @@ import { GraphQLError, NoSchemaIntrospectionCustomRule } from "graphql";
 import { createYoga, type Plugin } from "graphql-yoga";
 import { parse as parseCookie } from "cookie";
 import { createFailureLimiter } from "./auth/rate-limit.server";
+import { createBriefingService } from "./bot/briefings.server";
+import { createInbox } from "./bot/inbox.server";
+import { startScheduler } from "./bot/scheduler.server";
 import { findSession } from "./auth/sessions.server";
 import type { ApiContext, ApiServices } from "./context.server";
 import { openDatabase, sqlitePath } from "./db/database.server";
@@ -23,6 +26,8 @@ export type ApiConfig = {
   openMeteoForecastUrl: string;
   openMeteoGeocodingUrl: string;
   now?: () => Date;
+  /** Run the bot's scheduler in this process (tests drive it by hand instead). */
+  scheduler?: boolean;
 };
 
 /** The cookie the app's own pages use to carry the session token (HttpOnly). */
@@ -68,11 +73,15 @@ export async function createApi(config: ApiConfig) {
     forecastUrl: config.openMeteoForecastUrl,
     geocodingUrl: config.openMeteoGeocodingUrl,
   });
+  const forecasts = createForecastService({ client: openMeteo, db, now });
+  const inbox = createInbox(db, now);
   const services: ApiServices = {
     db,
     now,
     openMeteo,
-    forecasts: createForecastService({ client: openMeteo, db, now }),
+    forecasts,
+    inbox,
+    briefings: createBriefingService({ db, inbox, forecasts, now }),
     loginLimits: {
       perIp: createFailureLimiter({ limit: 20, windowMs: 15 * 60_000 }),
       perAccount: createFailureLimiter({ limit: 5, windowMs: 15 * 60_000 }),
@@ -126,10 +135,13 @@ export async function createApi(config: ApiConfig) {
     ],
   });
 
+  const scheduler = config.scheduler === false ? null : startScheduler(services.briefings);
+
   return {
     yoga,
     services,
     async close() {
+      await scheduler?.stop();
       await db.destroy();
     },
   };

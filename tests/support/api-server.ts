@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import express from "express";
 import { createApi, type Api } from "~/api/index.server";
+import { attachWebSocket } from "~/api/websocket.server";
 import { startFakeOpenMeteo, type FakeOpenMeteo } from "../fakes/open-meteo";
 
 export type GraphQLResponse<T = Record<string, unknown>> = {
@@ -45,6 +46,7 @@ export async function startTestApi(
     openMeteoForecastUrl: fake.url,
     openMeteoGeocodingUrl: fake.url,
     now: options.now,
+    scheduler: false,
   });
   const app = express();
   app.set("trust proxy", "loopback");
@@ -53,6 +55,7 @@ export async function startTestApi(
     const listening = app.listen(0, "127.0.0.1", () => resolve(listening));
   });
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`;
+  const websocket = attachWebSocket(server, api);
 
   const gql: TestApi["gql"] = async (query, variables, requestOptions = {}) => {
     const response = await fetch(url, {
@@ -83,6 +86,7 @@ export async function startTestApi(
       return result.data.signUp.token;
     },
     async close() {
+      await websocket.close();
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
       await api.close();

@@ -66,4 +66,47 @@ export const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  "0002_inbox_briefings": {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable("briefings")
+        .addColumn("id", "text", (col) => col.primaryKey())
+        .addColumn("user_id", "text", (col) => col.notNull().references("users.id").onDelete("cascade"))
+        .addColumn("name", "text", (col) => col.notNull())
+        .addColumn("enabled", "integer", (col) => col.notNull())
+        .addColumn("period", "text", (col) => col.notNull())
+        .addColumn("time", "text", (col) => col.notNull())
+        .addColumn("days", "text", (col) => col.notNull())
+        .addColumn("next_run_at", "text")
+        .addColumn("last_sent_at", "text")
+        .addColumn("created_at", "text", (col) => col.notNull())
+        .execute();
+      await db.schema.createIndex("briefings_due").on("briefings").columns(["enabled", "next_run_at"]).execute();
+
+      await db.schema
+        .createTable("briefing_places")
+        .addColumn("briefing_id", "text", (col) => col.notNull().references("briefings.id").onDelete("cascade"))
+        .addColumn("place_id", "text", (col) => col.notNull().references("places.id").onDelete("cascade"))
+        .addColumn("position", "integer", (col) => col.notNull())
+        .addPrimaryKeyConstraint("briefing_places_pk", ["briefing_id", "place_id"])
+        .execute();
+
+      await db.schema
+        .createTable("messages")
+        .addColumn("id", "text", (col) => col.primaryKey())
+        .addColumn("user_id", "text", (col) => col.notNull().references("users.id").onDelete("cascade"))
+        .addColumn("kind", "text", (col) => col.notNull())
+        .addColumn("title", "text", (col) => col.notNull())
+        .addColumn("body", "text", (col) => col.notNull())
+        .addColumn("created_at", "text", (col) => col.notNull())
+        .addColumn("read_at", "text")
+        .addColumn("urgent", "integer", (col) => col.notNull())
+        .addColumn("place_id", "text", (col) => col.references("places.id").onDelete("set null"))
+        .addColumn("briefing_id", "text", (col) => col.references("briefings.id").onDelete("set null"))
+        // What makes a message unique (briefing + due time, rule + episode): written once, whatever happens.
+        .addColumn("dedupe_key", "text", (col) => col.notNull().unique())
+        .execute();
+      await db.schema.createIndex("messages_user_created").on("messages").columns(["user_id", "created_at", "id"]).execute();
+    },
+  },
 };

@@ -53,10 +53,44 @@ export type ForecastCacheTable = {
   payload: string;
 };
 
+export type BriefingTable = {
+  id: string;
+  user_id: string;
+  name: string;
+  enabled: number;
+  period: string;
+  /** "HH:MM" in the user's time zone. */
+  time: string;
+  /** Weekdays, comma-separated ("MON,TUE"). */
+  days: string;
+  next_run_at: string | null;
+  last_sent_at: string | null;
+  created_at: string;
+};
+
+export type BriefingPlaceTable = { briefing_id: string; place_id: string; position: number };
+
+export type MessageTable = {
+  id: string;
+  user_id: string;
+  kind: string;
+  title: string;
+  body: string;
+  created_at: string;
+  read_at: string | null;
+  urgent: number;
+  place_id: string | null;
+  briefing_id: string | null;
+  dedupe_key: string;
+};
+
 export type Database = {
   users: UserTable;
   sessions: SessionTable;
   settings: SettingsTable;
   places: PlaceTable;
   forecast_cache: ForecastCacheTable;
+  briefings: BriefingTable;
+  briefing_places: BriefingPlaceTable;
+  messages: MessageTable;
 };

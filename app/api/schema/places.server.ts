@@ -66,7 +66,7 @@ function remember(location: GeocodedLocation) {
 
 const LANGUAGE_CODES: Record<string, string> = { EN_US: "en", DE_DE: "de", FR_FR: "fr", ES_ES: "es" };
 
-function placeView(row: PlaceTable) {
+export function placeView(row: PlaceTable) {
   return {
     id: row.id,
     label: row.label,

@@ -1,4 +1,4 @@
-import type { Locale, Namespace } from "./config";
+import { NAMESPACES, type Locale, type Namespace } from "./config";
 
 export type LocaleResources = Record<Namespace, Record<string, unknown>>;
 type JsonModule = { default: Record<string, unknown> };
@@ -13,7 +13,11 @@ function fileKey(path: string): { locale: string; namespace: string } {
 
 /** Loads every namespace of one locale. Rejects if any file fails to load. */
 export async function importLocale(locale: Locale): Promise<LocaleResources> {
-  const entries = Object.entries(lazyFiles).filter(([path]) => fileKey(path).locale === locale);
+  // Only the app's namespaces: other files (the bot's message texts) are server-side.
+  const entries = Object.entries(lazyFiles).filter(([path]) => {
+    const { locale: fileLocale, namespace } = fileKey(path);
+    return fileLocale === locale && (NAMESPACES as readonly string[]).includes(namespace);
+  });
   if (entries.length === 0) throw new Error(`No translation files for ${locale}`);
   const loaded = await Promise.all(
     entries.map(async ([path, load]) => [fileKey(path).namespace, (await load()).default] as const),

@@ -1,0 +1,147 @@
+import { randomUUID } from "node:crypto";
+import type { Db } from "../db/database.server";
+import type { BriefingTable, MessageTable, SettingsTable } from "../db/tables";
+import type { ForecastService } from "../weather/forecast-service.server";
+import { briefingTitle, emptyBriefingBody, periodWindow, placeLine, type BriefingPeriod, type ReaderSettings } from "./briefing-text.server";
+import type { Inbox } from "./inbox.server";
+import { nextOccurrence, type Weekday } from "./zoned-time";
+
+/** A briefing more than this late (the server was down) is skipped, not sent stale. */
+export const LATE_LIMIT_MS = 60 * 60_000;
+
+export const parseDays = (days: string) => (days ? (days.split(",") as Weekday[]) : []);
+
+export function readerSettings(row: SettingsTable): ReaderSettings {
+  return {
+    language: row.language,
+    timeZone: row.time_zone,
+    hour12: row.hour12 === 1,
+    temperatureUnit: row.temperature_unit,
+    windSpeedUnit: row.wind_speed_unit,
+    precipitationUnit: row.precipitation_unit,
+  };
+}
+
+/** When a briefing should next run, after `after`, in its owner's time zone. */
+export function nextRunAt(briefing: Pick<BriefingTable, "time" | "days" | "enabled">, timeZone: string, after: Date): string | null {
+  if (!briefing.enabled) return null;
+  return nextOccurrence(after, briefing.time, parseDays(briefing.days), timeZone)?.toISOString() ?? null;
+}
+
+export function createBriefingService({
+  db,
+  inbox,
+  forecasts,
+  now,
+}: {
+  db: Db;
+  inbox: Inbox;
+  forecasts: ForecastService;
+  now: () => Date;
+}) {
+  /** Title and body of a briefing as of now, in its owner's language, units and time zone. */
+  async function compose(briefing: BriefingTable, settings: SettingsTable) {
+    const reader = readerSettings(settings);
+    const places = await db
+      .selectFrom("briefing_places")
+      .innerJoin("places", "places.id", "briefing_places.place_id")
+      .select(["places.id", "places.label", "places.latitude", "places.longitude"])
+      .where("briefing_places.briefing_id", "=", briefing.id)
+      .where("places.user_id", "=", briefing.user_id)
+      .orderBy("briefing_places.position")
+      .execute();
+    const window = periodWindow(briefing.period as BriefingPeriod, now(), reader.timeZone);
+    // Asked for together, the forecasts travel upstream in one request.
+    const results = await Promise.allSettled(places.map((place) => forecasts.get(place)));
+    const lines = places.map((place, index) => {
+      const result = results[index]!;
+      return placeLine(place.label, result.status === "fulfilled" ? result.value.forecast : null, window, reader);
+    });
+    return {
+      title: briefingTitle(briefing.name, briefing.period as BriefingPeriod, reader),
+      body: lines.length > 0 ? lines.join("\n") : emptyBriefingBody(reader),
+      firstPlaceId: places[0]?.id ?? null,
+    };
+  }
+
+  async function settingsOf(userId: string) {
+    return db.selectFrom("settings").selectAll().where("user_id", "=", userId).executeTakeFirstOrThrow();
+  }
+
+  return {
+    /** "Send a test briefing now": always a new message. */
+    async sendNow(briefing: BriefingTable): Promise<MessageTable> {
+      const content = await compose(briefing, await settingsOf(briefing.user_id));
+      const row = await inbox.write({
+        userId: briefing.user_id,
+        kind: "BRIEFING",
+        title: content.title,
+        body: content.body,
+        placeId: content.firstPlaceId,
+        briefingId: briefing.id,
+        dedupeKey: `briefing:${briefing.id}:now:${randomUUID()}`,
+      });
+      inbox.publish(row!);
+      return row!;
+    },
+
+    /**
+     * One scheduler pass: every enabled briefing whose time has come writes one
+     * message, keyed by briefing and due time, and moves on to its next run, in one
+     * transaction. Run twice, or by two processes, it still writes each message once.
+     */
+    async runDue(): Promise<{ sent: number; skipped: number }> {
+      const current = now();
+      const due = await db
+        .selectFrom("briefings")
+        .selectAll()
+        .where("enabled", "=", 1)
+        .where("next_run_at", "<=", current.toISOString())
+        .orderBy("next_run_at")
+        .limit(500)
+        .execute();
+      let sent = 0;
+      let skipped = 0;
+      for (const briefing of due) {
+        const dueAt = briefing.next_run_at!;
+        const settings = await settingsOf(briefing.user_id);
+        const next = nextRunAt(briefing, settings.time_zone, new Date(Math.max(current.getTime(), Date.parse(dueAt))));
+        const late = current.getTime() - Date.parse(dueAt) > LATE_LIMIT_MS;
+        const content = late ? null : await compose(briefing, settings);
+        const written = await db.transaction().execute(async (trx) => {
+          const row = content
+            ? await inbox.write(
+                {
+                  userId: briefing.user_id,
+                  kind: "BRIEFING",
+                  title: content.title,
+                  body: content.body,
+                  placeId: content.firstPlaceId,
+                  briefingId: briefing.id,
+                  dedupeKey: `briefing:${briefing.id}:${dueAt}`,
+                },
+                trx,
+              )
+            : null;
+          // Only the pass that still sees this due time moves the briefing on.
+          await trx
+            .updateTable("briefings")
+            .set({ next_run_at: next, ...(row ? { last_sent_at: row.created_at } : {}) })
+            .where("id", "=", briefing.id)
+            .where("next_run_at", "=", dueAt)
+            .execute();
+          return row;
+        });
+        if (written) {
+          inbox.publish(written);
+          sent++;
+        } else if (late) {
+          skipped++;
+        }
+      }
+      return { sent, skipped };
+    },
+  };
+}
+
+export type BriefingService = ReturnType<typeof createBriefingService>;

@@ -1,0 +1,62 @@
+import { randomUUID } from "node:crypto";
+import { createPubSub } from "graphql-yoga";
+import type { Db } from "../db/database.server";
+import type { MessageTable } from "../db/tables";
+
+export type MessageKind = "BRIEFING" | "ALERT" | "ALL_CLEAR" | "SYSTEM";
+
+export type NewMessage = {
+  userId: string;
+  kind: MessageKind;
+  title: string;
+  body: string;
+  urgent?: boolean;
+  placeId?: string | null;
+  briefingId?: string | null;
+  /** What makes this message unique; a second write with the same key is a no-op. */
+  dedupeKey: string;
+};
+
+/**
+ * The bot's inbox: writing a message is idempotent on its dedupe key (a repeated
+ * tick, a restart mid-tick or a second process never writes it twice), and every
+ * message actually written is published to that user's live subscribers, in order.
+ * Publishing is in-process: a second server process would need a shared channel.
+ */
+export function createInbox(db: Db, now: () => Date) {
+  const pubSub = createPubSub<{ [key: `message:${string}`]: [MessageTable] }>();
+
+  return {
+    /** Inserts the message unless its key exists; returns the new row, or null for a duplicate. */
+    async write(message: NewMessage, executor: Db = db): Promise<MessageTable | null> {
+      const row: MessageTable = {
+        id: randomUUID(),
+        user_id: message.userId,
+        kind: message.kind,
+        title: message.title,
+        body: message.body,
+        created_at: now().toISOString(),
+        read_at: null,
+        urgent: message.urgent ? 1 : 0,
+        place_id: message.placeId ?? null,
+        briefing_id: message.briefingId ?? null,
+        dedupe_key: message.dedupeKey,
+      };
+      const result = await executor
+        .insertInto("messages")
+        .values(row)
+        .onConflict((conflict) => conflict.column("dedupe_key").doNothing())
+        .executeTakeFirst();
+      return Number(result.numInsertedOrUpdatedRows ?? 0) > 0 ? row : null;
+    },
+    /** Call after the transaction that wrote `row` has committed. */
+    publish(row: MessageTable) {
+      pubSub.publish(`message:${row.user_id}`, row);
+    },
+    subscribe(userId: string): AsyncIterable<MessageTable> {
+      return pubSub.subscribe(`message:${userId}`);
+    },
+  };
+}
+
+export type Inbox = ReturnType<typeof createInbox>;

@@ -1,0 +1,40 @@
+/** Turning the API's metric values into the user's units, formatted for their locale. */
+export type UnitSettings = {
+  locale: string;
+  temperatureUnit: string;
+  windSpeedUnit: string;
+  precipitationUnit: string;
+};
+
+const number = (locale: string, value: number, digits = 0) =>
+  new Intl.NumberFormat(locale, { maximumFractionDigits: digits, minimumFractionDigits: 0 }).format(value);
+
+export function formatTemperature(celsius: number, units: UnitSettings): string {
+  return units.temperatureUnit === "FAHRENHEIT"
+    ? `${number(units.locale, (celsius * 9) / 5 + 32)} °F`
+    : `${number(units.locale, celsius)} °C`;
+}
+
+const WIND: Record<string, { factor: number; label: string }> = {
+  KMH: { factor: 1, label: "km/h" },
+  MS: { factor: 1 / 3.6, label: "m/s" },
+  MPH: { factor: 1 / 1.609344, label: "mph" },
+  KN: { factor: 1 / 1.852, label: "kn" },
+};
+
+export function formatWindSpeed(kmh: number, units: UnitSettings): string {
+  const unit = WIND[units.windSpeedUnit] ?? WIND.KMH!;
+  return `${number(units.locale, kmh * unit.factor)} ${unit.label}`;
+}
+
+export function formatPrecipitation(mm: number, units: UnitSettings): string {
+  return units.precipitationUnit === "INCH" ? `${number(units.locale, mm / 25.4, 2)} in` : `${number(units.locale, mm, 1)} mm`;
+}
+
+export function formatPercent(percent: number, locale: string): string {
+  return new Intl.NumberFormat(locale, { style: "percent", maximumFractionDigits: 0 }).format(percent / 100);
+}
+
+export function formatClock(instant: Date, locale: string, timeZone: string, hour12: boolean): string {
+  return new Intl.DateTimeFormat(locale, { hour: "2-digit", minute: "2-digit", hour12, timeZone }).format(instant);
+}

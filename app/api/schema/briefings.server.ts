@@ -1,0 +1,152 @@
+import { randomUUID } from "node:crypto";
+import { BRIEFING_PERIODS } from "../bot/briefing-text.server";
+import { nextRunAt, parseDays } from "../bot/briefings.server";
+import { WEEKDAYS } from "../bot/zoned-time";
+import { requireUserId, type ApiContext } from "../context.server";
+import type { BriefingTable } from "../db/tables";
+import { badInput, notFound } from "../errors.server";
+import { messageView } from "./messages.server";
+import { placeView } from "./places.server";
+
+export const briefingsTypeDefs = /* GraphQL */ `
+  enum Weekday { ${WEEKDAYS.join(" ")} }
+  enum BriefingPeriod { ${BRIEFING_PERIODS.join(" ")} }
+
+  "A scheduled summary: at 'time' on 'days' (the user's time zone), one message about 'places'."
+  type Briefing {
+    id: ID!
+    name: String!
+    enabled: Boolean!
+    places: [Place!]!
+    period: BriefingPeriod!
+    time: LocalTime!
+    days: [Weekday!]!
+    nextRunAt: DateTime
+    lastSentAt: DateTime
+  }
+
+  input BriefingInput {
+    name: String!
+    enabled: Boolean = true
+    placeIds: [ID!]!
+    period: BriefingPeriod!
+    time: LocalTime!
+    days: [Weekday!]!
+  }
+
+  extend type Query {
+    briefings: [Briefing!]!
+  }
+
+  extend type Mutation {
+    "Creates a briefing (no id) or replaces the one with this id."
+    saveBriefing(id: ID, input: BriefingInput!): Briefing!
+    deleteBriefing(id: ID!): ID!
+    "Writes the briefing as of now to the inbox, whatever its schedule."
+    sendBriefingNow(id: ID!): Message!
+  }
+`;
+
+const NAME_MAX_LENGTH = 60;
+const MAX_BRIEFINGS = 20;
+
+export function briefingView(row: BriefingTable) {
+  return {
+    id: row.id,
+    userId: row.user_id,
+    name: row.name,
+    enabled: row.enabled === 1,
+    period: row.period,
+    time: row.time,
+    days: parseDays(row.days),
+    nextRunAt: row.next_run_at,
+    lastSentAt: row.last_sent_at,
+  };
+}
+
+type BriefingInput = { name: string; enabled?: boolean | null; placeIds: string[]; period: string; time: string; days: string[] };
+
+async function ownBriefing(context: ApiContext, userId: string, id: string) {
+  const row = await context.db.selectFrom("briefings").selectAll().where("id", "=", id).where("user_id", "=", userId).executeTakeFirst();
+  if (!row) throw notFound("Briefing");
+  return row;
+}
+
+export const briefingsResolvers = {
+  Query: {
+    async briefings(_: unknown, __: unknown, context: ApiContext) {
+      const userId = requireUserId(context);
+      const rows = await context.db.selectFrom("briefings").selectAll().where("user_id", "=", userId).orderBy("created_at").execute();
+      return rows.map(briefingView);
+    },
+  },
+  Briefing: {
+    async places(briefing: { id: string; userId: string }, _: unknown, context: ApiContext) {
+      const rows = await context.db
+        .selectFrom("briefing_places")
+        .innerJoin("places", "places.id", "briefing_places.place_id")
+        .selectAll("places")
+        .where("briefing_places.briefing_id", "=", briefing.id)
+        .where("places.user_id", "=", briefing.userId)
+        .orderBy("briefing_places.position")
+        .execute();
+      return rows.map(placeView);
+    },
+  },
+  Mutation: {
+    async saveBriefing(_: unknown, args: { id?: string | null; input: BriefingInput }, context: ApiContext) {
+      const userId = requireUserId(context);
+      const { input } = args;
+      const name = input.name.trim();
+      if (name.length === 0 || name.length > NAME_MAX_LENGTH) throw badInput(`A name has 1 to ${NAME_MAX_LENGTH} characters`, "name");
+      if (input.days.length === 0) throw badInput("Choose at least one day", "days");
+      const placeIds = [...new Set(input.placeIds)];
+      if (placeIds.length === 0) throw badInput("Choose at least one place", "placeIds");
+      const owned = await context.db.selectFrom("places").select("id").where("user_id", "=", userId).where("id", "in", placeIds).execute();
+      if (owned.length !== placeIds.length) throw badInput("Choose among your own places", "placeIds");
+      const settings = await context.db.selectFrom("settings").select("time_zone").where("user_id", "=", userId).executeTakeFirstOrThrow();
+
+      const id = args.id ?? randomUUID();
+      const existing = args.id ? await ownBriefing(context, userId, args.id) : null;
+      const row: BriefingTable = {
+        id,
+        user_id: userId,
+        name,
+        enabled: input.enabled === false ? 0 : 1,
+        period: input.period,
+        time: input.time,
+        days: WEEKDAYS.filter((day) => input.days.includes(day)).join(","),
+        next_run_at: null,
+        last_sent_at: existing?.last_sent_at ?? null,
+        created_at: existing?.created_at ?? context.now().toISOString(),
+      };
+      row.next_run_at = nextRunAt(row, settings.time_zone, context.now());
+      await context.db.transaction().execute(async (trx) => {
+        if (existing) {
+          await trx.updateTable("briefings").set(row).where("id", "=", id).where("user_id", "=", userId).execute();
+          await trx.deleteFrom("briefing_places").where("briefing_id", "=", id).execute();
+        } else {
+          const count = await trx.selectFrom("briefings").select("id").where("user_id", "=", userId).execute();
+          if (count.length >= MAX_BRIEFINGS) throw badInput(`You can have up to ${MAX_BRIEFINGS} briefings`);
+          await trx.insertInto("briefings").values(row).execute();
+        }
+        await trx
+          .insertInto("briefing_places")
+          .values(placeIds.map((placeId, position) => ({ briefing_id: id, place_id: placeId, position })))
+          .execute();
+      });
+      return briefingView(row);
+    },
+    async deleteBriefing(_: unknown, { id }: { id: string }, context: ApiContext) {
+      const userId = requireUserId(context);
+      const result = await context.db.deleteFrom("briefings").where("id", "=", id).where("user_id", "=", userId).executeTakeFirst();
+      if (Number(result.numDeletedRows) === 0) throw notFound("Briefing");
+      return id;
+    },
+    async sendBriefingNow(_: unknown, { id }: { id: string }, context: ApiContext) {
+      const userId = requireUserId(context);
+      const briefing = await ownBriefing(context, userId, id);
+      return messageView(await context.briefings.sendNow(briefing));
+    },
+  },
+};

@@ -1,0 +1,176 @@
+import { requireUserId, type ApiContext } from "../context.server";
+import type { MessageTable } from "../db/tables";
+import { badInput, notFound } from "../errors.server";
+import { briefingView } from "./briefings.server";
+import { placeView } from "./places.server";
+
+export const messagesTypeDefs = /* GraphQL */ `
+  enum MessageKind { BRIEFING ALERT ALL_CLEAR SYSTEM }
+
+  type Message {
+    id: ID!
+    kind: MessageKind!
+    title: String!
+    body: String!
+    createdAt: DateTime!
+    readAt: DateTime
+    urgent: Boolean!
+    place: Place
+    briefing: Briefing
+  }
+
+  type MessageConnection {
+    "Newest first."
+    edges: [Message!]!
+    "Pass as 'after' for the next page."
+    endCursor: String
+    hasMore: Boolean!
+  }
+
+  extend type User {
+    unreadCount: Int!
+  }
+
+  extend type Query {
+    messages(after: String, first: Int = 30, unreadOnly: Boolean = false): MessageConnection!
+  }
+
+  extend type Mutation {
+    markRead(ids: [ID!]!): [Message!]!
+    markAllRead: User!
+    deleteMessage(id: ID!): ID!
+  }
+
+  type Subscription {
+    "The signed-in user's new messages, in order, as they are written."
+    messageReceived: Message!
+  }
+`;
+
+export function messageView(row: MessageTable) {
+  return {
+    id: row.id,
+    kind: row.kind,
+    title: row.title,
+    body: row.body,
+    createdAt: row.created_at,
+    readAt: row.read_at,
+    urgent: row.urgent === 1,
+    placeId: row.place_id,
+    briefingId: row.briefing_id,
+    userId: row.user_id,
+  };
+}
+type MessageView = ReturnType<typeof messageView>;
+
+const encodeCursor = (row: MessageTable) => Buffer.from(`${row.created_at}|${row.id}`).toString("base64url");
+function decodeCursor(cursor: string): { createdAt: string; id: string } {
+  const [createdAt, id] = Buffer.from(cursor, "base64url").toString("utf8").split("|");
+  if (!createdAt || !id || Number.isNaN(Date.parse(createdAt))) throw badInput("Unknown cursor", "after");
+  return { createdAt, id };
+}
+
+const MAX_PAGE = 100;
+
+export const messagesResolvers = {
+  Query: {
+    async messages(
+      _: unknown,
+      args: { after?: string | null; first?: number | null; unreadOnly?: boolean | null },
+      context: ApiContext,
+    ) {
+      const userId = requireUserId(context);
+      const first = args.first ?? 30;
+      if (!Number.isInteger(first) || first < 1 || first > MAX_PAGE) throw badInput(`first must be from 1 to ${MAX_PAGE}`, "first");
+      let query = context.db.selectFrom("messages").selectAll().where("user_id", "=", userId);
+      if (args.unreadOnly) query = query.where("read_at", "is", null);
+      if (args.after) {
+        const cursor = decodeCursor(args.after);
+        query = query.where((eb) =>
+          eb.or([
+            eb("created_at", "<", cursor.createdAt),
+            eb.and([eb("created_at", "=", cursor.createdAt), eb("id", "<", cursor.id)]),
+          ]),
+        );
+      }
+      const rows = await query.orderBy("created_at", "desc").orderBy("id", "desc").limit(first + 1).execute();
+      const page = rows.slice(0, first);
+      const last = page[page.length - 1];
+      return { edges: page.map(messageView), endCursor: last ? encodeCursor(last) : null, hasMore: rows.length > first };
+    },
+  },
+  User: {
+    async unreadCount(user: { id: string }, _: unknown, context: ApiContext) {
+      const row = await context.db
+        .selectFrom("messages")
+        .select((eb) => eb.fn.countAll<number>().as("count"))
+        .where("user_id", "=", user.id)
+        .where("read_at", "is", null)
+        .executeTakeFirstOrThrow();
+      return Number(row.count);
+    },
+  },
+  Message: {
+    async place(message: MessageView, _: unknown, context: ApiContext) {
+      if (!message.placeId) return null;
+      const row = await context.db
+        .selectFrom("places")
+        .selectAll()
+        .where("id", "=", message.placeId)
+        .where("user_id", "=", message.userId)
+        .executeTakeFirst();
+      return row ? placeView(row) : null;
+    },
+    async briefing(message: MessageView, _: unknown, context: ApiContext) {
+      if (!message.briefingId) return null;
+      const row = await context.db
+        .selectFrom("briefings")
+        .selectAll()
+        .where("id", "=", message.briefingId)
+        .where("user_id", "=", message.userId)
+        .executeTakeFirst();
+      return row ? briefingView(row) : null;
+    },
+  },
+  Mutation: {
+    async markRead(_: unknown, { ids }: { ids: string[] }, context: ApiContext) {
+      const userId = requireUserId(context);
+      if (ids.length > MAX_PAGE) throw badInput(`At most ${MAX_PAGE} ids at once`, "ids");
+      if (ids.length === 0) return [];
+      await context.db
+        .updateTable("messages")
+        .set({ read_at: context.now().toISOString() })
+        .where("user_id", "=", userId)
+        .where("id", "in", ids)
+        .where("read_at", "is", null)
+        .execute();
+      const rows = await context.db.selectFrom("messages").selectAll().where("user_id", "=", userId).where("id", "in", ids).execute();
+      return rows.map(messageView);
+    },
+    async markAllRead(_: unknown, __: unknown, context: ApiContext) {
+      const userId = requireUserId(context);
+      await context.db
+        .updateTable("messages")
+        .set({ read_at: context.now().toISOString() })
+        .where("user_id", "=", userId)
+        .where("read_at", "is", null)
+        .execute();
+      const user = await context.db.selectFrom("users").selectAll().where("id", "=", userId).executeTakeFirstOrThrow();
+      return { id: user.id, email: user.email, createdAt: user.created_at };
+    },
+    async deleteMessage(_: unknown, { id }: { id: string }, context: ApiContext) {
+      const userId = requireUserId(context);
+      const result = await context.db.deleteFrom("messages").where("id", "=", id).where("user_id", "=", userId).executeTakeFirst();
+      if (Number(result.numDeletedRows) === 0) throw notFound("Message");
+      return id;
+    },
+  },
+  Subscription: {
+    messageReceived: {
+      subscribe(_: unknown, __: unknown, context: ApiContext) {
+        return context.inbox.subscribe(requireUserId(context));
+      },
+      resolve: (row: MessageTable) => messageView(row),
+    },
+  },
+};

@@ -1,0 +1,76 @@
+import type { IncomingMessage, Server } from "node:http";
+import type { ExecutionArgs } from "graphql";
+import { useServer } from "graphql-ws/use/ws";
+import { WebSocketServer } from "ws";
+import type { Api } from "./index.server";
+
+type ConnectionParams = { authorization?: unknown; token?: unknown };
+
+/**
+ * graphql-ws (graphql-transport-ws) at /graphql on the app's own HTTP server. The token
+ * comes from connection_init (`{ authorization: "Bearer …" }` or `{ token }`) or, for the
+ * app's own pages, from the session cookie of the upgrade request; a browser upgrade from
+ * another site is refused (cross-site WebSocket hijacking).
+ */
+export function attachWebSocket(server: Server, api: Api): { close: () => Promise<void> } {
+  const wss = new WebSocketServer({ noServer: true });
+
+  server.on("upgrade", (request: IncomingMessage, socket, head) => {
+    const url = new URL(request.url ?? "/", "http://localhost");
+    if (url.pathname !== "/graphql") return;
+    const origin = request.headers.origin;
+    if (origin) {
+      let sameHost = false;
+      try {
+        sameHost = new URL(origin).host === request.headers.host;
+      } catch {
+        sameHost = false;
+      }
+      if (!sameHost) {
+        socket.end("HTTP/1.1 403 Forbidden\r\nConnection: close\r\n\r\n");
+        return;
+      }
+    }
+    wss.handleUpgrade(request, socket, head, (ws) => wss.emit("connection", ws, request));
+  });
+
+  const cleanup = useServer<ConnectionParams, { request: IncomingMessage }>(
+    {
+      execute: (args) => (args.rootValue as { execute: (a: ExecutionArgs) => unknown }).execute(args) as never,
+      subscribe: (args) => (args.rootValue as { subscribe: (a: ExecutionArgs) => unknown }).subscribe(args) as never,
+      onSubscribe: async (ctx, _id, params) => {
+        const headers = new Headers();
+        const auth = ctx.connectionParams?.authorization ?? (ctx.connectionParams?.token ? `Bearer ${String(ctx.connectionParams.token)}` : null);
+        if (typeof auth === "string") headers.set("authorization", auth);
+        const cookie = ctx.extra.request.headers.cookie;
+        if (cookie) headers.set("cookie", cookie);
+        const request = new Request("http://localhost/graphql", { headers });
+        const { schema, execute, subscribe, contextFactory, parse, validate } = api.yoga.getEnveloped({
+          ...ctx,
+          request,
+          req: { ip: ctx.extra.request.socket.remoteAddress },
+          params,
+        });
+        const args: ExecutionArgs = {
+          schema,
+          operationName: params.operationName,
+          document: parse(params.query),
+          variableValues: params.variables,
+          contextValue: await contextFactory(),
+          rootValue: { execute, subscribe },
+        };
+        const errors = validate(args.schema, args.document);
+        if (errors.length) return errors;
+        return args;
+      },
+    },
+    wss,
+  );
+
+  return {
+    async close() {
+      await cleanup.dispose();
+      await new Promise<void>((resolve) => wss.close(() => resolve()));
+    },
+  };
+}
