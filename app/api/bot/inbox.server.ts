@@ -1,6 +1,6 @@
-import { randomUUID } from "node:crypto";
 import { createPubSub } from "graphql-yoga";
 import type { Db } from "../db/database.server";
+import { timeOrderedId } from "../db/ids.server";
 import type { MessageTable } from "../db/tables";
 
 export type MessageKind = "BRIEFING" | "ALERT" | "ALL_CLEAR" | "SYSTEM";
@@ -29,8 +29,9 @@ export function createInbox(db: Db, now: () => Date) {
   return {
     /** Inserts the message unless its key exists; returns the new row, or null for a duplicate. */
     async write(message: NewMessage, executor: Db = db): Promise<MessageTable | null> {
+      // Time-ordered ids keep messages written in the same millisecond in write order.
       const row: MessageTable = {
-        id: randomUUID(),
+        id: timeOrderedId(),
         user_id: message.userId,
         kind: message.kind,
         title: message.title,

@@ -1,0 +1,156 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { codes, startTestApi, type TestApi } from "../support/api-server";
+
+const open: TestApi[] = [];
+async function api(options: Parameters<typeof startTestApi>[0] = {}) {
+  const started = await startTestApi(options);
+  open.push(started);
+  return started;
+}
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((t) => t.close()));
+});
+
+function manualClock(start: string) {
+  let now = Date.parse(start);
+  return { now: () => new Date(now), set: (iso: string) => (now = Date.parse(iso)) };
+}
+
+const SAVE = `mutation ($id: ID, $input: BriefingInput!) {
+  saveBriefing(id: $id, input: $input) { id name enabled period time days nextRunAt places { label } }
+}`;
+const INBOX = `{ messages(first: 50) { edges { id kind title body briefing { name } place { label } } } me { unreadCount } }`;
+
+async function userWithPlace(t: TestApi, settings: Record<string, unknown> = {}) {
+  const token = await t.signUp();
+  if (Object.keys(settings).length) {
+    await t.gql(`mutation ($input: SettingsInput!) { updateSettings(input: $input) { id } }`, { input: settings }, { token });
+  }
+  const found = await t.gql(`{ searchLocations(query: "berlin") { id } }`, {}, { token });
+  const place = await t.gql(`mutation ($id: ID!) { addPlace(locationId: $id, label: "Home") { id } }`, { id: found.data!.searchLocations[0].id }, { token });
+  return { token, placeId: place.data!.addPlace.id as string };
+}
+
+const morning = (placeIds: string[]) => ({ name: "Morning", placeIds, period: "TODAY", time: "07:00", days: ["MON", "TUE", "WED", "THU", "FRI", "SAT", "SUN"] });
+
+describe("briefings", () => {
+  it("saves a briefing with its next run in the user's time zone", async () => {
+    const clock = manualClock("2026-03-28T12:00:00Z");
+    const t = await api({ now: clock.now });
+    const { token, placeId } = await userWithPlace(t, { timeZone: "Europe/Berlin" });
+    const saved = await t.gql(SAVE, { input: morning([placeId]) }, { token });
+    expect(saved.errors).toBeUndefined();
+    // 29 March 2026 is the spring-forward day in Berlin: 07:00 CEST = 05:00 UTC.
+    expect(saved.data!.saveBriefing).toMatchObject({ name: "Morning", enabled: true, nextRunAt: "2026-03-29T05:00:00.000Z", places: [{ label: "Home" }] });
+  });
+
+  it("validates input and refuses another user's places", async () => {
+    const t = await api();
+    const alice = await userWithPlace(t);
+    const bob = await userWithPlace(t);
+    expect(codes(await t.gql(SAVE, { input: { ...morning([alice.placeId]), name: " " } }, { token: alice.token }))).toEqual(["BAD_USER_INPUT"]);
+    expect(codes(await t.gql(SAVE, { input: { ...morning([alice.placeId]), days: [] } }, { token: alice.token }))).toEqual(["BAD_USER_INPUT"]);
+    expect(codes(await t.gql(SAVE, { input: { ...morning([alice.placeId]), time: "7am" } }, { token: alice.token }))[0]).toBeTruthy();
+    expect(codes(await t.gql(SAVE, { input: morning([bob.placeId]) }, { token: alice.token }))).toEqual(["BAD_USER_INPUT"]);
+    const mine = await t.gql(SAVE, { input: morning([alice.placeId]) }, { token: alice.token });
+    const id = mine.data!.saveBriefing.id;
+    expect(codes(await t.gql(SAVE, { id, input: morning([bob.placeId]) }, { token: bob.token }))).toEqual(["NOT_FOUND"]);
+    expect(codes(await t.gql(`mutation ($id: ID!) { sendBriefingNow(id: $id) { id } }`, { id }, { token: bob.token }))).toEqual(["NOT_FOUND"]);
+    expect(codes(await t.gql(`mutation ($id: ID!) { deleteBriefing(id: $id) }`, { id }, { token: bob.token }))).toEqual(["NOT_FOUND"]);
+    expect((await t.gql(`{ briefings { id } }`, {}, { token: bob.token })).data!.briefings).toEqual([]);
+  });
+
+  it("'send now' writes the briefing in the user's language and units", async () => {
+    const t = await api();
+    const german = await userWithPlace(t, {
+      language: "DE_DE",
+      temperatureUnit: "CELSIUS",
+      windSpeedUnit: "KMH",
+      hour12: false,
+      timeZone: "Europe/Berlin",
+    });
+    const saved = await t.gql(SAVE, { input: { ...morning([german.placeId]), period: "TOMORROW" } }, { token: german.token });
+    const sent = await t.gql(`mutation ($id: ID!) { sendBriefingNow(id: $id) { kind title body } }`, { id: saved.data!.saveBriefing.id }, { token: german.token });
+    expect(sent.data!.sendBriefingNow.kind).toBe("BRIEFING");
+    expect(sent.data!.sendBriefingNow.title).toBe("Morning · Morgen");
+    // The fake's Berlin has rain and strong gusts tomorrow; Intl puts a no-break space before "%".
+    expect(sent.data!.sendBriefingNow.body).toMatch(/^Home: [^,]+, -?\d+ °C bis -?\d+ °C, Regen ab \d\d:\d\d \(\d+\s%\), Böen bis \d+ km\/h\.$/);
+
+    const american = await userWithPlace(t, { language: "EN_US", temperatureUnit: "FAHRENHEIT" });
+    const savedUs = await t.gql(SAVE, { input: morning([american.placeId]) }, { token: american.token });
+    const sentUs = await t.gql(`mutation ($id: ID!) { sendBriefingNow(id: $id) { title body } }`, { id: savedUs.data!.saveBriefing.id }, { token: american.token });
+    expect(sentUs.data!.sendBriefingNow.title).toBe("Morning · Today");
+    expect(sentUs.data!.sendBriefingNow.body).toMatch(/^Home: [^,]+, -?\d+ °F to -?\d+ °F, (dry|rain from \d\d:\d\d [AP]M \(\d+%\))(, gusts up to \d+ mph)?\.$/);
+
+    const inbox = await t.gql(INBOX, {}, { token: german.token });
+    expect(inbox.data!.messages.edges).toHaveLength(1);
+    expect(inbox.data!.messages.edges[0]).toMatchObject({ briefing: { name: "Morning" }, place: { label: "Home" } });
+    expect(inbox.data!.me.unreadCount).toBe(1);
+  });
+
+  it.each([
+    ["the spring-forward day", "2026-03-29", "2026-03-29T05:00:00.000Z", "2026-03-30T05:00:00.000Z"],
+    ["the fall-back day", "2026-10-25", "2026-10-25T06:00:00.000Z", "2026-10-26T06:00:00.000Z"],
+  ])("fires once at 07:00 Berlin time on %s", async (_, day, dueUtc, nextUtc) => {
+    const clock = manualClock(`${day}T00:30:00Z`);
+    const t = await api({ now: clock.now });
+    const { token, placeId } = await userWithPlace(t, { timeZone: "Europe/Berlin" });
+    await t.gql(SAVE, { input: morning([placeId]) }, { token });
+
+    clock.set(new Date(Date.parse(dueUtc) - 60_000).toISOString());
+    expect(await t.api.services.briefings.runDue()).toEqual({ sent: 0, skipped: 0 });
+    clock.set(dueUtc);
+    expect(await t.api.services.briefings.runDue()).toEqual({ sent: 1, skipped: 0 });
+    clock.set(new Date(Date.parse(dueUtc) + 30_000).toISOString());
+    expect(await t.api.services.briefings.runDue()).toEqual({ sent: 0, skipped: 0 });
+
+    const briefing = await t.gql(`{ briefings { nextRunAt lastSentAt } }`, {}, { token });
+    expect(briefing.data!.briefings[0]).toEqual({ nextRunAt: nextUtc, lastSentAt: dueUtc });
+    expect((await t.gql(INBOX, {}, { token })).data!.messages.edges).toHaveLength(1);
+  });
+
+  it("two processes on one database write each briefing once", async () => {
+    const clock = manualClock("2026-06-01T04:00:00Z");
+    const first = await api({ now: clock.now });
+    const second = await api({ now: clock.now, dataDir: first.dataDir, fake: first.fake });
+    const { token, placeId } = await userWithPlace(first, { timeZone: "Europe/Berlin" });
+    await first.gql(SAVE, { input: morning([placeId]) }, { token });
+    clock.set("2026-06-01T05:00:10Z");
+    const results = await Promise.all([
+      first.api.services.briefings.runDue(),
+      second.api.services.briefings.runDue(),
+      first.api.services.briefings.runDue(),
+    ]);
+    expect(results.reduce((sum, result) => sum + result.sent, 0)).toBe(1);
+    expect((await first.gql(INBOX, {}, { token })).data!.messages.edges).toHaveLength(1);
+  });
+
+  it("a pass that dies between deciding and writing loses nothing: the next pass sends it", async () => {
+    const clock = manualClock("2026-06-01T04:00:00Z");
+    const t = await api({ now: clock.now });
+    const { token, placeId } = await userWithPlace(t, { timeZone: "Europe/Berlin" });
+    await t.gql(SAVE, { input: morning([placeId]) }, { token });
+    clock.set("2026-06-01T05:00:00Z");
+    const inbox = t.api.services.inbox;
+    const realWrite = inbox.write;
+    inbox.write = async () => {
+      throw new Error("process killed");
+    };
+    await expect(t.api.services.briefings.runDue()).rejects.toThrow("process killed");
+    inbox.write = realWrite;
+    const briefing = await t.gql(`{ briefings { nextRunAt } }`, {}, { token });
+    expect(briefing.data!.briefings[0].nextRunAt).toBe("2026-06-01T05:00:00.000Z"); // still due
+    clock.set("2026-06-01T05:01:00Z");
+    expect(await t.api.services.briefings.runDue()).toEqual({ sent: 1, skipped: 0 });
+  });
+
+  it("skips a briefing more than an hour late instead of sending stale news", async () => {
+    const clock = manualClock("2026-06-01T04:00:00Z");
+    const t = await api({ now: clock.now });
+    const { token, placeId } = await userWithPlace(t, { timeZone: "Europe/Berlin" });
+    await t.gql(SAVE, { input: morning([placeId]) }, { token });
+    clock.set("2026-06-01T07:30:00Z");
+    expect(await t.api.services.briefings.runDue()).toEqual({ sent: 0, skipped: 1 });
+    expect((await t.gql(`{ briefings { nextRunAt } }`, {}, { token })).data!.briefings[0].nextRunAt).toBe("2026-06-02T05:00:00.000Z");
+  });
+});

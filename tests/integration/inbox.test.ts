@@ -1,0 +1,146 @@
+import { createClient, type Client } from "graphql-ws";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import WebSocket from "ws";
+import { codes, startTestApi, type TestApi } from "../support/api-server";
+
+let t: TestApi;
+beforeAll(async () => {
+  t = await startTestApi();
+});
+afterAll(() => t.close());
+
+async function userWithMessages(count: number) {
+  const token = await t.signUp();
+  const me = await t.gql(`{ me { id } }`, {}, { token });
+  const userId = me.data!.me.id as string;
+  for (let i = 0; i < count; i++) {
+    const row = await t.api.services.inbox.write({ userId, kind: "SYSTEM", title: `Message ${i}`, body: "…", dedupeKey: `test:${userId}:${i}` });
+    t.api.services.inbox.publish(row!);
+  }
+  return { token, userId };
+}
+
+const PAGE = `query ($after: String, $first: Int, $unreadOnly: Boolean) {
+  messages(after: $after, first: $first, unreadOnly: $unreadOnly) { edges { id title readAt } endCursor hasMore }
+}`;
+
+function wsClient(token?: string, headers?: Record<string, string>): Client {
+  return createClient({
+    url: t.url.replace("http", "ws"),
+    webSocketImpl: class extends WebSocket {
+      constructor(address: string, protocols?: string | string[]) {
+        super(address, protocols, { headers });
+      }
+    },
+    connectionParams: token ? { authorization: `Bearer ${token}` } : {},
+    retryAttempts: 0,
+    lazy: true,
+  });
+}
+
+/** Collects what a subscription delivers until `count` messages arrived (or it ended). */
+function collect(client: Client, count: number) {
+  const received: Array<{ data?: any; errors?: unknown[] }> = [];
+  let resolveDone: () => void;
+  const done = new Promise<void>((resolve) => (resolveDone = resolve));
+  const dispose = client.subscribe(
+    { query: `subscription { messageReceived { id title kind } }` },
+    {
+      next: (value) => {
+        received.push(value as never);
+        if (received.length >= count) resolveDone();
+      },
+      error: (error) => {
+        received.push({ errors: [error] });
+        resolveDone();
+      },
+      complete: () => resolveDone(),
+    },
+  );
+  return { received, done, dispose };
+}
+
+describe("inbox", () => {
+  it("pages newest first by cursor", async () => {
+    const { token } = await userWithMessages(5);
+    const first = await t.gql(PAGE, { first: 2 }, { token });
+    expect(first.data!.messages.edges.map((m: { title: string }) => m.title)).toEqual(["Message 4", "Message 3"]);
+    expect(first.data!.messages.hasMore).toBe(true);
+    const second = await t.gql(PAGE, { first: 2, after: first.data!.messages.endCursor }, { token });
+    expect(second.data!.messages.edges.map((m: { title: string }) => m.title)).toEqual(["Message 2", "Message 1"]);
+    const last = await t.gql(PAGE, { first: 2, after: second.data!.messages.endCursor }, { token });
+    expect(last.data!.messages).toMatchObject({ hasMore: false, edges: [{ title: "Message 0" }] });
+    expect(codes(await t.gql(PAGE, { after: "bogus" }, { token }))).toEqual(["BAD_USER_INPUT"]);
+    expect(codes(await t.gql(PAGE, { first: 1000 }, { token }))).toEqual(["BAD_USER_INPUT"]);
+  });
+
+  it("marks read, counts unread and deletes, only for the owner", async () => {
+    const alice = await userWithMessages(3);
+    const mallory = await userWithMessages(0);
+    const page = await t.gql(PAGE, {}, { token: alice.token });
+    const [newest, middle] = page.data!.messages.edges as Array<{ id: string }>;
+
+    const stolen = await t.gql(`mutation ($ids: [ID!]!) { markRead(ids: $ids) { id } }`, { ids: [newest!.id] }, { token: mallory.token });
+    expect(stolen.data!.markRead).toEqual([]);
+    expect(codes(await t.gql(`mutation ($id: ID!) { deleteMessage(id: $id) }`, { id: newest!.id }, { token: mallory.token }))).toEqual(["NOT_FOUND"]);
+
+    const read = await t.gql(`mutation ($ids: [ID!]!) { markRead(ids: $ids) { id readAt } }`, { ids: [newest!.id] }, { token: alice.token });
+    expect(read.data!.markRead[0].readAt).toBeTruthy();
+    expect((await t.gql(`{ me { unreadCount } }`, {}, { token: alice.token })).data!.me.unreadCount).toBe(2);
+    expect((await t.gql(PAGE, { unreadOnly: true }, { token: alice.token })).data!.messages.edges).toHaveLength(2);
+
+    await t.gql(`mutation ($id: ID!) { deleteMessage(id: $id) }`, { id: middle!.id }, { token: alice.token });
+    const all = await t.gql(`mutation { markAllRead { unreadCount } }`, {}, { token: alice.token });
+    expect(all.data!.markAllRead.unreadCount).toBe(0);
+    expect((await t.gql(PAGE, {}, { token: alice.token })).data!.messages.edges).toHaveLength(2);
+  });
+
+  it("delivers a user's new messages live over WebSocket, in order, and only to them", async () => {
+    const alice = await userWithMessages(0);
+    const bob = await userWithMessages(0);
+    const aliceClient = wsClient(alice.token);
+    const bobClient = wsClient(bob.token);
+    const aliceStream = collect(aliceClient, 3);
+    const bobStream = collect(bobClient, 1);
+    await new Promise((resolve) => setTimeout(resolve, 300)); // both subscriptions are live
+
+    for (let i = 0; i < 3; i++) {
+      const row = await t.api.services.inbox.write({ userId: alice.userId, kind: "ALERT", title: `Live ${i}`, body: "", dedupeKey: `live:${alice.userId}:${i}` });
+      t.api.services.inbox.publish(row!);
+    }
+    await aliceStream.done;
+    expect(aliceStream.received.map((value) => value.data.messageReceived.title)).toEqual(["Live 0", "Live 1", "Live 2"]);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(bobStream.received).toEqual([]);
+    aliceStream.dispose();
+    bobStream.dispose();
+    await aliceClient.dispose();
+    await bobClient.dispose();
+  });
+
+  it("refuses a subscription without a session", async () => {
+    const client = wsClient();
+    const stream = collect(client, 1);
+    await stream.done;
+    expect(JSON.stringify(stream.received)).toContain("UNAUTHENTICATED");
+    await client.dispose();
+  });
+
+  it("refuses a WebSocket upgrade from another site", async () => {
+    const socket = new WebSocket(t.url.replace("http", "ws"), "graphql-transport-ws", { headers: { Origin: "https://evil.example" } });
+    const status = await new Promise<number>((resolve) => {
+      socket.on("unexpected-response", (_request, response) => resolve(response.statusCode ?? 0));
+      socket.on("error", () => resolve(-1));
+    });
+    expect(status).toBe(403);
+  });
+
+  it("writes a message once per dedupe key", async () => {
+    const { userId, token } = await userWithMessages(0);
+    const first = await t.api.services.inbox.write({ userId, kind: "SYSTEM", title: "once", body: "", dedupeKey: `once:${userId}` });
+    const again = await t.api.services.inbox.write({ userId, kind: "SYSTEM", title: "once", body: "", dedupeKey: `once:${userId}` });
+    expect(first).not.toBeNull();
+    expect(again).toBeNull();
+    expect((await t.gql(PAGE, {}, { token })).data!.messages.edges).toHaveLength(1);
+  });
+});
