@@ -1,4 +1,5 @@
 import type { FailureLimiter } from "./auth/rate-limit.server";
+import type { AlertService } from "./bot/alerts.server";
 import type { BriefingService } from "./bot/briefings.server";
 import type { Inbox } from "./bot/inbox.server";
 import type { Db } from "./db/database.server";
@@ -15,6 +16,7 @@ export type ApiServices = {
   loginLimits: { perIp: FailureLimiter; perAccount: FailureLimiter };
   inbox: Inbox;
   briefings: BriefingService;
+  alerts: AlertService;
 };
 
 /** One request's view: the services plus who is asking. */

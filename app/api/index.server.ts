@@ -4,6 +4,7 @@ import { GraphQLError, NoSchemaIntrospectionCustomRule } from "graphql";
 import { createYoga, type Plugin } from "graphql-yoga";
 import { parse as parseCookie } from "cookie";
 import { createFailureLimiter } from "./auth/rate-limit.server";
+import { createAlertService } from "./bot/alerts.server";
 import { createBriefingService } from "./bot/briefings.server";
 import { createInbox } from "./bot/inbox.server";
 import { startScheduler } from "./bot/scheduler.server";
@@ -82,6 +83,7 @@ export async function createApi(config: ApiConfig) {
     forecasts,
     inbox,
     briefings: createBriefingService({ db, inbox, forecasts, now }),
+    alerts: createAlertService({ db, inbox, forecasts, now }),
     loginLimits: {
       perIp: createFailureLimiter({ limit: 20, windowMs: 15 * 60_000 }),
       perAccount: createFailureLimiter({ limit: 5, windowMs: 15 * 60_000 }),
@@ -135,7 +137,7 @@ export async function createApi(config: ApiConfig) {
     ],
   });
 
-  const scheduler = config.scheduler === false ? null : startScheduler(services.briefings);
+  const scheduler = config.scheduler === false ? null : startScheduler(services);
 
   return {
     yoga,

@@ -33,11 +33,16 @@ export const FAKE_CITIES: FakeCity[] = [
 
 export type FailureMode = number | "garbage";
 
+/** Test-controlled weather: values to use instead of the generated ones for an hour (epoch seconds). */
+export type Scenario = (latitude: number, longitude: number, time: number) => Partial<Record<string, number>> | undefined;
+
 export type FakeOpenMeteo = {
   url: string;
   calls: { forecast: number; geocoding: number };
   /** Coordinates of every forecast call, one list per call. */
   forecastRequests: Array<Array<{ latitude: number; longitude: number }>>;
+  /** Replaces generated hourly values (e.g. `{ wind_gusts_10m: 70 }`); undefined restores the default weather. */
+  setScenario: (scenario: Scenario | undefined) => void;
   /** The next `count` calls (either endpoint) answer with this status, or with a body that is not JSON. */
   failNext: (mode: FailureMode, count?: number) => void;
   reset: () => void;
@@ -58,14 +63,15 @@ function offsetSeconds(timeZone: string, at: Date): number {
 const round = (value: number, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits;
 
 /** Deterministic weather: a daily temperature wave around a latitude-based mean, rain in some hours. */
-export function fakeForecast(latitude: number, longitude: number, days: number, now: Date) {
+export function fakeForecast(latitude: number, longitude: number, days: number, now: Date, scenario?: Scenario) {
   const timezone = nearestCity(latitude, longitude)?.timezone ?? "GMT";
   const offset = offsetSeconds(timezone, now);
   const localMidnight = Math.floor((now.getTime() / 1000 + offset) / 86_400) * 86_400 - offset;
   const mean = 25 - Math.abs(latitude) * 0.35;
   const seed = Math.abs(Math.round(latitude * 100) * 31 + Math.round(longitude * 100) * 17);
   const hours = Array.from({ length: days * 24 }, (_, i) => localMidnight + i * 3600);
-  const hourly = hours.map((time, i) => {
+  const hourly = hours.map((time, i) => ({ ...generatedHour(time, i), ...scenario?.(latitude, longitude, time) }));
+  function generatedHour(time: number, i: number) {
     const localHour = ((time + offset) / 3600) % 24;
     const temperature = round(mean + 6 * Math.sin(((localHour - 9) / 24) * 2 * Math.PI) + ((seed + i) % 5) - 2);
     const wet = (seed + Math.floor(i / 6)) % 4 === 0;
@@ -82,7 +88,7 @@ export function fakeForecast(latitude: number, longitude: number, days: number, 
       wind_gusts_10m: round(15 + ((seed + i * 11) % 55)),
       uv_index: localHour >= 9 && localHour <= 16 ? round(Math.max(0, 6 - Math.abs(latitude) / 12), 2) : 0,
     };
-  });
+  }
   const series = (name: keyof (typeof hourly)[number]) => hourly.map((hour) => hour[name]);
   const daily = Array.from({ length: days }, (_, day) => {
     const slice = hourly.slice(day * 24, day * 24 + 24);
@@ -141,6 +147,7 @@ function send(res: ServerResponse, status: number, body: unknown) {
 export async function startFakeOpenMeteo(options: { port?: number; now?: () => Date } = {}): Promise<FakeOpenMeteo> {
   const now = options.now ?? (() => new Date());
   const failures: FailureMode[] = [];
+  let scenario: Scenario | undefined;
   const state: Pick<FakeOpenMeteo, "calls" | "forecastRequests"> = {
     calls: { forecast: 0, geocoding: 0 },
     forecastRequests: [],
@@ -196,7 +203,7 @@ export async function startFakeOpenMeteo(options: { port?: number; now?: () => D
       return send(res, 400, { error: true, reason: "This fake only speaks timeformat=unixtime" });
     }
     state.forecastRequests.push(latitudes.map((latitude, i) => ({ latitude, longitude: longitudes[i]! })));
-    const forecasts = latitudes.map((latitude, i) => fakeForecast(latitude, longitudes[i]!, days, now()));
+    const forecasts = latitudes.map((latitude, i) => fakeForecast(latitude, longitudes[i]!, days, now(), scenario));
     return send(res, 200, forecasts.length === 1 ? forecasts[0] : forecasts);
   }
 
@@ -210,6 +217,9 @@ export async function startFakeOpenMeteo(options: { port?: number; now?: () => D
     },
     get forecastRequests() {
       return state.forecastRequests;
+    },
+    setScenario(next) {
+      scenario = next;
     },
     failNext(mode, count = 1) {
       for (let i = 0; i < count; i++) failures.push(mode);

@@ -13,6 +13,8 @@ export type NewMessage = {
   urgent?: boolean;
   placeId?: string | null;
   briefingId?: string | null;
+  alertRuleId?: string | null;
+  match?: unknown;
   /** What makes this message unique; a second write with the same key is a no-op. */
   dedupeKey: string;
 };
@@ -42,6 +44,8 @@ export function createInbox(db: Db, now: () => Date) {
         place_id: message.placeId ?? null,
         briefing_id: message.briefingId ?? null,
         dedupe_key: message.dedupeKey,
+        alert_rule_id: message.alertRuleId ?? null,
+        match_json: message.match === undefined ? null : JSON.stringify(message.match),
       };
       const result = await executor
         .insertInto("messages")

@@ -1,12 +1,22 @@
+import type { AlertService } from "./alerts.server";
 import type { BriefingService } from "./briefings.server";
 
-/** Wakes the bot every `intervalMs` (at most a minute); a pass never overlaps the previous one. */
-export function startScheduler(briefings: BriefingService, intervalMs = 30_000): { stop: () => Promise<void> } {
+/**
+ * Wakes the bot every `intervalMs` (at most a minute): due briefings are written, then
+ * every rule is checked against the (cached) forecasts. A pass never overlaps the last.
+ */
+export function startScheduler(
+  bot: { briefings: BriefingService; alerts: AlertService },
+  intervalMs = 30_000,
+): { stop: () => Promise<void> } {
   let running: Promise<unknown> | null = null;
+  const pass = async () => {
+    await bot.briefings.runDue();
+    await bot.alerts.evaluateAll();
+  };
   const tick = () => {
     if (running) return;
-    running = briefings
-      .runDue()
+    running = pass()
       .catch((error: unknown) => console.error("[bot] scheduler pass failed:", error))
       .finally(() => (running = null));
   };

@@ -109,4 +109,45 @@ export const migrations: Record<string, Migration> = {
       await db.schema.createIndex("messages_user_created").on("messages").columns(["user_id", "created_at", "id"]).execute();
     },
   },
+  "0003_alert_rules": {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable("alert_rules")
+        .addColumn("id", "text", (col) => col.primaryKey())
+        .addColumn("user_id", "text", (col) => col.notNull().references("users.id").onDelete("cascade"))
+        .addColumn("name", "text", (col) => col.notNull())
+        .addColumn("enabled", "integer", (col) => col.notNull())
+        // Null: every place of the user.
+        .addColumn("place_id", "text", (col) => col.references("places.id").onDelete("cascade"))
+        .addColumn("metric", "text", (col) => col.notNull())
+        .addColumn("comparator", "text", (col) => col.notNull())
+        .addColumn("threshold", "real")
+        .addColumn("conditions", "text")
+        .addColumn("lookahead_hours", "integer", (col) => col.notNull())
+        .addColumn("active_days", "text", (col) => col.notNull())
+        .addColumn("active_from", "text")
+        .addColumn("active_to", "text")
+        .addColumn("urgent", "integer", (col) => col.notNull())
+        .addColumn("notify_all_clear", "integer", (col) => col.notNull())
+        .addColumn("cooldown_hours", "integer", (col) => col.notNull())
+        .addColumn("snoozed_until", "text")
+        .addColumn("created_at", "text", (col) => col.notNull())
+        .execute();
+      await db.schema.createIndex("alert_rules_user").on("alert_rules").column("user_id").execute();
+
+      // One state machine per rule and place: ARMED, or TRIGGERED since an episode began.
+      await db.schema
+        .createTable("alert_states")
+        .addColumn("rule_id", "text", (col) => col.notNull().references("alert_rules.id").onDelete("cascade"))
+        .addColumn("place_id", "text", (col) => col.notNull().references("places.id").onDelete("cascade"))
+        .addColumn("state", "text", (col) => col.notNull())
+        .addColumn("episode_start", "text")
+        .addColumn("last_triggered_at", "text")
+        .addPrimaryKeyConstraint("alert_states_pk", ["rule_id", "place_id"])
+        .execute();
+
+      await db.schema.alterTable("messages").addColumn("alert_rule_id", "text").execute();
+      await db.schema.alterTable("messages").addColumn("match_json", "text").execute();
+    },
+  },
 };

@@ -82,6 +82,39 @@ export type MessageTable = {
   place_id: string | null;
   briefing_id: string | null;
   dedupe_key: string;
+  alert_rule_id: string | null;
+  /** The AlertMatch an ALERT message is about, as JSON. */
+  match_json: string | null;
+};
+
+export type AlertRuleTable = {
+  id: string;
+  user_id: string;
+  name: string;
+  enabled: number;
+  place_id: string | null;
+  metric: string;
+  comparator: string;
+  threshold: number | null;
+  /** Conditions, comma-separated, for metric CONDITION. */
+  conditions: string | null;
+  lookahead_hours: number;
+  active_days: string;
+  active_from: string | null;
+  active_to: string | null;
+  urgent: number;
+  notify_all_clear: number;
+  cooldown_hours: number;
+  snoozed_until: string | null;
+  created_at: string;
+};
+
+export type AlertStateTable = {
+  rule_id: string;
+  place_id: string;
+  state: string;
+  episode_start: string | null;
+  last_triggered_at: string | null;
 };
 
 export type Database = {
@@ -93,4 +126,6 @@ export type Database = {
   briefings: BriefingTable;
   briefing_places: BriefingPlaceTable;
   messages: MessageTable;
+  alert_rules: AlertRuleTable;
+  alert_states: AlertStateTable;
 };

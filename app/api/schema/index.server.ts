@@ -1,6 +1,7 @@
 import { createSchema } from "graphql-yoga";
 import type { ApiContext } from "../context.server";
 import { accountResolvers, accountTypeDefs } from "./account.server";
+import { alertRulesResolvers, alertRulesTypeDefs } from "./alert-rules.server";
 import { briefingsResolvers, briefingsTypeDefs } from "./briefings.server";
 import { messagesResolvers, messagesTypeDefs } from "./messages.server";
 import { placesResolvers, placesTypeDefs } from "./places.server";
@@ -10,7 +11,7 @@ import { weatherResolvers, weatherTypeDefs } from "./weather.server";
 /** Each area owns its SDL and resolvers; createSchema merges types that several areas extend. */
 export function createApiSchema() {
   return createSchema<ApiContext>({
-    typeDefs: [scalarTypeDefs, accountTypeDefs, placesTypeDefs, weatherTypeDefs, messagesTypeDefs, briefingsTypeDefs],
-    resolvers: [scalarResolvers, accountResolvers, placesResolvers, weatherResolvers, messagesResolvers, briefingsResolvers],
+    typeDefs: [scalarTypeDefs, accountTypeDefs, placesTypeDefs, weatherTypeDefs, messagesTypeDefs, briefingsTypeDefs, alertRulesTypeDefs],
+    resolvers: [scalarResolvers, accountResolvers, placesResolvers, weatherResolvers, messagesResolvers, briefingsResolvers, alertRulesResolvers],
   });
 }

@@ -58,6 +58,8 @@ export function messageView(row: MessageTable) {
     urgent: row.urgent === 1,
     placeId: row.place_id,
     briefingId: row.briefing_id,
+    alertRuleId: row.alert_rule_id,
+    matchJson: row.match_json,
     userId: row.user_id,
   };
 }

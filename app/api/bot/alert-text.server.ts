@@ -1,0 +1,72 @@
+import { conditionOf } from "../weather/forecast";
+import type { AlertMetric, Match } from "./alert-evaluator";
+import type { ReaderSettings } from "./briefing-text.server";
+import { botTexts, LOCALE_OF } from "./texts.server";
+import { formatClock, formatPercent, formatPrecipitation, formatTemperature, formatWindSpeed, type UnitSettings } from "./units";
+import { zonedParts } from "./zoned-time";
+
+export function formatMetric(metric: AlertMetric, value: number, units: UnitSettings): string {
+  switch (metric) {
+    case "TEMPERATURE":
+    case "APPARENT_TEMPERATURE":
+      return formatTemperature(value, units);
+    case "PRECIPITATION":
+      return formatPrecipitation(value, units);
+    case "SNOWFALL":
+      return formatPrecipitation(value * 10, units); // cm of snow, shown like precipitation depth
+    case "PRECIPITATION_PROBABILITY":
+      return formatPercent(value, units.locale);
+    case "WIND_SPEED":
+    case "WIND_GUSTS":
+      return formatWindSpeed(value, units);
+    case "UV_INDEX":
+    case "CONDITION":
+      return new Intl.NumberFormat(units.locale, { maximumFractionDigits: 0 }).format(value);
+  }
+}
+
+/** A time in the reader's zone, with the weekday when it is not today. */
+function when(epochSeconds: number, now: Date, reader: ReaderSettings, locale: string): string {
+  const instant = new Date(epochSeconds * 1000);
+  const clock = formatClock(instant, locale, reader.timeZone, reader.hour12);
+  if (zonedParts(instant, reader.timeZone).date === zonedParts(now, reader.timeZone).date) return clock;
+  const weekday = new Intl.DateTimeFormat(locale, { weekday: "short", timeZone: reader.timeZone }).format(instant);
+  return `${weekday} ${clock}`;
+}
+
+/** "Gusts 68 km/h in Office from 13:00 to 17:00, peak 15:00." in the reader's language and units. */
+export function alertMessage(
+  rule: { name: string; metric: AlertMetric },
+  placeLabel: string,
+  match: Match,
+  reader: ReaderSettings,
+  now: Date,
+) {
+  const t = botTexts(reader.language);
+  const locale = LOCALE_OF[reader.language] ?? "en-US";
+  const units = { ...reader, locale };
+  const window = {
+    place: placeLabel,
+    from: when(match.from, now, reader, locale),
+    to: when(match.to, now, reader, locale),
+  };
+  const body =
+    rule.metric === "CONDITION"
+      ? t("alert.conditionBody", { ...window, condition: t(`condition.${conditionOf(match.peakValue)}`) })
+      : t("alert.body", {
+          ...window,
+          metric: t(`metric.${rule.metric}`),
+          peak: formatMetric(rule.metric, match.peakValue, units),
+          peakAt: when(match.peakAt, now, reader, locale),
+        });
+  // Conditions are written lower-case for use inside sentences; a body starts with a capital.
+  return { title: t("alert.title", { rule: rule.name, place: placeLabel }), body: body.charAt(0).toLocaleUpperCase(locale) + body.slice(1) };
+}
+
+export function allClearMessage(rule: { name: string }, placeLabel: string, reader: ReaderSettings) {
+  const t = botTexts(reader.language);
+  return {
+    title: t("alert.allClearTitle", { place: placeLabel }),
+    body: t("alert.allClearBody", { rule: rule.name, place: placeLabel }),
+  };
+}

@@ -1,0 +1,125 @@
+import { afterEach, describe, expect, it } from "vitest";
+import type { Scenario } from "../fakes/open-meteo";
+import { codes, startTestApi, type TestApi } from "../support/api-server";
+
+const open: TestApi[] = [];
+async function api(options: Parameters<typeof startTestApi>[0] = {}) {
+  const started = await startTestApi(options);
+  open.push(started);
+  return started;
+}
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((t) => t.close()));
+});
+
+const DAY1 = Date.parse("2026-06-01T00:00:00Z") / 1000;
+const H = 3600;
+
+/** Calm everywhere, gusts of 70–82 km/h on day 1 12:00–15:00 and day 2 12:00–14:00 (UTC). */
+const twoGales: Scenario = (_lat, _lon, time) => {
+  const episode = (time >= DAY1 + 12 * H && time < DAY1 + 15 * H) || (time >= DAY1 + 36 * H && time < DAY1 + 38 * H);
+  const peak = time === DAY1 + 13 * H ? 82 : 70;
+  return { wind_gusts_10m: episode ? peak : 20, weather_code: 3 };
+};
+
+const SAVE = `mutation ($input: AlertRuleInput!) { saveAlertRule(input: $input) { id state } }`;
+const INBOX = `{ messages(first: 50) { edges { kind title body urgent alertRule { name } match { from to peakAt peakValue place { label } } } } }`;
+
+async function setUp(cooldownHours: number) {
+  let now = DAY1 * 1000;
+  const t = await api({ now: () => new Date(now) });
+  t.fake.setScenario(twoGales);
+  const token = await t.signUp();
+  await t.gql(`mutation ($input: SettingsInput!) { updateSettings(input: $input) { id } }`, {
+    input: { timeZone: "UTC", windSpeedUnit: "KMH", hour12: false, language: "EN_US" },
+  }, { token });
+  const found = await t.gql(`{ searchLocations(query: "london") { id } }`, {}, { token });
+  await t.gql(`mutation ($id: ID!) { addPlace(locationId: $id, label: "Office") { id } }`, { id: found.data!.searchLocations[0].id }, { token });
+  const saved = await t.gql(SAVE, {
+    input: { name: "Gale", metric: "WIND_GUSTS", comparator: "AT_LEAST", threshold: 60, lookaheadHours: 6, cooldownHours, notifyAllClear: true, urgent: true },
+  }, { token });
+  expect(saved.errors).toBeUndefined();
+  /** Replays the clock hour by hour, one engine pass each. */
+  async function replay(hours: number) {
+    for (let i = 0; i < hours; i++) {
+      now += H * 1000;
+      await t.api.services.alerts.evaluateAll();
+    }
+  }
+  const clock = { now: () => new Date(now), set: (epochSeconds: number) => (now = epochSeconds * 1000) };
+  return { t, token, replay, clock, ruleId: saved.data!.saveAlertRule.id as string };
+}
+
+describe("alert rules", () => {
+  it("fire once per episode over a replayed 3-day forecast, naming window and peak, and re-arm after the cooldown", async () => {
+    const { t, token, replay } = await setUp(3);
+    await replay(72);
+    const messages = (await t.gql(INBOX, {}, { token })).data!.messages.edges.reverse();
+    expect(messages.map((m: { kind: string }) => m.kind)).toEqual(["ALERT", "ALL_CLEAR", "ALERT", "ALL_CLEAR"]);
+    expect(messages[0]).toMatchObject({
+      title: "Gale: Office",
+      body: "Gusts 82 km/h in Office from 12:00 to 15:00, peak 13:00.",
+      urgent: true,
+      alertRule: { name: "Gale" },
+      match: { from: "2026-06-01T12:00:00.000Z", to: "2026-06-01T15:00:00.000Z", peakAt: "2026-06-01T13:00:00.000Z", peakValue: 82, place: { label: "Office" } },
+    });
+    expect(messages[1]).toMatchObject({ kind: "ALL_CLEAR", title: "All clear: Office" });
+    expect(messages[2].body).toBe("Gusts 70 km/h in Office from 12:00 to 14:00, peak 12:00."); // sent the same morning
+  });
+
+  it("stay triggered through a second episode inside the cooldown", async () => {
+    const { t, token, replay } = await setUp(30);
+    await replay(72);
+    const kinds = (await t.gql(INBOX, {}, { token })).data!.messages.edges.reverse().map((m: { kind: string }) => m.kind);
+    expect(kinds).toEqual(["ALERT", "ALL_CLEAR"]);
+  });
+
+  it("a repeated pass, or two processes, write an alert once", async () => {
+    const { t, token, clock } = await setUp(3);
+    const second = await api({ now: clock.now, dataDir: t.dataDir, fake: t.fake });
+    // 07:00 on day 1: the 6-hour look-ahead reaches the first gale.
+    clock.set(DAY1 + 7 * H);
+    await Promise.all([t.api.services.alerts.evaluateAll(), second.api.services.alerts.evaluateAll(), t.api.services.alerts.evaluateAll()]);
+    expect((await t.gql(INBOX, {}, { token })).data!.messages.edges).toHaveLength(1);
+  });
+
+  it("previews when a rule would fire over the next 72 hours, saving nothing", async () => {
+    const { t, token } = await setUp(3);
+    const preview = await t.gql(`query ($input: AlertRuleInput!) { previewAlertRule(input: $input) { from to peakValue place { label } } }`, {
+      input: { name: "Try", metric: "WIND_GUSTS", threshold: 75 },
+    }, { token });
+    expect(preview.data!.previewAlertRule).toEqual([
+      { from: "2026-06-01T13:00:00.000Z", to: "2026-06-01T14:00:00.000Z", peakValue: 82, place: { label: "Office" } },
+    ]);
+    expect((await t.gql(`{ alertRules { name } }`, {}, { token })).data!.alertRules).toEqual([{ name: "Gale" }]);
+  });
+
+  it("snoozed rules stay silent", async () => {
+    const { t, token, replay, ruleId } = await setUp(3);
+    const snoozed = await t.gql(`mutation ($id: ID!, $until: DateTime) { snoozeAlertRule(id: $id, until: $until) { state } }`, {
+      id: ruleId,
+      until: "2026-06-01T20:00:00Z",
+    }, { token });
+    expect(snoozed.data!.snoozeAlertRule.state).toBe("SNOOZED");
+    await replay(20);
+    expect((await t.gql(INBOX, {}, { token })).data!.messages.edges).toEqual([]);
+  });
+
+  it("validate input and keep to the owner", async () => {
+    const { t, token, ruleId } = await setUp(3);
+    const bad = async (input: Record<string, unknown>) => codes(await t.gql(SAVE, { input: { name: "X", metric: "WIND_GUSTS", threshold: 60, ...input } }, { token }));
+    expect(await bad({ threshold: 900 })).toEqual(["BAD_USER_INPUT"]);
+    expect(await bad({ threshold: null })).toEqual(["BAD_USER_INPUT"]);
+    expect(await bad({ metric: "CONDITION", conditions: [] })).toEqual(["BAD_USER_INPUT"]);
+    expect(await bad({ lookaheadHours: 0 })).toEqual(["BAD_USER_INPUT"]);
+    expect(await bad({ activeFrom: "07:00" })).toEqual(["BAD_USER_INPUT"]);
+    expect(await bad({ activeDays: [] })).toEqual(["BAD_USER_INPUT"]);
+    expect(await bad({ placeId: "not-mine" })).toEqual(["NOT_FOUND"]);
+
+    const other = await t.signUp();
+    expect((await t.gql(`{ alertRules { id } }`, {}, { token: other })).data!.alertRules).toEqual([]);
+    expect(codes(await t.gql(`mutation ($id: ID!) { deleteAlertRule(id: $id) }`, { id: ruleId }, { token: other }))).toEqual(["NOT_FOUND"]);
+    expect(codes(await t.gql(`mutation ($id: ID!) { snoozeAlertRule(id: $id) { id } }`, { id: ruleId }, { token: other }))).toEqual(["NOT_FOUND"]);
+    expect((await t.gql(`{ alertRules { id } }`, {}, { token })).data!.alertRules).toHaveLength(1);
+  });
+});
