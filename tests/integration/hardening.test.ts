@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { codes, startTestApi, type TestApi } from "../support/api-server";
 
 let t: TestApi;
@@ -62,6 +62,26 @@ describe("hardening", () => {
   it("does not run mutations over GET", async () => {
     const response = await fetch(`${t.url}?query=${encodeURIComponent("mutation { logOut }")}`);
     expect(response.status).toBe(405);
+    await stillServing();
+  });
+
+  it("masks unexpected errors: a generic message and INTERNAL_SERVER_ERROR, details only in the log", async () => {
+    const token = await t.signUp();
+    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    const db = t.api.services.db;
+    const selectFrom = db.selectFrom.bind(db);
+    db.selectFrom = ((table: never) => {
+      if (table === "places") throw new Error("disk on fire at /var/lib/secret");
+      return selectFrom(table);
+    }) as typeof db.selectFrom;
+    try {
+      const result = await t.gql(`{ places { id } }`, {}, { token });
+      expect(codes(result)).toEqual(["INTERNAL_SERVER_ERROR"]);
+      expect(JSON.stringify(result)).not.toContain("disk on fire");
+      expect(logged.mock.calls.flat().join(" ")).toContain("disk on fire");
+    } finally {
+      db.selectFrom = selectFrom;
+    }
     await stillServing();
   });
 });
