@@ -101,6 +101,7 @@ const api = await createApi({
   databaseUrl: env.DATABASE_URL,
   openMeteoForecastUrl: env.OPEN_METEO_FORECAST_URL,
   openMeteoGeocodingUrl: env.OPEN_METEO_GEOCODING_URL,
+  pushSubject: env.VAPID_SUBJECT,
 });
 const app = await createServerApp(api);
 const server = app.listen(env.PORT, env.HOST, () => {

@@ -2,6 +2,7 @@ import type { FailureLimiter } from "./auth/rate-limit.server";
 import type { AlertService } from "./bot/alerts.server";
 import type { BriefingService } from "./bot/briefings.server";
 import type { Inbox } from "./bot/inbox.server";
+import type { PushService } from "./bot/push.server";
 import type { Db } from "./db/database.server";
 import { unauthenticated } from "./errors.server";
 import type { ForecastService } from "./weather/forecast-service.server";
@@ -17,6 +18,8 @@ export type ApiServices = {
   inbox: Inbox;
   briefings: BriefingService;
   alerts: AlertService;
+  push: PushService;
+  vapidPublicKey: string;
 };
 
 /** One request's view: the services plus who is asking. */

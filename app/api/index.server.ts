@@ -7,6 +7,7 @@ import { createFailureLimiter } from "./auth/rate-limit.server";
 import { createAlertService } from "./bot/alerts.server";
 import { createBriefingService } from "./bot/briefings.server";
 import { createInbox } from "./bot/inbox.server";
+import { createPushService, loadVapidKeys } from "./bot/push.server";
 import { startScheduler } from "./bot/scheduler.server";
 import { findSession } from "./auth/sessions.server";
 import type { ApiContext, ApiServices } from "./context.server";
@@ -27,6 +28,10 @@ export type ApiConfig = {
   openMeteoForecastUrl: string;
   openMeteoGeocodingUrl: string;
   now?: () => Date;
+  /** VAPID "subject": a mailto: or https: contact for push services. */
+  pushSubject?: string;
+  /** How push requests are sent (tests point it at a loopback push service). */
+  pushFetch?: typeof fetch;
   /** Run the bot's scheduler in this process (tests drive it by hand instead). */
   scheduler?: boolean;
 };
@@ -76,6 +81,17 @@ export async function createApi(config: ApiConfig) {
   });
   const forecasts = createForecastService({ client: openMeteo, db, now });
   const inbox = createInbox(db, now);
+  const vapid = loadVapidKeys(path.resolve(config.dataDir));
+  const push = createPushService({
+    db,
+    now,
+    vapid,
+    subject: config.pushSubject ?? "mailto:admin@weatherbot.example",
+    fetchImpl: config.pushFetch,
+  });
+  inbox.onPublish((row) => {
+    push.deliver(row).catch((error: unknown) => console.error("[push] delivery failed:", error));
+  });
   const services: ApiServices = {
     db,
     now,
@@ -84,6 +100,8 @@ export async function createApi(config: ApiConfig) {
     inbox,
     briefings: createBriefingService({ db, inbox, forecasts, now }),
     alerts: createAlertService({ db, inbox, forecasts, now }),
+    push,
+    vapidPublicKey: vapid.publicKey,
     loginLimits: {
       perIp: createFailureLimiter({ limit: 20, windowMs: 15 * 60_000 }),
       perAccount: createFailureLimiter({ limit: 5, windowMs: 15 * 60_000 }),

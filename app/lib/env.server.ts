@@ -93,6 +93,12 @@ const envSchema = z.object({
     .optional(),
   OPEN_METEO_FORECAST_URL: baseUrl.default("https://api.open-meteo.com"),
   OPEN_METEO_GEOCODING_URL: baseUrl.default("https://geocoding-api.open-meteo.com"),
+  /** Contact sent to push services with every push (VAPID "subject"). */
+  VAPID_SUBJECT: z
+    .string()
+    .trim()
+    .regex(/^(mailto:\S+@\S+|https:\/\/\S+)$/, "expected mailto:you@example.com or an https:// URL")
+    .default("mailto:admin@weatherbot.example"),
   /** Turns on the /__test/* routes the end-to-end suite uses to inject failures. */
   TEST_HOOKS: flag.default(false),
 });

@@ -22,6 +22,7 @@ describe("parseEnv", () => {
       DATA_DIR: "./data",
       OPEN_METEO_FORECAST_URL: "https://api.open-meteo.com",
       OPEN_METEO_GEOCODING_URL: "https://geocoding-api.open-meteo.com",
+      VAPID_SUBJECT: "mailto:admin@weatherbot.example",
     });
   });
 

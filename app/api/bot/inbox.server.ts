@@ -27,6 +27,7 @@ export type NewMessage = {
  */
 export function createInbox(db: Db, now: () => Date) {
   const pubSub = createPubSub<{ [key: `message:${string}`]: [MessageTable] }>();
+  const publishedListeners = new Set<(row: MessageTable) => void>();
 
   return {
     /** Inserts the message unless its key exists; returns the new row, or null for a duplicate. */
@@ -57,6 +58,11 @@ export function createInbox(db: Db, now: () => Date) {
     /** Call after the transaction that wrote `row` has committed. */
     publish(row: MessageTable) {
       pubSub.publish(`message:${row.user_id}`, row);
+      for (const listener of publishedListeners) listener(row);
+    },
+    /** Called for every published message (push delivery listens here). */
+    onPublish(listener: (row: MessageTable) => void) {
+      publishedListeners.add(listener);
     },
     subscribe(userId: string): AsyncIterable<MessageTable> {
       return pubSub.subscribe(`message:${userId}`);

@@ -150,4 +150,24 @@ export const migrations: Record<string, Migration> = {
       await db.schema.alterTable("messages").addColumn("match_json", "text").execute();
     },
   },
+  "0004_push": {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable("push_subscriptions")
+        .addColumn("id", "text", (col) => col.primaryKey())
+        .addColumn("user_id", "text", (col) => col.notNull().references("users.id").onDelete("cascade"))
+        .addColumn("endpoint", "text", (col) => col.notNull().unique())
+        .addColumn("p256dh", "text", (col) => col.notNull())
+        .addColumn("auth", "text", (col) => col.notNull())
+        .addColumn("created_at", "text", (col) => col.notNull())
+        .execute();
+      // Pushes held back by quiet hours, sent later as one digest.
+      await db.schema
+        .createTable("held_pushes")
+        .addColumn("message_id", "text", (col) => col.primaryKey().references("messages.id").onDelete("cascade"))
+        .addColumn("user_id", "text", (col) => col.notNull().references("users.id").onDelete("cascade"))
+        .addColumn("created_at", "text", (col) => col.notNull())
+        .execute();
+    },
+  },
 };

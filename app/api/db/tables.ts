@@ -117,6 +117,17 @@ export type AlertStateTable = {
   last_triggered_at: string | null;
 };
 
+export type PushSubscriptionTable = {
+  id: string;
+  user_id: string;
+  endpoint: string;
+  p256dh: string;
+  auth: string;
+  created_at: string;
+};
+
+export type HeldPushTable = { message_id: string; user_id: string; created_at: string };
+
 export type Database = {
   users: UserTable;
   sessions: SessionTable;
@@ -128,4 +139,6 @@ export type Database = {
   messages: MessageTable;
   alert_rules: AlertRuleTable;
   alert_states: AlertStateTable;
+  push_subscriptions: PushSubscriptionTable;
+  held_pushes: HeldPushTable;
 };

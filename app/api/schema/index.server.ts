@@ -5,13 +5,14 @@ import { alertRulesResolvers, alertRulesTypeDefs } from "./alert-rules.server";
 import { briefingsResolvers, briefingsTypeDefs } from "./briefings.server";
 import { messagesResolvers, messagesTypeDefs } from "./messages.server";
 import { placesResolvers, placesTypeDefs } from "./places.server";
+import { pushResolvers, pushTypeDefs } from "./push.server";
 import { scalarResolvers, scalarTypeDefs } from "./scalars.server";
 import { weatherResolvers, weatherTypeDefs } from "./weather.server";
 
 /** Each area owns its SDL and resolvers; createSchema merges types that several areas extend. */
 export function createApiSchema() {
   return createSchema<ApiContext>({
-    typeDefs: [scalarTypeDefs, accountTypeDefs, placesTypeDefs, weatherTypeDefs, messagesTypeDefs, briefingsTypeDefs, alertRulesTypeDefs],
-    resolvers: [scalarResolvers, accountResolvers, placesResolvers, weatherResolvers, messagesResolvers, briefingsResolvers, alertRulesResolvers],
+    typeDefs: [scalarTypeDefs, accountTypeDefs, placesTypeDefs, weatherTypeDefs, messagesTypeDefs, briefingsTypeDefs, alertRulesTypeDefs, pushTypeDefs],
+    resolvers: [scalarResolvers, accountResolvers, placesResolvers, weatherResolvers, messagesResolvers, briefingsResolvers, alertRulesResolvers, pushResolvers],
   });
 }

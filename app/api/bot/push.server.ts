@@ -1,0 +1,143 @@
+import { randomUUID } from "node:crypto";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import webpush from "web-push";
+import type { Db } from "../db/database.server";
+import type { MessageTable, SettingsTable } from "../db/tables";
+import { botTexts } from "./texts.server";
+import { zonedParts } from "./zoned-time";
+
+export type VapidKeys = { publicKey: string; privateKey: string };
+
+/** VAPID keys: generated on first start and kept in the data directory (owner-only). */
+export function loadVapidKeys(dataDir: string): VapidKeys {
+  const file = path.join(dataDir, "vapid.json");
+  try {
+    return JSON.parse(readFileSync(file, "utf8")) as VapidKeys;
+  } catch {
+    mkdirSync(dataDir, { recursive: true });
+    const keys = webpush.generateVAPIDKeys();
+    try {
+      writeFileSync(file, JSON.stringify(keys), { mode: 0o600, flag: "wx" });
+      return keys;
+    } catch {
+      return JSON.parse(readFileSync(file, "utf8")) as VapidKeys; // another process was first
+    }
+  }
+}
+
+/** Is `instant` inside the user's quiet hours (which may wrap midnight)? */
+export function inQuietHours(settings: Pick<SettingsTable, "quiet_hours_enabled" | "quiet_from" | "quiet_to" | "time_zone">, instant: Date) {
+  if (settings.quiet_hours_enabled !== 1 || settings.quiet_from === settings.quiet_to) return false;
+  const time = zonedParts(instant, settings.time_zone).time;
+  return settings.quiet_from < settings.quiet_to
+    ? time >= settings.quiet_from && time < settings.quiet_to
+    : time >= settings.quiet_from || time < settings.quiet_to;
+}
+
+export type PushPayload = { title: string; body: string; tag: string; url: string; kind: string };
+
+/**
+ * Web Push delivery. Every published message goes to the user's subscriptions unless
+ * push is off; during quiet hours it is held (the inbox is not), unless urgent; held
+ * pushes go out as one digest when quiet hours end. A subscription the push service
+ * says is gone (404/410) is removed. Requests are built by web-push and sent with fetch.
+ */
+export function createPushService({
+  db,
+  now,
+  vapid,
+  subject,
+  fetchImpl = fetch,
+}: {
+  db: Db;
+  now: () => Date;
+  vapid: VapidKeys;
+  subject: string;
+  fetchImpl?: typeof fetch;
+}) {
+  async function sendToUser(userId: string, payload: PushPayload, urgent: boolean): Promise<number> {
+    const subscriptions = await db.selectFrom("push_subscriptions").selectAll().where("user_id", "=", userId).execute();
+    let delivered = 0;
+    await Promise.all(
+      subscriptions.map(async (subscription) => {
+        const request = webpush.generateRequestDetails(
+          { endpoint: subscription.endpoint, keys: { p256dh: subscription.p256dh, auth: subscription.auth } },
+          JSON.stringify(payload),
+          { vapidDetails: { subject, publicKey: vapid.publicKey, privateKey: vapid.privateKey }, TTL: 24 * 3600, urgency: urgent ? "high" : "normal" },
+        );
+        try {
+          const response = await fetchImpl(request.endpoint, {
+            method: request.method,
+            headers: request.headers as Record<string, string>,
+            body: request.body ? new Uint8Array(request.body as Buffer) : null,
+            signal: AbortSignal.timeout(10_000),
+          });
+          if (response.status === 404 || response.status === 410) {
+            await db.deleteFrom("push_subscriptions").where("id", "=", subscription.id).execute();
+          } else if (response.ok) {
+            delivered++;
+          } else {
+            console.warn(`[push] ${new URL(subscription.endpoint).host} answered ${response.status}`);
+          }
+        } catch (error) {
+          console.warn(`[push] could not reach ${new URL(subscription.endpoint).host}: ${(error as Error).message}`);
+        }
+      }),
+    );
+    return delivered;
+  }
+
+  const settingsOf = (userId: string) => db.selectFrom("settings").selectAll().where("user_id", "=", userId).executeTakeFirst();
+
+  return {
+    /** Delivers (or holds) one message; returns what happened, for tests and logs. */
+    async deliver(message: MessageTable): Promise<"off" | "held" | number> {
+      const settings = await settingsOf(message.user_id);
+      if (!settings || settings.push_enabled !== 1) return "off";
+      if (message.urgent !== 1 && inQuietHours(settings, now())) {
+        await db
+          .insertInto("held_pushes")
+          .values({ message_id: message.id, user_id: message.user_id, created_at: now().toISOString() })
+          .onConflict((conflict) => conflict.column("message_id").doNothing())
+          .execute();
+        return "held";
+      }
+      return sendToUser(
+        message.user_id,
+        { title: message.title, body: message.body, tag: message.id, url: `/?message=${message.id}`, kind: message.kind },
+        message.urgent === 1,
+      );
+    },
+
+    /** Sends one digest to every user whose quiet hours are over and who has held pushes. */
+    async sendDigests(): Promise<number> {
+      const held = await db
+        .selectFrom("held_pushes")
+        .innerJoin("messages", "messages.id", "held_pushes.message_id")
+        .select(["held_pushes.user_id", "messages.id", "messages.title"])
+        .orderBy("messages.id")
+        .execute();
+      const byUser = new Map<string, typeof held>();
+      for (const row of held) byUser.set(row.user_id, [...(byUser.get(row.user_id) ?? []), row]);
+      let sent = 0;
+      for (const [userId, rows] of byUser) {
+        const settings = await settingsOf(userId);
+        if (!settings || inQuietHours(settings, now())) continue;
+        // Taken off the list first: a digest is sent at most once.
+        await db.deleteFrom("held_pushes").where("user_id", "=", userId).where("message_id", "in", rows.map((row) => row.id)).execute();
+        if (settings.push_enabled !== 1) continue;
+        const t = botTexts(settings.language);
+        await sendToUser(
+          userId,
+          { title: t("push.digestTitle", { count: rows.length }), body: rows.map((row) => row.title).join("\n"), tag: `digest-${randomUUID()}`, url: "/", kind: "DIGEST" },
+          false,
+        );
+        sent++;
+      }
+      return sent;
+    },
+  };
+}
+
+export type PushService = ReturnType<typeof createPushService>;

@@ -1,0 +1,62 @@
+import { randomUUID } from "node:crypto";
+import { requireUserId, type ApiContext } from "../context.server";
+import { badInput } from "../errors.server";
+
+export const pushTypeDefs = /* GraphQL */ `
+  extend type Query {
+    "The VAPID public key browsers subscribe with (pushManager.subscribe applicationServerKey)."
+    pushPublicKey: String!
+  }
+
+  extend type Mutation {
+    "Stores this browser's push subscription for the signed-in user (the fields of PushSubscription.toJSON())."
+    savePushSubscription(endpoint: String!, p256dh: String!, auth: String!): Boolean!
+    deletePushSubscription(endpoint: String!): Boolean!
+  }
+`;
+
+const BASE64URL = /^[A-Za-z0-9_-]+={0,2}$/;
+const decodedLength = (value: string) => Buffer.from(value, "base64url").length;
+
+/** Push services are HTTPS; plain HTTP only to this machine (the tests' loopback push service). */
+function validEndpoint(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw badInput("endpoint must be a URL", "endpoint");
+  }
+  const loopback = ["127.0.0.1", "localhost", "[::1]"].includes(url.hostname);
+  if (raw.length > 2048 || !(url.protocol === "https:" || (url.protocol === "http:" && loopback))) {
+    throw badInput("endpoint must be an https URL of a push service", "endpoint");
+  }
+  return url.toString();
+}
+
+export const pushResolvers = {
+  Query: {
+    pushPublicKey: (_: unknown, __: unknown, context: ApiContext) => context.vapidPublicKey,
+  },
+  Mutation: {
+    async savePushSubscription(_: unknown, args: { endpoint: string; p256dh: string; auth: string }, context: ApiContext) {
+      const userId = requireUserId(context);
+      const endpoint = validEndpoint(args.endpoint);
+      // An uncompressed P-256 public key is 65 bytes; the auth secret 16.
+      if (!BASE64URL.test(args.p256dh) || decodedLength(args.p256dh) !== 65) throw badInput("p256dh must be a P-256 public key", "p256dh");
+      if (!BASE64URL.test(args.auth) || decodedLength(args.auth) !== 16) throw badInput("auth must be 16 bytes, base64url", "auth");
+      // One browser, one subscription: whoever saves it last (the account now signed in there) gets it.
+      const row = { id: randomUUID(), user_id: userId, endpoint, p256dh: args.p256dh, auth: args.auth, created_at: context.now().toISOString() };
+      await context.db
+        .insertInto("push_subscriptions")
+        .values(row)
+        .onConflict((conflict) => conflict.column("endpoint").doUpdateSet({ user_id: userId, p256dh: row.p256dh, auth: row.auth }))
+        .execute();
+      return true;
+    },
+    async deletePushSubscription(_: unknown, { endpoint }: { endpoint: string }, context: ApiContext) {
+      const userId = requireUserId(context);
+      const result = await context.db.deleteFrom("push_subscriptions").where("endpoint", "=", endpoint).where("user_id", "=", userId).executeTakeFirst();
+      return Number(result.numDeletedRows) > 0;
+    },
+  },
+};
