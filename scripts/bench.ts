@@ -7,8 +7,11 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
 import { ROOT, startAppServer } from "../e2e/support/app-server";
+import { benchApi } from "./bench/api";
+import { benchEngine } from "./bench/engine";
 
 const BUDGET_KB = { firstLoadJs: 120 };
+const TARGETS = { apiShareOfBaseline: 0.5, apiP99Ms: 25, engineTickMs: 1000, engineUpstreamCalls: 1000 / 50 };
 
 /** Every script the page's HTML references: <script src> and <link rel="modulepreload">. */
 export function referencedScripts(html: string): string[] {
@@ -39,13 +42,28 @@ function row(name: string, value: string, note = "") {
 }
 
 const server = await startAppServer({ TEST_HOOKS: "0" });
+let bundle: Awaited<ReturnType<typeof firstLoadJs>>;
 try {
-  const { sizes, totalKb } = await firstLoadJs(server.baseURL);
-  console.log("\nFirst-load JavaScript of / (gzip -9), by file:");
-  for (const { src, kb } of sizes.sort((a, b) => b.kb - a.kb)) console.log(`  ${kb.toFixed(1).padStart(7)} KB  ${src}`);
-  console.log("\nFigures:");
-  const within = totalKb <= BUDGET_KB.firstLoadJs;
-  row("first-load JS of /", `${totalKb.toFixed(1)} KB`, `budget ${BUDGET_KB.firstLoadJs} KB: ${within ? "within" : "OVER"}`);
+  bundle = await firstLoadJs(server.baseURL);
 } finally {
   await server.stop();
 }
+console.log("\nFirst-load JavaScript of / (gzip -9), by file:");
+for (const { src, kb } of bundle.sizes.sort((a, b) => b.kb - a.kb)) console.log(`  ${kb.toFixed(1).padStart(7)} KB  ${src}`);
+
+console.log("\nRunning the API benchmark (50 connections, 5 s each)…");
+const api = await benchApi();
+console.log("Running the engine benchmark (10,000 rules over 1,000 places)…");
+const engine = await benchEngine();
+
+const verdict = (ok: boolean) => (ok ? "within" : "OVER");
+console.log("\nFigures:");
+row("first-load JS of /", `${bundle.totalKb.toFixed(1)} KB`, `budget ${BUDGET_KB.firstLoadJs} KB: ${verdict(bundle.totalKb <= BUDGET_KB.firstLoadJs)}`);
+row("API: me{places{weather}} req/s", api.app.rps.toFixed(0), `p50 ${api.app.p50.toFixed(1)} ms, errors ${api.app.errors}`);
+row("API: p99", `${api.app.p99.toFixed(1)} ms`, `target ≤ ${TARGETS.apiP99Ms} ms: ${verdict(api.app.p99 <= TARGETS.apiP99Ms)}`);
+row("baseline: bare yoga hello req/s", api.baseline.rps.toFixed(0), `p99 ${api.baseline.p99.toFixed(1)} ms`);
+const share = api.app.rps / api.baseline.rps;
+row("API share of baseline", `${(share * 100).toFixed(0)} %`, `target ≥ ${TARGETS.apiShareOfBaseline * 100} %: ${verdict(share >= TARGETS.apiShareOfBaseline)}`);
+row("engine: one tick, cold cache", `${engine.firstMs.toFixed(0)} ms`, `${engine.rules} rules, ${engine.places} places, ${engine.alerts} alerts written; target ≤ ${TARGETS.engineTickMs} ms: ${verdict(engine.firstMs <= TARGETS.engineTickMs)}`);
+row("engine: next tick, warm cache", `${engine.warmMs.toFixed(0)} ms`, verdict(engine.warmMs <= TARGETS.engineTickMs));
+row("engine: upstream calls", String(engine.upstreamCalls), `target ≤ ${TARGETS.engineUpstreamCalls}: ${verdict(engine.upstreamCalls <= TARGETS.engineUpstreamCalls)}`);

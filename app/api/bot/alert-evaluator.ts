@@ -63,6 +63,7 @@ function crosses(rule: RuleSpec, hour: HourlyForecast): boolean {
 
 /** Is this hour inside the rule's active days and time window, in the user's zone? */
 export function isActiveHour(rule: RuleSpec, instant: Date, timeZone: string): boolean {
+  if (rule.activeDays.length === 7 && (!rule.activeFrom || !rule.activeTo)) return true;
   const local = zonedParts(instant, timeZone);
   if (!rule.activeDays.includes(local.weekday)) return false;
   if (!rule.activeFrom || !rule.activeTo) return true;

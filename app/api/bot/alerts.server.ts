@@ -1,5 +1,5 @@
 import type { Db } from "../db/database.server";
-import type { AlertRuleTable, MessageTable, PlaceTable, SettingsTable } from "../db/tables";
+import type { AlertRuleTable, AlertStateTable, MessageTable, PlaceTable, SettingsTable } from "../db/tables";
 import type { Condition } from "../weather/forecast";
 import type { ForecastService } from "../weather/forecast-service.server";
 import { findMatches, type AlertMetric, type Comparator, type Match, type RuleSpec } from "./alert-evaluator";
@@ -38,16 +38,24 @@ export function createAlertService({ db, inbox, forecasts, now }: { db: Db; inbo
     return db.selectFrom("places").selectAll().where("user_id", "in", userIds).orderBy("position").execute();
   }
 
-  async function evaluatePair({ rule, place, settings }: Pair, hourly: Parameters<typeof findMatches>[1] | null) {
+  /** Current states of these rules, keyed "ruleId placeId" (one query per 500 rules, not one per pair). */
+  async function statesOf(ruleIds: string[]): Promise<Map<string, AlertStateTable>> {
+    const states = new Map<string, AlertStateTable>();
+    for (let start = 0; start < ruleIds.length; start += 500) {
+      const rows = await db.selectFrom("alert_states").selectAll().where("rule_id", "in", ruleIds.slice(start, start + 500)).execute();
+      for (const row of rows) states.set(`${row.rule_id} ${row.place_id}`, row);
+    }
+    return states;
+  }
+
+  async function evaluatePair(
+    { rule, place, settings }: Pair,
+    hourly: Parameters<typeof findMatches>[1] | null,
+    state: AlertStateTable | undefined,
+  ) {
     if (!hourly) return null;
     const current = now();
     const matches = findMatches(ruleSpec(rule), hourly, current, settings.time_zone);
-    const state = await db
-      .selectFrom("alert_states")
-      .selectAll()
-      .where("rule_id", "=", rule.id)
-      .where("place_id", "=", place.id)
-      .executeTakeFirst();
     const reader = readerSettings(settings);
     const first = matches[0];
 
@@ -138,10 +146,12 @@ export function createAlertService({ db, inbox, forecasts, now }: { db: Db; inbo
           return [place.id, result.status === "fulfilled" ? result.value.forecast.hourly : null];
         }),
       );
+      const states = await statesOf(rules.map((rule) => rule.id));
       let alerts = 0;
       let allClears = 0;
       for (const pair of pairs) {
-        const row: MessageTable | null = await evaluatePair(pair, hourlyOf.get(pair.place.id) ?? null);
+        const state = states.get(`${pair.rule.id} ${pair.place.id}`);
+        const row: MessageTable | null = await evaluatePair(pair, hourlyOf.get(pair.place.id) ?? null, state);
         if (!row) continue;
         inbox.publish(row);
         if (row.kind === "ALERT") alerts++;

@@ -29,8 +29,22 @@ function formatter(timeZone: string): Intl.DateTimeFormat {
   return existing;
 }
 
+// The engine asks about the same few hundred (zone, hour) pairs for thousands of rules.
+const partsCache = new Map<string, ZonedParts>();
+const PARTS_CACHE_LIMIT = 50_000;
+
 /** The wall clock in `timeZone` at `instant`. */
 export function zonedParts(instant: Date, timeZone: string): ZonedParts {
+  const key = `${timeZone}|${instant.getTime()}`;
+  const cached = partsCache.get(key);
+  if (cached) return cached;
+  const computed = computeZonedParts(instant, timeZone);
+  if (partsCache.size >= PARTS_CACHE_LIMIT) partsCache.clear();
+  partsCache.set(key, computed);
+  return computed;
+}
+
+function computeZonedParts(instant: Date, timeZone: string): ZonedParts {
   const parts = Object.fromEntries(formatter(timeZone).formatToParts(instant).map((part) => [part.type, part.value]));
   const hour = Number(parts.hour);
   const minute = Number(parts.minute);

@@ -19,6 +19,9 @@ export async function openDatabase(file: string): Promise<Db> {
   const sqlite = new SQLite(file);
   // WAL: readers never wait for the writer; busy_timeout: a second process waits for the lock instead of failing.
   sqlite.pragma("journal_mode = WAL");
+  // In WAL mode NORMAL never corrupts the database and survives a process crash; only a
+  // power cut can lose the last commits. It makes each commit several times cheaper.
+  sqlite.pragma("synchronous = NORMAL");
   sqlite.pragma("busy_timeout = 5000");
   sqlite.pragma("foreign_keys = ON");
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });

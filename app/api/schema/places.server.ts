@@ -31,6 +31,11 @@ export const placesTypeDefs = /* GraphQL */ `
     position: Int!
   }
 
+  extend type User {
+    "The user's places, in their order (the same list as Query.places)."
+    places: [Place!]!
+  }
+
   extend type Query {
     places: [Place!]!
     place(id: ID!): Place
@@ -109,6 +114,11 @@ async function ownPlace(context: ApiContext, userId: string, id: string) {
 }
 
 export const placesResolvers = {
+  User: {
+    async places(user: { id: string }, _: unknown, context: ApiContext) {
+      return (await userPlaces(context, user.id)).map(placeView);
+    },
+  },
   Query: {
     async places(_: unknown, __: unknown, context: ApiContext) {
       return (await userPlaces(context, requireUserId(context))).map(placeView);

@@ -1,0 +1,62 @@
+/**
+ * Engine: 10,000 alert rules over 1,000 places (100 users × 10 places × 10 rules)
+ * evaluated in one tick, against the Open-Meteo fake. Prints wall time and upstream calls.
+ */
+import { randomUUID } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { defaultSettings } from "../../app/api/schema/account.server";
+import { createApi } from "../../app/api/index.server";
+import { startFakeOpenMeteo } from "../../tests/fakes/open-meteo";
+
+const USERS = 100;
+const PLACES_PER_USER = 10;
+const RULES_PER_PLACE = 10;
+
+export async function benchEngine() {
+  const weather = await startFakeOpenMeteo();
+  const dataDir = await mkdtemp(path.join(tmpdir(), "weatherbot-bench-"));
+  const api = await createApi({ production: true, dataDir, openMeteoForecastUrl: weather.url, openMeteoGeocodingUrl: weather.url, scheduler: false });
+  const { db } = api.services;
+  try {
+    const created = new Date().toISOString();
+    await db.transaction().execute(async (trx) => {
+      for (let u = 0; u < USERS; u++) {
+        const userId = randomUUID();
+        await trx.insertInto("users").values({ id: userId, email: `u${u}@bench.example`, password_hash: "-", created_at: created }).execute();
+        await trx.insertInto("settings").values(defaultSettings(userId, "EN_US", "Europe/Berlin")).execute();
+        for (let p = 0; p < PLACES_PER_USER; p++) {
+          const placeId = randomUUID();
+          const index = u * PLACES_PER_USER + p;
+          await trx
+            .insertInto("places")
+            .values({ id: placeId, user_id: userId, label: `P${p}`, name: `P${p}`, admin1: null, country_code: null, latitude: -60 + (index % 120), longitude: -170 + Math.floor(index / 120) * 3, time_zone: "UTC", position: p, created_at: created })
+            .execute();
+          await trx
+            .insertInto("alert_rules")
+            .values(
+              Array.from({ length: RULES_PER_PLACE }, (_, r) => ({
+                id: randomUUID(), user_id: userId, name: `R${r}`, enabled: 1, place_id: placeId, metric: r % 2 ? "WIND_GUSTS" : "TEMPERATURE",
+                comparator: "AT_LEAST", threshold: r % 2 ? 50 + r : 20 + r, conditions: null, lookahead_hours: 24, active_days: "MON,TUE,WED,THU,FRI,SAT,SUN",
+                active_from: null, active_to: null, urgent: 0, notify_all_clear: 0, cooldown_hours: 6, snoozed_until: null, created_at: created,
+              })),
+            )
+            .execute();
+        }
+      }
+    });
+    const started = performance.now();
+    const first = await api.services.alerts.evaluateAll();
+    const firstMs = performance.now() - started;
+    const upstreamCalls = weather.calls.forecast;
+    const again = performance.now();
+    await api.services.alerts.evaluateAll();
+    const warmMs = performance.now() - again;
+    return { rules: USERS * PLACES_PER_USER * RULES_PER_PLACE, places: USERS * PLACES_PER_USER, firstMs, warmMs, upstreamCalls, alerts: first.alerts };
+  } finally {
+    await api.close();
+    await weather.close();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
