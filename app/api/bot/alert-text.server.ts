@@ -2,7 +2,7 @@ import { conditionOf } from "../weather/forecast";
 import type { AlertMetric, Match } from "./alert-evaluator";
 import type { ReaderSettings } from "./briefing-text.server";
 import { botTexts, LOCALE_OF } from "./texts.server";
-import { formatClock, formatPercent, formatPrecipitation, formatTemperature, formatWindSpeed, type UnitSettings } from "./units";
+import { formatClock, formatPercent, formatPrecipitation, formatTemperature, formatWeekday, formatWindSpeed, type UnitSettings } from "./units";
 import { zonedParts } from "./zoned-time";
 
 export function formatMetric(metric: AlertMetric, value: number, units: UnitSettings): string {
@@ -21,7 +21,7 @@ export function formatMetric(metric: AlertMetric, value: number, units: UnitSett
       return formatWindSpeed(value, units);
     case "UV_INDEX":
     case "CONDITION":
-      return new Intl.NumberFormat(units.locale, { maximumFractionDigits: 0 }).format(value);
+      return String(Math.round(value));
   }
 }
 
@@ -30,8 +30,7 @@ function when(epochSeconds: number, now: Date, reader: ReaderSettings, locale: s
   const instant = new Date(epochSeconds * 1000);
   const clock = formatClock(instant, locale, reader.timeZone, reader.hour12);
   if (zonedParts(instant, reader.timeZone).date === zonedParts(now, reader.timeZone).date) return clock;
-  const weekday = new Intl.DateTimeFormat(locale, { weekday: "short", timeZone: reader.timeZone }).format(instant);
-  return `${weekday} ${clock}`;
+  return `${formatWeekday(instant, locale, reader.timeZone)} ${clock}`;
 }
 
 /** "Gusts 68 km/h in Office from 13:00 to 17:00, peak 15:00." in the reader's language and units. */

@@ -48,73 +48,81 @@ export function createAlertService({ db, inbox, forecasts, now }: { db: Db; inbo
     return states;
   }
 
-  async function evaluatePair(
-    { rule, place, settings }: Pair,
-    hourly: Parameters<typeof findMatches>[1] | null,
-    state: AlertStateTable | undefined,
-  ) {
+  /** What one rule and place call for now: nothing, an alert, or a re-arm (with an optional all-clear). */
+  function decide({ rule, place, settings }: Pair, hourly: Parameters<typeof findMatches>[1] | null, state: AlertStateTable | undefined) {
     if (!hourly) return null;
     const current = now();
-    const matches = findMatches(ruleSpec(rule), hourly, current, settings.time_zone);
     const reader = readerSettings(settings);
-    const first = matches[0];
-
+    const first = findMatches(ruleSpec(rule), hourly, current, settings.time_zone)[0];
     if (first && state?.state !== "TRIGGERED") {
       const episodeStart = new Date(first.from * 1000).toISOString();
-      return db.transaction().execute(async (trx) => {
-        const text = alertMessage({ name: rule.name, metric: rule.metric as AlertMetric }, place.label, first, reader, current);
-        const row = await inbox.write(
-          {
-            userId: rule.user_id,
-            kind: "ALERT",
-            ...text,
-            urgent: rule.urgent === 1,
-            placeId: place.id,
-            alertRuleId: rule.id,
-            match: { ...first, placeId: place.id },
-            dedupeKey: `alert:${rule.id}:${place.id}:${episodeStart}`,
-          },
-          trx,
-        );
-        const values = { rule_id: rule.id, place_id: place.id, state: "TRIGGERED", episode_start: episodeStart, last_triggered_at: current.toISOString() };
-        await trx
-          .insertInto("alert_states")
-          .values(values)
-          .onConflict((conflict) => conflict.columns(["rule_id", "place_id"]).doUpdateSet(values))
-          .execute();
-        return row;
-      });
+      const text = alertMessage({ name: rule.name, metric: rule.metric as AlertMetric }, place.label, first, reader, current);
+      return {
+        message: {
+          userId: rule.user_id,
+          kind: "ALERT" as const,
+          ...text,
+          urgent: rule.urgent === 1,
+          placeId: place.id,
+          alertRuleId: rule.id,
+          match: { ...first, placeId: place.id },
+          dedupeKey: `alert:${rule.id}:${place.id}:${episodeStart}`,
+        },
+        state: { rule_id: rule.id, place_id: place.id, state: "TRIGGERED", episode_start: episodeStart, last_triggered_at: current.toISOString() },
+      };
     }
-
     if (!first && state?.state === "TRIGGERED") {
       const cooledAt = Date.parse(state.last_triggered_at ?? "") + rule.cooldown_hours * 3_600_000;
       if (current.getTime() < cooledAt) return null;
-      return db.transaction().execute(async (trx) => {
-        const row =
+      return {
+        message:
           rule.notify_all_clear === 1
-            ? await inbox.write(
-                {
-                  userId: rule.user_id,
-                  kind: "ALL_CLEAR",
-                  ...allClearMessage(rule, place.label, reader),
-                  placeId: place.id,
-                  alertRuleId: rule.id,
-                  dedupeKey: `all-clear:${rule.id}:${place.id}:${state.episode_start}`,
-                },
-                trx,
-              )
-            : null;
-        await trx
-          .updateTable("alert_states")
-          .set({ state: "ARMED", episode_start: null })
-          .where("rule_id", "=", rule.id)
-          .where("place_id", "=", place.id)
-          .where("state", "=", "TRIGGERED")
-          .execute();
-        return row;
-      });
+            ? {
+                userId: rule.user_id,
+                kind: "ALL_CLEAR" as const,
+                ...allClearMessage(rule, place.label, reader),
+                placeId: place.id,
+                alertRuleId: rule.id,
+                dedupeKey: `all-clear:${rule.id}:${place.id}:${state.episode_start}`,
+              }
+            : null,
+        state: { rule_id: rule.id, place_id: place.id, state: "ARMED", episode_start: null, last_triggered_at: state.last_triggered_at },
+      };
     }
     return null;
+  }
+
+  type Decision = NonNullable<ReturnType<typeof decide>>;
+
+  /**
+   * Writes decisions in transactions of up to 500: each message with its state change,
+   * all or nothing, so a crash mid-pass loses nothing (the next pass decides again).
+   */
+  async function apply(decisions: Decision[]): Promise<MessageTable[]> {
+    const written: MessageTable[] = [];
+    for (let start = 0; start < decisions.length; start += 500) {
+      const chunk = decisions.slice(start, start + 500);
+      const rows = await db.transaction().execute(async (trx) => {
+        const inserted = await inbox.writeMany(
+          chunk.flatMap((decision) => (decision.message ? [decision.message] : [])),
+          trx,
+        );
+        await trx
+          .insertInto("alert_states")
+          .values(chunk.map((decision) => decision.state))
+          .onConflict((conflict) =>
+            conflict.columns(["rule_id", "place_id"]).doUpdateSet((eb) => ({
+              state: eb.ref("excluded.state"),
+              episode_start: eb.ref("excluded.episode_start"),
+              last_triggered_at: eb.ref("excluded.last_triggered_at"),
+            })),
+          )
+          .execute();
+        return inserted;
+      });
+      written.push(...rows);
+    }
+    return written;
   }
 
   return {
@@ -147,16 +155,14 @@ export function createAlertService({ db, inbox, forecasts, now }: { db: Db; inbo
         }),
       );
       const states = await statesOf(rules.map((rule) => rule.id));
-      let alerts = 0;
-      let allClears = 0;
-      for (const pair of pairs) {
-        const state = states.get(`${pair.rule.id} ${pair.place.id}`);
-        const row: MessageTable | null = await evaluatePair(pair, hourlyOf.get(pair.place.id) ?? null, state);
-        if (!row) continue;
-        inbox.publish(row);
-        if (row.kind === "ALERT") alerts++;
-        else allClears++;
-      }
+      const decisions = pairs.flatMap((pair) => {
+        const decision = decide(pair, hourlyOf.get(pair.place.id) ?? null, states.get(`${pair.rule.id} ${pair.place.id}`));
+        return decision ? [decision] : [];
+      });
+      const written = await apply(decisions);
+      for (const row of written) inbox.publish(row);
+      const alerts = written.filter((row) => row.kind === "ALERT").length;
+      const allClears = written.length - alerts;
       return { alerts, allClears };
     },
 

@@ -29,31 +29,48 @@ export function createInbox(db: Db, now: () => Date) {
   const pubSub = createPubSub<{ [key: `message:${string}`]: [MessageTable] }>();
   const publishedListeners = new Set<(row: MessageTable) => void>();
 
+  function toRow(message: NewMessage): MessageTable {
+    // Time-ordered ids keep messages written in the same millisecond in write order.
+    return {
+      id: timeOrderedId(),
+      user_id: message.userId,
+      kind: message.kind,
+      title: message.title,
+      body: message.body,
+      created_at: now().toISOString(),
+      read_at: null,
+      urgent: message.urgent ? 1 : 0,
+      place_id: message.placeId ?? null,
+      briefing_id: message.briefingId ?? null,
+      dedupe_key: message.dedupeKey,
+      alert_rule_id: message.alertRuleId ?? null,
+      match_json: message.match === undefined ? null : JSON.stringify(message.match),
+    };
+  }
+
   return {
     /** Inserts the message unless its key exists; returns the new row, or null for a duplicate. */
     async write(message: NewMessage, executor: Db = db): Promise<MessageTable | null> {
-      // Time-ordered ids keep messages written in the same millisecond in write order.
-      const row: MessageTable = {
-        id: timeOrderedId(),
-        user_id: message.userId,
-        kind: message.kind,
-        title: message.title,
-        body: message.body,
-        created_at: now().toISOString(),
-        read_at: null,
-        urgent: message.urgent ? 1 : 0,
-        place_id: message.placeId ?? null,
-        briefing_id: message.briefingId ?? null,
-        dedupe_key: message.dedupeKey,
-        alert_rule_id: message.alertRuleId ?? null,
-        match_json: message.match === undefined ? null : JSON.stringify(message.match),
-      };
+      const row = toRow(message);
       const result = await executor
         .insertInto("messages")
         .values(row)
         .onConflict((conflict) => conflict.column("dedupe_key").doNothing())
         .executeTakeFirst();
       return Number(result.numInsertedOrUpdatedRows ?? 0) > 0 ? row : null;
+    },
+    /** Many messages in one statement; returns those that were new (duplicates by key are skipped). */
+    async writeMany(messages: NewMessage[], executor: Db = db): Promise<MessageTable[]> {
+      if (messages.length === 0) return [];
+      const rows = messages.map(toRow);
+      const inserted = await executor
+        .insertInto("messages")
+        .values(rows)
+        .onConflict((conflict) => conflict.column("dedupe_key").doNothing())
+        .returning("id")
+        .execute();
+      const ids = new Set(inserted.map((row) => row.id));
+      return rows.filter((row) => ids.has(row.id));
     },
     /** Call after the transaction that wrote `row` has committed. */
     publish(row: MessageTable) {

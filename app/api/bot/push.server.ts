@@ -88,7 +88,16 @@ export function createPushService({
     return delivered;
   }
 
-  const settingsOf = (userId: string) => db.selectFrom("settings").selectAll().where("user_id", "=", userId).executeTakeFirst();
+  // A pass can publish thousands of messages: read each user's settings at most once a second, not once per message.
+  const settingsCache = new Map<string, { at: number; row: Promise<SettingsTable | undefined> }>();
+  function settingsOf(userId: string) {
+    const cached = settingsCache.get(userId);
+    if (cached && Date.now() - cached.at < 1_000) return cached.row;
+    const row = db.selectFrom("settings").selectAll().where("user_id", "=", userId).executeTakeFirst();
+    settingsCache.set(userId, { at: Date.now(), row });
+    if (settingsCache.size > 10_000) settingsCache.clear();
+    return row;
+  }
 
   return {
     /** Delivers (or holds) one message; returns what happened, for tests and logs. */

@@ -6,8 +6,19 @@ export type UnitSettings = {
   precipitationUnit: string;
 };
 
+// Intl formatters are costly to build and the engine formats thousands of values a pass.
+const formatters = new Map<string, Intl.NumberFormat | Intl.DateTimeFormat>();
+function cached<T extends Intl.NumberFormat | Intl.DateTimeFormat>(key: string, create: () => T): T {
+  let formatter = formatters.get(key) as T | undefined;
+  if (!formatter) {
+    formatter = create();
+    formatters.set(key, formatter);
+  }
+  return formatter;
+}
+
 const number = (locale: string, value: number, digits = 0) =>
-  new Intl.NumberFormat(locale, { maximumFractionDigits: digits, minimumFractionDigits: 0 }).format(value);
+  cached(`n|${locale}|${digits}`, () => new Intl.NumberFormat(locale, { maximumFractionDigits: digits, minimumFractionDigits: 0 })).format(value);
 
 export function formatTemperature(celsius: number, units: UnitSettings): string {
   return units.temperatureUnit === "FAHRENHEIT"
@@ -32,9 +43,15 @@ export function formatPrecipitation(mm: number, units: UnitSettings): string {
 }
 
 export function formatPercent(percent: number, locale: string): string {
-  return new Intl.NumberFormat(locale, { style: "percent", maximumFractionDigits: 0 }).format(percent / 100);
+  return cached(`p|${locale}`, () => new Intl.NumberFormat(locale, { style: "percent", maximumFractionDigits: 0 })).format(percent / 100);
 }
 
 export function formatClock(instant: Date, locale: string, timeZone: string, hour12: boolean): string {
-  return new Intl.DateTimeFormat(locale, { hour: "2-digit", minute: "2-digit", hour12, timeZone }).format(instant);
+  return cached(`c|${locale}|${timeZone}|${hour12}`, () => new Intl.DateTimeFormat(locale, { hour: "2-digit", minute: "2-digit", hour12, timeZone })).format(
+    instant,
+  );
+}
+
+export function formatWeekday(instant: Date, locale: string, timeZone: string): string {
+  return cached(`w|${locale}|${timeZone}`, () => new Intl.DateTimeFormat(locale, { weekday: "short", timeZone })).format(instant);
 }
