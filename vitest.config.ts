@@ -23,5 +23,7 @@ export default defineConfig({
     setupFiles: ["tests/support/setup.ts"],
     environment: "node",
     restoreMocks: true,
+    // Integration tests hash real passwords (scrypt at OWASP cost, ~0.2 s each).
+    testTimeout: 20_000,
   },
 });

@@ -92,6 +92,21 @@ describe("accounts", () => {
     expect((await t.gql(LOG_IN, { email: "bystander@example.com", password: "another password" })).data!.logIn).toBeTruthy();
   });
 
+  it("rate-limits failed log-ins per address across accounts", async () => {
+    // A separate server: the address-wide counter must start from zero.
+    const own = await startTestApi();
+    try {
+      for (let i = 0; i < 20; i++) {
+        expect(codes(await own.gql(LOG_IN, { email: `nobody${i}@example.com`, password: "wrong password" }))).toEqual(["UNAUTHENTICATED"]);
+      }
+      const limited = await own.gql(LOG_IN, { email: "someone-else@example.com", password: "wrong password" });
+      expect(codes(limited)).toEqual(["RATE_LIMITED"]);
+      expect(limited.errors![0]!.message).toMatch(/^Too many failed log-ins; try again in \d+ seconds$/);
+    } finally {
+      await own.close();
+    }
+  });
+
   it("updates settings with validation", async () => {
     const token = await t.signUp();
     const UPDATE = `mutation ($input: SettingsInput!) { updateSettings(input: $input) { temperatureUnit quietHoursEnabled quietFrom timeZone } }`;
