@@ -1,16 +1,8 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Scenario } from "../fakes/open-meteo";
-import { codes, startTestApi, type TestApi } from "../support/api-server";
+import { codes, testApis, type TestApi } from "../support/api-server";
 
-const open: TestApi[] = [];
-async function api(options: Parameters<typeof startTestApi>[0] = {}) {
-  const started = await startTestApi(options);
-  open.push(started);
-  return started;
-}
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((t) => t.close()));
-});
+const api = testApis();
 
 const DAY1 = Date.parse("2026-06-01T00:00:00Z") / 1000;
 const H = 3600;

@@ -1,15 +1,7 @@
-import { afterEach, describe, expect, it } from "vitest";
-import { codes, startTestApi, type TestApi } from "../support/api-server";
+import { describe, expect, it } from "vitest";
+import { codes, testApis, type TestApi } from "../support/api-server";
 
-const open: TestApi[] = [];
-async function api(options: Parameters<typeof startTestApi>[0] = {}) {
-  const started = await startTestApi(options);
-  open.push(started);
-  return started;
-}
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((t) => t.close()));
-});
+const api = testApis();
 
 const WEATHER_AT = `query ($lat: Float!, $lon: Float!) {
   weatherAt(latitude: $lat, longitude: $lon) { id fetchedAt stale timeZone current { temperature condition } hourly(hours: 3) { id time } daily(days: 2) { id date } }

@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import express from "express";
+import { afterEach } from "vitest";
 import { createApi, type Api } from "~/api/index.server";
 import { attachWebSocket } from "~/api/websocket.server";
 import { startFakeOpenMeteo, type FakeOpenMeteo } from "../fakes/open-meteo";
@@ -98,3 +99,19 @@ export async function startTestApi(
 
 /** The `extensions.code` of each error, for compact assertions. */
 export const codes = (response: GraphQLResponse) => (response.errors ?? []).map((error) => error.extensions?.code);
+
+/**
+ * For test files that start their own API per test: `const api = testApis();` then
+ * `await api(options)`; every API started in a test is closed after it.
+ */
+export function testApis() {
+  const open: TestApi[] = [];
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((t) => t.close()));
+  });
+  return async (options: Parameters<typeof startTestApi>[0] = {}) => {
+    const started = await startTestApi(options);
+    open.push(started);
+    return started;
+  };
+}

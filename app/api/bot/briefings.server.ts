@@ -64,6 +64,19 @@ export function createBriefingService({
     };
   }
 
+  /** The inbox message for a composed briefing. */
+  function briefingMessage(briefing: BriefingTable, content: Awaited<ReturnType<typeof compose>>, dedupeKey: string) {
+    return {
+      userId: briefing.user_id,
+      kind: "BRIEFING" as const,
+      title: content.title,
+      body: content.body,
+      placeId: content.firstPlaceId,
+      briefingId: briefing.id,
+      dedupeKey,
+    };
+  }
+
   async function settingsOf(userId: string) {
     return db.selectFrom("settings").selectAll().where("user_id", "=", userId).executeTakeFirstOrThrow();
   }
@@ -72,15 +85,7 @@ export function createBriefingService({
     /** "Send a test briefing now": always a new message. */
     async sendNow(briefing: BriefingTable): Promise<MessageTable> {
       const content = await compose(briefing, await settingsOf(briefing.user_id));
-      const row = await inbox.write({
-        userId: briefing.user_id,
-        kind: "BRIEFING",
-        title: content.title,
-        body: content.body,
-        placeId: content.firstPlaceId,
-        briefingId: briefing.id,
-        dedupeKey: `briefing:${briefing.id}:now:${randomUUID()}`,
-      });
+      const row = await inbox.write(briefingMessage(briefing, content, `briefing:${briefing.id}:now:${randomUUID()}`));
       inbox.publish(row!);
       return row!;
     },
@@ -109,20 +114,7 @@ export function createBriefingService({
         const late = current.getTime() - Date.parse(dueAt) > LATE_LIMIT_MS;
         const content = late ? null : await compose(briefing, settings);
         const written = await db.transaction().execute(async (trx) => {
-          const row = content
-            ? await inbox.write(
-                {
-                  userId: briefing.user_id,
-                  kind: "BRIEFING",
-                  title: content.title,
-                  body: content.body,
-                  placeId: content.firstPlaceId,
-                  briefingId: briefing.id,
-                  dedupeKey: `briefing:${briefing.id}:${dueAt}`,
-                },
-                trx,
-              )
-            : null;
+          const row = content ? await inbox.write(briefingMessage(briefing, content, `briefing:${briefing.id}:${dueAt}`), trx) : null;
           // Only the pass that still sees this due time moves the briefing on.
           await trx
             .updateTable("briefings")

@@ -101,14 +101,13 @@ async function userPlaces(context: ApiContext, userId: string) {
   return context.db.selectFrom("places").selectAll().where("user_id", "=", userId).orderBy("position").execute();
 }
 
+function findOwnPlace(context: ApiContext, userId: string, id: string) {
+  return context.db.selectFrom("places").selectAll().where("id", "=", id).where("user_id", "=", userId).executeTakeFirst();
+}
+
 async function ownPlace(context: ApiContext, userId: string, id: string) {
   // Another user's place and a missing one answer the same: nothing about it leaks.
-  const row = await context.db
-    .selectFrom("places")
-    .selectAll()
-    .where("id", "=", id)
-    .where("user_id", "=", userId)
-    .executeTakeFirst();
+  const row = await findOwnPlace(context, userId, id);
   if (!row) throw notFound("Place");
   return row;
 }
@@ -124,13 +123,7 @@ export const placesResolvers = {
       return (await userPlaces(context, requireUserId(context))).map(placeView);
     },
     async place(_: unknown, { id }: { id: string }, context: ApiContext) {
-      const userId = requireUserId(context);
-      const row = await context.db
-        .selectFrom("places")
-        .selectAll()
-        .where("id", "=", id)
-        .where("user_id", "=", userId)
-        .executeTakeFirst();
+      const row = await findOwnPlace(context, requireUserId(context), id);
       return row ? placeView(row) : null;
     },
     async searchLocations(_: unknown, args: { query: string; count?: number | null }, context: ApiContext) {
