@@ -82,11 +82,17 @@ type WeatherSource = { id: string; result: ForecastResult };
 
 const iso = (epochSeconds: number) => new Date(epochSeconds * 1000).toISOString();
 
-/** Hours from the one now running onwards. */
-function upcomingHours(forecast: Forecast, now: Date) {
+/** Index of the hour now running (hourly is sorted by time); -1 when the forecast has ended. */
+function currentHourIndex(forecast: Forecast, now: Date): number {
   const hourStart = Math.floor(now.getTime() / 3_600_000) * 3600;
-  const index = forecast.hourly.findIndex((hour) => hour.time >= hourStart);
-  return index === -1 ? [] : forecast.hourly.slice(index);
+  let low = 0;
+  let high = forecast.hourly.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (forecast.hourly[middle]!.time < hourStart) low = middle + 1;
+    else high = middle;
+  }
+  return low < forecast.hourly.length ? low : -1;
 }
 
 export const weatherResolvers = {
@@ -97,7 +103,7 @@ export const weatherResolvers = {
     timeZone: (source: WeatherSource) => source.result.forecast.timeZone,
     current(source: WeatherSource, _: unknown, context: ApiContext) {
       const { current } = source.result.forecast;
-      const hour = upcomingHours(source.result.forecast, context.now())[0];
+      const hour = source.result.forecast.hourly[currentHourIndex(source.result.forecast, context.now())];
       return {
         ...current,
         id: `${source.id}:current`,
@@ -108,8 +114,10 @@ export const weatherResolvers = {
     },
     hourly(source: WeatherSource, { hours }: { hours: number }, context: ApiContext) {
       if (!Number.isInteger(hours) || hours < 1 || hours > 168) throw badInput("hours must be from 1 to 168", "hours");
-      return upcomingHours(source.result.forecast, context.now())
-        .slice(0, hours)
+      const start = currentHourIndex(source.result.forecast, context.now());
+      if (start === -1) return [];
+      return source.result.forecast.hourly
+        .slice(start, start + hours)
         .map((hour) => ({
           ...hour,
           id: `${source.id}:${iso(hour.time)}`,
