@@ -95,6 +95,46 @@ function currentHourIndex(forecast: Forecast, now: Date): number {
   return low < forecast.hourly.length ? low : -1;
 }
 
+type HourlyView = ReturnType<typeof hourlyView>;
+type DailyView = ReturnType<typeof dailyView>;
+
+const hourlyView = (weatherId: string, hour: Forecast["hourly"][number]) => ({
+  ...hour,
+  id: `${weatherId}:${iso(hour.time)}`,
+  time: iso(hour.time),
+  condition: conditionOf(hour.weatherCode),
+});
+
+const dailyView = (weatherId: string, day: Forecast["daily"][number]) => ({
+  ...day,
+  id: `${weatherId}:${day.date}`,
+  condition: conditionOf(day.weatherCode),
+  sunrise: iso(day.sunrise),
+  sunset: iso(day.sunset),
+});
+
+/**
+ * A cached forecast is served many times before it is refetched: its GraphQL views are
+ * built once per forecast and weather id, not on every request.
+ */
+const viewCache = new WeakMap<Forecast, Map<string, { hourly: HourlyView[]; daily: DailyView[] }>>();
+function viewsOf({ id, result }: WeatherSource) {
+  let byId = viewCache.get(result.forecast);
+  if (!byId) {
+    byId = new Map();
+    viewCache.set(result.forecast, byId);
+  }
+  let views = byId.get(id);
+  if (!views) {
+    views = {
+      hourly: result.forecast.hourly.map((hour) => hourlyView(id, hour)),
+      daily: result.forecast.daily.map((day) => dailyView(id, day)),
+    };
+    byId.set(id, views);
+  }
+  return views;
+}
+
 export const weatherResolvers = {
   Weather: {
     id: (source: WeatherSource) => source.id,
@@ -115,25 +155,11 @@ export const weatherResolvers = {
     hourly(source: WeatherSource, { hours }: { hours: number }, context: ApiContext) {
       if (!Number.isInteger(hours) || hours < 1 || hours > 168) throw badInput("hours must be from 1 to 168", "hours");
       const start = currentHourIndex(source.result.forecast, context.now());
-      if (start === -1) return [];
-      return source.result.forecast.hourly
-        .slice(start, start + hours)
-        .map((hour) => ({
-          ...hour,
-          id: `${source.id}:${iso(hour.time)}`,
-          time: iso(hour.time),
-          condition: conditionOf(hour.weatherCode),
-        }));
+      return start === -1 ? [] : viewsOf(source).hourly.slice(start, start + hours);
     },
     daily(source: WeatherSource, { days }: { days: number }) {
       if (!Number.isInteger(days) || days < 1 || days > 8) throw badInput("days must be from 1 to 8", "days");
-      return source.result.forecast.daily.slice(0, days).map((day) => ({
-        ...day,
-        id: `${source.id}:${day.date}`,
-        condition: conditionOf(day.weatherCode),
-        sunrise: iso(day.sunrise),
-        sunset: iso(day.sunset),
-      }));
+      return viewsOf(source).daily.slice(0, days);
     },
   },
   Place: {
