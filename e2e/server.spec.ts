@@ -111,6 +111,14 @@ test("nothing secret or server-only is in build/client", () => {
     "Invalid configuration",
     "content-security-policy",
     "Unknown middleware",
+    // The embedded API and its dependencies.
+    "graphql-yoga",
+    "better-sqlite3",
+    "scrypt",
+    "web-push",
+    "vapid",
+    "weatherbot_session",
+    "dedupe_key",
   ];
   const offenders: string[] = [];
   for (const file of files) {
@@ -128,6 +136,26 @@ test.describe("the embedded GraphQL API", () => {
     });
     expect(response.status()).toBe(200);
     expect(await response.json()).toEqual({ data: { searchLocations: [{ name: "Berlin", timeZone: "Europe/Berlin" }] } });
+  });
+
+  test("accepts the session cookie from the app's own pages, and refuses it cross-site", async ({ playwright, baseURL }) => {
+    const api = await playwright.request.newContext({ baseURL });
+    const signUp = await api.post("/graphql", {
+      data: { query: `mutation { signUp(email: "cookie@example.com", password: "a cookie pass") { token } }` },
+    });
+    const token = ((await signUp.json()) as { data: { signUp: { token: string } } }).data.signUp.token;
+    const me = { query: "{ me { email } }" };
+    const sameOrigin = await api.post("/graphql", {
+      data: me,
+      headers: { Cookie: `weatherbot_session=${token}`, Origin: baseURL!, "Sec-Fetch-Site": "same-origin" },
+    });
+    expect(await sameOrigin.json()).toEqual({ data: { me: { email: "cookie@example.com" } } });
+    const crossSite = await api.post("/graphql", {
+      data: { query: "mutation { logOut }" },
+      headers: { Cookie: `weatherbot_session=${token}`, Origin: "https://evil.example" },
+    });
+    expect(crossSite.status()).toBe(403);
+    await api.dispose();
   });
 
   test("refuses a cross-site POST (CSRF) before it reaches a resolver", async ({ request }) => {
