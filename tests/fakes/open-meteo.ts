@@ -153,6 +153,20 @@ export async function startFakeOpenMeteo(options: { port?: number; now?: () => D
     forecastRequests: [],
   };
 
+  // Like the real service, answer quickly: a coordinate's forecast is generated once per hour.
+  const cache = new Map<string, ReturnType<typeof fakeForecast>>();
+  function generated(latitude: number, longitude: number, days: number) {
+    if (scenario) return fakeForecast(latitude, longitude, days, now(), scenario);
+    const key = `${latitude},${longitude},${days},${Math.floor(now().getTime() / 3_600_000)}`;
+    let forecast = cache.get(key);
+    if (!forecast) {
+      if (cache.size > 20_000) cache.clear();
+      forecast = fakeForecast(latitude, longitude, days, now());
+      cache.set(key, forecast);
+    }
+    return forecast;
+  }
+
   function handle(req: IncomingMessage, res: ServerResponse) {
     const url = new URL(req.url ?? "/", "http://fake.invalid");
     if (url.pathname === "/__control/fail" && req.method === "POST") {
@@ -203,7 +217,7 @@ export async function startFakeOpenMeteo(options: { port?: number; now?: () => D
       return send(res, 400, { error: true, reason: "This fake only speaks timeformat=unixtime" });
     }
     state.forecastRequests.push(latitudes.map((latitude, i) => ({ latitude, longitude: longitudes[i]! })));
-    const forecasts = latitudes.map((latitude, i) => fakeForecast(latitude, longitudes[i]!, days, now(), scenario));
+    const forecasts = latitudes.map((latitude, i) => generated(latitude, longitudes[i]!, days));
     return send(res, 200, forecasts.length === 1 ? forecasts[0] : forecasts);
   }
 

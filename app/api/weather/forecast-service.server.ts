@@ -3,6 +3,8 @@ import { apiError } from "../errors.server";
 import { coordinateKey, roundCoordinate, type Coordinate, type Forecast } from "./forecast";
 import type { OpenMeteoClient } from "./open-meteo.server";
 
+const UPSTREAM_CONCURRENCY = 4;
+
 export type ForecastResult = { key: string; forecast: Forecast; fetchedAt: Date; stale: boolean };
 
 type Entry = { forecast: Forecast; fetchedAt: Date };
@@ -54,13 +56,14 @@ export function createForecastService(options: ForecastServiceOptions) {
     );
   }
 
-  async function store(key: string, entry: Entry) {
-    memory.set(key, entry);
-    const row = { coordinate_key: key, fetched_at: entry.fetchedAt.toISOString(), payload: JSON.stringify(entry.forecast) };
+  /** Keeps fresh forecasts in the database, in one statement. */
+  async function store(entries: Array<[string, Entry]>) {
     await options.db
       .insertInto("forecast_cache")
-      .values(row)
-      .onConflict((conflict) => conflict.column("coordinate_key").doUpdateSet({ fetched_at: row.fetched_at, payload: row.payload }))
+      .values(entries.map(([key, entry]) => ({ coordinate_key: key, fetched_at: entry.fetchedAt.toISOString(), payload: JSON.stringify(entry.forecast) })))
+      .onConflict((conflict) =>
+        conflict.column("coordinate_key").doUpdateSet((eb) => ({ fetched_at: eb.ref("excluded.fetched_at"), payload: eb.ref("excluded.payload") })),
+      )
       .execute();
   }
 
@@ -77,29 +80,36 @@ export function createForecastService(options: ForecastServiceOptions) {
         missing.push(key);
       }
     }
-    for (let start = 0; start < missing.length; start += batchSize) {
-      const chunk = missing.slice(start, start + batchSize);
-      try {
-        const forecasts = await options.client.forecasts(chunk.map((key) => batch.get(key)!));
-        const fetchedAt = now();
-        await Promise.all(
-          chunk.map(async (key, index) => {
-            const entry = { forecast: forecasts[index]!, fetchedAt };
-            await store(key, entry);
-            settle(key, { result: { key, ...entry, stale: false } });
-          }),
-        );
-      } catch (error) {
-        for (const key of chunk) {
-          const last = memory.get(key) ?? stored.get(key);
-          if (last) settle(key, { result: { key, ...last, stale: true } });
-          else
-            settle(key, {
-              error: apiError("WEATHER_UNAVAILABLE", "The weather service cannot be reached right now; try again in a few minutes", {
-                cause: (error as Error).message,
-              }),
-            });
-        }
+    const chunks: string[][] = [];
+    for (let start = 0; start < missing.length; start += batchSize) chunks.push(missing.slice(start, start + batchSize));
+    // A few upstream requests at a time: quick for a big pass, still polite to the provider.
+    const workers = Array.from({ length: Math.min(UPSTREAM_CONCURRENCY, chunks.length) }, async () => {
+      for (let chunk = chunks.shift(); chunk; chunk = chunks.shift()) await fetchChunk(chunk, batch, stored);
+    });
+    await Promise.all(workers);
+  }
+
+  async function fetchChunk(chunk: string[], batch: Map<string, Coordinate>, stored: Map<string, Entry>) {
+    try {
+      const forecasts = await options.client.forecasts(chunk.map((key) => batch.get(key)!));
+      const fetchedAt = now();
+      const entries = chunk.map((key, index): [string, Entry] => [key, { forecast: forecasts[index]!, fetchedAt }]);
+      for (const [key, entry] of entries) {
+        memory.set(key, entry);
+        settle(key, { result: { key, ...entry, stale: false } });
+      }
+      // Whoever waits has the forecast already; the copy that survives restarts is written after.
+      await store(entries).catch((error: unknown) => console.error("[weather] could not keep forecasts:", error));
+    } catch (error) {
+      for (const key of chunk) {
+        const last = memory.get(key) ?? stored.get(key);
+        if (last) settle(key, { result: { key, ...last, stale: true } });
+        else
+          settle(key, {
+            error: apiError("WEATHER_UNAVAILABLE", "The weather service cannot be reached right now; try again in a few minutes", {
+              cause: (error as Error).message,
+            }),
+          });
       }
     }
   }
