@@ -4,7 +4,7 @@ import { createRequestHandler } from "@react-router/express";
 import compression from "compression";
 import express from "express";
 import helmet from "helmet";
-import type { ServerBuild } from "react-router";
+import { RouterContextProvider, type RouterContext, type ServerBuild } from "react-router";
 import { createApi, type Api } from "./app/api/index.server";
 import { attachWebSocket } from "./app/api/websocket.server";
 import { EnvError, parseEnv, type ServerEnv } from "./app/lib/env.server";
@@ -32,7 +32,9 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 // Bundled, this file is build/server.js; run from source (dev), it sits at the project root.
 const buildDir = path.basename(here) === "build" ? here : path.join(here, "build");
 
-type BuildWithId = ServerBuild & { entry: { module: { buildId?: string } } };
+type BuildWithId = ServerBuild & {
+  entry: { module: { buildId?: string; graphqlFetchContext: RouterContext<typeof fetch> } };
+};
 
 async function createBuildSource(app: express.Express): Promise<() => Promise<BuildWithId>> {
   if (env.NODE_ENV === "development") {
@@ -91,7 +93,21 @@ export async function createServerApp(api: Api) {
     res.json({ id: await buildId() });
   });
 
-  app.all("/{*splat}", createRequestHandler({ build: getBuild, mode: env.NODE_ENV }));
+  app.all(
+    "/{*splat}",
+    createRequestHandler({
+      build: getBuild,
+      mode: env.NODE_ENV,
+      async getLoadContext(req) {
+        // Loaders and actions call the embedded API in-process, as this client address.
+        const context = new RouterContextProvider();
+        const inProcess: typeof fetch = (input, init) =>
+          Promise.resolve(api.yoga.fetch(input instanceof Request ? input.url : String(input), init ?? {}, { req: { ip: req.ip } }));
+        context.set((await getBuild()).entry.module.graphqlFetchContext, inProcess);
+        return context;
+      },
+    }),
+  );
   return app;
 }
 

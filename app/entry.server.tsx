@@ -14,6 +14,9 @@ import { NonceContext } from "./lib/nonce";
 /** Read by server.ts for /healthz and the build-update check. */
 export const buildId = __BUILD_ID__;
 
+/** server.ts fills this context key for every request: it is how loaders reach /graphql. */
+export { graphqlFetchContext } from "./lib/graphql/executor-context";
+
 export const streamTimeout = 5_000;
 
 export default function handleRequest(

@@ -14,8 +14,9 @@ export function apiError(code: ErrorCode, message: string, extensions: Record<st
   return new GraphQLError(message, { extensions: { ...extensions, code } });
 }
 
-export const badInput = (message: string, field?: string) =>
-  apiError("BAD_USER_INPUT", message, field ? { field } : {});
+/** A user-input error; `field` names the input it is about, `reason` a stable code clients can translate. */
+export const badInput = (message: string, field?: string, reason?: string) =>
+  apiError("BAD_USER_INPUT", message, { ...(field ? { field } : {}), ...(reason ? { reason } : {}) });
 
 export const notFound = (what: string) => apiError("NOT_FOUND", `${what} not found`);
 

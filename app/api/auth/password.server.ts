@@ -37,10 +37,12 @@ export async function verifyPassword(password: string, stored: string): Promise<
 /** The 1,000 most common passwords (zxcvbn's frequency list), lower-cased. */
 const COMMON_PASSWORDS = new Set(dictionary["passwords-common"]!.slice(0, 1000).map((word) => String(word).toLowerCase()));
 
-/** Why a new password is not acceptable, or null when it is. */
-export function passwordProblem(password: string): string | null {
-  if (password.length < PASSWORD_MIN_LENGTH) return `Password must be at least ${PASSWORD_MIN_LENGTH} characters`;
-  if (password.length > PASSWORD_MAX_LENGTH) return `Password must be at most ${PASSWORD_MAX_LENGTH} characters`;
-  if (COMMON_PASSWORDS.has(password.toLowerCase())) return "This password is too common; choose another";
+/** Why a new password is not acceptable (message and a stable reason code), or null when it is. */
+export function passwordProblem(password: string): { message: string; reason: string } | null {
+  if (password.length < PASSWORD_MIN_LENGTH)
+    return { message: `Password must be at least ${PASSWORD_MIN_LENGTH} characters`, reason: "PASSWORD_TOO_SHORT" };
+  if (password.length > PASSWORD_MAX_LENGTH)
+    return { message: `Password must be at most ${PASSWORD_MAX_LENGTH} characters`, reason: "PASSWORD_TOO_LONG" };
+  if (COMMON_PASSWORDS.has(password.toLowerCase())) return { message: "This password is too common; choose another", reason: "PASSWORD_TOO_COMMON" };
   return null;
 }

@@ -75,7 +75,7 @@ const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 function normaliseEmail(raw: string): string {
   const email = raw.trim().toLowerCase();
   if (email.length > EMAIL_MAX_LENGTH || !EMAIL_PATTERN.test(email)) {
-    throw badInput("Enter a valid email address", "email");
+    throw badInput("Enter a valid email address", "email", "EMAIL_INVALID");
   }
   return email;
 }
@@ -150,11 +150,11 @@ export const accountResolvers = {
     ) {
       const email = normaliseEmail(args.email);
       const problem = passwordProblem(args.password);
-      if (problem) throw badInput(problem, "password");
+      if (problem) throw badInput(problem.message, "password", problem.reason);
       const language = args.language ?? "EN_US";
       const timeZone = args.timeZone ?? "UTC";
       const existing = await context.db.selectFrom("users").select("id").where("email", "=", email).executeTakeFirst();
-      if (existing) throw badInput("An account with this email already exists; log in instead", "email");
+      if (existing) throw badInput("An account with this email already exists; log in instead", "email", "EMAIL_TAKEN");
 
       const user: UserTable = {
         id: randomUUID(),
@@ -169,7 +169,8 @@ export const accountResolvers = {
         });
       } catch (error) {
         // Two sign-ups with one email at the same moment: the unique index decides.
-        if (/UNIQUE/i.test(String(error))) throw badInput("An account with this email already exists; log in instead", "email");
+        if (/UNIQUE/i.test(String(error)))
+          throw badInput("An account with this email already exists; log in instead", "email", "EMAIL_TAKEN");
         throw error;
       }
       return sessionFor(context, user);

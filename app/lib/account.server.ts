@@ -1,0 +1,101 @@
+import { data, type RouterContextProvider } from "react-router";
+import type { i18n } from "i18next";
+import { graphqlErrorCodes } from "./graphql/errors";
+import { serverGraphQLClient } from "./graphql/server-client.server";
+import { safeRedirectPath } from "./safe-redirect";
+import { clearedSessionCookie, sessionCookie, sessionToken } from "./session.server";
+import { redirectWithToast } from "./toast/flash-toast.server";
+
+export type AccountFormErrors = { email?: string; password?: string; form?: string };
+export type AccountActionData = { intent: "login" | "signup"; email: string; errors: AccountFormErrors };
+
+const API_LANGUAGE: Record<string, string> = { "en-US": "EN_US", "de-DE": "DE_DE", "fr-FR": "FR_FR", "es-ES": "ES_ES" };
+
+const SIGN_UP = `mutation SignUp($email: String!, $password: String!, $language: Language, $timeZone: TimeZone) {
+  signUp(email: $email, password: $password, language: $language, timeZone: $timeZone) { token }
+}`;
+const LOG_IN = `mutation LogIn($email: String!, $password: String!) { logIn(email: $email, password: $password) { token } }`;
+const LOG_OUT = `mutation LogOut { logOut }`;
+const ME = `query Me { me { id email } }`;
+
+/** The signed-in user, or null (no cookie, or a token that is expired or revoked). */
+export async function currentUser(request: Request, context: Readonly<RouterContextProvider>) {
+  if (!sessionToken(request)) return null;
+  const result = await serverGraphQLClient(request, context).query<{ me: { id: string; email: string } | null }>(ME, {}).toPromise();
+  return result.data?.me ?? null;
+}
+
+function isTimeZone(value: string) {
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone: value });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The settings page's account forms (`intent` = signup, login or logout), with or without
+ * JavaScript: success answers 303 with the session cookie set or cleared; a failure
+ * answers 400 with field errors and what the user typed (never the password).
+ */
+export async function handleAccountIntent(request: Request, context: Readonly<RouterContextProvider>, form: FormData, i18n: i18n) {
+  const { t } = i18n;
+  const intent = form.get("intent");
+  const redirectTo = safeRedirectPath(form.get("redirectTo"), "/settings");
+
+  if (intent === "logout") {
+    await serverGraphQLClient(request, context).mutation(LOG_OUT, {}).toPromise();
+    return redirectWithToast(redirectTo, { title: t("account.loggedOut"), variant: "success" }, {
+      status: 303,
+      headers: { "Set-Cookie": clearedSessionCookie(request) },
+    });
+  }
+  if (intent !== "login" && intent !== "signup") {
+    return data({ intent: "login" as const, email: "", errors: { form: t("account.errors.unknown", { message: "intent" }) } }, { status: 400 });
+  }
+
+  const email = String(form.get("email") ?? "").trim();
+  const password = String(form.get("password") ?? "");
+  const errors: AccountFormErrors = {};
+  if (!email) errors.email = t("account.errors.emailRequired");
+  if (!password) errors.password = t("account.errors.passwordRequired");
+  if (errors.email || errors.password) return data<AccountActionData>({ intent, email, errors }, { status: 400 });
+
+  const timeZone = String(form.get("timeZone") ?? "");
+  const client = serverGraphQLClient(request, context, null);
+  const result =
+    intent === "signup"
+      ? await client
+          .mutation<{ signUp: { token: string } }>(SIGN_UP, {
+            email,
+            password,
+            language: API_LANGUAGE[i18n.language] ?? "EN_US",
+            timeZone: isTimeZone(timeZone) ? timeZone : null,
+          })
+          .toPromise()
+      : await client.mutation<{ logIn: { token: string } }>(LOG_IN, { email, password }).toPromise();
+
+  const token = result.data && ("signUp" in result.data ? result.data.signUp.token : result.data.logIn.token);
+  if (!token) {
+    for (const error of result.error ? graphqlErrorCodes(result.error) : []) {
+      const reason = error.reason ?? error.code ?? "";
+      const known = t(`account.errors.${reason}` as "account.errors.unknown", {
+        seconds: error.retryAfterSeconds,
+        defaultValue: "",
+      });
+      const message = known || t("account.errors.unknown", { message: error.message });
+      if (error.field === "email" || error.field === "password") errors[error.field] ??= message;
+      else errors.form ??= message;
+    }
+    if (!errors.email && !errors.password && !errors.form) {
+      errors.form = t("account.errors.unknown", { message: result.error?.message ?? "no token" });
+    }
+    return data<AccountActionData>({ intent, email, errors }, { status: 400 });
+  }
+  return redirectWithToast(
+    redirectTo,
+    { title: intent === "signup" ? t("account.accountCreated") : t("account.welcomeBack"), variant: "success" },
+    { status: 303, headers: { "Set-Cookie": sessionCookie(request, token) } },
+  );
+}

@@ -1,0 +1,27 @@
+import { parse, serialize } from "cookie";
+
+/** The cookie that carries the API token for the app's own pages. The browser's JavaScript never sees it. */
+export const SESSION_COOKIE = "weatherbot_session";
+export const SESSION_MAX_AGE_SECONDS = 604_800;
+
+/** Secure whenever the request is HTTPS, including behind a trusted proxy that set X-Forwarded-Proto. */
+const isHttps = (request: Request) => new URL(request.url).protocol === "https:";
+
+export function sessionCookie(request: Request, token: string): string {
+  return serialize(SESSION_COOKIE, token, {
+    maxAge: SESSION_MAX_AGE_SECONDS,
+    httpOnly: true,
+    sameSite: "lax",
+    path: "/",
+    secure: isHttps(request),
+  });
+}
+
+export function clearedSessionCookie(request: Request): string {
+  return serialize(SESSION_COOKIE, "", { maxAge: 0, httpOnly: true, sameSite: "lax", path: "/", secure: isHttps(request) });
+}
+
+export function sessionToken(request: Request): string | null {
+  const header = request.headers.get("Cookie");
+  return header ? (parse(header)[SESSION_COOKIE] ?? null) : null;
+}

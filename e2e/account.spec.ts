@@ -1,0 +1,100 @@
+import type { Page } from "@playwright/test";
+import { expect, gotoHydrated, test } from "./fixtures";
+import { startAppServer } from "./support/app-server";
+
+let counter = 0;
+const uniqueEmail = () => `e2e-${Date.now()}-${++counter}@example.com`;
+
+async function fillAccountForm(page: Page, email: string, password: string) {
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(password);
+}
+
+test.describe("account forms", () => {
+  test.describe("without JavaScript", () => {
+    test.use({ javaScriptEnabled: false });
+
+    test("sign up sets the session cookie with exact attributes; log out clears and revokes it", async ({ page, context, request }) => {
+      await page.goto("/settings");
+      const email = uniqueEmail();
+      await fillAccountForm(page, email, "a sturdy passphrase");
+      const [response] = await Promise.all([
+        page.waitForResponse((r) => r.request().method() === "POST" && new URL(r.url()).pathname === "/settings"),
+        page.getByRole("button", { name: "Create account" }).click(),
+      ]);
+      expect(response.status()).toBe(303);
+      await expect(page.getByText(`Signed in as ${email}`)).toBeVisible();
+
+      const cookie = (await context.cookies()).find((c) => c.name === "weatherbot_session");
+      expect(cookie).toMatchObject({ path: "/", httpOnly: true, sameSite: "Lax", secure: false });
+      const days = (cookie!.expires - Date.now() / 1000) / 86_400;
+      expect(days).toBeGreaterThan(6.99);
+      expect(days).toBeLessThanOrEqual(7);
+      const token = cookie!.value;
+
+      await page.getByRole("button", { name: "Log out" }).click();
+      await expect(page.getByRole("button", { name: "Log in" })).toBeVisible();
+      expect((await context.cookies()).find((c) => c.name === "weatherbot_session")).toBeUndefined();
+      const me = await request.post("/graphql", { data: { query: "{ me { email } }" }, headers: { authorization: `Bearer ${token}` } });
+      expect(await me.json()).toEqual({ data: { me: null } });
+    });
+
+    test("a failed log-in answers 400 with a field error and keeps the email, never the password", async ({ page, consoleGuard }) => {
+      consoleGuard.allow(/status of 400/);
+      await page.goto("/settings");
+      const email = uniqueEmail();
+      await fillAccountForm(page, email, "not the password");
+      const [response] = await Promise.all([
+        page.waitForResponse((r) => r.request().method() === "POST" && new URL(r.url()).pathname === "/settings"),
+        page.getByRole("button", { name: "Log in" }).click(),
+      ]);
+      expect(response.status()).toBe(400);
+      await expect(page.getByRole("alert")).toHaveText("Email or password is not right.");
+      await expect(page.getByLabel("Email")).toHaveValue(email);
+      await expect(page.getByLabel("Password")).toHaveValue("");
+    });
+
+    test("sign-up problems appear on the right field, in the page's language", async ({ browser, baseURL }) => {
+      const context = await browser.newContext({ baseURL, javaScriptEnabled: false, locale: "de-DE" });
+      const page = await context.newPage();
+      await page.goto("/settings");
+      await page.getByLabel("E-Mail").fill(uniqueEmail());
+      await page.getByLabel("Passwort").fill("password");
+      await page.getByRole("button", { name: "Konto erstellen" }).click();
+      await expect(page.getByLabel("Passwort")).toHaveAttribute("aria-invalid", "true");
+      await expect(page.getByRole("alert")).toHaveText("Dieses Passwort ist zu verbreitet. Wähle ein anderes.");
+      await context.close();
+    });
+  });
+
+  test("with JavaScript the same forms sign up and confirm with a toast", async ({ page }) => {
+    await gotoHydrated(page, "/settings");
+    const email = uniqueEmail();
+    await fillAccountForm(page, email, "a sturdy passphrase");
+    await page.getByRole("button", { name: "Create account" }).click();
+    await expect(page.getByText(`Signed in as ${email}`)).toBeVisible();
+    await expect(page.getByRole("region", { name: "Notifications (F8)" }).getByRole("listitem")).toHaveText(/Your account is ready\./);
+  });
+
+  test("the cookie is Secure behind a trusted HTTPS proxy, and the header is ignored otherwise", async () => {
+    const trusted = await startAppServer({ TRUST_PROXY: "loopback", OPEN_METEO_FORECAST_URL: process.env.E2E_FAKE_WEATHER_URL!, OPEN_METEO_GEOCODING_URL: process.env.E2E_FAKE_WEATHER_URL! });
+    const untrusted = await startAppServer({ OPEN_METEO_FORECAST_URL: process.env.E2E_FAKE_WEATHER_URL!, OPEN_METEO_GEOCODING_URL: process.env.E2E_FAKE_WEATHER_URL! });
+    try {
+      const signUp = (base: string) =>
+        fetch(`${base}/settings`, {
+          method: "POST",
+          redirect: "manual",
+          headers: { "content-type": "application/x-www-form-urlencoded", "x-forwarded-proto": "https" },
+          body: new URLSearchParams({ intent: "signup", email: uniqueEmail(), password: "a sturdy passphrase" }),
+        });
+      const viaProxy = await signUp(trusted.baseURL);
+      expect(viaProxy.status).toBe(303);
+      expect(viaProxy.headers.getSetCookie().find((c) => c.startsWith("weatherbot_session="))).toMatch(/; Secure/);
+      const direct = await signUp(untrusted.baseURL);
+      expect(direct.status).toBe(303);
+      expect(direct.headers.getSetCookie().find((c) => c.startsWith("weatherbot_session="))).not.toMatch(/Secure/);
+    } finally {
+      await Promise.all([trusted.stop(), untrusted.stop()]);
+    }
+  });
+});
