@@ -8,6 +8,7 @@ import { RouterContextProvider, type RouterContext, type ServerBuild } from "rea
 import { createApi, type Api } from "./app/api/index.server";
 import { attachWebSocket } from "./app/api/websocket.server";
 import { EnvError, parseEnv, type ServerEnv } from "./app/lib/env.server";
+import { graphqlProxy, hostedGraphQLFetch } from "./app/lib/http/graphql-proxy.server";
 import { sameOriginWrites } from "./app/lib/http/same-origin.server";
 
 /**
@@ -62,7 +63,12 @@ async function createBuildSource(app: express.Express): Promise<() => Promise<Bu
   return async () => build;
 }
 
-export async function createServerApp(api: Api) {
+/** Where /graphql and the loaders' operations go: the embedded API, or a hosted one (GRAPHQL_URL). */
+type GraphQLBackend =
+  | { kind: "embedded"; api: Api }
+  | { kind: "hosted"; url: string };
+
+export async function createServerApp(backend: GraphQLBackend) {
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", env.TRUST_PROXY);
@@ -79,7 +85,8 @@ export async function createServerApp(api: Api) {
   app.use(compression());
   app.use(sameOriginWrites);
 
-  app.all("/graphql", (req, res) => api.yoga(req, res));
+  if (backend.kind === "embedded") app.all("/graphql", (req, res) => backend.api.yoga(req, res));
+  else app.all("/graphql", graphqlProxy(backend.url));
 
   const getBuild = await createBuildSource(app);
   const buildId = async () => (await getBuild()).entry.module.buildId ?? "unknown";
@@ -101,9 +108,14 @@ export async function createServerApp(api: Api) {
       async getLoadContext(req) {
         // Loaders and actions call the embedded API in-process, as this client address.
         const context = new RouterContextProvider();
-        const inProcess: typeof fetch = (input, init) =>
-          Promise.resolve(api.yoga.fetch(input instanceof Request ? input.url : String(input), init ?? {}, { req: { ip: req.ip } }));
-        context.set((await getBuild()).entry.module.graphqlFetchContext, inProcess);
+        const graphqlFetch: typeof fetch =
+          backend.kind === "hosted"
+            ? hostedGraphQLFetch(backend.url)
+            : (input, init) =>
+                Promise.resolve(
+                  backend.api.yoga.fetch(input instanceof Request ? input.url : String(input), init ?? {}, { req: { ip: req.ip } }),
+                );
+        context.set((await getBuild()).entry.module.graphqlFetchContext, graphqlFetch);
         return context;
       },
     }),
@@ -111,21 +123,24 @@ export async function createServerApp(api: Api) {
   return app;
 }
 
-const api = await createApi({
-  production: env.NODE_ENV === "production",
-  dataDir: env.DATA_DIR,
-  databaseUrl: env.DATABASE_URL,
-  openMeteoForecastUrl: env.OPEN_METEO_FORECAST_URL,
-  openMeteoGeocodingUrl: env.OPEN_METEO_GEOCODING_URL,
-  pushSubject: env.VAPID_SUBJECT,
-});
-const app = await createServerApp(api);
+// With GRAPHQL_URL the app is a front end for a hosted API: no database, no bot here.
+const api = env.GRAPHQL_URL
+  ? null
+  : await createApi({
+      production: env.NODE_ENV === "production",
+      dataDir: env.DATA_DIR,
+      databaseUrl: env.DATABASE_URL,
+      openMeteoForecastUrl: env.OPEN_METEO_FORECAST_URL,
+      openMeteoGeocodingUrl: env.OPEN_METEO_GEOCODING_URL,
+      pushSubject: env.VAPID_SUBJECT,
+    });
+const app = await createServerApp(api ? { kind: "embedded", api } : { kind: "hosted", url: env.GRAPHQL_URL! });
 const server = app.listen(env.PORT, env.HOST, () => {
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : env.PORT;
   console.log(`Weatherbot listening on http://${env.HOST}:${port} (${env.NODE_ENV})`);
 });
-const websocket = attachWebSocket(server, api);
+const websocket = api ? attachWebSocket(server, api) : null;
 server.on("error", (error) => {
   console.error(`Cannot listen on ${env.HOST}:${env.PORT}: ${error.message}`);
   process.exit(1);
@@ -133,8 +148,8 @@ server.on("error", (error) => {
 
 function shutdown(signal: string) {
   console.log(`${signal} received: closing connections`);
-  server.close(() => void api.close().finally(() => process.exit(0)));
-  void websocket.close();
+  server.close(() => void (api?.close() ?? Promise.resolve()).finally(() => process.exit(0)));
+  void websocket?.close();
   server.closeIdleConnections();
   // Requests still running after 10 s are cut off rather than holding the shutdown.
   setTimeout(() => {

@@ -93,6 +93,18 @@ const envSchema = z.object({
     .optional(),
   OPEN_METEO_FORECAST_URL: baseUrl.default("https://api.open-meteo.com"),
   OPEN_METEO_GEOCODING_URL: baseUrl.default("https://geocoding-api.open-meteo.com"),
+  /** A hosted GraphQL API to use instead of the embedded one (its full endpoint URL). */
+  GRAPHQL_URL: z
+    .string()
+    .trim()
+    .refine((value) => {
+      try {
+        return ["http:", "https:"].includes(new URL(value).protocol);
+      } catch {
+        return false;
+      }
+    }, "expected the http(s) URL of a GraphQL endpoint, such as https://api.example.com/graphql")
+    .optional(),
   /** Contact sent to push services with every push (VAPID "subject"). */
   VAPID_SUBJECT: z
     .string()

@@ -7,6 +7,7 @@ export function graphqlErrorMessage(error: CombinedError): string {
   }
   const response = error.response as { status?: number } | undefined;
   if (response?.status && response.status >= 300) return `Server error: HTTP ${response.status}`;
+  if (error.networkError?.name === "SyntaxError") return `Parse error: ${error.networkError.message}`;
   return `Network error: ${error.networkError?.message ?? error.message}`;
 }
 

@@ -13,6 +13,8 @@ export function serverGraphQLClient(request: Request, context: Readonly<RouterCo
     exchanges: [fetchExchange],
     fetch: context.get(graphqlFetchContext),
     requestPolicy: "network-only",
+    // The seed's wire format: every operation is a POST with operationName, variables and query.
+    preferGetMethod: false,
     fetchOptions: (): RequestInit => ({ headers: token ? { authorization: `Bearer ${token}` } : {} }),
   });
 }

@@ -1,0 +1,54 @@
+import type { Request as ExpressRequest, Response as ExpressResponse } from "express";
+import { sessionToken } from "../session.server";
+
+const FORWARDED_REQUEST_HEADERS = ["content-type", "accept", "authorization"];
+const FORWARDED_RESPONSE_HEADERS = ["content-type", "cache-control"];
+
+/**
+ * Hosted-API mode: the browser still talks only to this origin's /graphql; the request
+ * goes on to GRAPHQL_URL with the bearer token from the HttpOnly session cookie (the
+ * browser never sees the token). The app's own cookies do not travel to the API host.
+ */
+export function graphqlProxy(graphqlUrl: string) {
+  return async (req: ExpressRequest, res: ExpressResponse) => {
+    const headers = new Headers();
+    for (const name of FORWARDED_REQUEST_HEADERS) {
+      const value = req.get(name);
+      if (value) headers.set(name, value);
+    }
+    const cookieHeader = req.get("cookie");
+    const token = cookieHeader ? sessionToken(new Request("http://x/", { headers: { cookie: cookieHeader } })) : null;
+    if (token && !headers.has("authorization")) headers.set("authorization", `Bearer ${token}`);
+    const target = new URL(graphqlUrl);
+    const query = req.url.indexOf("?");
+    if (query !== -1) target.search = req.url.slice(query);
+    try {
+      const upstream = await fetch(target, {
+        method: req.method,
+        headers,
+        body: req.method === "GET" || req.method === "HEAD" ? undefined : (req as unknown as ReadableStream),
+        duplex: "half",
+        signal: AbortSignal.timeout(30_000),
+      } as RequestInit);
+      res.status(upstream.status);
+      for (const name of FORWARDED_RESPONSE_HEADERS) {
+        const value = upstream.headers.get(name);
+        if (value) res.setHeader(name, value);
+      }
+      res.send(Buffer.from(await upstream.arrayBuffer()));
+    } catch (error) {
+      res.status(502).json({ errors: [{ message: "The GraphQL API cannot be reached", extensions: { code: "BAD_GATEWAY" } }] });
+      console.error(`[graphql] ${target.host} unreachable:`, (error as Error).message);
+    }
+  };
+}
+
+/** The fetch loaders use in hosted mode: every operation goes to GRAPHQL_URL (query string kept). */
+export function hostedGraphQLFetch(graphqlUrl: string): typeof fetch {
+  return (input, init) => {
+    const target = new URL(graphqlUrl);
+    const requested = new URL(input instanceof Request ? input.url : String(input), "http://weatherbot.internal");
+    if (requested.search) target.search = requested.search;
+    return fetch(target, { ...init, signal: init?.signal ?? AbortSignal.timeout(30_000) });
+  };
+}
