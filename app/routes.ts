@@ -10,6 +10,8 @@ export default [
       route("slow", "routes/test-hooks/slow.tsx"),
       route("forced-dark", "routes/test-hooks/forced-dark.tsx"),
       route("forced-system", "routes/test-hooks/forced-system.tsx"),
+      route("members", "routes/test-hooks/members.tsx"),
+      route("guests", "routes/test-hooks/guests.tsx"),
     ]),
     route("*", "routes/not-found.tsx"),
   ]),

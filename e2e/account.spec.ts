@@ -98,3 +98,29 @@ test.describe("account forms", () => {
     }
   });
 });
+
+test.describe("named session middleware", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("`auth` sends a visitor to log in and back; `guest` sends a signed-in user home", async ({ page, request }) => {
+    const email = uniqueEmail();
+    await request.post("/graphql", { data: { query: `mutation { signUp(email: "${email}", password: "a sturdy passphrase") { token } }` } });
+
+    await page.goto("/__test/members");
+    await expect(page).toHaveURL(/\/settings\?section=account&redirectTo=%2F__test%2Fmembers$/);
+    await expect(page.getByRole("heading", { name: "Guests only" })).toHaveCount(0);
+    await fillAccountForm(page, email, "a sturdy passphrase");
+    await page.getByRole("button", { name: "Log in" }).click();
+    await expect(page).toHaveURL(/\/__test\/members$/);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Members only: ${email}`);
+
+    await page.goto("/__test/guests");
+    await expect(page).toHaveURL(/\/$/);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Weather");
+  });
+
+  test("`guest` lets a visitor in", async ({ page }) => {
+    await page.goto("/__test/guests");
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Guests only");
+  });
+});

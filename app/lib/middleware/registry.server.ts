@@ -1,5 +1,6 @@
 import type { MiddlewareFunction } from "react-router";
 import { i18nextMiddleware } from "../i18n/middleware.server";
+import { authMiddleware, guestMiddleware } from "./session.server";
 import { testHooksMiddleware } from "./test-hooks.server";
 
 /**
@@ -9,6 +10,8 @@ import { testHooksMiddleware } from "./test-hooks.server";
  */
 const registry = {
   i18n: i18nextMiddleware,
+  auth: authMiddleware,
+  guest: guestMiddleware,
   "test-hooks": testHooksMiddleware,
 } satisfies Record<string, MiddlewareFunction<Response>>;
 
