@@ -51,17 +51,19 @@ const flag = z
   .enum(["0", "1", "false", "true"], { message: 'expected "1"/"true" or "0"/"false"' })
   .transform((value) => value === "1" || value === "true");
 
-const baseUrl = z
-  .string()
-  .trim()
-  .refine((value) => {
-    try {
-      return ["http:", "https:"].includes(new URL(value).protocol);
-    } catch {
-      return false;
-    }
-  }, "expected an http(s) base URL such as https://api.open-meteo.com")
-  .transform((value) => value.replace(/\/+$/, ""));
+function isHttpUrl(value: string): boolean {
+  try {
+    return ["http:", "https:"].includes(new URL(value).protocol);
+  } catch {
+    return false;
+  }
+}
+
+const httpUrl = (message: string) => z.string().trim().refine(isHttpUrl, message);
+
+const baseUrl = httpUrl("expected an http(s) base URL such as https://api.open-meteo.com").transform((value) =>
+  value.replace(/\/+$/, ""),
+);
 
 const envSchema = z.object({
   NODE_ENV: z
@@ -94,17 +96,7 @@ const envSchema = z.object({
   OPEN_METEO_FORECAST_URL: baseUrl.default("https://api.open-meteo.com"),
   OPEN_METEO_GEOCODING_URL: baseUrl.default("https://geocoding-api.open-meteo.com"),
   /** A hosted GraphQL API to use instead of the embedded one (its full endpoint URL). */
-  GRAPHQL_URL: z
-    .string()
-    .trim()
-    .refine((value) => {
-      try {
-        return ["http:", "https:"].includes(new URL(value).protocol);
-      } catch {
-        return false;
-      }
-    }, "expected the http(s) URL of a GraphQL endpoint, such as https://api.example.com/graphql")
-    .optional(),
+  GRAPHQL_URL: httpUrl("expected the http(s) URL of a GraphQL endpoint, such as https://api.example.com/graphql").optional(),
   /** Contact sent to push services with every push (VAPID "subject"). */
   VAPID_SUBJECT: z
     .string()

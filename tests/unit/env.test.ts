@@ -32,6 +32,9 @@ describe("parseEnv", () => {
     expect(env.DATABASE_URL).toBe("sqlite:/tmp/x.sqlite");
     expect(() => parseEnv({ OPEN_METEO_GEOCODING_URL: "ftp://example.com" })).toThrow(/OPEN_METEO_GEOCODING_URL: expected an http\(s\) base URL/);
     expect(() => parseEnv({ DATABASE_URL: "postgres://db/weatherbot" })).toThrow(/DATABASE_URL: expected "sqlite:<path>"/);
+    expect(parseEnv({ GRAPHQL_URL: "https://api.example.com/graphql" }).GRAPHQL_URL).toBe("https://api.example.com/graphql");
+    expect(() => parseEnv({ GRAPHQL_URL: "api.example.com/graphql" })).toThrow(/GRAPHQL_URL: expected the http\(s\) URL of a GraphQL endpoint/);
+    expect(() => parseEnv({ VAPID_SUBJECT: "someone" })).toThrow(/VAPID_SUBJECT: expected mailto:/);
   });
 
   it("reads set values", () => {
