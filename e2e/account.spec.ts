@@ -124,3 +124,29 @@ test.describe("named session middleware", () => {
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Guests only");
   });
 });
+
+test("concurrent server renders for two users never mix their data", async ({ baseURL }) => {
+  const cookieFor = async (email: string) => {
+    const response = await fetch(`${baseURL}/settings`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ intent: "signup", email, password: "a sturdy passphrase" }),
+    });
+    return response.headers.getSetCookie().find((c) => c.startsWith("weatherbot_session="))!.split(";")[0]!;
+  };
+  const alice = uniqueEmail();
+  const bob = uniqueEmail();
+  const cookies = { [alice]: await cookieFor(alice), [bob]: await cookieFor(bob) };
+  const renders = await Promise.all(
+    Array.from({ length: 20 }, async (_, i) => {
+      const email = i % 2 ? alice : bob;
+      const html = await (await fetch(`${baseURL}/settings`, { headers: { cookie: cookies[email]! } })).text();
+      return { email, html };
+    }),
+  );
+  for (const { email, html } of renders) {
+    expect(html).toContain(`Signed in as ${email}`);
+    expect(html).not.toContain(email === alice ? bob : alice);
+  }
+});
