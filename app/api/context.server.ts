@@ -1,10 +1,10 @@
-import type { FailureLimiter } from "./auth/rate-limit.server";
+import type { WindowLimiter } from "./auth/rate-limit.server";
 import type { AlertService } from "./bot/alerts.server";
 import type { BriefingService } from "./bot/briefings.server";
 import type { Inbox } from "./bot/inbox.server";
 import type { PushService } from "./bot/push.server";
 import type { Db } from "./db/database.server";
-import { unauthenticated } from "./errors.server";
+import { apiError, unauthenticated } from "./errors.server";
 import type { ForecastService } from "./weather/forecast-service.server";
 import type { OpenMeteoClient } from "./weather/open-meteo.server";
 
@@ -14,7 +14,9 @@ export type ApiServices = {
   now: () => Date;
   openMeteo: OpenMeteoClient;
   forecasts: ForecastService;
-  loginLimits: { perIp: FailureLimiter; perAccount: FailureLimiter };
+  loginLimits: { perIp: WindowLimiter; perAccount: WindowLimiter };
+  /** Requests per address for signed-out weather and place lookups (each spends the provider's quota). */
+  anonymousLookups: WindowLimiter;
   inbox: Inbox;
   briefings: BriefingService;
   alerts: AlertService;
@@ -27,6 +29,21 @@ export type ApiContext = ApiServices & {
   session: { id: string; userId: string } | null;
   clientIp: string;
 };
+
+/**
+ * Signed-out callers may look up weather and places only so often per address; signed-in
+ * users are accountable and not limited here.
+ */
+export function limitAnonymousLookup(context: ApiContext): void {
+  if (context.session) return;
+  const key = `lookup:${context.clientIp}`;
+  const waitMs = context.anonymousLookups.retryAfterMs(key);
+  if (waitMs > 0) {
+    const retryAfterSeconds = Math.ceil(waitMs / 1000);
+    throw apiError("RATE_LIMITED", `Too many lookups; try again in ${retryAfterSeconds} seconds, or log in`, { retryAfterSeconds });
+  }
+  context.anonymousLookups.record(key);
+}
 
 /** The signed-in user's id, or an UNAUTHENTICATED error. */
 export function requireUserId(context: ApiContext): string {

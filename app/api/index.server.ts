@@ -3,7 +3,7 @@ import { EnvelopArmorPlugin } from "@escape.tech/graphql-armor";
 import { GraphQLError, NoSchemaIntrospectionCustomRule } from "graphql";
 import { createYoga, type Plugin } from "graphql-yoga";
 import { parse as parseCookie } from "cookie";
-import { createFailureLimiter } from "./auth/rate-limit.server";
+import { createWindowLimiter } from "./auth/rate-limit.server";
 import { createAlertService } from "./bot/alerts.server";
 import { createBriefingService } from "./bot/briefings.server";
 import { createInbox } from "./bot/inbox.server";
@@ -103,9 +103,10 @@ export async function createApi(config: ApiConfig) {
     push,
     vapidPublicKey: vapid.publicKey,
     loginLimits: {
-      perIp: createFailureLimiter({ limit: 20, windowMs: 15 * 60_000 }),
-      perAccount: createFailureLimiter({ limit: 5, windowMs: 15 * 60_000 }),
+      perIp: createWindowLimiter({ limit: 20, windowMs: 15 * 60_000, now: () => now().getTime() }),
+      perAccount: createWindowLimiter({ limit: 5, windowMs: 15 * 60_000, now: () => now().getTime() }),
     },
+    anonymousLookups: createWindowLimiter({ limit: 60, windowMs: 60_000, now: () => now().getTime() }),
   };
 
   async function contextFor(request: Request, clientIp: string): Promise<ApiContext> {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { codes, startTestApi, type TestApi } from "../support/api-server";
+import { codes, startTestApi, testApis, type TestApi } from "../support/api-server";
 
 let t: TestApi;
 beforeAll(async () => {
@@ -83,5 +83,22 @@ describe("hardening", () => {
       db.selectFrom = selectFrom;
     }
     await stillServing();
+  });
+
+  describe("signed-out lookups", () => {
+    const api = testApis();
+
+    it("are limited to 60 a minute per address; signed-in users are not", async () => {
+      const own = await api();
+      const lookup = (token?: string) => own.gql(`{ weatherAt(latitude: 52.52, longitude: 13.41) { id } }`, {}, { token });
+      for (let i = 0; i < 60; i++) expect((await lookup()).errors).toBeUndefined();
+      const limited = await lookup();
+      expect(codes(limited)).toEqual(["RATE_LIMITED"]);
+      expect(limited.errors![0]!.message).toMatch(/or log in$/);
+      const search = await own.gql(`{ searchLocations(query: "ber") { id } }`);
+      expect(codes(search)).toEqual(["RATE_LIMITED"]);
+      const token = await own.signUp();
+      expect((await lookup(token)).errors).toBeUndefined();
+    });
   });
 });

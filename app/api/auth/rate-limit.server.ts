@@ -1,34 +1,34 @@
 /**
- * A sliding-window failure counter: after `limit` failures for a key within
- * `windowMs`, the key is blocked until the oldest failure leaves the window. Used for
- * login, per IP and per account. In memory: one process's view (a second server
- * process counts on its own).
+ * A sliding-window counter: after `limit` events for a key within `windowMs`, the key
+ * must wait until the oldest event leaves the window. Login counts failures with it
+ * (per address and per account), anonymous lookups count requests. In memory: one
+ * process's view (a second server process counts on its own).
  */
-export function createFailureLimiter({ limit, windowMs, now = Date.now }: { limit: number; windowMs: number; now?: () => number }) {
-  const failures = new Map<string, number[]>();
+export function createWindowLimiter({ limit, windowMs, now = Date.now }: { limit: number; windowMs: number; now?: () => number }) {
+  const events = new Map<string, number[]>();
 
   function recent(key: string): number[] {
     const cutoff = now() - windowMs;
-    const list = (failures.get(key) ?? []).filter((time) => time > cutoff);
-    if (list.length === 0) failures.delete(key);
-    else failures.set(key, list);
+    const list = (events.get(key) ?? []).filter((time) => time > cutoff);
+    if (list.length === 0) events.delete(key);
+    else events.set(key, list);
     return list;
   }
 
   return {
-    /** Milliseconds until `key` may try again; 0 when it may now. */
+    /** Milliseconds until `key` may go again; 0 when it may now. */
     retryAfterMs(key: string): number {
       const list = recent(key);
       if (list.length < limit) return 0;
       return list[list.length - limit]! + windowMs - now();
     },
-    fail(key: string) {
-      failures.set(key, [...recent(key), now()]);
+    record(key: string) {
+      events.set(key, [...recent(key), now()]);
     },
     reset(key: string) {
-      failures.delete(key);
+      events.delete(key);
     },
   };
 }
 
-export type FailureLimiter = ReturnType<typeof createFailureLimiter>;
+export type WindowLimiter = ReturnType<typeof createWindowLimiter>;

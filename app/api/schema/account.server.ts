@@ -191,8 +191,8 @@ export const accountResolvers = {
       const user = await context.db.selectFrom("users").selectAll().where("email", "=", email).executeTakeFirst();
       const passwordOk = args.password.length <= 1024 && (await verifyPassword(args.password, user?.password_hash ?? (await dummyHash)));
       if (!user || !passwordOk) {
-        perIp.fail(ipKey);
-        perAccount.fail(accountKey);
+        perIp.record(ipKey);
+        perAccount.record(accountKey);
         throw apiError("UNAUTHENTICATED", LOGIN_FAILED);
       }
       perAccount.reset(accountKey);

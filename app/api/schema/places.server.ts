@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { requireUserId, type ApiContext } from "../context.server";
+import { limitAnonymousLookup, requireUserId, type ApiContext } from "../context.server";
 import type { PlaceTable } from "../db/tables";
 import { apiError, badInput, notFound } from "../errors.server";
 import type { GeocodedLocation } from "../weather/open-meteo.server";
@@ -133,6 +133,7 @@ export const placesResolvers = {
       if (!Number.isInteger(count) || count < 1 || count > 20) throw badInput("count must be from 1 to 20", "count");
       // Open-Meteo returns nothing for one character; do not spend a call on it.
       if (query.length < 2) return [];
+      limitAnonymousLookup(context);
       let language = "en";
       if (context.session) {
         const settings = await context.db

@@ -1,4 +1,4 @@
-import type { ApiContext } from "../context.server";
+import { limitAnonymousLookup, type ApiContext } from "../context.server";
 import { badInput } from "../errors.server";
 import { conditionOf, CONDITIONS, type Forecast } from "../weather/forecast";
 import type { ForecastResult } from "../weather/forecast-service.server";
@@ -172,6 +172,7 @@ export const weatherResolvers = {
       if (!(args.latitude >= -90 && args.latitude <= 90)) throw badInput("latitude must be between -90 and 90", "latitude");
       if (!(args.longitude >= -180 && args.longitude <= 180))
         throw badInput("longitude must be between -180 and 180", "longitude");
+      limitAnonymousLookup(context);
       const result = await context.forecasts.get(args);
       return { id: `at:${result.key}`, result } satisfies WeatherSource;
     },
