@@ -1,0 +1,115 @@
+import { gql } from "@urql/core";
+import type { Cache, Data, UpdatesConfig } from "@urql/exchange-graphcache";
+
+/*
+ * How each mutation of the domain changes cached lists, so a list on screen is right
+ * the moment a mutation returns, with no refetch. Changed fields of an entity (a
+ * renamed place, a read message) need nothing here: graphcache merges them by key.
+ */
+
+type Keyed = { __typename?: string; id?: string };
+
+/** The lists a user's object of this type appears in: a root field, and the field on `me`. */
+const LIST_FIELDS: Record<string, Array<{ on: "Query" | "me"; field: string }>> = {
+  Place: [
+    { on: "Query", field: "places" },
+    { on: "me", field: "places" },
+  ],
+  Briefing: [{ on: "Query", field: "briefings" }],
+  AlertRule: [{ on: "Query", field: "alertRules" }],
+};
+
+function ownerKey(cache: Cache, on: "Query" | "me"): string | null {
+  if (on === "Query") return "Query";
+  return (cache.resolve("Query", "me") as string | null) ?? null;
+}
+
+function editLists(cache: Cache, typename: string, edit: (links: string[]) => string[]) {
+  for (const { on, field } of LIST_FIELDS[typename] ?? []) {
+    const owner = ownerKey(cache, on);
+    if (!owner) continue;
+    const links = cache.resolve(owner, field) as string[] | null;
+    // A list nobody has asked for yet is not invented here: it is fetched when needed.
+    if (Array.isArray(links)) cache.link(owner, field, edit(links));
+  }
+}
+
+function append(cache: Cache, entity: Keyed | null | undefined) {
+  if (!entity?.__typename) return;
+  const key = cache.keyOfEntity(entity as Data);
+  if (!key) return;
+  editLists(cache, entity.__typename, (links) => (links.includes(key) ? links : [...links, key]));
+}
+
+function remove(cache: Cache, typename: string, id: string | null | undefined) {
+  if (!id) return;
+  const key = cache.keyOfEntity({ __typename: typename, id });
+  editLists(cache, typename, (links) => links.filter((link) => link !== key));
+  cache.invalidate({ __typename: typename, id });
+}
+
+/** Removes a message from every cached page of the inbox. */
+function removeMessage(cache: Cache, id: string) {
+  const key = cache.keyOfEntity({ __typename: "Message", id });
+  for (const field of cache.inspectFields("Query").filter((info) => info.fieldName === "messages")) {
+    const connection = cache.resolve("Query", field.fieldKey) as string | null;
+    if (!connection) continue;
+    const edges = cache.resolve(connection, "edges") as string[] | null;
+    if (edges) cache.link(connection, "edges", edges.filter((edge) => edge !== key));
+  }
+  cache.invalidate({ __typename: "Message", id });
+}
+
+const UNREAD_COUNT = gql`
+  fragment UnreadCount on User {
+    id
+    unreadCount
+  }
+`;
+
+// A message can arrive twice (the "send now" result, then the live subscription): count it once.
+const countedMessages = new Set<string>();
+
+/** Puts a new message at the top of the first page of the inbox and counts it as unread. */
+function prependMessage(cache: Cache, message: (Keyed & { readAt?: string | null }) | null | undefined) {
+  const key = message ? cache.keyOfEntity(message as Data) : null;
+  if (!message || !key || countedMessages.has(key)) return;
+  countedMessages.add(key);
+  for (const field of cache.inspectFields("Query").filter((info) => info.fieldName === "messages" && !info.arguments?.after)) {
+    const connection = cache.resolve("Query", field.fieldKey) as string | null;
+    const edges = connection ? (cache.resolve(connection, "edges") as string[] | null) : null;
+    if (connection && edges && !edges.includes(key)) cache.link(connection, "edges", [key, ...edges]);
+  }
+  const me = cache.resolve("Query", "me") as string | null;
+  const unread = me ? (cache.resolve(me, "unreadCount") as number | null) : null;
+  if (me && typeof unread === "number" && !message.readAt) {
+    cache.writeFragment(UNREAD_COUNT, { __typename: "User", id: cache.resolve(me, "id") as string, unreadCount: unread + 1 });
+  }
+}
+
+type Result = Record<string, unknown>;
+const field = <T>(result: Result, name: string) => result[name] as T;
+
+export const cacheUpdates: UpdatesConfig = {
+  Mutation: {
+    addPlace: (result, _args, cache) => append(cache, field<Keyed>(result, "addPlace")),
+    removePlace: (result, _args, cache) => remove(cache, "Place", field<string>(result, "removePlace")),
+    reorderPlaces: (result, _args, cache) => {
+      const ordered = field<Keyed[] | null>(result, "reorderPlaces") ?? [];
+      const keys = ordered.map((place) => cache.keyOfEntity(place as Data)).filter((key): key is string => Boolean(key));
+      editLists(cache, "Place", () => keys);
+    },
+    saveBriefing: (result, _args, cache) => append(cache, field<Keyed>(result, "saveBriefing")),
+    deleteBriefing: (result, _args, cache) => remove(cache, "Briefing", field<string>(result, "deleteBriefing")),
+    saveAlertRule: (result, _args, cache) => append(cache, field<Keyed>(result, "saveAlertRule")),
+    deleteAlertRule: (result, _args, cache) => remove(cache, "AlertRule", field<string>(result, "deleteAlertRule")),
+    deleteMessage: (result, _args, cache) => {
+      const id = field<string>(result, "deleteMessage");
+      if (id) removeMessage(cache, id);
+    },
+    sendBriefingNow: (result, _args, cache) => prependMessage(cache, field<Keyed>(result, "sendBriefingNow")),
+  },
+  Subscription: {
+    messageReceived: (result, _args, cache) => prependMessage(cache, field<Keyed>(result, "messageReceived")),
+  },
+};

@@ -1,0 +1,15 @@
+import { cacheExchange } from "@urql/exchange-graphcache";
+import { cacheUpdates } from "./cache-updates";
+
+/**
+ * The normalised cache on both sides: objects keyed by `__typename` + `id` (or `_id`,
+ * graphcache's default); the inbox page object has no identity of its own.
+ */
+export function createCacheExchange() {
+  return cacheExchange({
+    keys: {
+      MessageConnection: () => null,
+    },
+    updates: cacheUpdates,
+  });
+}

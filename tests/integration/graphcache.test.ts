@@ -1,0 +1,96 @@
+import { Client, fetchExchange, gql } from "@urql/core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createCacheExchange } from "~/lib/graphql/cache";
+import { startTestApi, type TestApi } from "../support/api-server";
+
+/**
+ * The app's graphcache configuration against the real API: after each mutation the
+ * cached lists are right straight from the cache (cache-only reads), with no refetch.
+ */
+let t: TestApi;
+let token: string;
+let client: Client;
+let requests = 0;
+
+beforeAll(async () => {
+  t = await startTestApi();
+  token = await t.signUp();
+  client = new Client({
+    url: t.url,
+    exchanges: [createCacheExchange(), fetchExchange],
+    preferGetMethod: false,
+    fetch: (input, init) => {
+      requests++;
+      return fetch(input, init);
+    },
+    fetchOptions: { headers: { authorization: `Bearer ${token}` } },
+  });
+});
+afterAll(() => t.close());
+
+const PLACES = gql`
+  query Places {
+    places { id label position }
+    me { id places { id label } unreadCount }
+  }
+`;
+const BRIEFINGS = gql`
+  query Briefings { briefings { id name } }
+`;
+const INBOX = gql`
+  query Inbox { messages(first: 10) { edges { id title readAt } hasMore endCursor } me { id unreadCount } }
+`;
+const cached = <T>(query: typeof PLACES, variables = {}) => {
+  const result = client.readQuery<T>(query, variables, { requestPolicy: "cache-only" });
+  return result?.data ?? null;
+};
+
+async function mutate<T = any>(query: string, variables: Record<string, unknown> = {}) {
+  const result = await client.mutation<T>(query, variables).toPromise();
+  if (result.error) throw result.error;
+  return result.data!;
+}
+
+describe("graphcache updates", () => {
+  it("keeps place lists right after add, rename, reorder and remove, without refetching", async () => {
+    await client.query(PLACES, {}).toPromise();
+    const afterFirstQuery = requests;
+    const added: string[] = [];
+    for (const lat of [10, 20, 30]) {
+      const data = await mutate<{ addPlace: { id: string } }>(`mutation ($lat: Float!) { addPlace(latitude: $lat, longitude: 5, label: "P${lat}") { id label position } }`, { lat });
+      added.push(data.addPlace.id);
+    }
+    let places = cached<{ places: Array<{ id: string; label: string }>; me: { places: Array<{ id: string }> } }>(PLACES)!;
+    expect(places.places.map((p) => p.label)).toEqual(["P10", "P20", "P30"]);
+    expect(places.me.places.map((p) => p.id)).toEqual(added);
+
+    await mutate(`mutation ($id: ID!) { renamePlace(id: $id, label: "Home") { id label } }`, { id: added[0] });
+    await mutate(`mutation ($ids: [ID!]!) { reorderPlaces(ids: $ids) { id position } }`, { ids: [added[2], added[0], added[1]] });
+    await mutate(`mutation ($id: ID!) { removePlace(id: $id) }`, { id: added[1] });
+    places = cached(PLACES)!;
+    expect(places.places.map((p) => p.label)).toEqual(["P30", "Home"]);
+    expect(places.me.places.map((p) => p.id)).toEqual([added[2], added[0]]);
+    // Only the mutations went out: the lists were never refetched.
+    expect(requests - afterFirstQuery).toBe(6);
+  });
+
+  it("adds and removes briefings in the cached list", async () => {
+    await client.query(BRIEFINGS, {}).toPromise();
+    const placeId = cached<{ places: Array<{ id: string }> }>(PLACES)!.places[0]!.id;
+    const saved = await mutate<{ saveBriefing: { id: string } }>(
+      `mutation ($placeId: ID!) { saveBriefing(input: { name: "Morning", placeIds: [$placeId], period: TODAY, time: "07:00", days: [MON] }) { id name } }`,
+      { placeId },
+    );
+    expect(cached<{ briefings: Array<{ name: string }> }>(BRIEFINGS)!.briefings.map((b) => b.name)).toEqual(["Morning"]);
+
+    // "Send now" lands at the top of the cached inbox and counts as unread, once.
+    await client.query(INBOX, {}).toPromise();
+    await mutate(`mutation ($id: ID!) { sendBriefingNow(id: $id) { id title readAt } }`, { id: saved.saveBriefing.id });
+    const inbox = cached<{ messages: { edges: Array<{ title: string }> }; me: { unreadCount: number } }>(INBOX)!;
+    expect(inbox.messages.edges.map((m) => m.title)).toEqual(["Morning · Today"]);
+    expect(inbox.me.unreadCount).toBe(1);
+
+    await mutate(`mutation ($id: ID!) { deleteBriefing(id: $id) }`, { id: saved.saveBriefing.id });
+    expect(cached<{ briefings: unknown[] }>(BRIEFINGS)!.briefings).toEqual([]);
+  });
+});
