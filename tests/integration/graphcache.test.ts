@@ -90,6 +90,11 @@ describe("graphcache updates", () => {
     expect(inbox.messages.edges.map((m) => m.title)).toEqual(["Morning · Today"]);
     expect(inbox.me.unreadCount).toBe(1);
 
+    await mutate(`mutation { markAllRead { id } }`);
+    const read = cached<{ messages: { edges: Array<{ readAt: string | null }> }; me: { unreadCount: number } }>(INBOX)!;
+    expect(read.messages.edges.every((m) => m.readAt !== null)).toBe(true);
+    expect(read.me.unreadCount).toBe(0);
+
     await mutate(`mutation ($id: ID!) { deleteBriefing(id: $id) }`, { id: saved.saveBriefing.id });
     expect(cached<{ briefings: unknown[] }>(BRIEFINGS)!.briefings).toEqual([]);
   });

@@ -87,6 +87,28 @@ function prependMessage(cache: Cache, message: (Keyed & { readAt?: string | null
   }
 }
 
+const READ_AT = gql`
+  fragment ReadAt on Message {
+    id
+    readAt
+  }
+`;
+
+/** After "mark all read": every cached message read, the unread count zero. */
+function markAllMessagesRead(cache: Cache, readAt: string) {
+  for (const field of cache.inspectFields("Query").filter((info) => info.fieldName === "messages")) {
+    const connection = cache.resolve("Query", field.fieldKey) as string | null;
+    const edges = connection ? ((cache.resolve(connection, "edges") as string[] | null) ?? []) : [];
+    for (const edge of edges) {
+      if (cache.resolve(edge, "readAt") === null) {
+        cache.writeFragment(READ_AT, { __typename: "Message", id: cache.resolve(edge, "id") as string, readAt });
+      }
+    }
+  }
+  const me = cache.resolve("Query", "me") as string | null;
+  if (me) cache.writeFragment(UNREAD_COUNT, { __typename: "User", id: cache.resolve(me, "id") as string, unreadCount: 0 });
+}
+
 type Result = Record<string, unknown>;
 const field = <T>(result: Result, name: string) => result[name] as T;
 
@@ -108,6 +130,7 @@ export const cacheUpdates: UpdatesConfig = {
       if (id) removeMessage(cache, id);
     },
     sendBriefingNow: (result, _args, cache) => prependMessage(cache, field<Keyed>(result, "sendBriefingNow")),
+    markAllRead: (_result, _args, cache) => markAllMessagesRead(cache, new Date().toISOString()),
   },
   Subscription: {
     messageReceived: (result, _args, cache) => prependMessage(cache, field<Keyed>(result, "messageReceived")),
