@@ -19,6 +19,8 @@ test.describe("toasts and tooltips", () => {
     await page.keyboard.press("F8");
     const region = page.getByRole("region", { name: "Notifications (F8)" });
     await expect(region.locator("ol")).toBeFocused();
+    // Stacked toasts sit 16 px apart.
+    await expect(region.locator("ol")).toHaveCSS("row-gap", "16px");
 
     // The flash cookie is consumed: a reload shows no toast again.
     await page.reload();
