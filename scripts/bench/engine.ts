@@ -6,7 +6,7 @@ import { randomUUID } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { defaultSettings } from "../../app/api/schema/account.server";
+import { defaultSettings } from "../../app/api/db/settings-rows";
 import { createApi } from "../../app/api/index.server";
 import { startFakeWeatherProcess } from "./fake-weather-process";
 

@@ -4,7 +4,8 @@ import type { Condition } from "../weather/forecast";
 import type { ForecastService } from "../weather/forecast-service.server";
 import { findMatches, type AlertMetric, type Comparator, type Match, type RuleSpec } from "./alert-evaluator";
 import { alertMessage, allClearMessage } from "./alert-text.server";
-import { parseDays, readerSettings } from "./briefings.server";
+import { settingsView } from "../db/settings-rows";
+import { parseDays } from "./briefings.server";
 import type { Inbox } from "./inbox.server";
 
 export const PREVIEW_HOURS = 72;
@@ -52,7 +53,7 @@ export function createAlertService({ db, inbox, forecasts, now }: { db: Db; inbo
   function decide({ rule, place, settings }: Pair, hourly: Parameters<typeof findMatches>[1] | null, state: AlertStateTable | undefined) {
     if (!hourly) return null;
     const current = now();
-    const reader = readerSettings(settings);
+    const reader = settingsView(settings);
     const first = findMatches(ruleSpec(rule), hourly, current, settings.time_zone)[0];
     if (first && state?.state !== "TRIGGERED") {
       const episodeStart = new Date(first.from * 1000).toISOString();

@@ -1,8 +1,9 @@
 import { randomUUID } from "node:crypto";
 import type { Db } from "../db/database.server";
+import { settingsView } from "../db/settings-rows";
 import type { BriefingTable, MessageTable, SettingsTable } from "../db/tables";
 import type { ForecastService } from "../weather/forecast-service.server";
-import { briefingTitle, emptyBriefingBody, periodWindow, placeLine, type BriefingPeriod, type ReaderSettings } from "./briefing-text.server";
+import { briefingTitle, emptyBriefingBody, periodWindow, placeLine, type BriefingPeriod } from "./briefing-text.server";
 import type { Inbox } from "./inbox.server";
 import { nextOccurrence, type Weekday } from "./zoned-time";
 
@@ -10,17 +11,6 @@ import { nextOccurrence, type Weekday } from "./zoned-time";
 export const LATE_LIMIT_MS = 60 * 60_000;
 
 export const parseDays = (days: string) => (days ? (days.split(",") as Weekday[]) : []);
-
-export function readerSettings(row: SettingsTable): ReaderSettings {
-  return {
-    language: row.language,
-    timeZone: row.time_zone,
-    hour12: row.hour12 === 1,
-    temperatureUnit: row.temperature_unit,
-    windSpeedUnit: row.wind_speed_unit,
-    precipitationUnit: row.precipitation_unit,
-  };
-}
 
 /** When a briefing should next run, after `after`, in its owner's time zone. */
 export function nextRunAt(briefing: Pick<BriefingTable, "time" | "days" | "enabled">, timeZone: string, after: Date): string | null {
@@ -41,7 +31,7 @@ export function createBriefingService({
 }) {
   /** Title and body of a briefing as of now, in its owner's language, units and time zone. */
   async function compose(briefing: BriefingTable, settings: SettingsTable) {
-    const reader = readerSettings(settings);
+    const reader = settingsView(settings);
     const places = await db
       .selectFrom("briefing_places")
       .innerJoin("places", "places.id", "briefing_places.place_id")

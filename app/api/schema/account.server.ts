@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { hashPassword, passwordProblem, verifyPassword } from "../auth/password.server";
 import { createSession, revokeSession } from "../auth/sessions.server";
 import { requireUserId, type ApiContext } from "../context.server";
+import { defaultSettings, settingsView } from "../db/settings-rows";
 import type { SettingsTable, UserTable } from "../db/tables";
 import { apiError, badInput } from "../errors.server";
 import { isTimeZone } from "./scalars.server";
@@ -80,41 +81,7 @@ function normaliseEmail(raw: string): string {
   return email;
 }
 
-/** First settings of a new account: US English gets US units and a 12-hour clock, others metric. */
-export function defaultSettings(userId: string, language: string, timeZone: string): SettingsTable {
-  const us = language === "EN_US";
-  return {
-    user_id: userId,
-    language,
-    time_zone: timeZone,
-    hour12: us ? 1 : 0,
-    temperature_unit: us ? "FAHRENHEIT" : "CELSIUS",
-    wind_speed_unit: us ? "MPH" : "KMH",
-    precipitation_unit: us ? "INCH" : "MM",
-    quiet_hours_enabled: 0,
-    quiet_from: "22:00",
-    quiet_to: "07:00",
-    push_enabled: 0,
-  };
-}
-
-function settingsView(row: SettingsTable) {
-  return {
-    id: row.user_id,
-    language: row.language,
-    timeZone: row.time_zone,
-    hour12: row.hour12 === 1,
-    temperatureUnit: row.temperature_unit,
-    windSpeedUnit: row.wind_speed_unit,
-    precipitationUnit: row.precipitation_unit,
-    quietHoursEnabled: row.quiet_hours_enabled === 1,
-    quietFrom: row.quiet_from,
-    quietTo: row.quiet_to,
-    pushEnabled: row.push_enabled === 1,
-  };
-}
-
-function userView(row: UserTable) {
+export function userView(row: UserTable) {
   return { id: row.id, email: row.email, createdAt: row.created_at };
 }
 

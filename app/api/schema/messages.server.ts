@@ -1,6 +1,7 @@
 import { requireUserId, type ApiContext } from "../context.server";
 import type { MessageTable } from "../db/tables";
 import { badInput, notFound } from "../errors.server";
+import { userView } from "./account.server";
 import { briefingView } from "./briefings.server";
 import { placeView } from "./places.server";
 
@@ -157,8 +158,7 @@ export const messagesResolvers = {
         .where("user_id", "=", userId)
         .where("read_at", "is", null)
         .execute();
-      const user = await context.db.selectFrom("users").selectAll().where("id", "=", userId).executeTakeFirstOrThrow();
-      return { id: user.id, email: user.email, createdAt: user.created_at };
+      return userView(await context.db.selectFrom("users").selectAll().where("id", "=", userId).executeTakeFirstOrThrow());
     },
     async deleteMessage(_: unknown, { id }: { id: string }, context: ApiContext) {
       const userId = requireUserId(context);
