@@ -3,10 +3,16 @@ import { StrictMode, startTransition } from "react";
 import { hydrateRoot } from "react-dom/client";
 import { I18nextProvider, initReactI18next } from "react-i18next";
 import { HydratedRouter } from "react-router/dom";
+import { getBrowserGraphQL } from "./lib/graphql/browser-client";
+import { installPageGraphQL } from "./lib/graphql/install-browser";
+import { GraphQLClientSourceContext } from "./lib/graphql/provider";
+import { GraphQLDataContext } from "./lib/graphql/ssr-data";
 import { i18nextOptions } from "./lib/i18n/config";
 import { createLocaleBackend, loadLocale } from "./lib/i18n/load-locale";
 
 async function hydrate() {
+  const graphqlData = installPageGraphQL();
+  const graphql = getBrowserGraphQL();
   // The server wrote the page in this locale; load its texts before hydrating so the
   // first client render matches the server's HTML.
   const { locale, resources } = await loadLocale(document.documentElement.lang);
@@ -23,11 +29,15 @@ async function hydrate() {
   startTransition(() => {
     hydrateRoot(
       document,
-      <I18nextProvider i18n={i18next}>
-        <StrictMode>
-          <HydratedRouter />
-        </StrictMode>
-      </I18nextProvider>,
+      <GraphQLClientSourceContext.Provider value={graphql.clientFor}>
+        <GraphQLDataContext.Provider value={graphqlData}>
+          <I18nextProvider i18n={i18next}>
+            <StrictMode>
+              <HydratedRouter />
+            </StrictMode>
+          </I18nextProvider>
+        </GraphQLDataContext.Provider>
+      </GraphQLClientSourceContext.Provider>,
     );
   });
 }

@@ -8,6 +8,9 @@ import type { EntryContext, HandleErrorFunction, RouterContextProvider } from "r
 import { ServerRouter } from "react-router";
 import { contentSecurityPolicy, createNonce } from "./lib/csp.server";
 import { serverEnv } from "./lib/env.server";
+import { requestGraphQLContext } from "./lib/graphql/request-client.server";
+import { GraphQLClientSourceContext } from "./lib/graphql/provider";
+import { GraphQLDataContext, serializeGraphQLData } from "./lib/graphql/ssr-data";
 import { getI18n } from "./lib/i18n/middleware.server";
 import { NonceContext } from "./lib/nonce";
 
@@ -27,6 +30,11 @@ export default function handleRequest(
   loadContext: RouterContextProvider,
 ) {
   const nonce = createNonce();
+  // The loaders have run: what they fetched goes into the page for the browser's cache,
+  // and the render reads the same client, so components see that data at once.
+  const graphql = loadContext.get(requestGraphQLContext);
+  const graphqlData = graphql ? serializeGraphQLData(graphql.ssr.extractData()) : null;
+  const clientSource = graphql ? () => ({ client: graphql.client, settled: true }) : null;
   const readyOption: keyof RenderToPipeableStreamOptions =
     isbot(request.headers.get("user-agent")) || routerContext.isSpaMode ? "onAllReady" : "onShellReady";
 
@@ -34,9 +42,13 @@ export default function handleRequest(
   // first could fire into an unassigned `abort` and take the process down).
   const element = (
     <NonceContext.Provider value={nonce}>
-      <I18nextProvider i18n={getI18n(loadContext)}>
-        <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
-      </I18nextProvider>
+      <GraphQLClientSourceContext.Provider value={clientSource}>
+        <GraphQLDataContext.Provider value={graphqlData}>
+          <I18nextProvider i18n={getI18n(loadContext)}>
+            <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+          </I18nextProvider>
+        </GraphQLDataContext.Provider>
+      </GraphQLClientSourceContext.Provider>
     </NonceContext.Provider>
   );
 

@@ -16,8 +16,13 @@ import type { Route } from "./+types/root";
 import { ErrorView } from "./components/error-view";
 import { NavigationProgress } from "./components/navigation-progress";
 import { Toaster } from "./components/ui/toaster";
+import { GraphQLProvider } from "./lib/graphql/provider";
+import { requestGraphQL } from "./lib/graphql/request-client.server";
+import { GraphQLDataScript } from "./lib/graphql/ssr-data";
 import { getLocale } from "./lib/i18n/middleware.server";
 import { middlewareNamed } from "./lib/middleware/registry.server";
+import { sessionKey } from "./lib/session.server";
+import { serverEnv } from "./lib/env.server";
 import { useNonce } from "./lib/nonce";
 import { forcedColorMode } from "./lib/theme/color-mode";
 import { themeSessionResolver } from "./lib/theme/theme-session.server";
@@ -25,7 +30,7 @@ import { takeFlashToast } from "./lib/toast/flash-toast.server";
 import { toastStore } from "./lib/toast/toast-store";
 import stylesheet from "./app.css?url";
 
-export const middleware: Route.MiddlewareFunction[] = middlewareNamed("i18n");
+export const middleware: Route.MiddlewareFunction[] = middlewareNamed("i18n", "graphql");
 
 export const links: Route.LinksFunction = () => [
   { rel: "stylesheet", href: stylesheet },
@@ -34,8 +39,14 @@ export const links: Route.LinksFunction = () => [
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const [themeSession, flash] = await Promise.all([themeSessionResolver(request), takeFlashToast(request)]);
+  const session = {
+    key: sessionKey(request),
+    // A hosted API (GRAPHQL_URL) has no WebSocket endpoint here: data then goes over HTTP only.
+    live: !serverEnv().GRAPHQL_URL,
+    liveSince: requestGraphQL(context).liveSince,
+  };
   return data(
-    { locale: getLocale(context), theme: themeSession.getTheme(), toast: flash.toast },
+    { locale: getLocale(context), theme: themeSession.getTheme(), toast: flash.toast, session },
     flash.setCookie ? { headers: { "Set-Cookie": flash.setCookie } } : undefined,
   );
 }
@@ -61,6 +72,7 @@ function Document({ children }: { children: ReactNode }) {
       </head>
       <body className="min-h-dvh bg-default text-default antialiased">
         {children}
+        <GraphQLDataScript />
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>
@@ -104,13 +116,13 @@ export default function App({ loaderData }: Route.ComponentProps) {
   useFlashToast(loaderData.toast);
   useHydratedMarker();
   return (
-    <>
+    <GraphQLProvider session={loaderData.session}>
       <NavigationProgress />
       <div id="app" className="app-container flex min-h-dvh flex-col">
         <Outlet />
       </div>
       <Toaster />
-    </>
+    </GraphQLProvider>
   );
 }
 

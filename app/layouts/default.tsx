@@ -1,12 +1,43 @@
 import { useTranslation } from "react-i18next";
-import { NavLink, Outlet } from "react-router";
+import { Link, NavLink, Outlet } from "react-router";
+import { useQuery } from "urql";
 import type { Route } from "./+types/default";
 import { ColorModeToggle } from "~/components/color-mode-toggle";
 import { ErrorView } from "~/components/error-view";
 import { CloudSunIcon, InfoIcon } from "~/components/icons";
 import { OverlayHost } from "~/components/overlay-host";
 import { Tooltip } from "~/components/ui/tooltip";
+import { clientLoadQuery } from "~/lib/graphql/browser-load";
+import { VIEWER_QUERY } from "~/lib/graphql/documents";
+import { loadQuery } from "~/lib/graphql/request-client.server";
 import { openOverlay } from "~/lib/overlays/overlay-store";
+
+// The header shows who is signed in and the unread count on every page.
+export async function loader({ context }: Route.LoaderArgs) {
+  await loadQuery(context, VIEWER_QUERY, {});
+  return null;
+}
+
+export async function clientLoader() {
+  await clientLoadQuery(VIEWER_QUERY, {});
+  return null;
+}
+
+/** The unread badge: live, because new messages update the cached count. */
+function UnreadBadge() {
+  const { t } = useTranslation();
+  const [viewer] = useQuery({ query: VIEWER_QUERY });
+  const count = viewer.data?.me?.unreadCount;
+  if (!count) return null;
+  const label = t("inbox.unreadCount", { count });
+  return (
+    <Tooltip content={label}>
+      <Link to="/#inbox-heading" className="badge" aria-label={label} data-testid="unread-badge">
+        {count > 99 ? "99+" : count}
+      </Link>
+    </Tooltip>
+  );
+}
 
 function Header() {
   const { t } = useTranslation();
@@ -30,6 +61,7 @@ function Header() {
           </NavLink>
         </nav>
         <div className="ml-auto flex items-center gap-1">
+          <UnreadBadge />
           <Tooltip content={t("nav.about")}>
             <button type="button" className="icon-button" aria-label={t("nav.about")} onClick={() => openOverlay("about")}>
               <InfoIcon />

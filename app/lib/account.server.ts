@@ -1,7 +1,8 @@
 import { data, type RouterContextProvider } from "react-router";
 import type { i18n } from "i18next";
 import { graphqlErrorCodes } from "./graphql/errors";
-import { serverGraphQLClient } from "./graphql/server-client.server";
+import { VIEWER_QUERY } from "./graphql/documents";
+import { loadQuery, requestGraphQL } from "./graphql/request-client.server";
 import { safeRedirectPath } from "./safe-redirect";
 import { clearedSessionCookie, sessionCookie, sessionToken } from "./session.server";
 import { redirectWithToast } from "./toast/flash-toast.server";
@@ -12,17 +13,17 @@ export type AccountActionData = { intent: "login" | "signup"; email: string; err
 const API_LANGUAGE: Record<string, string> = { "en-US": "EN_US", "de-DE": "DE_DE", "fr-FR": "FR_FR", "es-ES": "ES_ES" };
 
 const SIGN_UP = `mutation SignUp($email: String!, $password: String!, $language: Language, $timeZone: TimeZone) {
-  signUp(email: $email, password: $password, language: $language, timeZone: $timeZone) { token }
+  signUp(email: $email, password: $password, language: $language, timeZone: $timeZone) { id token }
 }`;
-const LOG_IN = `mutation LogIn($email: String!, $password: String!) { logIn(email: $email, password: $password) { token } }`;
+const LOG_IN = `mutation LogIn($email: String!, $password: String!) { logIn(email: $email, password: $password) { id token } }`;
 const LOG_OUT = `mutation LogOut { logOut }`;
-const ME = `query Me { me { id email } }`;
 
 /** The signed-in user, or null (no cookie, or a token that is expired or revoked). */
 export async function currentUser(request: Request, context: Readonly<RouterContextProvider>) {
   if (!sessionToken(request)) return null;
-  const result = await serverGraphQLClient(request, context).query<{ me: { id: string; email: string } | null }>(ME, {}).toPromise();
-  return result.data?.me ?? null;
+  // Through the request's client: the page's loaders asking again cost nothing, and the
+  // answer is part of the page's data for the browser.
+  return (await loadQuery(context, VIEWER_QUERY, {})).me;
 }
 
 function isTimeZone(value: string) {
@@ -45,7 +46,7 @@ export async function handleAccountIntent(request: Request, context: Readonly<Ro
   const redirectTo = safeRedirectPath(form.get("redirectTo"), "/settings");
 
   if (intent === "logout") {
-    await serverGraphQLClient(request, context).mutation(LOG_OUT, {}).toPromise();
+    await requestGraphQL(context).client.mutation(LOG_OUT, {}).toPromise();
     return redirectWithToast(redirectTo, { title: t("account.loggedOut"), variant: "success" }, {
       status: 303,
       headers: { "Set-Cookie": clearedSessionCookie(request) },
@@ -63,7 +64,7 @@ export async function handleAccountIntent(request: Request, context: Readonly<Ro
   if (errors.email || errors.password) return data<AccountActionData>({ intent, email, errors }, { status: 400 });
 
   const timeZone = String(form.get("timeZone") ?? "");
-  const client = serverGraphQLClient(request, context, null);
+  const { client } = requestGraphQL(context);
   const result =
     intent === "signup"
       ? await client

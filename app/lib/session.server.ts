@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { parse, serialize } from "cookie";
 
 /** The cookie that carries the API token for the app's own pages. The browser's JavaScript never sees it. */
@@ -24,4 +25,13 @@ export function clearedSessionCookie(request: Request): string {
 export function sessionToken(request: Request): string | null {
   const header = request.headers.get("Cookie");
   return header ? (parse(header)[SESSION_COOKIE] ?? null) : null;
+}
+
+/**
+ * Names the session for the browser (so it knows when to start a fresh cache) without
+ * revealing the token: a one-way digest, shortened.
+ */
+export function sessionKey(request: Request): string | null {
+  const token = sessionToken(request);
+  return token ? createHash("sha256").update(`weatherbot-session-key:${token}`).digest("base64url").slice(0, 22) : null;
 }

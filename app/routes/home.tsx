@@ -1,20 +1,79 @@
+import i18next from "i18next";
 import { useTranslation } from "react-i18next";
+import { Link } from "react-router";
+import { useQuery } from "urql";
 import type { Route } from "./+types/home";
+import { InboxList } from "~/components/home/inbox-list";
+import { PlaceList } from "~/components/home/place-list";
+import { clientLoadQuery } from "~/lib/graphql/browser-load";
+import { INBOX_PAGE_SIZE, INBOX_QUERY, PLACES_QUERY, VIEWER_QUERY } from "~/lib/graphql/documents";
+import { loadQuery } from "~/lib/graphql/request-client.server";
 import { getI18n } from "~/lib/i18n/middleware.server";
 
+type Load = <Data, Variables extends Record<string, unknown>>(
+  query: import("@urql/core").TypedDocumentNode<Data, Variables>,
+  variables: Variables,
+) => Promise<Data>;
+
+const inboxVariables = () => ({ first: INBOX_PAGE_SIZE });
+
+/** What the page shows, fetched once for its first render (server) or into the cache (browser). */
+async function loadHome(load: Load) {
+  const { me } = await load(VIEWER_QUERY, {});
+  if (me) await Promise.all([load(PLACES_QUERY, {}), load(INBOX_QUERY, inboxVariables())]);
+}
+
 export async function loader({ context }: Route.LoaderArgs) {
+  await loadHome((query, variables) => loadQuery(context, query, variables));
   const { t } = getI18n(context);
   return { title: `${t("home.title")} · ${t("app.name")}` };
 }
 
+export async function clientLoader() {
+  await loadHome(clientLoadQuery);
+  return { title: `${i18next.t("home.title")} · ${i18next.t("app.name")}` };
+}
+
 export const meta: Route.MetaFunction = ({ loaderData }) => (loaderData ? [{ title: loaderData.title }] : []);
+
+function Visitor() {
+  const { t } = useTranslation();
+  return (
+    <p className="mt-6">
+      {t("home.signUpInvite")}{" "}
+      <Link to="/settings?section=account" className="link">
+        {t("home.signUpLink")}
+      </Link>
+    </p>
+  );
+}
+
+function Dashboard() {
+  const [places] = useQuery({ query: PLACES_QUERY });
+  const [inbox] = useQuery({ query: INBOX_QUERY, variables: inboxVariables() });
+  const [viewer] = useQuery({ query: VIEWER_QUERY });
+  const settings = viewer.data?.me?.settings;
+  return (
+    <div className="mt-8 grid gap-8 lg:grid-cols-2">
+      <PlaceList places={places.data?.me?.places ?? []} />
+      <InboxList
+        messages={inbox.data?.messages.edges ?? []}
+        unreadCount={viewer.data?.me?.unreadCount ?? 0}
+        timeZone={settings?.timeZone ?? "UTC"}
+        hour12={settings?.hour12 ?? false}
+      />
+    </div>
+  );
+}
 
 export default function Home() {
   const { t } = useTranslation();
+  const [viewer] = useQuery({ query: VIEWER_QUERY });
   return (
-    <section className="max-w-2xl">
+    <section>
       <h1 className="text-3xl font-bold tracking-tight">{t("home.title")}</h1>
-      <p className="mt-3 text-lg text-muted">{t("home.intro")}</p>
+      <p className="mt-3 max-w-2xl text-lg text-muted">{t("home.intro")}</p>
+      {viewer.data?.me ? <Dashboard /> : <Visitor />}
     </section>
   );
 }

@@ -1,28 +1,56 @@
 import { useEffect, type ReactNode } from "react";
+import i18next from "i18next";
 import { useTranslation } from "react-i18next";
+import { useRouteLoaderData } from "react-router";
 import type { Route } from "./+types/settings";
+import type { loader as rootLoader } from "~/root";
 import { AccountSection } from "~/components/account-section";
 import { ColorModeForm } from "~/components/color-mode-form";
 import { LanguageForm } from "~/components/language-form";
 import { currentUser, handleAccountIntent } from "~/lib/account.server";
-import { getI18n, getLocale } from "~/lib/i18n/middleware.server";
+import { getBrowserGraphQL } from "~/lib/graphql/browser-client";
+import { clientLoadQuery } from "~/lib/graphql/browser-load";
+import { VIEWER_QUERY } from "~/lib/graphql/documents";
+import { DEFAULT_LOCALE } from "~/lib/i18n/config";
+import { getI18n } from "~/lib/i18n/middleware.server";
 import { validateRoute } from "~/lib/route-validation";
 import { parseSettingsSection, type SettingsSection } from "~/lib/settings-section";
 
-export async function loader({ request, context }: Route.LoaderArgs) {
-  const { t } = getI18n(context);
+type Translate = (key: "errors.unknownSection" | "settings.title" | "app.name", options?: { section: string }) => string;
+
+function settingsPage(request: Request, t: Translate, email: string | null) {
   const section = validateRoute(
-    parseSettingsSection(new URL(request.url).searchParams.get("section"), (name) =>
-      t("errors.unknownSection", { section: name }),
-    ),
+    parseSettingsSection(new URL(request.url).searchParams.get("section"), (name) => t("errors.unknownSection", { section: name })),
   );
+  return { section, email, title: `${t("settings.title")} · ${t("app.name")}` };
+}
+
+export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await currentUser(request, context);
-  return { section, locale: getLocale(context), email: user?.email ?? null, title: `${t("settings.title")} · ${t("app.name")}` };
+  return settingsPage(request, getI18n(context).t, user?.email ?? null);
+}
+
+export async function clientLoader({ request }: Route.ClientLoaderArgs) {
+  const { me } = await clientLoadQuery(VIEWER_QUERY, {});
+  return settingsPage(request, i18next.t, me?.email ?? null);
 }
 
 /** POST /settings: the account forms (intent = signup | login | logout). */
 export async function action({ request, context }: Route.ActionArgs) {
   return handleAccountIntent(request, context, await request.formData(), getI18n(context));
+}
+
+/**
+ * Logging in or out changes whose data the page may show: the browser drops its cache and
+ * WebSocket before the pages after it load.
+ */
+export async function clientAction({ serverAction }: Route.ClientActionArgs) {
+  try {
+    return await serverAction();
+  } catch (thrown) {
+    if (thrown instanceof Response && thrown.status >= 300 && thrown.status < 400) getBrowserGraphQL().reset();
+    throw thrown;
+  }
 }
 
 export const meta: Route.MetaFunction = ({ loaderData }) => (loaderData ? [{ title: loaderData.title }] : []);
@@ -40,7 +68,8 @@ function Section({ id, title, children }: { id: SettingsSection; title: string; 
 
 export default function Settings({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const { section, locale, email } = loaderData;
+  const { section, email } = loaderData;
+  const locale = useRouteLoaderData<typeof rootLoader>("root")?.locale ?? DEFAULT_LOCALE;
 
   useEffect(() => {
     if (section) document.getElementById(section)?.scrollIntoView({ block: "start" });

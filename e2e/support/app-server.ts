@@ -47,14 +47,15 @@ async function waitForHealth(url: string, child: ChildProcess, output: () => str
 }
 
 /**
- * Starts the production build (`build/server.js`) on a free loopback port, with its own
- * empty data directory (removed on stop) unless `env.DATA_DIR` names one.
+ * Starts the production build (`build/server.js`) on a free loopback port (or `env.PORT`,
+ * to restart a server where its pages expect it), with its own empty data directory
+ * (removed on stop) unless `env.DATA_DIR` names one.
  */
 export async function startAppServer(env: Record<string, string> = {}): Promise<AppServer> {
   if (!existsSync(SERVER_ENTRY)) {
     throw new Error("No production build: run `npm run build` before the end-to-end tests.");
   }
-  const port = await freePort();
+  const port = env.PORT ? Number(env.PORT) : await freePort();
   const ownDataDir = env.DATA_DIR ? null : mkdtempSync(path.join(tmpdir(), "weatherbot-e2e-"));
   const child = spawn(process.execPath, [SERVER_ENTRY], {
     cwd: ROOT,

@@ -51,3 +51,46 @@ describe("graphql-ws client", () => {
     expect(fatal).toEqual([]);
   });
 });
+
+describe("graphql-ws client while the server is unreachable", () => {
+  it("keeps retrying a refused connection (a server restarting) and resumes once it is back", async () => {
+    // A port nobody listens on yet: the first attempts are refused, as during a restart.
+    const probe = new WebSocketServer({ port: 0, host: "127.0.0.1" });
+    await new Promise((resolve) => probe.once("listening", resolve));
+    const port = (probe.address() as AddressInfo).port;
+    await new Promise((resolve) => probe.close(resolve));
+
+    let attempts = 0;
+    const client = createWsClient({
+      url: `ws://127.0.0.1:${port}/graphql`,
+      baseDelayMs: 100,
+      webSocketImpl: class extends WebSocket {
+        constructor(address: string, protocols?: string | string[]) {
+          super(address, protocols);
+          attempts++;
+        }
+      },
+    });
+    const received = new Promise<unknown>((resolve, reject) => {
+      client.subscribe({ query: "subscription { messageReceived { id } }" }, { next: resolve, error: reject, complete: () => reject(new Error("completed")) });
+    });
+
+    // Back after two refused attempts (the first retry waits ≥ 100 ms, the second ≥ 200 ms).
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    const restarted = new WebSocketServer({ port, host: "127.0.0.1", handleProtocols: () => "graphql-transport-ws" });
+    restarted.on("connection", (socket) => {
+      socket.on("message", (raw) => {
+        const message = JSON.parse(String(raw)) as { type: string; id?: string };
+        if (message.type === "connection_init") socket.send(JSON.stringify({ type: "connection_ack" }));
+        if (message.type === "subscribe") socket.send(JSON.stringify({ id: message.id, type: "next", payload: { data: { messageReceived: { id: "m1" } } } }));
+      });
+    });
+    try {
+      await expect(received).resolves.toEqual({ data: { messageReceived: { id: "m1" } } });
+      expect(attempts).toBeGreaterThanOrEqual(2);
+    } finally {
+      await client.dispose();
+      await new Promise((resolve) => restarted.close(resolve));
+    }
+  });
+});

@@ -1,7 +1,7 @@
-import { createPubSub } from "graphql-yoga";
 import type { Db } from "../db/database.server";
 import { timeOrderedId } from "../db/ids.server";
 import type { MessageTable } from "../db/tables";
+import { createMessageStream, type MessageStream } from "./message-stream";
 
 export type MessageKind = "BRIEFING" | "ALERT" | "ALL_CLEAR" | "SYSTEM";
 
@@ -26,7 +26,7 @@ export type NewMessage = {
  * Publishing is in-process: a second server process would need a shared channel.
  */
 export function createInbox(db: Db, now: () => Date) {
-  const pubSub = createPubSub<{ [key: `message:${string}`]: [MessageTable] }>();
+  const streams = new Map<string, Set<MessageStream>>();
   const publishedListeners = new Set<(row: MessageTable) => void>();
 
   function toRow(message: NewMessage): MessageTable {
@@ -74,15 +74,37 @@ export function createInbox(db: Db, now: () => Date) {
     },
     /** Call after the transaction that wrote `row` has committed. */
     publish(row: MessageTable) {
-      pubSub.publish(`message:${row.user_id}`, row);
+      for (const stream of streams.get(row.user_id) ?? []) stream.push(row);
       for (const listener of publishedListeners) listener(row);
     },
     /** Called for every published message (push delivery listens here). */
     onPublish(listener: (row: MessageTable) => void) {
       publishedListeners.add(listener);
     },
-    subscribe(userId: string): AsyncIterable<MessageTable> {
-      return pubSub.subscribe(`message:${userId}`);
+    /**
+     * The user's messages from now on, buffered from the moment of this call (before any
+     * catch-up read), so nothing written in between is lost.
+     */
+    subscribe(userId: string): MessageStream {
+      const forUser = streams.get(userId) ?? new Set<MessageStream>();
+      streams.set(userId, forUser);
+      const stream = createMessageStream(() => {
+        forUser.delete(stream);
+        if (forUser.size === 0) streams.delete(userId);
+      });
+      forUser.add(stream);
+      return stream;
+    },
+    /** Messages written after the one with id `afterId` (ids are time-ordered), oldest first. */
+    async since(userId: string, afterId: string, limit: number): Promise<MessageTable[]> {
+      return db
+        .selectFrom("messages")
+        .selectAll()
+        .where("user_id", "=", userId)
+        .where("id", ">", afterId)
+        .orderBy("id", "asc")
+        .limit(limit)
+        .execute();
     },
   };
 }

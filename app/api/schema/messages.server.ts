@@ -43,8 +43,12 @@ export const messagesTypeDefs = /* GraphQL */ `
   }
 
   type Subscription {
-    "The signed-in user's new messages, in order, as they are written."
-    messageReceived: Message!
+    """
+    The signed-in user's new messages, in order, as they are written. With 'after' (the
+    id of the last message the client has seen), the messages written since then come
+    first, so a client that reconnects misses nothing.
+    """
+    messageReceived(after: ID): Message!
   }
 `;
 
@@ -74,6 +78,9 @@ function decodeCursor(cursor: string): { createdAt: string; id: string } {
 }
 
 const MAX_PAGE = 100;
+/** A reconnecting client gets at most this many missed messages; older ones are paged in the inbox. */
+const MAX_CATCH_UP = 200;
+const MESSAGE_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export const messagesResolvers = {
   Query: {
@@ -169,8 +176,21 @@ export const messagesResolvers = {
   },
   Subscription: {
     messageReceived: {
-      subscribe(_: unknown, __: unknown, context: ApiContext) {
-        return context.inbox.subscribe(requireUserId(context));
+      async subscribe(_: unknown, { after }: { after?: string | null }, context: ApiContext) {
+        const userId = requireUserId(context);
+        if (after != null && !MESSAGE_ID.test(after)) throw badInput("after must be a message id", "after");
+        // Listen first, then read what was missed: a message written in between is in
+        // one or both, and the stream keeps each message once.
+        const stream = context.inbox.subscribe(userId);
+        if (after != null) {
+          try {
+            stream.replay(await context.inbox.since(userId, after.toLowerCase(), MAX_CATCH_UP));
+          } catch (error) {
+            await stream.return!();
+            throw error;
+          }
+        }
+        return stream;
       },
       resolve: (row: MessageTable) => messageView(row),
     },

@@ -36,6 +36,10 @@ export function createWsClient(options: WsClientOptions): Client {
     connectionParams: options.connectionParams,
     webSocketImpl: options.webSocketImpl,
     retryAttempts: WS_RETRY.attempts,
+    // graphql-ws by default gives up on anything that is not a close event, and a browser
+    // reports a refused connection (server restarting) as an error event first. Every
+    // problem but the fatal close codes (which graphql-ws never retries) gets the retries.
+    shouldRetry: () => true,
     retryWait: (retries) => new Promise((resolve) => setTimeout(resolve, retryDelayMs(retries, baseDelayMs))),
     keepAlive: 0,
     lazyCloseTimeout: 0,

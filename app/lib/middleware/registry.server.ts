@@ -1,4 +1,5 @@
 import type { MiddlewareFunction } from "react-router";
+import { graphqlMiddleware } from "../graphql/request-client.server";
 import { i18nextMiddleware } from "../i18n/middleware.server";
 import { authMiddleware, guestMiddleware } from "./session.server";
 import { testHooksMiddleware } from "./test-hooks.server";
@@ -10,6 +11,7 @@ import { testHooksMiddleware } from "./test-hooks.server";
  */
 const registry = {
   i18n: i18nextMiddleware,
+  graphql: graphqlMiddleware,
   auth: authMiddleware,
   guest: guestMiddleware,
   "test-hooks": testHooksMiddleware,

@@ -1,0 +1,17 @@
+import type { AnyVariables, TypedDocumentNode } from "@urql/core";
+import { getBrowserGraphQL } from "./browser-client";
+import { LOADER_OPERATION } from "./install-browser";
+import { queryFailure } from "./query-failure";
+
+/**
+ * A route's client loader reads through the browser's client, cache-first: a page the
+ * cache already holds costs no request. A failure shows the error page, like on the server.
+ */
+export async function clientLoadQuery<Data, Variables extends AnyVariables>(
+  query: TypedDocumentNode<Data, Variables>,
+  variables: Variables,
+): Promise<Data> {
+  const result = await getBrowserGraphQL().current().query(query, variables, LOADER_OPERATION).toPromise();
+  if (result.error) throw queryFailure(result.error);
+  return result.data as Data;
+}

@@ -1,0 +1,48 @@
+import {
+  Client,
+  fetchExchange,
+  mapExchange,
+  subscriptionExchange,
+  type CombinedError,
+  type Exchange,
+  type Operation,
+  type SSRExchange,
+  type SubscriptionForwarder,
+} from "@urql/core";
+import { createCacheExchange } from "./cache";
+
+export type GraphQLClientOptions = {
+  url: string;
+  /** The server's in-process or hosted fetch; the browser's own fetch when absent. */
+  fetch?: typeof fetch;
+  headers?: Record<string, string>;
+  /** Records results on the server; restores them in the browser. */
+  ssr: SSRExchange;
+  /** Subscriptions over graphql-ws; without it they are not available (HTTP only). */
+  forwardSubscription?: SubscriptionForwarder;
+  onError?: (error: CombinedError, operation: Operation) => void;
+};
+
+/**
+ * The one client factory for both sides (seed spec §8): POST with operation name,
+ * variables and query; graphcache keyed by `__typename` + id; deduplication (built into
+ * the urql client) and the cache-first request policy.
+ */
+export function createGraphQLClient(options: GraphQLClientOptions): Client {
+  const exchanges: Exchange[] = [];
+  if (options.onError) exchanges.push(mapExchange({ onError: options.onError }));
+  // The ssr exchange sits between the cache and the network, so restored results fill
+  // the normalised cache exactly as fetched ones do.
+  exchanges.push(createCacheExchange(), options.ssr);
+  if (options.forwardSubscription) exchanges.push(subscriptionExchange({ forwardSubscription: options.forwardSubscription }));
+  exchanges.push(fetchExchange);
+  const headers = options.headers ?? {};
+  return new Client({
+    url: options.url,
+    fetch: options.fetch,
+    exchanges,
+    requestPolicy: "cache-first",
+    preferGetMethod: false,
+    fetchOptions: (): RequestInit => ({ headers }),
+  });
+}

@@ -1,0 +1,122 @@
+import { gql } from "@urql/core";
+
+export type MessageKind = "BRIEFING" | "ALERT" | "ALL_CLEAR" | "SYSTEM";
+export type MessageFields = {
+  __typename?: "Message";
+  id: string;
+  kind: MessageKind;
+  title: string;
+  body: string;
+  createdAt: string;
+  readAt: string | null;
+  urgent: boolean;
+};
+export type Viewer = {
+  id: string;
+  email: string;
+  unreadCount: number;
+  settings: { id: string; timeZone: string; hour12: boolean };
+};
+export type PlaceSummary = {
+  id: string;
+  label: string;
+  name: string;
+  timeZone: string;
+  weather: {
+    id: string;
+    fetchedAt: string;
+    stale: boolean;
+    current: { id: string; condition: string; temperature: number; apparentTemperature: number; windSpeed: number };
+  };
+};
+type NoVariables = Record<string, never>;
+
+/*
+ * The operations the screens read. Each is shared by the route's server loader (which
+ * runs it for the page's first render and serialises the result) and the component that
+ * reads it cache-first, so the two hit the same cache entry.
+ */
+
+/** Who is signed in, and the header's unread badge. `me` is null for a visitor. */
+export const VIEWER_QUERY = gql<{ me: Viewer | null }, NoVariables>`
+  query Viewer {
+    me {
+      id
+      email
+      unreadCount
+      settings {
+        id
+        timeZone
+        hour12
+      }
+    }
+  }
+`;
+
+/** The fields every message carries, wherever it comes from (inbox page, live stream, "send now"). */
+export const MESSAGE_FIELDS = gql`
+  fragment MessageFields on Message {
+    id
+    kind
+    title
+    body
+    createdAt
+    readAt
+    urgent
+  }
+`;
+
+/** The inbox's first page; later pages pass the previous page's `endCursor` as `after`. */
+export const INBOX_PAGE_SIZE = 30;
+
+export const INBOX_QUERY = gql<
+  { messages: { edges: MessageFields[]; endCursor: string | null; hasMore: boolean } },
+  { after?: string; first: number }
+>`
+  query Inbox($after: String, $first: Int) {
+    messages(after: $after, first: $first) {
+      edges {
+        ...MessageFields
+      }
+      endCursor
+      hasMore
+    }
+  }
+  ${MESSAGE_FIELDS}
+`;
+
+export const PLACES_QUERY = gql<{ me: { id: string; places: PlaceSummary[] } | null }, NoVariables>`
+  query Places {
+    me {
+      id
+      places {
+        id
+        label
+        name
+        timeZone
+        weather {
+          id
+          fetchedAt
+          stale
+          current {
+            id
+            condition
+            temperature
+            apparentTemperature
+            windSpeed
+          }
+        }
+      }
+    }
+  }
+`;
+
+/** New messages as they are written; `after` is the last one this client has (catch-up on reconnect). */
+export const MESSAGE_RECEIVED_SUBSCRIPTION = gql<{ messageReceived: MessageFields }, { after: string | null }>`
+  subscription MessageReceived($after: ID) {
+    messageReceived(after: $after) {
+      ...MessageFields
+    }
+  }
+  ${MESSAGE_FIELDS}
+`;

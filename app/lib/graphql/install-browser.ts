@@ -1,0 +1,50 @@
+import type { CombinedError, Operation } from "@urql/core";
+import i18next from "i18next";
+import { toastStore } from "../toast/toast-store";
+import { createBrowserGraphQL, installBrowserGraphQL } from "./browser-client";
+import { graphqlErrorMessage } from "./errors";
+import { readGraphQLData } from "./ssr-data";
+
+/** Route loaders mark their operations so: their failures show the error page, not also a toast. */
+export const LOADER_OPERATION = { loader: true } as const;
+
+function reportError(error: CombinedError, operation: Operation) {
+  if (operation.context.loader) return;
+  // One toast per distinct failure, however many components saw it.
+  const description = graphqlErrorMessage(error);
+  toastStore.show({ id: `graphql-error:${description}`, variant: "error", title: i18next.t("errors.requestFailed"), description });
+}
+
+function webSocketUrl(): string {
+  const url = new URL("/graphql", window.location.href);
+  url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
+  return url.href;
+}
+
+/**
+ * Builds the page's GraphQL client from what the server wrote into it. Returns the JSON
+ * the server wrote, which the page renders back unchanged while hydrating.
+ */
+export function installPageGraphQL(): string | null {
+  const { json, data } = readGraphQLData();
+  installBrowserGraphQL(
+    createBrowserGraphQL({
+      initialState: data,
+      onError: reportError,
+      connectWebSocket: async () => {
+        const { createWsClient } = await import("./ws-client");
+        return createWsClient({
+          url: webSocketUrl(),
+          onFatalClose: (event) =>
+            toastStore.show({
+              id: "live-updates-stopped",
+              variant: "error",
+              title: i18next.t("errors.liveUpdatesStopped"),
+              description: `${event.code}${event.reason ? `: ${event.reason}` : ""}`,
+            }),
+        });
+      },
+    }),
+  );
+  return json;
+}

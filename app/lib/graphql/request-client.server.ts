@@ -1,0 +1,65 @@
+import { ssrExchange, type AnyVariables, type Client, type SSRData, type SSRExchange, type TypedDocumentNode } from "@urql/core";
+import { createContext, type MiddlewareFunction, type RouterContextProvider } from "react-router";
+import { sessionToken } from "../session.server";
+import { createGraphQLClient } from "./client";
+import { graphqlFetchContext } from "./executor-context";
+import { timeOrderedLowerBound } from "./live-cursor";
+import { queryFailure } from "./query-failure";
+
+/** This request's GraphQL client and the results it has collected for the page. */
+export type RequestGraphQL = {
+  client: Client;
+  ssr: SSRExchange;
+  signedIn: boolean;
+  /** Messages written after this id were not in this page's data: where the live stream starts. */
+  liveSince: string;
+};
+
+export const requestGraphQLContext = createContext<RequestGraphQL | null>(null);
+
+/**
+ * A fresh client and ssr cache for one request, carrying that request's token (a client
+ * shared between requests would leak one user's data into another's page). With the
+ * embedded API the fetch runs it in-process.
+ */
+export function createRequestGraphQL(request: Request, context: Readonly<RouterContextProvider>): RequestGraphQL {
+  const token = sessionToken(request);
+  // Taken before any loader reads data, so nothing written from here on is missed.
+  const liveSince = timeOrderedLowerBound(Date.now());
+  const ssr = ssrExchange({ isClient: false });
+  const client = createGraphQLClient({
+    url: "http://weatherbot.internal/graphql",
+    fetch: context.get(graphqlFetchContext),
+    headers: token ? { authorization: `Bearer ${token}` } : {},
+    ssr,
+  });
+  return { client, ssr, signedIn: token !== null, liveSince };
+}
+
+/** Named middleware `graphql`: gives every page request its own client. */
+export const graphqlMiddleware: MiddlewareFunction<Response> = ({ request, context }, next) => {
+  context.set(requestGraphQLContext, createRequestGraphQL(request, context));
+  return next();
+};
+
+export function requestGraphQL(context: Readonly<RouterContextProvider>): RequestGraphQL {
+  const graphql = context.get(requestGraphQLContext);
+  if (!graphql) throw new Error("No GraphQL client for this request: the root route must use the `graphql` middleware.");
+  return graphql;
+}
+
+/** The results to write into the page, or null when the request rendered without a client. */
+export function pageGraphQLData(context: Readonly<RouterContextProvider>): SSRData | null {
+  return context.get(requestGraphQLContext)?.ssr.extractData() ?? null;
+}
+
+/** Runs a query for the page; a failure becomes the error page with the client's message. */
+export async function loadQuery<Data, Variables extends AnyVariables>(
+  context: Readonly<RouterContextProvider>,
+  query: TypedDocumentNode<Data, Variables>,
+  variables: Variables,
+): Promise<Data> {
+  const result = await requestGraphQL(context).client.query(query, variables).toPromise();
+  if (result.error) throw queryFailure(result.error);
+  return result.data as Data;
+}

@@ -1,0 +1,162 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import type { Page } from "@playwright/test";
+import { expect, gotoHydrated, test } from "./fixtures";
+import { startAppServer } from "./support/app-server";
+import { accountWithPlace, apiAs, logInApi, signInBrowser } from "./support/graphql";
+
+/** Counts the page's HTTP requests to /graphql (a WebSocket upgrade is not one of them). */
+function countGraphQLRequests(page: Page) {
+  const seen: string[] = [];
+  page.on("request", (request) => {
+    if (new URL(request.url()).pathname === "/graphql") seen.push(`${request.method()} ${request.postData() ?? ""}`);
+  });
+  return seen;
+}
+
+/** Resolves once the page's WebSocket to /graphql is acknowledged by the server (listen before loading). */
+function webSocketAcknowledged(page: Page) {
+  return new Promise<void>((resolve) => {
+    page.on("websocket", (socket) => {
+      if (new URL(socket.url()).pathname !== "/graphql") return;
+      socket.on("framereceived", (frame) => {
+        if (String(frame.payload).includes("connection_ack")) resolve();
+      });
+    });
+  });
+}
+
+const message = (page: Page, id: string) => page.locator(`[data-message-id="${id}"]`);
+
+test.describe("the GraphQL client", () => {
+  test("a server-rendered page restores its data in the browser: no GraphQL request on hydration or on the way back", async ({
+    page,
+    context,
+    request,
+    baseURL,
+  }) => {
+    const account = await accountWithPlace(request, baseURL!, "Hydration Harbour");
+    const sent = await account.sendBriefing();
+    await signInBrowser(context, baseURL!, account.token);
+    const requests = countGraphQLRequests(page);
+
+    const response = await gotoHydrated(page, "/");
+    const html = await response!.text();
+    expect(html).toContain('id="graphql-data"');
+    expect(html).toContain("Hydration Harbour");
+    await expect(page.getByTestId("places")).toContainText("Hydration Harbour");
+    await expect(message(page, sent.id)).toContainText(sent.title);
+    await expect(page.getByTestId("unread-badge")).toHaveText("1");
+    await page.waitForLoadState("networkidle");
+    expect(requests).toEqual([]);
+
+    // Client-side navigation reads the same cache: away and back costs nothing.
+    await page.getByRole("link", { name: "Settings" }).click();
+    await expect(page.getByText(`Signed in as ${account.email}`)).toBeVisible();
+    await page.getByRole("link", { name: "Home", exact: true }).click();
+    await expect(message(page, sent.id)).toBeVisible();
+    expect(requests).toEqual([]);
+  });
+
+  test("a new message appears live, without a reload, and counts as unread", async ({ page, context, request, baseURL }) => {
+    const account = await accountWithPlace(request, baseURL!, "Live Lagoon");
+    await signInBrowser(context, baseURL!, account.token);
+    const acknowledged = webSocketAcknowledged(page);
+    await gotoHydrated(page, "/");
+    await expect(page.getByText("No messages yet.")).toBeVisible();
+    await acknowledged;
+    await page.evaluate(() => ((window as unknown as { notReloaded: boolean }).notReloaded = true));
+
+    const first = await account.sendBriefing();
+    await expect(message(page, first.id)).toContainText(first.title);
+    await expect(page.getByTestId("unread-badge")).toHaveText("1");
+    await expect(page.getByTestId("inbox-unread")).toHaveText("Unread messages: 1");
+    const second = await account.sendBriefing();
+    await expect(page.locator("[data-message-id]").first()).toHaveAttribute("data-message-id", second.id);
+    await expect(page.getByTestId("unread-badge")).toHaveText("2");
+    expect(await page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded)).toBe(true);
+  });
+
+  test("after logging out of A and into B, nothing of A is left in the page or its cache", async ({ page, context, request, baseURL }) => {
+    const a = await accountWithPlace(request, baseURL!, "Alpha Point");
+    const b = await accountWithPlace(request, baseURL!, "Bravo Bay");
+    const aMessage = await a.sendBriefing();
+    await signInBrowser(context, baseURL!, a.token);
+    await gotoHydrated(page, "/");
+    await expect(page.getByTestId("places")).toContainText("Alpha Point");
+    await expect(message(page, aMessage.id)).toBeVisible();
+
+    await page.getByRole("link", { name: "Settings" }).click();
+    await page.getByRole("button", { name: "Log out" }).click();
+    await expect(page.getByRole("button", { name: "Log in" })).toBeVisible();
+    await page.getByRole("link", { name: "Home", exact: true }).click();
+    await expect(page.getByText("Create an account to save places")).toBeVisible();
+    await expect(page.locator("body")).not.toContainText("Alpha Point");
+    await expect(page.getByTestId("unread-badge")).toHaveCount(0);
+
+    await page.getByRole("link", { name: "Settings" }).click();
+    await page.getByLabel("Email").fill(b.email);
+    await page.getByLabel("Password").fill(b.password);
+    await page.getByRole("button", { name: "Log in" }).click();
+    await expect(page.getByText(`Signed in as ${b.email}`)).toBeVisible();
+    await page.getByRole("link", { name: "Home", exact: true }).click();
+    await expect(page.getByTestId("places")).toContainText("Bravo Bay");
+    await expect(page.locator("body")).not.toContainText("Alpha Point");
+    await expect(message(page, aMessage.id)).toHaveCount(0);
+    // B's live stream is B's: A's new message does not arrive, B's does.
+    const bMessage = await b.sendBriefing();
+    // A's browser token was revoked at log-out; A writes from another device.
+    await a.sendBriefing(await logInApi(request, baseURL!, a.email, a.password));
+    await expect(message(page, bMessage.id)).toBeVisible();
+    await expect(page.locator("[data-message-id]")).toHaveCount(1);
+  });
+});
+
+test.describe("subscriptions across a server restart", () => {
+  test("the page reconnects and shows the message written while the server was down", async ({ browser, request, consoleGuard }) => {
+    test.setTimeout(90_000);
+    // While the server is down the browser logs its failed WebSocket and fetch attempts.
+    consoleGuard.allow(/WebSocket connection to .* failed|ERR_CONNECTION_REFUSED/);
+    const dataDir = mkdtempSync(path.join(tmpdir(), "weatherbot-restart-"));
+    const weather = process.env.E2E_FAKE_WEATHER_URL!;
+    const env = { DATA_DIR: dataDir, OPEN_METEO_FORECAST_URL: weather, OPEN_METEO_GEOCODING_URL: weather };
+    let server = await startAppServer(env);
+    const port = String(server.port);
+    try {
+      const account = await accountWithPlace(request, server.baseURL, "Restart Reef");
+      const context = await browser.newContext({ baseURL: server.baseURL });
+      await signInBrowser(context, server.baseURL, account.token);
+      const page = await context.newPage();
+      page.on("console", (entry) => {
+        if (entry.type() === "error" && !/WebSocket connection to .* failed|ERR_CONNECTION_REFUSED/.test(entry.text())) {
+          throw new Error(`unexpected console error: ${entry.text()}`);
+        }
+      });
+      const acknowledged = webSocketAcknowledged(page);
+      await gotoHydrated(page, "/");
+      await acknowledged;
+      const before = await account.sendBriefing();
+      await expect(message(page, before.id)).toBeVisible();
+
+      await server.stop();
+      // Another process on the same database writes a message while the page's server is down.
+      const other = await startAppServer(env);
+      const missed = await account.sendBriefing(apiAs(request, other.baseURL, account.token));
+      await other.stop();
+      await expect(message(page, missed.id)).toHaveCount(0);
+
+      server = await startAppServer({ ...env, PORT: port });
+      await expect(message(page, missed.id)).toContainText(missed.title, { timeout: 45_000 });
+      // And the stream is live again.
+      const after = await account.sendBriefing();
+      await expect(message(page, after.id)).toBeVisible();
+      await expect(page.locator("[data-message-id]").first()).toHaveAttribute("data-message-id", after.id);
+      await expect(page.getByTestId("unread-badge")).toHaveText("3");
+      await context.close();
+    } finally {
+      await server.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});

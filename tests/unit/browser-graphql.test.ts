@@ -1,0 +1,76 @@
+import type { Client as WsClient } from "graphql-ws";
+import { pipe, subscribe } from "wonka";
+import { describe, expect, it, vi } from "vitest";
+import { createBrowserGraphQL } from "~/lib/graphql/browser-client";
+import { MESSAGE_RECEIVED_SUBSCRIPTION } from "~/lib/graphql/documents";
+
+/** A stand-in for graphql-ws that records what the manager does with it (no network). */
+function fakeWebSocket(dispose: () => Promise<void> | void = () => {}) {
+  const socket = { subscribe: vi.fn(() => () => {}), dispose: vi.fn(dispose) };
+  return socket as typeof socket & WsClient;
+}
+
+function manager() {
+  const sockets: Array<ReturnType<typeof fakeWebSocket>> = [];
+  let nextDispose: () => Promise<void> | void = () => {};
+  const graphql = createBrowserGraphQL({
+    url: "http://127.0.0.1:9/graphql",
+    connectWebSocket: async () => {
+      const socket = fakeWebSocket(nextDispose);
+      sockets.push(socket);
+      return socket;
+    },
+  });
+  /** Opens the session's WebSocket by starting a subscription on the current client. */
+  const goLive = async () => {
+    pipe(graphql.current().subscription(MESSAGE_RECEIVED_SUBSCRIPTION, { after: null }), subscribe(() => {}));
+    await vi.waitFor(() => expect(sockets.at(-1)?.subscribe).toHaveBeenCalled());
+  };
+  return { graphql, sockets, goLive, failNextDispose: (error: Error) => (nextDispose = () => Promise.reject(error)) };
+}
+
+describe("the browser's GraphQL sessions", () => {
+  it("keeps one client while the page names the same session", () => {
+    const { graphql } = manager();
+    const first = graphql.clientFor("session-a");
+    expect(first.settled).toBe(true);
+    expect(graphql.clientFor("session-a").client).toBe(first.client);
+    expect(graphql.current()).toBe(first.client);
+  });
+
+  it("starts a fresh client and closes the old WebSocket when the session changes", async () => {
+    const { graphql, sockets, goLive } = manager();
+    const a = graphql.clientFor("session-a").client;
+    await goLive();
+    const b = graphql.clientFor("session-b").client;
+    expect(b).not.toBe(a);
+    await vi.waitFor(() => expect(sockets[0]!.dispose).toHaveBeenCalledOnce());
+  });
+
+  it("after reset(), pages still naming the ended session get the fresh client but nothing live; the next session adopts it", async () => {
+    const { graphql, sockets, goLive } = manager();
+    const a = graphql.clientFor("session-a").client;
+    await goLive();
+    graphql.reset();
+    await vi.waitFor(() => expect(sockets[0]!.dispose).toHaveBeenCalledOnce());
+    const fresh = graphql.current();
+    expect(fresh).not.toBe(a);
+    expect(graphql.clientFor("session-a")).toEqual({ client: fresh, settled: false });
+    expect(graphql.clientFor("session-b")).toEqual({ client: fresh, settled: true });
+    expect(graphql.clientFor("session-b").client).toBe(fresh);
+  });
+
+  it("a WebSocket that fails to close is logged, not thrown", async () => {
+    const { graphql, goLive, failNextDispose } = manager();
+    failNextDispose(new Error("socket stuck"));
+    graphql.clientFor("session-a");
+    await goLive();
+    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    try {
+      expect(() => graphql.reset()).not.toThrow();
+      await vi.waitFor(() => expect(logged).toHaveBeenCalledWith("Could not close the previous session's WebSocket:", expect.any(Error)));
+    } finally {
+      logged.mockRestore();
+    }
+  });
+});
