@@ -8,7 +8,8 @@ import { readGraphQLData } from "./ssr-data";
 /** Route loaders mark their operations so: their failures show the error page, not also a toast. */
 export const LOADER_OPERATION = { loader: true } as const;
 
-function reportError(error: CombinedError, operation: Operation) {
+/** A failed operation, told to the user as a toast (seed spec §8). */
+export function reportGraphQLError(error: CombinedError, operation: Operation) {
   if (operation.context.loader) return;
   // One toast per distinct failure, however many components saw it.
   const description = graphqlErrorMessage(error);
@@ -30,7 +31,7 @@ export function installPageGraphQL(): string | null {
   installBrowserGraphQL(
     createBrowserGraphQL({
       initialState: data,
-      onError: reportError,
+      onError: reportGraphQLError,
       connectWebSocket: async () => {
         const { createWsClient } = await import("./ws-client");
         return createWsClient({
