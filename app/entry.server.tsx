@@ -61,8 +61,9 @@ export default function handleRequest(
         const body = new PassThrough();
         const stream = createReadableStreamFromReadable(body);
         responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-        // Pages carry the user's data: never kept by shared caches, always revalidated.
-        responseHeaders.set("Cache-Control", "private, no-cache");
+        // Pages are never kept by shared caches and always revalidated; a signed-in user's
+        // page is not stored at all, so the next person at this browser cannot bring it back.
+        responseHeaders.set("Cache-Control", graphql?.signedIn ? "private, no-store" : "private, no-cache");
         if (serverEnv().NODE_ENV !== "development") {
           responseHeaders.set("Content-Security-Policy", contentSecurityPolicy(nonce));
         }

@@ -83,12 +83,18 @@ test.describe("the GraphQL client", () => {
     const b = await accountWithPlace(request, baseURL!, "Bravo Bay");
     const aMessage = await a.sendBriefing();
     await signInBrowser(context, baseURL!, a.token);
-    await gotoHydrated(page, "/");
+    const signedInPage = await gotoHydrated(page, "/");
+    // A signed-in page is never stored by the browser's HTTP cache.
+    expect(signedInPage!.headers()["cache-control"]).toBe("private, no-store");
     await expect(page.getByTestId("places")).toContainText("Alpha Point");
     await expect(message(page, aMessage.id)).toBeVisible();
 
     await page.getByRole("link", { name: "Settings" }).click();
-    await page.getByRole("button", { name: "Log out" }).click();
+    const [logOut] = await Promise.all([
+      page.waitForResponse((response) => response.request().method() === "POST" && new URL(response.url()).pathname.startsWith("/settings")),
+      page.getByRole("button", { name: "Log out" }).click(),
+    ]);
+    expect((await logOut.allHeaders())["clear-site-data"]).toBe('"cache"');
     await expect(page.getByRole("button", { name: "Log in" })).toBeVisible();
     await page.getByRole("link", { name: "Home", exact: true }).click();
     await expect(page.getByText("Create an account to save places")).toBeVisible();

@@ -80,6 +80,8 @@ test.describe("failed operations reach the user", () => {
 
   test("in the browser, a failed page load shows the same message as the server would", async ({ page, context }) => {
     await context.addCookies([{ name: "weatherbot_session", value: "hosted-token", url: front.baseURL }]);
+    const webSockets: string[] = [];
+    page.on("websocket", (socket) => webSockets.push(socket.url()));
     await gotoHydrated(page, `${front.baseURL}/settings`);
     await expect(page.getByText("Signed in as pat@example.com")).toBeVisible();
     api.setMode("errors");
@@ -88,5 +90,7 @@ test.describe("failed operations reach the user", () => {
     await expect(page.getByTestId("error-description")).toHaveText("GraphQL response contains errors: Boom, Bang");
     // A loader's failure is the error page, not also a toast.
     await expect(page.locator(".toast")).toHaveCount(0);
+    // A hosted API without a WebSocket endpoint here: everything went over HTTP.
+    expect(webSockets).toEqual([]);
   });
 });

@@ -49,7 +49,8 @@ export async function handleAccountIntent(request: Request, context: Readonly<Ro
     await requestGraphQL(context).client.mutation(LOG_OUT, {}).toPromise();
     return redirectWithToast(redirectTo, { title: t("account.loggedOut"), variant: "success" }, {
       status: 303,
-      headers: { "Set-Cookie": clearedSessionCookie(request) },
+      // The browser drops what it cached for this site (pages, back/forward copies).
+      headers: { "Set-Cookie": clearedSessionCookie(request), "Clear-Site-Data": '"cache"' },
     });
   }
   if (intent !== "login" && intent !== "signup") {
