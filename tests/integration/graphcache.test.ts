@@ -1,6 +1,7 @@
 import { Client, fetchExchange, gql } from "@urql/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCacheExchange } from "~/lib/graphql/cache";
+import { MARK_READ_MUTATION } from "~/lib/graphql/documents";
 import { startTestApi, type TestApi } from "../support/api-server";
 
 /**
@@ -89,6 +90,21 @@ describe("graphcache updates", () => {
     const inbox = cached<{ messages: { edges: Array<{ title: string }> }; me: { unreadCount: number } }>(INBOX)!;
     expect(inbox.messages.edges.map((m) => m.title)).toEqual(["Morning · Today"]);
     expect(inbox.me.unreadCount).toBe(1);
+
+    // Mark one read, delete one unread: the count follows without a refetch.
+    const briefingId = saved.saveBriefing.id;
+    const second = await mutate<{ sendBriefingNow: { id: string } }>(`mutation ($id: ID!) { sendBriefingNow(id: $id) { id title readAt } }`, { id: briefingId });
+    const third = await mutate<{ sendBriefingNow: { id: string } }>(`mutation ($id: ID!) { sendBriefingNow(id: $id) { id title readAt } }`, { id: briefingId });
+    expect(cached<{ me: { unreadCount: number } }>(INBOX)!.me.unreadCount).toBe(3);
+    const requestsBefore = requests;
+    const marked = await client.mutation(MARK_READ_MUTATION, { ids: [second.sendBriefingNow.id] }).toPromise();
+    expect(marked.error).toBeUndefined();
+    expect(cached<{ me: { unreadCount: number } }>(INBOX)!.me.unreadCount).toBe(2);
+    await mutate(`mutation ($id: ID!) { deleteMessage(id: $id) }`, { id: third.sendBriefingNow.id });
+    const afterDelete = cached<{ messages: { edges: Array<{ id: string }> }; me: { unreadCount: number } }>(INBOX)!;
+    expect(afterDelete.me.unreadCount).toBe(1);
+    expect(afterDelete.messages.edges.map((m) => m.id)).not.toContain(third.sendBriefingNow.id);
+    expect(requests - requestsBefore).toBe(2); // the two mutations, nothing refetched
 
     await mutate(`mutation { markAllRead { id } }`);
     const read = cached<{ messages: { edges: Array<{ readAt: string | null }> }; me: { unreadCount: number } }>(INBOX)!;

@@ -18,6 +18,8 @@ export const messagesTypeDefs = /* GraphQL */ `
     urgent: Boolean!
     place: Place
     briefing: Briefing
+    "Whose inbox this is (always the signed-in user): lets a client refresh the unread count with a change."
+    recipient: User!
   }
 
   type MessageConnection {
@@ -121,6 +123,9 @@ export const messagesResolvers = {
     },
   },
   Message: {
+    async recipient(message: MessageView, _: unknown, context: ApiContext) {
+      return userView(await context.db.selectFrom("users").selectAll().where("id", "=", message.userId).executeTakeFirstOrThrow());
+    },
     async place(message: MessageView, _: unknown, context: ApiContext) {
       if (!message.placeId) return null;
       const row = await context.db

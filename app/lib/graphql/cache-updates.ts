@@ -48,14 +48,20 @@ function remove(cache: Cache, typename: string, id: string | null | undefined) {
   cache.invalidate({ __typename: typename, id });
 }
 
-/** Removes a message from every cached page of the inbox. */
+/** Removes a message from every cached page of the inbox; an unread one no longer counts. */
 function removeMessage(cache: Cache, id: string) {
   const key = cache.keyOfEntity({ __typename: "Message", id });
+  if (cache.resolve(key, "readAt") === null) adjustUnreadCount(cache, -1);
   for (const field of cache.inspectFields("Query").filter((info) => info.fieldName === "messages")) {
     const connection = cache.resolve("Query", field.fieldKey) as string | null;
     if (!connection) continue;
     const edges = cache.resolve(connection, "edges") as string[] | null;
-    if (edges) cache.link(connection, "edges", edges.filter((edge) => edge !== key));
+    if (edges)
+      cache.link(
+        connection,
+        "edges",
+        edges.filter((edge) => edge !== key),
+      );
   }
   cache.invalidate({ __typename: "Message", id });
 }
@@ -67,24 +73,38 @@ const UNREAD_COUNT = gql`
   }
 `;
 
-// A message can arrive twice (the "send now" result, then the live subscription): count it once.
-const countedMessages = new Set<string>();
+function adjustUnreadCount(cache: Cache, by: number) {
+  const me = cache.resolve("Query", "me") as string | null;
+  const unread = me ? (cache.resolve(me, "unreadCount") as number | null) : null;
+  if (!me || typeof unread !== "number") return;
+  cache.writeFragment(UNREAD_COUNT, {
+    __typename: "User",
+    id: cache.resolve(me, "id") as string,
+    unreadCount: Math.max(0, unread + by),
+  });
+}
 
-/** Puts a new message at the top of the first page of the inbox and counts it as unread. */
-function prependMessage(cache: Cache, message: (Keyed & { readAt?: string | null }) | null | undefined) {
+/**
+ * Puts a new message at the top of the first page of the inbox and counts it as unread.
+ * A message can arrive twice (the "send now" result, then the live stream): `counted`
+ * (one set per cache) makes it count once.
+ */
+function prependMessage(
+  cache: Cache,
+  counted: Set<string>,
+  message: (Keyed & { readAt?: string | null }) | null | undefined,
+) {
   const key = message ? cache.keyOfEntity(message as Data) : null;
-  if (!message || !key || countedMessages.has(key)) return;
-  countedMessages.add(key);
-  for (const field of cache.inspectFields("Query").filter((info) => info.fieldName === "messages" && !info.arguments?.after)) {
+  if (!message || !key || counted.has(key)) return;
+  counted.add(key);
+  for (const field of cache
+    .inspectFields("Query")
+    .filter((info) => info.fieldName === "messages" && !info.arguments?.after)) {
     const connection = cache.resolve("Query", field.fieldKey) as string | null;
     const edges = connection ? (cache.resolve(connection, "edges") as string[] | null) : null;
     if (connection && edges && !edges.includes(key)) cache.link(connection, "edges", [key, ...edges]);
   }
-  const me = cache.resolve("Query", "me") as string | null;
-  const unread = me ? (cache.resolve(me, "unreadCount") as number | null) : null;
-  if (me && typeof unread === "number" && !message.readAt) {
-    cache.writeFragment(UNREAD_COUNT, { __typename: "User", id: cache.resolve(me, "id") as string, unreadCount: unread + 1 });
-  }
+  if (!message.readAt) adjustUnreadCount(cache, 1);
 }
 
 const READ_AT = gql`
@@ -101,38 +121,55 @@ function markAllMessagesRead(cache: Cache, readAt: string) {
     const edges = connection ? ((cache.resolve(connection, "edges") as string[] | null) ?? []) : [];
     for (const edge of edges) {
       if (cache.resolve(edge, "readAt") === null) {
-        cache.writeFragment(READ_AT, { __typename: "Message", id: cache.resolve(edge, "id") as string, readAt });
+        cache.writeFragment(READ_AT, {
+          __typename: "Message",
+          id: cache.resolve(edge, "id") as string,
+          readAt,
+        });
       }
     }
   }
   const me = cache.resolve("Query", "me") as string | null;
-  if (me) cache.writeFragment(UNREAD_COUNT, { __typename: "User", id: cache.resolve(me, "id") as string, unreadCount: 0 });
+  if (me)
+    cache.writeFragment(UNREAD_COUNT, {
+      __typename: "User",
+      id: cache.resolve(me, "id") as string,
+      unreadCount: 0,
+    });
 }
 
 type Result = Record<string, unknown>;
 const field = <T>(result: Result, name: string) => result[name] as T;
 
-export const cacheUpdates: UpdatesConfig = {
-  Mutation: {
-    addPlace: (result, _args, cache) => append(cache, field<Keyed>(result, "addPlace")),
-    removePlace: (result, _args, cache) => remove(cache, "Place", field<string>(result, "removePlace")),
-    reorderPlaces: (result, _args, cache) => {
-      const ordered = field<Keyed[] | null>(result, "reorderPlaces") ?? [];
-      const keys = ordered.map((place) => cache.keyOfEntity(place as Data)).filter((key): key is string => Boolean(key));
-      editLists(cache, "Place", () => keys);
+/** The updates for one cache. */
+export function createCacheUpdates(): UpdatesConfig {
+  const counted = new Set<string>();
+  return {
+    Mutation: {
+      addPlace: (result, _args, cache) => append(cache, field<Keyed>(result, "addPlace")),
+      removePlace: (result, _args, cache) => remove(cache, "Place", field<string>(result, "removePlace")),
+      reorderPlaces: (result, _args, cache) => {
+        const ordered = field<Keyed[] | null>(result, "reorderPlaces") ?? [];
+        const keys = ordered
+          .map((place) => cache.keyOfEntity(place as Data))
+          .filter((key): key is string => Boolean(key));
+        editLists(cache, "Place", () => keys);
+      },
+      saveBriefing: (result, _args, cache) => append(cache, field<Keyed>(result, "saveBriefing")),
+      deleteBriefing: (result, _args, cache) => remove(cache, "Briefing", field<string>(result, "deleteBriefing")),
+      saveAlertRule: (result, _args, cache) => append(cache, field<Keyed>(result, "saveAlertRule")),
+      deleteAlertRule: (result, _args, cache) => remove(cache, "AlertRule", field<string>(result, "deleteAlertRule")),
+      deleteMessage: (result, _args, cache) => {
+        const id = field<string>(result, "deleteMessage");
+        if (id) removeMessage(cache, id);
+      },
+      sendBriefingNow: (result, _args, cache) =>
+        prependMessage(cache, counted, field<Keyed>(result, "sendBriefingNow")),
+      markAllRead: (_result, _args, cache) => markAllMessagesRead(cache, new Date().toISOString()),
     },
-    saveBriefing: (result, _args, cache) => append(cache, field<Keyed>(result, "saveBriefing")),
-    deleteBriefing: (result, _args, cache) => remove(cache, "Briefing", field<string>(result, "deleteBriefing")),
-    saveAlertRule: (result, _args, cache) => append(cache, field<Keyed>(result, "saveAlertRule")),
-    deleteAlertRule: (result, _args, cache) => remove(cache, "AlertRule", field<string>(result, "deleteAlertRule")),
-    deleteMessage: (result, _args, cache) => {
-      const id = field<string>(result, "deleteMessage");
-      if (id) removeMessage(cache, id);
+    Subscription: {
+      messageReceived: (result, _args, cache) =>
+        prependMessage(cache, counted, field<Keyed>(result, "messageReceived")),
     },
-    sendBriefingNow: (result, _args, cache) => prependMessage(cache, field<Keyed>(result, "sendBriefingNow")),
-    markAllRead: (_result, _args, cache) => markAllMessagesRead(cache, new Date().toISOString()),
-  },
-  Subscription: {
-    messageReceived: (result, _args, cache) => prependMessage(cache, field<Keyed>(result, "messageReceived")),
-  },
-};
+  };
+}

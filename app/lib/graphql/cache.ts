@@ -1,5 +1,5 @@
 import { cacheExchange } from "@urql/exchange-graphcache";
-import { cacheUpdates } from "./cache-updates";
+import { createCacheUpdates } from "./cache-updates";
 
 /**
  * The normalised cache on both sides: objects keyed by `__typename` + `id` (or `_id`,
@@ -10,6 +10,6 @@ export function createCacheExchange() {
     keys: {
       MessageConnection: () => null,
     },
-    updates: cacheUpdates,
+    updates: createCacheUpdates(),
   });
 }

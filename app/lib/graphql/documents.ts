@@ -120,3 +120,17 @@ export const MESSAGE_RECEIVED_SUBSCRIPTION = gql<{ messageReceived: MessageField
   }
   ${MESSAGE_FIELDS}
 `;
+
+/** Marks messages read; the recipient's unread count comes back with them and merges into the cache by key. */
+export const MARK_READ_MUTATION = gql<{ markRead: Array<Pick<MessageFields, "id" | "readAt">> }, { ids: string[] }>`
+  mutation MarkRead($ids: [ID!]!) {
+    markRead(ids: $ids) {
+      id
+      readAt
+      recipient {
+        id
+        unreadCount
+      }
+    }
+  }
+`;
