@@ -46,7 +46,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     liveSince: requestGraphQL(context).liveSince,
   };
   return data(
-    { locale: getLocale(context), theme: themeSession.getTheme(), toast: flash.toast, session },
+    { locale: getLocale(context), theme: themeSession.getTheme(), toast: flash.toast, session, renderedAt: Date.now() },
     flash.setCookie ? { headers: { "Set-Cookie": flash.setCookie } } : undefined,
   );
 }

@@ -75,3 +75,27 @@ export function CloudSunIcon(props: IconProps) {
     </Icon>
   );
 }
+
+export function CheckIcon(props: IconProps) {
+  return (
+    <Icon {...props}>
+      <path d="M20 6 9 17l-5-5" />
+    </Icon>
+  );
+}
+
+export function CheckAllIcon(props: IconProps) {
+  return (
+    <Icon {...props}>
+      <path d="M18 6 7 17l-5-5M22 10l-7.5 7.5L13 16" />
+    </Icon>
+  );
+}
+
+export function TrashIcon(props: IconProps) {
+  return (
+    <Icon {...props}>
+      <path d="M3 6h18M8 6V4h8v2M19 6l-1 14H6L5 6M10 11v6M14 11v6" />
+    </Icon>
+  );
+}

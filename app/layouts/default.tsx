@@ -50,7 +50,7 @@ function Header() {
         </a>
         <NavLink to="/" className="mr-2 flex items-center gap-2 font-semibold text-primary-strong">
           <CloudSunIcon />
-          <span>{t("app.name")}</span>
+          <span className="sr-only sm:not-sr-only">{t("app.name")}</span>
         </NavLink>
         <nav aria-label={t("nav.label")} className="flex items-center gap-1">
           <NavLink to="/" end className={navClass} prefetch="intent">

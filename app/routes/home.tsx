@@ -3,10 +3,10 @@ import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { useQuery } from "urql";
 import type { Route } from "./+types/home";
-import { InboxList } from "~/components/home/inbox-list";
+import { InboxList, inboxVariables } from "~/components/home/inbox-list";
 import { PlaceList } from "~/components/home/place-list";
 import { clientLoadQuery } from "~/lib/graphql/browser-load";
-import { INBOX_PAGE_SIZE, INBOX_QUERY, PLACES_QUERY, VIEWER_QUERY } from "~/lib/graphql/documents";
+import { INBOX_QUERY, PLACES_QUERY, VIEWER_QUERY } from "~/lib/graphql/documents";
 import { loadQuery } from "~/lib/graphql/request-client.server";
 import { getI18n } from "~/lib/i18n/middleware.server";
 
@@ -14,8 +14,6 @@ type Load = <Data, Variables extends Record<string, unknown>>(
   query: import("@urql/core").TypedDocumentNode<Data, Variables>,
   variables: Variables,
 ) => Promise<Data>;
-
-const inboxVariables = () => ({ first: INBOX_PAGE_SIZE });
 
 /** What the page shows, fetched once for its first render (server) or into the cache (browser). */
 async function loadHome(load: Load) {
@@ -52,16 +50,10 @@ function Dashboard() {
   const [places] = useQuery({ query: PLACES_QUERY });
   const [inbox] = useQuery({ query: INBOX_QUERY, variables: inboxVariables() });
   const [viewer] = useQuery({ query: VIEWER_QUERY });
-  const settings = viewer.data?.me?.settings;
   return (
-    <div className="mt-8 grid gap-8 lg:grid-cols-2">
+    <div className="mt-8 grid grid-cols-[minmax(0,1fr)] items-start gap-8 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
       <PlaceList places={places.data?.me?.places ?? []} />
-      <InboxList
-        messages={inbox.data?.messages.edges ?? []}
-        unreadCount={viewer.data?.me?.unreadCount ?? 0}
-        timeZone={settings?.timeZone ?? "UTC"}
-        hour12={settings?.hour12 ?? false}
-      />
+      <InboxList firstPage={inbox.data?.messages.edges ?? []} unreadCount={viewer.data?.me?.unreadCount ?? 0} />
     </div>
   );
 }

@@ -2,7 +2,7 @@ import { conditionOf } from "../weather/forecast";
 import type { AlertMetric, Match } from "./alert-evaluator";
 import type { ReaderSettings } from "./briefing-text.server";
 import { botTexts, LOCALE_OF } from "./texts.server";
-import { formatClock, formatPercent, formatPrecipitation, formatTemperature, formatWeekday, formatWindSpeed, type UnitSettings } from "./units";
+import { formatClock, formatPercent, formatPrecipitation, formatTemperature, formatWeekday, formatWindSpeed, type UnitSettings } from "../../lib/units";
 import { zonedParts } from "./zoned-time";
 
 export function formatMetric(metric: AlertMetric, value: number, units: UnitSettings): string {

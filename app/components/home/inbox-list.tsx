@@ -1,48 +1,169 @@
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import type { MessageFields } from "~/lib/graphql/documents";
+import { useMutation, useQuery } from "urql";
+import { CheckAllIcon, CheckIcon, TrashIcon } from "~/components/icons";
+import { Tooltip } from "~/components/ui/tooltip";
+import { useDisplaySettings } from "~/lib/display-settings";
+import {
+  DELETE_MESSAGE_MUTATION,
+  INBOX_PAGE_SIZE,
+  INBOX_QUERY,
+  MARK_ALL_READ_MUTATION,
+  MARK_READ_MUTATION,
+  type MessageFields,
+} from "~/lib/graphql/documents";
+import { showToast } from "~/lib/toast/toast-store";
+
+export const inboxVariables = (after?: string) => (after ? { first: INBOX_PAGE_SIZE, after } : { first: INBOX_PAGE_SIZE });
+
+const KIND_STYLE: Record<MessageFields["kind"], string> = {
+  BRIEFING: "bg-sky-100 text-sky-900 dark:bg-sky-900 dark:text-sky-100",
+  ALERT: "bg-amber-100 text-amber-900 dark:bg-amber-900 dark:text-amber-100",
+  ALL_CLEAR: "bg-green-100 text-green-900 dark:bg-green-900 dark:text-green-100",
+  SYSTEM: "bg-accented text-default",
+};
+
+function MessageItem({ message, time }: { message: MessageFields; time: Intl.DateTimeFormat }) {
+  const { t } = useTranslation();
+  const [, markRead] = useMutation(MARK_READ_MUTATION);
+  const [, deleteMessage] = useMutation(DELETE_MESSAGE_MUTATION);
+  const unread = !message.readAt;
+  return (
+    <li className="flex gap-3 py-3" data-message-id={message.id} data-unread={unread ? "true" : undefined}>
+      <span
+        aria-hidden="true"
+        className={`mt-2 size-2 shrink-0 rounded-full ${unread ? "bg-primary" : "bg-transparent"}`}
+      />
+      <div className="min-w-0 flex-1">
+        <div className="flex flex-wrap items-baseline gap-x-2">
+          <span className={`rounded px-1.5 py-0.5 text-xs font-medium ${KIND_STYLE[message.kind]}`}>{t(`inbox.kind.${message.kind}`)}</span>
+          <h3 className={unread ? "font-semibold" : "font-medium"}>
+            {unread ? <span className="sr-only">{t("inbox.unread")}: </span> : null}
+            {message.title}
+          </h3>
+        </div>
+        <time dateTime={message.createdAt} className="text-xs text-muted">
+          {time.format(new Date(message.createdAt))}
+        </time>
+        <p className="mt-1 whitespace-pre-line text-sm">{message.body}</p>
+      </div>
+      <div className="flex shrink-0 items-start">
+        {unread ? (
+          <Tooltip content={t("inbox.markRead")}>
+            <button type="button" className="icon-button" aria-label={t("inbox.markRead")} onClick={() => void markRead({ ids: [message.id] })}>
+              <CheckIcon />
+            </button>
+          </Tooltip>
+        ) : null}
+        <Tooltip content={t("inbox.delete")}>
+          <button
+            type="button"
+            className="icon-button"
+            aria-label={t("inbox.delete")}
+            onClick={async () => {
+              const result = await deleteMessage({ id: message.id });
+              if (!result.error) showToast({ title: t("inbox.deleted"), variant: "success" });
+            }}
+          >
+            <TrashIcon />
+          </button>
+        </Tooltip>
+      </div>
+    </li>
+  );
+}
+
+/** One page of the inbox; the last page offers the next. */
+function InboxPage({
+  after,
+  time,
+  isLast,
+  onLoadMore,
+}: {
+  after?: string;
+  time: Intl.DateTimeFormat;
+  isLast: boolean;
+  onLoadMore: (cursor: string) => void;
+}) {
+  const { t } = useTranslation();
+  const [page] = useQuery({ query: INBOX_QUERY, variables: inboxVariables(after) });
+  const connection = page.data?.messages;
+  if (!connection) {
+    return page.fetching ? (
+      <li className="py-3 text-sm text-muted" role="status">
+        {t("inbox.loading")}
+      </li>
+    ) : null;
+  }
+  return (
+    <>
+      {connection.edges.map((message) => (
+        <MessageItem key={message.id} message={message} time={time} />
+      ))}
+      {isLast && connection.hasMore && connection.endCursor ? (
+        <li className="pt-3">
+          <button type="button" className="button-secondary w-full" onClick={() => onLoadMore(connection.endCursor!)}>
+            {t("inbox.loadOlder")}
+          </button>
+        </li>
+      ) : null}
+    </>
+  );
+}
 
 /** The bot's messages, newest first; new ones arrive live through the cache. */
-export function InboxList({
-  messages,
-  unreadCount,
-  timeZone,
-  hour12,
-}: {
-  messages: MessageFields[];
-  unreadCount: number;
-  timeZone: string;
-  hour12: boolean;
-}) {
-  const { t, i18n } = useTranslation();
+export function InboxList({ firstPage, unreadCount }: { firstPage: MessageFields[]; unreadCount: number }) {
+  const { t } = useTranslation();
+  const settings = useDisplaySettings();
+  const [cursors, setCursors] = useState<string[]>([]);
+  const [, markAllRead] = useMutation(MARK_ALL_READ_MUTATION);
   // The user's zone, not the machine's: the server and the browser render the same text.
-  const time = new Intl.DateTimeFormat(i18n.language, { dateStyle: "medium", timeStyle: "short", timeZone, hour12 });
+  const time = new Intl.DateTimeFormat(settings.locale, {
+    dateStyle: "medium",
+    timeStyle: "short",
+    timeZone: settings.timeZone ?? "UTC",
+    hour12: settings.hour12,
+  });
+  const pages = [undefined, ...cursors];
   return (
-    <section aria-labelledby="inbox-heading" className="card">
-      <div className="mb-4 flex items-baseline justify-between gap-4">
-        <h2 id="inbox-heading" className="text-lg font-semibold">
-          {t("inbox.title")}
-        </h2>
-        <p className="text-sm text-muted" data-testid="inbox-unread">
-          {t("inbox.unreadCount", { count: unreadCount })}
-        </p>
+    <section aria-labelledby="inbox-heading" className="card self-start">
+      <div className="mb-2 flex items-center justify-between gap-4">
+        <div>
+          <h2 id="inbox-heading" className="text-xl font-semibold">
+            {t("inbox.title")}
+          </h2>
+          <p className="text-sm text-muted" data-testid="inbox-unread">
+            {t("inbox.unreadCount", { count: unreadCount })}
+          </p>
+        </div>
+        {unreadCount > 0 ? (
+          <Tooltip content={t("inbox.markAllRead")}>
+            <button
+              type="button"
+              className="icon-button"
+              aria-label={t("inbox.markAllRead")}
+              onClick={async () => {
+                const result = await markAllRead({});
+                if (!result.error) showToast({ title: t("inbox.allRead"), variant: "success" });
+              }}
+            >
+              <CheckAllIcon />
+            </button>
+          </Tooltip>
+        ) : null}
       </div>
-      {messages.length === 0 ? (
+      {firstPage.length === 0 ? (
         <p className="text-muted">{t("inbox.empty")}</p>
       ) : (
         <ol className="flex flex-col divide-y divide-default" data-testid="inbox" aria-live="polite">
-          {messages.map((message) => (
-            <li key={message.id} className="py-3" data-message-id={message.id} data-unread={message.readAt ? undefined : "true"}>
-              <div className="flex items-baseline justify-between gap-4">
-                <h3 className={message.readAt ? "font-medium" : "font-semibold"}>
-                  {message.readAt ? null : <span className="sr-only">{t("inbox.unread")}: </span>}
-                  {message.title}
-                </h3>
-                <time dateTime={message.createdAt} className="shrink-0 text-sm text-muted">
-                  {time.format(new Date(message.createdAt))}
-                </time>
-              </div>
-              <p className="mt-1 whitespace-pre-line text-sm">{message.body}</p>
-            </li>
+          {pages.map((after, i) => (
+            <InboxPage
+              key={after ?? "first"}
+              after={after}
+              time={time}
+              isLast={i === pages.length - 1}
+              onLoadMore={(cursor) => setCursors((current) => (current.includes(cursor) ? current : [...current, cursor]))}
+            />
           ))}
         </ol>
       )}

@@ -1,29 +1,29 @@
 import { useTranslation } from "react-i18next";
+import { ForecastCard } from "~/components/weather/forecast-card";
 import type { PlaceSummary } from "~/lib/graphql/documents";
 
-/** The saved places with their current temperature (the full cards come with the screens issue). */
+/** Where a place is: its name when the user labelled it otherwise, and its region and country. */
+function placeSubtitle(place: PlaceSummary, locale: string): string {
+  const region = [place.label !== place.name ? place.name : null, place.admin1];
+  const country = place.countryCode ? new Intl.DisplayNames([locale], { type: "region" }).of(place.countryCode) : null;
+  return [...region, country].filter(Boolean).join(", ");
+}
+
+/** A forecast card per saved place, in the user's order. */
 export function PlaceList({ places }: { places: PlaceSummary[] }) {
   const { t, i18n } = useTranslation();
-  const degrees = new Intl.NumberFormat(i18n.language, { maximumFractionDigits: 0 });
   return (
-    <section aria-labelledby="places-heading" className="card">
-      <h2 id="places-heading" className="mb-4 text-lg font-semibold">
+    <section aria-labelledby="places-heading" className="flex min-w-0 flex-col gap-4">
+      <h2 id="places-heading" className="text-xl font-semibold">
         {t("places.title")}
       </h2>
       {places.length === 0 ? (
-        <p className="text-muted">{t("places.empty")}</p>
+        <p className="card text-muted">{t("places.empty")}</p>
       ) : (
-        <ul className="flex flex-col gap-3" data-testid="places">
+        <ul className="flex flex-col gap-4" data-testid="places">
           {places.map((place) => (
-            <li key={place.id} className="flex items-baseline justify-between gap-4">
-              <span className="font-medium">{place.label}</span>
-              <span className="text-right">
-                <span className="text-xl font-semibold">{t("places.temperature", { value: degrees.format(place.weather.current.temperature) })}</span>
-                <span className="ml-2 text-sm text-muted">
-                  {t("places.feelsLike", { value: degrees.format(place.weather.current.apparentTemperature) })}
-                </span>
-                {place.weather.stale ? <span className="ml-2 text-sm text-muted">{t("places.stale")}</span> : null}
-              </span>
+            <li key={place.id}>
+              <ForecastCard title={place.label} subtitle={placeSubtitle(place, i18n.language)} weather={place.weather} />
             </li>
           ))}
         </ul>

@@ -15,19 +15,80 @@ export type Viewer = {
   id: string;
   email: string;
   unreadCount: number;
-  settings: { id: string; timeZone: string; hour12: boolean };
+  settings: ViewerSettings;
+};
+export type ViewerSettings = {
+  id: string;
+  timeZone: string;
+  hour12: boolean;
+  temperatureUnit: "CELSIUS" | "FAHRENHEIT";
+  windSpeedUnit: "KMH" | "MS" | "MPH" | "KN";
+  precipitationUnit: "MM" | "INCH";
+};
+export type Condition =
+  | "CLEAR"
+  | "MAINLY_CLEAR"
+  | "PARTLY_CLOUDY"
+  | "OVERCAST"
+  | "FOG"
+  | "DRIZZLE"
+  | "FREEZING_DRIZZLE"
+  | "RAIN"
+  | "FREEZING_RAIN"
+  | "SNOW"
+  | "SNOW_GRAINS"
+  | "RAIN_SHOWERS"
+  | "SNOW_SHOWERS"
+  | "THUNDERSTORM"
+  | "THUNDERSTORM_WITH_HAIL"
+  | "UNKNOWN";
+export type CurrentConditions = {
+  id: string;
+  time: string;
+  condition: Condition;
+  isDay: boolean;
+  temperature: number;
+  apparentTemperature: number;
+  precipitation: number;
+  windSpeed: number;
+  windGusts: number;
+  uvIndex: number;
+};
+export type HourlyForecast = {
+  id: string;
+  time: string;
+  condition: Condition;
+  isDay: boolean;
+  temperature: number;
+  precipitation: number;
+  precipitationProbability: number;
+};
+export type DailyForecast = {
+  id: string;
+  date: string;
+  condition: Condition;
+  temperatureMax: number;
+  temperatureMin: number;
+  precipitationSum: number;
+  precipitationProbabilityMax: number;
+};
+export type WeatherReport = {
+  id: string;
+  fetchedAt: string;
+  stale: boolean;
+  timeZone: string;
+  current: CurrentConditions;
+  hourly: HourlyForecast[];
+  daily: DailyForecast[];
 };
 export type PlaceSummary = {
   id: string;
   label: string;
   name: string;
+  admin1: string | null;
+  countryCode: string | null;
   timeZone: string;
-  weather: {
-    id: string;
-    fetchedAt: string;
-    stale: boolean;
-    current: { id: string; condition: string; temperature: number; apparentTemperature: number; windSpeed: number };
-  };
+  weather: WeatherReport;
 };
 type NoVariables = Record<string, never>;
 
@@ -48,6 +109,9 @@ export const VIEWER_QUERY = gql<{ me: Viewer | null }, NoVariables>`
         id
         timeZone
         hour12
+        temperatureUnit
+        windSpeedUnit
+        precipitationUnit
       }
     }
   }
@@ -85,6 +149,46 @@ export const INBOX_QUERY = gql<
   ${MESSAGE_FIELDS}
 `;
 
+/** Everything a forecast card shows; the visitor's lookup reads the same fields. */
+export const WEATHER_FIELDS = gql`
+  fragment WeatherFields on Weather {
+    id
+    fetchedAt
+    stale
+    timeZone
+    current {
+      id
+      time
+      condition
+      isDay
+      temperature
+      apparentTemperature
+      precipitation
+      windSpeed
+      windGusts
+      uvIndex
+    }
+    hourly(hours: 48) {
+      id
+      time
+      condition
+      isDay
+      temperature
+      precipitation
+      precipitationProbability
+    }
+    daily(days: 7) {
+      id
+      date
+      condition
+      temperatureMax
+      temperatureMin
+      precipitationSum
+      precipitationProbabilityMax
+    }
+  }
+`;
+
 export const PLACES_QUERY = gql<{ me: { id: string; places: PlaceSummary[] } | null }, NoVariables>`
   query Places {
     me {
@@ -93,22 +197,16 @@ export const PLACES_QUERY = gql<{ me: { id: string; places: PlaceSummary[] } | n
         id
         label
         name
+        admin1
+        countryCode
         timeZone
         weather {
-          id
-          fetchedAt
-          stale
-          current {
-            id
-            condition
-            temperature
-            apparentTemperature
-            windSpeed
-          }
+          ...WeatherFields
         }
       }
     }
   }
+  ${WEATHER_FIELDS}
 `;
 
 /** New messages as they are written; `after` is the last one this client has (catch-up on reconnect). */
@@ -132,5 +230,20 @@ export const MARK_READ_MUTATION = gql<{ markRead: Array<Pick<MessageFields, "id"
         unreadCount
       }
     }
+  }
+`;
+
+export const MARK_ALL_READ_MUTATION = gql<{ markAllRead: { id: string; unreadCount: number } }, NoVariables>`
+  mutation MarkAllRead {
+    markAllRead {
+      id
+      unreadCount
+    }
+  }
+`;
+
+export const DELETE_MESSAGE_MUTATION = gql<{ deleteMessage: string }, { id: string }>`
+  mutation DeleteMessage($id: ID!) {
+    deleteMessage(id: $id)
   }
 `;

@@ -55,3 +55,12 @@ export function formatClock(instant: Date, locale: string, timeZone: string, hou
 export function formatWeekday(instant: Date, locale: string, timeZone: string): string {
   return cached(`w|${locale}|${timeZone}`, () => new Intl.DateTimeFormat(locale, { weekday: "short", timeZone })).format(instant);
 }
+
+/** A temperature without its unit ("12°"), for tight spaces where the unit is shown once nearby. */
+export function formatDegrees(celsius: number, units: UnitSettings): string {
+  return `${number(units.locale, units.temperatureUnit === "FAHRENHEIT" ? (celsius * 9) / 5 + 32 : celsius)}°`;
+}
+
+export function formatUvIndex(uvIndex: number, locale: string): string {
+  return number(locale, uvIndex);
+}

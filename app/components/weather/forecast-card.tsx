@@ -1,0 +1,181 @@
+import type { ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+import type { CurrentConditions, DailyForecast, HourlyForecast, WeatherReport } from "~/lib/graphql/documents";
+import { useDisplaySettings, useNow, type DisplaySettings } from "~/lib/display-settings";
+import { formatDegrees, formatPercent, formatPrecipitation, formatTemperature, formatUvIndex, formatWindSpeed } from "~/lib/units";
+import { ConditionIcon } from "./condition-icon";
+
+const HOURS_SHOWN = 24;
+
+function useUpdatedAgo(fetchedAt: string): string {
+  const { t, i18n } = useTranslation();
+  const now = useNow();
+  const minutes = Math.max(0, Math.round((now - Date.parse(fetchedAt)) / 60_000));
+  const relative = new Intl.RelativeTimeFormat(i18n.language, { numeric: "auto" });
+  const ago = minutes < 60 ? relative.format(-minutes, "minute") : relative.format(-Math.round(minutes / 60), "hour");
+  return t("weather.updated", { ago });
+}
+
+function Current({ current, settings }: { current: CurrentConditions; settings: DisplaySettings }) {
+  const { t } = useTranslation();
+  return (
+    <div className="flex flex-wrap items-center gap-x-6 gap-y-3">
+      <div className="flex items-center gap-3">
+        <ConditionIcon condition={current.condition} isDay={current.isDay} size={56} />
+        <div>
+          <p className="text-4xl font-semibold tabular-nums" data-testid="current-temperature">
+            {formatTemperature(current.temperature, settings)}
+          </p>
+          <p className="text-muted">{t(`weather.condition.${current.condition}`)}</p>
+        </div>
+      </div>
+      <dl className="grid grid-cols-2 gap-x-6 gap-y-1 text-sm sm:grid-cols-4">
+        <div>
+          <dt className="sr-only">{t("weather.feelsLike", { value: "" })}</dt>
+          <dd>{t("weather.feelsLike", { value: formatTemperature(current.apparentTemperature, settings) })}</dd>
+        </div>
+        <div>
+          <dt className="text-muted">{t("weather.wind")}</dt>
+          <dd className="tabular-nums">
+            {formatWindSpeed(current.windSpeed, settings)}
+            <span className="text-muted">, {t("weather.gusts", { value: formatWindSpeed(current.windGusts, settings) })}</span>
+          </dd>
+        </div>
+        <div>
+          <dt className="text-muted">{t("weather.precipitation")}</dt>
+          <dd className="tabular-nums">{formatPrecipitation(current.precipitation, settings)}</dd>
+        </div>
+        <div>
+          <dt className="text-muted">{t("weather.uvIndex")}</dt>
+          <dd className="tabular-nums">{formatUvIndex(current.uvIndex, settings.locale)}</dd>
+        </div>
+      </dl>
+    </div>
+  );
+}
+
+/** The hours from the one now running, in the place's time zone. */
+function upcomingHours(hourly: HourlyForecast[], now: number): HourlyForecast[] {
+  const hourStart = Math.floor(now / 3_600_000) * 3_600_000;
+  return hourly.filter((hour) => Date.parse(hour.time) >= hourStart).slice(0, HOURS_SHOWN);
+}
+
+/** A strip of hours: a temperature line over chance-of-rain bars, with the hour, icon and value under each. */
+function HourlyStrip({ hours, timeZone, settings }: { hours: HourlyForecast[]; timeZone: string; settings: DisplaySettings }) {
+  const { t } = useTranslation();
+  if (hours.length === 0) return null;
+  const clock = new Intl.DateTimeFormat(settings.locale, { hour: "numeric", hour12: settings.hour12, timeZone });
+  const temperatures = hours.map((hour) => hour.temperature);
+  const low = Math.min(...temperatures);
+  const span = Math.max(1, Math.max(...temperatures) - low);
+  const step = 10;
+  const y = (temperature: number) => 4 + (1 - (temperature - low) / span) * 24;
+  const line = hours.map((hour, i) => `${i * step + step / 2},${y(hour.temperature).toFixed(1)}`).join(" ");
+  return (
+    <section aria-label={t("weather.nextHours")} className="mt-5">
+      <h4 className="mb-2 text-sm font-medium text-muted">{t("weather.nextHours")}</h4>
+      <div className="-mx-2 overflow-x-auto px-2 pb-2">
+        <div className="relative" style={{ width: `${hours.length * 3}rem` }}>
+          <svg
+            viewBox={`0 0 ${hours.length * step} 32`}
+            preserveAspectRatio="none"
+            className="h-10 w-full text-primary"
+            role="img"
+            aria-label={t("weather.hourlyChart")}
+          >
+            {hours.map((hour, i) => (
+              <rect
+                key={hour.id}
+                x={i * step + 2}
+                width={step - 4}
+                y={32 - (hour.precipitationProbability / 100) * 28}
+                height={(hour.precipitationProbability / 100) * 28}
+                className="fill-sky-500/30"
+              />
+            ))}
+            <polyline points={line} fill="none" stroke="currentColor" strokeWidth="1.5" vectorEffect="non-scaling-stroke" />
+          </svg>
+          <ol className="grid text-center text-xs" style={{ gridTemplateColumns: `repeat(${hours.length}, 3rem)` }}>
+            {hours.map((hour) => (
+              <li key={hour.id} className="flex flex-col items-center gap-1 py-1">
+                <span className="text-muted">{clock.format(new Date(hour.time))}</span>
+                <ConditionIcon condition={hour.condition} isDay={hour.isDay} size={20} />
+                <span className="sr-only">{t(`weather.condition.${hour.condition}`)}</span>
+                <span className="font-medium tabular-nums">{formatDegrees(hour.temperature, settings)}</span>
+                <span className="tabular-nums text-sky-700 dark:text-sky-300">
+                  <span className="sr-only">{t("weather.chanceOfRain", { value: "" })}</span>
+                  {formatPercent(hour.precipitationProbability, settings.locale)}
+                </span>
+              </li>
+            ))}
+          </ol>
+        </div>
+      </div>
+    </section>
+  );
+}
+
+function DailyList({ days, settings }: { days: DailyForecast[]; settings: DisplaySettings }) {
+  const { t } = useTranslation();
+  if (days.length === 0) return null;
+  // A date is a calendar day of the place: read it at noon UTC so no zone moves it.
+  const weekday = new Intl.DateTimeFormat(settings.locale, { weekday: "short", timeZone: "UTC" });
+  const low = Math.min(...days.map((day) => day.temperatureMin));
+  const span = Math.max(1, Math.max(...days.map((day) => day.temperatureMax)) - low);
+  return (
+    <section aria-label={t("weather.nextDays")} className="mt-5">
+      <h4 className="mb-2 text-sm font-medium text-muted">{t("weather.nextDays")}</h4>
+      <ol className="flex flex-col gap-1 text-sm">
+        {days.map((day, i) => (
+          <li key={day.id} className="grid grid-cols-[3.5rem_1.5rem_3.5rem_2.5rem_1fr_2.5rem] items-center gap-2">
+            <span className="font-medium">{i === 0 ? t("weather.today") : weekday.format(new Date(`${day.date}T12:00:00Z`))}</span>
+            <ConditionIcon condition={day.condition} size={20} />
+            <span className="tabular-nums text-sky-700 dark:text-sky-300" title={t("weather.chanceOfRain", { value: formatPercent(day.precipitationProbabilityMax, settings.locale) })}>
+              <span className="sr-only">{t(`weather.condition.${day.condition}`)}, </span>
+              {formatPercent(day.precipitationProbabilityMax, settings.locale)}
+            </span>
+            <span className="text-right tabular-nums text-muted">{formatDegrees(day.temperatureMin, settings)}</span>
+            <span className="relative h-1.5 rounded-full bg-accented" aria-hidden="true">
+              <span
+                className="absolute inset-y-0 rounded-full bg-gradient-to-r from-sky-400 to-amber-400"
+                style={{
+                  left: `${((day.temperatureMin - low) / span) * 100}%`,
+                  right: `${100 - ((day.temperatureMax - low) / span) * 100}%`,
+                }}
+              />
+            </span>
+            <span className="tabular-nums">{formatDegrees(day.temperatureMax, settings)}</span>
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+}
+
+/** One place's weather: now, the next 24 hours and 7 days, in the user's units and the place's time. */
+export function ForecastCard({ title, subtitle, weather, actions }: { title: string; subtitle?: string; weather: WeatherReport; actions?: ReactNode }) {
+  const { t } = useTranslation();
+  const settings = useDisplaySettings();
+  const now = useNow();
+  const updated = useUpdatedAgo(weather.fetchedAt);
+  return (
+    <article className="card" aria-label={title} data-testid="forecast-card">
+      <header className="mb-4 flex items-start justify-between gap-3">
+        <div>
+          <h3 className="text-lg font-semibold">{title}</h3>
+          {subtitle ? <p className="text-sm text-muted">{subtitle}</p> : null}
+        </div>
+        {actions}
+      </header>
+      <Current current={weather.current} settings={settings} />
+      <HourlyStrip hours={upcomingHours(weather.hourly, now)} timeZone={weather.timeZone} settings={settings} />
+      <DailyList days={weather.daily} settings={settings} />
+      <footer className="mt-4 flex flex-wrap justify-between gap-2 text-xs text-muted">
+        <span data-testid="updated">{weather.stale ? `${t("weather.stale")} ${updated}` : updated}</span>
+        <a href="https://open-meteo.com/" className="underline underline-offset-2" rel="noreferrer" target="_blank">
+          {t("weather.credit")}
+        </a>
+      </footer>
+    </article>
+  );
+}

@@ -1,0 +1,56 @@
+import { useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { useRouteLoaderData } from "react-router";
+import { useQuery } from "urql";
+import { VIEWER_QUERY, type ViewerSettings } from "./graphql/documents";
+import type { UnitSettings } from "./units";
+
+export type DisplaySettings = UnitSettings & { hour12: boolean; timeZone: string | null };
+
+/** What a visitor sees before choosing: the conventions of the page's language (the API's defaults too). */
+export function defaultDisplaySettings(locale: string): Omit<ViewerSettings, "id" | "timeZone"> {
+  const us = locale === "en-US";
+  return {
+    hour12: us,
+    temperatureUnit: us ? "FAHRENHEIT" : "CELSIUS",
+    windSpeedUnit: us ? "MPH" : "KMH",
+    precipitationUnit: us ? "INCH" : "MM",
+  };
+}
+
+/** Units, clock and locale for formatting: the signed-in user's settings, or the language's conventions. */
+export function useDisplaySettings(): DisplaySettings {
+  const { i18n } = useTranslation();
+  const [viewer] = useQuery({ query: VIEWER_QUERY });
+  const locale = i18n.language;
+  const settings = viewer.data?.me?.settings ?? { ...defaultDisplaySettings(locale), timeZone: null };
+  return {
+    locale,
+    hour12: settings.hour12,
+    temperatureUnit: settings.temperatureUnit,
+    windSpeedUnit: settings.windSpeedUnit,
+    precipitationUnit: settings.precipitationUnit,
+    timeZone: settings.timeZone,
+  };
+}
+
+export type RootClock = { renderedAt: number };
+
+/**
+ * "Now" for texts like "Updated 5 min ago": the server's render time while hydrating (so
+ * both sides write the same words), then the browser's clock, once a minute.
+ */
+export function useNow(): number {
+  const root = useRouteLoaderData("root") as RootClock | undefined;
+  return useMinuteClock(root?.renderedAt ?? Date.now());
+}
+
+function useMinuteClock(initial: number): number {
+  const [now, setNow] = useState(initial);
+  useEffect(() => {
+    setNow(Date.now());
+    const timer = setInterval(() => setNow(Date.now()), 60_000);
+    return () => clearInterval(timer);
+  }, []);
+  return now;
+}

@@ -1,0 +1,31 @@
+import { expect, gotoHydrated, test } from "./fixtures";
+import { accountWithPlace, signInBrowser } from "./support/graphql";
+
+/*
+ * Screenshots of both screens in both colour modes at a phone and a desktop width, kept
+ * as test artifacts (test-results/screens, not committed) for a person to look at.
+ */
+const WIDTHS = [360, 390, 1280] as const;
+const MODES = ["light", "dark"] as const;
+
+test("/ and /settings fit every width from 360 px without sideways scrolling; screenshots in light and dark", async ({ page, context, request, baseURL }, testInfo) => {
+  test.setTimeout(90_000);
+  const account = await accountWithPlace(request, baseURL!, "Harbour Office");
+  await account.gql(`mutation { addPlace(latitude: 48.86, longitude: 2.35, label: "Paris studio") { id } }`);
+  await account.sendBriefing();
+  await account.sendBriefing();
+  await signInBrowser(context, baseURL!, account.token);
+  for (const mode of MODES) {
+    await page.emulateMedia({ colorScheme: mode });
+    for (const width of WIDTHS) {
+      await page.setViewportSize({ width, height: 900 });
+      for (const [name, path] of [["home", "/"], ["settings", "/settings"]] as const) {
+        await gotoHydrated(page, path);
+        await expect(page.locator("main")).toBeVisible();
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+        expect(overflow, `${path} at ${width} px scrolls sideways`).toBeLessThanOrEqual(0);
+        await page.screenshot({ path: testInfo.outputPath(`screens/${name}-${mode}-${width}.png`), fullPage: true });
+      }
+    }
+  }
+});
