@@ -5,6 +5,7 @@ import { useQuery } from "urql";
 import type { Route } from "./+types/home";
 import { InboxList, inboxVariables } from "~/components/home/inbox-list";
 import { PlaceList } from "~/components/home/place-list";
+import { VisitorLookup } from "~/components/home/visitor-lookup";
 import { clientLoadQuery } from "~/lib/graphql/browser-load";
 import { INBOX_QUERY, PLACES_QUERY, VIEWER_QUERY } from "~/lib/graphql/documents";
 import { loadQuery } from "~/lib/graphql/request-client.server";
@@ -37,12 +38,15 @@ export const meta: Route.MetaFunction = ({ loaderData }) => (loaderData ? [{ tit
 function Visitor() {
   const { t } = useTranslation();
   return (
-    <p className="mt-6">
-      {t("home.signUpInvite")}{" "}
-      <Link to="/settings?section=account" className="link">
-        {t("home.signUpLink")}
-      </Link>
-    </p>
+    <>
+      <p className="mt-6">
+        {t("home.signUpInvite")}{" "}
+        <Link to="/settings?section=account" className="link">
+          {t("home.signUpLink")}
+        </Link>
+      </p>
+      <VisitorLookup />
+    </>
   );
 }
 

@@ -1,5 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { ForecastCard } from "~/components/weather/forecast-card";
+import { openOverlay } from "~/lib/overlays/overlay-store";
 import type { PlaceSummary } from "~/lib/graphql/documents";
 
 /** Where a place is: its name when the user labelled it otherwise, and its region and country. */
@@ -14,9 +15,14 @@ export function PlaceList({ places }: { places: PlaceSummary[] }) {
   const { t, i18n } = useTranslation();
   return (
     <section aria-labelledby="places-heading" className="flex min-w-0 flex-col gap-4">
-      <h2 id="places-heading" className="text-xl font-semibold">
-        {t("places.title")}
-      </h2>
+      <div className="flex items-center justify-between gap-4">
+        <h2 id="places-heading" className="text-xl font-semibold">
+          {t("places.title")}
+        </h2>
+        <button type="button" className="button" onClick={() => openOverlay("add-place")}>
+          {t("addPlace.open")}
+        </button>
+      </div>
       {places.length === 0 ? (
         <p className="card text-muted">{t("places.empty")}</p>
       ) : (

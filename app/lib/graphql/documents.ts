@@ -189,24 +189,78 @@ export const WEATHER_FIELDS = gql`
   }
 `;
 
+/** A saved place as its card shows it. */
+export const PLACE_FIELDS = gql`
+  fragment PlaceFields on Place {
+    id
+    label
+    name
+    admin1
+    countryCode
+    timeZone
+    weather {
+      ...WeatherFields
+    }
+  }
+  ${WEATHER_FIELDS}
+`;
+
 export const PLACES_QUERY = gql<{ me: { id: string; places: PlaceSummary[] } | null }, NoVariables>`
   query Places {
     me {
       id
       places {
-        id
-        label
-        name
-        admin1
-        countryCode
-        timeZone
-        weather {
-          ...WeatherFields
-        }
+        ...PlaceFields
       }
     }
   }
+  ${PLACE_FIELDS}
+`;
+
+export type LocationResult = {
+  id: string;
+  name: string;
+  admin1: string | null;
+  country: string | null;
+  countryCode: string | null;
+  latitude: number;
+  longitude: number;
+  timeZone: string;
+};
+
+export const SEARCH_LOCATIONS_QUERY = gql<{ searchLocations: LocationResult[] }, { query: string }>`
+  query SearchLocations($query: String!) {
+    searchLocations(query: $query, count: 8) {
+      id
+      name
+      admin1
+      country
+      countryCode
+      latitude
+      longitude
+      timeZone
+    }
+  }
+`;
+
+/** The visitor's ad-hoc lookup. */
+export const WEATHER_AT_QUERY = gql<{ weatherAt: WeatherReport }, { latitude: number; longitude: number }>`
+  query WeatherAt($latitude: Float!, $longitude: Float!) {
+    weatherAt(latitude: $latitude, longitude: $longitude) {
+      ...WeatherFields
+    }
+  }
   ${WEATHER_FIELDS}
+`;
+
+/** Adds a place found by search; the new card comes back complete, so the list needs no refetch. */
+export const ADD_PLACE_MUTATION = gql<{ addPlace: PlaceSummary }, { locationId: string; label?: string }>`
+  mutation AddPlace($locationId: ID!, $label: String) {
+    addPlace(locationId: $locationId, label: $label) {
+      ...PlaceFields
+    }
+  }
+  ${PLACE_FIELDS}
 `;
 
 /** New messages as they are written; `after` is the last one this client has (catch-up on reconnect). */

@@ -11,6 +11,7 @@ type OverlayComponent = LazyExoticComponent<ComponentType<OverlayProps>>;
  */
 const overlays = {
   about: lazy(() => import("~/components/overlays/about-overlay")),
+  "add-place": lazy(() => import("~/components/overlays/add-place-overlay")),
 } satisfies Record<string, OverlayComponent>;
 
 export type OverlayName = keyof typeof overlays;

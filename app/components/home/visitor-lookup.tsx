@@ -1,0 +1,33 @@
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { useQuery } from "urql";
+import { describeLocation, LocationSearch } from "~/components/places/location-search";
+import { ForecastCard } from "~/components/weather/forecast-card";
+import { WEATHER_AT_QUERY, type LocationResult } from "~/lib/graphql/documents";
+
+function LookupForecast({ location }: { location: LocationResult }) {
+  const { t } = useTranslation();
+  const [result] = useQuery({ query: WEATHER_AT_QUERY, variables: { latitude: location.latitude, longitude: location.longitude } });
+  const weather = result.data?.weatherAt;
+  if (!weather) {
+    return result.fetching ? (
+      <div className="card h-96 animate-pulse" role="status" aria-label={t("loading.label")} />
+    ) : null;
+  }
+  return <ForecastCard title={location.name} subtitle={describeLocation(location)} weather={weather} />;
+}
+
+/** A visitor looks up any place's forecast; saving places and getting alerts needs an account. */
+export function VisitorLookup() {
+  const { t } = useTranslation();
+  const [location, setLocation] = useState<LocationResult | null>(null);
+  return (
+    <section aria-labelledby="visitor-heading" className="mt-8 flex max-w-2xl flex-col gap-4">
+      <h2 id="visitor-heading" className="text-xl font-semibold">
+        {t("visitor.title")}
+      </h2>
+      <LocationSearch onSelect={setLocation} />
+      {location ? <LookupForecast key={location.id} location={location} /> : null}
+    </section>
+  );
+}

@@ -1,0 +1,80 @@
+import { useId, useState, type FormEvent } from "react";
+import { useTranslation } from "react-i18next";
+import { useMutation } from "urql";
+import { CloseIcon } from "~/components/icons";
+import { describeLocation, LocationSearch } from "~/components/places/location-search";
+import { ADD_PLACE_MUTATION, type LocationResult } from "~/lib/graphql/documents";
+import type { OverlayProps } from "~/lib/overlays/registry";
+import { showToast } from "~/lib/toast/toast-store";
+
+/** Search → choose → optional label → add: the new card appears in the list straight from the answer. */
+export default function AddPlaceOverlay({ close }: OverlayProps) {
+  const { t } = useTranslation();
+  const labelId = useId();
+  const [location, setLocation] = useState<LocationResult | null>(null);
+  const [label, setLabel] = useState("");
+  const [error, setError] = useState<string | null>(null);
+  const [{ fetching }, addPlace] = useMutation(ADD_PLACE_MUTATION);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (!location) return setError(t("addPlace.choose"));
+    const result = await addPlace({ locationId: location.id, label: label.trim() || undefined });
+    // A failure is already a toast (the client reports it); the overlay stays open with what was typed.
+    if (result.error || !result.data) return;
+    showToast({ title: t("addPlace.added", { label: result.data.addPlace.label }), variant: "success" });
+    close();
+  }
+
+  return (
+    <form className="flex flex-col gap-4 p-6" onSubmit={submit} noValidate>
+      <div className="flex items-start justify-between gap-4">
+        <h2 id="overlay-add-place-title" className="text-lg font-semibold">
+          {t("addPlace.title")}
+        </h2>
+        <button type="button" onClick={close} aria-label={t("overlay.close")} className="icon-button">
+          <CloseIcon />
+        </button>
+      </div>
+      <LocationSearch
+        autoFocus
+        onSelect={(chosen) => {
+          setLocation(chosen);
+          setError(null);
+        }}
+      />
+      {location ? (
+        <p className="text-sm" data-testid="chosen-location">
+          <span className="font-medium">{location.name}</span> <span className="text-muted">{describeLocation(location)}</span>
+        </p>
+      ) : null}
+      <div className="flex flex-col gap-1">
+        <label htmlFor={labelId} className="font-medium">
+          {t("addPlace.label")}
+        </label>
+        <input
+          id={labelId}
+          className="input"
+          value={label}
+          maxLength={60}
+          placeholder={location?.name}
+          aria-describedby={`${labelId}-hint`}
+          onChange={(event) => setLabel(event.target.value)}
+        />
+        <p id={`${labelId}-hint`} className="text-sm text-muted">
+          {t("addPlace.labelHint")}
+        </p>
+      </div>
+      {error ? (
+        <p role="alert" className="text-sm text-red-700 dark:text-red-300">
+          {error}
+        </p>
+      ) : null}
+      <div className="flex justify-end gap-2">
+        <button type="submit" className="button" disabled={fetching}>
+          {t("addPlace.submit")}
+        </button>
+      </div>
+    </form>
+  );
+}

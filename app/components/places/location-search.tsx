@@ -1,0 +1,118 @@
+import { useId, useState, type KeyboardEvent } from "react";
+import { useTranslation } from "react-i18next";
+import { useQuery } from "urql";
+import { SEARCH_LOCATIONS_QUERY, type LocationResult } from "~/lib/graphql/documents";
+import { useDebouncedValue } from "~/lib/use-debounced-value";
+
+/** Typing pauses this long before a search is sent (seed spec). */
+export const SEARCH_DEBOUNCE_MS = 200;
+const MIN_QUERY_LENGTH = 2;
+
+export function describeLocation(location: Pick<LocationResult, "admin1" | "country">): string {
+  return [location.admin1, location.country].filter(Boolean).join(", ");
+}
+
+/**
+ * A place search as an ARIA combobox: results appear under the field as you type, the
+ * arrow keys move through them, Enter chooses, Escape closes.
+ */
+export function LocationSearch({ onSelect, autoFocus }: { onSelect: (location: LocationResult) => void; autoFocus?: boolean }) {
+  const { t } = useTranslation();
+  const id = useId();
+  const [text, setText] = useState("");
+  const [open, setOpen] = useState(false);
+  const [active, setActive] = useState(-1);
+  const query = useDebouncedValue(text.trim(), SEARCH_DEBOUNCE_MS);
+  const [result] = useQuery({
+    query: SEARCH_LOCATIONS_QUERY,
+    variables: { query },
+    // Closed (a place was just chosen, its name now fills the field): nothing to look up.
+    pause: !open || query.length < MIN_QUERY_LENGTH,
+  });
+  const results = query.length >= MIN_QUERY_LENGTH ? (result.data?.searchLocations ?? []) : [];
+  const expanded = open && query.length >= MIN_QUERY_LENGTH;
+  const listId = `${id}-results`;
+
+  function choose(location: LocationResult) {
+    setText(location.name);
+    setOpen(false);
+    setActive(-1);
+    onSelect(location);
+  }
+
+  function onKeyDown(event: KeyboardEvent<HTMLInputElement>) {
+    if (event.key === "ArrowDown" || event.key === "ArrowUp") {
+      event.preventDefault();
+      setOpen(true);
+      if (results.length === 0) return;
+      const step = event.key === "ArrowDown" ? 1 : -1;
+      setActive((current) => (current + step + results.length) % results.length);
+    } else if (event.key === "Enter" && expanded && results[active]) {
+      event.preventDefault();
+      choose(results[active]!);
+    } else if (event.key === "Escape" && expanded) {
+      event.preventDefault();
+      setOpen(false);
+      setActive(-1);
+    }
+  }
+
+  return (
+    <div className="relative">
+      <label htmlFor={id} className="mb-1 block font-medium">
+        {t("search.label")}
+      </label>
+      <input
+        id={id}
+        type="search"
+        role="combobox"
+        autoComplete="off"
+        autoFocus={autoFocus}
+        aria-autocomplete="list"
+        aria-expanded={expanded}
+        aria-controls={listId}
+        aria-activedescendant={expanded && active >= 0 ? `${listId}-${active}` : undefined}
+        placeholder={t("search.placeholder")}
+        className="input w-full"
+        value={text}
+        onChange={(event) => {
+          setText(event.target.value);
+          setOpen(true);
+          setActive(-1);
+        }}
+        onKeyDown={onKeyDown}
+        onBlur={() => setOpen(false)}
+      />
+      <ul
+        id={listId}
+        role="listbox"
+        aria-label={t("search.results")}
+        hidden={!expanded}
+        className="absolute inset-x-0 top-full z-30 mt-1 max-h-80 overflow-auto rounded-md border border-default bg-elevated py-1 shadow-lg"
+      >
+        {expanded && results.length === 0 ? (
+          <li role="presentation" className="px-3 py-2 text-sm text-muted">
+            {result.fetching || query !== text.trim() ? t("search.searching") : t("search.noResults")}
+          </li>
+        ) : null}
+        {results.map((location, index) => (
+          <li
+            key={location.id}
+            id={`${listId}-${index}`}
+            role="option"
+            aria-selected={index === active}
+            className={`cursor-pointer px-3 py-2 ${index === active ? "bg-accented" : ""}`}
+            // Chosen on mousedown, before the field's blur closes the list.
+            onMouseDown={(event) => {
+              event.preventDefault();
+              choose(location);
+            }}
+          >
+            <span className="font-medium">{location.name}</span>
+            <span className="ml-2 text-sm text-muted">{describeLocation(location)}</span>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}

@@ -1,0 +1,70 @@
+import type { Page } from "@playwright/test";
+import { expect, gotoHydrated, test } from "./fixtures";
+import { accountWithPlace, signInBrowser } from "./support/graphql";
+
+function graphqlOperations(page: Page) {
+  const names: string[] = [];
+  page.on("request", (request) => {
+    if (new URL(request.url()).pathname === "/graphql") names.push(String((request.postDataJSON() as { operationName?: string }).operationName));
+  });
+  return names;
+}
+
+test("a visitor searches (debounced, keyboard only) and sees the chosen place's forecast", async ({ page }) => {
+  await gotoHydrated(page, "/");
+  const operations = graphqlOperations(page);
+  const search = page.getByRole("combobox", { name: "Search for a place" });
+  await search.click();
+  // Typed faster than the 200 ms pause: one search, for the whole word.
+  await search.pressSequentially("Zurich", { delay: 20 });
+  const option = page.getByRole("option", { name: /Zurich/ });
+  await expect(option).toBeVisible();
+  expect(operations.filter((name) => name === "SearchLocations")).toHaveLength(1);
+
+  await search.press("ArrowDown");
+  await expect(option).toHaveAttribute("aria-selected", "true");
+  await expect(search).toHaveAttribute("aria-activedescendant", (await option.getAttribute("id"))!);
+  await search.press("Enter");
+  await expect(page.getByRole("listbox")).toBeHidden();
+  const card = page.getByRole("article", { name: "Zurich" });
+  await expect(card).toBeVisible();
+  await expect(card).toContainText("Switzerland");
+  await expect(card.getByTestId("current-temperature")).toHaveText(/^-?\d+ °F$/);
+  await expect(card.getByRole("region", { name: "Next 24 hours" }).getByRole("listitem")).toHaveCount(24);
+  await expect(card.getByRole("region", { name: "7 days" }).getByRole("listitem")).toHaveCount(7);
+  await expect(card.getByRole("link", { name: "Weather data by Open-Meteo.com" })).toBeVisible();
+
+  // Escape closes the results without choosing.
+  await search.fill("Ber");
+  await expect(page.getByRole("option", { name: /Berlin/ })).toBeVisible();
+  await search.press("Escape");
+  await expect(page.getByRole("listbox")).toBeHidden();
+});
+
+test("a signed-in user adds a place through the overlay; its card appears without a refetch", async ({ page, context, request, baseURL }) => {
+  const account = await accountWithPlace(request, baseURL!, "First Place");
+  await signInBrowser(context, baseURL!, account.token);
+  await gotoHydrated(page, "/");
+  const operations = graphqlOperations(page);
+
+  await page.getByRole("button", { name: "Add a place" }).click();
+  const dialog = page.getByRole("dialog", { name: "Add a place" });
+  await expect(dialog).toBeVisible();
+  const search = dialog.getByRole("combobox", { name: "Search for a place" });
+  await expect(search).toBeFocused();
+  await search.pressSequentially("Par", { delay: 20 });
+  await expect(dialog.getByRole("option", { name: /Paris/ })).toBeVisible();
+  await search.press("ArrowDown");
+  await search.press("Enter");
+  await expect(dialog.getByTestId("chosen-location")).toContainText("Paris");
+  await dialog.getByLabel("Label (optional)").fill("Studio");
+  await dialog.getByRole("button", { name: "Add place" }).click();
+
+  await expect(dialog).toBeHidden();
+  await expect(page.getByRole("region", { name: "Notifications (F8)" }).getByRole("listitem").filter({ hasText: "Studio added." })).toBeVisible();
+  const cards = page.getByTestId("places").getByRole("article");
+  await expect(cards).toHaveCount(2);
+  await expect(cards.nth(1)).toHaveAccessibleName("Studio");
+  await expect(cards.nth(1)).toContainText("Paris, Île-de-France, France");
+  expect(operations).toEqual(["SearchLocations", "AddPlace"]);
+});
