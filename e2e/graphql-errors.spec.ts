@@ -11,11 +11,24 @@ type Mode = "ok" | "errors" | "http-502" | "not-json";
  */
 async function startMisbehavingApi() {
   let mode: Mode = "ok";
-  const viewer = {
-    me: { __typename: "User", id: "u1", email: "pat@example.com", unreadCount: 0, settings: { __typename: "Settings", id: "s1", timeZone: "UTC", hour12: false } },
+  const settings = {
+    __typename: "Settings",
+    id: "s1",
+    language: "EN_US",
+    timeZone: "UTC",
+    hour12: false,
+    temperatureUnit: "CELSIUS",
+    windSpeedUnit: "KMH",
+    precipitationUnit: "MM",
+    quietHoursEnabled: false,
+    quietFrom: "22:00",
+    quietTo: "07:00",
+    pushEnabled: false,
   };
+  const viewer = { me: { __typename: "User", id: "u1", email: "pat@example.com", unreadCount: 0, settings } };
   const answers: Record<string, unknown> = {
     Viewer: viewer,
+    Settings: { me: { __typename: "User", id: "u1", settings } },
     Places: { me: { __typename: "User", id: "u1", places: [] } },
     Inbox: { messages: { __typename: "MessageConnection", edges: [], endCursor: null, hasMore: false } },
   };

@@ -46,8 +46,14 @@ export function formatPercent(percent: number, locale: string): string {
   return cached(`p|${locale}`, () => new Intl.NumberFormat(locale, { style: "percent", maximumFractionDigits: 0 })).format(percent / 100);
 }
 
+/**
+ * The clock as an explicit hour cycle: `hour12: false` lets some ICU versions pick "h24"
+ * (24:30 after midnight), and the server's and the browser's ICU must write the same text.
+ */
+export const hourCycle = (hour12: boolean) => (hour12 ? "h12" : "h23");
+
 export function formatClock(instant: Date, locale: string, timeZone: string, hour12: boolean): string {
-  return cached(`c|${locale}|${timeZone}|${hour12}`, () => new Intl.DateTimeFormat(locale, { hour: "2-digit", minute: "2-digit", hour12, timeZone })).format(
+  return cached(`c|${locale}|${timeZone}|${hour12}`, () => new Intl.DateTimeFormat(locale, { hour: "2-digit", minute: "2-digit", hourCycle: hourCycle(hour12), timeZone })).format(
     instant,
   );
 }

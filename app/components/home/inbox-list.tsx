@@ -13,6 +13,7 @@ import {
   type MessageFields,
 } from "~/lib/graphql/documents";
 import { showToast } from "~/lib/toast/toast-store";
+import { hourCycle } from "~/lib/units";
 
 export const inboxVariables = (after?: string) => (after ? { first: INBOX_PAGE_SIZE, after } : { first: INBOX_PAGE_SIZE });
 
@@ -122,7 +123,7 @@ export function InboxList({ firstPage, unreadCount }: { firstPage: MessageFields
     dateStyle: "medium",
     timeStyle: "short",
     timeZone: settings.timeZone ?? "UTC",
-    hour12: settings.hour12,
+    hourCycle: hourCycle(settings.hour12),
   });
   const pages = [undefined, ...cursors];
   return (

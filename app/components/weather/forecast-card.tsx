@@ -2,7 +2,7 @@ import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import type { CurrentConditions, DailyForecast, HourlyForecast, WeatherReport } from "~/lib/graphql/documents";
 import { useDisplaySettings, useNow, type DisplaySettings } from "~/lib/display-settings";
-import { formatDegrees, formatPercent, formatPrecipitation, formatTemperature, formatUvIndex, formatWindSpeed } from "~/lib/units";
+import { hourCycle, formatDegrees, formatPercent, formatPrecipitation, formatTemperature, formatUvIndex, formatWindSpeed } from "~/lib/units";
 import { ConditionIcon } from "./condition-icon";
 
 const HOURS_SHOWN = 24;
@@ -64,7 +64,7 @@ function upcomingHours(hourly: HourlyForecast[], now: number): HourlyForecast[] 
 function HourlyStrip({ hours, timeZone, settings }: { hours: HourlyForecast[]; timeZone: string; settings: DisplaySettings }) {
   const { t } = useTranslation();
   if (hours.length === 0) return null;
-  const clock = new Intl.DateTimeFormat(settings.locale, { hour: "numeric", hour12: settings.hour12, timeZone });
+  const clock = new Intl.DateTimeFormat(settings.locale, { hour: "numeric", hourCycle: hourCycle(settings.hour12), timeZone });
   const temperatures = hours.map((hour) => hour.temperature);
   const low = Math.min(...temperatures);
   const span = Math.max(1, Math.max(...temperatures) - low);

@@ -301,3 +301,51 @@ export const DELETE_MESSAGE_MUTATION = gql<{ deleteMessage: string }, { id: stri
     deleteMessage(id: $id)
   }
 `;
+
+export type FullSettings = ViewerSettings & {
+  language: "EN_US" | "DE_DE" | "FR_FR" | "ES_ES";
+  quietHoursEnabled: boolean;
+  quietFrom: string;
+  quietTo: string;
+  pushEnabled: boolean;
+};
+
+const SETTINGS_FIELDS = gql`
+  fragment SettingsFields on Settings {
+    id
+    language
+    timeZone
+    hour12
+    temperatureUnit
+    windSpeedUnit
+    precipitationUnit
+    quietHoursEnabled
+    quietFrom
+    quietTo
+    pushEnabled
+  }
+`;
+
+export const SETTINGS_QUERY = gql<{ me: { id: string; settings: FullSettings } | null }, NoVariables>`
+  query Settings {
+    me {
+      id
+      settings {
+        ...SettingsFields
+      }
+    }
+  }
+  ${SETTINGS_FIELDS}
+`;
+
+export type SettingsInput = Partial<Omit<FullSettings, "id">>;
+
+/** Saves preferences; the answer merges into every cached view of them (cards change units at once). */
+export const UPDATE_SETTINGS_MUTATION = gql<{ updateSettings: FullSettings }, { input: SettingsInput }>`
+  mutation UpdateSettings($input: SettingsInput!) {
+    updateSettings(input: $input) {
+      ...SettingsFields
+    }
+  }
+  ${SETTINGS_FIELDS}
+`;

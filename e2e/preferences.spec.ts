@@ -1,0 +1,45 @@
+import { expect, gotoHydrated, test } from "./fixtures";
+import { accountWithPlace, signInBrowser } from "./support/graphql";
+
+test("switching units, clock and time zone changes every value on the home screen", async ({ page, context, request, baseURL }) => {
+  const account = await accountWithPlace(request, baseURL!, "Unit Town");
+  await account.sendBriefing();
+  await signInBrowser(context, baseURL!, account.token);
+  await gotoHydrated(page, "/");
+  const card = page.getByRole("article", { name: "Unit Town" });
+  await expect(card.getByTestId("current-temperature")).toHaveText(/°F$/);
+  await expect(card).toContainText(/mph/);
+  await expect(card.getByRole("region", { name: "Next 24 hours" }).getByRole("listitem").first()).toContainText(/AM|PM/);
+
+  await page.getByRole("link", { name: "Settings" }).click();
+  const preferences = page.getByRole("region", { name: "Preferences" });
+  await preferences.getByLabel("Celsius (°C)").check();
+  await preferences.getByLabel("km/h").check();
+  await preferences.getByLabel("Millimetres (mm)").check();
+  await preferences.getByLabel("24-hour (14:00)").check();
+
+  // A zone that does not exist is a field error, and nothing is sent.
+  const zone = preferences.getByLabel("Time zone");
+  await zone.fill("Mars/Olympus_Mons");
+  await preferences.getByRole("button", { name: "Save preferences" }).click();
+  await expect(preferences.getByRole("alert")).toHaveText("Choose a time zone from the list, such as Europe/Berlin.");
+  await expect(zone).toHaveAttribute("aria-invalid", "true");
+
+  await zone.fill("Asia/Tokyo");
+  await preferences.getByRole("button", { name: "Save preferences" }).click();
+  await expect(page.getByRole("region", { name: "Notifications (F8)" }).getByRole("listitem").filter({ hasText: "Preferences saved." })).toBeVisible();
+  await expect(preferences.getByRole("alert")).toHaveCount(0);
+
+  await page.getByRole("link", { name: "Home", exact: true }).click();
+  await expect(card.getByTestId("current-temperature")).toHaveText(/°C$/);
+  await expect(card).toContainText(/km\/h/);
+  await expect(card).not.toContainText(/mph/);
+  await expect(card.getByRole("region", { name: "Next 24 hours" }).getByRole("listitem").first()).not.toContainText(/AM|PM/);
+
+  // Saved on the server: a fresh page agrees, and message times are in Tokyo.
+  await gotoHydrated(page, "/");
+  await expect(card.getByTestId("current-temperature")).toHaveText(/°C$/);
+  const createdAt = await page.locator("[data-message-id] time").first().getAttribute("datetime");
+  const tokyo = new Intl.DateTimeFormat("en-US", { timeStyle: "short", timeZone: "Asia/Tokyo", hour12: false }).format(new Date(createdAt!));
+  await expect(page.locator("[data-message-id] time").first()).toContainText(tokyo);
+});
