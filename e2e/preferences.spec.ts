@@ -43,3 +43,28 @@ test("switching units, clock and time zone changes every value on the home scree
   const tokyo = new Intl.DateTimeFormat("en-US", { timeStyle: "short", timeZone: "Asia/Tokyo", hour12: false }).format(new Date(createdAt!));
   await expect(page.locator("[data-message-id] time").first()).toContainText(tokyo);
 });
+
+test("a signed-in user's language switch changes the page and the bot's language; the cards follow the locale", async ({
+  page,
+  context,
+  request,
+  baseURL,
+}) => {
+  const account = await accountWithPlace(request, baseURL!, "Sprachheim");
+  await signInBrowser(context, baseURL!, account.token);
+  await gotoHydrated(page, "/settings");
+  await page.getByLabel("Interface language").selectOption("de-DE");
+  await page.getByRole("button", { name: "Apply" }).click();
+  await expect(page.getByRole("heading", { name: "Einstellungen", level: 1 })).toBeVisible();
+
+  const { me } = await account.gql<{ me: { settings: { language: string } } }>(`{ me { settings { language } } }`);
+  expect(me.settings.language).toBe("DE_DE");
+  const message = await account.sendBriefing();
+  expect(message.title).toContain("Heute");
+
+  await page.getByRole("link", { name: "Start" }).click();
+  const card = page.getByRole("article", { name: "Sprachheim" });
+  await expect(card.getByRole("region", { name: "7 Tage" })).toContainText("Heute");
+  await expect(card).toContainText("Wetterdaten von Open-Meteo.com");
+  await expect(page.locator(`[data-message-id="${message.id}"]`)).toContainText("Heute");
+});

@@ -2,6 +2,7 @@ import { data, type RouterContextProvider } from "react-router";
 import type { i18n } from "i18next";
 import { graphqlErrorCodes } from "./graphql/errors";
 import { VIEWER_QUERY } from "./graphql/documents";
+import { apiLanguage, DEFAULT_LOCALE, isLocale } from "./i18n/config";
 import { loadQuery, requestGraphQL } from "./graphql/request-client.server";
 import { safeRedirectPath } from "./safe-redirect";
 import { clearedSessionCookie, sessionCookie, sessionToken } from "./session.server";
@@ -10,7 +11,6 @@ import { redirectWithToast } from "./toast/flash-toast.server";
 export type AccountFormErrors = { email?: string; password?: string; form?: string };
 export type AccountActionData = { intent: "login" | "signup"; email: string; errors: AccountFormErrors };
 
-const API_LANGUAGE: Record<string, string> = { "en-US": "EN_US", "de-DE": "DE_DE", "fr-FR": "FR_FR", "es-ES": "ES_ES" };
 
 const SIGN_UP = `mutation SignUp($email: String!, $password: String!, $language: Language, $timeZone: TimeZone) {
   signUp(email: $email, password: $password, language: $language, timeZone: $timeZone) { id token }
@@ -72,7 +72,7 @@ export async function handleAccountIntent(request: Request, context: Readonly<Ro
           .mutation<{ signUp: { token: string } }>(SIGN_UP, {
             email,
             password,
-            language: API_LANGUAGE[i18n.language] ?? "EN_US",
+            language: apiLanguage(isLocale(i18n.language) ? i18n.language : DEFAULT_LOCALE),
             timeZone: isTimeZone(timeZone) ? timeZone : null,
           })
           .toPromise()

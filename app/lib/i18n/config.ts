@@ -34,3 +34,8 @@ export function localeDisplayName(locale: Locale): string {
   const name = new Intl.DisplayNames([locale], { type: "language" }).of(locale) ?? locale;
   return name.charAt(0).toLocaleUpperCase(locale) + name.slice(1);
 }
+
+/** The API's `Language` enum for each locale: the language the bot writes a user's messages in. */
+export function apiLanguage(locale: Locale): "EN_US" | "DE_DE" | "FR_FR" | "ES_ES" {
+  return locale.replace("-", "_").toUpperCase() as "EN_US" | "DE_DE" | "FR_FR" | "ES_ES";
+}

@@ -1,17 +1,29 @@
 import { data } from "react-router";
 import type { Route } from "./+types/locale";
-import { isLocale, localeDisplayName } from "~/lib/i18n/config";
+import { UPDATE_SETTINGS_MUTATION } from "~/lib/graphql/documents";
+import { graphqlErrorMessage } from "~/lib/graphql/errors";
+import { requestGraphQL } from "~/lib/graphql/request-client.server";
+import { apiLanguage, isLocale, localeDisplayName } from "~/lib/i18n/config";
 import { serializeLocaleCookie } from "~/lib/i18n/locale-cookie.server";
 import { i18nFor } from "~/lib/i18n/middleware.server";
 import { safeRedirectPath } from "~/lib/safe-redirect";
 import { redirectWithToast } from "~/lib/toast/flash-toast.server";
 
-/** Switches the interface language: sets the locale cookie and returns to the page. */
-export async function action({ request }: Route.ActionArgs) {
+/**
+ * Switches the interface language: sets the locale cookie and returns to the page. A
+ * signed-in user's bot switches too: it writes their messages in the language they read.
+ */
+export async function action({ request, context }: Route.ActionArgs) {
   const form = await request.formData();
   const locale = form.get("locale");
   if (!isLocale(locale)) {
     return data({ ok: false, message: "locale must be one of en-US, de-DE, fr-FR, es-ES" }, { status: 400 });
+  }
+  const graphql = requestGraphQL(context);
+  if (graphql.signedIn) {
+    const result = await graphql.client.mutation(UPDATE_SETTINGS_MUTATION, { input: { language: apiLanguage(locale) } }).toPromise();
+    // The page still switches; only the bot keeps its old language, and the log says why.
+    if (result.error) console.error(`[locale] could not save the bot's language: ${graphqlErrorMessage(result.error)}`);
   }
   // The confirmation is worded in the newly chosen language.
   const i18n = i18nFor(locale);
