@@ -68,3 +68,49 @@ test("a signed-in user adds a place through the overlay; its card appears withou
   await expect(cards.nth(1)).toContainText("Paris, Île-de-France, France");
   expect(operations).toEqual(["SearchLocations", "AddPlace"]);
 });
+
+test("settings: rename, reorder by keyboard and pointer, remove with undo; home follows", async ({ page, context, request, baseURL }) => {
+  const account = await accountWithPlace(request, baseURL!, "Alpha");
+  for (const [label, lat] of [["Bravo", 48.86], ["Charlie", 40.42]] as const) {
+    await account.gql(`mutation ($label: String, $lat: Float!) { addPlace(latitude: $lat, longitude: 2.35, label: $label) { id } }`, { label, lat });
+  }
+  await signInBrowser(context, baseURL!, account.token);
+  await gotoHydrated(page, "/settings");
+  const section = page.getByRole("region", { name: "Places" });
+  const labels = () => section.getByRole("textbox").evaluateAll((inputs) => inputs.map((input) => (input as HTMLInputElement).value));
+  expect(await labels()).toEqual(["Alpha", "Bravo", "Charlie"]);
+
+  // Rename with Enter.
+  const bravo = section.getByRole("textbox").nth(1);
+  await bravo.fill("Bravo Bay");
+  await bravo.press("Enter");
+  await expect(page.getByRole("region", { name: "Notifications (F8)" }).getByRole("listitem").filter({ hasText: "Renamed to Bravo Bay." })).toBeVisible();
+
+  // Keyboard: Charlie up, focus stays on its button.
+  const charlieUp = section.getByRole("button", { name: "Move Charlie up" });
+  await charlieUp.focus();
+  await page.keyboard.press("Enter");
+  await expect.poll(labels).toEqual(["Alpha", "Charlie", "Bravo Bay"]);
+  await expect(charlieUp).toBeFocused();
+  await expect(section.getByRole("status")).toHaveText("Charlie is now number 2.");
+  // Pointer: Alpha down.
+  await section.getByRole("button", { name: "Move Alpha down" }).click();
+  await expect.poll(labels).toEqual(["Charlie", "Alpha", "Bravo Bay"]);
+
+  // Remove, then undo: back in its place.
+  await section.getByRole("button", { name: "Remove Alpha" }).click();
+  await expect.poll(labels).toEqual(["Charlie", "Bravo Bay"]);
+  const toast = page.getByRole("region", { name: "Notifications (F8)" }).getByRole("listitem").filter({ hasText: "Alpha removed." });
+  await toast.getByRole("button", { name: "Undo" }).click();
+  await expect.poll(labels).toEqual(["Charlie", "Alpha", "Bravo Bay"]);
+
+  // Remove for good.
+  await section.getByRole("button", { name: "Remove Bravo Bay" }).click();
+  await expect.poll(labels).toEqual(["Charlie", "Alpha"]);
+
+  await page.getByRole("link", { name: "Home", exact: true }).click();
+  const titles = page.getByTestId("places").getByRole("heading", { level: 3 });
+  await expect(titles).toHaveText(["Charlie", "Alpha"]);
+  await gotoHydrated(page, "/");
+  await expect(titles).toHaveText(["Charlie", "Alpha"]);
+});

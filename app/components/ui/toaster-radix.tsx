@@ -44,6 +44,15 @@ export default function RadixToaster() {
                 <RadixToast.Description className="mt-1 text-sm text-muted">{toast.description}</RadixToast.Description>
               ) : null}
             </div>
+            {toast.action ? (
+              <RadixToast.Action
+                altText={toast.action.label}
+                onClick={toast.action.onAction}
+                className="button-secondary shrink-0 px-3 py-1 text-sm"
+              >
+                {toast.action.label}
+              </RadixToast.Action>
+            ) : null}
             <RadixToast.Close
               aria-label={t("toast.close")}
               className="rounded p-1 text-muted hover:bg-accented focus-visible:outline-2 focus-visible:outline-primary"

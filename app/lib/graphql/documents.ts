@@ -87,6 +87,8 @@ export type PlaceSummary = {
   name: string;
   admin1: string | null;
   countryCode: string | null;
+  latitude: number;
+  longitude: number;
   timeZone: string;
   weather: WeatherReport;
 };
@@ -197,6 +199,8 @@ export const PLACE_FIELDS = gql`
     name
     admin1
     countryCode
+    latitude
+    longitude
     timeZone
     weather {
       ...WeatherFields
@@ -348,4 +352,38 @@ export const UPDATE_SETTINGS_MUTATION = gql<{ updateSettings: FullSettings }, { 
     }
   }
   ${SETTINGS_FIELDS}
+`;
+
+/** Puts a removed place back (undo): same coordinate and label. */
+export const RESTORE_PLACE_MUTATION = gql<{ addPlace: PlaceSummary }, { latitude: number; longitude: number; label: string }>`
+  mutation RestorePlace($latitude: Float!, $longitude: Float!, $label: String!) {
+    addPlace(latitude: $latitude, longitude: $longitude, label: $label) {
+      ...PlaceFields
+    }
+  }
+  ${PLACE_FIELDS}
+`;
+
+export const RENAME_PLACE_MUTATION = gql<{ renamePlace: { id: string; label: string } }, { id: string; label: string }>`
+  mutation RenamePlace($id: ID!, $label: String!) {
+    renamePlace(id: $id, label: $label) {
+      id
+      label
+    }
+  }
+`;
+
+export const REORDER_PLACES_MUTATION = gql<{ reorderPlaces: Array<{ id: string; position: number }> }, { ids: string[] }>`
+  mutation ReorderPlaces($ids: [ID!]!) {
+    reorderPlaces(ids: $ids) {
+      id
+      position
+    }
+  }
+`;
+
+export const REMOVE_PLACE_MUTATION = gql<{ removePlace: string }, { id: string }>`
+  mutation RemovePlace($id: ID!) {
+    removePlace(id: $id)
+  }
 `;

@@ -3,7 +3,8 @@ import { createCookie, redirect } from "react-router";
 import { cookieSecrets } from "../secrets.server";
 import { isToastInput, type ToastInput } from "./toast";
 
-export type FlashToast = ToastInput & { id: string };
+/** What a server action can say: text only (an action button needs the browser). */
+export type FlashToast = Omit<ToastInput, "action"> & { id: string };
 
 function flashCookie() {
   return createCookie("weatherbot_flash", {
@@ -16,7 +17,7 @@ function flashCookie() {
 }
 
 /** A redirect that shows a toast on the page it lands on (a server action's way to raise one). */
-export async function redirectWithToast(url: string, toast: ToastInput, init: ResponseInit = {}) {
+export async function redirectWithToast(url: string, toast: Omit<ToastInput, "action">, init: ResponseInit = {}) {
   const headers = new Headers(init.headers);
   headers.append("Set-Cookie", await flashCookie().serialize({ ...toast, id: randomUUID() }));
   return redirect(url, { ...init, headers });

@@ -16,10 +16,14 @@ export type ToastInput = {
   variant?: ToastVariant;
   /** Milliseconds; defaults to TOAST_LIMITS.durationMs. */
   duration?: number;
+  /** One button in the toast (browser only, e.g. "Undo"); choosing it closes the toast. */
+  action?: ToastAction;
 };
 
+export type ToastAction = { label: string; onAction: () => void };
+
 export type Toast = Required<Pick<ToastInput, "title" | "variant">> &
-  Pick<ToastInput, "description" | "duration"> & { id: string; open: boolean };
+  Pick<ToastInput, "description" | "duration" | "action"> & { id: string; open: boolean };
 
 export function isToastInput(value: unknown): value is ToastInput {
   if (typeof value !== "object" || value === null) return false;
