@@ -8,7 +8,8 @@ import { resolveOverlay } from "~/lib/overlays/registry";
  * closes it on Escape and gives focus back to the control that opened it.
  */
 export function OverlayHost() {
-  const name = useOpenOverlay();
+  const open = useOpenOverlay();
+  const name = open?.name ?? null;
   const dialog = useRef<HTMLDialogElement>(null);
   const { t } = useTranslation();
 
@@ -30,7 +31,7 @@ export function OverlayHost() {
     >
       {Overlay ? (
         <Suspense fallback={<p className="p-6 text-muted">{t("loading.label")}</p>}>
-          <Overlay close={closeOverlay} />
+          <Overlay key={JSON.stringify(open?.params ?? {})} close={closeOverlay} params={open?.params ?? {}} />
         </Suspense>
       ) : null}
     </dialog>

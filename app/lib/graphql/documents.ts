@@ -387,3 +387,73 @@ export const REMOVE_PLACE_MUTATION = gql<{ removePlace: string }, { id: string }
     removePlace(id: $id)
   }
 `;
+
+export type Weekday = "MON" | "TUE" | "WED" | "THU" | "FRI" | "SAT" | "SUN";
+export const WEEKDAYS: Weekday[] = ["MON", "TUE", "WED", "THU", "FRI", "SAT", "SUN"];
+export type BriefingPeriod = "TODAY" | "REST_OF_TODAY" | "TONIGHT" | "TOMORROW" | "NEXT_3_DAYS";
+export const BRIEFING_PERIODS: BriefingPeriod[] = ["TODAY", "REST_OF_TODAY", "TONIGHT", "TOMORROW", "NEXT_3_DAYS"];
+
+export type Briefing = {
+  id: string;
+  name: string;
+  enabled: boolean;
+  places: Array<{ id: string; label: string }>;
+  period: BriefingPeriod;
+  time: string;
+  days: Weekday[];
+  nextRunAt: string | null;
+  lastSentAt: string | null;
+};
+
+const BRIEFING_FIELDS = gql`
+  fragment BriefingFields on Briefing {
+    id
+    name
+    enabled
+    places {
+      id
+      label
+    }
+    period
+    time
+    days
+    nextRunAt
+    lastSentAt
+  }
+`;
+
+export const BRIEFINGS_QUERY = gql<{ briefings: Briefing[] }, NoVariables>`
+  query Briefings {
+    briefings {
+      ...BriefingFields
+    }
+  }
+  ${BRIEFING_FIELDS}
+`;
+
+export type BriefingInput = Pick<Briefing, "name" | "enabled" | "period" | "time" | "days"> & { placeIds: string[] };
+
+export const SAVE_BRIEFING_MUTATION = gql<{ saveBriefing: Briefing }, { id?: string; input: BriefingInput }>`
+  mutation SaveBriefing($id: ID, $input: BriefingInput!) {
+    saveBriefing(id: $id, input: $input) {
+      ...BriefingFields
+    }
+  }
+  ${BRIEFING_FIELDS}
+`;
+
+export const DELETE_BRIEFING_MUTATION = gql<{ deleteBriefing: string }, { id: string }>`
+  mutation DeleteBriefing($id: ID!) {
+    deleteBriefing(id: $id)
+  }
+`;
+
+/** "Send a test briefing now": the message lands in the inbox (and the list, through the cache). */
+export const SEND_BRIEFING_NOW_MUTATION = gql<{ sendBriefingNow: MessageFields }, { id: string }>`
+  mutation SendBriefingNow($id: ID!) {
+    sendBriefingNow(id: $id) {
+      ...MessageFields
+    }
+  }
+  ${MESSAGE_FIELDS}
+`;

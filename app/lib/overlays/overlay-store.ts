@@ -1,18 +1,23 @@
 import { useSyncExternalStore } from "react";
 import { resolveOverlay, type OverlayName } from "./registry";
 
-let current: OverlayName | null = null;
+export type OpenOverlay = { name: OverlayName; params: Record<string, string> };
+
+let current: OpenOverlay | null = null;
 const listeners = new Set<() => void>();
 
-function set(next: OverlayName | null) {
+function set(next: OpenOverlay | null) {
   current = next;
   for (const listener of listeners) listener();
 }
 
-/** Opens the overlay registered under `name`; throws `Overlay not found` for an unknown one. */
-export function openOverlay(name: OverlayName): void {
+/**
+ * Opens the overlay registered under `name` (with `params`, e.g. which briefing to edit);
+ * throws `Overlay not found` for an unknown one.
+ */
+export function openOverlay(name: OverlayName, params: Record<string, string> = {}): void {
   resolveOverlay(name);
-  set(name);
+  set({ name, params });
 }
 
 export function closeOverlay(): void {
@@ -26,6 +31,6 @@ function subscribe(listener: () => void) {
   };
 }
 
-export function useOpenOverlay(): OverlayName | null {
+export function useOpenOverlay(): OpenOverlay | null {
   return useSyncExternalStore(subscribe, () => current, () => null);
 }

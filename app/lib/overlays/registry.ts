@@ -1,7 +1,7 @@
 import { lazy, type ComponentType, type LazyExoticComponent } from "react";
 
-/** What every overlay receives: a way to close itself. */
-export type OverlayProps = { close: () => void };
+/** What every overlay receives: a way to close itself, and what it was opened with. */
+export type OverlayProps = { close: () => void; params: Record<string, string> };
 
 type OverlayComponent = LazyExoticComponent<ComponentType<OverlayProps>>;
 
@@ -12,6 +12,7 @@ type OverlayComponent = LazyExoticComponent<ComponentType<OverlayProps>>;
 const overlays = {
   about: lazy(() => import("~/components/overlays/about-overlay")),
   "add-place": lazy(() => import("~/components/overlays/add-place-overlay")),
+  briefing: lazy(() => import("~/components/overlays/briefing-overlay")),
 } satisfies Record<string, OverlayComponent>;
 
 export type OverlayName = keyof typeof overlays;

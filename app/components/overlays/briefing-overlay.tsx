@@ -1,0 +1,146 @@
+import { useId, useState, type FormEvent } from "react";
+import { useTranslation } from "react-i18next";
+import { useMutation, useQuery } from "urql";
+import { CloseIcon } from "~/components/icons";
+import {
+  BRIEFING_PERIODS,
+  BRIEFINGS_QUERY,
+  PLACES_QUERY,
+  SAVE_BRIEFING_MUTATION,
+  WEEKDAYS,
+  type BriefingInput,
+} from "~/lib/graphql/documents";
+import type { OverlayProps } from "~/lib/overlays/registry";
+import { showToast } from "~/lib/toast/toast-store";
+import { weekdayName } from "~/lib/weekdays";
+
+type Errors = Partial<Record<"name" | "placeIds" | "days", string>>;
+
+/** Creates a briefing (no `params.id`) or edits the one named. */
+export default function BriefingOverlay({ close, params }: OverlayProps) {
+  const { t, i18n } = useTranslation();
+  const id = useId();
+  const [briefings] = useQuery({ query: BRIEFINGS_QUERY });
+  const [places] = useQuery({ query: PLACES_QUERY });
+  const existing = briefings.data?.briefings.find((briefing) => briefing.id === params.id);
+  const placeList = places.data?.me?.places ?? [];
+  const [draft, setDraft] = useState<BriefingInput>(() =>
+    existing
+      ? { name: existing.name, enabled: existing.enabled, period: existing.period, time: existing.time, days: existing.days, placeIds: existing.places.map((place) => place.id) }
+      : { name: "", enabled: true, period: "TODAY", time: "07:00", days: ["MON", "TUE", "WED", "THU", "FRI"], placeIds: placeList.slice(0, 1).map((place) => place.id) },
+  );
+  const [errors, setErrors] = useState<Errors>({});
+  const [{ fetching }, saveBriefing] = useMutation(SAVE_BRIEFING_MUTATION);
+  const change = (patch: Partial<BriefingInput>) => setDraft((current) => ({ ...current, ...patch }));
+  const toggle = <T,>(list: T[], item: T) => (list.includes(item) ? list.filter((entry) => entry !== item) : [...list, item]);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const found: Errors = {};
+    if (!draft.name.trim()) found.name = t("briefings.form.nameRequired");
+    if (draft.placeIds.length === 0) found.placeIds = t("briefings.form.placesRequired");
+    if (draft.days.length === 0) found.days = t("briefings.form.daysRequired");
+    setErrors(found);
+    if (Object.keys(found).length > 0) return;
+    const result = await saveBriefing({ id: existing?.id, input: { ...draft, name: draft.name.trim() } });
+    if (result.error || !result.data) return;
+    showToast({ title: t("briefings.saved", { name: result.data.saveBriefing.name }), variant: "success" });
+    close();
+  }
+
+  const error = (field: keyof Errors) =>
+    errors[field] ? (
+      <p id={`${id}-${field}-error`} role="alert" className="text-sm text-red-700 dark:text-red-300">
+        {errors[field]}
+      </p>
+    ) : null;
+
+  return (
+    <form className="flex max-h-[85vh] flex-col gap-4 overflow-y-auto p-6" onSubmit={submit} noValidate>
+      <div className="flex items-start justify-between gap-4">
+        <h2 id="overlay-briefing-title" className="text-lg font-semibold">
+          {existing ? t("briefings.form.titleEdit") : t("briefings.form.titleNew")}
+        </h2>
+        <button type="button" onClick={close} aria-label={t("overlay.close")} className="icon-button">
+          <CloseIcon />
+        </button>
+      </div>
+      {placeList.length === 0 ? <p className="text-muted">{t("briefings.form.noPlaces")}</p> : null}
+      <div className="flex flex-col gap-1">
+        <label htmlFor={`${id}-name`} className="font-medium">
+          {t("briefings.form.name")}
+        </label>
+        <input
+          id={`${id}-name`}
+          className="input"
+          value={draft.name}
+          maxLength={60}
+          autoFocus
+          aria-invalid={errors.name ? true : undefined}
+          aria-describedby={errors.name ? `${id}-name-error` : undefined}
+          onChange={(event) => change({ name: event.target.value })}
+        />
+        {error("name")}
+      </div>
+      <fieldset aria-describedby={errors.placeIds ? `${id}-placeIds-error` : undefined}>
+        <legend className="mb-2 font-medium">{t("briefings.form.places")}</legend>
+        <div className="flex flex-wrap gap-2">
+          {placeList.map((place) => (
+            <label key={place.id} className="choice">
+              <input
+                type="checkbox"
+                className="accent-primary"
+                checked={draft.placeIds.includes(place.id)}
+                onChange={() => change({ placeIds: toggle(draft.placeIds, place.id) })}
+              />
+              {place.label}
+            </label>
+          ))}
+        </div>
+        {error("placeIds")}
+      </fieldset>
+      <div className="flex flex-wrap gap-4">
+        <div className="flex flex-col gap-1">
+          <label htmlFor={`${id}-period`} className="font-medium">
+            {t("briefings.form.period")}
+          </label>
+          <select id={`${id}-period`} className="input" value={draft.period} onChange={(event) => change({ period: event.target.value as BriefingInput["period"] })}>
+            {BRIEFING_PERIODS.map((period) => (
+              <option key={period} value={period}>
+                {t(`briefings.period.${period}`)}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="flex flex-col gap-1">
+          <label htmlFor={`${id}-time`} className="font-medium">
+            {t("briefings.form.time")}
+          </label>
+          <input id={`${id}-time`} type="time" className="input" value={draft.time} onChange={(event) => change({ time: event.target.value })} />
+        </div>
+      </div>
+      <fieldset aria-describedby={errors.days ? `${id}-days-error` : undefined}>
+        <legend className="mb-2 font-medium">{t("briefings.form.days")}</legend>
+        <div className="flex flex-wrap gap-2">
+          {WEEKDAYS.map((day) => (
+            <label key={day} className="choice">
+              <input type="checkbox" className="accent-primary" checked={draft.days.includes(day)} onChange={() => change({ days: toggle(draft.days, day) })} />
+              <span aria-hidden="true">{weekdayName(day, i18n.language)}</span>
+              <span className="sr-only">{weekdayName(day, i18n.language, "long")}</span>
+            </label>
+          ))}
+        </div>
+        {error("days")}
+      </fieldset>
+      <label className="flex items-center gap-2">
+        <input type="checkbox" className="accent-primary" checked={draft.enabled} onChange={(event) => change({ enabled: event.target.checked })} />
+        {t("briefings.form.enabled")}
+      </label>
+      <div className="flex justify-end">
+        <button type="submit" className="button" disabled={fetching || placeList.length === 0}>
+          {t("briefings.form.save")}
+        </button>
+      </div>
+    </form>
+  );
+}

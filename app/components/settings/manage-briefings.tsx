@@ -1,0 +1,117 @@
+import { useTranslation } from "react-i18next";
+import { useMutation, useQuery } from "urql";
+import { TrashIcon } from "~/components/icons";
+import { Tooltip } from "~/components/ui/tooltip";
+import { useDisplaySettings } from "~/lib/display-settings";
+import {
+  BRIEFINGS_QUERY,
+  DELETE_BRIEFING_MUTATION,
+  SAVE_BRIEFING_MUTATION,
+  SEND_BRIEFING_NOW_MUTATION,
+  type Briefing,
+} from "~/lib/graphql/documents";
+import { openOverlay } from "~/lib/overlays/overlay-store";
+import { showToast } from "~/lib/toast/toast-store";
+import { hourCycle } from "~/lib/units";
+import { weekdayList } from "~/lib/weekdays";
+
+function BriefingRow({ briefing }: { briefing: Briefing }) {
+  const { t } = useTranslation();
+  const settings = useDisplaySettings();
+  const [, saveBriefing] = useMutation(SAVE_BRIEFING_MUTATION);
+  const [, deleteBriefing] = useMutation(DELETE_BRIEFING_MUTATION);
+  const [{ fetching: sending }, sendNow] = useMutation(SEND_BRIEFING_NOW_MUTATION);
+  const [hours, minutes] = briefing.time.split(":").map(Number);
+  // A wall-clock time of the user's day, written in their clock style.
+  const time = new Intl.DateTimeFormat(settings.locale, { hour: "numeric", minute: "2-digit", hourCycle: hourCycle(settings.hour12), timeZone: "UTC" }).format(
+    new Date(Date.UTC(2024, 0, 1, hours, minutes)),
+  );
+  const next = briefing.nextRunAt
+    ? new Intl.DateTimeFormat(settings.locale, {
+        weekday: "short",
+        hour: "numeric",
+        minute: "2-digit",
+        hourCycle: hourCycle(settings.hour12),
+        timeZone: settings.timeZone ?? "UTC",
+      }).format(new Date(briefing.nextRunAt))
+    : null;
+
+  function toggleEnabled(enabled: boolean) {
+    void saveBriefing({
+      id: briefing.id,
+      input: { name: briefing.name, enabled, period: briefing.period, time: briefing.time, days: briefing.days, placeIds: briefing.places.map((place) => place.id) },
+    });
+  }
+
+  return (
+    <li className="flex flex-wrap items-center gap-3 py-3" data-briefing-id={briefing.id}>
+      <label className="flex items-center">
+        <input type="checkbox" role="switch" className="size-5 accent-primary" checked={briefing.enabled} onChange={(event) => toggleEnabled(event.target.checked)} />
+        <span className="sr-only">{t("briefings.enabled", { name: briefing.name })}</span>
+      </label>
+      <div className="min-w-0 flex-1">
+        <p className="font-medium">{briefing.name}</p>
+        <p className="text-sm text-muted">
+          {t(`briefings.period.${briefing.period}`)} · {briefing.places.map((place) => place.label).join(", ")} ·{" "}
+          {t("briefings.schedule", { days: weekdayList(briefing.days, settings.locale), time })}
+        </p>
+        <p className="text-xs text-muted">{briefing.enabled && next ? t("briefings.next", { when: next }) : t("briefings.off")}</p>
+      </div>
+      <div className="flex flex-wrap items-center gap-1">
+        <button
+          type="button"
+          className="button-secondary px-3 py-1 text-sm"
+          disabled={sending}
+          onClick={async () => {
+            const result = await sendNow({ id: briefing.id });
+            if (!result.error) showToast({ title: t("briefings.sent"), variant: "success" });
+          }}
+        >
+          {t("briefings.sendNow")}
+        </button>
+        <button type="button" className="button-secondary px-3 py-1 text-sm" onClick={() => openOverlay("briefing", { id: briefing.id })}>
+          <span aria-hidden="true">{t("briefings.editButton")}</span>
+          <span className="sr-only">{t("briefings.edit", { name: briefing.name })}</span>
+        </button>
+        <Tooltip content={t("briefings.delete", { name: briefing.name })}>
+          <button
+            type="button"
+            className="icon-button"
+            aria-label={t("briefings.delete", { name: briefing.name })}
+            onClick={async () => {
+              const result = await deleteBriefing({ id: briefing.id });
+              if (!result.error) showToast({ title: t("briefings.deleted", { name: briefing.name }), variant: "success" });
+            }}
+          >
+            <TrashIcon />
+          </button>
+        </Tooltip>
+      </div>
+    </li>
+  );
+}
+
+/** The user's briefings: switch on and off, send a test now, edit in an overlay, delete. */
+export function ManageBriefings() {
+  const { t } = useTranslation();
+  const [briefings] = useQuery({ query: BRIEFINGS_QUERY });
+  const list = briefings.data?.briefings ?? [];
+  return (
+    <div className="flex flex-col gap-3">
+      {list.length === 0 ? (
+        <p className="text-muted">{t("briefings.empty")}</p>
+      ) : (
+        <ul className="flex flex-col divide-y divide-default" data-testid="briefings">
+          {list.map((briefing) => (
+            <BriefingRow key={briefing.id} briefing={briefing} />
+          ))}
+        </ul>
+      )}
+      <div>
+        <button type="button" className="button" onClick={() => openOverlay("briefing")}>
+          {t("briefings.new")}
+        </button>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,15 @@
+import { WEEKDAYS, type Weekday } from "./graphql/documents";
+
+// 2024-01-01 was a Monday: the API's weekdays in order, named by Intl in any locale.
+const MONDAY = Date.UTC(2024, 0, 1, 12);
+
+export function weekdayName(day: Weekday, locale: string, width: "short" | "long" = "short"): string {
+  const offset = WEEKDAYS.indexOf(day);
+  return new Intl.DateTimeFormat(locale, { weekday: width, timeZone: "UTC" }).format(new Date(MONDAY + offset * 86_400_000));
+}
+
+/** "Mon, Wed, Fri" (in the API's week order), for a compact schedule line. */
+export function weekdayList(days: Weekday[], locale: string): string {
+  const ordered = WEEKDAYS.filter((day) => days.includes(day));
+  return new Intl.ListFormat(locale, { style: "short", type: "unit" }).format(ordered.map((day) => weekdayName(day, locale)));
+}

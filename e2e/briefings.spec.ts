@@ -1,0 +1,59 @@
+import { expect, gotoHydrated, test } from "./fixtures";
+import { accountWithPlace, signInBrowser } from "./support/graphql";
+
+test("briefings: create in the overlay (with field errors), send a test now, switch off, edit, delete", async ({ page, context, request, baseURL }) => {
+  const account = await accountWithPlace(request, baseURL!, "Brief Bay");
+  await account.gql(`mutation { addPlace(latitude: 48.86, longitude: 2.35, label: "Second Spot") { id } }`);
+  await account.gql(`mutation ($id: ID!) { deleteBriefing(id: $id) }`, {
+    id: (await account.gql<{ briefings: Array<{ id: string }> }>(`{ briefings { id } }`)).briefings[0]!.id,
+  });
+  await signInBrowser(context, baseURL!, account.token);
+  await gotoHydrated(page, "/settings");
+  const section = page.getByRole("region", { name: "Briefings" });
+  const toasts = page.getByRole("region", { name: "Notifications (F8)" }).getByRole("listitem");
+  await expect(section).toContainText("No briefings yet.");
+
+  await section.getByRole("button", { name: "New briefing" }).click();
+  const dialog = page.getByRole("dialog", { name: "New briefing" });
+  await expect(dialog.getByLabel("Name")).toBeFocused();
+  // Nothing chosen: each problem on its field.
+  await dialog.getByLabel("Brief Bay").uncheck();
+  await dialog.getByRole("button", { name: "Save briefing" }).click();
+  await expect(dialog.getByRole("alert")).toHaveText(["Give the briefing a name.", "Choose at least one place."]);
+
+  await dialog.getByLabel("Name").fill("Commute");
+  await dialog.getByLabel("Brief Bay").check();
+  await dialog.getByLabel("Second Spot").check();
+  await dialog.getByLabel("Covers").selectOption("TOMORROW");
+  await dialog.getByLabel("Time").fill("06:45");
+  await dialog.getByLabel("Saturday").check();
+  await dialog.getByRole("button", { name: "Save briefing" }).click();
+  await expect(dialog).toBeHidden();
+  await expect(toasts.filter({ hasText: "Commute saved." })).toBeVisible();
+  const row = section.getByRole("listitem").filter({ hasText: "Commute" });
+  await expect(row).toContainText("Tomorrow · Brief Bay, Second Spot · Mon, Tue, Wed, Thu, Fri, Sat at 6:45 AM");
+  await expect(row).toContainText("Next:");
+
+  await row.getByRole("button", { name: "Send a test briefing now" }).click();
+  await expect(toasts.filter({ hasText: "Test briefing sent to your inbox." })).toBeVisible();
+  await expect(page.getByTestId("unread-badge")).toHaveText("1");
+
+  await row.getByRole("switch", { name: "Commute is on" }).uncheck();
+  await expect(row).toContainText("Off");
+
+  await row.getByRole("button", { name: "Edit Commute" }).click();
+  const edit = page.getByRole("dialog", { name: "Edit briefing" });
+  await expect(edit.getByLabel("Name")).toHaveValue("Commute");
+  await edit.getByLabel("Name").fill("Morning commute");
+  await edit.getByRole("button", { name: "Save briefing" }).click();
+  await expect(section.getByRole("listitem")).toHaveCount(1);
+  await expect(section.getByRole("listitem")).toContainText("Morning commute");
+
+  await section.getByRole("button", { name: "Delete Morning commute" }).click();
+  await expect(section).toContainText("No briefings yet.");
+
+  // The test briefing is in the inbox.
+  await page.getByRole("link", { name: "Home", exact: true }).click();
+  await expect(page.locator("[data-message-id]")).toHaveCount(1);
+  await expect(page.locator("[data-message-id]")).toContainText("Commute");
+});
