@@ -7,13 +7,14 @@ import type { loader as rootLoader } from "~/root";
 import { AccountSection } from "~/components/account-section";
 import { ColorModeForm } from "~/components/color-mode-form";
 import { LanguageForm } from "~/components/language-form";
+import { ManageAlertRules } from "~/components/settings/manage-alert-rules";
 import { ManageBriefings } from "~/components/settings/manage-briefings";
 import { ManagePlaces } from "~/components/settings/manage-places";
 import { PreferencesForm } from "~/components/settings/preferences-form";
 import { currentUser, handleAccountIntent } from "~/lib/account.server";
 import { getBrowserGraphQL } from "~/lib/graphql/browser-client";
 import { clientLoadQuery } from "~/lib/graphql/browser-load";
-import { BRIEFINGS_QUERY, PLACES_QUERY, SETTINGS_QUERY, VIEWER_QUERY } from "~/lib/graphql/documents";
+import { ALERT_RULES_QUERY, BRIEFINGS_QUERY, PLACES_QUERY, SETTINGS_QUERY, VIEWER_QUERY } from "~/lib/graphql/documents";
 import { loadQuery } from "~/lib/graphql/request-client.server";
 import { DEFAULT_LOCALE } from "~/lib/i18n/config";
 import { getI18n } from "~/lib/i18n/middleware.server";
@@ -32,14 +33,26 @@ function settingsPage(request: Request, t: Translate, email: string | null) {
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await currentUser(request, context);
   if (user) {
-    await Promise.all([loadQuery(context, SETTINGS_QUERY, {}), loadQuery(context, PLACES_QUERY, {}), loadQuery(context, BRIEFINGS_QUERY, {})]);
+    await Promise.all([
+      loadQuery(context, SETTINGS_QUERY, {}),
+      loadQuery(context, PLACES_QUERY, {}),
+      loadQuery(context, BRIEFINGS_QUERY, {}),
+      loadQuery(context, ALERT_RULES_QUERY, {}),
+    ]);
   }
   return settingsPage(request, getI18n(context).t, user?.email ?? null);
 }
 
 export async function clientLoader({ request }: Route.ClientLoaderArgs) {
   const { me } = await clientLoadQuery(VIEWER_QUERY, {});
-  if (me) await Promise.all([clientLoadQuery(SETTINGS_QUERY, {}), clientLoadQuery(PLACES_QUERY, {}), clientLoadQuery(BRIEFINGS_QUERY, {})]);
+  if (me) {
+    await Promise.all([
+      clientLoadQuery(SETTINGS_QUERY, {}),
+      clientLoadQuery(PLACES_QUERY, {}),
+      clientLoadQuery(BRIEFINGS_QUERY, {}),
+      clientLoadQuery(ALERT_RULES_QUERY, {}),
+    ]);
+  }
   return settingsPage(request, i18next.t, me?.email ?? null);
 }
 
@@ -96,6 +109,9 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
           </Section>
           <Section id="briefings" title={t("settings.sections.briefings")}>
             <ManageBriefings />
+          </Section>
+          <Section id="alerts" title={t("settings.sections.alerts")}>
+            <ManageAlertRules />
           </Section>
           <Section id="preferences" title={t("settings.sections.preferences")}>
             <PreferencesForm />

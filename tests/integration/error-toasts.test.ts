@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createBrowserGraphQL } from "~/lib/graphql/browser-client";
 import { VIEWER_QUERY } from "~/lib/graphql/documents";
-import { LOADER_OPERATION, reportGraphQLError } from "~/lib/graphql/install-browser";
+import { SILENT_OPERATION, reportGraphQLError } from "~/lib/graphql/install-browser";
 import { toastStore } from "~/lib/toast/toast-store";
 
 /** An API that fails every operation with two GraphQL errors. */
@@ -24,7 +24,7 @@ const errorToasts = () => toastStore.all().filter((toast) => toast.variant === "
 describe("failed operations in the browser", () => {
   it("a component's failed operation becomes one error toast with the spec's message; a loader's does not", async () => {
     const client = createBrowserGraphQL({ url, onError: reportGraphQLError }).current();
-    await client.query(VIEWER_QUERY, {}, LOADER_OPERATION).toPromise();
+    await client.query(VIEWER_QUERY, {}, SILENT_OPERATION).toPromise();
     expect(errorToasts()).toEqual([]);
 
     await client.query(VIEWER_QUERY, {}, { requestPolicy: "network-only" }).toPromise();

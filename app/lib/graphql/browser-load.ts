@@ -1,6 +1,6 @@
 import type { AnyVariables, TypedDocumentNode } from "@urql/core";
 import { getBrowserGraphQL } from "./browser-client";
-import { LOADER_OPERATION } from "./install-browser";
+import { SILENT_OPERATION } from "./install-browser";
 import { queryFailure } from "./query-failure";
 
 /**
@@ -11,7 +11,7 @@ export async function clientLoadQuery<Data, Variables extends AnyVariables>(
   query: TypedDocumentNode<Data, Variables>,
   variables: Variables,
 ): Promise<Data> {
-  const result = await getBrowserGraphQL().current().query(query, variables, LOADER_OPERATION).toPromise();
+  const result = await getBrowserGraphQL().current().query(query, variables, SILENT_OPERATION).toPromise();
   if (result.error) throw queryFailure(result.error);
   return result.data as Data;
 }

@@ -9,6 +9,8 @@ export function createCacheExchange() {
   return cacheExchange({
     keys: {
       MessageConnection: () => null,
+      // A preview's matches belong to that preview only (the same window may peak differently under another threshold).
+      AlertMatch: () => null,
     },
     updates: createCacheUpdates(),
   });

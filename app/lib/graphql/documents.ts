@@ -457,3 +457,87 @@ export const SEND_BRIEFING_NOW_MUTATION = gql<{ sendBriefingNow: MessageFields }
   }
   ${MESSAGE_FIELDS}
 `;
+
+export type AlertRule = {
+  id: string;
+  name: string;
+  enabled: boolean;
+  place: { id: string; label: string } | null;
+  metric: import("../alert-units").AlertMetric;
+  comparator: "AT_LEAST" | "AT_MOST";
+  threshold: number | null;
+  conditions: Condition[] | null;
+  lookaheadHours: number;
+  urgent: boolean;
+  notifyAllClear: boolean;
+  cooldownHours: number;
+  state: "ARMED" | "TRIGGERED" | "SNOOZED";
+};
+
+const ALERT_RULE_FIELDS = gql`
+  fragment AlertRuleFields on AlertRule {
+    id
+    name
+    enabled
+    place {
+      id
+      label
+    }
+    metric
+    comparator
+    threshold
+    conditions
+    lookaheadHours
+    urgent
+    notifyAllClear
+    cooldownHours
+    state
+  }
+`;
+
+export const ALERT_RULES_QUERY = gql<{ alertRules: AlertRule[] }, NoVariables>`
+  query AlertRules {
+    alertRules {
+      ...AlertRuleFields
+    }
+  }
+  ${ALERT_RULE_FIELDS}
+`;
+
+export type AlertRuleInput = Pick<AlertRule, "name" | "enabled" | "metric" | "comparator" | "threshold" | "conditions" | "lookaheadHours" | "urgent" | "notifyAllClear" | "cooldownHours"> & {
+  placeId: string | null;
+};
+
+export const SAVE_ALERT_RULE_MUTATION = gql<{ saveAlertRule: AlertRule }, { id?: string; input: AlertRuleInput }>`
+  mutation SaveAlertRule($id: ID, $input: AlertRuleInput!) {
+    saveAlertRule(id: $id, input: $input) {
+      ...AlertRuleFields
+    }
+  }
+  ${ALERT_RULE_FIELDS}
+`;
+
+export const DELETE_ALERT_RULE_MUTATION = gql<{ deleteAlertRule: string }, { id: string }>`
+  mutation DeleteAlertRule($id: ID!) {
+    deleteAlertRule(id: $id)
+  }
+`;
+
+export type AlertMatch = { id: string; place: { id: string; label: string }; from: string; to: string; peakAt: string; peakValue: number };
+
+/** When a rule being edited would fire over the next hours (nothing is saved). */
+export const PREVIEW_ALERT_RULE_QUERY = gql<{ previewAlertRule: AlertMatch[] }, { input: AlertRuleInput }>`
+  query PreviewAlertRule($input: AlertRuleInput!) {
+    previewAlertRule(input: $input) {
+      id
+      place {
+        id
+        label
+      }
+      from
+      to
+      peakAt
+      peakValue
+    }
+  }
+`;

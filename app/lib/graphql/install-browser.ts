@@ -5,12 +5,15 @@ import { createBrowserGraphQL, installBrowserGraphQL } from "./browser-client";
 import { graphqlErrorMessage } from "./errors";
 import { readGraphQLData } from "./ssr-data";
 
-/** Route loaders mark their operations so: their failures show the error page, not also a toast. */
-export const LOADER_OPERATION = { loader: true } as const;
+/**
+ * Operations whose failure the caller shows itself: route loaders (the error page) and
+ * live previews (next to the form), so no toast on top.
+ */
+export const SILENT_OPERATION = { silent: true } as const;
 
 /** A failed operation, told to the user as a toast (seed spec §8). */
 export function reportGraphQLError(error: CombinedError, operation: Operation) {
-  if (operation.context.loader) return;
+  if (operation.context.silent) return;
   // One toast per distinct failure, however many components saw it.
   const description = graphqlErrorMessage(error);
   toastStore.show({ id: `graphql-error:${description}`, variant: "error", title: i18next.t("errors.requestFailed"), description });

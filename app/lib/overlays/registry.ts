@@ -13,6 +13,7 @@ const overlays = {
   about: lazy(() => import("~/components/overlays/about-overlay")),
   "add-place": lazy(() => import("~/components/overlays/add-place-overlay")),
   briefing: lazy(() => import("~/components/overlays/briefing-overlay")),
+  "alert-rule": lazy(() => import("~/components/overlays/alert-rule-overlay")),
 } satisfies Record<string, OverlayComponent>;
 
 export type OverlayName = keyof typeof overlays;

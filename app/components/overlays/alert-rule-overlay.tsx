@@ -1,0 +1,321 @@
+import { useId, useState, type FormEvent } from "react";
+import { useTranslation } from "react-i18next";
+import { useMutation, useQuery } from "urql";
+import { CloseIcon } from "~/components/icons";
+import { ALERT_METRICS, displayThreshold, thresholdUnit, type AlertMetric } from "~/lib/alert-units";
+import { useDisplaySettings, type DisplaySettings } from "~/lib/display-settings";
+import {
+  ALERT_RULES_QUERY,
+  PLACES_QUERY,
+  PREVIEW_ALERT_RULE_QUERY,
+  SAVE_ALERT_RULE_MUTATION,
+  type AlertRuleInput,
+  type Condition,
+} from "~/lib/graphql/documents";
+import { graphqlErrorMessage } from "~/lib/graphql/errors";
+import { SILENT_OPERATION } from "~/lib/graphql/install-browser";
+import type { OverlayProps } from "~/lib/overlays/registry";
+import { showToast } from "~/lib/toast/toast-store";
+import { hourCycle } from "~/lib/units";
+import { useDebouncedValue } from "~/lib/use-debounced-value";
+
+const WATCHED_CONDITIONS: Condition[] = ["THUNDERSTORM", "THUNDERSTORM_WITH_HAIL", "SNOW", "FREEZING_RAIN", "FREEZING_DRIZZLE", "FOG", "RAIN_SHOWERS"];
+const LOOKAHEAD_HOURS = [6, 12, 24, 48, 72];
+const PREVIEW_DEBOUNCE_MS = 300;
+
+type Draft = Omit<AlertRuleInput, "threshold"> & { threshold: string };
+type Errors = Partial<Record<"name" | "threshold" | "conditions", string>>;
+
+/** The input the API takes: the threshold turned back into metric, or null for weather kinds. */
+function toInput(draft: Draft, settings: DisplaySettings): AlertRuleInput | null {
+  const isCondition = draft.metric === "CONDITION";
+  const value = Number(draft.threshold.replace(",", "."));
+  if (!draft.name.trim() || (!isCondition && (draft.threshold.trim() === "" || !Number.isFinite(value)))) return null;
+  if (isCondition && (draft.conditions ?? []).length === 0) return null;
+  return {
+    ...draft,
+    name: draft.name.trim(),
+    threshold: isCondition ? null : Math.round(thresholdUnit(draft.metric, settings).toMetric(value) * 100) / 100,
+    conditions: isCondition ? draft.conditions : null,
+  };
+}
+
+function Preview({ input, settings }: { input: AlertRuleInput | null; settings: DisplaySettings }) {
+  const { t } = useTranslation();
+  // Debounced as text: the input object is new on every render, its content is not.
+  const current = JSON.stringify(input);
+  const settledText = useDebouncedValue(current, PREVIEW_DEBOUNCE_MS);
+  const settled = JSON.parse(settledText) as AlertRuleInput | null;
+  const [preview] = useQuery({ query: PREVIEW_ALERT_RULE_QUERY, variables: { input: settled! }, pause: !settled, context: SILENT_OPERATION });
+  const when = new Intl.DateTimeFormat(settings.locale, {
+    weekday: "short",
+    hour: "numeric",
+    minute: "2-digit",
+    hourCycle: hourCycle(settings.hour12),
+    timeZone: settings.timeZone ?? "UTC",
+  });
+  const unit = input ? thresholdUnit(input.metric, settings) : null;
+  let body;
+  if (!settled) body = null;
+  else if (preview.error) body = <p className="text-sm text-red-700 dark:text-red-300">{graphqlErrorMessage(preview.error)}</p>;
+  else if (!preview.data || preview.fetching || settledText !== current) body = <p className="text-sm text-muted">{t("alerts.form.previewLoading")}</p>;
+  else if (preview.data.previewAlertRule.length === 0) body = <p className="text-sm">{t("alerts.form.previewNone")}</p>;
+  else
+    body = (
+      <ul className="flex flex-col gap-1 text-sm">
+        {preview.data.previewAlertRule.map((match) => (
+          <li key={match.id}>
+            {t("alerts.form.previewMatch", {
+              place: match.place.label,
+              from: when.format(new Date(match.from)),
+              to: when.format(new Date(match.to)),
+              peak: input!.metric === "CONDITION" ? "" : `${displayThreshold(input!.metric, match.peakValue, settings)} ${unit!.label}`.trim(),
+            })}
+          </li>
+        ))}
+      </ul>
+    );
+  return (
+    <section aria-label={t("alerts.form.preview")} aria-live="polite" className="rounded-md border border-default bg-muted p-3" data-testid="rule-preview">
+      <h3 className="mb-1 text-sm font-medium">{t("alerts.form.preview")}</h3>
+      {body}
+    </section>
+  );
+}
+
+/** Creates an alert rule (no `params.id`) or edits one, with a live preview of when it would fire. */
+export default function AlertRuleOverlay({ close, params }: OverlayProps) {
+  const { t } = useTranslation();
+  const id = useId();
+  const settings = useDisplaySettings();
+  const [rules] = useQuery({ query: ALERT_RULES_QUERY });
+  const [places] = useQuery({ query: PLACES_QUERY });
+  const existing = rules.data?.alertRules.find((rule) => rule.id === params.id);
+  const placeList = places.data?.me?.places ?? [];
+  const [draft, setDraft] = useState<Draft>(() =>
+    existing
+      ? {
+          name: existing.name,
+          enabled: existing.enabled,
+          placeId: existing.place?.id ?? null,
+          metric: existing.metric,
+          comparator: existing.comparator,
+          threshold: existing.threshold === null ? "" : String(displayThreshold(existing.metric, existing.threshold, settings)),
+          conditions: existing.conditions,
+          lookaheadHours: existing.lookaheadHours,
+          urgent: existing.urgent,
+          notifyAllClear: existing.notifyAllClear,
+          cooldownHours: existing.cooldownHours,
+        }
+      : {
+          name: "",
+          enabled: true,
+          placeId: null,
+          metric: "WIND_GUSTS",
+          comparator: "AT_LEAST",
+          threshold: String(displayThreshold("WIND_GUSTS", 60, settings)),
+          conditions: ["THUNDERSTORM"],
+          lookaheadHours: 24,
+          urgent: false,
+          notifyAllClear: false,
+          cooldownHours: 6,
+        },
+  );
+  const [errors, setErrors] = useState<Errors>({});
+  const [{ fetching }, saveRule] = useMutation(SAVE_ALERT_RULE_MUTATION);
+  const change = (patch: Partial<Draft>) => setDraft((current) => ({ ...current, ...patch }));
+  const input = toInput(draft, settings);
+  const unit = thresholdUnit(draft.metric, settings);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const found: Errors = {};
+    if (!draft.name.trim()) found.name = t("alerts.form.nameRequired");
+    if (draft.metric === "CONDITION" && (draft.conditions ?? []).length === 0) found.conditions = t("alerts.form.conditionsRequired");
+    if (draft.metric !== "CONDITION" && !Number.isFinite(Number(draft.threshold.replace(",", "."))) || (draft.metric !== "CONDITION" && draft.threshold.trim() === "")) {
+      found.threshold = t("alerts.form.thresholdRequired");
+    }
+    setErrors(found);
+    if (Object.keys(found).length > 0 || !input) return;
+    const result = await saveRule({ id: existing?.id, input });
+    if (result.error || !result.data) {
+      const field = result.error?.graphQLErrors[0]?.extensions?.field;
+      if (field === "threshold" || field === "name" || field === "conditions") setErrors({ [field]: result.error!.graphQLErrors[0]!.message });
+      return;
+    }
+    showToast({ title: t("alerts.saved", { name: result.data.saveAlertRule.name }), variant: "success" });
+    close();
+  }
+
+  const error = (field: keyof Errors) =>
+    errors[field] ? (
+      <p id={`${id}-${field}-error`} role="alert" className="text-sm text-red-700 dark:text-red-300">
+        {errors[field]}
+      </p>
+    ) : null;
+
+  return (
+    <form className="flex max-h-[85vh] flex-col gap-4 overflow-y-auto p-6" onSubmit={submit} noValidate>
+      <div className="flex items-start justify-between gap-4">
+        <h2 id="overlay-alert-rule-title" className="text-lg font-semibold">
+          {existing ? t("alerts.form.titleEdit") : t("alerts.form.titleNew")}
+        </h2>
+        <button type="button" onClick={close} aria-label={t("overlay.close")} className="icon-button">
+          <CloseIcon />
+        </button>
+      </div>
+      <div className="flex flex-col gap-1">
+        <label htmlFor={`${id}-name`} className="font-medium">
+          {t("alerts.form.name")}
+        </label>
+        <input
+          id={`${id}-name`}
+          className="input"
+          value={draft.name}
+          maxLength={60}
+          autoFocus
+          aria-invalid={errors.name ? true : undefined}
+          aria-describedby={errors.name ? `${id}-name-error` : undefined}
+          onChange={(event) => change({ name: event.target.value })}
+        />
+        {error("name")}
+      </div>
+      <div className="grid gap-4 sm:grid-cols-2">
+        <div className="flex flex-col gap-1">
+          <label htmlFor={`${id}-place`} className="font-medium">
+            {t("alerts.form.place")}
+          </label>
+          <select id={`${id}-place`} className="input" value={draft.placeId ?? ""} onChange={(event) => change({ placeId: event.target.value || null })}>
+            <option value="">{t("alerts.everyPlace")}</option>
+            {placeList.map((place) => (
+              <option key={place.id} value={place.id}>
+                {place.label}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="flex flex-col gap-1">
+          <label htmlFor={`${id}-metric`} className="font-medium">
+            {t("alerts.form.metric")}
+          </label>
+          <select
+            id={`${id}-metric`}
+            className="input"
+            value={draft.metric}
+            onChange={(event) => change({ metric: event.target.value as AlertMetric, threshold: "" })}
+          >
+            {ALERT_METRICS.map((metric) => (
+              <option key={metric} value={metric}>
+                {t(`alerts.metric.${metric}`)}
+              </option>
+            ))}
+          </select>
+        </div>
+      </div>
+      {draft.metric === "CONDITION" ? (
+        <fieldset aria-describedby={errors.conditions ? `${id}-conditions-error` : undefined}>
+          <legend className="mb-2 font-medium">{t("alerts.form.conditions")}</legend>
+          <div className="flex flex-wrap gap-2">
+            {WATCHED_CONDITIONS.map((condition) => (
+              <label key={condition} className="choice">
+                <input
+                  type="checkbox"
+                  className="accent-primary"
+                  checked={(draft.conditions ?? []).includes(condition)}
+                  onChange={(event) =>
+                    change({
+                      conditions: event.target.checked
+                        ? [...(draft.conditions ?? []), condition]
+                        : (draft.conditions ?? []).filter((entry) => entry !== condition),
+                    })
+                  }
+                />
+                {t(`weather.condition.${condition}`)}
+              </label>
+            ))}
+          </div>
+          {error("conditions")}
+        </fieldset>
+      ) : (
+        <div className="grid gap-4 sm:grid-cols-2">
+          <div className="flex flex-col gap-1">
+            <label htmlFor={`${id}-comparator`} className="font-medium">
+              {t("alerts.form.comparator")}
+            </label>
+            <select
+              id={`${id}-comparator`}
+              className="input"
+              value={draft.comparator}
+              onChange={(event) => change({ comparator: event.target.value as Draft["comparator"] })}
+            >
+              <option value="AT_LEAST">{t("alerts.comparator.AT_LEAST")}</option>
+              <option value="AT_MOST">{t("alerts.comparator.AT_MOST")}</option>
+            </select>
+          </div>
+          <div className="flex flex-col gap-1">
+            <label htmlFor={`${id}-threshold`} className="font-medium">
+              {t("alerts.form.threshold", { unit: unit.label || "–" })}
+            </label>
+            <input
+              id={`${id}-threshold`}
+              className="input"
+              inputMode="decimal"
+              value={draft.threshold}
+              aria-invalid={errors.threshold ? true : undefined}
+              aria-describedby={errors.threshold ? `${id}-threshold-error` : undefined}
+              onChange={(event) => change({ threshold: event.target.value })}
+            />
+            {error("threshold")}
+          </div>
+        </div>
+      )}
+      <div className="grid gap-4 sm:grid-cols-2">
+        <div className="flex flex-col gap-1">
+          <label htmlFor={`${id}-lookahead`} className="font-medium">
+            {t("alerts.form.lookahead")}
+          </label>
+          <select
+            id={`${id}-lookahead`}
+            className="input"
+            value={draft.lookaheadHours}
+            onChange={(event) => change({ lookaheadHours: Number(event.target.value) })}
+          >
+            {LOOKAHEAD_HOURS.map((hours) => (
+              <option key={hours} value={hours}>
+                {t("alerts.form.lookaheadHours", { count: hours })}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="flex flex-col gap-1">
+          <label htmlFor={`${id}-cooldown`} className="font-medium">
+            {t("alerts.form.cooldown")}
+          </label>
+          <input
+            id={`${id}-cooldown`}
+            type="number"
+            min={0}
+            max={168}
+            className="input"
+            value={draft.cooldownHours}
+            onChange={(event) => change({ cooldownHours: Math.max(0, Math.min(168, Math.round(Number(event.target.value) || 0))) })}
+          />
+        </div>
+      </div>
+      <label className="flex items-center gap-2">
+        <input type="checkbox" className="accent-primary" checked={draft.urgent} onChange={(event) => change({ urgent: event.target.checked })} />
+        {t("alerts.form.urgent")}
+      </label>
+      <label className="flex items-center gap-2">
+        <input type="checkbox" className="accent-primary" checked={draft.notifyAllClear} onChange={(event) => change({ notifyAllClear: event.target.checked })} />
+        {t("alerts.form.allClear")}
+      </label>
+      <Preview input={input} settings={settings} />
+      <div className="flex justify-end">
+        <button type="submit" className="button" disabled={fetching}>
+          {t("alerts.form.save")}
+        </button>
+      </div>
+    </form>
+  );
+}

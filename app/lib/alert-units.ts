@@ -1,0 +1,62 @@
+import type { UnitSettings } from "./units";
+
+export type AlertMetric =
+  | "TEMPERATURE"
+  | "APPARENT_TEMPERATURE"
+  | "PRECIPITATION"
+  | "PRECIPITATION_PROBABILITY"
+  | "SNOWFALL"
+  | "WIND_SPEED"
+  | "WIND_GUSTS"
+  | "UV_INDEX"
+  | "CONDITION";
+
+export const ALERT_METRICS: AlertMetric[] = [
+  "TEMPERATURE",
+  "APPARENT_TEMPERATURE",
+  "PRECIPITATION",
+  "PRECIPITATION_PROBABILITY",
+  "SNOWFALL",
+  "WIND_SPEED",
+  "WIND_GUSTS",
+  "UV_INDEX",
+  "CONDITION",
+];
+
+type Units = Pick<UnitSettings, "temperatureUnit" | "windSpeedUnit" | "precipitationUnit">;
+type Conversion = { label: string; toMetric: (value: number) => number; fromMetric: (value: number) => number };
+
+const identity = (label: string): Conversion => ({ label, toMetric: (value) => value, fromMetric: (value) => value });
+const scale = (label: string, factor: number): Conversion => ({ label, toMetric: (value) => value * factor, fromMetric: (value) => value / factor });
+const WIND: Record<string, Conversion> = { KMH: identity("km/h"), MS: scale("m/s", 3.6), MPH: scale("mph", 1.609344), KN: scale("kn", 1.852) };
+
+/**
+ * The API keeps thresholds metric (°C, mm, cm, km/h); people think in their own units.
+ * The editor shows and takes values in the user's units and converts at the edge.
+ */
+export function thresholdUnit(metric: AlertMetric, units: Units): Conversion {
+  switch (metric) {
+    case "TEMPERATURE":
+    case "APPARENT_TEMPERATURE":
+      return units.temperatureUnit === "FAHRENHEIT"
+        ? { label: "°F", toMetric: (value) => ((value - 32) * 5) / 9, fromMetric: (value) => (value * 9) / 5 + 32 }
+        : identity("°C");
+    case "PRECIPITATION":
+      return units.precipitationUnit === "INCH" ? scale("in", 25.4) : identity("mm");
+    case "SNOWFALL":
+      return units.precipitationUnit === "INCH" ? scale("in", 2.54) : identity("cm");
+    case "WIND_SPEED":
+    case "WIND_GUSTS":
+      return WIND[units.windSpeedUnit] ?? WIND.KMH!;
+    case "PRECIPITATION_PROBABILITY":
+      return identity("%");
+    default:
+      return identity("");
+  }
+}
+
+/** Rounded for display: whole units, or tenths for small amounts (rain in inches). */
+export function displayThreshold(metric: AlertMetric, metricValue: number, units: Units): number {
+  const value = thresholdUnit(metric, units).fromMetric(metricValue);
+  return Math.abs(value) < 10 ? Math.round(value * 10) / 10 : Math.round(value);
+}

@@ -1,0 +1,60 @@
+import { expect, gotoHydrated, test } from "./fixtures";
+import { accountWithPlace, signInBrowser } from "./support/graphql";
+
+test("alert rules: the editor previews the next 72 hours live, saves in the user's units, and the list shows the rule", async ({
+  page,
+  context,
+  request,
+  baseURL,
+}) => {
+  const account = await accountWithPlace(request, baseURL!, "Rainy Ridge");
+  await signInBrowser(context, baseURL!, account.token);
+  await gotoHydrated(page, "/settings");
+  const section = page.getByRole("region", { name: "Alert rules" });
+  await expect(section).toContainText("No alert rules yet.");
+
+  await section.getByRole("button", { name: "New alert rule" }).click();
+  const dialog = page.getByRole("dialog", { name: "New alert rule" });
+  const preview = dialog.getByTestId("rule-preview");
+  await dialog.getByLabel("Name").fill("Rain watch");
+  await dialog.getByLabel("Watch").selectOption("PRECIPITATION_PROBABILITY");
+  await expect(dialog.getByLabel("Threshold (%)")).toHaveValue("");
+  await dialog.getByLabel("Threshold (%)").fill("50");
+  await expect(preview.getByRole("listitem").first()).toContainText(/^Rainy Ridge: .+ – .+, peak \d+ %$/);
+
+  // Out of the API's range: the preview says why, next to the form, without a toast.
+  await dialog.getByLabel("Threshold (%)").fill("150");
+  await expect(preview).toContainText("GraphQL response contains errors: The threshold for this metric must be from 0 to 100");
+  await expect(page.getByRole("region", { name: "Notifications (F8)" }).getByRole("listitem")).toHaveCount(0);
+  // 100 °F: the forecast never gets that hot, so it would not fire.
+  await dialog.getByLabel("Watch").selectOption("TEMPERATURE");
+  await dialog.getByLabel("Threshold (°F)").fill("100");
+  await expect(preview).toContainText("It would not fire in the next 72 hours.");
+  await dialog.getByLabel("Watch").selectOption("PRECIPITATION_PROBABILITY");
+
+  await dialog.getByLabel("Threshold (%)").fill("50");
+  await dialog.getByLabel("Urgent (also during quiet hours)").check();
+  await dialog.getByRole("button", { name: "Save rule" }).click();
+  await expect(dialog).toBeHidden();
+  const row = section.getByRole("listitem").filter({ hasText: "Rain watch" });
+  await expect(row).toContainText("Chance of rain at least 50 % · Every place");
+  await expect(row).toContainText(/Watching|Triggered/);
+
+  // Gusts in the user's units (mph for en-US), stored metric, shown back the same.
+  await section.getByRole("button", { name: "New alert rule" }).click();
+  const gusts = page.getByRole("dialog", { name: "New alert rule" });
+  await gusts.getByLabel("Name").fill("Gale");
+  await gusts.getByLabel("Place").selectOption({ label: "Rainy Ridge" });
+  await expect(gusts.getByLabel("Threshold (mph)")).toHaveValue("37");
+  await gusts.getByLabel("Threshold (mph)").fill("50");
+  await gusts.getByRole("button", { name: "Save rule" }).click();
+  await expect(section.getByRole("listitem").filter({ hasText: "Gale" })).toContainText("Gusts at least 50 mph · Rainy Ridge");
+  const { alertRules } = await account.gql<{ alertRules: Array<{ name: string; threshold: number }> }>(`{ alertRules { name threshold } }`);
+  expect(alertRules.find((rule) => rule.name === "Gale")!.threshold).toBeCloseTo(80.47, 1);
+
+  await section.getByRole("button", { name: "Edit Gale" }).click();
+  await expect(page.getByRole("dialog", { name: "Edit alert rule" }).getByLabel("Threshold (mph)")).toHaveValue("50");
+  await page.keyboard.press("Escape");
+  await section.getByRole("button", { name: "Delete Gale" }).click();
+  await expect(section.getByRole("listitem")).toHaveCount(1);
+});

@@ -1,0 +1,25 @@
+import { describe, expect, it } from "vitest";
+import { displayThreshold, thresholdUnit } from "~/lib/alert-units";
+
+const metric = { temperatureUnit: "CELSIUS", windSpeedUnit: "KMH", precipitationUnit: "MM" };
+const imperial = { temperatureUnit: "FAHRENHEIT", windSpeedUnit: "MPH", precipitationUnit: "INCH" };
+
+describe("alert thresholds in the user's units", () => {
+  it("converts each metric to the API's metric value and back", () => {
+    expect(thresholdUnit("TEMPERATURE", imperial).toMetric(86)).toBeCloseTo(30);
+    expect(thresholdUnit("APPARENT_TEMPERATURE", imperial).label).toBe("°F");
+    expect(thresholdUnit("WIND_GUSTS", imperial).toMetric(50)).toBeCloseTo(80.4672);
+    expect(thresholdUnit("WIND_SPEED", { ...metric, windSpeedUnit: "KN" }).toMetric(10)).toBeCloseTo(18.52);
+    expect(thresholdUnit("WIND_SPEED", { ...metric, windSpeedUnit: "MS" }).fromMetric(36)).toBeCloseTo(10);
+    expect(thresholdUnit("PRECIPITATION", imperial).toMetric(1)).toBeCloseTo(25.4);
+    expect(thresholdUnit("SNOWFALL", imperial).toMetric(2)).toBeCloseTo(5.08);
+    expect(thresholdUnit("PRECIPITATION_PROBABILITY", imperial)).toMatchObject({ label: "%" });
+    expect(thresholdUnit("TEMPERATURE", metric).toMetric(30)).toBe(30);
+  });
+
+  it("shows stored values rounded in the user's units", () => {
+    expect(displayThreshold("TEMPERATURE", 30, imperial)).toBe(86);
+    expect(displayThreshold("PRECIPITATION", 5, imperial)).toBe(0.2);
+    expect(displayThreshold("WIND_GUSTS", 80.4672, imperial)).toBe(50);
+  });
+});
