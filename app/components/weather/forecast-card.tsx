@@ -74,7 +74,13 @@ function HourlyStrip({ hours, timeZone, settings }: { hours: HourlyForecast[]; t
   return (
     <section aria-label={t("weather.nextHours")} className="mt-5">
       <h4 className="mb-2 text-sm font-medium text-muted">{t("weather.nextHours")}</h4>
-      <div className="-mx-2 overflow-x-auto px-2 pb-2">
+      {/* Scrolls sideways on small screens: focusable, so the keyboard can scroll it too. */}
+      <div
+        className="-mx-2 overflow-x-auto rounded px-2 pb-2 focus-visible:outline-2 focus-visible:outline-primary"
+        tabIndex={0}
+        role="group"
+        aria-label={t("weather.nextHours")}
+      >
         <div className="relative" style={{ width: `${hours.length * 3}rem` }}>
           <svg
             viewBox={`0 0 ${hours.length * step} 32`}
