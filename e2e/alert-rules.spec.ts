@@ -58,3 +58,25 @@ test("alert rules: the editor previews the next 72 hours live, saves in the user
   await section.getByRole("button", { name: "Delete Gale" }).click();
   await expect(section.getByRole("listitem")).toHaveCount(1);
 });
+
+test("a new user is offered starter rules on the home screen, in their units", async ({ page, context, request, baseURL }) => {
+  const account = await accountWithPlace(request, baseURL!, "Starter Shore");
+  await signInBrowser(context, baseURL!, account.token);
+  await gotoHydrated(page, "/");
+  await page.getByRole("button", { name: "Choose starter rules" }).click();
+  const dialog = page.getByRole("dialog", { name: "Starter alert rules" });
+  await expect(dialog.getByRole("checkbox", { name: /Strong gusts/ })).toBeChecked();
+  await expect(dialog).toContainText("Gusts at least 37 mph");
+  await expect(dialog).toContainText("Frost");
+  await expect(dialog).toContainText("Temperature at most 32 °F");
+  await dialog.getByRole("checkbox", { name: /Frost/ }).check();
+  await dialog.getByRole("button", { name: "Add rules" }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByRole("region", { name: "Notifications (F8)" }).getByRole("listitem").filter({ hasText: "Alert rules added: 3." })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Choose starter rules" })).toHaveCount(0);
+
+  await page.getByRole("link", { name: "Settings" }).click();
+  const rules = page.getByRole("region", { name: "Alert rules" }).getByRole("listitem");
+  await expect(rules).toHaveCount(3);
+  await expect(rules.filter({ hasText: "Thunderstorm" })).toContainText("Thunderstorm or Thunderstorm with hail · Every place");
+});

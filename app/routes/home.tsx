@@ -5,9 +5,10 @@ import { useQuery } from "urql";
 import type { Route } from "./+types/home";
 import { InboxList, inboxVariables } from "~/components/home/inbox-list";
 import { PlaceList } from "~/components/home/place-list";
+import { StarterRulesCallout } from "~/components/home/starter-rules-callout";
 import { VisitorLookup } from "~/components/home/visitor-lookup";
 import { clientLoadQuery } from "~/lib/graphql/browser-load";
-import { INBOX_QUERY, PLACES_QUERY, VIEWER_QUERY } from "~/lib/graphql/documents";
+import { ALERT_RULES_QUERY, INBOX_QUERY, PLACES_QUERY, VIEWER_QUERY } from "~/lib/graphql/documents";
 import { loadQuery } from "~/lib/graphql/request-client.server";
 import { getI18n } from "~/lib/i18n/middleware.server";
 
@@ -19,7 +20,7 @@ type Load = <Data, Variables extends Record<string, unknown>>(
 /** What the page shows, fetched once for its first render (server) or into the cache (browser). */
 async function loadHome(load: Load) {
   const { me } = await load(VIEWER_QUERY, {});
-  if (me) await Promise.all([load(PLACES_QUERY, {}), load(INBOX_QUERY, inboxVariables())]);
+  if (me) await Promise.all([load(PLACES_QUERY, {}), load(INBOX_QUERY, inboxVariables()), load(ALERT_RULES_QUERY, {})]);
 }
 
 export async function loader({ context }: Route.LoaderArgs) {
@@ -57,7 +58,10 @@ function Dashboard() {
   return (
     <div className="mt-8 grid grid-cols-[minmax(0,1fr)] items-start gap-8 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
       <PlaceList places={places.data?.me?.places ?? []} />
-      <InboxList firstPage={inbox.data?.messages.edges ?? []} unreadCount={viewer.data?.me?.unreadCount ?? 0} />
+      <div className="flex min-w-0 flex-col gap-6">
+        <StarterRulesCallout />
+        <InboxList firstPage={inbox.data?.messages.edges ?? []} unreadCount={viewer.data?.me?.unreadCount ?? 0} />
+      </div>
     </div>
   );
 }

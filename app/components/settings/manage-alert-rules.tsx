@@ -7,6 +7,7 @@ import { useDisplaySettings } from "~/lib/display-settings";
 import { ALERT_RULES_QUERY, DELETE_ALERT_RULE_MUTATION, SAVE_ALERT_RULE_MUTATION, type AlertRule } from "~/lib/graphql/documents";
 import { openOverlay } from "~/lib/overlays/overlay-store";
 import { showToast } from "~/lib/toast/toast-store";
+import { useOptimisticToggle } from "~/lib/use-optimistic-toggle";
 
 const STATE_STYLE: Record<AlertRule["state"], string> = {
   ARMED: "bg-accented text-default",
@@ -28,8 +29,9 @@ function RuleRow({ rule }: { rule: AlertRule }) {
           threshold: `${displayThreshold(rule.metric, rule.threshold ?? 0, settings)} ${thresholdUnit(rule.metric, settings).label}`.trim(),
         });
 
-  function toggleEnabled(enabled: boolean) {
-    void saveRule({
+  const [enabled, toggleEnabled] = useOptimisticToggle(rule.enabled, (next) => saveEnabled(next));
+  function saveEnabled(enabled: boolean) {
+    return saveRule({
       id: rule.id,
       input: {
         name: rule.name,
@@ -50,7 +52,7 @@ function RuleRow({ rule }: { rule: AlertRule }) {
   return (
     <li className="flex flex-wrap items-center gap-3 py-3" data-rule-id={rule.id}>
       <label className="flex items-center">
-        <input type="checkbox" role="switch" className="size-5 accent-primary" checked={rule.enabled} onChange={(event) => toggleEnabled(event.target.checked)} />
+        <input type="checkbox" role="switch" className="size-5 accent-primary" checked={enabled} onChange={(event) => void toggleEnabled(event.target.checked)} />
         <span className="sr-only">{t("alerts.enabled", { name: rule.name })}</span>
       </label>
       <div className="min-w-0 flex-1">

@@ -12,6 +12,7 @@ import {
 } from "~/lib/graphql/documents";
 import { openOverlay } from "~/lib/overlays/overlay-store";
 import { showToast } from "~/lib/toast/toast-store";
+import { useOptimisticToggle } from "~/lib/use-optimistic-toggle";
 import { hourCycle } from "~/lib/units";
 import { weekdayList } from "~/lib/weekdays";
 
@@ -36,8 +37,9 @@ function BriefingRow({ briefing }: { briefing: Briefing }) {
       }).format(new Date(briefing.nextRunAt))
     : null;
 
-  function toggleEnabled(enabled: boolean) {
-    void saveBriefing({
+  const [enabled, toggleEnabled] = useOptimisticToggle(briefing.enabled, (next) => saveEnabled(next));
+  function saveEnabled(enabled: boolean) {
+    return saveBriefing({
       id: briefing.id,
       input: { name: briefing.name, enabled, period: briefing.period, time: briefing.time, days: briefing.days, placeIds: briefing.places.map((place) => place.id) },
     });
@@ -46,7 +48,7 @@ function BriefingRow({ briefing }: { briefing: Briefing }) {
   return (
     <li className="flex flex-wrap items-center gap-3 py-3" data-briefing-id={briefing.id}>
       <label className="flex items-center">
-        <input type="checkbox" role="switch" className="size-5 accent-primary" checked={briefing.enabled} onChange={(event) => toggleEnabled(event.target.checked)} />
+        <input type="checkbox" role="switch" className="size-5 accent-primary" checked={enabled} onChange={(event) => void toggleEnabled(event.target.checked)} />
         <span className="sr-only">{t("briefings.enabled", { name: briefing.name })}</span>
       </label>
       <div className="min-w-0 flex-1">
@@ -55,7 +57,7 @@ function BriefingRow({ briefing }: { briefing: Briefing }) {
           {t(`briefings.period.${briefing.period}`)} · {briefing.places.map((place) => place.label).join(", ")} ·{" "}
           {t("briefings.schedule", { days: weekdayList(briefing.days, settings.locale), time })}
         </p>
-        <p className="text-xs text-muted">{briefing.enabled && next ? t("briefings.next", { when: next }) : t("briefings.off")}</p>
+        <p className="text-xs text-muted">{enabled && next ? t("briefings.next", { when: next }) : t("briefings.off")}</p>
       </div>
       <div className="flex flex-wrap items-center gap-1">
         <button

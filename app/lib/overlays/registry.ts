@@ -14,6 +14,7 @@ const overlays = {
   "add-place": lazy(() => import("~/components/overlays/add-place-overlay")),
   briefing: lazy(() => import("~/components/overlays/briefing-overlay")),
   "alert-rule": lazy(() => import("~/components/overlays/alert-rule-overlay")),
+  "starter-rules": lazy(() => import("~/components/overlays/starter-rules-overlay")),
 } satisfies Record<string, OverlayComponent>;
 
 export type OverlayName = keyof typeof overlays;

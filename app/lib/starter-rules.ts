@@ -1,0 +1,31 @@
+import type { AlertRuleInput } from "./graphql/documents";
+
+/** Rules most people want, offered while a user has none. Thresholds are metric, like the API's. */
+export const STARTER_RULES = [
+  { key: "gusts", checked: true, rule: { metric: "WIND_GUSTS", comparator: "AT_LEAST", threshold: 60, conditions: null, urgent: false } },
+  { key: "thunderstorm", checked: true, rule: { metric: "CONDITION", comparator: "AT_LEAST", threshold: null, conditions: ["THUNDERSTORM", "THUNDERSTORM_WITH_HAIL"], urgent: true } },
+  { key: "heavyRain", checked: false, rule: { metric: "PRECIPITATION", comparator: "AT_LEAST", threshold: 5, conditions: null, urgent: false } },
+  { key: "frost", checked: false, rule: { metric: "TEMPERATURE", comparator: "AT_MOST", threshold: 0, conditions: null, urgent: false } },
+  { key: "heat", checked: false, rule: { metric: "TEMPERATURE", comparator: "AT_LEAST", threshold: 30, conditions: null, urgent: false } },
+] as const satisfies ReadonlyArray<{
+  key: string;
+  checked: boolean;
+  rule: Pick<AlertRuleInput, "metric" | "comparator" | "threshold" | "conditions" | "urgent">;
+}>;
+
+export type StarterRuleKey = (typeof STARTER_RULES)[number]["key"];
+
+/** The full input for one starter rule, named in the user's language. */
+export function starterRuleInput(key: StarterRuleKey, name: string): AlertRuleInput {
+  const starter = STARTER_RULES.find((entry) => entry.key === key)!;
+  return {
+    name,
+    enabled: true,
+    placeId: null,
+    ...starter.rule,
+    conditions: starter.rule.conditions ? [...starter.rule.conditions] : null,
+    lookaheadHours: 24,
+    notifyAllClear: false,
+    cooldownHours: 6,
+  };
+}
