@@ -1,9 +1,9 @@
 import { useId, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { useMutation } from "urql";
-import { CloseIcon } from "~/components/icons";
 import { describeLocation, LocationSearch } from "~/components/places/location-search";
 import { ADD_PLACE_MUTATION, type LocationResult } from "~/lib/graphql/documents";
+import { FieldError, OverlayHeader } from "~/components/ui/form-parts";
 import type { OverlayProps } from "~/lib/overlays/registry";
 import { showToast } from "~/lib/toast/toast-store";
 
@@ -28,14 +28,7 @@ export default function AddPlaceOverlay({ close }: OverlayProps) {
 
   return (
     <form className="flex flex-col gap-4 p-6" onSubmit={submit} noValidate>
-      <div className="flex items-start justify-between gap-4">
-        <h2 id="overlay-add-place-title" className="text-lg font-semibold">
-          {t("addPlace.title")}
-        </h2>
-        <button type="button" onClick={close} aria-label={t("overlay.close")} className="icon-button">
-          <CloseIcon />
-        </button>
-      </div>
+      <OverlayHeader name="add-place" title={t("addPlace.title")} close={close} />
       <LocationSearch
         autoFocus
         onSelect={(chosen) => {
@@ -65,11 +58,7 @@ export default function AddPlaceOverlay({ close }: OverlayProps) {
           {t("addPlace.labelHint")}
         </p>
       </div>
-      {error ? (
-        <p role="alert" className="text-sm text-red-700 dark:text-red-300">
-          {error}
-        </p>
-      ) : null}
+      <FieldError id="add-place-error" message={error} />
       <div className="flex justify-end gap-2">
         <button type="submit" className="button" disabled={fetching}>
           {t("addPlace.submit")}

@@ -1,7 +1,6 @@
 import { useId, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { useMutation, useQuery } from "urql";
-import { CloseIcon } from "~/components/icons";
 import { ALERT_METRICS, displayThreshold, thresholdUnit, type AlertMetric } from "~/lib/alert-units";
 import { useDisplaySettings, type DisplaySettings } from "~/lib/display-settings";
 import {
@@ -14,6 +13,7 @@ import {
 } from "~/lib/graphql/documents";
 import { graphqlErrorMessage } from "~/lib/graphql/errors";
 import { SILENT_OPERATION } from "~/lib/graphql/install-browser";
+import { FieldError, OverlayHeader } from "~/components/ui/form-parts";
 import type { OverlayProps } from "~/lib/overlays/registry";
 import { showToast } from "~/lib/toast/toast-store";
 import { hourCycle } from "~/lib/units";
@@ -147,23 +147,11 @@ export default function AlertRuleOverlay({ close, params }: OverlayProps) {
     close();
   }
 
-  const error = (field: keyof Errors) =>
-    errors[field] ? (
-      <p id={`${id}-${field}-error`} role="alert" className="text-sm text-red-700 dark:text-red-300">
-        {errors[field]}
-      </p>
-    ) : null;
+  const error = (field: keyof Errors) => <FieldError id={`${id}-${field}-error`} message={errors[field]} />;
 
   return (
     <form className="flex max-h-[85vh] flex-col gap-4 overflow-y-auto p-6" onSubmit={submit} noValidate>
-      <div className="flex items-start justify-between gap-4">
-        <h2 id="overlay-alert-rule-title" className="text-lg font-semibold">
-          {existing ? t("alerts.form.titleEdit") : t("alerts.form.titleNew")}
-        </h2>
-        <button type="button" onClick={close} aria-label={t("overlay.close")} className="icon-button">
-          <CloseIcon />
-        </button>
-      </div>
+      <OverlayHeader name="alert-rule" title={existing ? t("alerts.form.titleEdit") : t("alerts.form.titleNew")} close={close} />
       <div className="flex flex-col gap-1">
         <label htmlFor={`${id}-name`} className="font-medium">
           {t("alerts.form.name")}

@@ -1,7 +1,6 @@
 import { useId, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { useMutation, useQuery } from "urql";
-import { CloseIcon } from "~/components/icons";
 import {
   BRIEFING_PERIODS,
   BRIEFINGS_QUERY,
@@ -10,6 +9,7 @@ import {
   WEEKDAYS,
   type BriefingInput,
 } from "~/lib/graphql/documents";
+import { FieldError, OverlayHeader } from "~/components/ui/form-parts";
 import type { OverlayProps } from "~/lib/overlays/registry";
 import { showToast } from "~/lib/toast/toast-store";
 import { weekdayName } from "~/lib/weekdays";
@@ -48,23 +48,11 @@ export default function BriefingOverlay({ close, params }: OverlayProps) {
     close();
   }
 
-  const error = (field: keyof Errors) =>
-    errors[field] ? (
-      <p id={`${id}-${field}-error`} role="alert" className="text-sm text-red-700 dark:text-red-300">
-        {errors[field]}
-      </p>
-    ) : null;
+  const error = (field: keyof Errors) => <FieldError id={`${id}-${field}-error`} message={errors[field]} />;
 
   return (
     <form className="flex max-h-[85vh] flex-col gap-4 overflow-y-auto p-6" onSubmit={submit} noValidate>
-      <div className="flex items-start justify-between gap-4">
-        <h2 id="overlay-briefing-title" className="text-lg font-semibold">
-          {existing ? t("briefings.form.titleEdit") : t("briefings.form.titleNew")}
-        </h2>
-        <button type="button" onClick={close} aria-label={t("overlay.close")} className="icon-button">
-          <CloseIcon />
-        </button>
-      </div>
+      <OverlayHeader name="briefing" title={existing ? t("briefings.form.titleEdit") : t("briefings.form.titleNew")} close={close} />
       {placeList.length === 0 ? <p className="text-muted">{t("briefings.form.noPlaces")}</p> : null}
       <div className="flex flex-col gap-1">
         <label htmlFor={`${id}-name`} className="font-medium">

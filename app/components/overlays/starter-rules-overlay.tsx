@@ -1,10 +1,10 @@
 import { useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { useMutation } from "urql";
-import { CloseIcon } from "~/components/icons";
 import { displayThreshold, thresholdUnit } from "~/lib/alert-units";
 import { useDisplaySettings } from "~/lib/display-settings";
 import { SAVE_ALERT_RULE_MUTATION } from "~/lib/graphql/documents";
+import { FieldError, OverlayHeader } from "~/components/ui/form-parts";
 import type { OverlayProps } from "~/lib/overlays/registry";
 import { STARTER_RULES, starterRuleInput, type StarterRuleKey } from "~/lib/starter-rules";
 import { showToast } from "~/lib/toast/toast-store";
@@ -39,14 +39,7 @@ export default function StarterRulesOverlay({ close }: OverlayProps) {
 
   return (
     <form className="flex flex-col gap-4 p-6" onSubmit={submit} noValidate>
-      <div className="flex items-start justify-between gap-4">
-        <h2 id="overlay-starter-rules-title" className="text-lg font-semibold">
-          {t("starterRules.title")}
-        </h2>
-        <button type="button" onClick={close} aria-label={t("overlay.close")} className="icon-button">
-          <CloseIcon />
-        </button>
-      </div>
+      <OverlayHeader name="starter-rules" title={t("starterRules.title")} close={close} />
       <p className="text-muted">{t("starterRules.intro")}</p>
       <fieldset className="flex flex-col gap-2">
         <legend className="sr-only">{t("starterRules.title")}</legend>
@@ -67,11 +60,7 @@ export default function StarterRulesOverlay({ close }: OverlayProps) {
           </label>
         ))}
       </fieldset>
-      {error ? (
-        <p role="alert" className="text-sm text-red-700 dark:text-red-300">
-          {error}
-        </p>
-      ) : null}
+      <FieldError id="starter-rules-error" message={error} />
       <div className="flex justify-end">
         <button type="submit" className="button" disabled={fetching}>
           {t("starterRules.add")}
