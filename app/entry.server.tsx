@@ -65,7 +65,8 @@ export default function handleRequest(
         // page is not stored at all, so the next person at this browser cannot bring it back.
         responseHeaders.set("Cache-Control", graphql?.signedIn ? "private, no-store" : "private, no-cache");
         if (serverEnv().NODE_ENV !== "development") {
-          responseHeaders.set("Content-Security-Policy", contentSecurityPolicy(nonce));
+          const { POSTHOG_KEY, POSTHOG_HOST } = serverEnv();
+          responseHeaders.set("Content-Security-Policy", contentSecurityPolicy(nonce, POSTHOG_KEY ? [POSTHOG_HOST] : []));
         }
         resolve(new Response(stream, { headers: responseHeaders, status: responseStatusCode }));
         pipe(body);

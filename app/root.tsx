@@ -13,9 +13,11 @@ import {
 } from "react-router";
 import { PreventFlashOnWrongTheme, ThemeProvider, useTheme } from "remix-themes";
 import type { Route } from "./+types/root";
+import { AnalyticsTracker } from "./components/analytics-tracker";
 import { ErrorView } from "./components/error-view";
 import { NavigationProgress } from "./components/navigation-progress";
 import { Toaster } from "./components/ui/toaster";
+import { isOptedOut } from "./lib/analytics/consent";
 import { GraphQLProvider } from "./lib/graphql/provider";
 import { requestGraphQL } from "./lib/graphql/request-client.server";
 import { GraphQLDataScript } from "./lib/graphql/ssr-data";
@@ -45,8 +47,14 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     live: !serverEnv().GRAPHQL_URL,
     liveSince: requestGraphQL(context).liveSince,
   };
+  const env = serverEnv();
+  const analytics = {
+    // Public by design (it ships to every browser); no key, no analytics.
+    config: env.POSTHOG_KEY ? { key: env.POSTHOG_KEY, host: env.POSTHOG_HOST } : null,
+    optedOut: isOptedOut(request.headers.get("Cookie")),
+  };
   return data(
-    { locale: getLocale(context), theme: themeSession.getTheme(), toast: flash.toast, session, renderedAt: Date.now() },
+    { locale: getLocale(context), theme: themeSession.getTheme(), toast: flash.toast, session, renderedAt: Date.now(), analytics },
     flash.setCookie ? { headers: { "Set-Cookie": flash.setCookie } } : undefined,
   );
 }
@@ -122,6 +130,7 @@ export default function App({ loaderData }: Route.ComponentProps) {
         <Outlet />
       </div>
       <Toaster />
+      <AnalyticsTracker config={loaderData.analytics.config} />
     </GraphQLProvider>
   );
 }

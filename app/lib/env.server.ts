@@ -97,6 +97,10 @@ const envSchema = z.object({
   OPEN_METEO_GEOCODING_URL: baseUrl.default("https://geocoding-api.open-meteo.com"),
   /** A hosted GraphQL API to use instead of the embedded one (its full endpoint URL). */
   GRAPHQL_URL: httpUrl("expected the http(s) URL of a GraphQL endpoint, such as https://api.example.com/graphql").optional(),
+  /** PostHog project key (public). Unset: analytics is off and no request leaves the browser. */
+  POSTHOG_KEY: z.string().trim().min(1).optional(),
+  /** PostHog ingestion host. */
+  POSTHOG_HOST: baseUrl.default("https://eu.i.posthog.com"),
   /** Contact sent to push services with every push (VAPID "subject"). */
   VAPID_SUBJECT: z
     .string()

@@ -7,6 +7,7 @@ import type { loader as rootLoader } from "~/root";
 import { AccountSection } from "~/components/account-section";
 import { ColorModeForm } from "~/components/color-mode-form";
 import { LanguageForm } from "~/components/language-form";
+import { AnalyticsConsent } from "~/components/settings/analytics-consent";
 import { ManageAlertRules } from "~/components/settings/manage-alert-rules";
 import { ManageBriefings } from "~/components/settings/manage-briefings";
 import { ManagePlaces } from "~/components/settings/manage-places";
@@ -90,7 +91,8 @@ function Section({ id, title, children }: { id: SettingsSection; title: string; 
 export default function Settings({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const { section, email } = loaderData;
-  const locale = useRouteLoaderData<typeof rootLoader>("root")?.locale ?? DEFAULT_LOCALE;
+  const root = useRouteLoaderData<typeof rootLoader>("root");
+  const locale = root?.locale ?? DEFAULT_LOCALE;
 
   useEffect(() => {
     if (section) document.getElementById(section)?.scrollIntoView({ block: "start" });
@@ -124,6 +126,11 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
       <Section id="language" title={t("settings.sections.language")}>
         <LanguageForm locale={locale} />
       </Section>
+      {root ? (
+        <Section id="privacy" title={t("settings.sections.privacy")}>
+          <AnalyticsConsent config={root.analytics.config} optedOut={root.analytics.optedOut} />
+        </Section>
+      ) : null}
     </div>
   );
 }
