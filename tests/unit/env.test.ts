@@ -23,7 +23,16 @@ describe("parseEnv", () => {
       OPEN_METEO_FORECAST_URL: "https://api.open-meteo.com",
       OPEN_METEO_GEOCODING_URL: "https://geocoding-api.open-meteo.com",
       VAPID_SUBJECT: "mailto:admin@weatherbot.example",
+      POSTHOG_HOST: "https://eu.i.posthog.com",
     });
+  });
+
+  it("takes analytics settings: a key turns analytics on, the host is a base URL", () => {
+    const env = parseEnv({ POSTHOG_KEY: " phc_abc ", POSTHOG_HOST: "http://127.0.0.1:9000/" });
+    expect(env.POSTHOG_KEY).toBe("phc_abc");
+    expect(env.POSTHOG_HOST).toBe("http://127.0.0.1:9000");
+    expect(parseEnv({}).POSTHOG_KEY).toBeUndefined();
+    expect(() => parseEnv({ POSTHOG_HOST: "eu.i.posthog.com" })).toThrow(/POSTHOG_HOST: expected an http\(s\) base URL/);
   });
 
   it("validates the API's settings", () => {
