@@ -88,6 +88,28 @@ test.describe("overlays and the loading bar", () => {
     await expect(opener).toBeFocused();
   });
 
+  test("focus returns to the opener even when its tooltip loaded while the overlay was open", async ({ page }) => {
+    // Idle callbacks wait until the test releases them: the tooltip switch happens mid-dialog.
+    await page.addInitScript(() => {
+      const held: IdleRequestCallback[] = [];
+      Object.assign(window, { heldIdle: held });
+      window.requestIdleCallback = (callback) => held.push(callback);
+    });
+    await gotoHydrated(page, "/");
+    const opener = page.getByRole("button", { name: "About Weatherbot" });
+    await expect(opener).not.toHaveAttribute("data-state");
+    await opener.click();
+    const dialog = page.getByRole("dialog", { name: "About Weatherbot" });
+    await expect(dialog).toBeVisible();
+    await page.evaluate(() =>
+      (window as unknown as { heldIdle: IdleRequestCallback[] }).heldIdle.splice(0).forEach((callback) => callback({ didTimeout: false, timeRemaining: () => 50 })),
+    );
+    await expect(opener).toHaveAttribute("data-state", "closed");
+    await page.keyboard.press("Escape");
+    await expect(dialog).toBeHidden();
+    await expect(opener).toBeFocused();
+  });
+
   test("a slow navigation shows a 3 px loading bar, never before the 200 ms throttle", async ({ page }) => {
     await gotoHydrated(page, "/");
     const bar = page.getByTestId("navigation-progress");

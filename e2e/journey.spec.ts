@@ -1,0 +1,119 @@
+import type { Page } from "@playwright/test";
+import { expect, gotoHydrated, test } from "./fixtures";
+import { uniqueEmail } from "./support/graphql";
+
+/*
+ * One person's first session, end to end, through the real server, API, database and
+ * browser (weather from the loopback Open-Meteo fake): every step is also tested on its
+ * own elsewhere; here they have to work one after another.
+ */
+
+async function choosePlace(page: Page, scope: ReturnType<Page["getByRole"]>, query: string, name: RegExp) {
+  const search = scope.getByRole("combobox", { name: "Search for a place" });
+  await search.fill(query);
+  await expect(scope.getByRole("option", { name })).toBeVisible();
+  await search.press("ArrowDown");
+  await search.press("Enter");
+}
+
+test("visitor → account → places → briefing and rule → live message → units, language, dark mode → log out and in", async ({ page, context }) => {
+  test.setTimeout(120_000);
+  const toasts = page.getByRole("region", { name: /Notifications|Benachrichtigungen/ }).getByRole("listitem");
+
+  // A visitor looks up a forecast.
+  await gotoHydrated(page, "/");
+  await choosePlace(page, page.getByRole("main"), "Madr", /Madrid/);
+  await expect(page.getByRole("article", { name: "Madrid" }).getByTestId("current-temperature")).toHaveText(/°F$/);
+
+  // Signs up (the browser's zone becomes the account's).
+  await page.getByRole("link", { name: "Sign up or log in" }).click();
+  const email = uniqueEmail("journey");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill("a sturdy passphrase");
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page.getByText(`Signed in as ${email}`)).toBeVisible();
+
+  // Adds three places.
+  await page.getByRole("link", { name: "Home", exact: true }).click();
+  for (const [query, name] of [["Berl", /Berlin/], ["Zuri", /Zurich/], ["Lond", /London/]] as const) {
+    await page.getByRole("button", { name: "Add a place" }).click();
+    const dialog = page.getByRole("dialog", { name: "Add a place" });
+    await choosePlace(page, dialog, query, name);
+    await dialog.getByRole("button", { name: "Add place" }).click();
+    await expect(dialog).toBeHidden();
+  }
+  const cardTitles = page.getByTestId("places").getByRole("heading", { level: 3 });
+  await expect(cardTitles).toHaveText(["Berlin", "Zurich", "London"]);
+
+  // Reorders and renames one.
+  await page.getByRole("link", { name: "Settings" }).click();
+  const places = page.getByRole("region", { name: "Places" });
+  await places.getByRole("button", { name: "Move London up" }).click();
+  await places.getByRole("button", { name: "Move London up" }).click();
+  const london = places.getByRole("textbox").first();
+  await expect(london).toHaveValue("London");
+  await london.fill("Home");
+  await london.press("Enter");
+  await expect(toasts.filter({ hasText: "Renamed to Home." })).toBeVisible();
+
+  // Creates a briefing and an alert rule (with its preview).
+  await page.getByRole("button", { name: "New briefing" }).click();
+  const briefing = page.getByRole("dialog", { name: "New briefing" });
+  await briefing.getByLabel("Name").fill("Morning");
+  await briefing.getByRole("button", { name: "Save briefing" }).click();
+  await expect(briefing).toBeHidden();
+  await page.getByRole("button", { name: "New alert rule" }).click();
+  const rule = page.getByRole("dialog", { name: "New alert rule" });
+  await rule.getByLabel("Name").fill("Rain");
+  await rule.getByLabel("Watch").selectOption("PRECIPITATION_PROBABILITY");
+  await rule.getByLabel("Threshold (%)").fill("50");
+  await expect(rule.getByTestId("rule-preview").getByRole("listitem").first()).toContainText("peak");
+  await rule.getByRole("button", { name: "Save rule" }).click();
+  await expect(rule).toBeHidden();
+
+  // "Send now" lands live in the inbox of the home screen open in another tab.
+  const home = await context.newPage();
+  await gotoHydrated(home, "/");
+  await expect(home.getByText("No messages yet.")).toBeVisible();
+  await page.getByRole("region", { name: "Briefings" }).getByRole("button", { name: "Send a test briefing now" }).click();
+  const message = home.locator("[data-message-id]").first();
+  await expect(message).toContainText("Morning");
+  await expect(home.getByTestId("unread-badge")).toHaveText("1");
+  // Marks it read.
+  await message.getByRole("button", { name: "Mark as read" }).click();
+  await expect(home.getByTestId("unread-badge")).toHaveCount(0);
+  await home.close();
+
+  // Switches units and language: values and words change.
+  const preferences = page.getByRole("region", { name: "Preferences" });
+  await preferences.getByLabel("Celsius (°C)").check();
+  await preferences.getByLabel("km/h").check();
+  await preferences.getByRole("button", { name: "Save preferences" }).click();
+  await expect(toasts.filter({ hasText: "Preferences saved." })).toBeVisible();
+  await page.getByLabel("Interface language").selectOption("de-DE");
+  await page.getByRole("button", { name: "Apply" }).click();
+  await expect(page.getByRole("heading", { name: "Einstellungen", level: 1 })).toBeVisible();
+  await page.getByRole("link", { name: "Start" }).click();
+  const first = page.getByTestId("places").getByRole("article").first();
+  await expect(first).toHaveAccessibleName("Home");
+  await expect(first.getByTestId("current-temperature")).toHaveText(/°C$/);
+  await expect(first).toContainText("km/h");
+  await expect(first).toContainText("Wetterdaten von Open-Meteo.com");
+  await expect(page.getByRole("heading", { name: "Deine Orte" })).toBeVisible();
+
+  // Dark mode.
+  await page.getByRole("link", { name: "Einstellungen" }).click();
+  await page.getByLabel("Dunkel").check();
+  await expect(page.locator("html")).toHaveClass(/dark/);
+
+  // Logs out and back in: everything is still there.
+  await page.getByRole("button", { name: "Abmelden" }).click();
+  await expect(page.getByRole("button", { name: "Anmelden" })).toBeVisible();
+  await page.getByLabel("E-Mail").fill(email);
+  await page.getByLabel("Passwort").fill("a sturdy passphrase");
+  await page.getByRole("button", { name: "Anmelden" }).click();
+  await expect(page.getByText(`Angemeldet als ${email}`)).toBeVisible();
+  await page.getByRole("link", { name: "Start" }).click();
+  await expect(page.getByTestId("places").getByRole("heading", { level: 3 })).toHaveText(["Home", "Berlin", "Zurich"]);
+  await expect(page.locator("html")).toHaveClass(/dark/);
+});
