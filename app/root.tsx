@@ -23,8 +23,8 @@ import { requestGraphQL } from "./lib/graphql/request-client.server";
 import { GraphQLDataScript } from "./lib/graphql/ssr-data";
 import { getLocale } from "./lib/i18n/middleware.server";
 import { middlewareNamed } from "./lib/middleware/registry.server";
-import { sessionKey } from "./lib/session.server";
 import { serverEnv } from "./lib/env.server";
+import { sessionKey } from "./lib/session.server";
 import { useNonce } from "./lib/nonce";
 import { forcedColorMode } from "./lib/theme/color-mode";
 import { themeSessionResolver } from "./lib/theme/theme-session.server";
@@ -41,13 +41,13 @@ export const links: Route.LinksFunction = () => [
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const [themeSession, flash] = await Promise.all([themeSessionResolver(request), takeFlashToast(request)]);
+  const env = serverEnv();
   const session = {
     key: sessionKey(request),
     // A hosted API (GRAPHQL_URL) has no WebSocket endpoint here: data then goes over HTTP only.
-    live: !serverEnv().GRAPHQL_URL,
+    live: !env.GRAPHQL_URL,
     liveSince: requestGraphQL(context).liveSince,
   };
-  const env = serverEnv();
   const analytics = {
     // Public by design (it ships to every browser); no key, no analytics.
     config: env.POSTHOG_KEY ? { key: env.POSTHOG_KEY, host: env.POSTHOG_HOST } : null,

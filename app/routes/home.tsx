@@ -1,3 +1,4 @@
+import type { TypedDocumentNode } from "@urql/core";
 import i18next from "i18next";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
@@ -12,10 +13,8 @@ import { ALERT_RULES_QUERY, INBOX_QUERY, PLACES_QUERY, VIEWER_QUERY } from "~/li
 import { loadQuery } from "~/lib/graphql/request-client.server";
 import { getI18n } from "~/lib/i18n/middleware.server";
 
-type Load = <Data, Variables extends Record<string, unknown>>(
-  query: import("@urql/core").TypedDocumentNode<Data, Variables>,
-  variables: Variables,
-) => Promise<Data>;
+/** Runs a query on the server's request client or the browser's client. */
+type Load = <Data, Variables extends Record<string, unknown>>(query: TypedDocumentNode<Data, Variables>, variables: Variables) => Promise<Data>;
 
 /** What the page shows, fetched once for its first render (server) or into the cache (browser). */
 async function loadHome(load: Load) {
