@@ -95,9 +95,17 @@ export async function createServerApp(backend: GraphQLBackend) {
     res.setHeader("Cache-Control", "no-store");
     res.json({ status: "ok", buildId: await buildId() });
   });
+  // TEST_HOOKS=1 lets the end-to-end suite announce another build without rebuilding.
+  let announcedBuildId: string | null = null;
+  if (env.TEST_HOOKS) {
+    app.post("/__test/announce-build", express.json(), (req, res) => {
+      announcedBuildId = typeof req.body?.id === "string" ? req.body.id : null;
+      res.status(204).end();
+    });
+  }
   app.get("/builds/latest.json", async (_req, res) => {
     res.setHeader("Cache-Control", "no-store");
-    res.json({ id: await buildId() });
+    res.json({ id: announcedBuildId ?? (await buildId()) });
   });
 
   app.all(

@@ -2,16 +2,43 @@ import path from "node:path";
 import { reactRouter } from "@react-router/dev/vite";
 import tailwindcss from "@tailwindcss/vite";
 import { defineConfig } from "vite";
+import { VitePWA } from "vite-plugin-pwa";
+import { offlinePage } from "./scripts/offline-page-plugin";
+import { WEB_MANIFEST } from "./app/lib/pwa/web-manifest";
 
 // One id for the client and the server build of one `npm run build`: React Router runs
 // both builds in this process, so the first evaluation fixes it for the second.
 process.env.BUILD_ID ||= new Date().toISOString().replace(/[-:.TZ]/g, "").slice(0, 14) +
   "-" + Math.random().toString(36).slice(2, 8);
 
+const root = import.meta.dirname;
+const clientDir = path.join(process.env.BUILD_DIR ?? "build", "client");
+
 export default defineConfig(({ isSsrBuild }) => ({
-  plugins: [tailwindcss(), reactRouter()],
+  plugins: [
+    tailwindcss(),
+    reactRouter(),
+    offlinePage(root),
+    VitePWA({
+      // There is no index.html (React Router renders pages): the app registers the worker
+      // itself (app/lib/pwa) and the worker is our own (app/service-worker/sw.ts).
+      strategies: "injectManifest",
+      srcDir: "app/service-worker",
+      filename: "sw.ts",
+      registerType: "prompt",
+      injectRegister: false,
+      outDir: clientDir,
+      manifest: { ...WEB_MANIFEST, icons: [...WEB_MANIFEST.icons] },
+      injectManifest: {
+        globDirectory: clientDir,
+        globPatterns: ["assets/**/*.{js,css}", "icons/*.png", "favicon.svg", "offline.html"],
+        globIgnores: ["assets/analytics-posthog-*.js"],
+      },
+      devOptions: { enabled: false },
+    }),
+  ],
   resolve: {
-    alias: { "~": path.resolve(import.meta.dirname, "app") },
+    alias: { "~": path.resolve(root, "app") },
   },
   define: {
     __BUILD_ID__: JSON.stringify(process.env.BUILD_ID),
@@ -23,6 +50,8 @@ export default defineConfig(({ isSsrBuild }) => ({
           output: {
             // Each locale is its own small chunk, loaded only when that language is used.
             manualChunks(id: string) {
+              // Named so the worker's precache can leave it out: it is large and loads only with analytics on.
+              if (id.includes("/node_modules/posthog-js/")) return "analytics-posthog";
               const match = /\/locales\/([a-z]{2}-[A-Z]{2})\//.exec(id);
               return match ? `locale-${match[1]}` : undefined;
             },

@@ -9,8 +9,14 @@ import { GraphQLClientSourceContext } from "./lib/graphql/provider";
 import { GraphQLDataContext } from "./lib/graphql/ssr-data";
 import { i18nextOptions } from "./lib/i18n/config";
 import { createLocaleBackend, loadLocale } from "./lib/i18n/load-locale";
+import { reloadOnPreloadError } from "./lib/pwa/build-update";
+import { watchInstallability } from "./lib/pwa/pwa-state";
 
 async function hydrate() {
+  // Both can happen before React is ready: the install prompt fires early, a lazy chunk can fail early.
+  watchInstallability();
+  // The locale loader falls back to English by itself (load-locale.ts).
+  reloadOnPreloadError(/\/assets\/locale-[a-z]{2}-[A-Z]{2}-/);
   const graphqlData = installPageGraphQL();
   const graphql = getBrowserGraphQL();
   // The server wrote the page in this locale; load its texts before hydrating so the

@@ -16,6 +16,7 @@ import type { Route } from "./+types/root";
 import { AnalyticsTracker } from "./components/analytics-tracker";
 import { ErrorView } from "./components/error-view";
 import { NavigationProgress } from "./components/navigation-progress";
+import { PwaController } from "./components/pwa/pwa-controller";
 import { Toaster } from "./components/ui/toaster";
 import { isOptedOut } from "./lib/analytics/consent";
 import { GraphQLProvider } from "./lib/graphql/provider";
@@ -26,6 +27,8 @@ import { middlewareNamed } from "./lib/middleware/registry.server";
 import { serverEnv } from "./lib/env.server";
 import { sessionKey } from "./lib/session.server";
 import { useNonce } from "./lib/nonce";
+import { fullLoadWhenNeeded } from "./lib/pwa/full-load";
+import { WEB_MANIFEST, WEB_MANIFEST_URL } from "./lib/pwa/web-manifest";
 import { forcedColorMode } from "./lib/theme/color-mode";
 import { themeSessionResolver } from "./lib/theme/theme-session.server";
 import { takeFlashToast } from "./lib/toast/flash-toast.server";
@@ -33,10 +36,13 @@ import { toastStore } from "./lib/toast/toast-store";
 import stylesheet from "./app.css?url";
 
 export const middleware: Route.MiddlewareFunction[] = middlewareNamed("i18n", "graphql");
+export const clientMiddleware: Route.ClientMiddlewareFunction[] = [fullLoadWhenNeeded];
 
 export const links: Route.LinksFunction = () => [
   { rel: "stylesheet", href: stylesheet },
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+  { rel: "manifest", href: WEB_MANIFEST_URL },
+  { rel: "apple-touch-icon", href: "/icons/apple-touch-icon.png" },
 ];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -74,6 +80,7 @@ function Document({ children }: { children: ReactNode }) {
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="description" content={t("app.tagline")} />
+        <meta name="theme-color" content={WEB_MANIFEST.theme_color} />
         <Meta />
         <Links />
         <PreventFlashOnWrongTheme ssrTheme={Boolean(forced ?? loaderData?.theme)} nonce={nonce} />
@@ -112,9 +119,10 @@ function useFlashToast(toast: Route.ComponentProps["loaderData"]["toast"]) {
   }, [toast]);
 }
 
-/** Marks <html data-hydrated> once React owns the page (end-to-end tests wait for it). */
+/** Marks <html data-hydrated> once React owns the page, and which build's code runs it (end-to-end tests read both). */
 function useHydratedMarker() {
   useEffect(() => {
+    document.documentElement.dataset.build = __BUILD_ID__;
     document.documentElement.dataset.hydrated = "true";
   }, []);
 }
@@ -126,6 +134,7 @@ export default function App({ loaderData }: Route.ComponentProps) {
   return (
     <GraphQLProvider session={loaderData.session}>
       <NavigationProgress />
+      <PwaController />
       <div id="app" className="app-container flex min-h-dvh flex-col">
         <Outlet />
       </div>

@@ -5,6 +5,7 @@ import type { Page } from "@playwright/test";
 import { expect, gotoHydrated, test } from "./fixtures";
 import { startAppServer } from "./support/app-server";
 import { accountWithPlace, apiAs, logInApi, signInBrowser } from "./support/graphql";
+import { waitForOfflineReady } from "./support/pwa";
 
 /** Counts the page's HTTP requests to /graphql (a WebSocket upgrade is not one of them). */
 function countGraphQLRequests(page: Page) {
@@ -48,7 +49,8 @@ test.describe("the GraphQL client", () => {
     await expect(page.getByTestId("places")).toContainText("Hydration Harbour");
     await expect(message(page, sent.id)).toContainText(sent.title);
     await expect(page.getByTestId("unread-badge")).toHaveText("1");
-    await page.waitForLoadState("networkidle");
+    // The page's background work (service worker, offline copies) is done: still no request.
+    await waitForOfflineReady(page);
     expect(requests).toEqual([]);
 
     // Client-side navigation reads the same cache: settings fetches only what / did not

@@ -1,10 +1,11 @@
 // Bundles server.ts (and the app modules it imports) into build/server.js for `npm start`.
 // Packages stay external: production installs them with `npm ci --omit=dev`.
+import path from "node:path";
 import { build } from "esbuild";
 
 await build({
   entryPoints: ["server.ts"],
-  outfile: "build/server.js",
+  outfile: path.join(process.env.BUILD_DIR ?? "build", "server.js"),
   bundle: true,
   platform: "node",
   format: "esm",

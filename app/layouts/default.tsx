@@ -11,6 +11,7 @@ import { clientLoadQuery } from "~/lib/graphql/browser-load";
 import { VIEWER_QUERY } from "~/lib/graphql/documents";
 import { loadQuery } from "~/lib/graphql/request-client.server";
 import { openOverlay } from "~/lib/overlays/overlay-store";
+import { usePrefetchMode } from "~/lib/pwa/prefetch-policy";
 
 // The header shows who is signed in and the unread count on every page.
 export async function loader({ context }: Route.LoaderArgs) {
@@ -41,6 +42,7 @@ function UnreadBadge() {
 
 function Header() {
   const { t } = useTranslation();
+  const prefetch = usePrefetchMode();
   const navClass = ({ isActive }: { isActive: boolean }) => `nav-link ${isActive ? "nav-link-active" : ""}`;
   return (
     <header className="sticky top-0 z-40 border-b border-default bg-default/90 backdrop-blur">
@@ -53,10 +55,10 @@ function Header() {
           <span className="sr-only sm:not-sr-only">{t("app.name")}</span>
         </NavLink>
         <nav aria-label={t("nav.label")} className="flex items-center gap-1">
-          <NavLink to="/" end className={navClass} prefetch="intent">
+          <NavLink to="/" end className={navClass} prefetch={prefetch}>
             {t("nav.home")}
           </NavLink>
-          <NavLink to="/settings" className={navClass} prefetch="intent">
+          <NavLink to="/settings" className={navClass} prefetch={prefetch}>
             {t("nav.settings")}
           </NavLink>
         </nav>

@@ -5,6 +5,7 @@ import { useRouteLoaderData } from "react-router";
 import type { Route } from "./+types/settings";
 import type { loader as rootLoader } from "~/root";
 import { AccountSection } from "~/components/account-section";
+import { AppSection } from "~/components/settings/app-section";
 import { ColorModeForm } from "~/components/color-mode-form";
 import { LanguageForm } from "~/components/language-form";
 import { AnalyticsConsent } from "~/components/settings/analytics-consent";
@@ -20,6 +21,7 @@ import { loadQuery } from "~/lib/graphql/request-client.server";
 import { DEFAULT_LOCALE } from "~/lib/i18n/config";
 import { getI18n } from "~/lib/i18n/middleware.server";
 import { validateRoute } from "~/lib/route-validation";
+import { replaceOfflinePages } from "~/lib/pwa/offline-caches";
 import { parseSettingsSection, type SettingsSection } from "~/lib/settings-section";
 
 type Translate = (key: "errors.unknownSection" | "settings.title" | "app.name", options?: { section: string }) => string;
@@ -70,7 +72,10 @@ export async function clientAction({ serverAction }: Route.ClientActionArgs) {
   try {
     return await serverAction();
   } catch (thrown) {
-    if (thrown instanceof Response && thrown.status >= 300 && thrown.status < 400) getBrowserGraphQL().reset();
+    if (thrown instanceof Response && thrown.status >= 300 && thrown.status < 400) {
+      getBrowserGraphQL().reset();
+      await replaceOfflinePages();
+    }
     throw thrown;
   }
 }
@@ -120,6 +125,9 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
           </Section>
         </>
       ) : null}
+      <Section id="app" title={t("settings.sections.app")}>
+        <AppSection signedIn={Boolean(email)} />
+      </Section>
       <Section id="appearance" title={t("settings.sections.appearance")}>
         <ColorModeForm />
       </Section>

@@ -49,15 +49,15 @@ async function waitForHealth(url: string, child: ChildProcess, output: () => str
 /**
  * Starts the production build (`build/server.js`) on a free loopback port (or `env.PORT`,
  * to restart a server where its pages expect it), with its own empty data directory
- * (removed on stop) unless `env.DATA_DIR` names one.
+ * (removed on stop) unless `env.DATA_DIR` names one. `entry` names another build's server.
  */
-export async function startAppServer(env: Record<string, string> = {}): Promise<AppServer> {
-  if (!existsSync(SERVER_ENTRY)) {
+export async function startAppServer(env: Record<string, string> = {}, { entry = SERVER_ENTRY } = {}): Promise<AppServer> {
+  if (!existsSync(entry)) {
     throw new Error("No production build: run `npm run build` before the end-to-end tests.");
   }
   const port = env.PORT ? Number(env.PORT) : await freePort();
   const ownDataDir = env.DATA_DIR ? null : mkdtempSync(path.join(tmpdir(), "weatherbot-e2e-"));
-  const child = spawn(process.execPath, [SERVER_ENTRY], {
+  const child = spawn(process.execPath, [entry], {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH ?? "",
@@ -88,7 +88,8 @@ export async function startAppServer(env: Record<string, string> = {}): Promise<
     output,
     stop: async () => {
       await new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
+        // Exited already: with a code, or killed by a signal (then exitCode stays null).
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
         child.once("exit", () => resolve());
         child.kill("SIGTERM");
         setTimeout(() => child.kill("SIGKILL"), 5_000).unref();

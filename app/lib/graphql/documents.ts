@@ -541,3 +541,25 @@ export const PREVIEW_ALERT_RULE_QUERY = gql<{ previewAlertRule: AlertMatch[] }, 
     }
   }
 `;
+
+/** The VAPID key this browser subscribes with (pushManager.subscribe's applicationServerKey). */
+export const PUSH_PUBLIC_KEY_QUERY = gql<{ pushPublicKey: string }, NoVariables>`
+  query PushPublicKey {
+    pushPublicKey
+  }
+`;
+
+export const SAVE_PUSH_SUBSCRIPTION_MUTATION = gql<
+  { savePushSubscription: boolean },
+  { endpoint: string; p256dh: string; auth: string }
+>`
+  mutation SavePushSubscription($endpoint: String!, $p256dh: String!, $auth: String!) {
+    savePushSubscription(endpoint: $endpoint, p256dh: $p256dh, auth: $auth)
+  }
+`;
+
+export const DELETE_PUSH_SUBSCRIPTION_MUTATION = gql<{ deletePushSubscription: boolean }, { endpoint: string }>`
+  mutation DeletePushSubscription($endpoint: String!) {
+    deletePushSubscription(endpoint: $endpoint)
+  }
+`;

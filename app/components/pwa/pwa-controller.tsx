@@ -1,0 +1,51 @@
+import { useEffect, useRef } from "react";
+import { useTranslation } from "react-i18next";
+import { useConnectivity } from "~/lib/pwa/connectivity";
+import { buildWatcher } from "~/lib/pwa/full-load";
+import { pwaStore, usePwaState } from "~/lib/pwa/pwa-state";
+import { toastStore } from "~/lib/toast/toast-store";
+import { OfflineBanner } from "./offline-banner";
+
+/** Registers the worker after hydration (workbox-window is not part of the first load). */
+function useServiceWorker() {
+  useEffect(() => {
+    // `npm run dev` has no worker: Vite serves modules the worker would freeze.
+    if (import.meta.env.DEV) return;
+    void import("~/lib/pwa/register-worker").then(({ registerServiceWorker }) => registerServiceWorker(pwaStore));
+  }, []);
+}
+
+/** A new worker is waiting: offer to reload into it, once per waiting worker. */
+function useUpdateToast(updateNeeded: boolean) {
+  const { t } = useTranslation();
+  const shown = useRef(false);
+  useEffect(() => {
+    if (!updateNeeded || shown.current) return;
+    shown.current = true;
+    toastStore.show({
+      title: t("pwa.updateReady"),
+      variant: "info",
+      duration: Number.POSITIVE_INFINITY,
+      action: { label: t("pwa.updateAction"), onAction: () => pwaStore.applyUpdate() },
+    });
+  }, [updateNeeded, t]);
+}
+
+/** Learns of newer builds; root's client middleware acts on it at the next navigation. */
+function useBuildWatch() {
+  useEffect(() => {
+    if (!buildWatcher) return;
+    void buildWatcher.check();
+    buildWatcher.watch();
+  }, []);
+}
+
+/** The installed-app behaviours of every page: worker, updates, build changes, offline banner. */
+export function PwaController() {
+  const { updateNeeded } = usePwaState();
+  const online = useConnectivity();
+  useServiceWorker();
+  useUpdateToast(updateNeeded);
+  useBuildWatch();
+  return online ? null : <OfflineBanner />;
+}

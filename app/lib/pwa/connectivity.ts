@@ -1,0 +1,65 @@
+import { useEffect, useSyncExternalStore } from "react";
+
+const PROBE_URL = "/healthz";
+const RETRY_MS = 15_000;
+
+/**
+ * Whether the app can reach its server. `navigator.onLine` alone misses the common case
+ * of a network that works while the server does not (the page then came from the
+ * service worker's cache), so the server is asked directly; reachable until known otherwise.
+ */
+function createConnectivity() {
+  let reachable = true;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let started = false;
+  const listeners = new Set<() => void>();
+
+  function set(next: boolean) {
+    clearTimeout(timer);
+    // While unreachable, ask again now and then: nothing else tells us the server is back.
+    if (!next) timer = setTimeout(() => void probe(), RETRY_MS);
+    if (next === reachable) return;
+    reachable = next;
+    for (const listener of listeners) listener();
+  }
+
+  async function probe(): Promise<boolean> {
+    let ok = navigator.onLine;
+    if (ok) {
+      try {
+        ok = (await fetch(PROBE_URL, { cache: "no-store" })).ok;
+      } catch {
+        ok = false;
+      }
+    }
+    set(ok);
+    return ok;
+  }
+
+  return {
+    isReachable: () => reachable,
+    subscribe(listener: () => void) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    probe,
+    /** A request just failed without an answer: believe it, then check. */
+    reportUnreachable() {
+      set(false);
+    },
+    start() {
+      if (started) return;
+      started = true;
+      void probe();
+      window.addEventListener("online", () => void probe());
+      window.addEventListener("offline", () => set(false));
+    },
+  };
+}
+
+export const connectivity = createConnectivity();
+
+export function useConnectivity(): boolean {
+  useEffect(() => connectivity.start(), []);
+  return useSyncExternalStore(connectivity.subscribe, connectivity.isReachable, () => true);
+}

@@ -1,0 +1,46 @@
+/** Why this browser cannot take push notifications, or null when it can. */
+export function pushUnsupportedReason(): "unsupported" | null {
+  return "serviceWorker" in navigator && "PushManager" in window && "Notification" in window ? null : "unsupported";
+}
+
+function applicationServerKey(base64url: string): Uint8Array<ArrayBuffer> {
+  const base64 = base64url.replace(/-/g, "+").replace(/_/g, "/").padEnd(Math.ceil(base64url.length / 4) * 4, "=");
+  const raw = atob(base64);
+  const bytes = new Uint8Array(new ArrayBuffer(raw.length));
+  for (let index = 0; index < raw.length; index++) bytes[index] = raw.charCodeAt(index);
+  return bytes;
+}
+
+export type PushKeys = { endpoint: string; p256dh: string; auth: string };
+
+/** The active worker's registration, or null while none is active yet. */
+async function activeRegistration(): Promise<ServiceWorkerRegistration | null> {
+  const registration = await navigator.serviceWorker.getRegistration("/");
+  return registration?.active ? registration : null;
+}
+
+export async function currentPushSubscription(): Promise<PushSubscription | null> {
+  if (pushUnsupportedReason()) return null;
+  return (await activeRegistration())?.pushManager.getSubscription() ?? null;
+}
+
+export type SubscribeOutcome = { ok: true; keys: PushKeys } | { ok: false; reason: "denied" | "no-worker" | "failed"; message?: string };
+
+/** Asks for permission and subscribes this browser with the server's VAPID key. */
+export async function subscribeToPush(vapidPublicKey: string): Promise<SubscribeOutcome> {
+  const permission = Notification.permission === "granted" ? "granted" : await Notification.requestPermission();
+  if (permission !== "granted") return { ok: false, reason: "denied" };
+  const registration = await activeRegistration();
+  if (!registration) return { ok: false, reason: "no-worker" };
+  try {
+    const subscription = await registration.pushManager.subscribe({
+      userVisibleOnly: true,
+      applicationServerKey: applicationServerKey(vapidPublicKey),
+    });
+    const json = subscription.toJSON();
+    if (!json.endpoint || !json.keys?.p256dh || !json.keys.auth) return { ok: false, reason: "failed", message: "incomplete subscription" };
+    return { ok: true, keys: { endpoint: json.endpoint, p256dh: json.keys.p256dh, auth: json.keys.auth } };
+  } catch (error) {
+    return { ok: false, reason: "failed", message: error instanceof Error ? error.message : String(error) };
+  }
+}

@@ -1,0 +1,23 @@
+/** shell.md: the worker looks for an update every hour, only while online. */
+export const UPDATE_CHECK_INTERVAL_MS = 3600 * 1000;
+export const SERVICE_WORKER_URL = "/sw.js";
+
+/**
+ * Looks for a new worker: `/sw.js` is fetched first so that an offline or failing server
+ * does not count as a check; a 200 does, and then the browser compares the worker.
+ */
+export async function checkForUpdate(
+  registration: Pick<ServiceWorkerRegistration, "update">,
+  fetchImpl: typeof fetch = (...args) => fetch(...args),
+  online = () => navigator.onLine,
+): Promise<boolean> {
+  if (!online()) return false;
+  try {
+    const response = await fetchImpl(SERVICE_WORKER_URL, { cache: "no-store", headers: { "cache-control": "no-cache" } });
+    if (response.status !== 200) return false;
+    await registration.update();
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,58 @@
+/** What the server's push service sends (app/api/bot/push.server.ts PushPayload). */
+type PushPayload = { title: string; body: string; tag: string; url: string; kind?: string };
+
+const ICON = "/icons/icon-192.png";
+
+function parsePayload(event: PushEvent): PushPayload | null {
+  try {
+    const data = event.data?.json() as Partial<PushPayload> | undefined;
+    if (!data || typeof data.title !== "string") return null;
+    return {
+      title: data.title,
+      body: typeof data.body === "string" ? data.body : "",
+      tag: typeof data.tag === "string" ? data.tag : data.title,
+      url: typeof data.url === "string" && data.url.startsWith("/") ? data.url : "/",
+      kind: data.kind,
+    };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The bot's pushes as system notifications: one per message (its id as the tag, so a
+ * repeat replaces rather than stacks); a click focuses an open window of the app and
+ * takes it to the message, or opens one.
+ */
+export function installPushHandlers(worker: ServiceWorkerGlobalScope) {
+  worker.addEventListener("push", (event) => {
+    const payload = parsePayload(event);
+    if (!payload) return;
+    event.waitUntil(
+      worker.registration.showNotification(payload.title, {
+        body: payload.body,
+        tag: payload.tag,
+        icon: ICON,
+        badge: ICON,
+        data: { url: payload.url },
+      }),
+    );
+  });
+
+  worker.addEventListener("notificationclick", (event) => {
+    event.notification.close();
+    const target = new URL((event.notification.data as { url?: string } | null)?.url ?? "/", worker.location.origin).href;
+    event.waitUntil(
+      (async () => {
+        const windows = await worker.clients.matchAll({ type: "window", includeUncontrolled: true });
+        const open = windows.find((client) => new URL(client.url).origin === worker.location.origin);
+        if (open) {
+          const focused = await open.focus();
+          await focused.navigate(target).catch(() => undefined);
+          return;
+        }
+        await worker.clients.openWindow(target);
+      })(),
+    );
+  });
+}

@@ -1,0 +1,261 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { chromium } from "@playwright/test";
+import { expect, gotoHydrated, test } from "./fixtures";
+import { startAppServer } from "./support/app-server";
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from "./support/chromium";
+import { accountWithPlace, signInBrowser } from "./support/graphql";
+import { waitForOfflineReady } from "./support/pwa";
+
+const NETWORK_GONE = /ERR_INTERNET_DISCONNECTED|Failed to load resource|Failed to fetch/;
+/** These tests stop their own server under the open page (a deploy, or the test's end). */
+const SERVER_STOPPED = /ERR_CONNECTION_REFUSED|Failed to fetch/;
+
+test("the worker controls the page, and Chromium finds the app installable from its manifest", async ({ baseURL }) => {
+  // Installability needs a real profile: Chromium refuses it in incognito contexts.
+  const profile = mkdtempSync(path.join(tmpdir(), "weatherbot-profile-"));
+  const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+  try {
+    const page = context.pages()[0] ?? (await context.newPage());
+    await gotoHydrated(page, `${baseURL}/`);
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 15_000 });
+    const scriptURL = await page.evaluate(async () => (await navigator.serviceWorker.ready).active?.scriptURL);
+    expect(scriptURL).toBe(`${baseURL}/sw.js`);
+
+    const cdp = await context.newCDPSession(page);
+    const { installabilityErrors } = await cdp.send("Page.getInstallabilityErrors");
+    expect(installabilityErrors).toEqual([]);
+    const manifest = await cdp.send("Page.getAppManifest");
+    expect(manifest.errors).toEqual([]);
+    const data = JSON.parse(manifest.data ?? "{}");
+    expect(data).toMatchObject({ name: "Weatherbot", short_name: "Weatherbot", display: "standalone", start_url: "/" });
+    expect(data.icons.map((icon: { sizes: string; purpose: string }) => `${icon.sizes} ${icon.purpose}`)).toEqual([
+      "192x192 any",
+      "512x512 any",
+      "512x512 maskable",
+    ]);
+    for (const icon of data.icons as Array<{ src: string }>) {
+      const response = await page.request.get(new URL(icon.src, baseURL).href);
+      expect(response.headers()["content-type"]).toBe("image/png");
+    }
+  } finally {
+    await context.close();
+    rmSync(profile, { recursive: true, force: true });
+  }
+});
+
+test("after one online visit, both pages reload offline with the last known data, navigation works, and an unvisited URL shows the offline page", async ({
+  page,
+  context,
+  request,
+  baseURL,
+  consoleGuard,
+}) => {
+  consoleGuard.allow(NETWORK_GONE);
+  const account = await accountWithPlace(request, baseURL!, "Offline Oasis");
+  const message = await account.sendBriefing();
+  await signInBrowser(context, baseURL!, account.token);
+  await gotoHydrated(page, "/");
+  await expect(page.getByRole("heading", { name: "Offline Oasis", exact: true })).toBeVisible();
+  await waitForOfflineReady(page);
+
+  await context.setOffline(true);
+  await page.reload();
+  const banner = page.getByTestId("offline-banner");
+  await expect(banner).toContainText("You're offline");
+  await expect(page.getByRole("heading", { name: "Offline Oasis", exact: true })).toBeVisible();
+  await expect(page.locator(`[data-message-id="${message.id}"]`)).toContainText(message.title);
+  await expect(page.getByTestId("forecast-card").getByText(/^Updated /)).toBeVisible();
+
+  // Client-side navigation while offline: the worker's copy of the page.
+  await page.getByRole("navigation").getByRole("link", { name: "Settings" }).click();
+  await expect(page).toHaveURL(/\/settings$/);
+  await expect(page.getByRole("heading", { name: "Settings", level: 1 })).toBeVisible();
+  await expect(page.locator("#places").getByRole("textbox").first()).toHaveValue("Offline Oasis");
+  await expect(banner).toBeVisible();
+  await page.reload();
+  await expect(page.getByRole("heading", { name: "Settings", level: 1 })).toBeVisible();
+  await expect(banner).toBeVisible();
+
+  await page.goto("/never-visited");
+  await expect(page.getByRole("heading", { name: "You're offline" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Try again" })).toBeVisible();
+
+  await context.setOffline(false);
+  await page.getByRole("link", { name: "Go to your places" }).click();
+  await expect(page.getByRole("heading", { name: "Offline Oasis", exact: true })).toBeVisible();
+  await expect(banner).toHaveCount(0);
+});
+
+test("the offline page speaks the visitor's language", async ({ page, context, baseURL, consoleGuard }) => {
+  consoleGuard.allow(NETWORK_GONE);
+  await context.addCookies([{ name: "i18n_redirected", value: "de-DE", url: baseURL! }]);
+  await gotoHydrated(page, "/");
+  await waitForOfflineReady(page);
+  await context.setOffline(true);
+  await page.goto("/nie-besucht");
+  await expect(page.getByRole("heading", { name: "Du bist offline" })).toBeVisible();
+  await expect(page.locator("html")).toHaveAttribute("lang", "de-DE");
+});
+
+test("the install button appears with the browser's prompt, prompts once, and is gone once installed", async ({ page }) => {
+  await gotoHydrated(page, "/settings");
+  const app = page.locator("#app-heading").locator("..");
+  const install = app.getByRole("button", { name: "Install app" });
+  await expect(app).toContainText("Your browser doesn't offer installation here");
+  await expect(install).toHaveCount(0);
+
+  const offerPrompt = () =>
+    page.evaluate(() => {
+      const event = Object.assign(new Event("beforeinstallprompt", { cancelable: true }), {
+        prompt: async () => {
+          (window as unknown as { prompts: number }).prompts = ((window as unknown as { prompts?: number }).prompts ?? 0) + 1;
+        },
+        userChoice: Promise.resolve({ outcome: "dismissed" }),
+      });
+      window.dispatchEvent(event);
+      return event.defaultPrevented;
+    });
+  // The browser's own mini-infobar is suppressed: Settings offers the button instead.
+  expect(await offerPrompt()).toBe(true);
+  await install.click();
+  await expect(install).toHaveCount(0);
+  expect(await page.evaluate(() => (window as unknown as { prompts: number }).prompts)).toBe(1);
+
+  await offerPrompt();
+  await expect(install).toBeVisible();
+  await page.evaluate(() => window.dispatchEvent(new Event("appinstalled")));
+  await expect(install).toHaveCount(0);
+  await expect(app.getByTestId("install-status")).toHaveText("Weatherbot is installed on this device.");
+  await offerPrompt();
+  await expect(install).toHaveCount(0);
+});
+
+test("the worker shows the bot's push as a notification, one per message", async ({ page, context, baseURL }) => {
+  await context.grantPermissions(["notifications"], { origin: baseURL! });
+  await gotoHydrated(page, "/");
+  await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 15_000 });
+  const cdp = await context.newCDPSession(page);
+  const registrationId = new Promise<string>((resolve) =>
+    cdp.on("ServiceWorker.workerRegistrationUpdated", ({ registrations }) => {
+      const ours = registrations.find((registration) => registration.scopeURL === `${baseURL}/` && !registration.isDeleted);
+      if (ours) resolve(ours.registrationId);
+    }),
+  );
+  await cdp.send("ServiceWorker.enable");
+  const push = async (payload: object) =>
+    cdp.send("ServiceWorker.deliverPushMessage", { origin: baseURL!, registrationId: await registrationId, data: JSON.stringify(payload) });
+  const notifications = () =>
+    page.evaluate(async () =>
+      (await (await navigator.serviceWorker.ready).getNotifications()).map(({ title, body, tag, icon, data }) => ({ title, body, tag, icon, data })),
+    );
+
+  await push({ title: "Rain from 15:00", body: "Up to 4 mm/h in Berlin", tag: "m-1", url: "/?message=m-1", kind: "ALERT" });
+  await expect.poll(notifications).toEqual([
+    { title: "Rain from 15:00", body: "Up to 4 mm/h in Berlin", tag: "m-1", icon: `${baseURL}/icons/icon-192.png`, data: { url: "/?message=m-1" } },
+  ]);
+  // The same message again replaces its notification instead of stacking a second one.
+  await push({ title: "Rain from 16:00", body: "Up to 2 mm/h in Berlin", tag: "m-1", url: "/?message=m-1", kind: "ALERT" });
+  await expect.poll(async () => (await notifications()).map((n) => n.title)).toEqual(["Rain from 16:00"]);
+});
+
+test("the push switch explains why the browser refuses", async ({ page, context, request, baseURL, consoleGuard }) => {
+  consoleGuard.allow(/Push API|push service|Registration failed/i);
+  const account = await accountWithPlace(request, baseURL!, "Push Point");
+  await signInBrowser(context, baseURL!, account.token);
+  await gotoHydrated(page, "/settings");
+  const toggle = page.getByRole("switch", { name: "Push notifications" });
+  await expect(toggle).toBeEnabled({ timeout: 15_000 });
+  await expect(toggle).not.toBeChecked();
+
+  await toggle.click();
+  await expect(page.getByTestId("push-problem")).toHaveText(
+    "Your browser blocks notifications for Weatherbot. Allow them in the site settings, then try again.",
+  );
+  await expect(toggle).not.toBeChecked();
+
+  // Allowed, but this machine has no push service to subscribe with: the browser's reason is shown.
+  await context.grantPermissions(["notifications"], { origin: baseURL! });
+  await toggle.click();
+  await expect(page.getByTestId("push-problem")).toContainText("Push notifications could not be changed:");
+  await expect(toggle).not.toBeChecked();
+});
+
+test.describe("a newer build", () => {
+  test("turns the next client navigation into a full page load, and a reload loop stops after one", async ({ page, consoleGuard }) => {
+    consoleGuard.allow(SERVER_STOPPED);
+    // A server of its own: announcing a build must not touch the other tests' pages.
+    const server = await startAppServer();
+    try {
+      await gotoHydrated(page, `${server.baseURL}/`);
+      const sameDocument = () => page.evaluate(() => (window as unknown as { marker?: boolean }).marker === true);
+      const mark = () => page.evaluate(() => ((window as unknown as { marker: boolean }).marker = true));
+
+      // Same build: client navigation.
+      await mark();
+      await page.getByRole("navigation").getByRole("link", { name: "Settings" }).click();
+      await expect(page.getByRole("heading", { name: "Settings", level: 1 })).toBeVisible();
+      expect(await sameDocument()).toBe(true);
+
+      await page.request.post(`${server.baseURL}/__test/announce-build`, { data: { id: "a-newer-build" } });
+      const checked = page.waitForResponse((response) => new URL(response.url()).pathname === "/builds/latest.json");
+      await page.evaluate(() => window.dispatchEvent(new Event("online")));
+      expect(await (await checked).json()).toEqual({ id: "a-newer-build" });
+
+      const fullLoad = page.waitForEvent("load");
+      await page.getByRole("navigation").getByRole("link", { name: "Home" }).click();
+      await fullLoad;
+      await expect(page).toHaveURL(`${server.baseURL}/`);
+      await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true");
+      expect(await sameDocument()).toBe(false);
+
+      // The server still announces a build this page is not (as if it could never catch up):
+      // within 10 s of the forced load, navigation stays client-side instead of looping.
+      const checkedAgain = page.waitForResponse((response) => new URL(response.url()).pathname === "/builds/latest.json");
+      await page.evaluate(() => window.dispatchEvent(new Event("online")));
+      await checkedAgain;
+      await mark();
+      await page.getByRole("navigation").getByRole("link", { name: "Settings" }).click();
+      await expect(page.getByRole("heading", { name: "Settings", level: 1 })).toBeVisible();
+      expect(await sameDocument()).toBe(true);
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
+test("a deployed new version: its worker waits, the toast offers a reload, and the page reloads into it", async ({ page, consoleGuard }) => {
+  // Two server starts and two graceful stops (each may wait 5 s for open connections).
+  test.setTimeout(90_000);
+  consoleGuard.allow(SERVER_STOPPED);
+  const old = await startAppServer();
+  let next: Awaited<ReturnType<typeof startAppServer>> | null = null;
+  try {
+    await gotoHydrated(page, `${old.baseURL}/`);
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 15_000 });
+    const runningBuild = () => page.evaluate(() => document.documentElement.dataset.build);
+    const oldId = await runningBuild();
+    expect(oldId).not.toBe(process.env.E2E_NEXT_BUILD_ID);
+
+    // Deploy: the same address now serves the next build.
+    await old.stop();
+    next = await startAppServer({ PORT: String(old.port) }, { entry: process.env.E2E_NEXT_BUILD_ENTRY! });
+    await page.evaluate(async () => (await navigator.serviceWorker.ready).update());
+
+    const toasts = page.getByRole("region", { name: "Notifications (F8)" }).getByRole("listitem");
+    const offer = toasts.filter({ hasText: "A new version of Weatherbot is ready" });
+    await expect(offer).toBeVisible({ timeout: 15_000 });
+    // Nothing happens behind the user's back: the old version runs until they accept.
+    expect(await runningBuild()).toBe(oldId);
+
+    const reloaded = page.waitForEvent("load");
+    await offer.getByRole("button", { name: "Reload" }).click();
+    await reloaded;
+    await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true");
+    expect(await runningBuild()).toBe(process.env.E2E_NEXT_BUILD_ID);
+  } finally {
+    await next?.stop();
+    await old.stop();
+  }
+});
