@@ -53,3 +53,15 @@ test("the inbox pages by cursor, marks read, marks all read and deletes, each wi
   await page.getByRole("button", { name: "Show older messages" }).click();
   await expect(items).toHaveCount(31);
 });
+
+test("a push notification's link /?message=<id> brings that message into view and focus", async ({ page, context, request, baseURL }) => {
+  const account = await accountWithPlace(request, baseURL!, "Pointer Peak");
+  const target = await account.sendBriefing();
+  for (let i = 0; i < 12; i++) await account.sendBriefing();
+  await signInBrowser(context, baseURL!, account.token);
+  await page.setViewportSize({ width: 390, height: 700 });
+  await gotoHydrated(page, `/?message=${target.id}`);
+  const item = page.locator(`[data-message-id="${target.id}"]`);
+  await expect(item).toBeFocused();
+  await expect(item).toBeInViewport();
+});

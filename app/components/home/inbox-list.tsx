@@ -1,5 +1,6 @@
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { useSearchParams } from "react-router";
 import { useMutation, useQuery } from "urql";
 import { CheckAllIcon, CheckIcon, TrashIcon } from "~/components/icons";
 import { Tooltip } from "~/components/ui/tooltip";
@@ -112,9 +113,24 @@ function InboxPage({
   );
 }
 
+/** `/?message=<id>` (where a push notification leads): brings that message into view and focus. */
+function useMessageInView() {
+  const [searchParams] = useSearchParams();
+  const id = searchParams.get("message");
+  useEffect(() => {
+    if (!id) return;
+    const item = document.querySelector<HTMLElement>(`[data-message-id="${CSS.escape(id)}"]`);
+    if (!item) return;
+    item.tabIndex = -1;
+    item.scrollIntoView({ block: "center" });
+    item.focus({ preventScroll: true });
+  }, [id]);
+}
+
 /** The bot's messages, newest first; new ones arrive live through the cache. */
 export function InboxList({ firstPage, unreadCount }: { firstPage: MessageFields[]; unreadCount: number }) {
   const { t } = useTranslation();
+  useMessageInView();
   const settings = useDisplaySettings();
   const [cursors, setCursors] = useState<string[]>([]);
   const [, markAllRead] = useMutation(MARK_ALL_READ_MUTATION);
