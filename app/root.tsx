@@ -19,6 +19,7 @@ import { NavigationProgress } from "./components/navigation-progress";
 import { PwaController } from "./components/pwa/pwa-controller";
 import { Toaster } from "./components/ui/toaster";
 import { isOptedOut } from "./lib/analytics/consent";
+import { pageHydrated } from "./lib/graphql/offline-storage";
 import { GraphQLProvider } from "./lib/graphql/provider";
 import { requestGraphQL } from "./lib/graphql/request-client.server";
 import { GraphQLDataScript } from "./lib/graphql/ssr-data";
@@ -87,7 +88,7 @@ function Document({ children }: { children: ReactNode }) {
       </head>
       <body className="min-h-dvh bg-default text-default antialiased">
         {children}
-        <GraphQLDataScript />
+        <GraphQLDataScript sessionKey={loaderData?.session.key} />
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>
@@ -124,6 +125,7 @@ function useHydratedMarker() {
   useEffect(() => {
     document.documentElement.dataset.build = __BUILD_ID__;
     document.documentElement.dataset.hydrated = "true";
+    pageHydrated();
   }, []);
 }
 

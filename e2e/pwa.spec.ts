@@ -158,6 +158,17 @@ test("the worker shows the bot's push as a notification, one per message", async
   // The same message again replaces its notification instead of stacking a second one.
   await push({ title: "Rain from 16:00", body: "Up to 2 mm/h in Berlin", tag: "m-1", url: "/?message=m-1", kind: "ALERT" });
   await expect.poll(async () => (await notifications()).map((n) => n.title)).toEqual(["Rain from 16:00"]);
+
+  // A click (dispatched in the worker: headless Chromium has no notification to click) takes the open window to the message.
+  const [worker] = context.serviceWorkers();
+  await worker!.evaluate(async () => {
+    const scope = self as unknown as { registration: ServiceWorkerRegistration; dispatchEvent(event: Event): boolean };
+    const [notification] = await scope.registration.getNotifications();
+    const NotificationEventClass = (self as unknown as { NotificationEvent: new (type: string, init: { notification: Notification }) => Event }).NotificationEvent;
+    scope.dispatchEvent(new NotificationEventClass("notificationclick", { notification: notification! }));
+  });
+  await expect(page).toHaveURL(`${baseURL}/?message=m-1`);
+  await expect.poll(notifications).toEqual([]);
 });
 
 test("the push switch explains why the browser refuses", async ({ page, context, request, baseURL, consoleGuard }) => {
@@ -258,4 +269,46 @@ test("a deployed new version: its worker waits, the toast offers a reload, and t
     await next?.stop();
     await old.stop();
   }
+});
+
+test("marking a message read and renaming a place offline are kept and sent when the connection returns", async ({
+  page,
+  context,
+  request,
+  baseURL,
+  consoleGuard,
+}) => {
+  consoleGuard.allow(NETWORK_GONE);
+  const account = await accountWithPlace(request, baseURL!, "Queue Quay");
+  const sent = await account.sendBriefing();
+  const readAtOnServer = async () =>
+    (await account.gql<{ messages: { edges: Array<{ id: string; readAt: string | null }> } }>(`{ messages(first: 5) { edges { id readAt } } }`)).messages.edges.find(
+      (message) => message.id === sent.id,
+    )?.readAt ?? null;
+  await signInBrowser(context, baseURL!, account.token);
+  await gotoHydrated(page, "/");
+  await waitForOfflineReady(page);
+
+  await context.setOffline(true);
+  const item = page.locator(`[data-message-id="${sent.id}"]`);
+  await item.getByRole("button", { name: "Mark as read" }).click();
+  await expect(item).not.toHaveAttribute("data-unread");
+  await expect(page.getByTestId("unread-badge")).toHaveCount(0);
+  expect(await readAtOnServer()).toBeNull();
+
+  await page.getByRole("navigation").getByRole("link", { name: "Settings" }).click();
+  const label = page.locator("#places").getByRole("textbox").first();
+  await expect(label).toHaveValue("Queue Quay");
+  await label.fill("Queue Quay North");
+  await page.locator("#places").getByRole("button", { name: "Save label" }).click();
+  await expect(label).toHaveValue("Queue Quay North");
+  const labelOnServer = async () => (await account.gql<{ places: Array<{ label: string }> }>(`{ places { label } }`)).places[0]?.label;
+  expect(await labelOnServer()).toBe("Queue Quay");
+
+  await context.setOffline(false);
+  await expect.poll(readAtOnServer).not.toBeNull();
+  await expect.poll(labelOnServer).toBe("Queue Quay North");
+  await page.goto("/");
+  await expect(item).not.toHaveAttribute("data-unread");
+  await expect(page.getByRole("heading", { name: "Queue Quay North", exact: true })).toBeVisible();
 });

@@ -47,8 +47,9 @@ export function installPushHandlers(worker: ServiceWorkerGlobalScope) {
         const windows = await worker.clients.matchAll({ type: "window", includeUncontrolled: true });
         const open = windows.find((client) => new URL(client.url).origin === worker.location.origin);
         if (open) {
-          const focused = await open.focus();
-          await focused.navigate(target).catch(() => undefined);
+          // Focusing needs the click's user activation; taking the window to the message does not.
+          await open.focus().catch(() => undefined);
+          await open.navigate(target).catch(() => undefined);
           return;
         }
         await worker.clients.openWindow(target);

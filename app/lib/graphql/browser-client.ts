@@ -1,4 +1,5 @@
 import { ssrExchange, type Client, type CombinedError, type ExecutionResult, type Operation, type SSRData, type SubscriptionForwarder } from "@urql/core";
+import type { StorageAdapter } from "@urql/exchange-graphcache";
 import type { Client as WsClient } from "graphql-ws";
 import { createGraphQLClient } from "./client";
 import { advanceResumeCursor } from "./live-cursor";
@@ -11,12 +12,18 @@ export type BrowserGraphQLOptions = {
   /** Opens the WebSocket client; absent when the API has no WebSocket endpoint (HTTP only). */
   connectWebSocket?: () => Promise<WsClient>;
   onError?: (error: CombinedError, operation: Operation) => void;
+  /** The session the page was rendered for (known before hydration), so its persisted cache opens at once. */
+  initialKey?: string | null;
+  /** The persisted cache of a session; absent: memory only. */
+  offlineStorage?: (key: string | null) => SessionStorage | undefined;
 };
+
+export type SessionStorage = StorageAdapter & { clear(): Promise<unknown> };
 
 const NONE = Symbol("no session");
 
 /** A session's client: the cache lives and dies with it. `key` is undefined until a page names the session. */
-type Session = { key: string | null | undefined; client: Client; closeWebSocket: () => Promise<void> };
+type Session = { key: string | null | undefined; client: Client; closeWebSocket: () => Promise<void>; storage?: SessionStorage };
 
 /**
  * Forwards subscriptions to graphql-ws, opened on first use (the library is not needed for
@@ -66,25 +73,30 @@ export function createBrowserGraphQL(options: BrowserGraphQLOptions) {
     const getWebSocket = () => (webSocket ??= connect!());
     const ssr = ssrExchange({ isClient: true, initialState });
     initialState = undefined;
+    // Only a session known up front persists: after a log in/out the next full page load opens its store.
+    const storage = key !== undefined ? options.offlineStorage?.(key) : undefined;
     const client = createGraphQLClient({
       url: options.url ?? "/graphql",
       ssr,
       forwardSubscription: connect ? webSocketForwarder(getWebSocket) : undefined,
       onError: options.onError,
+      storage,
     });
     const closeWebSocket = async () => {
       if (webSocket) await (await webSocket).dispose();
     };
-    return { key, client, closeWebSocket };
+    return { key, client, closeWebSocket, storage };
   }
 
-  let session = open(undefined);
+  let session = open(options.initialKey);
   // The session reset() ended: pages rendered before the router has the new one still name it.
   let retiredKey: string | null | typeof NONE = NONE;
 
   function replace(key: string | null | undefined) {
     const previous = session;
     session = open(key);
+    // What the previous account kept for offline use is not the next one's to see.
+    previous.storage?.clear().catch((error: unknown) => console.warn("Could not clear the offline cache:", error));
     // The new session is already in place: an old socket that will not close is only logged.
     previous.closeWebSocket().catch((error: unknown) => console.error("Could not close the previous session's WebSocket:", error));
   }

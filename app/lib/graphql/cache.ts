@@ -1,17 +1,25 @@
-import { cacheExchange } from "@urql/exchange-graphcache";
+import { cacheExchange, offlineExchange, type CacheExchangeOpts, type StorageAdapter } from "@urql/exchange-graphcache";
 import { createCacheUpdates } from "./cache-updates";
+import { optimisticUpdates } from "./optimistic-updates";
 
-/**
- * The normalised cache on both sides: objects keyed by `__typename` + `id` (or `_id`,
- * graphcache's default); the inbox page object has no identity of its own.
- */
-export function createCacheExchange() {
-  return cacheExchange({
+function cacheConfig(): CacheExchangeOpts {
+  return {
     keys: {
       MessageConnection: () => null,
       // A preview's matches belong to that preview only (the same window may peak differently under another threshold).
       AlertMatch: () => null,
     },
     updates: createCacheUpdates(),
-  });
+  };
+}
+
+/**
+ * The normalised cache on both sides: objects keyed by `__typename` + `id` (or `_id`,
+ * graphcache's default); the inbox page object has no identity of its own. With
+ * `storage` (the browser), the cache persists for offline use and mutations made
+ * offline wait in it until the network returns.
+ */
+export function createCacheExchange(storage?: StorageAdapter) {
+  if (!storage) return cacheExchange(cacheConfig());
+  return offlineExchange({ ...cacheConfig(), storage, optimistic: optimisticUpdates });
 }

@@ -9,6 +9,7 @@ import {
   type SSRExchange,
   type SubscriptionForwarder,
 } from "@urql/core";
+import type { StorageAdapter } from "@urql/exchange-graphcache";
 import { createCacheExchange } from "./cache";
 
 export type GraphQLClientOptions = {
@@ -21,6 +22,8 @@ export type GraphQLClientOptions = {
   /** Subscriptions over graphql-ws; without it they are not available (HTTP only). */
   forwardSubscription?: SubscriptionForwarder;
   onError?: (error: CombinedError, operation: Operation) => void;
+  /** Persists the cache (browser): offline use, and mutations kept until the network returns. */
+  storage?: StorageAdapter;
 };
 
 /**
@@ -33,7 +36,7 @@ export function createGraphQLClient(options: GraphQLClientOptions): Client {
   if (options.onError) exchanges.push(mapExchange({ onError: options.onError }));
   // The ssr exchange sits between the cache and the network, so restored results fill
   // the normalised cache exactly as fetched ones do.
-  exchanges.push(createCacheExchange(), options.ssr);
+  exchanges.push(createCacheExchange(options.storage), options.ssr);
   if (options.forwardSubscription) exchanges.push(subscriptionExchange({ forwardSubscription: options.forwardSubscription }));
   exchanges.push(fetchExchange);
   const headers = options.headers ?? {};

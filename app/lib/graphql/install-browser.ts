@@ -3,6 +3,7 @@ import i18next from "i18next";
 import { toastStore } from "../toast/toast-store";
 import { createBrowserGraphQL, installBrowserGraphQL } from "./browser-client";
 import { graphqlErrorMessage } from "./errors";
+import { offlineStorageFor } from "./offline-storage";
 import { readGraphQLData } from "./ssr-data";
 
 /**
@@ -30,10 +31,12 @@ function webSocketUrl(): string {
  * the server wrote, which the page renders back unchanged while hydrating.
  */
 export function installPageGraphQL(): string | null {
-  const { json, data } = readGraphQLData();
+  const { json, data, sessionKey } = readGraphQLData();
   installBrowserGraphQL(
     createBrowserGraphQL({
       initialState: data,
+      initialKey: sessionKey,
+      offlineStorage: offlineStorageFor,
       onError: reportGraphQLError,
       connectWebSocket: async () => {
         const { createWsClient } = await import("./ws-client");

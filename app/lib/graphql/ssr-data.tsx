@@ -15,21 +15,31 @@ export function serializeGraphQLData(data: SSRData): string {
  * Writes the results into the page as inert JSON (not executed, so it needs no CSP nonce).
  * The browser renders the very same text back, so hydration matches.
  */
-export function GraphQLDataScript() {
+export function GraphQLDataScript({ sessionKey }: { sessionKey: string | null | undefined }) {
   const json = useContext(GraphQLDataContext);
   if (json === null) return null;
-  return <script id={ELEMENT_ID} type="application/json" dangerouslySetInnerHTML={{ __html: json }} />;
+  return (
+    <script
+      id={ELEMENT_ID}
+      type="application/json"
+      data-session={sessionKey ?? ""}
+      dangerouslySetInnerHTML={{ __html: json }}
+    />
+  );
 }
 
-/** Reads what the server wrote (browser only). */
-export function readGraphQLData(): { json: string | null; data: SSRData | undefined } {
-  const json = document.getElementById(ELEMENT_ID)?.textContent ?? null;
-  if (json === null) return { json, data: undefined };
+/** Reads what the server wrote, and for which session ("" = signed out) (browser only). */
+export function readGraphQLData(): { json: string | null; data: SSRData | undefined; sessionKey: string | null | undefined } {
+  const element = document.getElementById(ELEMENT_ID);
+  const json = element?.textContent ?? null;
+  const session = element?.dataset.session;
+  const sessionKey = session === undefined ? undefined : session || null;
+  if (json === null) return { json, data: undefined, sessionKey };
   try {
-    return { json, data: JSON.parse(json) as SSRData };
+    return { json, data: JSON.parse(json) as SSRData, sessionKey };
   } catch (error) {
     // A damaged payload costs a refetch, not the page.
     console.warn("The page's GraphQL data could not be read:", error);
-    return { json, data: undefined };
+    return { json, data: undefined, sessionKey };
   }
 }
