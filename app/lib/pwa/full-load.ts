@@ -17,12 +17,14 @@ function loadInFull(href: string): Promise<never> {
 /**
  * Root client middleware: a client navigation becomes a full page load when the server
  * runs a newer build (once per 10 s, against a reload loop), or when the server cannot be
- * reached (the service worker then answers with the page it kept).
+ * reached (the service worker then answers with the page it kept). Submissions are left
+ * alone: a full load would drop what the user sent.
  */
 export async function fullLoadWhenNeeded(
   { request }: { request: Request },
   next: () => Promise<Record<string, DataStrategyResult>>,
 ): Promise<Record<string, DataStrategyResult>> {
+  if (request.method !== "GET") return next();
   const url = new URL(request.url);
   const href = url.pathname + url.search + url.hash;
   if (buildWatcher?.isOutdated() && claimForcedReload()) return loadInFull(href);
