@@ -271,16 +271,33 @@ test("a deployed new version: its worker waits, the toast offers a reload, and t
   }
 });
 
-test("renaming a place offline is kept and sent when the connection returns", async ({ page, context, request, baseURL, consoleGuard }) => {
+test("marking a message read and renaming a place offline are kept and sent when the connection returns", async ({
+  page,
+  context,
+  request,
+  baseURL,
+  consoleGuard,
+}) => {
   consoleGuard.allow(NETWORK_GONE);
   const account = await accountWithPlace(request, baseURL!, "Queue Quay");
+  const sent = await account.sendBriefing();
+  const readAtOnServer = async () =>
+    (await account.gql<{ messages: { edges: Array<{ id: string; readAt: string | null }> } }>(`{ messages(first: 5) { edges { id readAt } } }`)).messages.edges.find(
+      (message) => message.id === sent.id,
+    )?.readAt ?? null;
   const labelOnServer = async () => (await account.gql<{ places: Array<{ label: string }> }>(`{ places { label } }`)).places[0]?.label;
   await signInBrowser(context, baseURL!, account.token);
   await gotoHydrated(page, "/");
   await waitForOfflineReady(page);
 
   await context.setOffline(true);
-  // Offline, the navigation is a full load answered by the worker.
+  const item = page.locator(`[data-message-id="${sent.id}"]`);
+  await item.getByRole("button", { name: "Mark as read" }).click();
+  await expect(item).not.toHaveAttribute("data-unread");
+  await expect(page.getByTestId("unread-badge")).toHaveCount(0);
+  expect(await readAtOnServer()).toBeNull();
+
+  // Offline, the navigation is a full load answered by the worker; the queued mark-read survives it.
   await page.getByRole("navigation").getByRole("link", { name: "Settings" }).click();
   const label = page.locator("#places").getByRole("textbox").first();
   await expect(label).toHaveValue("Queue Quay");
@@ -290,7 +307,9 @@ test("renaming a place offline is kept and sent when the connection returns", as
   expect(await labelOnServer()).toBe("Queue Quay");
 
   await context.setOffline(false);
+  await expect.poll(readAtOnServer).not.toBeNull();
   await expect.poll(labelOnServer).toBe("Queue Quay North");
   await page.goto("/");
+  await expect(item).not.toHaveAttribute("data-unread");
   await expect(page.getByRole("heading", { name: "Queue Quay North", exact: true })).toBeVisible();
 });

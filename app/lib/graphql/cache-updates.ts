@@ -144,6 +144,10 @@ const field = <T>(result: Result, name: string) => result[name] as T;
 /** The updates for one cache. */
 export function createCacheUpdates(): UpdatesConfig {
   const counted = new Set<string>();
+  // The unread count moves by deltas only (+1 per live unread message, −1 per message read):
+  // taking the server's count from a mark-read answer counted twice a live message that
+  // the answer already included. `read` makes each message count down once.
+  const read = new Set<string>();
   return {
     Mutation: {
       addPlace: (result, _args, cache) => append(cache, field<Keyed>(result, "addPlace")),
@@ -166,6 +170,17 @@ export function createCacheUpdates(): UpdatesConfig {
       sendBriefingNow: (result, _args, cache) =>
         prependMessage(cache, counted, field<Keyed>(result, "sendBriefingNow")),
       markAllRead: (_result, _args, cache) => markAllMessagesRead(cache, new Date().toISOString()),
+      markRead: (result, _args, cache, info) => {
+        let newlyRead = 0;
+        for (const message of field<Keyed[] | null>(result, "markRead") ?? []) {
+          const key = cache.keyOfEntity(message as Data);
+          if (!key || read.has(key)) continue;
+          // An optimistic write is undone when the answer comes: only the answer's own count sticks.
+          if (!info.optimistic) read.add(key);
+          newlyRead++;
+        }
+        adjustUnreadCount(cache, -newlyRead);
+      },
     },
     Subscription: {
       messageReceived: (result, _args, cache) =>

@@ -283,10 +283,6 @@ export const MARK_READ_MUTATION = gql<{ markRead: Array<Pick<MessageFields, "id"
     markRead(ids: $ids) {
       id
       readAt
-      recipient {
-        id
-        unreadCount
-      }
     }
   }
 `;
