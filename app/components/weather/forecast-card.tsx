@@ -4,16 +4,14 @@ import type { CurrentConditions, DailyForecast, HourlyForecast, WeatherReport } 
 import { useDisplaySettings, useNow, type DisplaySettings } from "~/lib/display-settings";
 import { hourCycle, formatDegrees, formatPercent, formatPrecipitation, formatTemperature, formatUvIndex, formatWindSpeed } from "~/lib/units";
 import { ConditionIcon } from "./condition-icon";
+import { formatRelativeAge } from "~/lib/relative-age";
 
 const HOURS_SHOWN = 24;
 
 function useUpdatedAgo(fetchedAt: string): string {
   const { t, i18n } = useTranslation();
   const now = useNow();
-  const minutes = Math.max(0, Math.round((now - Date.parse(fetchedAt)) / 60_000));
-  const relative = new Intl.RelativeTimeFormat(i18n.language, { numeric: "auto" });
-  const ago = minutes < 60 ? relative.format(-minutes, "minute") : relative.format(-Math.round(minutes / 60), "hour");
-  return t("weather.updated", { ago });
+  return t("weather.updated", { ago: formatRelativeAge(i18n.language, Date.parse(fetchedAt), now) });
 }
 
 function Current({ current, settings }: { current: CurrentConditions; settings: DisplaySettings }) {

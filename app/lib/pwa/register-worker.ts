@@ -18,10 +18,6 @@ export async function registerServiceWorker(store: PwaStore) {
       workbox.messageSkipWaiting();
     });
   });
-  workbox.addEventListener("activated", (event) => {
-    store.set({ activated: true });
-    if (!event.isUpdate) store.set({ offlineReady: true });
-  });
 
   let registration: ServiceWorkerRegistration | undefined;
   try {
