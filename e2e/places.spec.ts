@@ -114,3 +114,61 @@ test("settings: rename, reorder by keyboard and pointer, remove with undo; home 
   await gotoHydrated(page, "/");
   await expect(titles).toHaveText(["Charlie", "Alpha"]);
 });
+
+test.describe("reordering places", () => {
+  // page.route sees the page's own /graphql requests only without the worker in between.
+  test.use({ serviceWorkers: "block" });
+
+  test("moves faster than the server answers all count; rows drag with the pointer and their handle takes arrow keys", async ({ page, context, request, baseURL }) => {
+    const account = await accountWithPlace(request, baseURL!, "Alpha");
+    for (const [label, lat] of [["Bravo", 48.86], ["Charlie", 40.42]] as const) {
+      await account.gql(`mutation ($label: String, $lat: Float!) { addPlace(latitude: $lat, longitude: 2.35, label: $label) { id } }`, { label, lat });
+    }
+    const serverOrder = async () =>
+      (await account.gql<{ me: { places: { label: string }[] } }>(`{ me { places { label } } }`)).me.places.map((place) => place.label);
+    await signInBrowser(context, baseURL!, account.token);
+    // Every reorder takes the server half a second to answer.
+    await page.route("**/graphql", async (route) => {
+      const operation = (route.request().postDataJSON() as { operationName?: string } | null)?.operationName;
+      if (operation === "ReorderPlaces") await new Promise((resolve) => setTimeout(resolve, 500));
+      await route.continue();
+    });
+    await gotoHydrated(page, "/settings");
+    const section = page.getByRole("region", { name: "Places" });
+    const labels = () => section.getByRole("textbox").evaluateAll((inputs) => inputs.map((input) => (input as HTMLInputElement).value));
+
+    // Two clicks within one round trip: the second starts from the first's order.
+    await section.getByRole("button", { name: "Move Charlie up" }).click();
+    await section.getByRole("button", { name: "Move Charlie up" }).click();
+    await expect.poll(labels).toEqual(["Charlie", "Alpha", "Bravo"]);
+    await expect(section.getByRole("status")).toHaveText("Charlie is now number 1.");
+    await expect.poll(serverOrder).toEqual(["Charlie", "Alpha", "Bravo"]);
+
+    // The handle moves its row with the arrow keys.
+    const alphaHandle = section.getByRole("button", { name: "Reorder Alpha: drag, or use the arrow keys" });
+    await alphaHandle.focus();
+    await page.keyboard.press("ArrowDown");
+    await expect.poll(labels).toEqual(["Charlie", "Bravo", "Alpha"]);
+    await expect(alphaHandle).toBeFocused();
+
+    // Pointer: drag Alpha's row above the first one.
+    const handle = await alphaHandle.boundingBox();
+    const first = await section.getByRole("listitem").first().boundingBox();
+    await page.mouse.move(handle!.x + handle!.width / 2, handle!.y + handle!.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(handle!.x + handle!.width / 2, first!.y + 5, { steps: 8 });
+    await page.mouse.up();
+    await expect.poll(labels).toEqual(["Alpha", "Charlie", "Bravo"]);
+    await expect(section.getByRole("status")).toHaveText("Alpha is now number 1.");
+    await expect.poll(serverOrder).toEqual(["Alpha", "Charlie", "Bravo"]);
+
+    // A drag released where it started changes nothing.
+    const bravoHandle = await section.getByRole("button", { name: "Reorder Bravo: drag, or use the arrow keys" }).boundingBox();
+    await page.mouse.move(bravoHandle!.x + 5, bravoHandle!.y + 5);
+    await page.mouse.down();
+    await page.mouse.move(bravoHandle!.x + 5, bravoHandle!.y + 12, { steps: 3 });
+    await page.mouse.up();
+    await gotoHydrated(page, "/settings");
+    expect(await labels()).toEqual(["Alpha", "Charlie", "Bravo"]);
+  });
+});

@@ -115,3 +115,11 @@ export function ArrowDownIcon(props: IconProps) {
     </Icon>
   );
 }
+
+export function GripIcon(props: IconProps) {
+  return (
+    <Icon {...props}>
+      <path d="M9 5h.01M15 5h.01M9 12h.01M15 12h.01M9 19h.01M15 19h.01" strokeWidth="3" />
+    </Icon>
+  );
+}

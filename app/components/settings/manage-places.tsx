@@ -1,7 +1,7 @@
-import { useId, useState, type FormEvent } from "react";
+import { useId, useRef, useState, type CSSProperties, type FormEvent, type PointerEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { useMutation, useQuery } from "urql";
-import { ArrowDownIcon, ArrowUpIcon, TrashIcon } from "~/components/icons";
+import { ArrowDownIcon, ArrowUpIcon, GripIcon, TrashIcon } from "~/components/icons";
 import { Tooltip } from "~/components/ui/tooltip";
 import {
   PLACES_QUERY,
@@ -11,13 +11,53 @@ import {
   RESTORE_PLACE_MUTATION,
   type PlaceSummary,
 } from "~/lib/graphql/documents";
+import { useDragReorder } from "~/lib/drag-reorder";
+import { inOrder, moveBy, moveTo } from "~/lib/place-order";
 import { showToast } from "~/lib/toast/toast-store";
 
-function moved<T>(items: T[], from: number, to: number): T[] {
-  const next = [...items];
-  const [item] = next.splice(from, 1);
-  next.splice(to, 0, item!);
-  return next;
+type DragHandleProps = {
+  onPointerDown(event: PointerEvent<HTMLElement>): void;
+  onPointerMove(event: PointerEvent<HTMLElement>): void;
+  onPointerUp(event: PointerEvent<HTMLElement>): void;
+  onPointerCancel(): void;
+};
+
+/**
+ * The places in the order the user last asked for. Moves can follow each other faster
+ * than the server answers, so each one starts from the previous one's order (not from
+ * the list last rendered), and they are sent one after another.
+ */
+function usePlaceOrder(places: PlaceSummary[]) {
+  const { t } = useTranslation();
+  const [, reorderPlaces] = useMutation(REORDER_PLACES_MUTATION);
+  const [pending, setPending] = useState<string[] | null>(null);
+  const latest = useRef<string[] | null>(null);
+  const queue = useRef<Promise<unknown>>(Promise.resolve());
+  const [announcement, setAnnouncement] = useState("");
+
+  function reorder(id: string, next: (order: string[]) => string[]) {
+    const order = next(latest.current ?? places.map((place) => place.id));
+    latest.current = order;
+    setPending(order);
+    const sent = queue.current.then(() => reorderPlaces({ ids: order }));
+    queue.current = sent;
+    void sent.then((result) => {
+      // The cache holds the server's order once the last move is answered (or failed).
+      if (latest.current === order) {
+        latest.current = null;
+        setPending(null);
+      }
+      const label = places.find((place) => place.id === id)?.label;
+      if (!result.error && label) setAnnouncement(t("managePlaces.moved", { label, position: order.indexOf(id) + 1 }));
+    });
+  }
+
+  return {
+    shown: inOrder(places, pending),
+    announcement,
+    moveBy: (id: string, offset: number) => reorder(id, (order) => moveBy(order, id, offset)),
+    moveTo: (id: string, to: number) => reorder(id, (order) => moveTo(order, id, to)),
+  };
 }
 
 function PlaceRow({
@@ -26,12 +66,16 @@ function PlaceRow({
   count,
   onMove,
   onRemove,
+  dragHandle,
+  style,
 }: {
   place: PlaceSummary;
   index: number;
   count: number;
-  onMove: (from: number, to: number) => void;
+  onMove: (id: string, offset: number) => void;
   onRemove: (place: PlaceSummary, index: number) => void;
+  dragHandle: DragHandleProps;
+  style: CSSProperties | undefined;
 }) {
   const { t } = useTranslation();
   const id = useId();
@@ -50,7 +94,23 @@ function PlaceRow({
   }
 
   return (
-    <li className="flex flex-wrap items-start gap-2 py-3" data-place-id={place.id}>
+    <li className="flex flex-wrap items-start gap-2 bg-elevated py-3" data-place-id={place.id} data-row-id={place.id} style={style}>
+      <Tooltip content={t("managePlaces.drag", { label: place.label })}>
+        <button
+          type="button"
+          className="icon-button cursor-grab touch-none active:cursor-grabbing"
+          aria-label={t("managePlaces.drag", { label: place.label })}
+          {...dragHandle}
+          onKeyDown={(event) => {
+            const offset = event.key === "ArrowUp" ? -1 : event.key === "ArrowDown" ? 1 : 0;
+            if (!offset) return;
+            event.preventDefault();
+            onMove(place.id, offset);
+          }}
+        >
+          <GripIcon />
+        </button>
+      </Tooltip>
       <form className="flex min-w-0 flex-1 flex-col gap-1" onSubmit={rename} noValidate>
         <label htmlFor={id} className="sr-only">
           {t("managePlaces.label", { name: place.name })}
@@ -83,7 +143,7 @@ function PlaceRow({
             className="icon-button disabled:opacity-40"
             aria-label={t("managePlaces.moveUp", { label: place.label })}
             disabled={index === 0}
-            onClick={() => onMove(index, index - 1)}
+            onClick={() => onMove(place.id, -1)}
           >
             <ArrowUpIcon />
           </button>
@@ -94,7 +154,7 @@ function PlaceRow({
             className="icon-button disabled:opacity-40"
             aria-label={t("managePlaces.moveDown", { label: place.label })}
             disabled={index === count - 1}
-            onClick={() => onMove(index, index + 1)}
+            onClick={() => onMove(place.id, 1)}
           >
             <ArrowDownIcon />
           </button>
@@ -118,17 +178,13 @@ function PlaceRow({
 export function ManagePlaces() {
   const { t } = useTranslation();
   const [places] = useQuery({ query: PLACES_QUERY });
-  const list = places.data?.me?.places ?? [];
-  const [announcement, setAnnouncement] = useState("");
+  const order = usePlaceOrder(places.data?.me?.places ?? []);
+  const list = order.shown;
+  const listRef = useRef<HTMLOListElement>(null);
+  const drag = useDragReorder(listRef, order.moveTo);
   const [, reorderPlaces] = useMutation(REORDER_PLACES_MUTATION);
   const [, removePlace] = useMutation(REMOVE_PLACE_MUTATION);
   const [, restorePlace] = useMutation(RESTORE_PLACE_MUTATION);
-
-  async function move(from: number, to: number) {
-    const order = moved(list, from, to);
-    const result = await reorderPlaces({ ids: order.map((place) => place.id) });
-    if (!result.error) setAnnouncement(t("managePlaces.moved", { label: list[from]!.label, position: to + 1 }));
-  }
 
   async function remove(place: PlaceSummary, index: number) {
     const result = await removePlace({ id: place.id });
@@ -155,13 +211,22 @@ export function ManagePlaces() {
   if (list.length === 0) return <p className="text-muted">{t("managePlaces.empty")}</p>;
   return (
     <>
-      <ol className="flex flex-col divide-y divide-default" data-testid="manage-places">
+      <ol ref={listRef} className="flex flex-col divide-y divide-default" data-testid="manage-places">
         {list.map((place, index) => (
-          <PlaceRow key={place.id} place={place} index={index} count={list.length} onMove={move} onRemove={remove} />
+          <PlaceRow
+            key={place.id}
+            place={place}
+            index={index}
+            count={list.length}
+            onMove={order.moveBy}
+            onRemove={remove}
+            dragHandle={drag.handleProps(place.id)}
+            style={drag.rowStyle(place.id)}
+          />
         ))}
       </ol>
       <p className="sr-only" role="status" aria-live="polite">
-        {announcement}
+        {order.announcement}
       </p>
     </>
   );
