@@ -2,6 +2,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect, gotoHydrated, test } from "./fixtures";
 import { startAppServer, type AppServer } from "./support/app-server";
+import { waitForOfflineReady } from "./support/pwa";
 
 type Mode = "ok" | "errors" | "http-502" | "not-json";
 
@@ -31,6 +32,10 @@ async function startMisbehavingApi() {
     Settings: { me: { __typename: "User", id: "u1", settings } },
     Places: { me: { __typename: "User", id: "u1", places: [] } },
     Inbox: { messages: { __typename: "MessageConnection", edges: [], endCursor: null, hasMore: false } },
+    // Every query the two pages make: one answered with null would be asked again after
+    // hydration, and could then meet the failure meant for the next step.
+    Briefings: { briefings: [] },
+    AlertRules: { alertRules: [] },
   };
   const server: Server = createServer((request, response) => {
     let body = "";
@@ -95,8 +100,15 @@ test.describe("failed operations reach the user", () => {
     await context.addCookies([{ name: "weatherbot_session", value: "hosted-token", url: front.baseURL }]);
     const webSockets: string[] = [];
     page.on("websocket", (socket) => webSockets.push(socket.url()));
+    const graphqlRequests: string[] = [];
+    page.on("request", (request) => {
+      if (new URL(request.url()).pathname === "/graphql") graphqlRequests.push(request.postData() ?? "");
+    });
     await gotoHydrated(page, `${front.baseURL}/settings`);
     await expect(page.getByText("Signed in as pat@example.com")).toBeVisible();
+    // The page's own background work (worker install, offline copies) is over before the API fails.
+    await waitForOfflineReady(page);
+    expect(graphqlRequests).toEqual([]);
     api.setMode("errors");
     // Home needs places and the inbox, which the cache does not hold yet.
     await page.getByRole("link", { name: "Home", exact: true }).click();
