@@ -1,6 +1,7 @@
 import type { Page } from "@playwright/test";
 import { expect, gotoHydrated, test } from "./fixtures";
 import { startAppServer } from "./support/app-server";
+import { accountWithPlace } from "./support/graphql";
 
 let counter = 0;
 const uniqueEmail = () => `e2e-${Date.now()}-${++counter}@example.com`;
@@ -74,6 +75,21 @@ test.describe("account forms", () => {
     await page.getByRole("button", { name: "Create account" }).click();
     await expect(page.getByText(`Signed in as ${email}`)).toBeVisible();
     await expect(page.getByRole("region", { name: "Notifications (F8)" }).getByRole("listitem")).toHaveText(/Your account is ready\./);
+  });
+
+  test("logging in brings back the account's language, on this page and the next", async ({ page, context, request, baseURL }) => {
+    const account = await accountWithPlace(request, baseURL!, "Zuhause");
+    await account.gql(`mutation { updateSettings(input: { language: DE_DE }) { id } }`);
+    await gotoHydrated(page, "/settings");
+    await expect(page.locator("html")).toHaveAttribute("lang", "en-US");
+    await fillAccountForm(page, account.email, account.password);
+    await page.getByRole("button", { name: "Log in" }).click();
+    await expect(page.getByText(`Angemeldet als ${account.email}`)).toBeVisible();
+    await expect(page.locator("html")).toHaveAttribute("lang", "de-DE");
+    await expect(page.getByRole("region", { name: /^(Notifications|Benachrichtigungen) \(F8\)$/ }).getByRole("listitem")).toHaveText(/Willkommen zurück\./);
+    expect((await context.cookies()).find((cookie) => cookie.name === "i18n_redirected")?.value).toBe("de-DE");
+    await page.getByRole("link", { name: "Start", exact: true }).click();
+    await expect(page.getByRole("heading", { name: "Posteingang" })).toBeVisible();
   });
 
   test("the cookie is Secure behind a trusted HTTPS proxy, and the header is ignored otherwise", async () => {

@@ -80,3 +80,69 @@ test("a new user is offered starter rules on the home screen, in their units", a
   await expect(rules).toHaveCount(3);
   await expect(rules.filter({ hasText: "Thunderstorm" })).toContainText("Thunderstorm or Thunderstorm with hail · Every place");
 });
+
+test("a rule watches only on its days and hours, keeps them when switched off and on, and snoozes for a day from the list", async ({
+  page,
+  context,
+  request,
+  baseURL,
+}) => {
+  const account = await accountWithPlace(request, baseURL!, "Commute Corner");
+  await signInBrowser(context, baseURL!, account.token);
+  await gotoHydrated(page, "/settings");
+  const section = page.getByRole("region", { name: "Alert rules" });
+  await section.getByRole("button", { name: "New alert rule" }).click();
+  const dialog = page.getByRole("dialog", { name: "New alert rule" });
+  const preview = dialog.getByTestId("rule-preview").getByRole("listitem");
+  await dialog.getByLabel("Name").fill("Commute");
+  await dialog.getByLabel("Watch").selectOption("PRECIPITATION_PROBABILITY");
+  // At least 0 %: every hour matches, so the preview shows exactly the active window.
+  await dialog.getByLabel("Threshold (%)").fill("0");
+  await expect(preview).toHaveCount(1); // one window spanning all 72 hours
+
+  await dialog.getByLabel("From").fill("07:00");
+  await dialog.getByRole("button", { name: "Save rule" }).click();
+  await expect(dialog.getByText("Give both times, or leave both empty.")).toBeVisible();
+  await dialog.getByLabel("Until").fill("09:00");
+  for (const day of ["Saturday", "Sunday"]) await dialog.getByRole("checkbox", { name: day }).uncheck();
+  await expect.poll(() => preview.count()).toBeGreaterThan(1);
+  for (const text of await preview.allTextContents()) {
+    expect(text).toMatch(/^Commute Corner: (Mon|Tue|Wed|Thu|Fri) 7:00\sAM – (Mon|Tue|Wed|Thu|Fri) 9:00\sAM/);
+  }
+  await dialog.getByRole("button", { name: "Save rule" }).click();
+  await expect(dialog).toBeHidden();
+
+  const saved = async () =>
+    (await account.gql<{ alertRules: Array<{ enabled: boolean; activeDays: string[]; activeFrom: string; activeTo: string; state: string; snoozedUntil: string | null }> }>(
+      `{ alertRules { enabled activeDays activeFrom activeTo state snoozedUntil } }`,
+    )).alertRules[0]!;
+  const window = { activeDays: ["MON", "TUE", "WED", "THU", "FRI"], activeFrom: "07:00", activeTo: "09:00" };
+  expect(await saved()).toMatchObject({ enabled: true, ...window });
+
+  // Off and on again from the list: the days and hours stay.
+  const toggle = section.getByRole("switch", { name: "Commute is on" });
+  await toggle.uncheck();
+  await expect.poll(async () => (await saved()).enabled).toBe(false);
+  await toggle.check();
+  await expect.poll(async () => (await saved()).enabled).toBe(true);
+  expect(await saved()).toMatchObject(window);
+  await section.getByRole("button", { name: "Edit Commute" }).click();
+  const edit = page.getByRole("dialog", { name: "Edit alert rule" });
+  await expect(edit.getByLabel("From")).toHaveValue("07:00");
+  await expect(edit.getByRole("checkbox", { name: "Sunday" })).not.toBeChecked();
+  await page.keyboard.press("Escape");
+
+  // Snooze for a day, then resume.
+  const toasts = page.getByRole("region", { name: "Notifications (F8)" }).getByRole("listitem");
+  const row = section.getByRole("listitem").filter({ hasText: "Commute" });
+  await section.getByRole("button", { name: "Snooze Commute for 24 hours" }).click();
+  await expect(toasts.filter({ hasText: /^Commute is quiet until \w{3} \d{1,2}:\d{2}\sAM|PM/ })).toBeVisible();
+  await expect(row).toContainText("Snoozed");
+  await expect(row).toContainText("Quiet until");
+  const snoozedUntil = Date.parse((await saved()).snoozedUntil!);
+  expect(Math.abs(snoozedUntil - Date.now() - 24 * 3_600_000)).toBeLessThan(60_000);
+  await section.getByRole("button", { name: "Resume Commute" }).click();
+  await expect(toasts.filter({ hasText: "Commute is watching again." })).toBeVisible();
+  await expect(row).not.toContainText("Quiet until");
+  expect((await saved()).snoozedUntil).toBeNull();
+});

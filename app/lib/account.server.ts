@@ -2,7 +2,9 @@ import { data, type RouterContextProvider } from "react-router";
 import type { i18n } from "i18next";
 import { graphqlErrorCodes } from "./graphql/errors";
 import { VIEWER_QUERY } from "./graphql/documents";
-import { apiLanguage, DEFAULT_LOCALE, isLocale } from "./i18n/config";
+import { apiLanguage, DEFAULT_LOCALE, isLocale, localeOfApiLanguage } from "./i18n/config";
+import { serializeLocaleCookie } from "./i18n/locale-cookie.server";
+import { i18nFor } from "./i18n/middleware.server";
 import { loadQuery, requestGraphQL } from "./graphql/request-client.server";
 import { safeRedirectPath } from "./safe-redirect";
 import { clearedSessionCookie, sessionCookie, sessionToken } from "./session.server";
@@ -15,7 +17,10 @@ export type AccountActionData = { intent: "login" | "signup"; email: string; err
 const SIGN_UP = `mutation SignUp($email: String!, $password: String!, $language: Language, $timeZone: TimeZone) {
   signUp(email: $email, password: $password, language: $language, timeZone: $timeZone) { id token }
 }`;
-const LOG_IN = `mutation LogIn($email: String!, $password: String!) { logIn(email: $email, password: $password) { id token } }`;
+const LOG_IN = `mutation LogIn($email: String!, $password: String!) {
+  logIn(email: $email, password: $password) { id token user { id settings { id language } } }
+}`;
+type LoggedIn = { token: string; user: { settings: { language: string } } };
 const LOG_OUT = `mutation LogOut { logOut }`;
 
 /** The signed-in user, or null (no cookie, or a token that is expired or revoked). */
@@ -76,7 +81,7 @@ export async function handleAccountIntent(request: Request, context: Readonly<Ro
             timeZone: isTimeZone(timeZone) ? timeZone : null,
           })
           .toPromise()
-      : await client.mutation<{ logIn: { token: string } }>(LOG_IN, { email, password }).toPromise();
+      : await client.mutation<{ logIn: LoggedIn }>(LOG_IN, { email, password }).toPromise();
 
   const token = result.data && ("signUp" in result.data ? result.data.signUp.token : result.data.logIn.token);
   if (!token) {
@@ -95,9 +100,15 @@ export async function handleAccountIntent(request: Request, context: Readonly<Ro
     }
     return data<AccountActionData>({ intent, email, errors }, { status: 400 });
   }
+  // Logging in brings back the account's language; the page switches to it with the session.
+  const accountLocale =
+    result.data && "logIn" in result.data ? localeOfApiLanguage(result.data.logIn.user.settings.language) : null;
+  const headers = new Headers({ "Set-Cookie": sessionCookie(request, token) });
+  if (accountLocale && accountLocale !== i18n.language) headers.append("Set-Cookie", serializeLocaleCookie(accountLocale));
+  const say = accountLocale ? i18nFor(accountLocale).t : t;
   return redirectWithToast(
     redirectTo,
-    { title: intent === "signup" ? t("account.accountCreated") : t("account.welcomeBack"), variant: "success" },
-    { status: 303, headers: { "Set-Cookie": sessionCookie(request, token) } },
+    { title: intent === "signup" ? say("account.accountCreated") : say("account.welcomeBack"), variant: "success" },
+    { status: 303, headers },
   );
 }

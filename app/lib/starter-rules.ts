@@ -1,4 +1,4 @@
-import type { AlertRuleInput } from "./graphql/documents";
+import { WEEKDAYS, type AlertRuleInput } from "./graphql/documents";
 
 /** Rules most people want, offered while a user has none. Thresholds are metric, like the API's. */
 export const STARTER_RULES = [
@@ -27,5 +27,8 @@ export function starterRuleInput(key: StarterRuleKey, name: string): AlertRuleIn
     lookaheadHours: 24,
     notifyAllClear: false,
     cooldownHours: 6,
+    activeDays: [...WEEKDAYS],
+    activeFrom: null,
+    activeTo: null,
   };
 }

@@ -86,7 +86,7 @@ describe("alert rules", () => {
     expect((await t.gql(`{ alertRules { name } }`, {}, { token })).data!.alertRules).toEqual([{ name: "Gale" }]);
   });
 
-  it("snoozed rules stay silent", async () => {
+  it("snoozed rules stay silent, and a resumed one speaks again", async () => {
     const { t, token, replay, ruleId } = await setUp(3);
     const snoozed = await t.gql(`mutation ($id: ID!, $until: DateTime) { snoozeAlertRule(id: $id, until: $until) { state } }`, {
       id: ruleId,
@@ -95,6 +95,18 @@ describe("alert rules", () => {
     expect(snoozed.data!.snoozeAlertRule.state).toBe("SNOOZED");
     await replay(20);
     expect((await t.gql(INBOX, {}, { token })).data!.messages.edges).toEqual([]);
+
+    const SNOOZE = `mutation ($id: ID!, $until: DateTime) { snoozeAlertRule(id: $id, until: $until) { state snoozedUntil } }`;
+    expect((await t.gql(SNOOZE, { id: ruleId, until: "2026-06-30T00:00:00Z" }, { token })).data!.snoozeAlertRule).toEqual({
+      state: "SNOOZED",
+      snoozedUntil: "2026-06-30T00:00:00.000Z",
+    });
+    const RESUME = `mutation ($id: ID!) { resumeAlertRule(id: $id) { state snoozedUntil } }`;
+    expect(codes(await t.gql(RESUME, { id: ruleId }, { token: await t.signUp() }))).toEqual(["NOT_FOUND"]);
+    expect((await t.gql(RESUME, { id: ruleId }, { token })).data!.resumeAlertRule).toEqual({ state: "ARMED", snoozedUntil: null });
+    await replay(28);
+    const kinds = (await t.gql(INBOX, {}, { token })).data!.messages.edges.map((m: { kind: string }) => m.kind);
+    expect(kinds).toContain("ALERT");
   });
 
   it("validate input and keep to the owner", async () => {

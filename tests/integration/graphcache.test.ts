@@ -114,4 +114,34 @@ describe("graphcache updates", () => {
     await mutate(`mutation ($id: ID!) { deleteBriefing(id: $id) }`, { id: saved.saveBriefing.id });
     expect(cached<{ briefings: unknown[] }>(BRIEFINGS)!.briefings).toEqual([]);
   });
+
+  it("drops a removed place's rules and briefing slots, and puts a restored place back in its position", async () => {
+    const placeIds = await Promise.all(
+      [61, 62].map(async (lat) =>
+        (await mutate<{ addPlace: { id: string } }>(`mutation ($lat: Float!) { addPlace(latitude: $lat, longitude: 5, label: "R${lat}") { id label position } }`, { lat })).addPlace.id,
+      ),
+    );
+    const [first, second] = placeIds as [string, string];
+    const RULES = gql`query Rules { alertRules { id name place { id } } }`;
+    const BRIEFING_PLACES = gql`query BriefingPlaces { briefings { id places { id } } }`;
+    await mutate(`mutation ($id: ID!) { saveAlertRule(input: { name: "Wind", placeId: $id, metric: WIND_GUSTS, threshold: 90 }) { id name place { id } } }`, { id: second });
+    await mutate(`mutation ($ids: [ID!]!) { saveBriefing(input: { name: "Both", placeIds: $ids, period: TODAY, time: "07:00", days: [MON] }) { id } }`, { ids: [first, second] });
+    await client.query(RULES, {}).toPromise();
+    await client.query(BRIEFING_PLACES, {}).toPromise();
+    const placeOrder = () => cached<{ places: Array<{ id: string }> }>(PLACES)!.places.map((place) => place.id);
+    const before = placeOrder();
+
+    const requestsBefore = requests;
+    await mutate(`mutation ($id: ID!) { removePlace(id: $id) }`, { id: second });
+    expect(cached<{ alertRules: unknown[] }>(RULES)!.alertRules).toEqual([]);
+    const briefing = cached<{ briefings: Array<{ places: Array<{ id: string }> }> }>(BRIEFING_PLACES)!.briefings.at(-1)!;
+    expect(briefing.places.map((place) => place.id)).toEqual([first]);
+    expect(requests - requestsBefore).toBe(1);
+
+    await mutate(`mutation ($id: ID!) { restorePlace(id: $id) { id label position } }`, { id: second });
+    expect(placeOrder()).toEqual(before);
+    // The rule list is stale now: it is fetched again, with the rule back.
+    const rules = await client.query(RULES, {}).toPromise();
+    expect(rules.data!.alertRules.map((rule: { name: string }) => rule.name)).toEqual(["Wind"]);
+  });
 });

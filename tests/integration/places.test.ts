@@ -116,3 +116,65 @@ describe("places", () => {
     expect(t.fake.calls.geocoding).toBe(before);
   });
 });
+
+describe("undo of a removed place", () => {
+  const RULES = `{ alertRules { id name state place { id } } }`;
+  const BRIEFING_PLACES = `{ briefings { places { id } } }`;
+  const INBOX_PLACES = `{ messages(first: 10) { edges { kind place { id } } } }`;
+
+  it("puts it back where it was with its rules, briefing slots and inbox links, once, within 10 minutes, for its owner only", async () => {
+    let now = Date.parse("2026-06-01T06:00:00Z");
+    const api = await startTestApi({ now: () => new Date(now) });
+    try {
+      const token = await api.signUp();
+      const gql = (query: string, variables: Record<string, unknown> = {}, as = token) => api.gql(query, variables, { token: as });
+      const home = (await gql(ADD, { latitude: 51.5, longitude: -0.12, label: "Home" })).data!.addPlace;
+      const cabin = (await gql(ADD, { latitude: 46.5, longitude: 9.8, label: "Cabin" })).data!.addPlace;
+      await gql(ADD, { latitude: 52.5, longitude: 13.4, label: "Office" });
+      const rule = `mutation ($input: AlertRuleInput!) { saveAlertRule(input: $input) { id } }`;
+      const own = (await gql(rule, { input: { name: "Cabin wind", placeId: cabin.id, metric: "WIND_GUSTS", threshold: 0 } })).data!.saveAlertRule;
+      await gql(rule, { input: { name: "Anywhere wind", metric: "WIND_GUSTS", threshold: 0 } });
+      await gql(
+        `mutation ($ids: [ID!]!) { saveBriefing(input: { name: "Morning", placeIds: $ids, period: TODAY, time: "07:00", days: [MON] }) { id } }`,
+        { ids: [home.id, cabin.id] },
+      );
+      await api.api.services.alerts.evaluateAll();
+      const before = {
+        places: (await gql(PLACES)).data!.places,
+        rules: (await gql(RULES)).data!.alertRules,
+        briefings: (await gql(BRIEFING_PLACES)).data!.briefings,
+        inbox: (await gql(INBOX_PLACES)).data!.messages.edges,
+      };
+      expect(before.rules).toContainEqual({ id: own.id, name: "Cabin wind", state: "TRIGGERED", place: { id: cabin.id } });
+      expect(before.inbox.filter((edge: { place: { id: string } | null }) => edge.place?.id === cabin.id)).toHaveLength(2);
+
+      expect((await gql(`mutation ($id: ID!) { removePlace(id: $id) }`, { id: cabin.id })).data!.removePlace).toBe(cabin.id);
+      expect((await gql(RULES)).data!.alertRules.map((r: { name: string }) => r.name)).toEqual(["Anywhere wind"]);
+      expect((await gql(BRIEFING_PLACES)).data!.briefings).toEqual([{ places: [{ id: home.id }] }]);
+
+      // Nobody else can restore it, and trying changes nothing.
+      const mallory = await api.signUp();
+      const RESTORE = `mutation ($id: ID!) { restorePlace(id: $id) { id label position } }`;
+      const refused = await gql(RESTORE, { id: cabin.id }, mallory);
+      expect(codes(refused)).toEqual(["NOT_FOUND"]);
+      expect(refused.errors![0]!.message).toBe("Nothing to restore: no place was removed here in the last 10 minutes");
+      expect((await gql(PLACES, {}, mallory)).data!.places).toEqual([]);
+
+      now += 9 * 60_000;
+      expect((await gql(RESTORE, { id: cabin.id })).data!.restorePlace).toEqual({ id: cabin.id, label: "Cabin", position: 1 });
+      expect((await gql(PLACES)).data!.places).toEqual(before.places);
+      expect((await gql(RULES)).data!.alertRules).toEqual(before.rules);
+      expect((await gql(BRIEFING_PLACES)).data!.briefings).toEqual(before.briefings);
+      expect((await gql(INBOX_PLACES)).data!.messages.edges).toEqual(before.inbox);
+      expect(codes(await gql(RESTORE, { id: cabin.id }))).toEqual(["NOT_FOUND"]);
+
+      // Past the window it is gone for good.
+      await gql(`mutation ($id: ID!) { removePlace(id: $id) }`, { id: cabin.id });
+      now += 10 * 60_000 + 1;
+      expect(codes(await gql(RESTORE, { id: cabin.id }))).toEqual(["NOT_FOUND"]);
+      expect((await gql(PLACES)).data!.places.map((p: { label: string }) => p.label)).toEqual(["Home", "Office"]);
+    } finally {
+      await api.close();
+    }
+  });
+});

@@ -170,4 +170,17 @@ export const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  "0005_removed_places": {
+    async up(db: Kysely<unknown>) {
+      // What removing a place took with it (its rules, briefing slots, alert states), so undo can put it all back.
+      await db.schema
+        .createTable("removed_places")
+        .addColumn("place_id", "text", (col) => col.primaryKey())
+        .addColumn("user_id", "text", (col) => col.notNull().references("users.id").onDelete("cascade"))
+        .addColumn("removed_at", "text", (col) => col.notNull())
+        .addColumn("snapshot", "text", (col) => col.notNull())
+        .execute();
+      await db.schema.createIndex("removed_places_user").on("removed_places").columns(["user_id", "removed_at"]).execute();
+    },
+  },
 };

@@ -126,6 +126,9 @@ export type PushSubscriptionTable = {
   created_at: string;
 };
 
+/** A removed place and what went with it, as JSON (see places.server.ts), kept for undo. */
+export type RemovedPlaceTable = { place_id: string; user_id: string; removed_at: string; snapshot: string };
+
 export type HeldPushTable = { message_id: string; user_id: string; created_at: string };
 
 export type Database = {
@@ -138,6 +141,7 @@ export type Database = {
   briefing_places: BriefingPlaceTable;
   messages: MessageTable;
   alert_rules: AlertRuleTable;
+  removed_places: RemovedPlaceTable;
   alert_states: AlertStateTable;
   push_subscriptions: PushSubscriptionTable;
   held_pushes: HeldPushTable;

@@ -79,6 +79,8 @@ export const alertRulesTypeDefs = /* GraphQL */ `
     saveAlertRule(id: ID, input: AlertRuleInput!): AlertRule!
     "Silences the rule until the given time (none: 24 hours)."
     snoozeAlertRule(id: ID!, until: DateTime): AlertRule!
+    "Ends a snooze: the rule watches again from its next pass."
+    resumeAlertRule(id: ID!): AlertRule!
     deleteAlertRule(id: ID!): ID!
   }
 `;
@@ -206,7 +208,13 @@ export const alertRulesResolvers = {
   Query: {
     async alertRules(_: unknown, __: unknown, context: ApiContext) {
       const userId = requireUserId(context);
-      const rows = await context.db.selectFrom("alert_rules").selectAll().where("user_id", "=", userId).orderBy("created_at").execute();
+      const rows = await context.db
+        .selectFrom("alert_rules")
+        .selectAll()
+        .where("user_id", "=", userId)
+        .orderBy("created_at")
+        .orderBy("id")
+        .execute();
       return rows.map(ruleView);
     },
     async previewAlertRule(_: unknown, { input }: { input: AlertRuleInput }, context: ApiContext) {
@@ -291,6 +299,12 @@ export const alertRulesResolvers = {
       const snoozedUntil = new Date(until).toISOString();
       await context.db.updateTable("alert_rules").set({ snoozed_until: snoozedUntil }).where("id", "=", rule.id).execute();
       return ruleView({ ...rule, snoozed_until: snoozedUntil });
+    },
+    async resumeAlertRule(_: unknown, { id }: { id: string }, context: ApiContext) {
+      const userId = requireUserId(context);
+      const rule = await ownRule(context, userId, id);
+      await context.db.updateTable("alert_rules").set({ snoozed_until: null }).where("id", "=", rule.id).execute();
+      return ruleView({ ...rule, snoozed_until: null });
     },
     async deleteAlertRule(_: unknown, { id }: { id: string }, context: ApiContext) {
       const userId = requireUserId(context);

@@ -76,7 +76,13 @@ export const briefingsResolvers = {
   Query: {
     async briefings(_: unknown, __: unknown, context: ApiContext) {
       const userId = requireUserId(context);
-      const rows = await context.db.selectFrom("briefings").selectAll().where("user_id", "=", userId).orderBy("created_at").execute();
+      const rows = await context.db
+        .selectFrom("briefings")
+        .selectAll()
+        .where("user_id", "=", userId)
+        .orderBy("created_at")
+        .orderBy("id")
+        .execute();
       return rows.map(briefingView);
     },
   },

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { limitAnonymousLookup, requireUserId, type ApiContext } from "../context.server";
+import { removePlaceWithSnapshot, restoreRemovedPlace, RESTORE_WINDOW_MS } from "../db/place-snapshots.server";
 import type { PlaceTable } from "../db/tables";
 import { apiError, badInput, notFound } from "../errors.server";
 import type { GeocodedLocation } from "../weather/open-meteo.server";
@@ -49,7 +50,10 @@ export const placesTypeDefs = /* GraphQL */ `
     renamePlace(id: ID!, label: String!): Place!
     "The user's place ids in their new order: every place exactly once."
     reorderPlaces(ids: [ID!]!): [Place!]!
+    "Removes a place with its alert rules and its slots in briefings; restorePlace can undo it for 10 minutes."
     removePlace(id: ID!): ID!
+    "Puts a place removed in the last 10 minutes back where it was, with what went with it."
+    restorePlace(id: ID!): Place!
   }
 `;
 
@@ -251,15 +255,24 @@ export const placesResolvers = {
 
     async removePlace(_: unknown, { id }: { id: string }, context: ApiContext) {
       const userId = requireUserId(context);
-      await context.db.transaction().execute(async (trx) => {
-        const deleted = await trx.deleteFrom("places").where("id", "=", id).where("user_id", "=", userId).executeTakeFirst();
-        if (Number(deleted.numDeletedRows) === 0) throw notFound("Place");
-        const rest = await trx.selectFrom("places").select("id").where("user_id", "=", userId).orderBy("position").execute();
-        await Promise.all(
-          rest.map((row, position) => trx.updateTable("places").set({ position }).where("id", "=", row.id).execute()),
-        );
-      });
+      const removed = await context.db
+        .transaction()
+        .execute((trx) => removePlaceWithSnapshot(trx, userId, id, context.now()));
+      if (!removed) throw notFound("Place");
       return id;
+    },
+
+    async restorePlace(_: unknown, { id }: { id: string }, context: ApiContext) {
+      const userId = requireUserId(context);
+      const row = await context.db.transaction().execute(async (trx) => {
+        const count = await trx.selectFrom("places").select("id").where("user_id", "=", userId).execute();
+        if (count.length >= MAX_PLACES) throw badInput(`You can save up to ${MAX_PLACES} places`);
+        return restoreRemovedPlace(trx, userId, id, context.now());
+      });
+      if (!row) {
+        throw apiError("NOT_FOUND", `Nothing to restore: no place was removed here in the last ${RESTORE_WINDOW_MS / 60_000} minutes`);
+      }
+      return placeView(row);
     },
   },
 };

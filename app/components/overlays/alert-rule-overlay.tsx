@@ -8,6 +8,7 @@ import {
   PLACES_QUERY,
   PREVIEW_ALERT_RULE_QUERY,
   SAVE_ALERT_RULE_MUTATION,
+  WEEKDAYS,
   type AlertRuleInput,
   type Condition,
 } from "~/lib/graphql/documents";
@@ -18,13 +19,14 @@ import type { OverlayProps } from "~/lib/overlays/registry";
 import { showToast } from "~/lib/toast/toast-store";
 import { hourCycle } from "~/lib/units";
 import { useDebouncedValue } from "~/lib/use-debounced-value";
+import { weekdayName } from "~/lib/weekdays";
 
 const WATCHED_CONDITIONS: Condition[] = ["THUNDERSTORM", "THUNDERSTORM_WITH_HAIL", "SNOW", "FREEZING_RAIN", "FREEZING_DRIZZLE", "FOG", "RAIN_SHOWERS"];
 const LOOKAHEAD_HOURS = [6, 12, 24, 48, 72];
 const PREVIEW_DEBOUNCE_MS = 300;
 
 type Draft = Omit<AlertRuleInput, "threshold"> & { threshold: string };
-type Errors = Partial<Record<"name" | "threshold" | "conditions", string>>;
+type Errors = Partial<Record<"name" | "threshold" | "conditions" | "activeDays" | "activeHours", string>>;
 
 /** The input the API takes: the threshold turned back into metric, or null for weather kinds. */
 function toInput(draft: Draft, settings: DisplaySettings): AlertRuleInput | null {
@@ -32,6 +34,7 @@ function toInput(draft: Draft, settings: DisplaySettings): AlertRuleInput | null
   const value = Number(draft.threshold.replace(",", "."));
   if (!draft.name.trim() || (!isCondition && (draft.threshold.trim() === "" || !Number.isFinite(value)))) return null;
   if (isCondition && (draft.conditions ?? []).length === 0) return null;
+  if (draft.activeDays.length === 0 || !draft.activeFrom !== !draft.activeTo) return null;
   return {
     ...draft,
     name: draft.name.trim(),
@@ -85,7 +88,7 @@ function Preview({ input, settings }: { input: AlertRuleInput | null; settings: 
 
 /** Creates an alert rule (no `params.id`) or edits one, with a live preview of when it would fire. */
 export default function AlertRuleOverlay({ close, params }: OverlayProps) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const id = useId();
   const settings = useDisplaySettings();
   const [rules] = useQuery({ query: ALERT_RULES_QUERY });
@@ -106,6 +109,9 @@ export default function AlertRuleOverlay({ close, params }: OverlayProps) {
           urgent: existing.urgent,
           notifyAllClear: existing.notifyAllClear,
           cooldownHours: existing.cooldownHours,
+          activeDays: existing.activeDays,
+          activeFrom: existing.activeFrom,
+          activeTo: existing.activeTo,
         }
       : {
           name: "",
@@ -119,6 +125,9 @@ export default function AlertRuleOverlay({ close, params }: OverlayProps) {
           urgent: false,
           notifyAllClear: false,
           cooldownHours: 6,
+          activeDays: [...WEEKDAYS],
+          activeFrom: null,
+          activeTo: null,
         },
   );
   const [errors, setErrors] = useState<Errors>({});
@@ -135,12 +144,16 @@ export default function AlertRuleOverlay({ close, params }: OverlayProps) {
     if (draft.metric !== "CONDITION" && !Number.isFinite(Number(draft.threshold.replace(",", "."))) || (draft.metric !== "CONDITION" && draft.threshold.trim() === "")) {
       found.threshold = t("alerts.form.thresholdRequired");
     }
+    if (draft.activeDays.length === 0) found.activeDays = t("alerts.form.activeDaysRequired");
+    if (!draft.activeFrom !== !draft.activeTo) found.activeHours = t("alerts.form.activeHoursIncomplete");
     setErrors(found);
     if (Object.keys(found).length > 0 || !input) return;
     const result = await saveRule({ id: existing?.id, input });
     if (result.error || !result.data) {
       const field = result.error?.graphQLErrors[0]?.extensions?.field;
       if (field === "threshold" || field === "name" || field === "conditions") setErrors({ [field]: result.error!.graphQLErrors[0]!.message });
+      if (field === "activeDays") setErrors({ activeDays: result.error!.graphQLErrors[0]!.message });
+      if (field === "activeFrom" || field === "activeTo") setErrors({ activeHours: result.error!.graphQLErrors[0]!.message });
       return;
     }
     showToast({ title: t("alerts.saved", { name: result.data.saveAlertRule.name }), variant: "success" });
@@ -290,6 +303,65 @@ export default function AlertRuleOverlay({ close, params }: OverlayProps) {
           />
         </div>
       </div>
+      <fieldset aria-describedby={errors.activeDays ? `${id}-activeDays-error` : undefined}>
+        <legend className="mb-2 font-medium">{t("alerts.form.activeDays")}</legend>
+        <div className="flex flex-wrap gap-2">
+          {WEEKDAYS.map((day) => (
+            <label key={day} className="choice">
+              <input
+                type="checkbox"
+                className="accent-primary"
+                checked={draft.activeDays.includes(day)}
+                onChange={(event) =>
+                  change({
+                    activeDays: event.target.checked
+                      ? WEEKDAYS.filter((other) => other === day || draft.activeDays.includes(other))
+                      : draft.activeDays.filter((other) => other !== day),
+                  })
+                }
+              />
+              <span aria-hidden="true">{weekdayName(day, i18n.language)}</span>
+              <span className="sr-only">{weekdayName(day, i18n.language, "long")}</span>
+            </label>
+          ))}
+        </div>
+        {error("activeDays")}
+      </fieldset>
+      <fieldset aria-describedby={`${id}-activeHours-hint${errors.activeHours ? ` ${id}-activeHours-error` : ""}`}>
+        <legend className="mb-1 font-medium">{t("alerts.form.activeHours")}</legend>
+        <p id={`${id}-activeHours-hint`} className="mb-2 text-sm text-muted">
+          {t("alerts.form.activeHoursHint")}
+        </p>
+        <div className="flex flex-wrap items-end gap-4">
+          <div className="flex flex-col gap-1">
+            <label htmlFor={`${id}-activeFrom`} className="text-sm">
+              {t("alerts.form.activeFrom")}
+            </label>
+            <input
+              id={`${id}-activeFrom`}
+              type="time"
+              className="input"
+              value={draft.activeFrom ?? ""}
+              aria-invalid={errors.activeHours && !draft.activeFrom ? true : undefined}
+              onChange={(event) => change({ activeFrom: event.target.value || null })}
+            />
+          </div>
+          <div className="flex flex-col gap-1">
+            <label htmlFor={`${id}-activeTo`} className="text-sm">
+              {t("alerts.form.activeTo")}
+            </label>
+            <input
+              id={`${id}-activeTo`}
+              type="time"
+              className="input"
+              value={draft.activeTo ?? ""}
+              aria-invalid={errors.activeHours && !draft.activeTo ? true : undefined}
+              onChange={(event) => change({ activeTo: event.target.value || null })}
+            />
+          </div>
+        </div>
+        {error("activeHours")}
+      </fieldset>
       <label className="flex items-center gap-2">
         <input type="checkbox" className="accent-primary" checked={draft.urgent} onChange={(event) => change({ urgent: event.target.checked })} />
         {t("alerts.form.urgent")}

@@ -3,11 +3,31 @@ import { useMutation, useQuery } from "urql";
 import { TrashIcon } from "~/components/icons";
 import { Tooltip } from "~/components/ui/tooltip";
 import { displayThreshold, thresholdUnit } from "~/lib/alert-units";
-import { useDisplaySettings } from "~/lib/display-settings";
-import { ALERT_RULES_QUERY, DELETE_ALERT_RULE_MUTATION, SAVE_ALERT_RULE_MUTATION, type AlertRule } from "~/lib/graphql/documents";
+import { useDisplaySettings, type DisplaySettings } from "~/lib/display-settings";
+import { hourCycle } from "~/lib/units";
+import {
+  ALERT_RULES_QUERY,
+  alertRuleInput,
+  DELETE_ALERT_RULE_MUTATION,
+  RESUME_ALERT_RULE_MUTATION,
+  SAVE_ALERT_RULE_MUTATION,
+  SNOOZE_ALERT_RULE_MUTATION,
+  type AlertRule,
+} from "~/lib/graphql/documents";
 import { openOverlay } from "~/lib/overlays/overlay-store";
 import { showToast } from "~/lib/toast/toast-store";
 import { useOptimisticToggle } from "~/lib/use-optimistic-toggle";
+
+/** "Tue 14:00" in the user's zone and clock. */
+function formatWhen(iso: string, settings: DisplaySettings) {
+  return new Intl.DateTimeFormat(settings.locale, {
+    weekday: "short",
+    hour: "numeric",
+    minute: "2-digit",
+    hourCycle: hourCycle(settings.hour12),
+    timeZone: settings.timeZone ?? undefined,
+  }).format(new Date(iso));
+}
 
 const STATE_STYLE: Record<AlertRule["state"], string> = {
   ARMED: "bg-accented text-default",
@@ -20,6 +40,9 @@ function RuleRow({ rule }: { rule: AlertRule }) {
   const settings = useDisplaySettings();
   const [, saveRule] = useMutation(SAVE_ALERT_RULE_MUTATION);
   const [, deleteRule] = useMutation(DELETE_ALERT_RULE_MUTATION);
+  const [, snoozeRule] = useMutation(SNOOZE_ALERT_RULE_MUTATION);
+  const [, resumeRule] = useMutation(RESUME_ALERT_RULE_MUTATION);
+  const snoozed = rule.state === "SNOOZED" && rule.snoozedUntil ? formatWhen(rule.snoozedUntil, settings) : null;
   const summary =
     rule.metric === "CONDITION"
       ? new Intl.ListFormat(i18n.language, { type: "disjunction" }).format((rule.conditions ?? []).map((condition) => t(`weather.condition.${condition}`)))
@@ -30,23 +53,20 @@ function RuleRow({ rule }: { rule: AlertRule }) {
         });
 
   const [enabled, toggleEnabled] = useOptimisticToggle(rule.enabled, (next) => saveEnabled(next));
+  async function snoozeOrResume() {
+    if (snoozed) {
+      const result = await resumeRule({ id: rule.id });
+      if (!result.error) showToast({ title: t("alerts.resumed", { name: rule.name }), variant: "success" });
+      return;
+    }
+    // For the API's default of 24 hours, by the server's clock.
+    const result = await snoozeRule({ id: rule.id });
+    const until = result.data?.snoozeAlertRule.snoozedUntil;
+    if (until) showToast({ title: t("alerts.snoozed", { name: rule.name, time: formatWhen(until, settings) }), variant: "success" });
+  }
+
   function saveEnabled(enabled: boolean) {
-    return saveRule({
-      id: rule.id,
-      input: {
-        name: rule.name,
-        enabled,
-        placeId: rule.place?.id ?? null,
-        metric: rule.metric,
-        comparator: rule.comparator,
-        threshold: rule.threshold,
-        conditions: rule.conditions,
-        lookaheadHours: rule.lookaheadHours,
-        urgent: rule.urgent,
-        notifyAllClear: rule.notifyAllClear,
-        cooldownHours: rule.cooldownHours,
-      },
-    });
+    return saveRule({ id: rule.id, input: { ...alertRuleInput(rule), enabled } });
   }
 
   return (
@@ -62,9 +82,14 @@ function RuleRow({ rule }: { rule: AlertRule }) {
         </p>
         <p className="text-sm text-muted">
           {summary} · {rule.place?.label ?? t("alerts.everyPlace")}
+          {snoozed ? ` · ${t("alerts.snoozedUntil", { time: snoozed })}` : null}
         </p>
       </div>
       <div className="flex items-center gap-1">
+        <button type="button" className="button-secondary px-3 py-1 text-sm" onClick={() => void snoozeOrResume()}>
+          <span aria-hidden="true">{snoozed ? t("alerts.resumeButton") : t("alerts.snoozeButton")}</span>
+          <span className="sr-only">{snoozed ? t("alerts.resume", { name: rule.name }) : t("alerts.snooze", { name: rule.name })}</span>
+        </button>
         <button type="button" className="button-secondary px-3 py-1 text-sm" onClick={() => openOverlay("alert-rule", { id: rule.id })}>
           <span aria-hidden="true">{t("alerts.editButton")}</span>
           <span className="sr-only">{t("alerts.edit", { name: rule.name })}</span>
@@ -87,7 +112,7 @@ function RuleRow({ rule }: { rule: AlertRule }) {
   );
 }
 
-/** The user's alert rules: on/off, state, edit with a live preview, delete. */
+/** The user's alert rules: on/off, state, snooze for a day or resume, edit with a live preview, delete. */
 export function ManageAlertRules() {
   const { t } = useTranslation();
   const [rules] = useQuery({ query: ALERT_RULES_QUERY });

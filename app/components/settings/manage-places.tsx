@@ -73,7 +73,7 @@ function PlaceRow({
   index: number;
   count: number;
   onMove: (id: string, offset: number) => void;
-  onRemove: (place: PlaceSummary, index: number) => void;
+  onRemove: (place: PlaceSummary) => void;
   dragHandle: DragHandleProps;
   style: CSSProperties | undefined;
 }) {
@@ -164,7 +164,7 @@ function PlaceRow({
             type="button"
             className="icon-button"
             aria-label={t("managePlaces.remove", { label: place.label })}
-            onClick={() => onRemove(place, index)}
+            onClick={() => onRemove(place)}
           >
             <TrashIcon />
           </button>
@@ -174,7 +174,7 @@ function PlaceRow({
   );
 }
 
-/** Rename, reorder (buttons: keyboard and pointer alike) and remove places, with undo. */
+/** Rename, reorder (arrow buttons, arrow keys on the handle, or dragging it) and remove places, with undo. */
 export function ManagePlaces() {
   const { t } = useTranslation();
   const [places] = useQuery({ query: PLACES_QUERY });
@@ -182,11 +182,10 @@ export function ManagePlaces() {
   const list = order.shown;
   const listRef = useRef<HTMLOListElement>(null);
   const drag = useDragReorder(listRef, order.moveTo);
-  const [, reorderPlaces] = useMutation(REORDER_PLACES_MUTATION);
   const [, removePlace] = useMutation(REMOVE_PLACE_MUTATION);
   const [, restorePlace] = useMutation(RESTORE_PLACE_MUTATION);
 
-  async function remove(place: PlaceSummary, index: number) {
+  async function remove(place: PlaceSummary) {
     const result = await removePlace({ id: place.id });
     if (result.error) return;
     showToast({
@@ -195,13 +194,9 @@ export function ManagePlaces() {
       action: {
         label: t("managePlaces.undo"),
         onAction: async () => {
-          // Back under its label, in its old position.
-          const restored = await restorePlace({ latitude: place.latitude, longitude: place.longitude, label: place.label });
-          const back = restored.data?.addPlace;
-          if (!back) return;
-          const current = list.filter((other) => other.id !== place.id).map((other) => other.id);
-          current.splice(index, 0, back.id);
-          await reorderPlaces({ ids: current });
+          // The same place, back in its position with its rules and briefing slots.
+          const restored = await restorePlace({ id: place.id });
+          if (restored.error) return;
           showToast({ title: t("managePlaces.restored", { label: place.label }), variant: "success" });
         },
       },

@@ -41,6 +41,37 @@ function append(cache: Cache, entity: Keyed | null | undefined) {
   editLists(cache, entity.__typename, (links) => (links.includes(key) ? links : [...links, key]));
 }
 
+/** A removed place takes its own alert rules and its slots in briefings with it (the server did the same). */
+function detachPlace(cache: Cache, placeKey: string | null) {
+  if (!placeKey) return;
+  const rules = cache.resolve("Query", "alertRules") as string[] | null;
+  if (Array.isArray(rules)) {
+    const gone = rules.filter((rule) => cache.resolve(rule, "place") === placeKey);
+    cache.link("Query", "alertRules", rules.filter((rule) => !gone.includes(rule)));
+    for (const rule of gone) cache.invalidate(rule);
+  }
+  for (const briefing of (cache.resolve("Query", "briefings") as string[] | null) ?? []) {
+    const places = cache.resolve(briefing, "places") as string[] | null;
+    if (places?.includes(placeKey)) cache.link(briefing, "places", places.filter((place) => place !== placeKey));
+  }
+}
+
+/**
+ * A restored place goes back to its position; its rules and briefing slots come back
+ * from the server the next time those lists are shown.
+ */
+function restorePlace(cache: Cache, place: (Keyed & { position?: number }) | null | undefined) {
+  const key = place ? cache.keyOfEntity(place as Data) : null;
+  if (!place || !key) return;
+  editLists(cache, "Place", (links) => {
+    const rest = links.filter((link) => link !== key);
+    rest.splice(Math.min(place.position ?? rest.length, rest.length), 0, key);
+    return rest;
+  });
+  cache.invalidate("Query", "alertRules");
+  cache.invalidate("Query", "briefings");
+}
+
 function remove(cache: Cache, typename: string, id: string | null | undefined) {
   if (!id) return;
   const key = cache.keyOfEntity({ __typename: typename, id });
@@ -151,7 +182,12 @@ export function createCacheUpdates(): UpdatesConfig {
   return {
     Mutation: {
       addPlace: (result, _args, cache) => append(cache, field<Keyed>(result, "addPlace")),
-      removePlace: (result, _args, cache) => remove(cache, "Place", field<string>(result, "removePlace")),
+      removePlace: (result, _args, cache) => {
+        const id = field<string>(result, "removePlace");
+        if (id) detachPlace(cache, cache.keyOfEntity({ __typename: "Place", id }));
+        remove(cache, "Place", id);
+      },
+      restorePlace: (result, _args, cache) => restorePlace(cache, field<Keyed>(result, "restorePlace")),
       reorderPlaces: (result, _args, cache) => {
         const ordered = field<Keyed[] | null>(result, "reorderPlaces") ?? [];
         const keys = ordered

@@ -350,11 +350,12 @@ export const UPDATE_SETTINGS_MUTATION = gql<{ updateSettings: FullSettings }, { 
   ${SETTINGS_FIELDS}
 `;
 
-/** Puts a removed place back (undo): same coordinate and label. */
-export const RESTORE_PLACE_MUTATION = gql<{ addPlace: PlaceSummary }, { latitude: number; longitude: number; label: string }>`
-  mutation RestorePlace($latitude: Float!, $longitude: Float!, $label: String!) {
-    addPlace(latitude: $latitude, longitude: $longitude, label: $label) {
+/** Puts a removed place back (undo): the same place, with its rules and briefing slots. */
+export const RESTORE_PLACE_MUTATION = gql<{ restorePlace: PlaceSummary & { position: number } }, { id: string }>`
+  mutation RestorePlace($id: ID!) {
+    restorePlace(id: $id) {
       ...PlaceFields
+      position
     }
   }
   ${PLACE_FIELDS}
@@ -467,7 +468,12 @@ export type AlertRule = {
   urgent: boolean;
   notifyAllClear: boolean;
   cooldownHours: number;
+  activeDays: Weekday[];
+  /** "HH:MM" in the user's time zone; both null: all day. */
+  activeFrom: string | null;
+  activeTo: string | null;
   state: "ARMED" | "TRIGGERED" | "SNOOZED";
+  snoozedUntil: string | null;
 };
 
 const ALERT_RULE_FIELDS = gql`
@@ -487,7 +493,11 @@ const ALERT_RULE_FIELDS = gql`
     urgent
     notifyAllClear
     cooldownHours
+    activeDays
+    activeFrom
+    activeTo
     state
+    snoozedUntil
   }
 `;
 
@@ -500,13 +510,52 @@ export const ALERT_RULES_QUERY = gql<{ alertRules: AlertRule[] }, NoVariables>`
   ${ALERT_RULE_FIELDS}
 `;
 
-export type AlertRuleInput = Pick<AlertRule, "name" | "enabled" | "metric" | "comparator" | "threshold" | "conditions" | "lookaheadHours" | "urgent" | "notifyAllClear" | "cooldownHours"> & {
+export type AlertRuleInput = Pick<
+  AlertRule,
+  | "name"
+  | "enabled"
+  | "metric"
+  | "comparator"
+  | "threshold"
+  | "conditions"
+  | "lookaheadHours"
+  | "urgent"
+  | "notifyAllClear"
+  | "cooldownHours"
+  | "activeDays"
+  | "activeFrom"
+  | "activeTo"
+> & {
   placeId: string | null;
 };
+
+/** Everything a saved rule's input holds, so a quick change (on/off) keeps the rest as it is. */
+export function alertRuleInput(rule: AlertRule): AlertRuleInput {
+  const { id: _id, place, state: _state, snoozedUntil: _snoozedUntil, ...fields } = rule;
+  return { ...fields, placeId: place?.id ?? null };
+}
 
 export const SAVE_ALERT_RULE_MUTATION = gql<{ saveAlertRule: AlertRule }, { id?: string; input: AlertRuleInput }>`
   mutation SaveAlertRule($id: ID, $input: AlertRuleInput!) {
     saveAlertRule(id: $id, input: $input) {
+      ...AlertRuleFields
+    }
+  }
+  ${ALERT_RULE_FIELDS}
+`;
+
+export const SNOOZE_ALERT_RULE_MUTATION = gql<{ snoozeAlertRule: AlertRule }, { id: string; until?: string }>`
+  mutation SnoozeAlertRule($id: ID!, $until: DateTime) {
+    snoozeAlertRule(id: $id, until: $until) {
+      ...AlertRuleFields
+    }
+  }
+  ${ALERT_RULE_FIELDS}
+`;
+
+export const RESUME_ALERT_RULE_MUTATION = gql<{ resumeAlertRule: AlertRule }, { id: string }>`
+  mutation ResumeAlertRule($id: ID!) {
+    resumeAlertRule(id: $id) {
       ...AlertRuleFields
     }
   }

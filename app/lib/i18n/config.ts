@@ -39,3 +39,8 @@ export function localeDisplayName(locale: Locale): string {
 export function apiLanguage(locale: Locale): "EN_US" | "DE_DE" | "FR_FR" | "ES_ES" {
   return locale.replace("-", "_").toUpperCase() as "EN_US" | "DE_DE" | "FR_FR" | "ES_ES";
 }
+
+/** The locale of an API `Language` value ("DE_DE" → "de-DE"); null for one the app does not speak. */
+export function localeOfApiLanguage(language: unknown): Locale | null {
+  return SUPPORTED_LOCALES.find((locale) => apiLanguage(locale) === language) ?? null;
+}
