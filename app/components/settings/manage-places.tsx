@@ -111,7 +111,7 @@ function PlaceRow({
           <GripIcon />
         </button>
       </Tooltip>
-      <form className="flex min-w-0 flex-1 flex-col gap-1" onSubmit={rename} noValidate>
+      <form className="flex min-w-56 flex-1 flex-col gap-1" onSubmit={rename} noValidate>
         <label htmlFor={id} className="sr-only">
           {t("managePlaces.label", { name: place.name })}
         </label>
@@ -136,7 +136,7 @@ function PlaceRow({
           </p>
         ) : null}
       </form>
-      <div className="flex items-center">
+      <div className="ml-auto flex items-center">
         <Tooltip content={t("managePlaces.moveUp", { label: place.label })}>
           <button
             type="button"
