@@ -313,3 +313,79 @@ test("marking a message read and renaming a place offline are kept and sent when
   await expect(item).not.toHaveAttribute("data-unread");
   await expect(page.getByRole("heading", { name: "Queue Quay North", exact: true })).toBeVisible();
 });
+
+test.describe("route preloads", () => {
+  // page.route must see the module requests, which the worker would otherwise answer.
+  test.use({ serviceWorkers: "block" });
+
+  /** Waits until the page has loaded what it loads by itself when idle (toasts, tooltips). */
+  async function settled(page: import("@playwright/test").Page) {
+    const modules = () => page.evaluate(() => performance.getEntriesByType("resource").filter((entry) => entry.name.endsWith(".js")).length);
+    let last = -1;
+    await expect
+      .poll(async () => {
+        const now = await modules();
+        const same = now === last;
+        last = now;
+        return same;
+      }, { intervals: [500] })
+      .toBe(true);
+  }
+
+  /** Counts module requests and how many were in flight at once; each one is held 300 ms. */
+  async function watchModules(page: import("@playwright/test").Page) {
+    const seen: string[] = [];
+    let inFlight = 0;
+    let most = 0;
+    await page.route("**/assets/*.js", async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await route.continue();
+    });
+    page.on("request", (request) => {
+      if (!/\/assets\/.+\.js$/.test(request.url())) return;
+      seen.push(new URL(request.url()).pathname);
+      most = Math.max(most, ++inFlight);
+    });
+    const done = (request: import("@playwright/test").Request) => {
+      if (/\/assets\/.+\.js$/.test(request.url())) inFlight--;
+    };
+    page.on("requestfinished", done);
+    page.on("requestfailed", done);
+    return { seen, inFlight: () => inFlight, most: () => most };
+  }
+
+  test("pointing at links preloads their routes' modules, at most 4 at once, and following one needs none of them again", async ({ page, consoleGuard }) => {
+    consoleGuard.allow(/status of 404/);
+    // The not-found page has loaded neither route's modules: both links have some to preload.
+    await gotoHydrated(page, "/no-such-page");
+    await settled(page);
+    const modules = await watchModules(page);
+    await page.getByRole("link", { name: "Home", exact: true }).hover();
+    await page.waitForTimeout(150);
+    await page.getByRole("link", { name: "Settings" }).hover();
+    await expect.poll(() => modules.seen.length).toBeGreaterThan(4);
+    await expect.poll(() => modules.inFlight(), { timeout: 15_000 }).toBe(0);
+    expect(modules.most()).toBeLessThanOrEqual(4);
+    const preloaded = [...modules.seen];
+    expect(preloaded.some((url) => /\/home-/.test(url)) && preloaded.some((url) => /\/settings-main-/.test(url))).toBe(true);
+
+    await page.getByRole("link", { name: "Settings" }).click();
+    await expect(page.getByRole("heading", { name: "Settings", level: 1 })).toBeVisible();
+    expect(modules.seen.slice(preloaded.length).filter((url) => preloaded.includes(url))).toEqual([]);
+  });
+
+  test("nothing is preloaded while the browser asks to save data", async ({ page }) => {
+    await page.addInitScript(() => {
+      Object.defineProperty(navigator, "connection", {
+        value: { saveData: true, effectiveType: "4g", addEventListener() {}, removeEventListener() {} },
+      });
+    });
+    await gotoHydrated(page, "/");
+    await settled(page);
+    const modules = await watchModules(page);
+    await page.getByRole("link", { name: "Settings" }).hover();
+    await page.getByRole("link", { name: "Settings" }).focus();
+    await page.waitForTimeout(1000);
+    expect(modules.seen).toEqual([]);
+  });
+});

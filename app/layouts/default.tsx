@@ -1,5 +1,5 @@
 import { useTranslation } from "react-i18next";
-import { Link, NavLink, Outlet } from "react-router";
+import { Link, NavLink, Outlet, type NavLinkProps } from "react-router";
 import { useQuery } from "urql";
 import type { Route } from "./+types/default";
 import { ColorModeToggle } from "~/components/color-mode-toggle";
@@ -11,7 +11,8 @@ import { clientLoadQuery } from "~/lib/graphql/browser-load";
 import { VIEWER_QUERY } from "~/lib/graphql/documents";
 import { loadQuery } from "~/lib/graphql/request-client.server";
 import { openOverlay } from "~/lib/overlays/overlay-store";
-import { usePrefetchMode } from "~/lib/pwa/prefetch-policy";
+import { useIntentPreload } from "~/lib/navigation/use-intent-preload";
+import { usePrefetchAllowed } from "~/lib/pwa/prefetch-policy";
 
 // The header shows who is signed in and the unread count on every page.
 export async function loader({ context }: Route.LoaderArgs) {
@@ -40,9 +41,14 @@ function UnreadBadge() {
   );
 }
 
+/** A navigation link that preloads its route on intent (at most 4 modules at once), unless saving data. */
+function PreloadNavLink({ to, preload, ...props }: NavLinkProps & { to: string; preload: boolean }) {
+  return <NavLink to={to} {...props} {...useIntentPreload(to, preload)} />;
+}
+
 function Header() {
   const { t } = useTranslation();
-  const prefetch = usePrefetchMode();
+  const preload = usePrefetchAllowed();
   const navClass = ({ isActive }: { isActive: boolean }) => `nav-link ${isActive ? "nav-link-active" : ""}`;
   return (
     <header className="sticky top-0 z-40 border-b border-default bg-default/90 backdrop-blur">
@@ -55,12 +61,12 @@ function Header() {
           <span className="sr-only sm:not-sr-only">{t("app.name")}</span>
         </NavLink>
         <nav aria-label={t("nav.label")} className="flex items-center gap-1">
-          <NavLink to="/" end className={navClass} prefetch={prefetch}>
+          <PreloadNavLink to="/" end className={navClass} preload={preload}>
             {t("nav.home")}
-          </NavLink>
-          <NavLink to="/settings" className={navClass} prefetch={prefetch}>
+          </PreloadNavLink>
+          <PreloadNavLink to="/settings" className={navClass} preload={preload}>
             {t("nav.settings")}
-          </NavLink>
+          </PreloadNavLink>
         </nav>
         <div className="ml-auto flex items-center gap-1">
           <UnreadBadge />

@@ -8,15 +8,15 @@ export function prefetchAllowed(connection: NetworkInformation | undefined): boo
   return !connection.saveData && !/(^|-)2g$/.test(connection.effectiveType ?? "");
 }
 
-/** The navigation links' prefetch mode: on intent, unless the connection says otherwise (checked after hydration). */
-export function usePrefetchMode(): "intent" | "none" {
-  const [mode, setMode] = useState<"intent" | "none">("intent");
+/** Whether links may preload their routes on intent (checked after hydration, and again when the connection changes). */
+export function usePrefetchAllowed(): boolean {
+  const [allowed, setAllowed] = useState(true);
   useEffect(() => {
     const connection = (navigator as Navigator & { connection?: NetworkInformation }).connection;
-    const update = () => setMode(prefetchAllowed(connection) ? "intent" : "none");
+    const update = () => setAllowed(prefetchAllowed(connection));
     update();
     connection?.addEventListener?.("change", update);
     return () => connection?.removeEventListener?.("change", update);
   }, []);
-  return mode;
+  return allowed;
 }

@@ -1,0 +1,24 @@
+import { useEffect, useRef } from "react";
+import { preloadRoute } from "./route-preload";
+
+/** How long a pointer or focus rests on a link before it counts as intent (React Router's own delay). */
+const INTENT_DELAY_MS = 100;
+
+/** Event handlers for a link that preload its route's modules when the user shows intent to follow it. */
+export function useIntentPreload(pathname: string, enabled: boolean) {
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const cancel = () => clearTimeout(timer.current);
+  useEffect(() => cancel, []);
+  const start = (delay: number) => {
+    if (!enabled) return;
+    cancel();
+    timer.current = setTimeout(() => preloadRoute(pathname), delay);
+  };
+  return {
+    onMouseEnter: () => start(INTENT_DELAY_MS),
+    onFocus: () => start(INTENT_DELAY_MS),
+    onTouchStart: () => start(0),
+    onMouseLeave: cancel,
+    onBlur: cancel,
+  };
+}
