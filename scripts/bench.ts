@@ -9,10 +9,12 @@ import { gzipSync } from "node:zlib";
 import { ROOT, startAppServer } from "../e2e/support/app-server";
 import { benchApi } from "./bench/api";
 import { benchEngine } from "./bench/engine";
+import { benchLighthouse } from "./bench/lighthouse";
 import { benchOfflineRepeatVisit } from "./bench/offline-repeat-visit";
 
-const BUDGET_KB = { firstLoadJs: 120 };
-const TARGETS = { offlineFcpMs: 300, apiShareOfBaseline: 0.5, apiP99Ms: 25, engineTickMs: 1000, engineUpstreamCalls: 1000 / 50 };
+// Issue 5's budget for the whole product; the shell alone had 120 KB (issue 2).
+const BUDGET_KB = { firstLoadJs: 150, shellFirstLoadJs: 120 };
+const TARGETS = { lcpMs: 1800, cls: 0.02, offlineFcpMs: 300, apiShareOfBaseline: 0.5, apiP99Ms: 25, engineTickMs: 1000, engineUpstreamCalls: 1000 / 50 };
 
 /** Every script the page's HTML references: <script src> and <link rel="modulepreload">. */
 export function referencedScripts(html: string): string[] {
@@ -52,6 +54,9 @@ try {
 console.log("\nFirst-load JavaScript of / (gzip -9), by file:");
 for (const { src, kb } of bundle.sizes.sort((a, b) => b.kb - a.kb)) console.log(`  ${kb.toFixed(1).padStart(7)} KB  ${src}`);
 
+console.log("\nLighthouse, mobile emulation (simulated slow 4G, 4× CPU), on / …");
+const lighthouse = await benchLighthouse();
+
 console.log("\nA repeat visit to / from the service worker, server stopped…");
 const offline = await benchOfflineRepeatVisit();
 
@@ -62,7 +67,12 @@ const engine = await benchEngine();
 
 const verdict = (ok: boolean) => (ok ? "within" : "OVER");
 console.log("\nFigures:");
-row("first-load JS of /", `${bundle.totalKb.toFixed(1)} KB`, `budget ${BUDGET_KB.firstLoadJs} KB: ${verdict(bundle.totalKb <= BUDGET_KB.firstLoadJs)}`);
+row("first-load JS of /", `${bundle.totalKb.toFixed(1)} KB`, `budget ${BUDGET_KB.firstLoadJs} KB: ${verdict(bundle.totalKb <= BUDGET_KB.firstLoadJs)} (shell budget ${BUDGET_KB.shellFirstLoadJs} KB: ${verdict(bundle.totalKb <= BUDGET_KB.shellFirstLoadJs)})`);
+for (const [who, result] of [["visitor", lighthouse.visitor], ["3 places", lighthouse.signedIn]] as const) {
+  const runs = result.samples.map((sample) => sample.lcpMs.toFixed(0)).join(", ");
+  row(`Lighthouse LCP of / (${who})`, `${result.lcpMs.toFixed(0)} ms`, `median of ${runs}; target ≤ ${TARGETS.lcpMs} ms: ${verdict(result.lcpMs <= TARGETS.lcpMs)}`);
+  row(`Lighthouse CLS of / (${who})`, result.cls.toFixed(3), `target ≤ ${TARGETS.cls}: ${verdict(result.cls <= TARGETS.cls)}`);
+}
 row("repeat visit from the worker: FCP", `${offline.medianMs.toFixed(0)} ms`, `median of ${offline.samples.length}; target ≤ ${TARGETS.offlineFcpMs} ms: ${verdict(offline.medianMs <= TARGETS.offlineFcpMs)}`);
 row("API: me{places{weather}} req/s", api.app.rps.toFixed(0), `p50 ${api.app.p50.toFixed(1)} ms, errors ${api.app.errors}`);
 row("API: p99", `${api.app.p99.toFixed(1)} ms`, `target ≤ ${TARGETS.apiP99Ms} ms: ${verdict(api.app.p99 <= TARGETS.apiP99Ms)}`);

@@ -1,5 +1,4 @@
 import { useEffect, useRef } from "react";
-import { preloadRoute } from "./route-preload";
 
 /** How long a pointer or focus rests on a link before it counts as intent (React Router's own delay). */
 const INTENT_DELAY_MS = 100;
@@ -12,7 +11,8 @@ export function useIntentPreload(pathname: string, enabled: boolean) {
   const start = (delay: number) => {
     if (!enabled) return;
     cancel();
-    timer.current = setTimeout(() => preloadRoute(pathname), delay);
+    // The preloader loads on first use: the first page does not need it.
+    timer.current = setTimeout(() => void import("./route-preload").then(({ preloadRoute }) => preloadRoute(pathname)), delay);
   };
   return {
     onMouseEnter: () => start(INTENT_DELAY_MS),
