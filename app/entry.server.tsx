@@ -6,12 +6,14 @@ import { renderToPipeableStream } from "react-dom/server";
 import { I18nextProvider } from "react-i18next";
 import type { EntryContext, HandleErrorFunction, RouterContextProvider } from "react-router";
 import { ServerRouter } from "react-router";
+import { InlineStylesheetContext } from "./components/inline-stylesheet";
 import { contentSecurityPolicy, createNonce } from "./lib/csp.server";
 import { serverEnv } from "./lib/env.server";
 import { requestGraphQLContext } from "./lib/graphql/request-client.server";
 import { GraphQLClientSourceContext } from "./lib/graphql/provider";
 import { GraphQLDataContext, serializeGraphQLData } from "./lib/graphql/ssr-data";
 import { getI18n } from "./lib/i18n/middleware.server";
+import { APP_STYLESHEET } from "./lib/inline-stylesheet.server";
 import { NonceContext } from "./lib/nonce";
 
 /** Read by server.ts for /healthz and the build-update check. */
@@ -42,13 +44,15 @@ export default function handleRequest(
   // first could fire into an unassigned `abort` and take the process down).
   const element = (
     <NonceContext.Provider value={nonce}>
-      <GraphQLClientSourceContext.Provider value={clientSource}>
-        <GraphQLDataContext.Provider value={graphqlData}>
-          <I18nextProvider i18n={getI18n(loadContext)}>
-            <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
-          </I18nextProvider>
-        </GraphQLDataContext.Provider>
-      </GraphQLClientSourceContext.Provider>
+      <InlineStylesheetContext.Provider value={serverEnv().NODE_ENV === "development" ? null : APP_STYLESHEET}>
+        <GraphQLClientSourceContext.Provider value={clientSource}>
+          <GraphQLDataContext.Provider value={graphqlData}>
+            <I18nextProvider i18n={getI18n(loadContext)}>
+              <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+            </I18nextProvider>
+          </GraphQLDataContext.Provider>
+        </GraphQLClientSourceContext.Provider>
+      </InlineStylesheetContext.Provider>
     </NonceContext.Provider>
   );
 

@@ -35,12 +35,14 @@ import { themeSessionResolver } from "./lib/theme/theme-session.server";
 import { takeFlashToast } from "./lib/toast/flash-toast.server";
 import { toastStore } from "./lib/toast/toast-store";
 import stylesheet from "./app.css?url";
+import { InlineStylesheet } from "./components/inline-stylesheet";
 
 export const middleware: Route.MiddlewareFunction[] = middlewareNamed("i18n", "graphql");
 export const clientMiddleware: Route.ClientMiddlewareFunction[] = [fullLoadWhenNeeded];
 
 export const links: Route.LinksFunction = () => [
-  { rel: "stylesheet", href: stylesheet },
+  // Production pages carry the stylesheet inline (InlineStylesheet); Vite's dev server updates this one.
+  ...(import.meta.env.DEV ? [{ rel: "stylesheet", href: stylesheet }] : []),
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
   { rel: "manifest", href: WEB_MANIFEST_URL },
   { rel: "apple-touch-icon", href: "/icons/apple-touch-icon.png" },
@@ -84,6 +86,7 @@ function Document({ children }: { children: ReactNode }) {
         <meta name="theme-color" content={WEB_MANIFEST.theme_color} />
         <Meta />
         <Links />
+        <InlineStylesheet nonce={nonce} />
         <PreventFlashOnWrongTheme ssrTheme={Boolean(forced ?? loaderData?.theme)} nonce={nonce} />
       </head>
       <body className="min-h-dvh bg-default text-default antialiased">

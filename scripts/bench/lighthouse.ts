@@ -1,7 +1,13 @@
 /**
- * Lighthouse (mobile emulation, simulated slow 4G and 4× CPU) on `/`: largest contentful
- * paint and cumulative layout shift, for a visitor and for a signed-in user with three
- * places, median of a few runs each. Chromium is Debian's, driven over its debugging port.
+ * Lighthouse 12 (mobile emulation: phone screen, slow 4G, 4× CPU) on `/`: largest
+ * contentful paint and cumulative layout shift, for a visitor and for a signed-in user
+ * with three places, median of a few runs each. Chromium is Debian's, driven over its
+ * debugging port.
+ *
+ * Throttling is applied to the real page load ("devtools"). Lighthouse's default,
+ * simulated throttling, replays a load observed on loopback, where the page's modules
+ * arrive before the first paint: it then counts them as render-blocking in some runs and
+ * not in others (0.9–3 s for the same page). That figure is printed too, for the visitor.
  */
 import { chromium } from "@playwright/test";
 import lighthouse from "lighthouse";
@@ -48,25 +54,37 @@ export async function benchLighthouse() {
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS, `--remote-debugging-port=${port}`] });
   try {
     const token = await signedInUser(server.baseURL);
-    const measure = async (headers: Record<string, string>): Promise<{ lcpMs: number; cls: number; samples: Sample[] }> => {
+    const measure = async (
+      headers: Record<string, string>,
+      throttlingMethod: "devtools" | "simulate" = "devtools",
+    ): Promise<{ lcpMs: number; cls: number; samples: Sample[] }> => {
       const samples: Sample[] = [];
-      for (let run = 0; run < RUNS; run++) {
+      // A run now and then loses its trace (NO_NAVSTART): it is run again, twice at most.
+      for (let run = 0, retries = 0; run < RUNS; run++) {
         const result = await lighthouse(`${server.baseURL}/`, {
           port,
           output: "json",
           logLevel: "error",
           onlyCategories: ["performance"],
           maxWaitForLoad: MAX_WAIT_FOR_LOAD_MS,
+          throttlingMethod,
           extraHeaders: headers,
         });
         const audits = result!.lhr.audits;
-        samples.push({ lcpMs: audits["largest-contentful-paint"]!.numericValue!, cls: audits["cumulative-layout-shift"]!.numericValue! });
+        const lcp = audits["largest-contentful-paint"]!;
+        if (lcp.numericValue === undefined) {
+          if (++retries > 2) throw new Error(`Lighthouse measured no LCP: ${lcp.errorMessage ?? "no reason given"}`);
+          run--;
+          continue;
+        }
+        samples.push({ lcpMs: lcp.numericValue, cls: audits["cumulative-layout-shift"]!.numericValue! });
       }
       return { lcpMs: median(samples.map((sample) => sample.lcpMs)), cls: median(samples.map((sample) => sample.cls)), samples };
     };
     return {
       visitor: await measure({}),
       signedIn: await measure({ Cookie: `weatherbot_session=${token}` }),
+      visitorSimulated: await measure({}, "simulate"),
     };
   } finally {
     await browser.close();
