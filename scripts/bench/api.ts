@@ -8,21 +8,11 @@ import path from "node:path";
 import { freePort, ROOT, startAppServer } from "../../e2e/support/app-server";
 import { startFakeOpenMeteo } from "../../tests/fakes/open-meteo";
 import { runLoad, type LoadResult } from "./load";
+import { graphql } from "./graphql";
 
 const CONNECTIONS = 50;
 const DURATION_MS = 5_000;
 const QUERY = `{ me { places { weather { current { temperature condition } daily { date temperatureMax temperatureMin } } } } }`;
-
-async function graphql(url: string, query: string, variables: Record<string, unknown> = {}, token?: string) {
-  const response = await fetch(url, {
-    method: "POST",
-    headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: JSON.stringify({ query, variables }),
-  });
-  const body = (await response.json()) as { data?: any; errors?: unknown };
-  if (body.errors) throw new Error(JSON.stringify(body.errors));
-  return body.data;
-}
 
 async function helloYoga(): Promise<LoadResult> {
   const port = await freePort();

@@ -14,6 +14,7 @@ import lighthouse from "lighthouse";
 import { freePort, startAppServer } from "../../e2e/support/app-server";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../../e2e/support/chromium";
 import { startFakeOpenMeteo } from "../../tests/fakes/open-meteo";
+import { graphql } from "./graphql";
 
 const RUNS = 3;
 /*
@@ -24,17 +25,6 @@ const RUNS = 3;
 const MAX_WAIT_FOR_LOAD_MS = 10_000;
 
 type Sample = { lcpMs: number; cls: number };
-
-async function graphql(url: string, query: string, variables: Record<string, unknown> = {}, token?: string) {
-  const response = await fetch(url, {
-    method: "POST",
-    headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: JSON.stringify({ query, variables }),
-  });
-  const body = (await response.json()) as { data?: any; errors?: unknown };
-  if (body.errors) throw new Error(JSON.stringify(body.errors));
-  return body.data;
-}
 
 async function signedInUser(baseURL: string) {
   const url = `${baseURL}/graphql`;

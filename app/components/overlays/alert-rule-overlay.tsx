@@ -14,12 +14,11 @@ import {
 } from "~/lib/graphql/documents";
 import { graphqlErrorMessage } from "~/lib/graphql/errors";
 import { SILENT_OPERATION } from "~/lib/graphql/install-browser";
-import { FieldError, OverlayHeader } from "~/components/ui/form-parts";
+import { FieldError, OverlayHeader, WeekdayChoices } from "~/components/ui/form-parts";
 import type { OverlayProps } from "~/lib/overlays/registry";
 import { showToast } from "~/lib/toast/toast-store";
 import { hourCycle } from "~/lib/units";
 import { useDebouncedValue } from "~/lib/use-debounced-value";
-import { weekdayName } from "~/lib/weekdays";
 
 const WATCHED_CONDITIONS: Condition[] = ["THUNDERSTORM", "THUNDERSTORM_WITH_HAIL", "SNOW", "FREEZING_RAIN", "FREEZING_DRIZZLE", "FOG", "RAIN_SHOWERS"];
 const LOOKAHEAD_HOURS = [6, 12, 24, 48, 72];
@@ -88,7 +87,7 @@ function Preview({ input, settings }: { input: AlertRuleInput | null; settings: 
 
 /** Creates an alert rule (no `params.id`) or edits one, with a live preview of when it would fire. */
 export default function AlertRuleOverlay({ close, params }: OverlayProps) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const id = useId();
   const settings = useDisplaySettings();
   const [rules] = useQuery({ query: ALERT_RULES_QUERY });
@@ -303,30 +302,13 @@ export default function AlertRuleOverlay({ close, params }: OverlayProps) {
           />
         </div>
       </div>
-      <fieldset aria-describedby={errors.activeDays ? `${id}-activeDays-error` : undefined}>
-        <legend className="mb-2 font-medium">{t("alerts.form.activeDays")}</legend>
-        <div className="flex flex-wrap gap-2">
-          {WEEKDAYS.map((day) => (
-            <label key={day} className="choice">
-              <input
-                type="checkbox"
-                className="accent-primary"
-                checked={draft.activeDays.includes(day)}
-                onChange={(event) =>
-                  change({
-                    activeDays: event.target.checked
-                      ? WEEKDAYS.filter((other) => other === day || draft.activeDays.includes(other))
-                      : draft.activeDays.filter((other) => other !== day),
-                  })
-                }
-              />
-              <span aria-hidden="true">{weekdayName(day, i18n.language)}</span>
-              <span className="sr-only">{weekdayName(day, i18n.language, "long")}</span>
-            </label>
-          ))}
-        </div>
-        {error("activeDays")}
-      </fieldset>
+      <WeekdayChoices
+        legend={t("alerts.form.activeDays")}
+        value={draft.activeDays}
+        onChange={(activeDays) => change({ activeDays })}
+        errorId={`${id}-activeDays-error`}
+        error={errors.activeDays}
+      />
       <fieldset aria-describedby={`${id}-activeHours-hint${errors.activeHours ? ` ${id}-activeHours-error` : ""}`}>
         <legend className="mb-1 font-medium">{t("alerts.form.activeHours")}</legend>
         <p id={`${id}-activeHours-hint`} className="mb-2 text-sm text-muted">

@@ -6,19 +6,17 @@ import {
   BRIEFINGS_QUERY,
   PLACES_QUERY,
   SAVE_BRIEFING_MUTATION,
-  WEEKDAYS,
   type BriefingInput,
 } from "~/lib/graphql/documents";
-import { FieldError, OverlayHeader } from "~/components/ui/form-parts";
+import { FieldError, OverlayHeader, WeekdayChoices } from "~/components/ui/form-parts";
 import type { OverlayProps } from "~/lib/overlays/registry";
 import { showToast } from "~/lib/toast/toast-store";
-import { weekdayName } from "~/lib/weekdays";
 
 type Errors = Partial<Record<"name" | "placeIds" | "days", string>>;
 
 /** Creates a briefing (no `params.id`) or edits the one named. */
 export default function BriefingOverlay({ close, params }: OverlayProps) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const id = useId();
   const [briefings] = useQuery({ query: BRIEFINGS_QUERY });
   const [places] = useQuery({ query: PLACES_QUERY });
@@ -107,19 +105,13 @@ export default function BriefingOverlay({ close, params }: OverlayProps) {
           <input id={`${id}-time`} type="time" className="input" value={draft.time} onChange={(event) => change({ time: event.target.value })} />
         </div>
       </div>
-      <fieldset aria-describedby={errors.days ? `${id}-days-error` : undefined}>
-        <legend className="mb-2 font-medium">{t("briefings.form.days")}</legend>
-        <div className="flex flex-wrap gap-2">
-          {WEEKDAYS.map((day) => (
-            <label key={day} className="choice">
-              <input type="checkbox" className="accent-primary" checked={draft.days.includes(day)} onChange={() => change({ days: toggle(draft.days, day) })} />
-              <span aria-hidden="true">{weekdayName(day, i18n.language)}</span>
-              <span className="sr-only">{weekdayName(day, i18n.language, "long")}</span>
-            </label>
-          ))}
-        </div>
-        {error("days")}
-      </fieldset>
+      <WeekdayChoices
+        legend={t("briefings.form.days")}
+        value={draft.days}
+        onChange={(days) => change({ days })}
+        errorId={`${id}-days-error`}
+        error={errors.days}
+      />
       <label className="flex items-center gap-2">
         <input type="checkbox" className="accent-primary" checked={draft.enabled} onChange={(event) => change({ enabled: event.target.checked })} />
         {t("briefings.form.enabled")}

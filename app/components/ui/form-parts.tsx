@@ -1,7 +1,9 @@
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { CloseIcon } from "~/components/icons";
+import { WEEKDAYS, type Weekday } from "~/lib/graphql/documents";
 import type { OverlayName } from "~/lib/overlays/registry";
+import { weekdayName } from "~/lib/weekdays";
 
 /** An overlay's title (it names the dialog: `overlay-{name}-title`) and its close button. */
 export function OverlayHeader({ name, title, close }: { name: OverlayName; title: ReactNode; close: () => void }) {
@@ -25,5 +27,44 @@ export function FieldError({ id, message }: { id: string; message: string | null
     <p id={id} role="alert" className="text-sm text-red-700 dark:text-red-300">
       {message}
     </p>
+  );
+}
+
+/** A fieldset of weekday checkboxes (short names shown, full names read out); the choice stays in week order. */
+export function WeekdayChoices({
+  legend,
+  value,
+  onChange,
+  errorId,
+  error,
+}: {
+  legend: string;
+  value: Weekday[];
+  onChange: (days: Weekday[]) => void;
+  errorId: string;
+  error: string | null | undefined;
+}) {
+  const { i18n } = useTranslation();
+  return (
+    <fieldset aria-describedby={error ? errorId : undefined}>
+      <legend className="mb-2 font-medium">{legend}</legend>
+      <div className="flex flex-wrap gap-2">
+        {WEEKDAYS.map((day) => (
+          <label key={day} className="choice">
+            <input
+              type="checkbox"
+              className="accent-primary"
+              checked={value.includes(day)}
+              onChange={(event) =>
+                onChange(WEEKDAYS.filter((other) => (other === day ? event.target.checked : value.includes(other))))
+              }
+            />
+            <span aria-hidden="true">{weekdayName(day, i18n.language)}</span>
+            <span className="sr-only">{weekdayName(day, i18n.language, "long")}</span>
+          </label>
+        ))}
+      </div>
+      <FieldError id={errorId} message={error} />
+    </fieldset>
   );
 }
