@@ -314,6 +314,38 @@ test("marking a message read and renaming a place offline are kept and sent when
   await expect(page.getByRole("heading", { name: "Queue Quay North", exact: true })).toBeVisible();
 });
 
+test("the page looks for a new worker every hour while online, and on coming back into view after an hour", async ({ page, context, consoleGuard }) => {
+  consoleGuard.allow(NETWORK_GONE);
+  await page.clock.install();
+  await gotoHydrated(page, "/");
+  await waitForOfflineReady(page);
+  // The page's own checks fetch /sw.js (the browser's update() may fetch it again: count the page's).
+  let checks = 0;
+  page.on("request", (request) => {
+    if (new URL(request.url()).pathname === "/sw.js" && request.frame() === page.mainFrame()) checks++;
+  });
+
+  await page.clock.fastForward("59:00");
+  expect(checks).toBe(0);
+  await page.clock.fastForward("01:00");
+  await expect.poll(() => checks).toBe(1);
+
+  // Offline, the hourly turn passes without a check.
+  await context.setOffline(true);
+  await page.clock.fastForward("01:00:00");
+  await page.waitForTimeout(300);
+  expect(checks).toBe(1);
+  await context.setOffline(false);
+
+  // Back into view more than an hour after the last check: one check at once, not two.
+  const becomeVisible = () => page.evaluate(() => document.dispatchEvent(new Event("visibilitychange")));
+  await becomeVisible();
+  await expect.poll(() => checks).toBe(2);
+  await becomeVisible();
+  await page.waitForTimeout(300);
+  expect(checks).toBe(2);
+});
+
 test.describe("route preloads", () => {
   // page.route must see the module requests, which the worker would otherwise answer.
   test.use({ serviceWorkers: "block" });

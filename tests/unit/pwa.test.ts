@@ -130,6 +130,12 @@ describe("the worker update check", () => {
     expect(reg.update).toHaveBeenCalledTimes(1);
   });
 
+  it("counts the 200 without waiting for the browser's comparison, and a failed comparison is not thrown", async () => {
+    const fetchImpl = async () => new Response("", { status: 200 });
+    expect(await checkForUpdate({ update: () => new Promise<never>(() => undefined) }, fetchImpl, () => true)).toBe(true);
+    expect(await checkForUpdate({ update: async () => Promise.reject(new Error("gone")) }, fetchImpl, () => true)).toBe(true);
+  });
+
   it("does not check while offline, and a failed fetch or a non-200 is no check", async () => {
     const reg = registration();
     const fetchImpl = vi.fn<typeof fetch>(async () => new Response("", { status: 200 }));

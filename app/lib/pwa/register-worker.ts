@@ -32,9 +32,14 @@ export async function registerServiceWorker(store: PwaStore) {
   if (!wasControlled) void seedOfflinePages();
 
   let lastCheck = Date.now();
-  const check = async () => {
-    if (await checkForUpdate(registration)) lastCheck = Date.now();
-  };
+  // One check at a time: the tab coming back into view during the hourly one joins it.
+  let checking: Promise<void> | null = null;
+  const check = () =>
+    (checking ??= checkForUpdate(registration)
+      .then((checked) => {
+        if (checked) lastCheck = Date.now();
+      })
+      .finally(() => (checking = null)));
   setInterval(check, UPDATE_CHECK_INTERVAL_MS);
   document.addEventListener("visibilitychange", () => {
     if (document.visibilityState === "visible" && Date.now() - lastCheck >= UPDATE_CHECK_INTERVAL_MS) void check();

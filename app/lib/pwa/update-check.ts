@@ -15,7 +15,9 @@ export async function checkForUpdate(
   try {
     const response = await fetchImpl(SERVICE_WORKER_URL, { cache: "no-store", headers: { "cache-control": "no-cache" } });
     if (response.status !== 200) return false;
-    await registration.update();
+    // The 200 is the check; the browser's comparison (and any download) is not waited for,
+    // so a slow or failing update() cannot hold back the next check.
+    registration.update().catch(() => undefined);
     return true;
   } catch {
     return false;
