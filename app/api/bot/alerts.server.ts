@@ -141,9 +141,16 @@ export function createAlertService({ db, inbox, forecasts, now }: { db: Db; inbo
         ? await db.selectFrom("settings").selectAll().where("user_id", "in", [...new Set(rules.map((rule) => rule.user_id))]).execute()
         : [];
       const settingsOf = new Map(settingsRows.map((row) => [row.user_id, row]));
+      // Places by owner: each rule looks only at its user's places (10,000 rules × 1,000 places otherwise).
+      const placesOf = new Map<string, PlaceTable[]>();
+      for (const place of places) {
+        const own = placesOf.get(place.user_id);
+        if (own) own.push(place);
+        else placesOf.set(place.user_id, [place]);
+      }
       const pairs: Pair[] = rules.flatMap((rule) =>
-        places
-          .filter((place) => place.user_id === rule.user_id && (rule.place_id === null || rule.place_id === place.id))
+        (placesOf.get(rule.user_id) ?? [])
+          .filter((place) => rule.place_id === null || rule.place_id === place.id)
           .map((place) => ({ rule, place, settings: settingsOf.get(rule.user_id)! })),
       );
       // All places' forecasts are asked for at once: they go upstream together.
