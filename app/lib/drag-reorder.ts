@@ -26,6 +26,14 @@ export function rowShift(rows: readonly RowBox[], id: string, to: number, other:
 
 type Drag = { id: string; pointerId: number; startY: number; dy: number; rows: RowBox[] };
 
+/** What a row's drag handle listens to. */
+export type DragHandleProps = {
+  onPointerDown(event: PointerEvent<HTMLElement>): void;
+  onPointerMove(event: PointerEvent<HTMLElement>): void;
+  onPointerUp(event: PointerEvent<HTMLElement>): void;
+  onPointerCancel(): void;
+};
+
 /**
  * Pointer dragging for a list whose rows carry `data-row-id`: the grabbed row follows
  * the pointer, the others slide aside, and `onDrop(id, index)` runs on release.
@@ -38,7 +46,7 @@ export function useDragReorder(list: RefObject<HTMLElement | null>, onDrop: (id:
     setDrag(next);
   };
 
-  function handleProps(id: string) {
+  function handleProps(id: string): DragHandleProps {
     return {
       onPointerDown(event: PointerEvent<HTMLElement>) {
         if (event.button !== 0 || !list.current) return;

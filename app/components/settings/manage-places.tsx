@@ -1,4 +1,4 @@
-import { useId, useRef, useState, type CSSProperties, type FormEvent, type PointerEvent } from "react";
+import { useId, useRef, useState, type CSSProperties, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { useMutation, useQuery } from "urql";
 import { ArrowDownIcon, ArrowUpIcon, GripIcon, TrashIcon } from "~/components/icons";
@@ -11,16 +11,9 @@ import {
   RESTORE_PLACE_MUTATION,
   type PlaceSummary,
 } from "~/lib/graphql/documents";
-import { useDragReorder } from "~/lib/drag-reorder";
+import { useDragReorder, type DragHandleProps } from "~/lib/drag-reorder";
 import { inOrder, moveBy, moveTo } from "~/lib/place-order";
 import { showToast } from "~/lib/toast/toast-store";
-
-type DragHandleProps = {
-  onPointerDown(event: PointerEvent<HTMLElement>): void;
-  onPointerMove(event: PointerEvent<HTMLElement>): void;
-  onPointerUp(event: PointerEvent<HTMLElement>): void;
-  onPointerCancel(): void;
-};
 
 /**
  * The places in the order the user last asked for. Moves can follow each other faster
