@@ -89,8 +89,12 @@ export async function createApi(config: ApiConfig) {
     subject: config.pushSubject ?? "mailto:admin@weatherbot.example",
     fetchImpl: config.pushFetch,
   });
+  // Deliveries still under way when the API closes are waited for: the database outlives them.
+  const deliveries = new Set<Promise<unknown>>();
   inbox.onPublish((row) => {
-    push.deliver(row).catch((error: unknown) => console.error("[push] delivery failed:", error));
+    const delivery = push.deliver(row).catch((error: unknown) => console.error("[push] delivery failed:", error));
+    deliveries.add(delivery);
+    void delivery.finally(() => deliveries.delete(delivery));
   });
   const services: ApiServices = {
     db,
@@ -163,6 +167,7 @@ export async function createApi(config: ApiConfig) {
     services,
     async close() {
       await scheduler?.stop();
+      await Promise.allSettled([...deliveries]);
       await db.destroy();
     },
   };
