@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import SQLite from "better-sqlite3";
-import { Kysely, Migrator, SqliteDialect, type MigrationProvider } from "kysely";
+import { Kysely, Migrator, SqliteDialect, type MigrationProvider, type SqliteDatabase } from "kysely";
 import { migrations } from "./migrations.server";
 import type { Database } from "./tables";
 
@@ -11,6 +11,29 @@ export type Db = Kysely<Database>;
 export function sqlitePath(dataDir: string, databaseUrl?: string): string {
   if (databaseUrl) return databaseUrl.replace(/^sqlite:(\/\/)?/, "");
   return path.join(dataDir, "weatherbot.sqlite");
+}
+
+const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * The database as Kysely sees it, with its prepared statements kept (least recently used
+ * go first): Kysely prepares every query anew, and preparing cost as much as running the
+ * small queries a request makes. Statements are never shared while running: better-sqlite3
+ * runs each one to the end synchronously, and nothing here streams rows.
+ */
+function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
+  const statements = new Map<string, SQLite.Statement>();
+  return {
+    close: () => sqlite.close(),
+    prepare(sql: string) {
+      let statement = statements.get(sql);
+      if (statement) statements.delete(sql);
+      else statement = sqlite.prepare(sql);
+      statements.set(sql, statement);
+      if (statements.size > STATEMENT_CACHE_SIZE) statements.delete(statements.keys().next().value!);
+      return statement;
+    },
+  };
 }
 
 /** Opens (creating if needed) the database and brings its schema up to date. */
@@ -24,7 +47,7 @@ export async function openDatabase(file: string): Promise<Db> {
   sqlite.pragma("synchronous = NORMAL");
   sqlite.pragma("busy_timeout = 5000");
   sqlite.pragma("foreign_keys = ON");
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   await migrate(db);
   return db;
 }
