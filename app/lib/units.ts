@@ -53,7 +53,9 @@ export function formatPercent(percent: number, locale: string): string {
 export const hourCycle = (hour12: boolean) => (hour12 ? "h12" : "h23");
 
 export function formatClock(instant: Date, locale: string, timeZone: string, hour12: boolean): string {
-  return cached(`c|${locale}|${timeZone}|${hour12}`, () => new Intl.DateTimeFormat(locale, { hour: "2-digit", minute: "2-digit", hourCycle: hourCycle(hour12), timeZone })).format(
+  // "6:00 PM" on a 12-hour clock, "06:00" on a 24-hour one.
+  const hour = hour12 ? "numeric" : "2-digit";
+  return cached(`c|${locale}|${timeZone}|${hour12}`, () => new Intl.DateTimeFormat(locale, { hour, minute: "2-digit", hourCycle: hourCycle(hour12), timeZone })).format(
     instant,
   );
 }
