@@ -161,11 +161,13 @@ export async function createApi(config: ApiConfig) {
   });
 
   const scheduler = config.scheduler === false ? null : startScheduler(services);
+  const stopFollowing = inbox.follow();
 
   return {
     yoga,
     services,
     async close() {
+      await stopFollowing();
       await scheduler?.stop();
       await Promise.allSettled([...deliveries]);
       await db.destroy();

@@ -24,9 +24,9 @@ const PAGE = `query ($after: String, $first: Int, $unreadOnly: Boolean) {
   messages(after: $after, first: $first, unreadOnly: $unreadOnly) { edges { id title readAt } endCursor hasMore }
 }`;
 
-function wsClient(token?: string, headers?: Record<string, string>): Client {
+function wsClient(token?: string, headers?: Record<string, string>, url = t.url): Client {
   return createClient({
-    url: t.url.replace("http", "ws"),
+    url: url.replace("http", "ws"),
     webSocketImpl: class extends WebSocket {
       constructor(address: string, protocols?: string | string[]) {
         super(address, protocols, { headers });
@@ -117,6 +117,36 @@ describe("inbox", () => {
     await aliceClient.dispose();
     await bobClient.dispose();
   });
+
+  it("delivers messages another process writes on the same database, to both processes' subscribers, each once", async () => {
+    const other = await startTestApi({ dataDir: t.dataDir, fake: t.fake });
+    try {
+      const { token, userId } = await userWithMessages(0);
+      const here = wsClient(token);
+      const there = wsClient(token, undefined, other.url);
+      const hereStream = collect(here, 3);
+      const thereStream = collect(there, 3);
+      await new Promise((resolve) => setTimeout(resolve, 300)); // both subscriptions are live
+
+      // Two written and published by the other process, one by this one.
+      for (const [api, title] of [[other.api, "There 1"], [t.api, "Here"], [other.api, "There 2"]] as const) {
+        const row = await api.services.inbox.write({ userId, kind: "SYSTEM", title, body: "", dedupeKey: `cross:${userId}:${title}` });
+        api.services.inbox.publish(row!);
+      }
+      await Promise.all([hereStream.done, thereStream.done]);
+      // The follower looks once a second: wait past it to see nothing comes twice.
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      const titles = (stream: typeof hereStream) => stream.received.map((value) => value.data.messageReceived.title).sort();
+      expect(titles(hereStream)).toEqual(["Here", "There 1", "There 2"]);
+      expect(titles(thereStream)).toEqual(["Here", "There 1", "There 2"]);
+      hereStream.dispose();
+      thereStream.dispose();
+      await here.dispose();
+      await there.dispose();
+    } finally {
+      await other.close();
+    }
+  }, 15_000);
 
   it("refuses a subscription without a session", async () => {
     const client = wsClient();

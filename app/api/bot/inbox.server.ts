@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import type { Db } from "../db/database.server";
 import { timeOrderedId } from "../db/ids.server";
 import type { MessageTable } from "../db/tables";
@@ -23,8 +24,12 @@ export type NewMessage = {
  * The bot's inbox: writing a message is idempotent on its dedupe key (a repeated
  * tick, a restart mid-tick or a second process never writes it twice), and every
  * message actually written is published to that user's live subscribers, in order.
- * Publishing is in-process: a second server process would need a shared channel.
+ * Messages written by another process on the same database reach this process's
+ * subscribers through `follow()`.
  */
+/** How often the follower looks for messages other processes wrote. */
+export const FOLLOW_INTERVAL_MS = 1000;
+
 export function createInbox(db: Db, now: () => Date) {
   const streams = new Map<string, Set<MessageStream>>();
   const publishedListeners = new Set<(row: MessageTable) => void>();
@@ -82,16 +87,62 @@ export function createInbox(db: Db, now: () => Date) {
       publishedListeners.add(listener);
     },
     /**
+     * Reads, every `intervalMs`, the messages committed since the last look, by any process
+     * on this database, and hands them to their users' subscribers here (each stream takes
+     * a message once, so this process's own writes are not delivered twice). SQLite's
+     * rowid follows commit order, one writer at a time; on PostgreSQL this would be
+     * LISTEN/NOTIFY. Returns a function that stops it (and waits for a look under way).
+     */
+    follow(intervalMs = FOLLOW_INTERVAL_MS): () => Promise<void> {
+      let cursor: number | null = null;
+      let running: Promise<void> | null = null;
+      const seq = sql<number>`rowid`;
+      const look = () => (running ??= readNew().finally(() => (running = null)));
+      const readNew = async () => {
+        try {
+          if (cursor === null) {
+            const last = await db.selectFrom("messages").select(sql<number | null>`max(rowid)`.as("seq")).executeTakeFirst();
+            cursor = last?.seq ?? 0;
+            return;
+          }
+          for (;;) {
+            const rows = await db
+              .selectFrom("messages")
+              .selectAll()
+              .select(seq.as("seq"))
+              .where(seq, ">", cursor)
+              .orderBy(seq)
+              .limit(500)
+              .execute();
+            for (const { seq: rowSeq, ...row } of rows) {
+              cursor = rowSeq;
+              for (const stream of streams.get(row.user_id) ?? []) stream.push(row);
+            }
+            if (rows.length < 500) break;
+          }
+        } catch (error) {
+          console.error("[inbox] could not read new messages:", error);
+        }
+      };
+      void look();
+      const timer = setInterval(() => void look(), intervalMs);
+      timer.unref();
+      return async () => {
+        clearInterval(timer);
+        await running;
+      };
+    },
+    /**
      * The user's messages from now on, buffered from the moment of this call (before any
      * catch-up read), so nothing written in between is lost.
      */
-    subscribe(userId: string): MessageStream {
+    subscribe(userId: string, after: string): MessageStream {
       const forUser = streams.get(userId) ?? new Set<MessageStream>();
       streams.set(userId, forUser);
       const stream = createMessageStream(() => {
         forUser.delete(stream);
         if (forUser.size === 0) streams.delete(userId);
-      });
+      }, after);
       forUser.add(stream);
       return stream;
     },

@@ -12,10 +12,24 @@ export type MessageStream = AsyncIterableIterator<MessageTable> & {
   replay(rows: MessageTable[]): void;
 };
 
-export function createMessageStream(onClose: () => void): MessageStream {
+/** How many recent message ids a stream remembers, to take each message once. */
+const SEEN_IDS = 1000;
+
+/**
+ * `after`: the newest message id the subscriber already has (or a lower bound for "from
+ * now on"): anything at or before it is not delivered live, only through a catch-up.
+ */
+export function createMessageStream(onClose: () => void, after: string): MessageStream {
   let buffer: MessageTable[] = [];
   let waiting: ((result: IteratorResult<MessageTable>) => void) | null = null;
   let closed = false;
+  // A message can reach a stream twice: published by the process that wrote it, then
+  // found again by the follower that reads every process's writes (or by a catch-up).
+  const seen = new Set<string>();
+  const remember = (id: string) => {
+    seen.add(id);
+    if (seen.size > SEEN_IDS) seen.delete(seen.values().next().value!);
+  };
 
   const done = (): IteratorResult<MessageTable> => ({ value: undefined, done: true });
 
@@ -28,14 +42,21 @@ export function createMessageStream(onClose: () => void): MessageStream {
 
   const stream: MessageStream = {
     push(row) {
-      if (closed) return;
+      if (closed || seen.has(row.id) || row.id <= after) return;
+      remember(row.id);
       buffer.push(row);
       deliver();
     },
     replay(rows) {
-      if (closed || rows.length === 0) return;
-      const replayed = new Set(rows.map((row) => row.id));
-      buffer = [...rows, ...buffer.filter((row) => !replayed.has(row.id))];
+      if (closed) return;
+      // Missed messages go first, in their order, before what arrived live since the
+      // stream opened; those already delivered are not delivered again.
+      const buffered = new Set(buffer.map((row) => row.id));
+      const missed = rows.filter((row) => buffered.has(row.id) || !seen.has(row.id));
+      if (missed.length === 0) return;
+      for (const row of missed) remember(row.id);
+      const replayed = new Set(missed.map((row) => row.id));
+      buffer = [...missed, ...buffer.filter((row) => !replayed.has(row.id))];
       deliver();
     },
     next() {

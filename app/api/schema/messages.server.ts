@@ -1,3 +1,4 @@
+import { timeOrderedLowerBound } from "../../lib/graphql/live-cursor";
 import { requireUserId, type ApiContext } from "../context.server";
 import type { MessageTable } from "../db/tables";
 import { badInput, notFound } from "../errors.server";
@@ -186,7 +187,8 @@ export const messagesResolvers = {
         if (after != null && !MESSAGE_ID.test(after)) throw badInput("after must be a message id", "after");
         // Listen first, then read what was missed: a message written in between is in
         // one or both, and the stream keeps each message once.
-        const stream = context.inbox.subscribe(userId);
+        // Without `after`: messages from now on (ids are made from the real clock, like this bound).
+        const stream = context.inbox.subscribe(userId, after?.toLowerCase() ?? timeOrderedLowerBound(Date.now()));
         if (after != null) {
           try {
             stream.replay(await context.inbox.since(userId, after.toLowerCase(), MAX_CATCH_UP));
