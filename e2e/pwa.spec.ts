@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { chromium } from "@playwright/test";
+import { chromium, type APIRequestContext, type Page, type Request } from "@playwright/test";
 import { expect, gotoHydrated, test } from "./fixtures";
 import { startAppServer } from "./support/app-server";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "./support/chromium";
@@ -45,6 +45,17 @@ test("the worker controls the page, and Chromium finds the app installable from 
   }
 });
 
+/** An account with a place and one briefing in its inbox, signed in; its home page seen once online, kept by the worker. */
+async function signedInOnlineOnce(page: Page, request: APIRequestContext, baseURL: string, placeLabel: string) {
+  const account = await accountWithPlace(request, baseURL, placeLabel);
+  const message = await account.sendBriefing();
+  await signInBrowser(page.context(), baseURL, account.token);
+  await gotoHydrated(page, "/");
+  await expect(page.getByRole("heading", { name: placeLabel, exact: true })).toBeVisible();
+  await waitForOfflineReady(page);
+  return { account, message };
+}
+
 test("after one online visit, both pages reload offline with the last known data, navigation works, and an unvisited URL shows the offline page", async ({
   page,
   context,
@@ -53,12 +64,7 @@ test("after one online visit, both pages reload offline with the last known data
   consoleGuard,
 }) => {
   consoleGuard.allow(NETWORK_GONE);
-  const account = await accountWithPlace(request, baseURL!, "Offline Oasis");
-  const message = await account.sendBriefing();
-  await signInBrowser(context, baseURL!, account.token);
-  await gotoHydrated(page, "/");
-  await expect(page.getByRole("heading", { name: "Offline Oasis", exact: true })).toBeVisible();
-  await waitForOfflineReady(page);
+  const { message } = await signedInOnlineOnce(page, request, baseURL!, "Offline Oasis");
 
   await context.setOffline(true);
   await page.reload();
@@ -279,16 +285,12 @@ test("marking a message read and renaming a place offline are kept and sent when
   consoleGuard,
 }) => {
   consoleGuard.allow(NETWORK_GONE);
-  const account = await accountWithPlace(request, baseURL!, "Queue Quay");
-  const sent = await account.sendBriefing();
+  const { account, message: sent } = await signedInOnlineOnce(page, request, baseURL!, "Queue Quay");
   const readAtOnServer = async () =>
     (await account.gql<{ messages: { edges: Array<{ id: string; readAt: string | null }> } }>(`{ messages(first: 5) { edges { id readAt } } }`)).messages.edges.find(
       (message) => message.id === sent.id,
     )?.readAt ?? null;
   const labelOnServer = async () => (await account.gql<{ places: Array<{ label: string }> }>(`{ places { label } }`)).places[0]?.label;
-  await signInBrowser(context, baseURL!, account.token);
-  await gotoHydrated(page, "/");
-  await waitForOfflineReady(page);
 
   await context.setOffline(true);
   const item = page.locator(`[data-message-id="${sent.id}"]`);
@@ -351,7 +353,7 @@ test.describe("route preloads", () => {
   test.use({ serviceWorkers: "block" });
 
   /** Waits until the page has loaded what it loads by itself when idle (toasts, tooltips). */
-  async function settled(page: import("@playwright/test").Page) {
+  async function settled(page: Page) {
     const modules = () => page.evaluate(() => performance.getEntriesByType("resource").filter((entry) => entry.name.endsWith(".js")).length);
     let last = -1;
     await expect
@@ -365,7 +367,7 @@ test.describe("route preloads", () => {
   }
 
   /** Counts module requests and how many were in flight at once; each one is held 300 ms. */
-  async function watchModules(page: import("@playwright/test").Page) {
+  async function watchModules(page: Page) {
     const seen: string[] = [];
     let inFlight = 0;
     let most = 0;
@@ -378,7 +380,7 @@ test.describe("route preloads", () => {
       seen.push(new URL(request.url()).pathname);
       most = Math.max(most, ++inFlight);
     });
-    const done = (request: import("@playwright/test").Request) => {
+    const done = (request: Request) => {
       if (/\/assets\/.+\.js$/.test(request.url())) inFlight--;
     };
     page.on("requestfinished", done);

@@ -60,6 +60,13 @@ export function formatClock(instant: Date, locale: string, timeZone: string, hou
   );
 }
 
+/** "Tue 6:00 PM": a weekday and a time, for moments in the coming days. */
+export function formatWeekdayClock(instant: Date, locale: string, timeZone: string, hour12: boolean): string {
+  return cached(`wc|${locale}|${timeZone}|${hour12}`, () =>
+    new Intl.DateTimeFormat(locale, { weekday: "short", hour: "numeric", minute: "2-digit", hourCycle: hourCycle(hour12), timeZone }),
+  ).format(instant);
+}
+
 export function formatWeekday(instant: Date, locale: string, timeZone: string): string {
   return cached(`w|${locale}|${timeZone}`, () => new Intl.DateTimeFormat(locale, { weekday: "short", timeZone })).format(instant);
 }

@@ -17,7 +17,7 @@ import { SILENT_OPERATION } from "~/lib/graphql/install-browser";
 import { FieldError, OverlayHeader, WeekdayChoices } from "~/components/ui/form-parts";
 import type { OverlayProps } from "~/lib/overlays/registry";
 import { showToast } from "~/lib/toast/toast-store";
-import { hourCycle } from "~/lib/units";
+import { formatWeekdayClock } from "~/lib/units";
 import { useDebouncedValue } from "~/lib/use-debounced-value";
 
 const WATCHED_CONDITIONS: Condition[] = ["THUNDERSTORM", "THUNDERSTORM_WITH_HAIL", "SNOW", "FREEZING_RAIN", "FREEZING_DRIZZLE", "FOG", "RAIN_SHOWERS"];
@@ -49,13 +49,7 @@ function Preview({ input, settings }: { input: AlertRuleInput | null; settings: 
   const settledText = useDebouncedValue(current, PREVIEW_DEBOUNCE_MS);
   const settled = JSON.parse(settledText) as AlertRuleInput | null;
   const [preview] = useQuery({ query: PREVIEW_ALERT_RULE_QUERY, variables: { input: settled! }, pause: !settled, context: SILENT_OPERATION });
-  const when = new Intl.DateTimeFormat(settings.locale, {
-    weekday: "short",
-    hour: "numeric",
-    minute: "2-digit",
-    hourCycle: hourCycle(settings.hour12),
-    timeZone: settings.timeZone ?? "UTC",
-  });
+  const when = (iso: string) => formatWeekdayClock(new Date(iso), settings.locale, settings.timeZone ?? "UTC", settings.hour12);
   const unit = input ? thresholdUnit(input.metric, settings) : null;
   let body;
   if (!settled) body = null;
@@ -69,8 +63,8 @@ function Preview({ input, settings }: { input: AlertRuleInput | null; settings: 
           <li key={match.id}>
             {t("alerts.form.previewMatch", {
               place: match.place.label,
-              from: when.format(new Date(match.from)),
-              to: when.format(new Date(match.to)),
+              from: when(match.from),
+              to: when(match.to),
               peak: input!.metric === "CONDITION" ? "" : `${displayThreshold(input!.metric, match.peakValue, settings)} ${unit!.label}`.trim(),
             })}
           </li>

@@ -4,7 +4,7 @@ import { TrashIcon } from "~/components/icons";
 import { Tooltip } from "~/components/ui/tooltip";
 import { displayThreshold, thresholdUnit } from "~/lib/alert-units";
 import { useDisplaySettings, type DisplaySettings } from "~/lib/display-settings";
-import { hourCycle } from "~/lib/units";
+import { formatWeekdayClock } from "~/lib/units";
 import {
   ALERT_RULES_QUERY,
   alertRuleInput,
@@ -18,16 +18,9 @@ import { openOverlay } from "~/lib/overlays/overlay-store";
 import { showToast } from "~/lib/toast/toast-store";
 import { useOptimisticToggle } from "~/lib/use-optimistic-toggle";
 
-/** "Tue 14:00" in the user's zone and clock. */
-function formatWhen(iso: string, settings: DisplaySettings) {
-  return new Intl.DateTimeFormat(settings.locale, {
-    weekday: "short",
-    hour: "numeric",
-    minute: "2-digit",
-    hourCycle: hourCycle(settings.hour12),
-    timeZone: settings.timeZone ?? undefined,
-  }).format(new Date(iso));
-}
+/** "Tue 9:00 AM" in the user's zone and clock. */
+const formatWhen = (iso: string, settings: DisplaySettings) =>
+  formatWeekdayClock(new Date(iso), settings.locale, settings.timeZone ?? "UTC", settings.hour12);
 
 const STATE_STYLE: Record<AlertRule["state"], string> = {
   ARMED: "bg-accented text-default",
