@@ -1,15 +1,17 @@
+import { createServer } from "node:http";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { createRequestHandler } from "@react-router/express";
 import compression from "compression";
 import express from "express";
-import helmet from "helmet";
 import { RouterContextProvider, type RouterContext, type ServerBuild } from "react-router";
 import { createApi, type Api } from "./app/api/index.server";
 import { attachWebSocket } from "./app/api/websocket.server";
 import { EnvError, parseEnv, type ServerEnv } from "./app/lib/env.server";
+import { createGraphQLEndpoint, GRAPHQL_PATH, isGraphQLPath } from "./app/lib/http/graphql-endpoint.server";
 import { graphqlProxy, hostedGraphQLFetch } from "./app/lib/http/graphql-proxy.server";
 import { sameOriginWrites } from "./app/lib/http/same-origin.server";
+import { securityHeaders } from "./app/lib/http/security-headers.server";
 
 /**
  * Weatherbot's one Node process: client assets, /healthz, the build-id check, the
@@ -72,21 +74,12 @@ export async function createServerApp(backend: GraphQLBackend) {
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", env.TRUST_PROXY);
-  app.use(
-    helmet({
-      // Pages get a nonce-based CSP from entry.server.tsx; static files need none.
-      contentSecurityPolicy: false,
-      // HSTS only means something over HTTPS, which a reverse proxy terminates.
-      strictTransportSecurity: false,
-      // The browser default: "no-referrer" would make form posts send `Origin: null`.
-      referrerPolicy: { policy: "strict-origin-when-cross-origin" },
-    }),
-  );
+  app.use(securityHeaders);
   app.use(compression());
   app.use(sameOriginWrites);
 
-  if (backend.kind === "embedded") app.all("/graphql", (req, res) => backend.api.yoga(req, res));
-  else app.all("/graphql", graphqlProxy(backend.url));
+  // The embedded API's /graphql is served beside this app (see `listen`); a hosted one is proxied here.
+  if (backend.kind === "hosted") app.all(GRAPHQL_PATH, graphqlProxy(backend.url));
 
   const getBuild = await createBuildSource(app);
   const buildId = async () => (await getBuild()).entry.module.buildId ?? "unknown";
@@ -121,7 +114,7 @@ export async function createServerApp(backend: GraphQLBackend) {
             ? hostedGraphQLFetch(backend.url)
             : (input, init) =>
                 Promise.resolve(
-                  backend.api.yoga.fetch(input instanceof Request ? input.url : String(input), init ?? {}, { req: { ip: req.ip } }),
+                  backend.api.yoga.fetch(input instanceof Request ? input.url : String(input), init ?? {}, { clientIp: req.ip ?? "unknown" }),
                 );
         context.set((await getBuild()).entry.module.graphqlFetchContext, graphqlFetch);
         return context;
@@ -143,7 +136,9 @@ const api = env.GRAPHQL_URL
       pushSubject: env.VAPID_SUBJECT,
     });
 const app = await createServerApp(api ? { kind: "embedded", api } : { kind: "hosted", url: env.GRAPHQL_URL! });
-const server = app.listen(env.PORT, env.HOST, () => {
+const graphqlEndpoint = api ? createGraphQLEndpoint({ yoga: api.yoga, trust: app.get("trust proxy fn") }) : null;
+const server = createServer((req, res) => (graphqlEndpoint && isGraphQLPath(req.url) ? graphqlEndpoint(req, res) : app(req, res)));
+server.listen(env.PORT, env.HOST, () => {
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : env.PORT;
   console.log(`Weatherbot listening on http://${env.HOST}:${port} (${env.NODE_ENV})`);

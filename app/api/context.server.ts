@@ -26,7 +26,7 @@ export type ApiServices = {
 
 /** One request's view: the services plus who is asking. */
 export type ApiContext = ApiServices & {
-  session: { id: string; userId: string } | null;
+  session: { id: string; userId: string; user: { id: string; email: string; createdAt: string } } | null;
   clientIp: string;
 };
 

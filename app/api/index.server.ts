@@ -9,6 +9,7 @@ import { createBriefingService } from "./bot/briefings.server";
 import { createInbox } from "./bot/inbox.server";
 import { createPushService, loadVapidKeys } from "./bot/push.server";
 import { startScheduler } from "./bot/scheduler.server";
+import { useJitForRepeatedOperations } from "./jit.server";
 import { findSession } from "./auth/sessions.server";
 import type { ApiContext, ApiServices } from "./context.server";
 import { openDatabase, sqlitePath } from "./db/database.server";
@@ -116,10 +117,17 @@ export async function createApi(config: ApiConfig) {
   async function contextFor(request: Request, clientIp: string): Promise<ApiContext> {
     const token = bearerToken(request);
     const session = token ? await findSession(db, token, now()) : null;
-    return { ...services, session: session ? { id: session.id, userId: session.user_id } : null, clientIp };
+    return {
+      ...services,
+      session: session
+        ? { id: session.id, userId: session.user_id, user: { id: session.user_id, email: session.email, createdAt: session.user_created_at } }
+        : null,
+      clientIp,
+    };
   }
 
-  const yoga = createYoga<{ req?: { ip?: string } }, ApiContext>({
+  // Callers say who the client is: the HTTP endpoint (trusting proxies as configured), loaders, the WebSocket server.
+  const yoga = createYoga<{ clientIp?: string }, ApiContext>({
     schema: createApiSchema(),
     graphqlEndpoint: "/graphql",
     // Same-origin only: the app's pages and server-side callers need no CORS.
@@ -146,8 +154,9 @@ export async function createApi(config: ApiConfig) {
         return new GraphQLError(message, { extensions: { code: "INTERNAL_SERVER_ERROR" } });
       },
     },
-    context: async ({ request, req }) => contextFor(request, req?.ip ?? "unknown"),
+    context: async ({ request, clientIp }) => contextFor(request, clientIp ?? "unknown"),
     plugins: [
+      useJitForRepeatedOperations(),
       EnvelopArmorPlugin({
         maxDepth: { n: LIMITS.maxDepth },
         maxAliases: { n: LIMITS.maxAliases },

@@ -48,7 +48,7 @@ export function attachWebSocket(server: Server, api: Api): { close: () => Promis
         const { schema, execute, subscribe, contextFactory, parse, validate } = api.yoga.getEnveloped({
           ...ctx,
           request,
-          req: { ip: ctx.extra.request.socket.remoteAddress },
+          clientIp: ctx.extra.request.socket.remoteAddress ?? "unknown",
           params,
         });
         const args: ExecutionArgs = {

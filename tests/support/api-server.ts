@@ -1,12 +1,13 @@
 import { mkdtemp, rm } from "node:fs/promises";
-import type { Server } from "node:http";
+import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import express from "express";
+import proxyAddr from "proxy-addr";
 import { afterEach } from "vitest";
 import { createApi, type Api } from "~/api/index.server";
 import { attachWebSocket } from "~/api/websocket.server";
+import { createGraphQLEndpoint, isGraphQLPath } from "~/lib/http/graphql-endpoint.server";
 import { startFakeOpenMeteo, type FakeOpenMeteo } from "../fakes/open-meteo";
 
 export type GraphQLResponse<T = Record<string, unknown>> = {
@@ -49,11 +50,13 @@ export async function startTestApi(
     now: options.now,
     scheduler: false,
   });
-  const app = express();
-  app.set("trust proxy", "loopback");
-  app.all("/graphql", (req, res) => api.yoga(req, res));
+  // The production server's /graphql handler, with loopback as a trusted proxy.
+  const endpoint = createGraphQLEndpoint({ yoga: api.yoga, trust: proxyAddr.compile("loopback") });
   const server: Server = await new Promise((resolve) => {
-    const listening = app.listen(0, "127.0.0.1", () => resolve(listening));
+    const listening = createServer((req, res) => {
+      if (isGraphQLPath(req.url)) return endpoint(req, res);
+      res.writeHead(404).end();
+    }).listen(0, "127.0.0.1", () => resolve(listening));
   });
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`;
   const websocket = attachWebSocket(server, api);

@@ -1,8 +1,9 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import SQLite from "better-sqlite3";
-import { Kysely, Migrator, SqliteDialect, type MigrationProvider, type SqliteDatabase } from "kysely";
+import { Kysely, Migrator, type MigrationProvider, type SqliteDatabase } from "kysely";
 import { migrations } from "./migrations.server";
+import { QueuedSqliteDialect } from "./sqlite-dialect.server";
 import type { Database } from "./tables";
 
 export type Db = Kysely<Database>;
@@ -47,7 +48,7 @@ export async function openDatabase(file: string): Promise<Db> {
   sqlite.pragma("synchronous = NORMAL");
   sqlite.pragma("busy_timeout = 5000");
   sqlite.pragma("foreign_keys = ON");
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  const db = new Kysely<Database>({ dialect: new QueuedSqliteDialect({ database: withStatementCache(sqlite) }) });
   await migrate(db);
   return db;
 }

@@ -97,10 +97,8 @@ async function sessionFor(context: ApiContext, user: UserTable) {
 
 export const accountResolvers = {
   Query: {
-    async me(_: unknown, __: unknown, context: ApiContext) {
-      if (!context.session) return null;
-      const user = await context.db.selectFrom("users").selectAll().where("id", "=", context.session.userId).executeTakeFirst();
-      return user ? userView(user) : null;
+    me(_: unknown, __: unknown, context: ApiContext) {
+      return context.session?.user ?? null;
     },
   },
   User: {

@@ -113,18 +113,30 @@ const dailyView = (weatherId: string, day: Forecast["daily"][number]) => ({
   sunset: iso(day.sunset),
 });
 
+const currentView = (weatherId: string, forecast: Forecast, hourIndex: number) => ({
+  ...forecast.current,
+  id: `${weatherId}:current`,
+  time: iso(forecast.current.time),
+  condition: conditionOf(forecast.current.weatherCode),
+  // The provider's "current" block has no UV index; the hour now running does.
+  uvIndex: forecast.hourly[hourIndex]?.uvIndex ?? 0,
+});
+
+type Views = { hourly: HourlyView[]; daily: DailyView[]; current?: { hourIndex: number; view: ReturnType<typeof currentView> } };
+
 /**
  * A cached forecast is served many times before it is refetched: its GraphQL views are
- * built once per forecast and weather id, not on every request.
+ * built once per forecast and weather id (the current conditions once per hour), not on
+ * every request.
  */
-const viewCache = new WeakMap<Forecast, Map<string, { hourly: HourlyView[]; daily: DailyView[] }>>();
+const viewCache = new WeakMap<Forecast, Map<string, Views>>();
 function viewsOf({ id, result }: WeatherSource) {
   let byId = viewCache.get(result.forecast);
   if (!byId) {
     byId = new Map();
     viewCache.set(result.forecast, byId);
   }
-  let views = byId.get(id);
+  let views: Views | undefined = byId.get(id);
   if (!views) {
     views = {
       hourly: result.forecast.hourly.map((hour) => hourlyView(id, hour)),
@@ -142,15 +154,12 @@ export const weatherResolvers = {
     stale: (source: WeatherSource) => source.result.stale,
     timeZone: (source: WeatherSource) => source.result.forecast.timeZone,
     current(source: WeatherSource, _: unknown, context: ApiContext) {
-      const { current } = source.result.forecast;
-      const hour = source.result.forecast.hourly[currentHourIndex(source.result.forecast, context.now())];
-      return {
-        ...current,
-        id: `${source.id}:current`,
-        time: iso(current.time),
-        condition: conditionOf(current.weatherCode),
-        uvIndex: hour?.uvIndex ?? 0,
-      };
+      const views = viewsOf(source);
+      const hourIndex = currentHourIndex(source.result.forecast, context.now());
+      if (views.current?.hourIndex !== hourIndex) {
+        views.current = { hourIndex, view: currentView(source.id, source.result.forecast, hourIndex) };
+      }
+      return views.current.view;
     },
     hourly(source: WeatherSource, { hours }: { hours: number }, context: ApiContext) {
       if (!Number.isInteger(hours) || hours < 1 || hours > 168) throw badInput("hours must be from 1 to 168", "hours");
