@@ -24,6 +24,10 @@ test.describe("account forms", () => {
         page.getByRole("button", { name: "Create account" }).click(),
       ]);
       expect(response.status()).toBe(303);
+      const setCookies = (await response.headersArray()).filter(({ name }) => name.toLowerCase() === "set-cookie").map(({ value }) => value);
+      expect(setCookies.filter((value) => value.startsWith("weatherbot_session="))).toEqual([
+        expect.stringMatching(/^weatherbot_session=[^;]+; Max-Age=604800; Path=\/; HttpOnly; SameSite=Lax$/),
+      ]);
       await expect(page.getByText(`Signed in as ${email}`)).toBeVisible();
 
       const cookie = (await context.cookies()).find((c) => c.name === "weatherbot_session");
@@ -33,7 +37,11 @@ test.describe("account forms", () => {
       expect(days).toBeLessThanOrEqual(7);
       const token = cookie!.value;
 
-      await page.getByRole("button", { name: "Log out" }).click();
+      const [logOut] = await Promise.all([
+        page.waitForResponse((r) => r.request().method() === "POST" && new URL(r.url()).pathname === "/settings"),
+        page.getByRole("button", { name: "Log out" }).click(),
+      ]);
+      expect(logOut.status()).toBe(303);
       await expect(page.getByRole("button", { name: "Log in" })).toBeVisible();
       expect((await context.cookies()).find((c) => c.name === "weatherbot_session")).toBeUndefined();
       const me = await request.post("/graphql", { data: { query: "{ me { email } }" }, headers: { authorization: `Bearer ${token}` } });

@@ -5,6 +5,7 @@ import type { Page } from "@playwright/test";
 import { expect, gotoHydrated, test } from "./fixtures";
 import { startAppServer } from "./support/app-server";
 import { accountWithPlace, apiAs, logInApi, signInBrowser } from "./support/graphql";
+import { storedOnDevice } from "./support/browser-storage";
 import { waitForOfflineReady } from "./support/pwa";
 
 /** Counts the page's HTTP requests to /graphql (a WebSocket upgrade is not one of them). */
@@ -93,6 +94,8 @@ test.describe("the GraphQL client", () => {
     expect(signedInPage!.headers()["cache-control"]).toBe("private, no-store");
     await expect(page.getByTestId("places")).toContainText("Alpha Point");
     await expect(message(page, aMessage.id)).toBeVisible();
+    // A's data is kept on the device for offline use (so the checks after log-out mean something).
+    await expect.poll(() => storedOnDevice(page)).toContain("Alpha Point");
 
     await page.getByRole("link", { name: "Settings" }).click();
     const [logOut] = await Promise.all([
@@ -105,6 +108,9 @@ test.describe("the GraphQL client", () => {
     await expect(page.getByText("Create an account to save places")).toBeVisible();
     await expect(page.locator("body")).not.toContainText("Alpha Point");
     await expect(page.getByTestId("unread-badge")).toHaveCount(0);
+    // Nor on the device: the persisted GraphQL cache and the offline pages of A are gone.
+    await expect.poll(() => storedOnDevice(page)).not.toContain("Alpha Point");
+    expect(await storedOnDevice(page)).not.toContain(aMessage.id);
 
     await page.getByRole("link", { name: "Settings" }).click();
     await page.getByLabel("Email").fill(b.email);
@@ -114,6 +120,8 @@ test.describe("the GraphQL client", () => {
     await page.getByRole("link", { name: "Home", exact: true }).click();
     await expect(page.getByTestId("places")).toContainText("Bravo Bay");
     await expect(page.locator("body")).not.toContainText("Alpha Point");
+    await expect.poll(() => storedOnDevice(page)).toContain("Bravo Bay");
+    expect(await storedOnDevice(page)).not.toContain("Alpha Point");
     await expect(message(page, aMessage.id)).toHaveCount(0);
     // B's live stream is B's: A's new message does not arrive, B's does.
     const bMessage = await b.sendBriefing();
@@ -121,6 +129,28 @@ test.describe("the GraphQL client", () => {
     await a.sendBriefing(await logInApi(request, baseURL!, a.email, a.password));
     await expect(message(page, bMessage.id)).toBeVisible();
     await expect(page.locator("[data-message-id]")).toHaveCount(1);
+  });
+});
+
+test.describe("a WebSocket closed for good", () => {
+  test("a fatal close code is not retried, and the page says live updates stopped", async ({ page, context, request, baseURL }) => {
+    const account = await accountWithPlace(request, baseURL!, "Alpha Point");
+    await signInBrowser(context, baseURL!, account.token);
+    let connections = 0;
+    // The server side of the socket, played by the test: it refuses the connection with 4400.
+    await page.routeWebSocket(/\/graphql$/, (socket) => {
+      connections++;
+      socket.onMessage(() => socket.close({ code: 4400, reason: "Invalid message received" }));
+    });
+    await gotoHydrated(page, "/");
+    const toast = page
+      .getByRole("region", { name: "Notifications (F8)" })
+      .getByRole("listitem")
+      .filter({ hasText: "4400: Invalid message received" });
+    await expect(toast).toContainText("Live updates stopped");
+    // A retry would come after 1 s plus up to 1 s of jitter.
+    await page.waitForTimeout(2_500);
+    expect(connections).toBe(1);
   });
 });
 

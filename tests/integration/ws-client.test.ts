@@ -1,5 +1,5 @@
 import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import WebSocket, { WebSocketServer } from "ws";
 import { createWsClient, FATAL_CLOSE_CODES, RETRYABLE_CLOSE_CODES, retryDelayMs, WS_RETRY } from "~/lib/graphql/ws-client";
 
@@ -91,6 +91,46 @@ describe("graphql-ws client while the server is unreachable", () => {
     } finally {
       await client.dispose();
       await new Promise((resolve) => restarted.close(resolve));
+    }
+  });
+});
+
+describe("graphql-ws client timeouts (all off)", () => {
+  it("waits for a slow acknowledgement, sends no pings, and closes the moment its last subscription ends", async () => {
+    const ACK_DELAY_MS = 600;
+    const seen: string[] = [];
+    let closedAt = 0;
+    const slow = new WebSocketServer({ port: 0, host: "127.0.0.1", handleProtocols: () => "graphql-transport-ws" });
+    slow.on("connection", (socket) => {
+      socket.on("close", () => (closedAt = performance.now()));
+      socket.on("message", (raw) => {
+        const message = JSON.parse(String(raw)) as { type: string; id?: string };
+        seen.push(message.type);
+        if (message.type === "connection_init") setTimeout(() => socket.send(JSON.stringify({ type: "connection_ack" })), ACK_DELAY_MS);
+        if (message.type === "subscribe") socket.send(JSON.stringify({ id: message.id, type: "next", payload: { data: { messageReceived: { id: "m1" } } } }));
+      });
+    });
+    await new Promise((resolve) => slow.once("listening", resolve));
+    const client = createWsClient({ url: `ws://127.0.0.1:${(slow.address() as AddressInfo).port}/graphql`, webSocketImpl: WebSocket, baseDelayMs: 5 });
+    try {
+      let unsubscribe = () => {};
+      const received = new Promise<unknown>((resolve, reject) => {
+        unsubscribe = client.subscribe({ query: "subscription { messageReceived { id } }" }, { next: resolve, error: reject, complete: () => {} });
+      });
+      // An acknowledgement timeout would have given up (and retried) before the server answered.
+      await expect(received).resolves.toEqual({ data: { messageReceived: { id: "m1" } } });
+      // A keep-alive would ping while the subscription is open.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(seen).toEqual(["connection_init", "subscribe"]);
+      // No lazy-close delay: the socket closes as soon as nothing listens.
+      const unsubscribedAt = performance.now();
+      unsubscribe();
+      await vi.waitFor(() => expect(closedAt).toBeGreaterThan(0), { timeout: 2000, interval: 10 });
+      expect(closedAt - unsubscribedAt).toBeLessThan(200);
+      expect(seen).toEqual(["connection_init", "subscribe", "complete"]);
+    } finally {
+      await client.dispose();
+      await new Promise((resolve) => slow.close(resolve));
     }
   });
 });

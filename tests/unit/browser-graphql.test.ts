@@ -73,4 +73,34 @@ describe("the browser's GraphQL sessions", () => {
       logged.mockRestore();
     }
   });
+
+  it("an offline cache that fails to clear is logged, not thrown, and the next session starts empty", async () => {
+    const stores = new Map<string | null, { clear: ReturnType<typeof vi.fn> }>();
+    const graphql = createBrowserGraphQL({
+      url: "http://127.0.0.1:9/graphql",
+      initialKey: "session-a",
+      offlineStorage(key) {
+        const store = {
+          readData: async () => ({}),
+          writeData: async () => {},
+          readMetadata: async () => [],
+          writeMetadata: () => {},
+          onOnline: () => {},
+          clear: vi.fn(() => (key === "session-a" ? Promise.reject(new Error("quota")) : Promise.resolve())),
+        };
+        stores.set(key, store);
+        return store;
+      },
+    });
+    const a = graphql.clientFor("session-a").client;
+    const logged = vi.spyOn(console, "warn").mockImplementation(() => {});
+    try {
+      expect(() => graphql.reset()).not.toThrow();
+      await vi.waitFor(() => expect(logged).toHaveBeenCalledWith("Could not clear the offline cache:", expect.any(Error)));
+      expect(stores.get("session-a")!.clear).toHaveBeenCalledOnce();
+      expect(graphql.current()).not.toBe(a);
+    } finally {
+      logged.mockRestore();
+    }
+  });
 });

@@ -1,13 +1,21 @@
 import type { CombinedError } from "@urql/core";
 
-/** The message a user sees for a failed operation (seed spec §8), the same on server and client. */
+/**
+ * The message a user sees for a failed operation (seed spec §8), the same on server and
+ * client. GraphQL errors come first, whatever the status: they say what went wrong.
+ */
 export function graphqlErrorMessage(error: CombinedError): string {
   if (error.graphQLErrors.length > 0) {
     return `GraphQL response contains errors: ${error.graphQLErrors.map((entry) => entry.message).join(", ")}`;
   }
-  const response = error.response as { status?: number } | undefined;
+  const response = error.response as { status?: number; headers?: Headers } | undefined;
   if (response?.status && response.status >= 300) return `Server error: HTTP ${response.status}`;
   if (error.networkError?.name === "SyntaxError") return `Parse error: ${error.networkError.message}`;
+  // urql reads a text/* body itself and fails with the whole body as the message: an
+  // answer that arrived but is not JSON is a parse error too (without the page it holds).
+  if (response?.status && error.networkError) {
+    return `Parse error: the response is not JSON (${response.headers?.get("content-type") || "no content type"})`;
+  }
   return `Network error: ${error.networkError?.message ?? error.message}`;
 }
 

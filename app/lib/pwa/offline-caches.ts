@@ -16,7 +16,13 @@ export async function seedOfflinePages(current = location.pathname + location.se
  */
 export async function replaceOfflinePages() {
   if (typeof caches === "undefined") return;
-  await Promise.all(PRIVATE_CACHES.map((name) => caches.delete(name)));
+  try {
+    await Promise.all(PRIVATE_CACHES.map((name) => caches.delete(name)));
+  } catch (error) {
+    // Logging in or out goes on: a cache the browser will not drop is logged, not thrown.
+    console.warn("Could not drop the previous session's offline pages:", error);
+    return;
+  }
   // Not awaited: the next page need not wait for two more renders.
   if (navigator.serviceWorker?.controller) void seedOfflinePages("/");
 }

@@ -1,0 +1,26 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { PRIVATE_CACHES } from "~/lib/pwa/cache-names";
+import { replaceOfflinePages } from "~/lib/pwa/offline-caches";
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+describe("replaceOfflinePages (log in / log out)", () => {
+  it("drops every cache of the previous session's pages and data", async () => {
+    const deleted: string[] = [];
+    vi.stubGlobal("caches", { delete: async (name: string) => (deleted.push(name), true) });
+    vi.stubGlobal("navigator", {});
+    await replaceOfflinePages();
+    expect(deleted.sort()).toEqual([...PRIVATE_CACHES].sort());
+  });
+
+  it("logs a cache the browser will not drop instead of failing the log in or out", async () => {
+    vi.stubGlobal("caches", { delete: () => Promise.reject(new Error("storage is locked")) });
+    vi.stubGlobal("navigator", {});
+    const warned = vi.spyOn(console, "warn").mockImplementation(() => {});
+    await expect(replaceOfflinePages()).resolves.toBeUndefined();
+    expect(warned).toHaveBeenCalledWith("Could not drop the previous session's offline pages:", expect.any(Error));
+  });
+});
