@@ -179,6 +179,7 @@ export async function createApi(config: ApiConfig) {
       await stopFollowing();
       await scheduler?.stop();
       await Promise.allSettled([...deliveries]);
+      await forecasts.flush();
       await db.destroy();
     },
   };

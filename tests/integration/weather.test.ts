@@ -1,4 +1,9 @@
-import { describe, expect, it } from "vitest";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { describe, expect, it, vi } from "vitest";
+import { STORE_DELAY_MS } from "~/api/weather/forecast-service.server";
+import { startFakeOpenMeteo } from "../fakes/open-meteo";
 import { codes, testApis, type TestApi } from "../support/api-server";
 
 const api = testApis();
@@ -92,10 +97,31 @@ describe("weather", () => {
     const first = await api();
     await first.gql(WEATHER_AT, { lat: 47.37, lon: 8.55 });
     expect(first.fake.calls.forecast).toBe(1);
+    // Written behind the answer, within STORE_DELAY_MS.
+    const stored = () => first.api.services.db.selectFrom("forecast_cache").select("coordinate_key").execute();
+    expect(await stored()).toEqual([]);
+    await vi.waitFor(async () => expect(await stored()).toHaveLength(1), { timeout: STORE_DELAY_MS + 1000, interval: 50 });
     const second = await api({ dataDir: first.dataDir, fake: first.fake });
     const again = await second.gql(WEATHER_AT, { lat: 47.37, lon: 8.55 });
     expect(again.data!.weatherAt.timeZone).toBe("Europe/Zurich");
     expect(first.fake.calls.forecast).toBe(1);
+  });
+
+  it("writes the forecasts not yet kept when it closes", async () => {
+    const fake = await startFakeOpenMeteo();
+    const dataDir = await mkdtemp(path.join(tmpdir(), "weatherbot-restart-"));
+    try {
+      const first = await api({ dataDir, fake });
+      await first.gql(WEATHER_AT, { lat: 47.37, lon: 8.55 });
+      await first.close();
+      const second = await api({ dataDir, fake });
+      expect((await second.gql(WEATHER_AT, { lat: 47.37, lon: 8.55 })).data!.weatherAt.stale).toBe(false);
+      expect(fake.calls.forecast).toBe(1);
+      await second.close();
+    } finally {
+      await fake.close();
+      await rm(dataDir, { recursive: true, force: true });
+    }
   });
 
   it("validates coordinates and ranges", async () => {

@@ -60,6 +60,7 @@ export async function startTestApi(
   });
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`;
   const websocket = attachWebSocket(server, api);
+  let closing: Promise<void> | undefined;
 
   const gql: TestApi["gql"] = async (query, variables, requestOptions = {}) => {
     const response = await fetch(url, {
@@ -89,14 +90,16 @@ export async function startTestApi(
       if (!result.data?.signUp) throw new Error(`signUp failed: ${JSON.stringify(result.errors)}`);
       return result.data.signUp.token;
     },
-    async close() {
-      await websocket.close();
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-      await api.close();
-      if (!options.fake) await fake.close();
-      if (!options.dataDir) await rm(dataDir, { recursive: true, force: true });
-    },
+    // Once, however often asked (a test may close early; the harness closes after it).
+    close: () =>
+      (closing ??= (async () => {
+        await websocket.close();
+        server.closeAllConnections();
+        await new Promise((resolve) => server.close(resolve));
+        await api.close();
+        if (!options.fake) await fake.close();
+        if (!options.dataDir) await rm(dataDir, { recursive: true, force: true });
+      })()),
   };
 }
 

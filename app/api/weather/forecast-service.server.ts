@@ -4,6 +4,9 @@ import { coordinateKey, roundCoordinate, type Coordinate, type Forecast } from "
 import type { OpenMeteoClient } from "./open-meteo.server";
 
 const UPSTREAM_CONCURRENCY = 4;
+/** Forecasts reach the database this long after they arrive (all that arrived meanwhile together). */
+export const STORE_DELAY_MS = 1000;
+const STORE_CHUNK = 50;
 
 export type ForecastResult = { key: string; forecast: Forecast; fetchedAt: Date; stale: boolean };
 
@@ -56,15 +59,50 @@ export function createForecastService(options: ForecastServiceOptions) {
     );
   }
 
-  /** Keeps fresh forecasts in the database, in one statement. */
+  /**
+   * Keeps fresh forecasts in the database, a statement per chunk. No transaction around
+   * them: each statement stands alone (a cache row is whole or absent), and a transaction
+   * held across awaits would make another connection in this process wait on a lock that
+   * cannot be released while it waits.
+   */
   async function store(entries: Array<[string, Entry]>) {
-    await options.db
-      .insertInto("forecast_cache")
-      .values(entries.map(([key, entry]) => ({ coordinate_key: key, fetched_at: entry.fetchedAt.toISOString(), payload: JSON.stringify(entry.forecast) })))
-      .onConflict((conflict) =>
-        conflict.column("coordinate_key").doUpdateSet((eb) => ({ fetched_at: eb.ref("excluded.fetched_at"), payload: eb.ref("excluded.payload") })),
-      )
-      .execute();
+    for (let start = 0; start < entries.length; start += STORE_CHUNK) {
+      await options.db
+        .insertInto("forecast_cache")
+        .values(
+          entries
+            .slice(start, start + STORE_CHUNK)
+            .map(([key, entry]) => ({ coordinate_key: key, fetched_at: entry.fetchedAt.toISOString(), payload: JSON.stringify(entry.forecast) })),
+        )
+        .onConflict((conflict) =>
+          conflict.column("coordinate_key").doUpdateSet((eb) => ({ fetched_at: eb.ref("excluded.fetched_at"), payload: eb.ref("excluded.payload") })),
+        )
+        .execute();
+    }
+  }
+
+  // Written behind: the database copy only matters after a restart, and serialising a big
+  // pass's forecasts (≈ 15 MB for 1,000 places) held up the engine's tick that waited for them.
+  let unstored = new Map<string, Entry>();
+  let storeTimer: NodeJS.Timeout | null = null;
+  let storing: Promise<void> = Promise.resolve();
+
+  function flushStores(): Promise<void> {
+    if (storeTimer) clearTimeout(storeTimer);
+    storeTimer = null;
+    const entries = [...unstored];
+    unstored = new Map();
+    if (entries.length > 0) {
+      storing = storing
+        .then(() => store(entries))
+        .catch((error: unknown) => console.error("[weather] could not keep forecasts:", error));
+    }
+    return storing;
+  }
+
+  function storeLater(entries: Array<[string, Entry]>) {
+    for (const [key, entry] of entries) unstored.set(key, entry);
+    storeTimer ??= setTimeout(() => void flushStores(), STORE_DELAY_MS);
   }
 
   async function fetchBatch(batch: Map<string, Coordinate>) {
@@ -98,8 +136,7 @@ export function createForecastService(options: ForecastServiceOptions) {
         memory.set(key, entry);
         settle(key, { result: { key, ...entry, stale: false } });
       }
-      // Whoever waits has the forecast already; the copy that survives restarts is written after.
-      await store(entries).catch((error: unknown) => console.error("[weather] could not keep forecasts:", error));
+      storeLater(entries);
     } catch (error) {
       for (const key of chunk) {
         const last = memory.get(key) ?? stored.get(key);
@@ -124,6 +161,8 @@ export function createForecastService(options: ForecastServiceOptions) {
   }
 
   return {
+    /** Writes what is still waiting to be kept (the API calls it when it closes). */
+    flush: flushStores,
     get(coordinate: Coordinate): Promise<ForecastResult> {
       const key = coordinateKey(coordinate);
       const cached = memory.get(key);
