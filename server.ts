@@ -8,7 +8,7 @@ import { RouterContextProvider, type RouterContext, type ServerBuild } from "rea
 import { createApi, type Api } from "./app/api/index.server";
 import { attachWebSocket } from "./app/api/websocket.server";
 import { EnvError, parseEnv, type ServerEnv } from "./app/lib/env.server";
-import { createGraphQLEndpoint, GRAPHQL_PATH, isGraphQLPath } from "./app/lib/http/graphql-endpoint.server";
+import { createGraphQLEndpoint, GRAPHQL_PATH, inProcessGraphQLFetch, isGraphQLPath } from "./app/lib/http/graphql-endpoint.server";
 import { graphqlProxy, hostedGraphQLFetch } from "./app/lib/http/graphql-proxy.server";
 import { sameOriginWrites } from "./app/lib/http/same-origin.server";
 import { securityHeaders } from "./app/lib/http/security-headers.server";
@@ -109,13 +109,10 @@ export async function createServerApp(backend: GraphQLBackend) {
       async getLoadContext(req) {
         // Loaders and actions call the embedded API in-process, as this client address.
         const context = new RouterContextProvider();
-        const graphqlFetch: typeof fetch =
+        const graphqlFetch =
           backend.kind === "hosted"
             ? hostedGraphQLFetch(backend.url)
-            : (input, init) =>
-                Promise.resolve(
-                  backend.api.yoga.fetch(input instanceof Request ? input.url : String(input), init ?? {}, { clientIp: req.ip ?? "unknown" }),
-                );
+            : inProcessGraphQLFetch(backend.api.yoga.fetch, req.ip ?? "unknown");
         context.set((await getBuild()).entry.module.graphqlFetchContext, graphqlFetch);
         return context;
       },

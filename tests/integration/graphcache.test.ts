@@ -1,7 +1,7 @@
 import { Client, fetchExchange, gql } from "@urql/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCacheExchange } from "~/lib/graphql/cache";
-import { MARK_READ_MUTATION } from "~/lib/graphql/documents";
+import { MARK_READ_MUTATION, SETTINGS_QUERY, UPDATE_SETTINGS_MUTATION } from "~/lib/graphql/documents";
 import { startTestApi, type TestApi } from "../support/api-server";
 
 /**
@@ -143,5 +143,27 @@ describe("graphcache updates", () => {
     // The rule list is stale now: it is fetched again, with the rule back.
     const rules = await client.query(RULES, {}).toPromise();
     expect(rules.data!.alertRules.map((rule: { name: string }) => rule.name)).toEqual(["Wind"]);
+  });
+
+  it("drops a deleted rule from the cached list, and merges saved settings into every cached view of them", async () => {
+    const RULES = gql`query RulesList { alertRules { id name } }`;
+    await client.query(RULES, {}).toPromise();
+    const kept = cached<{ alertRules: Array<{ id: string }> }>(RULES)!.alertRules.length;
+    const saved = await mutate<{ saveAlertRule: { id: string } }>(
+      `mutation { saveAlertRule(input: { name: "Heat", metric: TEMPERATURE, threshold: 30 }) { id name } }`,
+    );
+    expect(cached<{ alertRules: unknown[] }>(RULES)!.alertRules).toHaveLength(kept + 1);
+
+    await client.query(SETTINGS_QUERY, {}).toPromise();
+    const requestsBefore = requests;
+    await mutate(`mutation ($id: ID!) { deleteAlertRule(id: $id) }`, { id: saved.saveAlertRule.id });
+    expect(cached<{ alertRules: Array<{ id: string }> }>(RULES)!.alertRules.map((rule) => rule.id)).not.toContain(saved.saveAlertRule.id);
+    expect(cached<{ alertRules: unknown[] }>(RULES)!.alertRules).toHaveLength(kept);
+
+    const updated = await client.mutation(UPDATE_SETTINGS_MUTATION, { input: { temperatureUnit: "FAHRENHEIT", hour12: true } }).toPromise();
+    expect(updated.error).toBeUndefined();
+    const settings = client.readQuery(SETTINGS_QUERY, {}, { requestPolicy: "cache-only" })!.data!.me!.settings;
+    expect(settings).toMatchObject({ temperatureUnit: "FAHRENHEIT", hour12: true });
+    expect(requests - requestsBefore).toBe(2); // the two mutations, nothing refetched
   });
 });

@@ -59,3 +59,15 @@ export function createGraphQLEndpoint(options: { yoga: YogaNodeHandler; trust: T
     run(0)();
   };
 }
+
+/** What yoga's in-process entry needs: a URL, request options, and who the client is. */
+type YogaFetch = (url: string, init: RequestInit, context: { clientIp: string }) => Response | Promise<Response>;
+
+/**
+ * The `fetch` loaders and actions use when the API is embedded: operations run inside this
+ * process (no HTTP round trip to itself), as the page's client address.
+ */
+export function inProcessGraphQLFetch(yogaFetch: YogaFetch, clientIp: string): typeof fetch {
+  return (input, init) =>
+    Promise.resolve(yogaFetch(input instanceof Request ? input.url : String(input), init ?? {}, { clientIp }));
+}

@@ -1,0 +1,43 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { inProcessGraphQLFetch } from "~/lib/http/graphql-endpoint.server";
+import { testApis } from "../support/api-server";
+
+const api = testApis();
+afterEach(() => vi.unstubAllGlobals());
+
+describe("loaders' GraphQL with the API embedded", () => {
+  it("runs in this process, never over the network, as the page's client address", async () => {
+    const t = await api();
+    const token = await t.signUp("inprocess@example.com");
+    const networkFetch = vi.fn(() => Promise.reject(new Error("no network in this test")));
+    vi.stubGlobal("fetch", networkFetch);
+    const graphqlFetch = inProcessGraphQLFetch(t.api.yoga.fetch, "203.0.113.7");
+
+    const ask = (query: string) =>
+      graphqlFetch("http://localhost/graphql", {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+        body: JSON.stringify({ query }),
+      }).then((response) => response.json());
+    expect(await ask("{ me { email } }")).toEqual({ data: { me: { email: "inprocess@example.com" } } });
+    expect(networkFetch).not.toHaveBeenCalled();
+
+    // The address it was given is the one the API's limits count: 20 failed logins per address
+    // (each for another account, so the per-account limit of 5 plays no part).
+    const login = (attempt: number) =>
+      graphqlFetch("http://localhost/graphql", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ query: `mutation { logIn(email: "nobody${attempt}@example.com", password: "wrong") { token } }` }),
+      }).then((response) => response.json() as Promise<{ errors: Array<{ extensions: { code: string } }> }>);
+    const codes: string[] = [];
+    for (let attempt = 0; attempt < 21; attempt++) codes.push((await login(attempt)).errors[0]!.extensions.code);
+    expect(codes.slice(0, 20).every((code) => code !== "RATE_LIMITED")).toBe(true);
+    expect(codes[20]).toBe("RATE_LIMITED");
+    expect(networkFetch).not.toHaveBeenCalled();
+    // From another address (the test's own HTTP client) logins still get an answer.
+    vi.unstubAllGlobals();
+    const elsewhere = await t.gql(`mutation { logIn(email: "nobody-else@example.com", password: "wrong") { token } }`);
+    expect(elsewhere.errors?.[0]?.extensions?.code).toBe("UNAUTHENTICATED");
+  });
+});
