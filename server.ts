@@ -78,7 +78,7 @@ export async function createServerApp(backend: GraphQLBackend) {
   app.use(compression());
   app.use(sameOriginWrites);
 
-  // The embedded API's /graphql is served beside this app (see `listen`); a hosted one is proxied here.
+  // The embedded API's /graphql is served beside this app (the HTTP server below); a hosted one is proxied here.
   if (backend.kind === "hosted") app.all(GRAPHQL_PATH, graphqlProxy(backend.url));
 
   const getBuild = await createBuildSource(app);
@@ -133,6 +133,7 @@ const api = env.GRAPHQL_URL
       pushSubject: env.VAPID_SUBJECT,
     });
 const app = await createServerApp(api ? { kind: "embedded", api } : { kind: "hosted", url: env.GRAPHQL_URL! });
+// "trust proxy fn" is Express's compiled TRUST_PROXY: /graphql reads client addresses exactly as the other routes do.
 const graphqlEndpoint = api ? createGraphQLEndpoint({ yoga: api.yoga, trust: app.get("trust proxy fn") }) : null;
 const server = createServer((req, res) => (graphqlEndpoint && isGraphQLPath(req.url) ? graphqlEndpoint(req, res) : app(req, res)));
 server.listen(env.PORT, env.HOST, () => {
