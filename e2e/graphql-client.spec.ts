@@ -95,7 +95,7 @@ test.describe("the GraphQL client", () => {
     await expect(page.getByTestId("places")).toContainText("Alpha Point");
     await expect(message(page, aMessage.id)).toBeVisible();
     // A's data is kept on the device for offline use (so the checks after log-out mean something).
-    await expect.poll(() => storedOnDevice(page)).toContain("Alpha Point");
+    await expect.poll(() => storedOnDevice(page), { timeout: 15_000 }).toContain("Alpha Point");
 
     await page.getByRole("link", { name: "Settings" }).click();
     const [logOut] = await Promise.all([
@@ -109,7 +109,7 @@ test.describe("the GraphQL client", () => {
     await expect(page.locator("body")).not.toContainText("Alpha Point");
     await expect(page.getByTestId("unread-badge")).toHaveCount(0);
     // Nor on the device: the persisted GraphQL cache and the offline pages of A are gone.
-    await expect.poll(() => storedOnDevice(page)).not.toContain("Alpha Point");
+    await expect.poll(() => storedOnDevice(page), { timeout: 15_000 }).not.toContain("Alpha Point");
     expect(await storedOnDevice(page)).not.toContain(aMessage.id);
 
     await page.getByRole("link", { name: "Settings" }).click();
@@ -120,7 +120,7 @@ test.describe("the GraphQL client", () => {
     await page.getByRole("link", { name: "Home", exact: true }).click();
     await expect(page.getByTestId("places")).toContainText("Bravo Bay");
     await expect(page.locator("body")).not.toContainText("Alpha Point");
-    await expect.poll(() => storedOnDevice(page)).toContain("Bravo Bay");
+    await expect.poll(() => storedOnDevice(page), { timeout: 15_000 }).toContain("Bravo Bay");
     expect(await storedOnDevice(page)).not.toContain("Alpha Point");
     await expect(message(page, aMessage.id)).toHaveCount(0);
     // B's live stream is B's: A's new message does not arrive, B's does.

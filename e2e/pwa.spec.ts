@@ -158,12 +158,13 @@ test("the worker shows the bot's push as a notification, one per message", async
     );
 
   await push({ title: "Rain from 15:00", body: "Up to 4 mm/h in Berlin", tag: "m-1", url: "/?message=m-1", kind: "ALERT" });
-  await expect.poll(notifications).toEqual([
+  // A busy machine may start the worker and fetch the icon slowly (a CI run once took over 5 s).
+  await expect.poll(notifications, { timeout: 15_000 }).toEqual([
     { title: "Rain from 15:00", body: "Up to 4 mm/h in Berlin", tag: "m-1", icon: `${baseURL}/icons/icon-192.png`, data: { url: "/?message=m-1" } },
   ]);
   // The same message again replaces its notification instead of stacking a second one.
   await push({ title: "Rain from 16:00", body: "Up to 2 mm/h in Berlin", tag: "m-1", url: "/?message=m-1", kind: "ALERT" });
-  await expect.poll(async () => (await notifications()).map((n) => n.title)).toEqual(["Rain from 16:00"]);
+  await expect.poll(async () => (await notifications()).map((n) => n.title), { timeout: 15_000 }).toEqual(["Rain from 16:00"]);
 
   // A click (dispatched in the worker: headless Chromium has no notification to click) takes the open window to the message.
   const [worker] = context.serviceWorkers();

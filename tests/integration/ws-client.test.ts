@@ -126,7 +126,8 @@ describe("graphql-ws client timeouts (all off)", () => {
       const unsubscribedAt = performance.now();
       unsubscribe();
       await vi.waitFor(() => expect(closedAt).toBeGreaterThan(0), { timeout: 2000, interval: 10 });
-      expect(closedAt - unsubscribedAt).toBeLessThan(200);
+      // graphql-ws's lazy close would wait a second; a busy machine may add a little.
+      expect(closedAt - unsubscribedAt).toBeLessThan(500);
       expect(seen).toEqual(["connection_init", "subscribe", "complete"]);
     } finally {
       await client.dispose();
