@@ -5,7 +5,7 @@ import { createRequestHandler } from "@react-router/express";
 import compression from "compression";
 import express from "express";
 import { RouterContextProvider, type RouterContext, type ServerBuild } from "react-router";
-import { createApi, type Api } from "./app/api/index.server";
+import { createApi, MAX_REQUEST_BYTES, type Api } from "./app/api/index.server";
 import { attachWebSocket } from "./app/api/websocket.server";
 import { EnvError, parseEnv, type ServerEnv } from "./app/lib/env.server";
 import { createGraphQLEndpoint, GRAPHQL_PATH, inProcessGraphQLFetch, isGraphQLPath } from "./app/lib/http/graphql-endpoint.server";
@@ -134,7 +134,7 @@ const api = env.GRAPHQL_URL
     });
 const app = await createServerApp(api ? { kind: "embedded", api } : { kind: "hosted", url: env.GRAPHQL_URL! });
 // "trust proxy fn" is Express's compiled TRUST_PROXY: /graphql reads client addresses exactly as the other routes do.
-const graphqlEndpoint = api ? createGraphQLEndpoint({ yoga: api.yoga, trust: app.get("trust proxy fn") }) : null;
+const graphqlEndpoint = api ? createGraphQLEndpoint({ yoga: api.yoga, trust: app.get("trust proxy fn"), maxBodyBytes: MAX_REQUEST_BYTES }) : null;
 const server = createServer((req, res) => (graphqlEndpoint && isGraphQLPath(req.url) ? graphqlEndpoint(req, res) : app(req, res)));
 server.listen(env.PORT, env.HOST, () => {
   const address = server.address();

@@ -42,6 +42,9 @@ export const SESSION_COOKIE = "weatherbot_session";
 
 const LIMITS = { maxDepth: 10, maxAliases: 15, maxCost: 5000, maxTokens: 2000 };
 
+/** The largest request the API reads, over HTTP or as one WebSocket message (its biggest operation is a few KB). */
+export const MAX_REQUEST_BYTES = 1_000_000;
+
 function bearerToken(request: Request): string | null {
   const header = request.headers.get("authorization");
   const match = header ? /^Bearer\s+(\S+)$/i.exec(header) : null;
@@ -130,6 +133,9 @@ export async function createApi(config: ApiConfig) {
   const yoga = createYoga<{ clientIp?: string }, ApiContext>({
     schema: createApiSchema(),
     graphqlEndpoint: "/graphql",
+    // The HTTP endpoint reads at most MAX_REQUEST_BYTES before yoga sees a request, and the
+    // WebSocket server caps its messages; yoga's own limit would stream every body again.
+    maxRequestBodySize: false,
     // Same-origin only: the app's pages and server-side callers need no CORS.
     cors: false,
     logging: {

@@ -2,7 +2,7 @@ import type { IncomingMessage, Server } from "node:http";
 import type { ExecutionArgs } from "graphql";
 import { useServer } from "graphql-ws/use/ws";
 import { WebSocketServer } from "ws";
-import type { Api } from "./index.server";
+import { MAX_REQUEST_BYTES, type Api } from "./index.server";
 
 type ConnectionParams = { authorization?: unknown; token?: unknown };
 
@@ -13,7 +13,7 @@ type ConnectionParams = { authorization?: unknown; token?: unknown };
  * another site is refused (cross-site WebSocket hijacking).
  */
 export function attachWebSocket(server: Server, api: Api): { close: () => Promise<void> } {
-  const wss = new WebSocketServer({ noServer: true });
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_REQUEST_BYTES });
 
   server.on("upgrade", (request: IncomingMessage, socket, head) => {
     const url = new URL(request.url ?? "/", "http://localhost");

@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import WebSocket from "ws";
+import { MAX_REQUEST_BYTES } from "~/api/index.server";
 import { codes, startTestApi, testApis, type TestApi } from "../support/api-server";
 
 let t: TestApi;
@@ -50,6 +52,27 @@ describe("hardening", () => {
     expect(await t.api.services.db.selectFrom("users").select("id").execute()).toEqual([]);
     const search = await t.gql(`query ($q: String!) { searchLocations(query: $q) { id } }`, { q: huge });
     expect(codes(search)).toEqual(["BAD_USER_INPUT"]);
+    await stillServing();
+  });
+
+  it("refuses a request larger than MAX_REQUEST_BYTES, over HTTP and as a WebSocket message", async () => {
+    const oversized = JSON.stringify({ query: "{ me { id } }", variables: { pad: "x".repeat(MAX_REQUEST_BYTES) } });
+    const response = await fetch(t.url, { method: "POST", headers: { "content-type": "application/json" }, body: oversized });
+    expect(response.status).toBe(413);
+    expect(await response.json()).toMatchObject({ code: "PAYLOAD_TOO_LARGE" });
+
+    // graphql-ws logs the socket's error ("Max payload size exceeded") as it closes it.
+    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    try {
+      const socket = new WebSocket(t.url.replace(/^http/, "ws"), "graphql-transport-ws");
+      await new Promise((resolve, reject) => socket.once("open", resolve).once("error", reject));
+      const closed = new Promise<number>((resolve) => socket.once("close", (code) => resolve(code)));
+      socket.send(oversized);
+      expect(await closed).toBe(1009); // "message too big"
+      expect(logged).toHaveBeenCalledWith(expect.stringContaining("Internal error emitted on a WebSocket"), expect.any(RangeError));
+    } finally {
+      logged.mockRestore();
+    }
     await stillServing();
   });
 

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import proxyAddr from "proxy-addr";
 import { afterEach } from "vitest";
-import { createApi, type Api } from "~/api/index.server";
+import { createApi, MAX_REQUEST_BYTES, type Api } from "~/api/index.server";
 import { attachWebSocket } from "~/api/websocket.server";
 import { createGraphQLEndpoint, isGraphQLPath } from "~/lib/http/graphql-endpoint.server";
 import { startFakeOpenMeteo, type FakeOpenMeteo } from "../fakes/open-meteo";
@@ -51,7 +51,7 @@ export async function startTestApi(
     scheduler: false,
   });
   // The production server's /graphql handler, with loopback as a trusted proxy.
-  const endpoint = createGraphQLEndpoint({ yoga: api.yoga, trust: proxyAddr.compile("loopback") });
+  const endpoint = createGraphQLEndpoint({ yoga: api.yoga, trust: proxyAddr.compile("loopback"), maxBodyBytes: MAX_REQUEST_BYTES });
   const server: Server = await new Promise((resolve) => {
     const listening = createServer((req, res) => {
       if (isGraphQLPath(req.url)) return endpoint(req, res);

@@ -5,7 +5,9 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createGraphQLEndpoint, isGraphQLPath, type TrustProxy } from "~/lib/http/graphql-endpoint.server";
 
 /** What reached the API behind the endpoint. */
-type Seen = { clientIp: string; method: string };
+type Seen = { clientIp: string; method: string; body?: string };
+
+const MAX_BODY_BYTES = 100;
 
 const servers: Server[] = [];
 afterEach(async () => {
@@ -17,8 +19,10 @@ async function endpointWith(trust: TrustProxy) {
   const seen: Seen[] = [];
   const endpoint = createGraphQLEndpoint({
     trust,
+    maxBodyBytes: MAX_BODY_BYTES,
     yoga(req, res, { clientIp }) {
-      seen.push({ clientIp, method: req.method! });
+      const body = (req as typeof req & { body?: Buffer }).body;
+      seen.push({ clientIp, method: req.method!, ...(body ? { body: body.toString("utf8") } : {}) });
       res.setHeader("Content-Type", "application/json");
       res.end(JSON.stringify({ data: { items: Array.from({ length: 200 }, (_, index) => ({ index, name: "weather" })) } }));
     },
@@ -58,6 +62,29 @@ describe("the /graphql endpoint beside Express", () => {
     expect((await post(url, { "sec-fetch-site": "same-origin" })).status).toBe(200);
     expect((await fetch(url, { headers: { origin: "https://evil.example" } })).status).toBe(200);
     expect(seen.map((request) => request.method)).toEqual(["POST", "POST", "GET"]);
+  });
+
+  it("reads a body up to its limit and hands it over whole; a larger one is refused with 413", async () => {
+    const { url, seen } = await endpointWith(proxyAddr.compile("loopback"));
+    const query = JSON.stringify({ query: "{ me { id } }" });
+    expect((await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: query })).status).toBe(200);
+    expect(seen.at(-1)!.body).toBe(query);
+
+    const big = "x".repeat(MAX_BODY_BYTES + 1);
+    const declared = await fetch(url, { method: "POST", body: big });
+    expect(declared.status).toBe(413);
+    expect(await declared.json()).toEqual({ error: `Request body larger than ${MAX_BODY_BYTES} bytes`, code: "PAYLOAD_TOO_LARGE" });
+    // Without a Content-Length (chunked), the count is kept while reading.
+    const stream = new ReadableStream({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode(big.slice(0, 60)));
+        controller.enqueue(new TextEncoder().encode(big.slice(60)));
+        controller.close();
+      },
+    });
+    const chunked = await fetch(url, { method: "POST", body: stream, duplex: "half" } as RequestInit);
+    expect(chunked.status).toBe(413);
+    expect(seen).toHaveLength(1);
   });
 
   it("reads the host from X-Forwarded-Host only from a trusted proxy", async () => {
