@@ -25,12 +25,23 @@ export function formatMetric(metric: AlertMetric, value: number, units: UnitSett
   }
 }
 
+// One pass writes thousands of alerts about the same few hundred hours: each wording is made once.
+const whenTexts = new Map<string, string>();
+const WHEN_TEXTS_LIMIT = 20_000;
+
 /** A time in the reader's zone, with the weekday when it is not today. */
 function when(epochSeconds: number, now: Date, reader: ReaderSettings, locale: string): string {
-  const instant = new Date(epochSeconds * 1000);
-  const clock = formatClock(instant, locale, reader.timeZone, reader.hour12);
-  if (zonedParts(instant, reader.timeZone).date === zonedParts(now, reader.timeZone).date) return clock;
-  return `${formatWeekday(instant, locale, reader.timeZone)} ${clock}`;
+  const today = zonedParts(now, reader.timeZone).date;
+  const key = `${epochSeconds}|${reader.timeZone}|${locale}|${reader.hour12}|${today}`;
+  let text = whenTexts.get(key);
+  if (text === undefined) {
+    const instant = new Date(epochSeconds * 1000);
+    const clock = formatClock(instant, locale, reader.timeZone, reader.hour12);
+    text = zonedParts(instant, reader.timeZone).date === today ? clock : `${formatWeekday(instant, locale, reader.timeZone)} ${clock}`;
+    if (whenTexts.size >= WHEN_TEXTS_LIMIT) whenTexts.clear();
+    whenTexts.set(key, text);
+  }
+  return text;
 }
 
 /** "Gusts 68 km/h in Office from 13:00 to 17:00, peak 15:00." in the reader's language and units. */
