@@ -29,8 +29,9 @@ export function requestHost(req: IncomingMessage, trust: TrustProxy): string | u
 }
 
 /**
- * The request's body, read whole before the API sees it: handed over as bytes, yoga skips
- * the stream plumbing it would set up per request (≈ 8 % of the API's CPU under load).
+ * The request's body, read whole before the API sees it, so the size limit is kept here:
+ * yoga's own limit re-streamed every body through a TransformStream and a pipeline, which
+ * cost about a third of the API's throughput (it is off, see app/api/index.server.ts).
  * Null when it is larger than `limit`.
  */
 function readBody(req: IncomingMessage, limit: number): Promise<Buffer | null> {
