@@ -27,15 +27,16 @@ test.describe("the production server", () => {
   });
 
   test("pages carry the stylesheet inline, under the response's nonce, and link none", async ({ page }) => {
-    const response = await page.goto("/");
+    const response = await gotoHydrated(page, "/");
     const nonce = /style-src 'self' 'nonce-([^']+)'/.exec(response!.headers()["content-security-policy"] ?? "")?.[1];
     const html = await response!.text();
     const style = /<style id="app-stylesheet" nonce="([^"]+)">([\s\S]*?)<\/style>/.exec(html);
     expect(style?.[1]).toBe(nonce);
     expect(style?.[2]).toContain(".card{");
     expect(html).not.toMatch(/rel="stylesheet"/);
-    // The styles apply: the header's links are laid out in a row, not as unstyled text.
+    // The styles apply, also after hydration: the header's links are laid out in a row, not as unstyled text.
     await expect(page.locator("header nav")).toHaveCSS("display", "flex");
+    await expect(page.locator("style#app-stylesheet")).toHaveCount(1);
   });
 
   test("pages carry a nonce-based Content-Security-Policy that every inline script honours", async ({ request }) => {

@@ -74,7 +74,7 @@ describe("the browser's GraphQL sessions", () => {
     }
   });
 
-  it("an offline cache that fails to clear is logged, not thrown, and the next session starts empty", async () => {
+  it("an offline cache that fails to clear is logged, not thrown, and a fresh client takes over", async () => {
     const stores = new Map<string | null, { clear: ReturnType<typeof vi.fn> }>();
     const graphql = createBrowserGraphQL({
       url: "http://127.0.0.1:9/graphql",
