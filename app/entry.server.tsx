@@ -44,7 +44,7 @@ export default function handleRequest(
   // first could fire into an unassigned `abort` and take the process down).
   const element = (
     <NonceContext.Provider value={nonce}>
-      <InlineStylesheetContext.Provider value={serverEnv().NODE_ENV === "development" ? null : APP_STYLESHEET}>
+      <InlineStylesheetContext.Provider value={APP_STYLESHEET}>
         <GraphQLClientSourceContext.Provider value={clientSource}>
           <GraphQLDataContext.Provider value={graphqlData}>
             <I18nextProvider i18n={getI18n(loadContext)}>

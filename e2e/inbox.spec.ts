@@ -1,5 +1,5 @@
 import { expect, gotoHydrated, test } from "./fixtures";
-import { accountWithPlace, signInBrowser } from "./support/graphql";
+import { accountWithPlace, recordGraphQLOperations, signInBrowser } from "./support/graphql";
 
 test("the inbox pages by cursor, marks read, marks all read and deletes, each with one request and no refetch", async ({
   page,
@@ -19,10 +19,7 @@ test("the inbox pages by cursor, marks read, marks all read and deletes, each wi
   const toasts = page.getByRole("region", { name: "Notifications (F8)" }).getByRole("listitem");
   await expect(items).toHaveCount(30);
   await expect(page.getByTestId("unread-badge")).toHaveText("32");
-  const posts: string[] = [];
-  page.on("request", (r) => {
-    if (new URL(r.url()).pathname === "/graphql") posts.push(String((r.postDataJSON() as { operationName?: string }).operationName));
-  });
+  const operations = recordGraphQLOperations(page);
 
   await page.getByRole("button", { name: "Show older messages" }).click();
   await expect(items).toHaveCount(32);
@@ -45,7 +42,7 @@ test("the inbox pages by cursor, marks read, marks all read and deletes, each wi
   await expect(page.getByTestId("inbox-unread")).toHaveText("Unread messages: 0");
   await expect(page.getByTestId("unread-badge")).toHaveCount(0);
   await expect(page.locator("[data-unread]")).toHaveCount(0);
-  expect(posts).toEqual(["Inbox", "MarkRead", "DeleteMessage", "MarkAllRead"]);
+  expect(operations.map((operation) => operation.operationName)).toEqual(["Inbox", "MarkRead", "DeleteMessage", "MarkAllRead"]);
 
   // The server has all of it.
   await gotoHydrated(page, "/");

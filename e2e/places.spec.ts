@@ -1,28 +1,13 @@
-import type { Page } from "@playwright/test";
 import { expect, gotoHydrated, test } from "./fixtures";
-import { accountWithPlace, signInBrowser } from "./support/graphql";
+import { accountWithPlace, recordGraphQLOperations, signInBrowser, type RecordedOperation } from "./support/graphql";
 
 /** Typing pauses this long before a search is sent (seed spec; SEARCH_DEBOUNCE_MS in location-search.tsx). */
 const SEARCH_DEBOUNCE_MS = 200;
 
-function graphqlOperations(page: Page) {
-  const names: string[] = [];
-  page.on("request", (request) => {
-    if (new URL(request.url()).pathname === "/graphql") names.push(String((request.postDataJSON() as { operationName?: string }).operationName));
-  });
-  return names;
-}
-
-/** The query of each place search the page sends. */
-function searchRequests(page: Page) {
-  const queries: string[] = [];
-  page.on("request", (request) => {
-    if (new URL(request.url()).pathname !== "/graphql") return;
-    const body = request.postDataJSON() as { operationName?: string; variables?: { query?: string } };
-    if (body.operationName === "SearchLocations") queries.push(String(body.variables?.query));
-  });
-  return queries;
-}
+const names = (operations: RecordedOperation[]) => operations.map((operation) => operation.operationName);
+/** The query of each place search among them. */
+const searches = (operations: RecordedOperation[]) =>
+  operations.filter((operation) => operation.operationName === "SearchLocations").map((operation) => operation.variables?.query);
 
 test("a visitor searches (debounced, keyboard only) and sees the chosen place's forecast", async ({ page }) => {
   // The page's clock stands still while typing, so a slow machine cannot stretch a gap between two keys past the
@@ -30,20 +15,20 @@ test("a visitor searches (debounced, keyboard only) and sees the chosen place's 
   await page.clock.install();
   await gotoHydrated(page, "/");
   await page.clock.pauseAt(await page.evaluate(() => Date.now() + 1000));
-  const searches = searchRequests(page);
+  const operations = recordGraphQLOperations(page);
   const search = page.getByRole("combobox", { name: "Search for a place" });
   await search.click();
   await search.pressSequentially("Zu", { delay: 20 });
   await page.clock.runFor(SEARCH_DEBOUNCE_MS - 50);
   await search.pressSequentially("rich", { delay: 20 });
   await page.clock.runFor(SEARCH_DEBOUNCE_MS - 1);
-  expect(searches).toEqual([]);
+  expect(searches(operations)).toEqual([]);
   await page.clock.runFor(1);
   await page.clock.resume();
   const option = page.getByRole("option", { name: /Zurich/ });
   await expect(option).toBeVisible();
   // Typed with pauses shorter than 200 ms: one search, for the whole word.
-  expect(searches).toEqual(["Zurich"]);
+  expect(searches(operations)).toEqual(["Zurich"]);
 
   await search.press("ArrowDown");
   await expect(option).toHaveAttribute("aria-selected", "true");
@@ -69,7 +54,7 @@ test("a signed-in user adds a place through the overlay; its card appears withou
   const account = await accountWithPlace(request, baseURL!, "First Place");
   await signInBrowser(context, baseURL!, account.token);
   await gotoHydrated(page, "/");
-  const operations = graphqlOperations(page);
+  const operations = recordGraphQLOperations(page);
 
   await page.getByRole("button", { name: "Add a place" }).click();
   const dialog = page.getByRole("dialog", { name: "Add a place" });
@@ -90,7 +75,7 @@ test("a signed-in user adds a place through the overlay; its card appears withou
   await expect(cards).toHaveCount(2);
   await expect(cards.nth(1)).toHaveAccessibleName("Studio");
   await expect(cards.nth(1)).toContainText("Paris, Île-de-France, France");
-  expect(operations).toEqual(["SearchLocations", "AddPlace"]);
+  expect(names(operations)).toEqual(["SearchLocations", "AddPlace"]);
 });
 
 test("settings: rename, reorder by keyboard and pointer, remove with undo; home follows", async ({ page, context, request, baseURL }) => {

@@ -47,6 +47,11 @@ export function limitAnonymousLookup(context: ApiContext): void {
 
 /** The signed-in user's id, or an UNAUTHENTICATED error. */
 export function requireUserId(context: ApiContext): string {
+  return requireSession(context).userId;
+}
+
+/** The signed-in session (with its user's account), or an UNAUTHENTICATED error. */
+export function requireSession(context: ApiContext): NonNullable<ApiContext["session"]> {
   if (!context.session) throw unauthenticated();
-  return context.session.userId;
+  return context.session;
 }

@@ -13,6 +13,7 @@ import { useJitForRepeatedOperations } from "./jit.server";
 import { findSession } from "./auth/sessions.server";
 import type { ApiContext, ApiServices } from "./context.server";
 import { openDatabase, sqlitePath } from "./db/database.server";
+import { userView } from "./schema/account.server";
 import { createApiSchema } from "./schema/index.server";
 import { createForecastService } from "./weather/forecast-service.server";
 import { createOpenMeteoClient } from "./weather/open-meteo.server";
@@ -122,9 +123,7 @@ export async function createApi(config: ApiConfig) {
     const session = token ? await findSession(db, token, now()) : null;
     return {
       ...services,
-      session: session
-        ? { id: session.id, userId: session.user_id, user: { id: session.user_id, email: session.email, createdAt: session.user_created_at } }
-        : null,
+      session: session ? { id: session.id, userId: session.user_id, user: userView({ ...session, id: session.user_id }) } : null,
       clientIp,
     };
   }

@@ -1,4 +1,15 @@
-import type { APIRequestContext, BrowserContext } from "@playwright/test";
+import type { APIRequestContext, BrowserContext, Page } from "@playwright/test";
+
+export type RecordedOperation = { operationName?: string; variables?: Record<string, unknown> };
+
+/** The page's GraphQL operations over HTTP from now on, in order (a live list; a WebSocket is not one of them). */
+export function recordGraphQLOperations(page: Page): RecordedOperation[] {
+  const operations: RecordedOperation[] = [];
+  page.on("request", (request) => {
+    if (new URL(request.url()).pathname === "/graphql") operations.push((request.postDataJSON() ?? {}) as RecordedOperation);
+  });
+  return operations;
+}
 
 export type Gql = <Data = any>(query: string, variables?: Record<string, unknown>) => Promise<Data>;
 

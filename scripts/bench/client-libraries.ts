@@ -28,7 +28,7 @@ async function browserSources(dir: string): Promise<string[]> {
 }
 
 /** Named value imports (not types) from the client libraries, by package. */
-export async function clientLibraryImports(): Promise<Map<string, Set<string>>> {
+async function clientLibraryImports(): Promise<Map<string, Set<string>>> {
   const imports = new Map<string, Set<string>>();
   for (const file of await browserSources(path.join(ROOT, "app"))) {
     const source = await readFile(file, "utf8");

@@ -11,6 +11,7 @@
  */
 import { chromium } from "@playwright/test";
 import lighthouse from "lighthouse";
+import { SESSION_COOKIE } from "../../app/lib/session.server";
 import { freePort, startAppServer } from "../../e2e/support/app-server";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../../e2e/support/chromium";
 import { startFakeOpenMeteo } from "../../tests/fakes/open-meteo";
@@ -73,7 +74,7 @@ export async function benchLighthouse() {
     };
     return {
       visitor: await measure({}),
-      signedIn: await measure({ Cookie: `weatherbot_session=${token}` }),
+      signedIn: await measure({ Cookie: `${SESSION_COOKIE}=${token}` }),
       visitorSimulated: await measure({}, "simulate"),
     };
   } finally {

@@ -1,6 +1,7 @@
 import { createClient, type Client } from "graphql-ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
+import { FOLLOW_INTERVAL_MS } from "~/api/bot/inbox.server";
 import { codes, startTestApi, type TestApi } from "../support/api-server";
 
 let t: TestApi;
@@ -134,8 +135,8 @@ describe("inbox", () => {
         api.services.inbox.publish(row!);
       }
       await Promise.all([hereStream.done, thereStream.done]);
-      // The follower looks once a second: wait past it to see nothing comes twice.
-      await new Promise((resolve) => setTimeout(resolve, 1500));
+      // Wait past the follower's next look to see nothing comes twice.
+      await new Promise((resolve) => setTimeout(resolve, FOLLOW_INTERVAL_MS * 1.5));
       const titles = (stream: typeof hereStream) => stream.received.map((value) => value.data.messageReceived.title).sort();
       expect(titles(hereStream)).toEqual(["Here", "There 1", "There 2"]);
       expect(titles(thereStream)).toEqual(["Here", "There 1", "There 2"]);

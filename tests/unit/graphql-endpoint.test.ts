@@ -2,7 +2,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import proxyAddr from "proxy-addr";
 import { afterEach, describe, expect, it } from "vitest";
-import { createGraphQLEndpoint, isGraphQLPath, type TrustProxy } from "~/lib/http/graphql-endpoint.server";
+import { createGraphQLEndpoint, isGraphQLPath, type TrustFn } from "~/lib/http/graphql-endpoint.server";
 
 /** What reached the API behind the endpoint. */
 type Seen = { clientIp: string; method: string; body?: string };
@@ -15,7 +15,7 @@ afterEach(async () => {
 });
 
 /** The endpoint in front of a stand-in API that answers a large JSON body and records who asked. */
-async function endpointWith(trust: TrustProxy) {
+async function endpointWith(trust: TrustFn) {
   const seen: Seen[] = [];
   const endpoint = createGraphQLEndpoint({
     trust,

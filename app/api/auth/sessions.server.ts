@@ -32,7 +32,7 @@ export async function findSession(db: Db, token: string, now: Date) {
     (await db
       .selectFrom("sessions")
       .innerJoin("users", "users.id", "sessions.user_id")
-      .select(["sessions.id", "sessions.user_id", "users.email", "users.created_at as user_created_at"])
+      .select(["sessions.id", "sessions.user_id", "users.email", "users.created_at"])
       .where("sessions.token_hash", "=", hashToken(token))
       .where("sessions.revoked_at", "is", null)
       .where("sessions.expires_at", ">", now.toISOString())

@@ -20,6 +20,9 @@ export type NewMessage = {
   dedupeKey: string;
 };
 
+/** How often the follower looks for messages other processes wrote. */
+export const FOLLOW_INTERVAL_MS = 1000;
+
 /**
  * The bot's inbox: writing a message is idempotent on its dedupe key (a repeated
  * tick, a restart mid-tick or a second process never writes it twice), and every
@@ -27,9 +30,6 @@ export type NewMessage = {
  * Messages written by another process on the same database reach this process's
  * subscribers through `follow()`.
  */
-/** How often the follower looks for messages other processes wrote. */
-export const FOLLOW_INTERVAL_MS = 1000;
-
 export function createInbox(db: Db, now: () => Date) {
   const streams = new Map<string, Set<MessageStream>>();
   const publishedListeners = new Set<(row: MessageTable) => void>();
@@ -100,26 +100,14 @@ export function createInbox(db: Db, now: () => Date) {
       const look = () => (running ??= readNew().finally(() => (running = null)));
       const readNew = async () => {
         try {
-          if (cursor === null) {
-            const last = await db.selectFrom("messages").select(sql<number | null>`max(rowid)`.as("seq")).executeTakeFirst();
-            cursor = last?.seq ?? 0;
-            return;
-          }
-          for (;;) {
-            const rows = await db
-              .selectFrom("messages")
-              .selectAll()
-              .select(seq.as("seq"))
-              .where(seq, ">", cursor)
-              .orderBy(seq)
-              .limit(500)
-              .execute();
-            for (const { seq: rowSeq, ...row } of rows) {
-              cursor = rowSeq;
-              for (const stream of streams.get(row.user_id) ?? []) stream.push(row);
-            }
-            if (rows.length < 500) break;
-          }
+          const last = await db.selectFrom("messages").select(sql<number | null>`max(rowid)`.as("seq")).executeTakeFirst();
+          const from = cursor;
+          cursor = last?.seq ?? 0;
+          // Nobody listening here: only the place is kept (a subscriber's own catch-up read
+          // covers what came before it subscribed).
+          if (from === null || streams.size === 0 || cursor <= from) return;
+          const rows = await db.selectFrom("messages").selectAll().where(seq, ">", from).where(seq, "<=", cursor).orderBy(seq).execute();
+          for (const row of rows) for (const stream of streams.get(row.user_id) ?? []) stream.push(row);
         } catch (error) {
           console.error("[inbox] could not read new messages:", error);
         }

@@ -40,6 +40,22 @@ function lookup(locale: string, key: string): string | undefined {
 
 const translators = new Map<string, BotTexts>();
 
+/** The bot's texts in one locale (a tag such as "de-DE") as i18next itself writes them. */
+export function i18nextBotTexts(locale: string): BotTexts {
+  const instance = createInstance({
+    lng: locale,
+    fallbackLng: "en-US",
+    ns: ["bot"],
+    defaultNS: "bot",
+    resources,
+    initAsync: false,
+    interpolation: { escapeValue: false },
+  });
+  void instance.init();
+  const t = instance.getFixedT(locale, "bot");
+  return (key, values) => String(t(key as never, values as never));
+}
+
 /**
  * The bot's texts (locales/<locale>/bot.json) in one language; en-US for anything unknown.
  * The engine writes thousands of texts in one pass and i18next's `t` took ≈ 13 µs each, so
@@ -50,18 +66,7 @@ export function botTexts(language: string): BotTexts {
   const locale = LOCALE_OF[language] ?? "en-US";
   let texts = translators.get(locale);
   if (!texts) {
-    const instance = createInstance({
-      lng: locale,
-      fallbackLng: "en-US",
-      ns: ["bot"],
-      defaultNS: "bot",
-      resources,
-      initAsync: false,
-      interpolation: { escapeValue: false },
-    });
-    void instance.init();
-    const t = instance.getFixedT(locale, "bot");
-    const i18nextText: BotTexts = (key, values) => String(t(key as never, values as never));
+    const i18nextText = i18nextBotTexts(locale);
     const templates = new Map<string, Template | null>();
     texts = (key, values) => {
       if (values && "count" in values) return i18nextText(key, values);

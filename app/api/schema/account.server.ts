@@ -81,7 +81,7 @@ function normaliseEmail(raw: string): string {
   return email;
 }
 
-export function userView(row: UserTable) {
+export function userView(row: Pick<UserTable, "id" | "email" | "created_at">) {
   return { id: row.id, email: row.email, createdAt: row.created_at };
 }
 

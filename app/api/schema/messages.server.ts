@@ -1,5 +1,5 @@
 import { timeOrderedLowerBound } from "../../lib/graphql/live-cursor";
-import { requireUserId, type ApiContext } from "../context.server";
+import { requireSession, requireUserId, type ApiContext } from "../context.server";
 import type { MessageTable } from "../db/tables";
 import { badInput, notFound } from "../errors.server";
 import { userView } from "./account.server";
@@ -164,14 +164,14 @@ export const messagesResolvers = {
       return rows.map(messageView);
     },
     async markAllRead(_: unknown, __: unknown, context: ApiContext) {
-      const userId = requireUserId(context);
+      const { userId, user } = requireSession(context);
       await context.db
         .updateTable("messages")
         .set({ read_at: context.now().toISOString() })
         .where("user_id", "=", userId)
         .where("read_at", "is", null)
         .execute();
-      return userView(await context.db.selectFrom("users").selectAll().where("id", "=", userId).executeTakeFirstOrThrow());
+      return user;
     },
     async deleteMessage(_: unknown, { id }: { id: string }, context: ApiContext) {
       const userId = requireUserId(context);

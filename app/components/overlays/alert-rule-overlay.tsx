@@ -14,7 +14,7 @@ import {
 } from "~/lib/graphql/documents";
 import { graphqlErrorMessage } from "~/lib/graphql/errors";
 import { SILENT_OPERATION } from "~/lib/graphql/install-browser";
-import { FieldError, OverlayHeader, WeekdayChoices } from "~/components/ui/form-parts";
+import { CheckboxChoices, FieldError, OverlayHeader, WeekdayChoices } from "~/components/ui/form-parts";
 import type { OverlayProps } from "~/lib/overlays/registry";
 import { showToast } from "~/lib/toast/toast-store";
 import { formatWeekdayClock } from "~/lib/units";
@@ -207,29 +207,16 @@ export default function AlertRuleOverlay({ close, params }: OverlayProps) {
         </div>
       </div>
       {draft.metric === "CONDITION" ? (
-        <fieldset aria-describedby={errors.conditions ? `${id}-conditions-error` : undefined}>
-          <legend className="mb-2 font-medium">{t("alerts.form.conditions")}</legend>
-          <div className="flex flex-wrap gap-2">
-            {WATCHED_CONDITIONS.map((condition) => (
-              <label key={condition} className="choice">
-                <input
-                  type="checkbox"
-                  className="accent-primary"
-                  checked={(draft.conditions ?? []).includes(condition)}
-                  onChange={(event) =>
-                    change({
-                      conditions: event.target.checked
-                        ? [...(draft.conditions ?? []), condition]
-                        : (draft.conditions ?? []).filter((entry) => entry !== condition),
-                    })
-                  }
-                />
-                {t(`weather.condition.${condition}`)}
-              </label>
-            ))}
-          </div>
-          {error("conditions")}
-        </fieldset>
+        <CheckboxChoices
+          legend={t("alerts.form.conditions")}
+          options={WATCHED_CONDITIONS}
+          value={draft.conditions ?? []}
+          // Conditions the editor does not offer (a rule saved through the API) are kept.
+          onChange={(chosen) => change({ conditions: [...(draft.conditions ?? []).filter((c) => !WATCHED_CONDITIONS.includes(c)), ...chosen] })}
+          label={(condition) => t(`weather.condition.${condition}`)}
+          errorId={`${id}-conditions-error`}
+          error={errors.conditions}
+        />
       ) : (
         <div className="grid gap-4 sm:grid-cols-2">
           <div className="flex flex-col gap-1">

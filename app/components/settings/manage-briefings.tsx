@@ -13,7 +13,7 @@ import {
 import { openOverlay } from "~/lib/overlays/overlay-store";
 import { showToast } from "~/lib/toast/toast-store";
 import { useOptimisticToggle } from "~/lib/use-optimistic-toggle";
-import { hourCycle } from "~/lib/units";
+import { formatWeekdayClock, hourCycle } from "~/lib/units";
 import { weekdayList } from "~/lib/weekdays";
 
 function BriefingRow({ briefing }: { briefing: Briefing }) {
@@ -28,13 +28,7 @@ function BriefingRow({ briefing }: { briefing: Briefing }) {
     new Date(Date.UTC(2024, 0, 1, hours, minutes)),
   );
   const next = briefing.nextRunAt
-    ? new Intl.DateTimeFormat(settings.locale, {
-        weekday: "short",
-        hour: "numeric",
-        minute: "2-digit",
-        hourCycle: hourCycle(settings.hour12),
-        timeZone: settings.timeZone ?? "UTC",
-      }).format(new Date(briefing.nextRunAt))
+    ? formatWeekdayClock(new Date(briefing.nextRunAt), settings.locale, settings.timeZone ?? "UTC", settings.hour12)
     : null;
 
   const [enabled, toggleEnabled] = useOptimisticToggle(briefing.enabled, (next) => saveEnabled(next));

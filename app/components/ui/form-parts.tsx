@@ -30,14 +30,49 @@ export function FieldError({ id, message }: { id: string; message: string | null
   );
 }
 
-/** A fieldset of weekday checkboxes (short names shown, full names read out); the choice stays in week order. */
-export function WeekdayChoices({
+/** A fieldset of checkboxes choosing some of `options`; the choice stays in the options' order. */
+export function CheckboxChoices<T extends string>({
   legend,
+  options,
   value,
   onChange,
+  label,
   errorId,
   error,
 }: {
+  legend: string;
+  options: readonly T[];
+  value: readonly T[];
+  onChange: (chosen: T[]) => void;
+  label: (option: T) => ReactNode;
+  errorId: string;
+  error: string | null | undefined;
+}) {
+  return (
+    <fieldset aria-describedby={error ? errorId : undefined}>
+      <legend className="mb-2 font-medium">{legend}</legend>
+      <div className="flex flex-wrap gap-2">
+        {options.map((option) => (
+          <label key={option} className="choice">
+            <input
+              type="checkbox"
+              className="accent-primary"
+              checked={value.includes(option)}
+              onChange={(event) =>
+                onChange(options.filter((other) => (other === option ? event.target.checked : value.includes(other))))
+              }
+            />
+            {label(option)}
+          </label>
+        ))}
+      </div>
+      <FieldError id={errorId} message={error} />
+    </fieldset>
+  );
+}
+
+/** Weekday checkboxes (short names shown, full names read out), in week order. */
+export function WeekdayChoices(props: {
   legend: string;
   value: Weekday[];
   onChange: (days: Weekday[]) => void;
@@ -46,25 +81,15 @@ export function WeekdayChoices({
 }) {
   const { i18n } = useTranslation();
   return (
-    <fieldset aria-describedby={error ? errorId : undefined}>
-      <legend className="mb-2 font-medium">{legend}</legend>
-      <div className="flex flex-wrap gap-2">
-        {WEEKDAYS.map((day) => (
-          <label key={day} className="choice">
-            <input
-              type="checkbox"
-              className="accent-primary"
-              checked={value.includes(day)}
-              onChange={(event) =>
-                onChange(WEEKDAYS.filter((other) => (other === day ? event.target.checked : value.includes(other))))
-              }
-            />
-            <span aria-hidden="true">{weekdayName(day, i18n.language)}</span>
-            <span className="sr-only">{weekdayName(day, i18n.language, "long")}</span>
-          </label>
-        ))}
-      </div>
-      <FieldError id={errorId} message={error} />
-    </fieldset>
+    <CheckboxChoices
+      {...props}
+      options={WEEKDAYS}
+      label={(day) => (
+        <>
+          <span aria-hidden="true">{weekdayName(day, i18n.language)}</span>
+          <span className="sr-only">{weekdayName(day, i18n.language, "long")}</span>
+        </>
+      )}
+    />
   );
 }

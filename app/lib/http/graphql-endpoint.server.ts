@@ -1,16 +1,16 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import compression from "compression";
 import proxyAddr from "proxy-addr";
-import { isCrossSiteWrite } from "./same-origin.server";
+import { CROSS_SITE_REFUSAL, isCrossSiteWrite } from "./same-origin.server";
 import { securityHeaders } from "./security-headers.server";
 
 export const GRAPHQL_PATH = "/graphql";
 
 /** Whether the proxy at `address`, `hop` steps from the server, may speak for the client (Express's "trust proxy"). */
-export type TrustProxy = (address: string, hop: number) => boolean;
+export type TrustFn = (address: string, hop: number) => boolean;
 
 /** graphql-yoga's Node handler, told the client's address. */
-export type YogaNodeHandler = (req: IncomingMessage, res: ServerResponse, context: { clientIp: string }) => unknown;
+type YogaNodeHandler = (req: IncomingMessage, res: ServerResponse, context: { clientIp: string }) => unknown;
 
 type Middleware = (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => void;
 
@@ -20,7 +20,7 @@ export function isGraphQLPath(url: string | undefined): boolean {
 }
 
 /** The host the client asked for: X-Forwarded-Host only from a trusted proxy (as Express's `req.host`). */
-export function requestHost(req: IncomingMessage, trust: TrustProxy): string | undefined {
+function requestHost(req: IncomingMessage, trust: TrustFn): string | undefined {
   const forwarded = req.headers["x-forwarded-host"];
   if (typeof forwarded === "string" && forwarded !== "" && trust(req.socket.remoteAddress ?? "", 0)) {
     return forwarded.split(",")[0]!.trimEnd();
@@ -71,7 +71,7 @@ function refuse(res: ServerResponse, status: number, body: { error: string; code
  * compression, the same refusal of cross-site writes, and the client's address as
  * Express's "trust proxy" setting reads it.
  */
-export function createGraphQLEndpoint(options: { yoga: YogaNodeHandler; trust: TrustProxy; maxBodyBytes: number }) {
+export function createGraphQLEndpoint(options: { yoga: YogaNodeHandler; trust: TrustFn; maxBodyBytes: number }) {
   const chain: Middleware[] = [securityHeaders as Middleware, compression() as unknown as Middleware];
   return (req: IncomingMessage, res: ServerResponse) => {
     const run = (index: number) => (error?: unknown) => {
@@ -81,7 +81,7 @@ export function createGraphQLEndpoint(options: { yoga: YogaNodeHandler; trust: T
       } else if (index < chain.length) {
         chain[index]!(req, res, run(index + 1));
       } else if (isCrossSiteWrite(req.method ?? "GET", req.headers, requestHost(req, options.trust))) {
-        refuse(res, 403, { error: "Cross-site request refused", code: "FORBIDDEN" });
+        refuse(res, 403, CROSS_SITE_REFUSAL);
       } else if (req.method === "GET" || req.method === "HEAD") {
         void options.yoga(req, res, { clientIp: proxyAddr(req, options.trust) });
       } else {

@@ -29,10 +29,13 @@ export function isCrossSiteWrite(
   }
 }
 
+/** The answer to a refused cross-site write (403). */
+export const CROSS_SITE_REFUSAL = { error: "Cross-site request refused", code: "FORBIDDEN" } as const;
+
 export function sameOriginWrites(req: Request, res: Response, next: NextFunction) {
   // Express 5's req.host is host:port, from X-Forwarded-Host only behind a trusted proxy.
   if (isCrossSiteWrite(req.method, req.headers, req.host)) {
-    res.status(403).json({ error: "Cross-site request refused", code: "FORBIDDEN" });
+    res.status(403).json(CROSS_SITE_REFUSAL);
     return;
   }
   next();
