@@ -4,8 +4,10 @@ import type { BriefingService } from "./bot/briefings.server";
 import type { Inbox } from "./bot/inbox.server";
 import type { PushService } from "./bot/push.server";
 import type { Db } from "./db/database.server";
+import type { ReadCache } from "./db/read-cache.server";
 import { apiError, unauthenticated } from "./errors.server";
 import type { ForecastService } from "./weather/forecast-service.server";
+import type { PlaceView } from "./schema/places.server";
 import type { OpenMeteoClient } from "./weather/open-meteo.server";
 
 /** What lives as long as the API: shared by every request. */
@@ -14,6 +16,8 @@ export type ApiServices = {
   now: () => Date;
   openMeteo: OpenMeteoClient;
   forecasts: ForecastService;
+  /** Each user's places in order, by user id (see createPlaceLists). */
+  placeLists: ReadCache<string, readonly PlaceView[]>;
   loginLimits: { perIp: WindowLimiter; perAccount: WindowLimiter };
   /** Requests per address for signed-out weather and place lookups (each spends the provider's quota). */
   anonymousLookups: WindowLimiter;

@@ -10,11 +10,12 @@ import { createInbox } from "./bot/inbox.server";
 import { createPushService, loadVapidKeys } from "./bot/push.server";
 import { startScheduler } from "./bot/scheduler.server";
 import { useJitForRepeatedOperations } from "./jit.server";
-import { findSession } from "./auth/sessions.server";
+import { createSessionLookup } from "./auth/sessions.server";
 import type { ApiContext, ApiServices } from "./context.server";
 import { openDatabase, sqlitePath } from "./db/database.server";
 import { userView } from "./schema/account.server";
 import { createApiSchema } from "./schema/index.server";
+import { createPlaceLists } from "./schema/places.server";
 import { createForecastService } from "./weather/forecast-service.server";
 import { createOpenMeteoClient } from "./weather/open-meteo.server";
 
@@ -79,7 +80,7 @@ const useErrorCodes = (): Plugin => ({
 
 export async function createApi(config: ApiConfig) {
   const now = config.now ?? (() => new Date());
-  const db = await openDatabase(sqlitePath(path.resolve(config.dataDir), config.databaseUrl));
+  const { db, changes } = await openDatabase(sqlitePath(path.resolve(config.dataDir), config.databaseUrl));
   const openMeteo = createOpenMeteoClient({
     forecastUrl: config.openMeteoForecastUrl,
     geocodingUrl: config.openMeteoGeocodingUrl,
@@ -106,6 +107,7 @@ export async function createApi(config: ApiConfig) {
     now,
     openMeteo,
     forecasts,
+    placeLists: createPlaceLists(changes),
     inbox,
     briefings: createBriefingService({ db, inbox, forecasts, now }),
     alerts: createAlertService({ db, inbox, forecasts, now }),
@@ -118,9 +120,10 @@ export async function createApi(config: ApiConfig) {
     anonymousLookups: createWindowLimiter({ limit: 60, windowMs: 60_000, now: () => now().getTime() }),
   };
 
+  const findSession = createSessionLookup(db, changes, now);
   async function contextFor(request: Request, clientIp: string): Promise<ApiContext> {
     const token = bearerToken(request);
-    const session = token ? await findSession(db, token, now()) : null;
+    const session = token ? await findSession(token) : null;
     return {
       ...services,
       session: session ? { id: session.id, userId: session.user_id, user: userView({ ...session, id: session.user_id }) } : null,

@@ -31,7 +31,7 @@ describe("FifoLock", () => {
 describe("the SQLite database's one connection", () => {
   it("is not shared with other queries while a transaction holds it", async () => {
     const dir = await mkdtemp(path.join(tmpdir(), "weatherbot-dialect-"));
-    const db = await openDatabase(path.join(dir, "test.sqlite"));
+    const { db } = await openDatabase(path.join(dir, "test.sqlite"));
     try {
       const created = new Date().toISOString();
       const countUsers = async () => (await db.selectFrom("users").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n;

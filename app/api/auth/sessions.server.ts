@@ -1,5 +1,7 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
+import type { ChangeTracker } from "../db/change-tracker.server";
 import type { Db } from "../db/database.server";
+import { createReadCache } from "../db/read-cache.server";
 
 export const SESSION_LIFETIME_SECONDS = 7 * 24 * 60 * 60;
 
@@ -26,18 +28,41 @@ export async function createSession(db: Db, userId: string, now: Date) {
  * The session a token names, if it exists, is not revoked and has not expired, with its
  * user's account (every request asks; `me` then needs no query of its own).
  */
-export async function findSession(db: Db, token: string, now: Date) {
-  if (!token || token.length > 200) return null;
+async function findSessionByHash(db: Db, tokenHash: string, now: Date) {
   return (
     (await db
       .selectFrom("sessions")
       .innerJoin("users", "users.id", "sessions.user_id")
-      .select(["sessions.id", "sessions.user_id", "users.email", "users.created_at"])
-      .where("sessions.token_hash", "=", hashToken(token))
+      .select(["sessions.id", "sessions.user_id", "sessions.expires_at", "users.email", "users.created_at"])
+      .where("sessions.token_hash", "=", tokenHash)
       .where("sessions.revoked_at", "is", null)
       .where("sessions.expires_at", ">", now.toISOString())
       .executeTakeFirst()) ?? null
   );
+}
+
+export type SessionRow = NonNullable<Awaited<ReturnType<typeof findSessionByHash>>>;
+
+/** Sessions kept in memory; a lookup beyond that many reads the database again. */
+export const SESSION_CACHE_ENTRIES = 10_000;
+
+/**
+ * The session a token names (see findSessionByHash), remembered: every request asks, and the answer stays the same until the
+ * session or its user is written (log-out revokes it at once, in this process or another)
+ * or it expires.
+ */
+export function createSessionLookup(db: Db, changes: ChangeTracker, now: () => Date) {
+  const sessions = createReadCache<string, SessionRow | null>({
+    changes,
+    tables: ["sessions", "users"],
+    maxEntries: SESSION_CACHE_ENTRIES,
+    fresh: (session) => session !== null && session.expires_at > now().toISOString(),
+  });
+  return (token: string): Promise<SessionRow | null> => {
+    if (!token || token.length > 200) return Promise.resolve(null);
+    const tokenHash = hashToken(token);
+    return sessions.get(tokenHash, () => findSessionByHash(db, tokenHash, now()));
+  };
 }
 
 export async function revokeSession(db: Db, sessionId: string, now: Date): Promise<void> {

@@ -2,6 +2,7 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import SQLite from "better-sqlite3";
 import { Kysely, Migrator, type MigrationProvider, type SqliteDatabase } from "kysely";
+import { ChangeTracker, type CascadeMap } from "./change-tracker.server";
 import { migrations } from "./migrations.server";
 import { QueuedSqliteDialect } from "./sqlite-dialect.server";
 import type { Database } from "./tables";
@@ -20,13 +21,15 @@ const STATEMENT_CACHE_SIZE = 500;
  * The database as Kysely sees it, with its prepared statements kept (least recently used
  * go first): Kysely prepares every query anew, and preparing cost as much as running the
  * small queries a request makes. Statements are never shared while running: better-sqlite3
- * runs each one to the end synchronously, and nothing here streams rows.
+ * runs each one to the end synchronously, and nothing here streams rows. Kysely prepares
+ * each statement right before running it, so `changes` hears of every write as it happens.
  */
-function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
+function withStatementCache(sqlite: SQLite.Database, changes: ChangeTracker): SqliteDatabase {
   const statements = new Map<string, SQLite.Statement>();
   return {
     close: () => sqlite.close(),
     prepare(sql: string) {
+      changes.recordStatement(sql);
       let statement = statements.get(sql);
       if (statement) statements.delete(sql);
       else statement = sqlite.prepare(sql);
@@ -37,8 +40,28 @@ function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
   };
 }
 
-/** Opens (creating if needed) the database and brings its schema up to date. */
-export async function openDatabase(file: string): Promise<Db> {
+/** The foreign-key actions that write to the referencing table. */
+const ACTS = /^(?:CASCADE|SET NULL|SET DEFAULT)$/;
+
+/** For each table, the tables whose foreign keys act on its deletes or updates. */
+function readCascades(sqlite: SQLite.Database): CascadeMap {
+  const cascades = new Map<string, string[]>();
+  const tables = sqlite.prepare("select name from sqlite_schema where type = 'table'").pluck().all() as string[];
+  for (const table of tables) {
+    const keys = sqlite.pragma(`foreign_key_list("${table}")`) as Array<{ table: string; on_update: string; on_delete: string }>;
+    for (const key of keys) {
+      if (!ACTS.test(key.on_delete) && !ACTS.test(key.on_update)) continue;
+      cascades.set(key.table, [...(cascades.get(key.table) ?? []), table]);
+    }
+  }
+  return cascades;
+}
+
+/**
+ * Opens (creating if needed) the database and brings its schema up to date. `changes`
+ * tells readers which tables were written since they read (see ChangeTracker).
+ */
+export async function openDatabase(file: string): Promise<{ db: Db; changes: ChangeTracker }> {
   if (file !== ":memory:") mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
   const sqlite = new SQLite(file);
   // WAL: readers never wait for the writer; busy_timeout: a second process waits for the lock instead of failing.
@@ -48,9 +71,12 @@ export async function openDatabase(file: string): Promise<Db> {
   sqlite.pragma("synchronous = NORMAL");
   sqlite.pragma("busy_timeout = 5000");
   sqlite.pragma("foreign_keys = ON");
-  const db = new Kysely<Database>({ dialect: new QueuedSqliteDialect({ database: withStatementCache(sqlite) }) });
+  const dataVersion = sqlite.prepare("pragma data_version").pluck();
+  const changes = new ChangeTracker(() => dataVersion.get() as number);
+  const db = new Kysely<Database>({ dialect: new QueuedSqliteDialect({ database: withStatementCache(sqlite, changes) }) });
   await migrate(db);
-  return db;
+  changes.setCascades(readCascades(sqlite));
+  return { db, changes };
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -1,5 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { limitAnonymousLookup, requireUserId, type ApiContext } from "../context.server";
+import type { ChangeTracker } from "../db/change-tracker.server";
+import { createReadCache } from "../db/read-cache.server";
 import { removePlaceWithSnapshot, restoreRemovedPlace, RESTORE_WINDOW_MS } from "../db/place-snapshots.server";
 import type { PlaceTable } from "../db/tables";
 import { apiError, badInput, notFound } from "../errors.server";
@@ -101,8 +103,20 @@ function validCoordinate(latitude: number, longitude: number) {
   if (!(longitude >= -180 && longitude <= 180)) throw badInput("longitude must be between -180 and 180", "longitude");
 }
 
-async function userPlaces(context: ApiContext, userId: string) {
-  return context.db.selectFrom("places").selectAll().where("user_id", "=", userId).orderBy("position").execute();
+export type PlaceView = ReturnType<typeof placeView>;
+
+/** Users whose place lists are kept in memory. */
+export const PLACE_LIST_CACHE_ENTRIES = 10_000;
+
+/** Each user's places in order, kept until places are written (every screen of the app asks). */
+export function createPlaceLists(changes: ChangeTracker) {
+  return createReadCache<string, readonly PlaceView[]>({ changes, tables: ["places"], maxEntries: PLACE_LIST_CACHE_ENTRIES });
+}
+
+function userPlaces(context: ApiContext, userId: string): Promise<readonly PlaceView[]> {
+  return context.placeLists.get(userId, async () =>
+    (await context.db.selectFrom("places").selectAll().where("user_id", "=", userId).orderBy("position").execute()).map(placeView),
+  );
 }
 
 function findOwnPlace(context: ApiContext, userId: string, id: string) {
@@ -119,12 +133,12 @@ async function ownPlace(context: ApiContext, userId: string, id: string) {
 export const placesResolvers = {
   User: {
     async places(user: { id: string }, _: unknown, context: ApiContext) {
-      return (await userPlaces(context, user.id)).map(placeView);
+      return userPlaces(context, user.id);
     },
   },
   Query: {
     async places(_: unknown, __: unknown, context: ApiContext) {
-      return (await userPlaces(context, requireUserId(context))).map(placeView);
+      return userPlaces(context, requireUserId(context));
     },
     async place(_: unknown, { id }: { id: string }, context: ApiContext) {
       const row = await findOwnPlace(context, requireUserId(context), id);

@@ -1,0 +1,73 @@
+/**
+ * Tells a reader whether the tables it read may have changed since a moment it marked,
+ * so that what it read can be kept in memory and reused until then.
+ *
+ * - Writes on this process's connection are seen statement by statement: every SQL text
+ *   the connection prepares passes `recordStatement`. A write counts for its table and for
+ *   every table a foreign key cascades it to; a write whose table cannot be read from its
+ *   text counts for every table.
+ * - Commits by any other connection (another process on the same file) are seen through
+ *   SQLite's `PRAGMA data_version`, which changes only then: after one, nothing marked
+ *   before it is trusted.
+ *
+ * It errs one way only: a rolled-back write still counts as a change.
+ */
+export type ChangeMark = { readonly clock: number; readonly dataVersion: number };
+
+/** Tables a write to the key reaches through `ON DELETE`/`ON UPDATE` actions (direct ones). */
+export type CascadeMap = ReadonlyMap<string, readonly string[]>;
+
+const WRITE = /^\s*(insert(?:\s+or\s+(\w+))?\s+into|replace\s+into|update(?:\s+or\s+\w+)?|delete\s+from)\s+"?(\w+)"?/i;
+/** Statements that change no rows: reads, and the brackets of transactions. */
+const NO_CHANGE = /^\s*(?:select|pragma|explain|begin|commit|end|rollback|savepoint|release)\b|^\s*with\b(?![\s\S]*\b(?:insert|update|delete|replace)\b)/i;
+
+export class ChangeTracker {
+  #clock = 0;
+  /** Clock of the last write that reached each table; `#everything` for writes of unknown reach. */
+  readonly #lastWrite = new Map<string, number>();
+  #everything = 0;
+  #cascades: CascadeMap = new Map();
+  readonly #dataVersion: () => number;
+
+  constructor(dataVersion: () => number) {
+    this.#dataVersion = dataVersion;
+  }
+
+  /** Which tables follow a write to which (read from the schema once it is migrated). */
+  setCascades(cascades: CascadeMap): void {
+    this.#cascades = cascades;
+  }
+
+  /** Called with every statement the connection is about to run. */
+  recordStatement(sql: string): void {
+    if (NO_CHANGE.test(sql)) return;
+    this.#clock++;
+    const write = WRITE.exec(sql);
+    if (!write) {
+      this.#everything = this.#clock;
+      return;
+    }
+    const [, verb, conflict, table] = write;
+    this.#lastWrite.set(table!, this.#clock);
+    // Only a row that goes or changes sets its dependents' foreign keys acting; a plain insert adds one.
+    const inserts = /^insert/i.test(verb!) && !/^replace$/i.test(conflict ?? "");
+    if (inserts) return;
+    const reached = [table!];
+    for (let i = 0; i < reached.length; i++) {
+      this.#lastWrite.set(reached[i]!, this.#clock);
+      for (const next of this.#cascades.get(reached[i]!) ?? []) if (!reached.includes(next)) reached.push(next);
+    }
+  }
+
+  /** Take before reading: a write that lands during the read then counts as after it. */
+  mark(): ChangeMark {
+    return { clock: this.#clock, dataVersion: this.#dataVersion() };
+  }
+
+  /** Whether none of `tables` can have changed since `mark`, here or in another process. */
+  unchangedSince(mark: ChangeMark, tables: readonly string[]): boolean {
+    if (this.#everything > mark.clock) return false;
+    for (const table of tables) if ((this.#lastWrite.get(table) ?? 0) > mark.clock) return false;
+    return this.#dataVersion() === mark.dataVersion;
+  }
+}
