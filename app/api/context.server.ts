@@ -9,6 +9,7 @@ import { apiError, unauthenticated } from "./errors.server";
 import type { ForecastService } from "./weather/forecast-service.server";
 import type { PlaceView } from "./schema/places.server";
 import type { OpenMeteoClient } from "./weather/open-meteo.server";
+import type { ResultHints } from "./result-cache.server";
 
 /** What lives as long as the API: shared by every request. */
 export type ApiServices = {
@@ -32,6 +33,8 @@ export type ApiServices = {
 export type ApiContext = ApiServices & {
   session: { id: string; userId: string; user: { id: string; email: string; createdAt: string } } | null;
   clientIp: string;
+  /** What this request's answer depends on, as its resolvers declare it (see useResultCache). */
+  resultHints: ResultHints;
 };
 
 /**

@@ -10,6 +10,7 @@ import { createInbox } from "./bot/inbox.server";
 import { createPushService, loadVapidKeys } from "./bot/push.server";
 import { startScheduler } from "./bot/scheduler.server";
 import { useJitForRepeatedOperations } from "./jit.server";
+import { newResultHints, useResultCache } from "./result-cache.server";
 import { createSessionLookup } from "./auth/sessions.server";
 import type { ApiContext, ApiServices } from "./context.server";
 import { openDatabase, sqlitePath } from "./db/database.server";
@@ -128,6 +129,7 @@ export async function createApi(config: ApiConfig) {
       ...services,
       session: session ? { id: session.id, userId: session.user_id, user: userView({ ...session, id: session.user_id }) } : null,
       clientIp,
+      resultHints: newResultHints(),
     };
   }
 
@@ -164,6 +166,8 @@ export async function createApi(config: ApiConfig) {
     },
     context: async ({ request, clientIp }) => contextFor(request, clientIp ?? "unknown"),
     plugins: [
+      // First: an answer kept from before skips the rest of execution, compiling included.
+      useResultCache(changes),
       useJitForRepeatedOperations(),
       EnvelopArmorPlugin({
         maxDepth: { n: LIMITS.maxDepth },

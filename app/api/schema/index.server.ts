@@ -1,5 +1,6 @@
 import { createSchema } from "graphql-yoga";
 import type { ApiContext } from "../context.server";
+import { keepUnlessDeclared } from "../result-cache.server";
 import { accountResolvers, accountTypeDefs } from "./account.server";
 import { alertRulesResolvers, alertRulesTypeDefs } from "./alert-rules.server";
 import { briefingsResolvers, briefingsTypeDefs } from "./briefings.server";
@@ -9,10 +10,24 @@ import { pushResolvers, pushTypeDefs } from "./push.server";
 import { scalarResolvers, scalarTypeDefs } from "./scalars.server";
 import { weatherResolvers, weatherTypeDefs } from "./weather.server";
 
+/**
+ * Resolvers whose answers may be kept (see useResultCache): each reads only its parent and
+ * arguments, or says what else it read with dependsOn/validUntil. Every other resolver
+ * makes the answer it is part of one-off.
+ */
+const KEEPABLE_FIELDS = new Set([
+  "Query.me",
+  "Query.places",
+  "User.places",
+  "Place.weather",
+  ...["id", "fetchedAt", "stale", "timeZone", "current", "hourly", "daily"].map((field) => `Weather.${field}`),
+]);
+
 /** Each area owns its SDL and resolvers; createSchema merges types that several areas extend. */
 export function createApiSchema() {
+  const resolvers = [scalarResolvers, accountResolvers, placesResolvers, weatherResolvers, messagesResolvers, briefingsResolvers, alertRulesResolvers, pushResolvers];
   return createSchema<ApiContext>({
     typeDefs: [scalarTypeDefs, accountTypeDefs, placesTypeDefs, weatherTypeDefs, messagesTypeDefs, briefingsTypeDefs, alertRulesTypeDefs, pushTypeDefs],
-    resolvers: [scalarResolvers, accountResolvers, placesResolvers, weatherResolvers, messagesResolvers, briefingsResolvers, alertRulesResolvers, pushResolvers],
+    resolvers: resolvers.map((area) => keepUnlessDeclared(area as Record<string, Record<string, unknown>>, KEEPABLE_FIELDS)),
   });
 }

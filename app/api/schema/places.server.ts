@@ -5,6 +5,7 @@ import { createReadCache } from "../db/read-cache.server";
 import { removePlaceWithSnapshot, restoreRemovedPlace, RESTORE_WINDOW_MS } from "../db/place-snapshots.server";
 import type { PlaceTable } from "../db/tables";
 import { apiError, badInput, notFound } from "../errors.server";
+import { dependsOn } from "../result-cache.server";
 import type { GeocodedLocation } from "../weather/open-meteo.server";
 
 export const placesTypeDefs = /* GraphQL */ `
@@ -114,6 +115,7 @@ export function createPlaceLists(changes: ChangeTracker) {
 }
 
 function userPlaces(context: ApiContext, userId: string): Promise<readonly PlaceView[]> {
+  dependsOn(context, "places");
   return context.placeLists.get(userId, async () =>
     (await context.db.selectFrom("places").selectAll().where("user_id", "=", userId).orderBy("position").execute()).map(placeView),
   );

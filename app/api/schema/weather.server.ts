@@ -1,5 +1,6 @@
 import { limitAnonymousLookup, type ApiContext } from "../context.server";
 import { badInput } from "../errors.server";
+import { validUntil } from "../result-cache.server";
 import { conditionOf, CONDITIONS, type Forecast } from "../weather/forecast";
 import type { ForecastResult } from "../weather/forecast-service.server";
 
@@ -83,6 +84,9 @@ type WeatherSource = { id: string; result: ForecastResult };
 const iso = (epochSeconds: number) => new Date(epochSeconds * 1000).toISOString();
 
 /** Index of the hour now running (hourly is sorted by time); -1 when the forecast has ended. */
+/** When the hour running at `now` (in UTC, like the forecast's hours) ends. */
+const nextHourStart = (now: Date) => (Math.floor(now.getTime() / 3_600_000) + 1) * 3_600_000;
+
 function currentHourIndex(forecast: Forecast, now: Date): number {
   const hourStart = Math.floor(now.getTime() / 3_600_000) * 3600;
   let low = 0;
@@ -154,6 +158,7 @@ export const weatherResolvers = {
     stale: (source: WeatherSource) => source.result.stale,
     timeZone: (source: WeatherSource) => source.result.forecast.timeZone,
     current(source: WeatherSource, _: unknown, context: ApiContext) {
+      validUntil(context, nextHourStart(context.now()));
       const views = viewsOf(source);
       const hourIndex = currentHourIndex(source.result.forecast, context.now());
       if (views.current?.hourIndex !== hourIndex) {
@@ -163,6 +168,7 @@ export const weatherResolvers = {
     },
     hourly(source: WeatherSource, { hours }: { hours: number }, context: ApiContext) {
       if (!Number.isInteger(hours) || hours < 1 || hours > 168) throw badInput("hours must be from 1 to 168", "hours");
+      validUntil(context, nextHourStart(context.now()));
       const start = currentHourIndex(source.result.forecast, context.now());
       return start === -1 ? [] : viewsOf(source).hourly.slice(start, start + hours);
     },
@@ -173,7 +179,10 @@ export const weatherResolvers = {
   },
   Place: {
     async weather(place: { id: string; latitude: number; longitude: number }, _: unknown, context: ApiContext) {
-      return { id: place.id, result: await context.forecasts.get(place) } satisfies WeatherSource;
+      const result = await context.forecasts.get(place);
+      // A stale forecast (the provider failing) is asked for again next time.
+      validUntil(context, result.stale ? 0 : result.fetchedAt.getTime() + context.forecasts.ttlMs);
+      return { id: place.id, result } satisfies WeatherSource;
     },
   },
   Query: {

@@ -161,6 +161,8 @@ export function createForecastService(options: ForecastServiceOptions) {
   }
 
   return {
+    /** How long a forecast is fresh: served from memory until then, asked for again after. */
+    ttlMs,
     /** Writes what is still waiting to be kept (the API calls it when it closes). */
     flush: flushStores,
     get(coordinate: Coordinate): Promise<ForecastResult> {

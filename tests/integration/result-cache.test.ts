@@ -1,0 +1,116 @@
+import { describe, expect, it, vi } from "vitest";
+import { codes, testApis, type TestApi } from "../support/api-server";
+
+const api = testApis();
+
+const HOME = `{ me { id places { id label weather { id fetchedAt stale current { time temperature } hourly(hours: 2) { time } daily(days: 7) { date temperatureMax } } } } }`;
+const ADD = `mutation ($label: String!, $lat: Float!) { addPlace(latitude: $lat, longitude: 8.54, label: $label) { id } }`;
+
+function manualClock(start = "2026-11-22T10:15:00Z") {
+  let now = Date.parse(start);
+  return { now: () => new Date(now), advance: (ms: number) => (now += ms) };
+}
+
+/** How often the resolvers asked for place lists, that is, how often the query really ran. */
+function countRuns(t: TestApi) {
+  return vi.spyOn(t.api.services.placeLists, "get");
+}
+
+describe("kept answers", () => {
+  it("answers a repeated query from memory, byte for byte, and only for the user who asked", async () => {
+    const t = await api();
+    const alice = await t.signUp();
+    const bob = await t.signUp();
+    await t.gql(ADD, { label: "Alice's", lat: 47.37 }, { token: alice });
+    await t.gql(ADD, { label: "Bob's", lat: 48.1 }, { token: bob });
+    const runs = countRuns(t);
+    const first = await t.gql(HOME, {}, { token: alice });
+    const again = await t.gql(HOME, {}, { token: alice });
+    expect(JSON.stringify(again)).toBe(JSON.stringify(first));
+    expect(first.data!.me.places).toHaveLength(1);
+    expect(runs).toHaveBeenCalledTimes(1);
+
+    const bobs = await t.gql(HOME, {}, { token: bob });
+    expect(bobs.data!.me.places.map((place: { label: string }) => place.label)).toEqual(["Bob's"]);
+    expect(runs).toHaveBeenCalledTimes(2);
+  });
+
+  it("runs the query again after any write to what it read, by this process or another one", async () => {
+    const here = await api();
+    const there = await api({ dataDir: here.dataDir, fake: here.fake });
+    const token = await here.signUp();
+    const id = (await here.gql(ADD, { label: "Home", lat: 47.37 }, { token })).data!.addPlace.id;
+    const labels = async () => (await here.gql(HOME, {}, { token })).data!.me.places.map((place: { label: string }) => place.label);
+    expect(await labels()).toEqual(["Home"]);
+
+    await here.gql(`mutation ($id: ID!) { renamePlace(id: $id, label: "Flat") { id } }`, { id }, { token });
+    expect(await labels()).toEqual(["Flat"]);
+    await there.gql(`mutation ($id: ID!) { renamePlace(id: $id, label: "Loft") { id } }`, { id }, { token });
+    expect(await labels()).toEqual(["Loft"]);
+    await there.gql(ADD, { label: "Office", lat: 48.1 }, { token });
+    expect(await labels()).toEqual(["Loft", "Office"]);
+
+    await there.gql(`mutation { logOut }`, {}, { token });
+    const afterLogOut = await here.gql(HOME, {}, { token });
+    expect(afterLogOut.data!.me).toBeNull();
+  });
+
+  it("runs it again when a forecast it used is due for refreshing, and when the hour changes", async () => {
+    const clock = manualClock("2026-11-22T10:50:00Z");
+    const t = await api({ now: clock.now });
+    const token = await t.signUp();
+    await t.gql(ADD, { label: "Home", lat: 47.37 }, { token });
+    const home = async () => (await t.gql(HOME, {}, { token })).data!.me.places[0].weather;
+    const first = await home();
+    expect(first.hourly[0].time).toBe("2026-11-22T10:00:00.000Z");
+    const upstream = t.fake.calls.forecast;
+
+    clock.advance(9 * 60_000); // 10:59: the same hour, the forecast still fresh
+    expect(await home()).toEqual(first);
+    clock.advance(60_000); // 11:00: a new hour; the forecast (fetched at 10:50) is still fresh
+    const nextHour = await home();
+    expect(nextHour.hourly[0].time).toBe("2026-11-22T11:00:00.000Z");
+    expect(nextHour.fetchedAt).toBe(first.fetchedAt);
+    expect(t.fake.calls.forecast).toBe(upstream);
+
+    clock.advance(6 * 60_000); // 11:06: 16 minutes after the fetch, past the 15 minutes of freshness
+    const refreshed = await home();
+    expect(refreshed.fetchedAt).toBe("2026-11-22T11:06:00.000Z");
+    expect(t.fake.calls.forecast).toBe(upstream + 1);
+  });
+
+  it("keeps no answer that is one-off: other fields, errors, stale forecasts, signed-out visitors", async () => {
+    const clock = manualClock();
+    const t = await api({ now: clock.now });
+    const token = await t.signUp();
+    await t.gql(ADD, { label: "Home", lat: 47.37 }, { token });
+    const runs = countRuns(t);
+
+    // unreadCount says nothing of what it read: the answer it is part of is never kept.
+    const withInbox = `{ me { unreadCount places { label } } }`;
+    await t.gql(withInbox, {}, { token });
+    await t.gql(withInbox, {}, { token });
+    expect(runs).toHaveBeenCalledTimes(2);
+
+    const bad = `{ me { places { weather { hourly(hours: 500) { time } } } } }`;
+    expect(codes(await t.gql(bad, {}, { token }))).toEqual(["BAD_USER_INPUT"]);
+    expect(codes(await t.gql(bad, {}, { token }))).toEqual(["BAD_USER_INPUT"]);
+    expect(runs).toHaveBeenCalledTimes(4);
+
+    // A failing provider gives the last known forecast, marked stale: not kept, so the
+    // next request, with the provider back, gets a fresh one.
+    const weather = `{ me { places { weather { stale fetchedAt } } } }`;
+    expect((await t.gql(weather, {}, { token })).data!.me.places[0].weather.stale).toBe(false);
+    clock.advance(20 * 60_000);
+    t.fake.failNext(500, 3);
+    expect((await t.gql(weather, {}, { token })).data!.me.places[0].weather).toEqual({ stale: true, fetchedAt: "2026-11-22T10:15:00.000Z" });
+    expect((await t.gql(weather, {}, { token })).data!.me.places[0].weather).toEqual({ stale: false, fetchedAt: "2026-11-22T10:35:00.000Z" });
+    expect(runs).toHaveBeenCalledTimes(7);
+
+    // Signed-out lookups always run: each one counts against the address's limit.
+    const lookups = vi.spyOn(t.api.services.forecasts, "get");
+    const visitor = `{ weatherAt(latitude: 47.37, longitude: 8.54) { id } }`;
+    for (let i = 0; i < 2; i++) expect((await t.gql(visitor)).data!.weatherAt.id).toBe("at:47.37,8.54");
+    expect(lookups).toHaveBeenCalledTimes(2);
+  });
+});

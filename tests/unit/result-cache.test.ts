@@ -1,0 +1,101 @@
+import { GraphQLScalarType } from "graphql";
+import { createSchema, createYoga } from "graphql-yoga";
+import { describe, expect, it } from "vitest";
+import { ChangeTracker } from "~/api/db/change-tracker.server";
+import { dependsOn, keepUnlessDeclared, newResultHints, useResultCache, type ResultHints } from "~/api/result-cache.server";
+
+type Context = { resultHints: ResultHints; session: { userId: string } | null; now: () => Date };
+
+/** A small API with the cache: `word(n)` may be kept (it depends on "words"); `count` is not declared. */
+function smallApi(maxChars: number) {
+  const runs = { word: 0, count: 0 };
+  const changes = new ChangeTracker(() => 1);
+  const cache = useResultCache(changes, maxChars);
+  const resolvers = keepUnlessDeclared(
+    {
+      Query: {
+        word: (_: unknown, { n }: { n: number }, context: Context) => {
+          runs.word++;
+          dependsOn(context, "words");
+          return "x".repeat(n);
+        },
+        count: () => ++runs.count,
+      },
+      Mutation: { touch: () => true },
+    },
+    new Set(["Query.word"]),
+  );
+  const yoga = createYoga<object, Context>({
+    schema: createSchema({ typeDefs: "type Query { word(n: Int!): String! count: Int! } type Mutation { touch: Boolean! }", resolvers }),
+    context: () => ({ resultHints: newResultHints(), session: { userId: "u1" }, now: () => new Date() }),
+    plugins: [cache],
+  });
+  const ask = async (query: string) => {
+    const response = await yoga.fetch("http://localhost/graphql", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query }) });
+    return response.text();
+  };
+  return { ask, runs, cache, changes };
+}
+
+describe("useResultCache", () => {
+  it("keeps answers up to its size in characters, the least recently used going first", async () => {
+    const api = smallApi(220);
+    const fifty = `{ word(n: 30) }`; // {"data":{"word":"xxx…"}}: 50 characters
+    const other = `{ word(n: 31) }`;
+    const third = `{ word(n: 32) }`;
+    const fourth = `{ word(n: 33) }`;
+    expect(await api.ask(fifty)).toBe(`{"data":{"word":"${"x".repeat(30)}"}}`);
+    await api.ask(fifty);
+    expect(api.runs.word).toBe(1);
+    await api.ask(other);
+    await api.ask(third);
+    await api.ask(fifty); // now the most recently used
+    await api.ask(fourth); // 50 + 51 + 52 + 53 = 206 characters: all fit in 220
+    expect(api.cache.size).toBe(4);
+    expect(api.runs.word).toBe(4);
+    await api.ask(`{ word(n: 34) }`); // 260: `other`, least recently used, goes
+    expect(api.cache.size).toBe(4);
+    await api.ask(fifty);
+    expect(api.runs.word).toBe(5);
+    await api.ask(other);
+    expect(api.runs.word).toBe(6);
+  });
+
+  it("keeps no answer bigger than a quarter of its size, none with an undeclared field, and no mutation", async () => {
+    const api = smallApi(220);
+    await api.ask(`{ word(n: 60) }`);
+    await api.ask(`{ word(n: 60) }`);
+    expect(api.runs.word).toBe(2);
+    await api.ask(`{ word(n: 1) count }`);
+    expect(await api.ask(`{ word(n: 1) count }`)).toBe(`{"data":{"word":"x","count":2}}`);
+    await api.ask(`mutation { touch }`);
+    expect(api.cache.size).toBe(0);
+  });
+
+  it("runs again after a write to a table the answer depends on", async () => {
+    const api = smallApi(220);
+    await api.ask(`{ word(n: 1) }`);
+    api.changes.recordStatement('update "other" set x = 1');
+    await api.ask(`{ word(n: 1) }`);
+    expect(api.runs.word).toBe(1);
+    api.changes.recordStatement('update "words" set x = 1');
+    await api.ask(`{ word(n: 1) }`);
+    expect(api.runs.word).toBe(2);
+  });
+});
+
+describe("keepUnlessDeclared", () => {
+  it("marks undeclared resolvers, and leaves declared ones, scalars and type resolvers as they are", () => {
+    const scalar = new GraphQLScalarType({ name: "Day" });
+    const declared = () => "kept";
+    const resolveType = () => "Place";
+    const other = () => "one-off";
+    const wrapped = keepUnlessDeclared({ Query: { declared, other }, Day: scalar as never, Node: { __resolveType: resolveType } }, new Set(["Query.declared"]));
+    expect(wrapped.Query!.declared).toBe(declared);
+    expect(wrapped.Day).toBe(scalar);
+    expect(wrapped.Node!.__resolveType).toBe(resolveType);
+    const context = { resultHints: newResultHints() };
+    expect((wrapped.Query!.other as (...args: unknown[]) => unknown)(null, {}, context, null)).toBe("one-off");
+    expect(context.resultHints.keepable).toBe(false);
+  });
+});
