@@ -1,28 +1,84 @@
 /**
- * A small closed-loop HTTP load generator: `connections` keep-alive clients each send
+ * A small closed-loop HTTP/1.1 load generator: `connections` keep-alive sockets each send
  * one request after another for `durationMs`. Reports requests per second and latency
  * percentiles. Everything stays on loopback.
+ *
+ * It writes a request it encoded once and reads answers with a minimal parser, because on
+ * a machine of two cores it shares the CPU with the server it measures: node's HTTP client
+ * cost about as much per request as the server did, and latencies then measured its queue.
  */
-import { Agent, request } from "node:http";
+import { connect, type Socket } from "node:net";
 
 export type LoadResult = { requests: number; errors: number; rps: number; p50: number; p99: number };
 
-function post(agent: Agent, url: URL, body: string, headers: Record<string, string>): Promise<boolean> {
-  return new Promise((resolve) => {
-    const req = request(
-      url,
-      { method: "POST", agent, headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body), ...headers } },
-      (res) => {
-        let text = "";
-        res.setEncoding("utf8");
-        res.on("data", (chunk: string) => (text += chunk));
-        res.on("end", () => resolve(res.statusCode === 200 && !text.includes('"errors"')));
-      },
-    );
-    req.on("error", () => resolve(false));
-    req.end(body);
-  });
+export type ParsedResponse = { status: number; body: Buffer };
+
+const HEADER_END = Buffer.from("\r\n\r\n");
+const CRLF = Buffer.from("\r\n");
+
+/**
+ * Splits a keep-alive connection's bytes into responses (Content-Length or chunked
+ * bodies), however the bytes arrive. Throws on anything else: a benchmark should not
+ * guess.
+ */
+export class ResponseReader {
+  #buffer = Buffer.alloc(0);
+
+  push(chunk: Buffer): ParsedResponse[] {
+    this.#buffer = this.#buffer.length ? Buffer.concat([this.#buffer, chunk]) : chunk;
+    const responses: ParsedResponse[] = [];
+    for (let response = this.#next(); response; response = this.#next()) responses.push(response);
+    return responses;
+  }
+
+  #next(): ParsedResponse | null {
+    const headerEnd = this.#buffer.indexOf(HEADER_END);
+    if (headerEnd === -1) return null;
+    const head = this.#buffer.toString("latin1", 0, headerEnd);
+    const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(head)?.[1]);
+    if (!status) throw new Error(`Not an HTTP/1.1 response: ${head.slice(0, 40)}`);
+    const start = headerEnd + HEADER_END.length;
+    const length = /\r\ncontent-length:\s*(\d+)/i.exec(head);
+    if (length) {
+      const end = start + Number(length[1]);
+      if (this.#buffer.length < end) return null;
+      return this.#take(status, this.#buffer.subarray(start, end), end);
+    }
+    if (!/\r\ntransfer-encoding:\s*chunked/i.test(head)) throw new Error("A response with neither Content-Length nor chunked encoding");
+    const chunks: Buffer[] = [];
+    let at = start;
+    for (;;) {
+      const lineEnd = this.#buffer.indexOf(CRLF, at);
+      if (lineEnd === -1) return null;
+      const size = parseInt(this.#buffer.toString("latin1", at, lineEnd), 16);
+      const dataEnd = lineEnd + CRLF.length + size;
+      if (this.#buffer.length < dataEnd + CRLF.length) return null;
+      if (size === 0) return this.#take(status, Buffer.concat(chunks), dataEnd + CRLF.length);
+      chunks.push(this.#buffer.subarray(lineEnd + CRLF.length, dataEnd));
+      at = dataEnd + CRLF.length;
+    }
+  }
+
+  #take(status: number, body: Buffer, end: number): ParsedResponse {
+    const response = { status, body: Buffer.from(body) };
+    this.#buffer = this.#buffer.subarray(end);
+    return response;
+  }
 }
+
+/** The request, encoded once. */
+export function encodeRequest(url: URL, body: string, headers: Record<string, string>): Buffer {
+  const lines = [
+    `POST ${url.pathname}${url.search} HTTP/1.1`,
+    `Host: ${url.host}`,
+    "Content-Type: application/json",
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
+  ];
+  return Buffer.from(`${lines.join("\r\n")}\r\n\r\n${body}`);
+}
+
+const ERRORS = Buffer.from('"errors"');
 
 export async function runLoad(options: {
   url: string;
@@ -31,22 +87,48 @@ export async function runLoad(options: {
   connections: number;
   durationMs: number;
 }): Promise<LoadResult> {
-  const agent = new Agent({ keepAlive: true, maxSockets: options.connections });
   const url = new URL(options.url);
+  const request = encodeRequest(url, options.body, options.headers ?? {});
   const latencies: number[] = [];
   let errors = 0;
   const started = performance.now();
   const deadline = started + options.durationMs;
-  async function client() {
-    while (performance.now() < deadline) {
-      const t0 = performance.now();
-      if (!(await post(agent, url, options.body, options.headers ?? {}))) errors++;
-      latencies.push(performance.now() - t0);
-    }
+
+  function client(): Promise<void> {
+    return new Promise((resolve) => {
+      let socket: Socket;
+      let sentAt = 0;
+      let reader: ResponseReader;
+      const send = () => {
+        sentAt = performance.now();
+        socket.write(request);
+      };
+      const open = () => {
+        reader = new ResponseReader();
+        socket = connect({ host: url.hostname, port: Number(url.port), noDelay: true }, send);
+        socket.on("data", (chunk: Buffer) => {
+          for (const response of reader.push(chunk)) {
+            const now = performance.now();
+            latencies.push(now - sentAt);
+            if (response.status !== 200 || response.body.includes(ERRORS)) errors++;
+            if (now < deadline) send();
+            else socket.end(resolve);
+          }
+        });
+        // A connection lost before the end is an error; the client opens another.
+        socket.on("error", () => {});
+        socket.on("close", () => {
+          if (performance.now() >= deadline) return resolve();
+          errors++;
+          open();
+        });
+      };
+      open();
+    });
   }
+
   await Promise.all(Array.from({ length: options.connections }, client));
   const elapsed = (performance.now() - started) / 1000;
-  agent.destroy();
   latencies.sort((a, b) => a - b);
   const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
   return { requests: latencies.length, errors, rps: latencies.length / elapsed, p50: at(0.5), p99: at(0.99) };

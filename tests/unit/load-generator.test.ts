@@ -1,0 +1,63 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { describe, expect, it } from "vitest";
+import { encodeRequest, ResponseReader, runLoad } from "../../scripts/bench/load";
+
+const text = (responses: Array<{ status: number; body: Buffer }>) => responses.map(({ status, body }) => [status, body.toString()]);
+
+describe("the benchmark's response reader", () => {
+  it("reads Content-Length and chunked bodies, however the bytes are split", () => {
+    const wire = Buffer.from(
+      "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 11\r\n\r\n{\"data\":{}}" +
+        "HTTP/1.1 502 Bad Gateway\r\nTransfer-Encoding: chunked\r\n\r\n4\r\n{\"er\r\n9\r\nrors\":[]}\r\n0\r\n\r\n" +
+        "HTTP/1.1 200 OK\r\ncontent-length: 0\r\n\r\n",
+    );
+    const expected = [
+      [200, '{"data":{}}'],
+      [502, '{"errors":[]}'],
+      [200, ""],
+    ];
+    expect(text(new ResponseReader().push(wire))).toEqual(expected);
+    for (const size of [1, 3, 7, 64]) {
+      const reader = new ResponseReader();
+      const responses = [];
+      for (let at = 0; at < wire.length; at += size) responses.push(...reader.push(wire.subarray(at, at + size)));
+      expect(text(responses), `in pieces of ${size} bytes`).toEqual(expected);
+    }
+  });
+
+  it("refuses what it cannot frame", () => {
+    expect(() => new ResponseReader().push(Buffer.from("SSH-2.0-OpenSSH\r\n\r\n"))).toThrow("Not an HTTP/1.1 response");
+    expect(() => new ResponseReader().push(Buffer.from("HTTP/1.1 200 OK\r\nConnection: close\r\n\r\nbody"))).toThrow("neither Content-Length nor chunked");
+  });
+
+  it("encodes one POST with its body's length in bytes", () => {
+    expect(encodeRequest(new URL("http://127.0.0.1:8080/graphql?x=1"), '{"q":"é"}', { authorization: "Bearer t" }).toString()).toBe(
+      'POST /graphql?x=1 HTTP/1.1\r\nHost: 127.0.0.1:8080\r\nContent-Type: application/json\r\nContent-Length: 10\r\nauthorization: Bearer t\r\n\r\n{"q":"é"}',
+    );
+  });
+
+  it("counts answers, and errors (non-200 or GraphQL errors), against a real server", async () => {
+    let served = 0;
+    const server = createServer((req, res) => {
+      req.resume();
+      req.on("end", () => {
+        served++;
+        if (served % 10 === 0) res.writeHead(200, { "content-type": "application/json" }).end('{"errors":[{"message":"x"}]}');
+        else if (served % 10 === 5) res.writeHead(500).end();
+        else res.writeHead(200, { "content-type": "application/json" }).end('{"data":{"hello":"world"}}');
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const result = await runLoad({ url: `http://127.0.0.1:${port}/graphql`, body: "{}", connections: 4, durationMs: 300 });
+      expect(result.requests).toBe(served);
+      expect(result.requests).toBeGreaterThan(20);
+      expect(result.errors).toBe(Math.floor(served / 10) + Math.floor((served + 5) / 10));
+      expect(result.p99).toBeGreaterThanOrEqual(result.p50);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});
