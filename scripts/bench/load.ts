@@ -22,7 +22,7 @@ const CRLF = Buffer.from("\r\n");
  * guess.
  */
 export class ResponseReader {
-  #buffer = Buffer.alloc(0);
+  #buffer: Buffer = Buffer.alloc(0);
 
   push(chunk: Buffer): ParsedResponse[] {
     this.#buffer = this.#buffer.length ? Buffer.concat([this.#buffer, chunk]) : chunk;
