@@ -53,8 +53,21 @@ export function keepUnlessDeclared<T extends ResolverMap>(resolvers: T, declared
 /** Answers kept at most, in characters of JSON. */
 export const RESULT_CACHE_MAX_CHARS = 16_000_000;
 
-type Entry = { data: ExecutionResult["data"]; text: string; mark: ChangeMark; tables: string[]; until: number };
+type Entry = { text: string; mark: ChangeMark; tables: string[]; until: number };
 type CacheContext = { resultHints: ResultHints; session: { userId: string } | null; now: () => Date };
+
+/**
+ * A kept answer as a result. Yoga sends `text` as it is (it serializes with a result's own
+ * `stringify`); graphql-ws serializes the result itself, reading `data` from the text.
+ */
+function keptResult(text: string): ExecutionResult {
+  return {
+    get data() {
+      return (JSON.parse(text) as ExecutionResult).data;
+    },
+    stringify: () => text,
+  } as ExecutionResult;
+}
 
 /**
  * Keeps signed-in users' query answers, as the JSON they were sent as, until something
@@ -106,7 +119,7 @@ export function useResultCache(changes: ChangeTracker, maxChars = RESULT_CACHE_M
         if (context.now().getTime() < entry.until && changes.unchangedSince(entry.mark, entry.tables)) {
           entries.set(key, entry);
           chars += entry.text.length;
-          setResultAndStopExecution({ data: entry.data, stringify: () => entry.text } as ExecutionResult);
+          setResultAndStopExecution(keptResult(entry.text));
           return;
         }
       }
@@ -117,7 +130,7 @@ export function useResultCache(changes: ChangeTracker, maxChars = RESULT_CACHE_M
           if (!hints.keepable || !("data" in result) || result.errors || result.extensions || context.now().getTime() >= hints.until) return;
           const text = JSON.stringify({ data: result.data });
           if (text.length > maxChars / 4) return;
-          entries.set(key, { data: result.data, text, mark, tables: hints.tables, until: hints.until });
+          entries.set(key, { text, mark, tables: hints.tables, until: hints.until });
           chars += text.length;
           while (chars > maxChars) forget(entries.keys().next().value!);
           setResult({ data: result.data, stringify: () => text } as ExecutionResult);

@@ -1,4 +1,6 @@
+import { createClient } from "graphql-ws";
 import { describe, expect, it, vi } from "vitest";
+import WebSocket from "ws";
 import { codes, testApis, type TestApi } from "../support/api-server";
 
 const api = testApis();
@@ -33,6 +35,25 @@ describe("kept answers", () => {
     const bobs = await t.gql(HOME, {}, { token: bob });
     expect(bobs.data!.me.places.map((place: { label: string }) => place.label)).toEqual(["Bob's"]);
     expect(runs).toHaveBeenCalledTimes(2);
+  });
+
+  it("gives a kept answer over WebSocket too", async () => {
+    const t = await api();
+    const token = await t.signUp();
+    await t.gql(ADD, { label: "Home", lat: 47.37 }, { token });
+    const runs = countRuns(t);
+    const overHttp = await t.gql(HOME, {}, { token });
+    const client = createClient({ url: t.url.replace("http", "ws"), webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${token}` }, retryAttempts: 0 });
+    try {
+      const overWebSocket = await new Promise((resolve, reject) => {
+        let result: unknown;
+        client.subscribe({ query: HOME }, { next: (value) => (result = value), error: reject, complete: () => resolve(result) });
+      });
+      expect(overWebSocket).toEqual({ data: overHttp.data });
+      expect(runs).toHaveBeenCalledTimes(1);
+    } finally {
+      await client.dispose();
+    }
   });
 
   it("runs the query again after any write to what it read, by this process or another one", async () => {
