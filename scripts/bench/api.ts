@@ -1,7 +1,9 @@
 /**
  * API throughput: `me { places { weather { current daily } } }` for a user with 10
  * places, warm cache, 50 connections, against the production server; beside a bare
- * graphql-yoga hello-world measured in the same run on the same machine.
+ * graphql-yoga hello-world on the same machine. The two are measured in turns, ROUNDS
+ * times each, and each figure is the median of its rounds: this machine's speed drifts
+ * between runs, and turns give both the same drift.
  */
 import { spawn } from "node:child_process";
 import path from "node:path";
@@ -12,39 +14,57 @@ import { graphql } from "./graphql";
 
 const CONNECTIONS = 50;
 const DURATION_MS = 5_000;
+const ROUNDS = 3;
 const QUERY = `{ me { places { weather { current { temperature condition } daily { date temperatureMax temperatureMin } } } } }`;
 
-async function helloYoga(): Promise<LoadResult> {
+export type ApiFigures = LoadResult & { samples: LoadResult[] };
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+function summary(samples: LoadResult[]): ApiFigures {
+  return {
+    requests: median(samples.map((sample) => sample.requests)),
+    errors: samples.reduce((sum, sample) => sum + sample.errors, 0),
+    rps: median(samples.map((sample) => sample.rps)),
+    p50: median(samples.map((sample) => sample.p50)),
+    p99: median(samples.map((sample) => sample.p99)),
+    samples,
+  };
+}
+
+async function startHelloYoga() {
   const port = await freePort();
   const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "scripts/bench/hello-yoga.ts")], {
     env: { ...process.env, PORT: String(port) },
     stdio: ["ignore", "pipe", "inherit"],
   });
   await new Promise<void>((resolve) => child.stdout!.once("data", () => resolve()));
-  try {
-    await runLoad({ url: `http://127.0.0.1:${port}/graphql`, body: JSON.stringify({ query: "{ hello }" }), connections: CONNECTIONS, durationMs: 1_000 });
-    return await runLoad({ url: `http://127.0.0.1:${port}/graphql`, body: JSON.stringify({ query: "{ hello }" }), connections: CONNECTIONS, durationMs: DURATION_MS });
-  } finally {
-    child.kill("SIGTERM");
-  }
+  return { url: `http://127.0.0.1:${port}/graphql`, stop: () => child.kill("SIGTERM") };
 }
 
 export async function benchApi() {
   const weather = await startFakeOpenMeteo();
   const server = await startAppServer({ TEST_HOOKS: "0", OPEN_METEO_FORECAST_URL: weather.url, OPEN_METEO_GEOCODING_URL: weather.url });
+  const hello = await startHelloYoga();
   try {
     const url = `${server.baseURL}/graphql`;
     const { signUp } = await graphql(url, `mutation { signUp(email: "bench@example.com", password: "benchmark pass") { token } }`);
     for (let i = 0; i < 10; i++) {
       await graphql(url, `mutation ($lat: Float!) { addPlace(latitude: $lat, longitude: 8.5, label: "P") { id } }`, { lat: 40 + i }, signUp.token);
     }
-    const body = JSON.stringify({ query: QUERY });
-    const headers = { authorization: `Bearer ${signUp.token}` };
-    await runLoad({ url, body, headers, connections: CONNECTIONS, durationMs: 1_000 }); // warm-up
-    const app = await runLoad({ url, body, headers, connections: CONNECTIONS, durationMs: DURATION_MS });
-    const baseline = await helloYoga();
-    return { app, baseline, upstreamCalls: weather.calls.forecast };
+    const app = { url, body: JSON.stringify({ query: QUERY }), headers: { authorization: `Bearer ${signUp.token}` }, connections: CONNECTIONS };
+    const baseline = { url: hello.url, body: JSON.stringify({ query: "{ hello }" }), connections: CONNECTIONS };
+    await runLoad({ ...app, durationMs: 1_000 }); // warm-up
+    await runLoad({ ...baseline, durationMs: 1_000 });
+    const appSamples: LoadResult[] = [];
+    const baselineSamples: LoadResult[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      appSamples.push(await runLoad({ ...app, durationMs: DURATION_MS }));
+      baselineSamples.push(await runLoad({ ...baseline, durationMs: DURATION_MS }));
+    }
+    return { app: summary(appSamples), baseline: summary(baselineSamples), upstreamCalls: weather.calls.forecast };
   } finally {
+    hello.stop();
     await server.stop();
     await weather.close();
   }
