@@ -67,7 +67,7 @@ const offline = await benchOfflineRepeatVisit();
 
 console.log("\nRunning the API benchmark (50 connections, 5 s each, 3 turns of the API and the baseline)…");
 const api = await benchApi();
-console.log("Running the engine benchmark (10,000 rules over 1,000 places)…");
+console.log("Running the engine benchmark (10,000 rules over 1,000 places, 3 ticks)…");
 const engine = await benchEngine();
 
 const verdict = (ok: boolean) => (ok ? "within" : "OVER");
@@ -96,6 +96,10 @@ row("API: p99", `${api.app.p99.toFixed(1)} ms`, `${rounds(api.app.samples, "p99"
 row("baseline: bare yoga hello req/s", api.baseline.rps.toFixed(0), `${rounds(api.baseline.samples, "rps")}; p99 ${api.baseline.p99.toFixed(1)} ms`);
 const share = api.app.rps / api.baseline.rps;
 row("API share of baseline", `${(share * 100).toFixed(0)} %`, `target ≥ ${TARGETS.apiShareOfBaseline * 100} %: ${verdict(share >= TARGETS.apiShareOfBaseline)}`);
-row("engine: one tick, cold cache", `${engine.firstMs.toFixed(0)} ms`, `${engine.rules} rules, ${engine.places} places, ${engine.alerts} alerts written; target ≤ ${TARGETS.engineTickMs} ms: ${verdict(engine.firstMs <= TARGETS.engineTickMs)}`);
+row(
+  "engine: one tick, cold cache",
+  `${engine.firstMs.toFixed(0)} ms`,
+  `median of ${engine.samples.map((ms) => ms.toFixed(0)).join(", ")}; ${engine.rules} rules, ${engine.places} places, ${engine.alerts} alerts written; target ≤ ${TARGETS.engineTickMs} ms: ${verdict(engine.firstMs <= TARGETS.engineTickMs)}`,
+);
 row("engine: next tick, warm cache", `${engine.warmMs.toFixed(0)} ms`, verdict(engine.warmMs <= TARGETS.engineTickMs));
 row("engine: upstream calls", String(engine.upstreamCalls), `target ≤ ${TARGETS.engineUpstreamCalls}: ${verdict(engine.upstreamCalls <= TARGETS.engineUpstreamCalls)}`);
