@@ -6,10 +6,10 @@ import type { PushService } from "./bot/push.server";
 import type { Db } from "./db/database.server";
 import type { ReadCache } from "./db/read-cache.server";
 import { apiError, unauthenticated } from "./errors.server";
-import type { ForecastService } from "./weather/forecast-service.server";
-import type { PlaceView } from "./schema/places.server";
-import type { OpenMeteoClient } from "./weather/open-meteo.server";
 import type { ResultHints } from "./result-cache.server";
+import type { PlaceView } from "./schema/places.server";
+import type { ForecastService } from "./weather/forecast-service.server";
+import type { OpenMeteoClient } from "./weather/open-meteo.server";
 
 /** What lives as long as the API: shared by every request. */
 export type ApiServices = {

@@ -47,9 +47,9 @@ export type SessionRow = NonNullable<Awaited<ReturnType<typeof findSessionByHash
 export const SESSION_CACHE_ENTRIES = 10_000;
 
 /**
- * The session a token names (see findSessionByHash), remembered: every request asks, and the answer stays the same until the
- * session or its user is written (log-out revokes it at once, in this process or another)
- * or it expires.
+ * The session a token names (see findSessionByHash), remembered: every request asks, and
+ * the answer stays the same until the session or its user is written (log-out revokes it
+ * at once, in this process or another) or it expires.
  */
 export function createSessionLookup(db: Db, changes: ChangeTracker, now: () => Date) {
   const sessions = createReadCache<string, SessionRow | null>({

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { limitAnonymousLookup, requireUserId, type ApiContext } from "../context.server";
 import type { ChangeTracker } from "../db/change-tracker.server";
-import { createReadCache } from "../db/read-cache.server";
 import { removePlaceWithSnapshot, restoreRemovedPlace, RESTORE_WINDOW_MS } from "../db/place-snapshots.server";
+import { createReadCache } from "../db/read-cache.server";
 import type { PlaceTable } from "../db/tables";
 import { apiError, badInput, notFound } from "../errors.server";
 import { dependsOn } from "../result-cache.server";

@@ -83,10 +83,10 @@ type WeatherSource = { id: string; result: ForecastResult };
 
 const iso = (epochSeconds: number) => new Date(epochSeconds * 1000).toISOString();
 
-/** Index of the hour now running (hourly is sorted by time); -1 when the forecast has ended. */
 /** When the hour running at `now` (in UTC, like the forecast's hours) ends. */
 const nextHourStart = (now: Date) => (Math.floor(now.getTime() / 3_600_000) + 1) * 3_600_000;
 
+/** Index of the hour now running (hourly is sorted by time); -1 when the forecast has ended. */
 function currentHourIndex(forecast: Forecast, now: Date): number {
   const hourStart = Math.floor(now.getTime() / 3_600_000) * 3600;
   let low = 0;
