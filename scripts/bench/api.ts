@@ -11,6 +11,7 @@ import { freePort, ROOT, startAppServer } from "../../e2e/support/app-server";
 import { startFakeOpenMeteo } from "../../tests/fakes/open-meteo";
 import { runLoad, type LoadResult } from "./load";
 import { graphql } from "./graphql";
+import { median } from "./median";
 
 const CONNECTIONS = 50;
 const DURATION_MS = 5_000;
@@ -18,8 +19,6 @@ const ROUNDS = 3;
 const QUERY = `{ me { places { weather { current { temperature condition } daily { date temperatureMax temperatureMin } } } } }`;
 
 export type ApiFigures = LoadResult & { samples: LoadResult[] };
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 function summary(samples: LoadResult[]): ApiFigures {
   return {

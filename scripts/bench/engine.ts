@@ -10,13 +10,12 @@ import path from "node:path";
 import { defaultSettings } from "../../app/api/db/settings-rows";
 import { createApi } from "../../app/api/index.server";
 import { startFakeWeatherProcess } from "./fake-weather-process";
+import { median } from "./median";
 
 const USERS = 100;
 const PLACES_PER_USER = 10;
 const RULES_PER_PLACE = 10;
 const RUNS = 3;
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 export async function benchEngine() {
   const runs = [];

@@ -16,6 +16,7 @@ import { freePort, startAppServer } from "../../e2e/support/app-server";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../../e2e/support/chromium";
 import { startFakeOpenMeteo } from "../../tests/fakes/open-meteo";
 import { graphql } from "./graphql";
+import { median } from "./median";
 
 const RUNS = 3;
 /*
@@ -35,8 +36,6 @@ async function signedInUser(baseURL: string) {
   }
   return signUp.token as string;
 }
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 export async function benchLighthouse() {
   const weather = await startFakeOpenMeteo();

@@ -5,6 +5,7 @@
 import { chromium } from "@playwright/test";
 import { startAppServer } from "../../e2e/support/app-server";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../../e2e/support/chromium";
+import { median } from "./median";
 
 const RELOADS = 7;
 
@@ -30,8 +31,7 @@ export async function benchOfflineRepeatVisit() {
       );
       samples.push(fcp);
     }
-    samples.sort((a, b) => a - b);
-    return { medianMs: samples[Math.floor(samples.length / 2)]!, samples };
+    return { medianMs: median(samples), samples };
   } finally {
     await browser.close();
     await server.stop();
