@@ -19,6 +19,9 @@ export function useJitForRepeatedOperations(): Plugin {
     {},
     {
       enableIf({ document }) {
+        // The plugin keeps one compiled query per document, compiled for the operation it first
+        // ran: a document of several operations would answer every later one with that one.
+        if (document.definitions.filter((definition) => definition.kind === "OperationDefinition").length !== 1) return false;
         const count = (runs.get(document) ?? 0) + 1;
         runs.set(document, count);
         return count >= JIT_AFTER_RUNS;

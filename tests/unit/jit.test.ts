@@ -27,11 +27,11 @@ function yogaWithJit() {
     plugins: [useJitForRepeatedOperations(), recordExecutor],
     logging: false,
   });
-  const run = async (query: string, variables: Record<string, unknown> = {}) => {
+  const run = async (query: string, variables: Record<string, unknown> = {}, operationName?: string) => {
     const response = await yoga.fetch("http://localhost/graphql", {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ query, variables }),
+      body: JSON.stringify({ query, variables, operationName }),
     });
     return response.json();
   };
@@ -53,6 +53,15 @@ describe("graphql-jit for repeated operations", () => {
     await run(`{ first: hello(name: "x") }`);
     await run(`{ second: hello(name: "x") }`);
     expect(compiled).toEqual([false, false]);
+  });
+
+  it("answers each operation of a document of several, asked for by name, with its own answer", async () => {
+    const { run, compiled } = yogaWithJit();
+    const document = `query One { hello(name: "one") } query Two { hello(name: "two") }`;
+    const answers = [];
+    for (const name of ["One", "One", "Two", "Two"]) answers.push(await run(document, {}, name));
+    expect(answers).toEqual(["one", "one", "two", "two"].map((name) => ({ data: { hello: `hello ${name}` } })));
+    expect(compiled).toEqual([false, false, false, false]);
   });
 
   it("reports resolver errors with the same data, message, path and code compiled or not", async () => {
