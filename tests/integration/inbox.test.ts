@@ -1,7 +1,7 @@
 import { createClient, type Client } from "graphql-ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
-import { FOLLOW_INTERVAL_MS } from "~/api/bot/inbox.server";
+import { FOLLOW_INTERVAL_MS, FOLLOW_PAGE_SIZE } from "~/api/bot/inbox.server";
 import { codes, startTestApi, type TestApi } from "../support/api-server";
 
 let t: TestApi;
@@ -144,6 +144,28 @@ describe("inbox", () => {
       thereStream.dispose();
       await here.dispose();
       await there.dispose();
+    } finally {
+      await other.close();
+    }
+  }, 15_000);
+
+  it("hands over more than a page of another process's messages, in order, and only its listeners' ones", async () => {
+    const other = await startTestApi({ dataDir: t.dataDir, fake: t.fake });
+    try {
+      const { token, userId } = await userWithMessages(0);
+      const bystander = await userWithMessages(0);
+      const client = wsClient(token);
+      const count = FOLLOW_PAGE_SIZE + 2;
+      const stream = collect(client, count);
+      await new Promise((resolve) => setTimeout(resolve, 300)); // the subscription is live
+      const message = (user: string, i: number) => ({ userId: user, kind: "SYSTEM" as const, title: `Bulk ${i}`, body: "", dedupeKey: `bulk:${user}:${i}` });
+      // Written by the other process in one statement each, and not published there: only the follower brings them here.
+      await other.api.services.inbox.writeMany(Array.from({ length: 3 }, (_, i) => message(bystander.userId, i)));
+      await other.api.services.inbox.writeMany(Array.from({ length: count }, (_, i) => message(userId, i)));
+      await stream.done;
+      expect(stream.received.map((value) => value.data.messageReceived.title)).toEqual(Array.from({ length: count }, (_, i) => `Bulk ${i}`));
+      stream.dispose();
+      await client.dispose();
     } finally {
       await other.close();
     }

@@ -22,6 +22,8 @@ export type NewMessage = {
 
 /** How often the follower looks for messages other processes wrote. */
 export const FOLLOW_INTERVAL_MS = 1000;
+/** Messages the follower reads at once (another process's engine pass may have written thousands). */
+export const FOLLOW_PAGE_SIZE = 500;
 
 /**
  * The bot's inbox: writing a message is idempotent on its dedupe key (a repeated
@@ -101,13 +103,30 @@ export function createInbox(db: Db, now: () => Date) {
       const readNew = async () => {
         try {
           const last = await db.selectFrom("messages").select(sql<number | null>`max(rowid)`.as("seq")).executeTakeFirst();
-          const from = cursor;
-          cursor = last?.seq ?? 0;
+          const upTo = last?.seq ?? 0;
           // Nobody listening here: only the place is kept (a subscriber's own catch-up read
           // covers what came before it subscribed).
-          if (from === null || streams.size === 0 || cursor <= from) return;
-          const rows = await db.selectFrom("messages").selectAll().where(seq, ">", from).where(seq, "<=", cursor).orderBy(seq).execute();
-          for (const row of rows) for (const stream of streams.get(row.user_id) ?? []) stream.push(row);
+          if (cursor === null || streams.size === 0) {
+            cursor = upTo;
+            return;
+          }
+          // A page at a time, and the place moves only past what was handed over: a read that
+          // fails is tried again at the next look.
+          while (cursor < upTo) {
+            const listeners = [...streams.keys()];
+            const page = await db
+              .selectFrom("messages")
+              .selectAll()
+              .select(seq.as("seq"))
+              .where(seq, ">", cursor)
+              .where(seq, "<=", upTo)
+              .$if(listeners.length <= FOLLOW_PAGE_SIZE, (query) => query.where("user_id", "in", listeners))
+              .orderBy(seq)
+              .limit(FOLLOW_PAGE_SIZE)
+              .execute();
+            for (const { seq: _seq, ...row } of page) for (const stream of streams.get(row.user_id) ?? []) stream.push(row);
+            cursor = page.length < FOLLOW_PAGE_SIZE ? upTo : page.at(-1)!.seq;
+          }
         } catch (error) {
           console.error("[inbox] could not read new messages:", error);
         }
