@@ -4,32 +4,46 @@ import type { ChangeMark, ChangeTracker } from "./db/change-tracker.server";
 
 /**
  * What one execution's answer depends on, filled in by the resolvers that run. An answer
- * can be kept only if every resolver that ran said what it depends on: `dependsOn` names
- * the tables it read, `validUntil` a time after which it would answer differently.
- * Resolvers that say nothing (see `keepUnlessDeclared`) make the answer one-off.
+ * can be kept only if every resolver that ran is `keepable`: each names the tables it
+ * reads, and calls `validUntil` with a time after which it would answer differently.
+ * Every other resolver (see `keepUnlessDeclared`) makes the answer one-off.
  */
 export type ResultHints = { keepable: boolean; tables: string[]; until: number };
 
 export const newResultHints = (): ResultHints => ({ keepable: true, tables: [], until: Number.POSITIVE_INFINITY });
 
-export function dependsOn(context: { resultHints: ResultHints }, table: string): void {
-  if (!context.resultHints.tables.includes(table)) context.resultHints.tables.push(table);
-}
-
 export function validUntil(context: { resultHints: ResultHints }, time: number): void {
   if (time < context.resultHints.until) context.resultHints.until = time;
 }
 
-type Resolver = (parent: unknown, args: unknown, context: { resultHints: ResultHints }, info: unknown) => unknown;
+type HintedContext = { resultHints: ResultHints };
+type Resolver<C extends HintedContext = HintedContext> = (parent: never, args: never, context: C, info: never) => unknown;
 type ResolverMap = Record<string, Record<string, unknown>>;
 
+const KEEPABLE = Symbol("keepable");
+
 /**
- * Wraps every field resolver not named in `declared` ("Type.field") so that running it
- * makes the answer one-off. A resolver listed there must call `dependsOn`/`validUntil`
- * for whatever it reads beyond its parent and arguments. Fields without a resolver read
- * their parent and need nothing.
+ * A resolver whose answers may be kept: beyond its parent and arguments it reads only
+ * `tables`, and it calls `validUntil` for whatever else changes with time.
  */
-export function keepUnlessDeclared<T extends ResolverMap>(resolvers: T, declared: ReadonlySet<string>): T {
+export function keepable<R extends Resolver<never>>(tables: readonly string[], resolve: R): R {
+  const declared = (parent: never, args: never, context: HintedContext, info: never) => {
+    for (const table of tables) if (!context.resultHints.tables.includes(table)) context.resultHints.tables.push(table);
+    return (resolve as unknown as Resolver)(parent, args, context, info);
+  };
+  return Object.assign(tables.length ? declared : resolve, { [KEEPABLE]: true }) as unknown as R;
+}
+
+/** `keepable` for every resolver of a map that reads only its parent and arguments. */
+export function keepableFields<M extends Record<string, Resolver<never>>>(fields: M): M {
+  return Object.fromEntries(Object.entries(fields).map(([name, resolve]) => [name, keepable([], resolve)])) as M;
+}
+
+/**
+ * Wraps every field resolver not marked `keepable` so that running it makes the answer
+ * one-off. Fields without a resolver read their parent and need nothing.
+ */
+export function keepUnlessDeclared<T extends ResolverMap>(resolvers: T): T {
   const wrapped: ResolverMap = {};
   for (const [type, fields] of Object.entries(resolvers)) {
     // Scalars (GraphQLScalarType instances) convert values; only plain maps hold field resolvers.
@@ -40,8 +54,8 @@ export function keepUnlessDeclared<T extends ResolverMap>(resolvers: T, declared
     wrapped[type] = { ...fields };
     for (const [field, resolve] of Object.entries(fields)) {
       // Type resolvers (`__resolveType`) decide a type, not a value.
-      if (typeof resolve !== "function" || field.startsWith("__") || declared.has(`${type}.${field}`)) continue;
-      wrapped[type][field] = (parent: unknown, args: unknown, context: { resultHints: ResultHints }, info: unknown) => {
+      if (typeof resolve !== "function" || field.startsWith("__") || KEEPABLE in resolve) continue;
+      wrapped[type][field] = (parent: never, args: never, context: HintedContext, info: never) => {
         context.resultHints.keepable = false;
         return (resolve as Resolver)(parent, args, context, info);
       };

@@ -2,32 +2,31 @@ import { GraphQLScalarType } from "graphql";
 import { createSchema, createYoga } from "graphql-yoga";
 import { describe, expect, it } from "vitest";
 import { ChangeTracker } from "~/api/db/change-tracker.server";
-import { dependsOn, keepUnlessDeclared, newResultHints, useResultCache, type ResultHints } from "~/api/result-cache.server";
+import { keepable, keepUnlessDeclared, newResultHints, useResultCache, type ResultHints } from "~/api/result-cache.server";
 
 type Context = { resultHints: ResultHints; session: { userId: string } | null; now: () => Date };
 
-/** A small API with the cache: `word(n)` may be kept (it depends on "words"); `count` is not declared. */
-function smallApi(maxChars: number) {
-  const runs = { word: 0, count: 0 };
+/**
+ * A small API with the cache: `word(n)` may be kept (it reads "words"), and so may the
+ * mutation `touch`, as far as its resolver goes; `count` is not keepable.
+ */
+function smallApi(maxChars: number, { signedIn = true } = {}) {
+  const runs = { word: 0, count: 0, touch: 0 };
   const changes = new ChangeTracker(() => 1);
   const cache = useResultCache(changes, maxChars);
-  const resolvers = keepUnlessDeclared(
-    {
-      Query: {
-        word: (_: unknown, { n }: { n: number }, context: Context) => {
-          runs.word++;
-          dependsOn(context, "words");
-          return "x".repeat(n);
-        },
-        count: () => ++runs.count,
-      },
-      Mutation: { touch: () => true },
+  const resolvers = keepUnlessDeclared({
+    Query: {
+      word: keepable(["words"], (_: unknown, { n }: { n: number }) => {
+        runs.word++;
+        return "x".repeat(n);
+      }),
+      count: () => ++runs.count,
     },
-    new Set(["Query.word"]),
-  );
+    Mutation: { touch: keepable([], () => ++runs.touch > 0) },
+  });
   const yoga = createYoga<object, Context>({
     schema: createSchema({ typeDefs: "type Query { word(n: Int!): String! count: Int! } type Mutation { touch: Boolean! }", resolvers }),
-    context: () => ({ resultHints: newResultHints(), session: { userId: "u1" }, now: () => new Date() }),
+    context: () => ({ resultHints: newResultHints(), session: signedIn ? { userId: "u1" } : null, now: () => new Date() }),
     plugins: [cache],
   });
   const ask = async (query: string) => {
@@ -69,6 +68,16 @@ describe("useResultCache", () => {
     await api.ask(`{ word(n: 1) count }`);
     expect(await api.ask(`{ word(n: 1) count }`)).toBe(`{"data":{"word":"x","count":2}}`);
     await api.ask(`mutation { touch }`);
+    await api.ask(`mutation { touch }`);
+    expect(api.runs.touch).toBe(2);
+    expect(api.cache.size).toBe(0);
+  });
+
+  it("keeps nothing for a signed-out caller", async () => {
+    const api = smallApi(220, { signedIn: false });
+    await api.ask(`{ word(n: 1) }`);
+    await api.ask(`{ word(n: 1) }`);
+    expect(api.runs.word).toBe(2);
     expect(api.cache.size).toBe(0);
   });
 
@@ -85,12 +94,12 @@ describe("useResultCache", () => {
 });
 
 describe("keepUnlessDeclared", () => {
-  it("marks undeclared resolvers, and leaves declared ones, scalars and type resolvers as they are", () => {
+  it("marks resolvers not keepable, and leaves keepable ones, scalars and type resolvers as they are", () => {
     const scalar = new GraphQLScalarType({ name: "Day" });
-    const declared = () => "kept";
+    const declared = keepable([], () => "kept");
     const resolveType = () => "Place";
     const other = () => "one-off";
-    const wrapped = keepUnlessDeclared({ Query: { declared, other }, Day: scalar as never, Node: { __resolveType: resolveType } }, new Set(["Query.declared"]));
+    const wrapped = keepUnlessDeclared({ Query: { declared, other }, Day: scalar as never, Node: { __resolveType: resolveType } });
     expect(wrapped.Query!.declared).toBe(declared);
     expect(wrapped.Day).toBe(scalar);
     expect(wrapped.Node!.__resolveType).toBe(resolveType);

@@ -5,7 +5,7 @@ import { requireUserId, type ApiContext } from "../context.server";
 import { defaultSettings, settingsView } from "../db/settings-rows";
 import type { SettingsTable, UserTable } from "../db/tables";
 import { apiError, badInput } from "../errors.server";
-import { dependsOn } from "../result-cache.server";
+import { keepable } from "../result-cache.server";
 import { isTimeZone } from "./scalars.server";
 
 export const accountTypeDefs = /* GraphQL */ `
@@ -98,10 +98,7 @@ async function sessionFor(context: ApiContext, user: UserTable) {
 
 export const accountResolvers = {
   Query: {
-    me(_: unknown, __: unknown, context: ApiContext) {
-      dependsOn(context, "users");
-      return context.session?.user ?? null;
-    },
+    me: keepable(["users"], (_: unknown, __: unknown, context: ApiContext) => context.session?.user ?? null),
   },
   User: {
     async settings(user: { id: string }, _: unknown, context: ApiContext) {

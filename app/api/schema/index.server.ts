@@ -10,24 +10,12 @@ import { pushResolvers, pushTypeDefs } from "./push.server";
 import { scalarResolvers, scalarTypeDefs } from "./scalars.server";
 import { weatherResolvers, weatherTypeDefs } from "./weather.server";
 
-/**
- * Resolvers whose answers may be kept (see useResultCache): each reads only its parent and
- * arguments, or says what else it read with dependsOn/validUntil. Every other resolver
- * makes the answer it is part of one-off.
- */
-const KEEPABLE_FIELDS = new Set([
-  "Query.me",
-  "Query.places",
-  "User.places",
-  "Place.weather",
-  ...["id", "fetchedAt", "stale", "timeZone", "current", "hourly", "daily"].map((field) => `Weather.${field}`),
-]);
-
 /** Each area owns its SDL and resolvers; createSchema merges types that several areas extend. */
 export function createApiSchema() {
   const resolvers = [scalarResolvers, accountResolvers, placesResolvers, weatherResolvers, messagesResolvers, briefingsResolvers, alertRulesResolvers, pushResolvers];
   return createSchema<ApiContext>({
     typeDefs: [scalarTypeDefs, accountTypeDefs, placesTypeDefs, weatherTypeDefs, messagesTypeDefs, briefingsTypeDefs, alertRulesTypeDefs, pushTypeDefs],
-    resolvers: resolvers.map((area) => keepUnlessDeclared(area as Record<string, Record<string, unknown>>, KEEPABLE_FIELDS)),
+    // Answers with a resolver not marked `keepable` are never kept (see useResultCache).
+    resolvers: resolvers.map((area) => keepUnlessDeclared(area as Record<string, Record<string, unknown>>)),
   });
 }

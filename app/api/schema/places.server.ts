@@ -5,7 +5,7 @@ import { removePlaceWithSnapshot, restoreRemovedPlace, RESTORE_WINDOW_MS } from 
 import { createReadCache } from "../db/read-cache.server";
 import type { PlaceTable } from "../db/tables";
 import { apiError, badInput, notFound } from "../errors.server";
-import { dependsOn } from "../result-cache.server";
+import { keepable } from "../result-cache.server";
 import type { GeocodedLocation } from "../weather/open-meteo.server";
 
 export const placesTypeDefs = /* GraphQL */ `
@@ -115,7 +115,6 @@ export function createPlaceLists(changes: ChangeTracker) {
 }
 
 function userPlaces(context: ApiContext, userId: string): Promise<readonly PlaceView[]> {
-  dependsOn(context, "places");
   return context.placeLists.get(userId, async () =>
     (await context.db.selectFrom("places").selectAll().where("user_id", "=", userId).orderBy("position").execute()).map(placeView),
   );
@@ -134,14 +133,10 @@ async function ownPlace(context: ApiContext, userId: string, id: string) {
 
 export const placesResolvers = {
   User: {
-    async places(user: { id: string }, _: unknown, context: ApiContext) {
-      return userPlaces(context, user.id);
-    },
+    places: keepable(["places"], (user: { id: string }, _: unknown, context: ApiContext) => userPlaces(context, user.id)),
   },
   Query: {
-    async places(_: unknown, __: unknown, context: ApiContext) {
-      return userPlaces(context, requireUserId(context));
-    },
+    places: keepable(["places"], (_: unknown, __: unknown, context: ApiContext) => userPlaces(context, requireUserId(context))),
     async place(_: unknown, { id }: { id: string }, context: ApiContext) {
       const row = await findOwnPlace(context, requireUserId(context), id);
       return row ? placeView(row) : null;

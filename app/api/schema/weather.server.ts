@@ -1,6 +1,6 @@
 import { limitAnonymousLookup, type ApiContext } from "../context.server";
 import { badInput } from "../errors.server";
-import { validUntil } from "../result-cache.server";
+import { keepable, keepableFields, validUntil } from "../result-cache.server";
 import { conditionOf, CONDITIONS, type Forecast } from "../weather/forecast";
 import type { ForecastResult } from "../weather/forecast-service.server";
 
@@ -83,12 +83,14 @@ type WeatherSource = { id: string; result: ForecastResult };
 
 const iso = (epochSeconds: number) => new Date(epochSeconds * 1000).toISOString();
 
-/** When the hour running at `now` (in UTC, like the forecast's hours) ends. */
-const nextHourStart = (now: Date) => (Math.floor(now.getTime() / 3_600_000) + 1) * 3_600_000;
+/** When the hour running at `now` began, in epoch milliseconds (UTC, like the forecast's hours). */
+const hourStartMs = (now: Date) => Math.floor(now.getTime() / 3_600_000) * 3_600_000;
+/** When the hour running at `now` ends. */
+const nextHourStart = (now: Date) => hourStartMs(now) + 3_600_000;
 
 /** Index of the hour now running (hourly is sorted by time); -1 when the forecast has ended. */
 function currentHourIndex(forecast: Forecast, now: Date): number {
-  const hourStart = Math.floor(now.getTime() / 3_600_000) * 3600;
+  const hourStart = hourStartMs(now) / 1000;
   let low = 0;
   let high = forecast.hourly.length;
   while (low < high) {
@@ -152,7 +154,8 @@ function viewsOf({ id, result }: WeatherSource) {
 }
 
 export const weatherResolvers = {
-  Weather: {
+  // Built from the forecast alone; the current hour's views change with the hour.
+  Weather: keepableFields({
     id: (source: WeatherSource) => source.id,
     fetchedAt: (source: WeatherSource) => source.result.fetchedAt.toISOString(),
     stale: (source: WeatherSource) => source.result.stale,
@@ -176,14 +179,14 @@ export const weatherResolvers = {
       if (!Number.isInteger(days) || days < 1 || days > 8) throw badInput("days must be from 1 to 8", "days");
       return viewsOf(source).daily.slice(0, days);
     },
-  },
+  }),
   Place: {
-    async weather(place: { id: string; latitude: number; longitude: number }, _: unknown, context: ApiContext) {
+    weather: keepable([], async (place: { id: string; latitude: number; longitude: number }, _: unknown, context: ApiContext) => {
       const result = await context.forecasts.get(place);
       // A stale forecast (the provider failing) is asked for again next time.
       validUntil(context, result.stale ? 0 : result.fetchedAt.getTime() + context.forecasts.ttlMs);
       return { id: place.id, result } satisfies WeatherSource;
-    },
+    }),
   },
   Query: {
     async weatherAt(_: unknown, args: { latitude: number; longitude: number }, context: ApiContext) {
