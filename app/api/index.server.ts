@@ -191,7 +191,7 @@ export async function createApi(config: ApiConfig) {
       await stopFollowing();
       await scheduler?.stop();
       await Promise.allSettled([...deliveries]);
-      await forecasts.flush();
+      await forecasts.flushStores();
       await db.destroy();
     },
   };

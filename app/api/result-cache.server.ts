@@ -65,7 +65,7 @@ export function keepUnlessDeclared<T extends ResolverMap>(resolvers: T): T {
 }
 
 /** Answers kept at most, in characters of JSON. */
-export const RESULT_CACHE_MAX_CHARS = 16_000_000;
+const RESULT_CACHE_MAX_CHARS = 16_000_000;
 
 type Entry = { text: string; mark: ChangeMark; tables: string[]; until: number };
 type CacheContext = { resultHints: ResultHints; session: { userId: string } | null; now: () => Date };

@@ -18,7 +18,7 @@ const DURATION_MS = 5_000;
 const ROUNDS = 3;
 const QUERY = `{ me { places { weather { current { temperature condition } daily { date temperatureMax temperatureMin } } } } }`;
 
-export type ApiFigures = LoadResult & { samples: LoadResult[] };
+type ApiFigures = LoadResult & { samples: LoadResult[] };
 
 function summary(samples: LoadResult[]): ApiFigures {
   return {

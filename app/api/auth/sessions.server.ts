@@ -41,10 +41,10 @@ async function findSessionByHash(db: Db, tokenHash: string, now: Date) {
   );
 }
 
-export type SessionRow = NonNullable<Awaited<ReturnType<typeof findSessionByHash>>>;
+type SessionRow = NonNullable<Awaited<ReturnType<typeof findSessionByHash>>>;
 
 /** Sessions kept in memory; a lookup beyond that many reads the database again. */
-export const SESSION_CACHE_ENTRIES = 10_000;
+const SESSION_CACHE_ENTRIES = 10_000;
 
 /**
  * The session a token names (see findSessionByHash), remembered: every request asks, and
@@ -52,11 +52,11 @@ export const SESSION_CACHE_ENTRIES = 10_000;
  * at once, in this process or another) or it expires.
  */
 export function createSessionLookup(db: Db, changes: ChangeTracker, now: () => Date) {
-  const sessions = createReadCache<string, SessionRow | null>({
+  const sessions = createReadCache<string, SessionRow>({
     changes,
     tables: ["sessions", "users"],
     maxEntries: SESSION_CACHE_ENTRIES,
-    fresh: (session) => session !== null && session.expires_at > now().toISOString(),
+    fresh: (session) => session.expires_at > now().toISOString(),
   });
   return (token: string): Promise<SessionRow | null> => {
     if (!token || token.length > 200) return Promise.resolve(null);

@@ -2,7 +2,7 @@ import type { ChangeMark, ChangeTracker } from "./change-tracker.server";
 
 export type ReadCache<K, V> = {
   /** The value read for `key` while its tables are unchanged and `fresh(value)` holds, else a new read. */
-  get(key: K, read: () => Promise<V>): Promise<V>;
+  get<R extends V | null>(key: K, read: () => Promise<R>): Promise<V | R>;
   readonly size: number;
 };
 

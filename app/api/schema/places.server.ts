@@ -107,7 +107,7 @@ function validCoordinate(latitude: number, longitude: number) {
 export type PlaceView = ReturnType<typeof placeView>;
 
 /** Users whose place lists are kept in memory. */
-export const PLACE_LIST_CACHE_ENTRIES = 10_000;
+const PLACE_LIST_CACHE_ENTRIES = 10_000;
 
 /** Each user's places in order, kept until places are written (every screen of the app asks). */
 export function createPlaceLists(changes: ChangeTracker) {

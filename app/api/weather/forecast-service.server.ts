@@ -164,7 +164,7 @@ export function createForecastService(options: ForecastServiceOptions) {
     /** How long a forecast is fresh: served from memory until then, asked for again after. */
     ttlMs,
     /** Writes what is still waiting to be kept (the API calls it when it closes). */
-    flush: flushStores,
+    flushStores,
     get(coordinate: Coordinate): Promise<ForecastResult> {
       const key = coordinateKey(coordinate);
       const cached = memory.get(key);

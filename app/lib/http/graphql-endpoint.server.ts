@@ -46,7 +46,9 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer | null> {
     req.on("data", (chunk: Buffer) => {
       size += chunk.length;
       if (size > limit) {
+        // The rest is drained unread: nothing is kept of a body that is refused.
         req.removeAllListeners("data");
+        req.removeAllListeners("end");
         req.resume();
         resolve(null);
       } else {
