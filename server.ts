@@ -8,7 +8,7 @@ import { RouterContextProvider, type RouterContext, type ServerBuild } from "rea
 import { createApi, MAX_REQUEST_BYTES, type Api } from "./app/api/index.server";
 import { attachWebSocket } from "./app/api/websocket.server";
 import { EnvError, parseEnv, type ServerEnv } from "./app/lib/env.server";
-import { createGraphQLEndpoint, GRAPHQL_PATH, inProcessGraphQLFetch, isGraphQLPath } from "./app/lib/http/graphql-endpoint.server";
+import { clientAddress, createGraphQLEndpoint, GRAPHQL_PATH, inProcessGraphQLFetch, isGraphQLPath } from "./app/lib/http/graphql-endpoint.server";
 import { graphqlProxy, hostedGraphQLFetch } from "./app/lib/http/graphql-proxy.server";
 import { sameOriginWrites } from "./app/lib/http/same-origin.server";
 import { securityHeaders } from "./app/lib/http/security-headers.server";
@@ -141,7 +141,7 @@ server.listen(env.PORT, env.HOST, () => {
   const port = typeof address === "object" && address ? address.port : env.PORT;
   console.log(`Weatherbot listening on http://${env.HOST}:${port} (${env.NODE_ENV})`);
 });
-const websocket = api ? attachWebSocket(server, api) : null;
+const websocket = api ? attachWebSocket(server, api, clientAddress(app.get("trust proxy fn"))) : null;
 server.on("error", (error) => {
   console.error(`Cannot listen on ${env.HOST}:${env.PORT}: ${error.message}`);
   process.exit(1);

@@ -10,9 +10,15 @@ type ConnectionParams = { authorization?: unknown; token?: unknown };
  * graphql-ws (graphql-transport-ws) at /graphql on the app's own HTTP server. The token
  * comes from connection_init (`{ authorization: "Bearer …" }` or `{ token }`) or, for the
  * app's own pages, from the session cookie of the upgrade request; a browser upgrade from
- * another site is refused (cross-site WebSocket hijacking).
+ * another site is refused (cross-site WebSocket hijacking). `clientIp` reads the upgrade
+ * request's client address as the HTTP endpoint does (behind a trusted proxy, the address
+ * it forwards), so log-ins over either count against the same per-address limit.
  */
-export function attachWebSocket(server: Server, api: Api): { close: () => Promise<void> } {
+export function attachWebSocket(
+  server: Server,
+  api: Api,
+  clientIp: (request: IncomingMessage) => string = (request) => request.socket.remoteAddress ?? "unknown",
+): { close: () => Promise<void> } {
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_REQUEST_BYTES });
 
   server.on("upgrade", (request: IncomingMessage, socket, head) => {
@@ -44,11 +50,13 @@ export function attachWebSocket(server: Server, api: Api): { close: () => Promis
         if (typeof auth === "string") headers.set("authorization", auth);
         const cookie = ctx.extra.request.headers.cookie;
         if (cookie) headers.set("cookie", cookie);
-        const request = new Request("http://localhost/graphql", { headers });
+        // Yoga refuses mutations in GET requests (they must not be links); an operation over
+        // this socket is like a POST, so say so, or every mutation here failed as an internal error.
+        const request = new Request("http://localhost/graphql", { method: "POST", headers });
         const { schema, execute, subscribe, contextFactory, parse, validate } = api.yoga.getEnveloped({
           ...ctx,
           request,
-          clientIp: ctx.extra.request.socket.remoteAddress ?? "unknown",
+          clientIp: clientIp(ctx.extra.request),
           params,
         });
         const args: ExecutionArgs = {

@@ -1,5 +1,7 @@
+import { createClient } from "graphql-ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { codes, startTestApi, type TestApi } from "../support/api-server";
+import WebSocket from "ws";
+import { codes, startTestApi, type GraphQLResponse, type TestApi } from "../support/api-server";
 
 let t: TestApi;
 beforeAll(async () => {
@@ -103,6 +105,37 @@ describe("accounts", () => {
       expect(codes(limited)).toEqual(["RATE_LIMITED"]);
       expect(limited.errors![0]!.message).toMatch(/^Too many failed log-ins; try again in \d+ seconds$/);
     } finally {
+      await own.close();
+    }
+  });
+
+  it("counts log-ins over WebSocket against the address a trusted proxy forwards, the same limit as over HTTP", async () => {
+    const own = await startTestApi(); // loopback is its trusted proxy
+    const overWebSocket = (forwardedFor: string) =>
+      createClient({
+        url: own.url.replace("http", "ws"),
+        webSocketImpl: class extends WebSocket {
+          constructor(address: string, protocols?: string | string[]) {
+            super(address, protocols, { headers: { "x-forwarded-for": forwardedFor } });
+          }
+        },
+        retryAttempts: 0,
+      });
+    const logIn = (client: ReturnType<typeof overWebSocket>, email: string) =>
+      new Promise<GraphQLResponse>((resolve, reject) => {
+        let result: GraphQLResponse;
+        client.subscribe({ query: LOG_IN, variables: { email, password: "wrong password" } }, { next: (value) => (result = value as GraphQLResponse), error: reject, complete: () => resolve(result) });
+      });
+    const first = overWebSocket("203.0.113.7");
+    const second = overWebSocket("203.0.113.8");
+    try {
+      for (let i = 0; i < 20; i++) expect(codes(await logIn(first, `nobody${i}@example.com`))).toEqual(["UNAUTHENTICATED"]);
+      expect(codes(await logIn(first, "someone@example.com"))).toEqual(["RATE_LIMITED"]);
+      expect(codes(await own.gql(LOG_IN, { email: "someone@example.com", password: "wrong password" }, { headers: { "x-forwarded-for": "203.0.113.7" } }))).toEqual(["RATE_LIMITED"]);
+      expect(codes(await logIn(second, "someone@example.com"))).toEqual(["UNAUTHENTICATED"]);
+    } finally {
+      await first.dispose();
+      await second.dispose();
       await own.close();
     }
   });

@@ -7,7 +7,7 @@ import proxyAddr from "proxy-addr";
 import { afterEach } from "vitest";
 import { createApi, MAX_REQUEST_BYTES, type Api } from "~/api/index.server";
 import { attachWebSocket } from "~/api/websocket.server";
-import { createGraphQLEndpoint, isGraphQLPath } from "~/lib/http/graphql-endpoint.server";
+import { clientAddress, createGraphQLEndpoint, isGraphQLPath } from "~/lib/http/graphql-endpoint.server";
 import { startFakeOpenMeteo, type FakeOpenMeteo } from "../fakes/open-meteo";
 
 export type GraphQLResponse<T = Record<string, unknown>> = {
@@ -51,7 +51,8 @@ export async function startTestApi(
     scheduler: false,
   });
   // The production server's /graphql handler, with loopback as a trusted proxy.
-  const endpoint = createGraphQLEndpoint({ yoga: api.yoga, trust: proxyAddr.compile("loopback"), maxBodyBytes: MAX_REQUEST_BYTES });
+  const trust = proxyAddr.compile("loopback");
+  const endpoint = createGraphQLEndpoint({ yoga: api.yoga, trust, maxBodyBytes: MAX_REQUEST_BYTES });
   const server: Server = await new Promise((resolve) => {
     const listening = createServer((req, res) => {
       if (isGraphQLPath(req.url)) return endpoint(req, res);
@@ -59,7 +60,7 @@ export async function startTestApi(
     }).listen(0, "127.0.0.1", () => resolve(listening));
   });
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`;
-  const websocket = attachWebSocket(server, api);
+  const websocket = attachWebSocket(server, api, clientAddress(trust));
   let closing: Promise<void> | undefined;
 
   const gql: TestApi["gql"] = async (query, variables, requestOptions = {}) => {

@@ -19,6 +19,9 @@ export function isGraphQLPath(url: string | undefined): boolean {
   return url === GRAPHQL_PATH || !!url?.startsWith(`${GRAPHQL_PATH}?`);
 }
 
+/** The client's address: the one a trusted proxy forwards, else the socket's (as Express's `req.ip`). */
+export const clientAddress = (trust: TrustFn) => (req: IncomingMessage) => proxyAddr(req, trust);
+
 /** The host the client asked for: X-Forwarded-Host only from a trusted proxy (as Express's `req.host`). */
 function requestHost(req: IncomingMessage, trust: TrustFn): string | undefined {
   const forwarded = req.headers["x-forwarded-host"];
@@ -74,6 +77,7 @@ function refuse(res: ServerResponse, status: number, body: { error: string; code
  * Express's "trust proxy" setting reads it.
  */
 export function createGraphQLEndpoint(options: { yoga: YogaNodeHandler; trust: TrustFn; maxBodyBytes: number }) {
+  const clientIp = clientAddress(options.trust);
   const chain: Middleware[] = [securityHeaders as Middleware, compression() as unknown as Middleware];
   return (req: IncomingMessage, res: ServerResponse) => {
     const run = (index: number) => (error?: unknown) => {
@@ -85,14 +89,14 @@ export function createGraphQLEndpoint(options: { yoga: YogaNodeHandler; trust: T
       } else if (isCrossSiteWrite(req.method ?? "GET", req.headers, requestHost(req, options.trust))) {
         refuse(res, 403, CROSS_SITE_REFUSAL);
       } else if (req.method === "GET" || req.method === "HEAD") {
-        void options.yoga(req, res, { clientIp: proxyAddr(req, options.trust) });
+        void options.yoga(req, res, { clientIp: clientIp(req) });
       } else {
         readBody(req, options.maxBodyBytes).then(
           (body) => {
             if (!body) return refuse(res, 413, { error: `Request body larger than ${options.maxBodyBytes} bytes`, code: "PAYLOAD_TOO_LARGE" });
             // A body already read is what frameworks' body parsers leave; yoga takes it as is.
             (req as IncomingMessage & { body?: Buffer }).body = body;
-            void options.yoga(req, res, { clientIp: proxyAddr(req, options.trust) });
+            void options.yoga(req, res, { clientIp: clientIp(req) });
           },
           () => refuse(res, 400, { error: "The request body could not be read", code: "BAD_REQUEST" }),
         );
