@@ -54,4 +54,8 @@ describe("what a failed answer says, through the real client over HTTP", () => {
       "Parse error: the response is not JSON (text/plain)",
     );
   });
+
+  it("a JSON answer with neither data nor errors: what the client says of it, not a parse error", async () => {
+    expect(await messageFor({ status: 200, type: "application/json", body: "{}" })).toBe("Network error: No Content");
+  });
 });

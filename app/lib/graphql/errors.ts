@@ -13,8 +13,9 @@ export function graphqlErrorMessage(error: CombinedError): string {
   if (error.networkError?.name === "SyntaxError") return `Parse error: ${error.networkError.message}`;
   // urql reads a text/* body itself and fails with the whole body as the message: an
   // answer that arrived but is not JSON is a parse error too (without the page it holds).
-  if (response?.status && error.networkError) {
-    return `Parse error: the response is not JSON (${response.headers?.get("content-type") || "no content type"})`;
+  const contentType = response?.headers?.get("content-type") ?? "";
+  if (response?.status && error.networkError && /^text\//i.test(contentType) && !/event-stream/i.test(contentType)) {
+    return `Parse error: the response is not JSON (${contentType})`;
   }
   return `Network error: ${error.networkError?.message ?? error.message}`;
 }
