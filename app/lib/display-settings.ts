@@ -3,9 +3,10 @@ import { useTranslation } from "react-i18next";
 import { useRouteLoaderData } from "react-router";
 import { useQuery } from "urql";
 import { VIEWER_QUERY, type ViewerSettings } from "./graphql/documents";
-import type { UnitSettings } from "./units";
+import { formatWeekdayClock, type UnitSettings } from "./units";
 
-export type DisplaySettings = UnitSettings & { hour12: boolean; timeZone: string | null };
+/** `timeZone`: the user's; for a visitor, UTC (the server and the browser must write the same text). */
+export type DisplaySettings = UnitSettings & { hour12: boolean; timeZone: string };
 
 /** What a visitor sees before choosing: the conventions of the page's language (the API's defaults too). */
 export function defaultDisplaySettings(locale: string): Omit<ViewerSettings, "id" | "timeZone"> {
@@ -30,9 +31,12 @@ export function useDisplaySettings(): DisplaySettings {
     temperatureUnit: settings.temperatureUnit,
     windSpeedUnit: settings.windSpeedUnit,
     precipitationUnit: settings.precipitationUnit,
-    timeZone: settings.timeZone,
+    timeZone: settings.timeZone ?? "UTC",
   };
 }
+
+/** "Tue 6:00 PM": a moment of the coming days, in the reader's zone and clock. */
+export const formatWhen = (iso: string, settings: DisplaySettings) => formatWeekdayClock(new Date(iso), settings.locale, settings.timeZone, settings.hour12);
 
 export type RootClock = { renderedAt: number };
 

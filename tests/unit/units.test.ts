@@ -19,4 +19,11 @@ describe("clock times", () => {
     expect(formatWeekdayClock(evening, "en-US", "Asia/Tokyo", false)).toBe("Wed 03:05");
     expect(formatWeekdayClock(afterMidnight, "en-US", "UTC", false)).toBe("Tue 00:04");
   });
+
+  it("write the same 24-hour time with a weekday as without, in every language", () => {
+    for (const locale of ["en-US", "de-DE", "fr-FR", "es-ES"]) {
+      expect(formatWeekdayClock(afterMidnight, locale, "UTC", false), locale).toContain(formatClock(afterMidnight, locale, "UTC", false));
+    }
+    expect(formatClock(afterMidnight, "es-ES", "UTC", false)).toBe("00:04");
+  });
 });

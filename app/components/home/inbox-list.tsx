@@ -138,7 +138,7 @@ export function InboxList({ firstPage, unreadCount }: { firstPage: MessageFields
   const time = new Intl.DateTimeFormat(settings.locale, {
     dateStyle: "medium",
     timeStyle: "short",
-    timeZone: settings.timeZone ?? "UTC",
+    timeZone: settings.timeZone,
     hourCycle: hourCycle(settings.hour12),
   });
   const pages = [undefined, ...cursors];

@@ -2,7 +2,7 @@ import { useId, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { useMutation, useQuery } from "urql";
 import { ALERT_METRICS, displayThreshold, thresholdUnit, type AlertMetric } from "~/lib/alert-units";
-import { useDisplaySettings, type DisplaySettings } from "~/lib/display-settings";
+import { formatWhen, useDisplaySettings, type DisplaySettings } from "~/lib/display-settings";
 import {
   ALERT_RULES_QUERY,
   PLACES_QUERY,
@@ -17,7 +17,6 @@ import { SILENT_OPERATION } from "~/lib/graphql/install-browser";
 import { CheckboxChoices, FieldError, OverlayHeader, WeekdayChoices } from "~/components/ui/form-parts";
 import type { OverlayProps } from "~/lib/overlays/registry";
 import { showToast } from "~/lib/toast/toast-store";
-import { formatWeekdayClock } from "~/lib/units";
 import { useDebouncedValue } from "~/lib/use-debounced-value";
 
 const WATCHED_CONDITIONS: Condition[] = ["THUNDERSTORM", "THUNDERSTORM_WITH_HAIL", "SNOW", "FREEZING_RAIN", "FREEZING_DRIZZLE", "FOG", "RAIN_SHOWERS"];
@@ -49,7 +48,7 @@ function Preview({ input, settings }: { input: AlertRuleInput | null; settings: 
   const settledText = useDebouncedValue(current, PREVIEW_DEBOUNCE_MS);
   const settled = JSON.parse(settledText) as AlertRuleInput | null;
   const [preview] = useQuery({ query: PREVIEW_ALERT_RULE_QUERY, variables: { input: settled! }, pause: !settled, context: SILENT_OPERATION });
-  const when = (iso: string) => formatWeekdayClock(new Date(iso), settings.locale, settings.timeZone ?? "UTC", settings.hour12);
+  const when = (iso: string) => formatWhen(iso, settings);
   const unit = input ? thresholdUnit(input.metric, settings) : null;
   let body;
   if (!settled) body = null;

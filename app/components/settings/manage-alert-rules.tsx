@@ -3,8 +3,7 @@ import { useMutation, useQuery } from "urql";
 import { TrashIcon } from "~/components/icons";
 import { Tooltip } from "~/components/ui/tooltip";
 import { displayThreshold, thresholdUnit } from "~/lib/alert-units";
-import { useDisplaySettings, type DisplaySettings } from "~/lib/display-settings";
-import { formatWeekdayClock } from "~/lib/units";
+import { formatWhen, useDisplaySettings } from "~/lib/display-settings";
 import {
   ALERT_RULES_QUERY,
   alertRuleInput,
@@ -19,8 +18,6 @@ import { showToast } from "~/lib/toast/toast-store";
 import { useOptimisticToggle } from "~/lib/use-optimistic-toggle";
 
 /** "Tue 9:00 AM" in the user's zone and clock. */
-const formatWhen = (iso: string, settings: DisplaySettings) =>
-  formatWeekdayClock(new Date(iso), settings.locale, settings.timeZone ?? "UTC", settings.hour12);
 
 const STATE_STYLE: Record<AlertRule["state"], string> = {
   ARMED: "bg-accented text-default",

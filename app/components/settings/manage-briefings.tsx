@@ -2,7 +2,7 @@ import { useTranslation } from "react-i18next";
 import { useMutation, useQuery } from "urql";
 import { TrashIcon } from "~/components/icons";
 import { Tooltip } from "~/components/ui/tooltip";
-import { useDisplaySettings } from "~/lib/display-settings";
+import { formatWhen, useDisplaySettings } from "~/lib/display-settings";
 import {
   BRIEFINGS_QUERY,
   DELETE_BRIEFING_MUTATION,
@@ -13,7 +13,7 @@ import {
 import { openOverlay } from "~/lib/overlays/overlay-store";
 import { showToast } from "~/lib/toast/toast-store";
 import { useOptimisticToggle } from "~/lib/use-optimistic-toggle";
-import { formatWeekdayClock, hourCycle } from "~/lib/units";
+import { formatClock } from "~/lib/units";
 import { weekdayList } from "~/lib/weekdays";
 
 function BriefingRow({ briefing }: { briefing: Briefing }) {
@@ -24,12 +24,8 @@ function BriefingRow({ briefing }: { briefing: Briefing }) {
   const [{ fetching: sending }, sendNow] = useMutation(SEND_BRIEFING_NOW_MUTATION);
   const [hours, minutes] = briefing.time.split(":").map(Number);
   // A wall-clock time of the user's day, written in their clock style.
-  const time = new Intl.DateTimeFormat(settings.locale, { hour: "numeric", minute: "2-digit", hourCycle: hourCycle(settings.hour12), timeZone: "UTC" }).format(
-    new Date(Date.UTC(2024, 0, 1, hours, minutes)),
-  );
-  const next = briefing.nextRunAt
-    ? formatWeekdayClock(new Date(briefing.nextRunAt), settings.locale, settings.timeZone ?? "UTC", settings.hour12)
-    : null;
+  const time = formatClock(new Date(Date.UTC(2024, 0, 1, hours, minutes)), settings.locale, "UTC", settings.hour12);
+  const next = briefing.nextRunAt ? formatWhen(briefing.nextRunAt, settings) : null;
 
   const [enabled, toggleEnabled] = useOptimisticToggle(briefing.enabled, (next) => saveEnabled(next));
   function saveEnabled(enabled: boolean) {
