@@ -210,8 +210,7 @@ export default function AlertRuleOverlay({ close, params }: OverlayProps) {
           legend={t("alerts.form.conditions")}
           options={WATCHED_CONDITIONS}
           value={draft.conditions ?? []}
-          // Conditions the editor does not offer (a rule saved through the API) are kept.
-          onChange={(chosen) => change({ conditions: [...(draft.conditions ?? []).filter((c) => !WATCHED_CONDITIONS.includes(c)), ...chosen] })}
+          onChange={(conditions) => change({ conditions })}
           label={(condition) => t(`weather.condition.${condition}`)}
           errorId={`${id}-conditions-error`}
           error={errors.conditions}

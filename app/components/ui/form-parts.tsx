@@ -30,7 +30,7 @@ export function FieldError({ id, message }: { id: string; message: string | null
   );
 }
 
-/** A fieldset of checkboxes choosing some of `options`; the choice stays in the options' order. */
+/** A fieldset of checkboxes choosing some of `options`, in their order; chosen values it does not offer are kept. */
 export function CheckboxChoices<T extends string>({
   legend,
   options,
@@ -58,8 +58,12 @@ export function CheckboxChoices<T extends string>({
               type="checkbox"
               className="accent-primary"
               checked={value.includes(option)}
+              // Values this picker does not offer (saved elsewhere) are kept, ahead of the offered ones, in option order.
               onChange={(event) =>
-                onChange(options.filter((other) => (other === option ? event.target.checked : value.includes(other))))
+                onChange([
+                  ...value.filter((other) => !options.includes(other)),
+                  ...options.filter((other) => (other === option ? event.target.checked : value.includes(other))),
+                ])
               }
             />
             {label(option)}
