@@ -23,4 +23,16 @@ describe("replaceOfflinePages (log in / log out)", () => {
     await expect(replaceOfflinePages()).resolves.toBeUndefined();
     expect(warned).toHaveBeenCalledWith("Could not drop the previous session's offline pages:", expect.any(Error));
   });
+
+  it("puts the new session's pages in place of the kept ones even when a cache will not drop", async () => {
+    const added: string[] = [];
+    vi.stubGlobal("caches", {
+      delete: () => Promise.reject(new Error("storage is locked")),
+      open: async () => ({ add: async (url: string) => void added.push(url) }),
+    });
+    vi.stubGlobal("navigator", { serviceWorker: { controller: {} } });
+    vi.spyOn(console, "warn").mockImplementation(() => {});
+    await replaceOfflinePages();
+    await vi.waitFor(() => expect(added.sort()).toEqual(["/", "/settings"]));
+  });
 });

@@ -16,13 +16,11 @@ export async function seedOfflinePages(current = location.pathname + location.se
  */
 export async function replaceOfflinePages() {
   if (typeof caches === "undefined") return;
-  try {
-    await Promise.all(PRIVATE_CACHES.map((name) => caches.delete(name)));
-  } catch (error) {
-    // Logging in or out goes on: a cache the browser will not drop is logged, not thrown.
-    console.warn("Could not drop the previous session's offline pages:", error);
-    return;
-  }
-  // Not awaited: the next page need not wait for two more renders.
+  const dropped = await Promise.allSettled(PRIVATE_CACHES.map((name) => caches.delete(name)));
+  const failure = dropped.find((result) => result.status === "rejected");
+  // Logging in or out goes on: a cache the browser will not drop is logged, not thrown.
+  if (failure) console.warn("Could not drop the previous session's offline pages:", failure.reason);
+  // Even then the new session's pages take the places of the ones kept offline, so those are
+  // not the previous account's. Not awaited: the next page need not wait for two more renders.
   if (navigator.serviceWorker?.controller) void seedOfflinePages("/");
 }
