@@ -4,18 +4,9 @@ import path from "node:path";
 import type { Page } from "@playwright/test";
 import { expect, gotoHydrated, test } from "./fixtures";
 import { startAppServer } from "./support/app-server";
-import { accountWithPlace, apiAs, logInApi, signInBrowser } from "./support/graphql";
+import { accountWithPlace, apiAs, logInApi, recordGraphQLOperations, signInBrowser } from "./support/graphql";
 import { storedOnDevice } from "./support/browser-storage";
 import { waitForOfflineReady } from "./support/pwa";
-
-/** Counts the page's HTTP requests to /graphql (a WebSocket upgrade is not one of them). */
-function countGraphQLRequests(page: Page) {
-  const seen: string[] = [];
-  page.on("request", (request) => {
-    if (new URL(request.url()).pathname === "/graphql") seen.push(`${request.method()} ${request.postData() ?? ""}`);
-  });
-  return seen;
-}
 
 /** Resolves once the page's WebSocket to /graphql is acknowledged by the server (listen before loading). */
 function webSocketAcknowledged(page: Page) {
@@ -41,7 +32,8 @@ test.describe("the GraphQL client", () => {
     const account = await accountWithPlace(request, baseURL!, "Hydration Harbour");
     const sent = await account.sendBriefing();
     await signInBrowser(context, baseURL!, account.token);
-    const requests = countGraphQLRequests(page);
+    // HTTP requests to /graphql (a WebSocket upgrade is not one of them).
+    const requests = recordGraphQLOperations(page);
 
     const response = await gotoHydrated(page, "/");
     const html = await response!.text();
@@ -59,7 +51,7 @@ test.describe("the GraphQL client", () => {
     await page.getByRole("link", { name: "Settings" }).click();
     await expect(page.getByText(`Signed in as ${account.email}`)).toBeVisible();
     const settingsOnly = ["Briefings", "Settings"];
-    expect(requests.map((entry) => /"operationName":"(\w+)"/.exec(entry)?.[1]).sort()).toEqual(settingsOnly);
+    expect(requests.map((operation) => operation.operationName).sort()).toEqual(settingsOnly);
     await page.getByRole("link", { name: "Home", exact: true }).click();
     await expect(message(page, sent.id)).toBeVisible();
     expect(requests).toHaveLength(settingsOnly.length);

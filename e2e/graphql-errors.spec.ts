@@ -2,6 +2,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect, gotoHydrated, test } from "./fixtures";
 import { startAppServer, type AppServer } from "./support/app-server";
+import { recordGraphQLOperations } from "./support/graphql";
 import { waitForOfflineReady } from "./support/pwa";
 
 type Mode = "ok" | "errors" | "http-502" | "not-json";
@@ -100,10 +101,7 @@ test.describe("failed operations reach the user", () => {
     await context.addCookies([{ name: "weatherbot_session", value: "hosted-token", url: front.baseURL }]);
     const webSockets: string[] = [];
     page.on("websocket", (socket) => webSockets.push(socket.url()));
-    const graphqlRequests: string[] = [];
-    page.on("request", (request) => {
-      if (new URL(request.url()).pathname === "/graphql") graphqlRequests.push(request.postData() ?? "");
-    });
+    const graphqlRequests = recordGraphQLOperations(page);
     await gotoHydrated(page, `${front.baseURL}/settings`);
     await expect(page.getByText("Signed in as pat@example.com")).toBeVisible();
     // The page's own background work (worker install, offline copies) is over before the API fails.

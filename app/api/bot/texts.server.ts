@@ -32,16 +32,9 @@ function compileTemplate(text: string): Template | null {
   return text.split(/\{\{\s*(\w+)\s*\}\}/).map((part, index) => (index % 2 === 1 ? { name: part } : part));
 }
 
-function lookup(locale: string, key: string): string | undefined {
-  let node: unknown = resources[locale as keyof typeof resources]?.bot;
-  for (const segment of key.split(".")) node = node && typeof node === "object" ? (node as Record<string, unknown>)[segment] : undefined;
-  return typeof node === "string" ? node : undefined;
-}
-
 const translators = new Map<string, BotTexts>();
 
-/** The bot's texts in one locale (a tag such as "de-DE") as i18next itself writes them. */
-export function i18nextBotTexts(locale: string): BotTexts {
+function botI18next(locale: string) {
   const instance = createInstance({
     lng: locale,
     fallbackLng: "en-US",
@@ -52,8 +45,17 @@ export function i18nextBotTexts(locale: string): BotTexts {
     interpolation: { escapeValue: false },
   });
   void instance.init();
+  return instance;
+}
+
+function fixedBotTexts(instance: ReturnType<typeof botI18next>, locale: string): BotTexts {
   const t = instance.getFixedT(locale, "bot");
   return (key, values) => String(t(key as never, values as never));
+}
+
+/** The bot's texts in one locale (a tag such as "de-DE") as i18next itself writes them. */
+export function i18nextBotTexts(locale: string): BotTexts {
+  return fixedBotTexts(botI18next(locale), locale);
 }
 
 /**
@@ -66,7 +68,12 @@ export function botTexts(language: string): BotTexts {
   const locale = LOCALE_OF[language] ?? "en-US";
   let texts = translators.get(locale);
   if (!texts) {
-    const i18nextText = i18nextBotTexts(locale);
+    const instance = botI18next(locale);
+    const i18nextText = fixedBotTexts(instance, locale);
+    const lookup = (from: string, key: string) => {
+      const text: unknown = instance.getResource(from, "bot", key);
+      return typeof text === "string" ? text : undefined;
+    };
     const templates = new Map<string, Template | null>();
     texts = (key, values) => {
       if (values && "count" in values) return i18nextText(key, values);
