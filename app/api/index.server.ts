@@ -2,7 +2,8 @@ import path from "node:path";
 import { EnvelopArmorPlugin } from "@escape.tech/graphql-armor";
 import { GraphQLError, NoSchemaIntrospectionCustomRule } from "graphql";
 import { createYoga, type Plugin } from "graphql-yoga";
-import { parse as parseCookie } from "cookie";
+import { GRAPHQL_PATH } from "../lib/http/graphql-endpoint.server";
+import { sessionToken } from "../lib/session.server";
 import { createWindowLimiter } from "./auth/rate-limit.server";
 import { createAlertService } from "./bot/alerts.server";
 import { createBriefingService } from "./bot/briefings.server";
@@ -40,9 +41,6 @@ export type ApiConfig = {
   scheduler?: boolean;
 };
 
-/** The cookie the app's own pages use to carry the session token (HttpOnly). */
-export const SESSION_COOKIE = "weatherbot_session";
-
 const LIMITS = { maxDepth: 10, maxAliases: 15, maxCost: 5000, maxTokens: 2000 };
 
 /** The largest request the API reads, over HTTP or as one WebSocket message (its biggest operation is a few KB). */
@@ -52,8 +50,8 @@ function bearerToken(request: Request): string | null {
   const header = request.headers.get("authorization");
   const match = header ? /^Bearer\s+(\S+)$/i.exec(header) : null;
   if (match) return match[1]!;
-  const cookies = request.headers.get("cookie");
-  return cookies ? (parseCookie(cookies)[SESSION_COOKIE] ?? null) : null;
+  // The app's own pages carry it in their HttpOnly session cookie.
+  return sessionToken(request);
 }
 
 /** Production does not describe its schema to strangers. */
@@ -136,7 +134,7 @@ export async function createApi(config: ApiConfig) {
   // Callers say who the client is: the HTTP endpoint (trusting proxies as configured), loaders, the WebSocket server.
   const yoga = createYoga<{ clientIp?: string }, ApiContext>({
     schema: createApiSchema(),
-    graphqlEndpoint: "/graphql",
+    graphqlEndpoint: GRAPHQL_PATH,
     // The HTTP endpoint reads at most MAX_REQUEST_BYTES before yoga sees a request, and the
     // WebSocket server caps its messages; yoga's own limit would stream every body again.
     maxRequestBodySize: false,

@@ -2,6 +2,7 @@ import type { IncomingMessage, Server } from "node:http";
 import type { ExecutionArgs } from "graphql";
 import { useServer } from "graphql-ws/use/ws";
 import { WebSocketServer } from "ws";
+import { GRAPHQL_PATH } from "../lib/http/graphql-endpoint.server";
 import { MAX_REQUEST_BYTES, type Api } from "./index.server";
 
 type ConnectionParams = { authorization?: unknown; token?: unknown };
@@ -23,7 +24,7 @@ export function attachWebSocket(
 
   server.on("upgrade", (request: IncomingMessage, socket, head) => {
     const url = new URL(request.url ?? "/", "http://localhost");
-    if (url.pathname !== "/graphql") return;
+    if (url.pathname !== GRAPHQL_PATH) return;
     const origin = request.headers.origin;
     if (origin) {
       let sameHost = false;
