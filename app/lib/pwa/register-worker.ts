@@ -34,12 +34,15 @@ export async function registerServiceWorker(store: PwaStore) {
   let lastCheck = Date.now();
   // One check at a time: the tab coming back into view during the hourly one joins it.
   let checking: Promise<void> | null = null;
-  const check = () =>
-    (checking ??= checkForUpdate(registration)
+  const check = () => {
+    // A check counts from when it was asked for: a slow answer must not move the next one later.
+    const startedAt = Date.now();
+    return (checking ??= checkForUpdate(registration)
       .then((checked) => {
-        if (checked) lastCheck = Date.now();
+        if (checked) lastCheck = startedAt;
       })
       .finally(() => (checking = null)));
+  };
   setInterval(check, UPDATE_CHECK_INTERVAL_MS);
   document.addEventListener("visibilitychange", () => {
     if (document.visibilityState === "visible" && Date.now() - lastCheck >= UPDATE_CHECK_INTERVAL_MS) void check();
