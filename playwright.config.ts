@@ -9,8 +9,10 @@ export default defineConfig({
   workers: process.env.CI ? 2 : undefined,
   forbidOnly: true,
   retries: 0,
-  timeout: 30_000,
-  expect: { timeout: 5_000 },
+  // Generous bounds for states the tests wait for: on a busy 2-core machine a sign-up (a real
+  // scrypt hash) or a first page load can take several seconds. Nothing waits them out.
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
   reporter: process.env.CI ? [["list"]] : [["list"], ["html", { open: "never", outputFolder: "playwright-report" }]],
   use: {
     browserName: "chromium",

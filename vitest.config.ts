@@ -23,7 +23,9 @@ export default defineConfig({
     setupFiles: ["tests/support/setup.ts"],
     environment: "node",
     restoreMocks: true,
-    // Integration tests hash real passwords (scrypt at OWASP cost, ~0.2 s each).
-    testTimeout: 20_000,
+    // Integration tests hash real passwords (scrypt at OWASP cost, ~0.2 s each, several times
+    // that on a busy 2-core machine): a bound for states awaited, not a wait.
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
   },
 });
