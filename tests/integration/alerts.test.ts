@@ -75,7 +75,7 @@ describe("alert rules", () => {
     expect((await t.gql(INBOX, {}, { token })).data!.messages.edges).toHaveLength(1);
   });
 
-  it("previews when a rule would fire over the next 72 hours, saving nothing", async () => {
+  it("previews when a rule would fire within its look-ahead, saving nothing", async () => {
     const { t, token } = await setUp(3);
     const preview = await t.gql(`query ($input: AlertRuleInput!) { previewAlertRule(input: $input) { from to peakValue place { label } } }`, {
       input: { name: "Try", metric: "WIND_GUSTS", threshold: 75 },
@@ -84,6 +84,20 @@ describe("alert rules", () => {
       { from: "2026-06-01T13:00:00.000Z", to: "2026-06-01T14:00:00.000Z", peakValue: 82, place: { label: "Office" } },
     ]);
     expect((await t.gql(`{ alertRules { name } }`, {}, { token })).data!.alertRules).toEqual([{ name: "Gale" }]);
+  });
+
+  it("previews only as far ahead as the rule looks", async () => {
+    const { t, token } = await setUp(3);
+    const PREVIEW = `query ($input: AlertRuleInput!) { previewAlertRule(input: $input) { from to } }`;
+    const preview = async (lookaheadHours: number) =>
+      (await t.gql(PREVIEW, { input: { name: "Try", metric: "WIND_GUSTS", threshold: 60, lookaheadHours } }, { token })).data!.previewAlertRule;
+    // Midnight on day 1: the first gale starts in 12 hours, the second in 36.
+    expect(await preview(6)).toEqual([]);
+    expect(await preview(24)).toEqual([{ from: "2026-06-01T12:00:00.000Z", to: "2026-06-01T15:00:00.000Z" }]);
+    expect(await preview(48)).toEqual([
+      { from: "2026-06-01T12:00:00.000Z", to: "2026-06-01T15:00:00.000Z" },
+      { from: "2026-06-02T12:00:00.000Z", to: "2026-06-02T14:00:00.000Z" },
+    ]);
   });
 
   it("snoozed rules stay silent, and a resumed one speaks again", async () => {

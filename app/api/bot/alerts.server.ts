@@ -8,8 +8,6 @@ import { settingsView } from "../db/settings-rows";
 import { parseDays } from "./briefings.server";
 import type { Inbox } from "./inbox.server";
 
-export const PREVIEW_HOURS = 72;
-
 export function ruleSpec(row: AlertRuleTable): RuleSpec {
   return {
     metric: row.metric as AlertMetric,
@@ -174,7 +172,7 @@ export function createAlertService({ db, inbox, forecasts, now }: { db: Db; inbo
       return { alerts, allClears };
     },
 
-    /** When a rule would fire over the next 72 hours, for each of the places it covers. */
+    /** When a rule would fire within its own look-ahead, for each of the places it covers. */
     async preview(userId: string, spec: RuleSpec, placeId: string | null): Promise<Array<Match & { place: PlaceTable }>> {
       const settings = await db.selectFrom("settings").selectAll().where("user_id", "=", userId).executeTakeFirstOrThrow();
       let query = db.selectFrom("places").selectAll().where("user_id", "=", userId).orderBy("position");
@@ -182,7 +180,7 @@ export function createAlertService({ db, inbox, forecasts, now }: { db: Db; inbo
       const places = await query.execute();
       const results = await Promise.all(places.map((place) => forecasts.get(place)));
       return places.flatMap((place, index) =>
-        findMatches({ ...spec, lookaheadHours: PREVIEW_HOURS }, results[index]!.forecast.hourly, now(), settings.time_zone).map((match) => ({
+        findMatches(spec, results[index]!.forecast.hourly, now(), settings.time_zone).map((match) => ({
           ...match,
           place,
         })),

@@ -71,7 +71,7 @@ export const alertRulesTypeDefs = /* GraphQL */ `
 
   extend type Query {
     alertRules: [AlertRule!]!
-    "When this rule would fire over the next 72 hours (nothing is saved)."
+    "When this rule would fire within its look-ahead (nothing is saved)."
     previewAlertRule(input: AlertRuleInput!): [AlertMatch!]!
   }
 
