@@ -117,6 +117,22 @@ describe("alert rules", () => {
     expect((await t.gql(INBOX, {}, { token })).data!.messages.edges[0]).toMatchObject({ kind: "ALERT", title: "Gale: Office again" });
   });
 
+  it("do not call all clear for a window long over when its place comes back", async () => {
+    const { t, token, clock } = await setUp(3, { lookaheadHours: 24 });
+    clock.set(DAY1 + 7 * H);
+    await t.api.services.alerts.evaluateAll();
+    const place = (await t.gql(`{ places { id } }`, {}, { token })).data!.places[0].id;
+    await t.gql(`mutation ($id: ID!) { removePlace(id: $id) }`, { id: place }, { token });
+    // Back in the evening, hours after the gale (12:00 to 15:00) blew over.
+    clock.set(DAY1 + 20 * H);
+    const found = await t.gql(`{ searchLocations(query: "london") { id } }`, {}, { token });
+    await t.gql(`mutation ($id: ID!) { addPlace(locationId: $id, label: "Office") { id } }`, { id: found.data!.searchLocations[0].id }, { token });
+    await t.api.services.alerts.evaluateAll();
+    const kinds = (await t.gql(INBOX, {}, { token })).data!.messages.edges.map((m: { kind: string }) => m.kind);
+    // Day 1's alert, and day 2's gale now in view; no stale all-clear in between.
+    expect(kinds).toEqual(["ALERT", "ALERT"]);
+  });
+
   it("tell a window once when two rules watch the same thing, or a rule is made again the same way, and the urgent one tells it", async () => {
     const { t, token, clock, ruleId } = await setUp(6, { lookaheadHours: 24, urgent: false });
     const copy = await t.gql(SAVE, {

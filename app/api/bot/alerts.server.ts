@@ -26,6 +26,8 @@ type Pair = { rule: AlertRuleTable; place: PlaceTable; settings: SettingsTable }
 
 /** The longest cooldown a rule can have: episodes alerted longer ago than this no longer hold anything back. */
 const MAX_COOLDOWN_MS = 168 * 3_600_000;
+/** An episode whose window ended longer ago than this closes without an all-clear. */
+const STALE_ALL_CLEAR_MS = 60 * 60_000;
 /** Episodes are forgotten this long after their alert and their window. */
 const EPISODE_MEMORY_MS = MAX_COOLDOWN_MS + 24 * 3_600_000;
 
@@ -110,7 +112,8 @@ export function createAlertService({ db, inbox, forecasts, now }: { db: Db; inbo
     for (const episode of plan.over) {
       const row = { ...episode.row, closed_at: current.toISOString() };
       decision.closed.push(row);
-      if (rule.notify_all_clear === 1) {
+      // An all-clear for a window over long ago (its place was away, the engine was down) is stale news: the episode just closes.
+      if (rule.notify_all_clear === 1 && episode.to * 1000 >= current.getTime() - STALE_ALL_CLEAR_MS) {
         decision.messages.push({
           userId: rule.user_id,
           kind: "ALL_CLEAR",
