@@ -1,7 +1,7 @@
 import { expect, gotoHydrated, test } from "./fixtures";
 import { accountWithPlace, signInBrowser } from "./support/graphql";
 
-test("alert rules: the editor previews the next 72 hours live, saves in the user's units, and the list shows the rule", async ({
+test("alert rules: the editor previews the rule's look-ahead live, saves in the user's units, and the list shows the rule", async ({
   page,
   context,
   request,
@@ -29,6 +29,11 @@ test("alert rules: the editor previews the next 72 hours live, saves in the user
   // 100 °F: the forecast never gets that hot, so it would not fire.
   await dialog.getByLabel("Watch").selectOption("TEMPERATURE");
   await dialog.getByLabel("Threshold (°F)").fill("100");
+  // The preview covers the rule's own look-ahead (24 hours unless chosen), not a fixed span.
+  await expect(preview).toContainText("It would not fire in the next 24 hours.");
+  await expect(preview.getByRole("heading")).toHaveText("Preview: the next 24 hours");
+  await dialog.getByLabel("Look ahead").selectOption("72");
+  await expect(preview.getByRole("heading")).toHaveText("Preview: the next 72 hours");
   await expect(preview).toContainText("It would not fire in the next 72 hours.");
   await dialog.getByLabel("Watch").selectOption("PRECIPITATION_PROBABILITY");
 
@@ -97,6 +102,7 @@ test("a rule watches only on its days and hours, keeps them when switched off an
   await dialog.getByLabel("Name").fill("Commute");
   await dialog.getByLabel("Watch").selectOption("PRECIPITATION_PROBABILITY");
   // At least 0 %: every hour matches, so the preview shows exactly the active window.
+  await dialog.getByLabel("Look ahead").selectOption("72");
   await dialog.getByLabel("Threshold (%)").fill("0");
   await expect(preview).toHaveCount(1); // one window spanning all 72 hours
 

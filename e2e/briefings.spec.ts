@@ -57,3 +57,21 @@ test("briefings: create in the overlay (with field errors), send a test now, swi
   await expect(page.locator("[data-message-id]")).toHaveCount(1);
   await expect(page.locator("[data-message-id]")).toContainText("Commute");
 });
+
+test("a new time zone moves every briefing to the same wall-clock time there", async ({ page, context, request, baseURL }) => {
+  // The account lives in Berlin, with a briefing at 07:00 on Mondays.
+  const account = await accountWithPlace(request, baseURL!, "Zone Town");
+  await signInBrowser(context, baseURL!, account.token);
+  await gotoHydrated(page, "/settings");
+  const row = page.getByRole("region", { name: "Briefings" }).getByRole("listitem").filter({ hasText: "Zone Town morning" });
+  await expect(row).toContainText(/Next: Mon 7:00\sAM/);
+
+  const preferences = page.getByRole("region", { name: "Preferences" });
+  await preferences.getByLabel("Time zone").fill("Asia/Tokyo");
+  await preferences.getByRole("button", { name: "Save preferences" }).click();
+  await expect(page.getByRole("region", { name: "Notifications (F8)" }).getByRole("listitem").filter({ hasText: "Preferences saved." })).toBeVisible();
+  // Still 07:00, now Tokyo's: not Berlin's 07:00 shown in Tokyo time (2 or 3 PM), on screen and after a reload.
+  await expect(row).toContainText(/Next: Mon 7:00\sAM/);
+  await gotoHydrated(page, "/settings");
+  await expect(row).toContainText(/Next: Mon 7:00\sAM/);
+});

@@ -17,7 +17,7 @@ const twoGales: Scenario = (_lat, _lon, time) => {
 const SAVE = `mutation ($input: AlertRuleInput!) { saveAlertRule(input: $input) { id state } }`;
 const INBOX = `{ messages(first: 50) { edges { kind title body urgent alertRule { name } match { from to peakAt peakValue place { label } } } } }`;
 
-async function setUp(cooldownHours: number) {
+async function setUp(cooldownHours: number, rule: Record<string, unknown> = {}) {
   let now = DAY1 * 1000;
   const t = await api({ now: () => new Date(now) });
   t.fake.setScenario(twoGales);
@@ -28,7 +28,7 @@ async function setUp(cooldownHours: number) {
   const found = await t.gql(`{ searchLocations(query: "london") { id } }`, {}, { token });
   await t.gql(`mutation ($id: ID!) { addPlace(locationId: $id, label: "Office") { id } }`, { id: found.data!.searchLocations[0].id }, { token });
   const saved = await t.gql(SAVE, {
-    input: { name: "Gale", metric: "WIND_GUSTS", comparator: "AT_LEAST", threshold: 60, lookaheadHours: 6, cooldownHours, notifyAllClear: true, urgent: true },
+    input: { name: "Gale", metric: "WIND_GUSTS", comparator: "AT_LEAST", threshold: 60, lookaheadHours: 6, cooldownHours, notifyAllClear: true, urgent: true, ...rule },
   }, { token });
   expect(saved.errors).toBeUndefined();
   /** Replays the clock hour by hour, one engine pass each. */
@@ -59,11 +59,103 @@ describe("alert rules", () => {
     expect(messages[2].body).toBe("Gusts 70 km/h in Office from 12:00 to 14:00, peak 12:00."); // sent the same morning
   });
 
-  it("stay triggered through a second episode inside the cooldown", async () => {
+  it("wait out the cooldown before alerting again: a second episode inside it is announced when it ends, if still on", async () => {
     const { t, token, replay } = await setUp(30);
     await replay(72);
-    const kinds = (await t.gql(INBOX, {}, { token })).data!.messages.edges.reverse().map((m: { kind: string }) => m.kind);
-    expect(kinds).toEqual(["ALERT", "ALL_CLEAR"]);
+    const messages = (await t.gql(INBOX, {}, { token })).data!.messages.edges.reverse();
+    expect(messages.map((m: { kind: string }) => m.kind)).toEqual(["ALERT", "ALL_CLEAR", "ALERT", "ALL_CLEAR"]);
+    // Alerted on day 1 at 07:00, so not again before day 2 at 13:00: the second gale is told then, while it lasts.
+    expect(messages[2].body).toBe("Gusts 70 km/h in Office from 13:00 to 14:00, peak 13:00.");
+  });
+
+  it("announce each separate window of one forecast once, over repeated passes and refreshes, each with its all-clear", async () => {
+    const { t, token, clock } = await setUp(6, { lookaheadHours: 24 });
+    // Gusts at +2 to +3 and +7 to +8 from midnight: two episodes, seen together in the first pass.
+    const windows = (second: [number, number]): Scenario => (_lat, _lon, time) => {
+      const hour = (time - DAY1) / H;
+      return { wind_gusts_10m: (hour >= 2 && hour < 4) || (hour >= second[0] && hour < second[1]) ? 75 : 20, weather_code: 3 };
+    };
+    t.fake.setScenario(windows([7, 9]));
+    for (let minute = 0; minute < 12 * 60; minute += 20) {
+      clock.set(DAY1 + minute * 60);
+      // A refresh now and then moves the second window by an hour and back: still the same episode.
+      t.fake.setScenario(windows(minute % 120 < 60 ? [7, 9] : [8, 9]));
+      await t.api.services.alerts.evaluateAll();
+      await t.api.services.alerts.evaluateAll();
+    }
+    const messages = (await t.gql(INBOX, {}, { token })).data!.messages.edges.reverse();
+    expect(messages.map((m: { kind: string; body: string }) => [m.kind, m.body])).toEqual([
+      ["ALERT", "Gusts 75 km/h in Office from 02:00 to 04:00, peak 02:00."],
+      ["ALERT", "Gusts 75 km/h in Office from 07:00 to 09:00, peak 07:00."],
+      ["ALL_CLEAR", expect.any(String)],
+      ["ALL_CLEAR", expect.any(String)],
+    ]);
+  });
+
+  it("do not send an alert again for a place that was removed and added back", async () => {
+    const { t, token, clock } = await setUp(6, { lookaheadHours: 24 });
+    clock.set(DAY1 + 7 * H);
+    await t.api.services.alerts.evaluateAll();
+    const alerts = async () => (await t.gql(INBOX, {}, { token })).data!.messages.edges.filter((m: { kind: string }) => m.kind === "ALERT").length;
+    expect(await alerts()).toBe(1);
+
+    const place = (await t.gql(`{ places { id } }`, {}, { token })).data!.places[0].id;
+    expect((await t.gql(`mutation ($id: ID!) { removePlace(id: $id) }`, { id: place }, { token })).errors).toBeUndefined();
+    clock.set(DAY1 + 8 * H);
+    await t.api.services.alerts.evaluateAll();
+    const found = await t.gql(`{ searchLocations(query: "london") { id } }`, {}, { token });
+    const again = await t.gql(`mutation ($id: ID!) { addPlace(locationId: $id, label: "Office again") { id } }`, { id: found.data!.searchLocations[0].id }, { token });
+    expect(again.data!.addPlace.id).not.toBe(place);
+    clock.set(DAY1 + 9 * H);
+    await t.api.services.alerts.evaluateAll();
+    // The same gale at the same spot was already told: nothing new in the inbox.
+    expect(await alerts()).toBe(1);
+    // The next day's gale is news, and is told for the place as it is now.
+    clock.set(DAY1 + 30 * H);
+    await t.api.services.alerts.evaluateAll();
+    expect(await alerts()).toBe(2);
+    expect((await t.gql(INBOX, {}, { token })).data!.messages.edges[0]).toMatchObject({ kind: "ALERT", title: "Gale: Office again" });
+  });
+
+  it("do not call all clear for a window long over when its place comes back", async () => {
+    const { t, token, clock } = await setUp(3, { lookaheadHours: 24 });
+    clock.set(DAY1 + 7 * H);
+    await t.api.services.alerts.evaluateAll();
+    const place = (await t.gql(`{ places { id } }`, {}, { token })).data!.places[0].id;
+    await t.gql(`mutation ($id: ID!) { removePlace(id: $id) }`, { id: place }, { token });
+    // Back in the evening, hours after the gale (12:00 to 15:00) blew over.
+    clock.set(DAY1 + 20 * H);
+    const found = await t.gql(`{ searchLocations(query: "london") { id } }`, {}, { token });
+    await t.gql(`mutation ($id: ID!) { addPlace(locationId: $id, label: "Office") { id } }`, { id: found.data!.searchLocations[0].id }, { token });
+    await t.api.services.alerts.evaluateAll();
+    const kinds = (await t.gql(INBOX, {}, { token })).data!.messages.edges.map((m: { kind: string }) => m.kind);
+    // Day 1's alert, and day 2's gale now in view; no stale all-clear in between.
+    expect(kinds).toEqual(["ALERT", "ALERT"]);
+  });
+
+  it("tell a window once when two rules watch the same thing, or a rule is made again the same way, and the urgent one tells it", async () => {
+    const { t, token, clock, ruleId } = await setUp(6, { lookaheadHours: 24, urgent: false });
+    const copy = await t.gql(SAVE, {
+      input: { name: "Gale (urgent)", metric: "WIND_GUSTS", comparator: "AT_LEAST", threshold: 60, lookaheadHours: 24, cooldownHours: 6, urgent: true },
+    }, { token });
+    expect(copy.errors).toBeUndefined();
+    clock.set(DAY1 + 7 * H);
+    await t.api.services.alerts.evaluateAll();
+    const alerts = async () =>
+      ((await t.gql(INBOX, {}, { token })).data!.messages.edges as Array<{ kind: string; urgent: boolean; alertRule: { name: string } | null }>).filter((m) => m.kind === "ALERT");
+    expect(await alerts()).toMatchObject([{ urgent: true, alertRule: { name: "Gale (urgent)" } }]);
+
+    // Deleted and made again as it was: the gale it told is not news.
+    await t.gql(`mutation ($id: ID!) { deleteAlertRule(id: $id) }`, { id: ruleId }, { token });
+    await t.gql(`mutation ($id: ID!) { deleteAlertRule(id: $id) }`, { id: copy.data!.saveAlertRule.id }, { token });
+    await t.gql(SAVE, { input: { name: "Gale again", metric: "WIND_GUSTS", comparator: "AT_LEAST", threshold: 60, lookaheadHours: 24, cooldownHours: 6 } }, { token });
+    clock.set(DAY1 + 8 * H);
+    await t.api.services.alerts.evaluateAll();
+    expect(await alerts()).toHaveLength(1);
+    // Another threshold is another rule: it tells what it sees.
+    await t.gql(SAVE, { input: { name: "Strong gale", metric: "WIND_GUSTS", comparator: "AT_LEAST", threshold: 80, lookaheadHours: 24, cooldownHours: 6 } }, { token });
+    await t.api.services.alerts.evaluateAll();
+    expect((await alerts()).map((m) => m.alertRule?.name ?? null)).toEqual(["Strong gale", null]);
   });
 
   it("a repeated pass, or two processes, write an alert once", async () => {
@@ -75,7 +167,7 @@ describe("alert rules", () => {
     expect((await t.gql(INBOX, {}, { token })).data!.messages.edges).toHaveLength(1);
   });
 
-  it("previews when a rule would fire over the next 72 hours, saving nothing", async () => {
+  it("previews when a rule would fire within its look-ahead, saving nothing", async () => {
     const { t, token } = await setUp(3);
     const preview = await t.gql(`query ($input: AlertRuleInput!) { previewAlertRule(input: $input) { from to peakValue place { label } } }`, {
       input: { name: "Try", metric: "WIND_GUSTS", threshold: 75 },
@@ -84,6 +176,20 @@ describe("alert rules", () => {
       { from: "2026-06-01T13:00:00.000Z", to: "2026-06-01T14:00:00.000Z", peakValue: 82, place: { label: "Office" } },
     ]);
     expect((await t.gql(`{ alertRules { name } }`, {}, { token })).data!.alertRules).toEqual([{ name: "Gale" }]);
+  });
+
+  it("previews only as far ahead as the rule looks", async () => {
+    const { t, token } = await setUp(3);
+    const PREVIEW = `query ($input: AlertRuleInput!) { previewAlertRule(input: $input) { from to } }`;
+    const preview = async (lookaheadHours: number) =>
+      (await t.gql(PREVIEW, { input: { name: "Try", metric: "WIND_GUSTS", threshold: 60, lookaheadHours } }, { token })).data!.previewAlertRule;
+    // Midnight on day 1: the first gale starts in 12 hours, the second in 36.
+    expect(await preview(6)).toEqual([]);
+    expect(await preview(24)).toEqual([{ from: "2026-06-01T12:00:00.000Z", to: "2026-06-01T15:00:00.000Z" }]);
+    expect(await preview(48)).toEqual([
+      { from: "2026-06-01T12:00:00.000Z", to: "2026-06-01T15:00:00.000Z" },
+      { from: "2026-06-02T12:00:00.000Z", to: "2026-06-02T14:00:00.000Z" },
+    ]);
   });
 
   it("snoozed rules stay silent, and a resumed one speaks again", async () => {

@@ -36,6 +36,35 @@ describe("briefings", () => {
     expect(saved.data!.saveBriefing).toMatchObject({ name: "Morning", enabled: true, nextRunAt: "2026-03-29T05:00:00.000Z", places: [{ label: "Home" }] });
   });
 
+  it("moves every briefing's next run to the new time zone when the user changes it", async () => {
+    const clock = manualClock("2026-03-28T12:00:00Z"); // a Saturday
+    const t = await api({ now: clock.now });
+    const { token, placeId } = await userWithPlace(t, { timeZone: "Europe/Berlin" });
+    await t.gql(SAVE, { input: morning([placeId]) }, { token });
+    await t.gql(SAVE, { input: { ...morning([placeId]), name: "Weekdays", time: "18:30", days: ["MON", "TUE", "WED", "THU", "FRI"] } }, { token });
+    await t.gql(SAVE, { input: { ...morning([placeId]), name: "Off", enabled: false } }, { token });
+    const other = await userWithPlace(t, { timeZone: "Europe/Berlin" });
+    await t.gql(SAVE, { input: morning([other.placeId]) }, { token: other.token });
+
+    const changed = await t.gql(`mutation ($input: SettingsInput!) { updateSettings(input: $input) { timeZone } }`, { input: { timeZone: "Asia/Tokyo" } }, { token });
+    expect(changed.data!.updateSettings.timeZone).toBe("Asia/Tokyo");
+    const runs = async (who: string) =>
+      Object.fromEntries(((await t.gql(`{ briefings { name nextRunAt } }`, {}, { token: who })).data!.briefings as Array<{ name: string; nextRunAt: string | null }>).map((b) => [b.name, b.nextRunAt]));
+    // 12:00 UTC is 21:00 on Saturday in Tokyo: next 07:00 there is Sunday (22:00 UTC Saturday), next weekday 18:30 is Monday.
+    expect(await runs(token)).toEqual({ Morning: "2026-03-28T22:00:00.000Z", Weekdays: "2026-03-30T09:30:00.000Z", Off: null });
+    // Another user's schedule is theirs: still 07:00 Berlin (CEST from Sunday).
+    expect(await runs(other.token)).toEqual({ Morning: "2026-03-29T05:00:00.000Z" });
+
+    // The scheduler follows: at 07:00 Tokyo the briefing is sent, and the next one is 07:00 Tokyo the day after.
+    clock.set("2026-03-28T22:00:30Z");
+    expect(await t.api.services.briefings.runDue()).toMatchObject({ sent: 1 });
+    expect((await runs(token)).Morning).toBe("2026-03-29T22:00:00.000Z");
+
+    // Saving the same zone again changes nothing; an unknown zone changes nothing at all.
+    expect(codes(await t.gql(`mutation ($input: SettingsInput!) { updateSettings(input: $input) { timeZone } }`, { input: { timeZone: "Mars/Olympus", language: "DE_DE" } }, { token }))).toEqual(["BAD_USER_INPUT"]);
+    expect((await runs(token)).Morning).toBe("2026-03-29T22:00:00.000Z");
+  });
+
   it("validates input and refuses another user's places", async () => {
     const t = await api();
     const alice = await userWithPlace(t);

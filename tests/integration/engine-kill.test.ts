@@ -5,6 +5,7 @@ import path from "node:path";
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApi } from "~/api/index.server";
+import { episodeMessageKey } from "~/api/bot/alerts.server";
 import { defaultSettings } from "~/api/db/settings-rows";
 import { startFakeOpenMeteo, type FakeOpenMeteo } from "../fakes/open-meteo";
 
@@ -97,14 +98,14 @@ async function outcome(dataDir: string) {
   try {
     const { db } = api.services;
     const messages = await db.selectFrom("messages").select(["kind", "dedupe_key"]).execute();
-    const states = await db.selectFrom("alert_states").selectAll().where("state", "=", "TRIGGERED").execute();
+    const episodes = await db.selectFrom("alert_episodes").selectAll().where("closed_at", "is", null).execute();
     const due = await db.selectFrom("briefings").select("id").where("next_run_at", "<=", NOW).execute();
     return {
       briefings: messages.filter((m) => m.kind === "BRIEFING").length,
       alerts: messages.filter((m) => m.kind === "ALERT").length,
       uniqueKeys: new Set(messages.map((m) => m.dedupe_key)).size,
       total: messages.length,
-      triggered: new Set(states.map((s) => `alert:${s.rule_id}:${s.place_id}:${s.episode_start}`)),
+      triggered: new Set(episodes.map((episode) => episodeMessageKey("alert", episode))),
       alertKeys: new Set(messages.filter((m) => m.kind === "ALERT").map((m) => m.dedupe_key)),
       stillDue: due.length,
     };

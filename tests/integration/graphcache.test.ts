@@ -115,6 +115,22 @@ describe("graphcache updates", () => {
     expect(cached<{ briefings: unknown[] }>(BRIEFINGS)!.briefings).toEqual([]);
   });
 
+  it("fetches the briefings' next runs again after a change of time zone", async () => {
+    const NEXT_RUNS = gql`query NextRuns { briefings { id name nextRunAt } }`;
+    const placeId = cached<{ places: Array<{ id: string }> }>(PLACES)!.places[0]!.id;
+    await mutate(`mutation ($placeId: ID!) { saveBriefing(input: { name: "Zoned", placeIds: [$placeId], period: TODAY, time: "07:00", days: [MON, TUE, WED, THU, FRI, SAT, SUN] }) { id name nextRunAt } }`, { placeId });
+    await client.query(NEXT_RUNS, {}).toPromise();
+    const before = cached<{ briefings: Array<{ name: string; nextRunAt: string }> }>(NEXT_RUNS)!.briefings.find((b) => b.name === "Zoned")!.nextRunAt;
+
+    const zone = await client.mutation(UPDATE_SETTINGS_MUTATION, { input: { timeZone: "Asia/Tokyo" } }).toPromise();
+    expect(zone.error).toBeUndefined();
+    // The cached schedule is stale: the list is not served from the cache, and fetched again it is in the new zone.
+    expect(cached(NEXT_RUNS)).toBeNull();
+    const after = (await client.query(NEXT_RUNS, {}).toPromise()).data!.briefings.find((b: { name: string }) => b.name === "Zoned")!.nextRunAt as string;
+    expect(after).not.toBe(before);
+    expect(new Date(after).toLocaleTimeString("en-GB", { timeZone: "Asia/Tokyo", hour: "2-digit", minute: "2-digit" })).toBe("07:00");
+  });
+
   it("drops a removed place's rules and briefing slots, and puts a restored place back in its position", async () => {
     const placeIds = await Promise.all(
       [61, 62].map(async (lat) =>

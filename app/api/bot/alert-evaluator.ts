@@ -109,3 +109,73 @@ export function findMatches(rule: RuleSpec, hourly: readonly HourlyForecast[], n
   }
   return matches;
 }
+
+/**
+ * Two windows are one episode when they overlap, or when one starts at most this long before
+ * or after the other: a forecast refresh that moves a storm by an hour, or splits it around
+ * a calmer hour, is the same storm to the person who was told about it.
+ */
+export const EPISODE_SHIFT_HOURS = 2;
+
+/** An announced crossing, as last seen in the forecast. `start` (its first window's start) names it. Epoch seconds. */
+export type Episode = { start: number; from: number; to: number; alertedAt: number };
+
+export type EpisodePlan<E extends Episode = Episode> = {
+  /** New windows, each a new episode to announce now. */
+  announce: Match[];
+  /** Announced episodes still in the forecast, with their window as now seen. */
+  seen: Array<{ episode: E; from: number; to: number }>;
+  /** Announced episodes that are over: passed, or gone from the forecast for longer than the cooldown. */
+  over: E[];
+};
+
+const overlaps = (a: { from: number; to: number }, b: { from: number; to: number }) => a.from < b.to && b.from < a.to;
+
+/** The open episode a window belongs to: one it overlaps, else the one whose start is nearest within the shift. */
+function episodeOf<E extends Episode>(window: Match, open: readonly E[]): E | null {
+  const overlapping = open.find((episode) => overlaps(window, episode));
+  if (overlapping) return overlapping;
+  let best: E | null = null;
+  for (const episode of open) {
+    const shift = Math.abs(window.from - episode.from);
+    if (shift <= EPISODE_SHIFT_HOURS * 3600 && (!best || shift < Math.abs(window.from - best.from))) best = episode;
+  }
+  return best;
+}
+
+/**
+ * What one pass does with a rule at a place, given the windows it crosses now and the
+ * episodes already announced there (one ALERT per episode, never one per pass):
+ * - a window that belongs to an open episode is that episode, moved or grown;
+ * - every other window is a new episode, announced now, unless an alert went out less than
+ *   `cooldownHours` ago: then it waits, and is announced once the cooldown is over if it is
+ *   still ahead (the cooldown is "wait before alerting again");
+ * - an open episode with no window is over once its window has passed, or, when it only
+ *   dropped out of the forecast, once the cooldown since its alert is over (a storm that
+ *   flickers out of one refresh and back into the next is not "all clear").
+ */
+export function planEpisodes<E extends Episode>(
+  matches: readonly Match[],
+  open: readonly E[],
+  { now, cooldownHours, lastAlertAt }: { now: Date; cooldownHours: number; lastAlertAt: number | null },
+): EpisodePlan<E> {
+  const current = now.getTime() / 1000;
+  const cooldown = cooldownHours * 3600;
+  const windows = new Map<E, { from: number; to: number }>();
+  const fresh: Match[] = [];
+  for (const match of matches) {
+    const episode = episodeOf(match, open);
+    if (!episode) {
+      fresh.push(match);
+      continue;
+    }
+    const window = windows.get(episode);
+    windows.set(episode, window ? { from: Math.min(window.from, match.from), to: Math.max(window.to, match.to) } : { from: match.from, to: match.to });
+  }
+  const cooled = lastAlertAt === null || current >= lastAlertAt + cooldown;
+  return {
+    announce: cooled ? fresh : [],
+    seen: [...windows].map(([episode, window]) => ({ episode, ...window })),
+    over: open.filter((episode) => !windows.has(episode) && (episode.to <= current || current >= episode.alertedAt + cooldown)),
+  };
+}

@@ -1,14 +1,13 @@
 import type { Db } from "../db/database.server";
-import type { AlertRuleTable, AlertStateTable, MessageTable, PlaceTable, SettingsTable } from "../db/tables";
-import type { Condition } from "../weather/forecast";
+import type { AlertEpisodeTable, AlertRuleTable, AlertStateTable, MessageTable, PlaceTable, SettingsTable } from "../db/tables";
+import { coordinateKey, type Condition } from "../weather/forecast";
 import type { ForecastService } from "../weather/forecast-service.server";
-import { findMatches, type AlertMetric, type Comparator, type Match, type RuleSpec } from "./alert-evaluator";
+import { findMatches, planEpisodes, type AlertMetric, type Comparator, type Episode, type Match, type RuleSpec } from "./alert-evaluator";
 import { alertMessage, allClearMessage } from "./alert-text.server";
 import { settingsView } from "../db/settings-rows";
 import { parseDays } from "./briefings.server";
-import type { Inbox } from "./inbox.server";
-
-export const PREVIEW_HOURS = 72;
+import type { Inbox, NewMessage } from "./inbox.server";
+import { ruleKey } from "./rule-key";
 
 export function ruleSpec(row: AlertRuleTable): RuleSpec {
   return {
@@ -25,12 +24,32 @@ export function ruleSpec(row: AlertRuleTable): RuleSpec {
 
 type Pair = { rule: AlertRuleTable; place: PlaceTable; settings: SettingsTable };
 
+/** The longest cooldown a rule can have: episodes alerted longer ago than this no longer hold anything back. */
+const MAX_COOLDOWN_MS = 168 * 3_600_000;
+/** An episode whose window ended longer ago than this closes without an all-clear. */
+const STALE_ALL_CLEAR_MS = 60 * 60_000;
+/** Episodes are forgotten this long after their alert and their window. */
+const EPISODE_MEMORY_MS = MAX_COOLDOWN_MS + 24 * 3_600_000;
+
+/** The dedupe key of an episode's ALERT or ALL_CLEAR: user, what the rule watches, the spot and the episode. */
+export function episodeMessageKey(kind: "alert" | "all-clear", episode: Pick<AlertEpisodeTable, "user_id" | "rule_key" | "location_key" | "start">) {
+  return `${kind}:${episode.user_id}:${episode.rule_key}:${episode.location_key}:${episode.start}`;
+}
+
+const iso = (seconds: number) => new Date(seconds * 1000).toISOString();
+const seconds = (isoTime: string) => Date.parse(isoTime) / 1000;
+
+/** The episodes of one rule key at one spot, as this pass knows them (shared by the pairs that land on it). */
+type Pool = { open: Array<Episode & { row: AlertEpisodeTable }>; lastAlertAt: number | null };
+
 /**
- * The alert engine. Per rule and place, a small state machine: ARMED → TRIGGERED when
- * the forecast crosses the rule (one ALERT naming the window and the peak) → ARMED again
- * once the crossing is gone and the cooldown has passed (ALL_CLEAR if asked). Messages
- * are keyed by rule, place and episode, so a repeated pass or a second process cannot
- * write one twice; state and message change in one transaction.
+ * The alert engine. Every separate window in which the forecast crosses a rule is an
+ * episode (see planEpisodes): one ALERT naming its window and peak, one ALL_CLEAR when it
+ * is over (if asked), never one per pass or refresh. Episodes are remembered per user, what
+ * the rule watches and rounded coordinates, so re-adding a place or re-making a rule does
+ * not repeat them. Messages are keyed by episode, so a repeated pass or a second process
+ * cannot write one twice; messages and episode changes go in one transaction. The per rule
+ * and place state (ARMED / TRIGGERED) is kept in step for the rule list.
  */
 export function createAlertService({ db, inbox, forecasts, now }: { db: Db; inbox: Inbox; forecasts: ForecastService; now: () => Date }) {
   async function placesFor(rules: AlertRuleTable[]): Promise<PlaceTable[]> {
@@ -49,76 +68,160 @@ export function createAlertService({ db, inbox, forecasts, now }: { db: Db; inbo
     return states;
   }
 
-  /** What one rule and place call for now: nothing, an alert, or a re-arm (with an optional all-clear). */
-  function decide({ rule, place, settings }: Pair, hourly: Parameters<typeof findMatches>[1] | null, state: AlertStateTable | undefined) {
+  /** The episodes that still matter for these users (open ones, and recent alerts for the cooldown), by pool. */
+  async function poolsOf(userIds: string[], current: Date): Promise<Map<string, Pool>> {
+    const pools = new Map<string, Pool>();
+    const recent = new Date(current.getTime() - MAX_COOLDOWN_MS).toISOString();
+    for (let start = 0; start < userIds.length; start += 500) {
+      const rows = await db
+        .selectFrom("alert_episodes")
+        .selectAll()
+        .where("user_id", "in", userIds.slice(start, start + 500))
+        .where((eb) => eb.or([eb("closed_at", "is", null), eb("alerted_at", ">=", recent)]))
+        .execute();
+      for (const row of rows) {
+        const key = `${row.user_id}|${row.rule_key}|${row.location_key}`;
+        const pool = pools.get(key) ?? { open: [], lastAlertAt: null };
+        pools.set(key, pool);
+        const alertedAt = seconds(row.alerted_at);
+        pool.lastAlertAt = Math.max(pool.lastAlertAt ?? alertedAt, alertedAt);
+        if (row.closed_at === null) pool.open.push({ start: seconds(row.start), from: seconds(row.window_from), to: seconds(row.window_to), alertedAt, row });
+      }
+    }
+    return pools;
+  }
+
+  type Decision = {
+    messages: NewMessage[];
+    opened: AlertEpisodeTable[];
+    moved: AlertEpisodeTable[];
+    closed: AlertEpisodeTable[];
+    state: AlertStateTable | null;
+  };
+
+  /** What one rule and place call for now; the pool is updated as the decision will leave it. */
+  function decide({ rule, place, settings }: Pair, hourly: Parameters<typeof findMatches>[1] | null, pool: Pool, stored: AlertStateTable | undefined): Decision | null {
     if (!hourly) return null;
     const current = now();
     const reader = settingsView(settings);
-    const first = findMatches(ruleSpec(rule), hourly, current, settings.time_zone)[0];
-    if (first && state?.state !== "TRIGGERED") {
-      const episodeStart = new Date(first.from * 1000).toISOString();
-      const text = alertMessage({ name: rule.name, metric: rule.metric as AlertMetric }, place.label, first, reader, current);
-      return {
-        message: {
+    const base = { user_id: rule.user_id, rule_key: ruleKey(rule), location_key: coordinateKey(place) };
+    const matches = findMatches(ruleSpec(rule), hourly, current, settings.time_zone);
+    const plan = planEpisodes(matches, pool.open, { now: current, cooldownHours: rule.cooldown_hours, lastAlertAt: pool.lastAlertAt });
+    const decision: Decision = { messages: [], opened: [], moved: [], closed: [], state: null };
+
+    for (const episode of plan.over) {
+      const row = { ...episode.row, closed_at: current.toISOString() };
+      decision.closed.push(row);
+      // An all-clear for a window over long ago (its place was away, the engine was down) is stale news: the episode just closes.
+      if (rule.notify_all_clear === 1 && episode.to * 1000 >= current.getTime() - STALE_ALL_CLEAR_MS) {
+        decision.messages.push({
           userId: rule.user_id,
-          kind: "ALERT" as const,
-          ...text,
-          urgent: rule.urgent === 1,
+          kind: "ALL_CLEAR",
+          ...allClearMessage(rule, place.label, reader),
           placeId: place.id,
           alertRuleId: rule.id,
-          match: { ...first, placeId: place.id },
-          dedupeKey: `alert:${rule.id}:${place.id}:${episodeStart}`,
-        },
-        state: { rule_id: rule.id, place_id: place.id, state: "TRIGGERED", episode_start: episodeStart, last_triggered_at: current.toISOString() },
-      };
+          dedupeKey: episodeMessageKey("all-clear", row),
+        });
+      }
     }
-    if (!first && state?.state === "TRIGGERED") {
-      const cooledAt = Date.parse(state.last_triggered_at ?? "") + rule.cooldown_hours * 3_600_000;
-      if (current.getTime() < cooledAt) return null;
-      return {
-        message:
-          rule.notify_all_clear === 1
-            ? {
-                userId: rule.user_id,
-                kind: "ALL_CLEAR" as const,
-                ...allClearMessage(rule, place.label, reader),
-                placeId: place.id,
-                alertRuleId: rule.id,
-                dedupeKey: `all-clear:${rule.id}:${place.id}:${state.episode_start}`,
-              }
-            : null,
-        state: { rule_id: rule.id, place_id: place.id, state: "ARMED", episode_start: null, last_triggered_at: state.last_triggered_at },
-      };
+    pool.open = pool.open.filter((episode) => !plan.over.includes(episode));
+
+    for (const { episode, from, to } of plan.seen) {
+      if (episode.from === from && episode.to === to) continue;
+      episode.row = { ...episode.row, window_from: iso(from), window_to: iso(to) };
+      Object.assign(episode, { from, to });
+      decision.moved.push(episode.row);
     }
-    return null;
+
+    for (const match of plan.announce) {
+      const row: AlertEpisodeTable = {
+        ...base,
+        start: iso(match.from),
+        window_from: iso(match.from),
+        window_to: iso(match.to),
+        alerted_at: current.toISOString(),
+        closed_at: null,
+      };
+      decision.opened.push(row);
+      decision.messages.push({
+        userId: rule.user_id,
+        kind: "ALERT",
+        ...alertMessage({ name: rule.name, metric: rule.metric as AlertMetric }, place.label, match, reader, current),
+        urgent: rule.urgent === 1,
+        placeId: place.id,
+        alertRuleId: rule.id,
+        match: { ...match, placeId: place.id },
+        dedupeKey: episodeMessageKey("alert", row),
+      });
+      pool.open.push({ start: match.from, from: match.from, to: match.to, alertedAt: current.getTime() / 1000, row });
+      pool.lastAlertAt = current.getTime() / 1000;
+    }
+
+    const latest = pool.open.reduce<(typeof pool.open)[number] | null>((last, episode) => (!last || episode.start > last.start ? episode : last), null);
+    const state: AlertStateTable = {
+      rule_id: rule.id,
+      place_id: place.id,
+      state: latest ? "TRIGGERED" : "ARMED",
+      episode_start: latest?.row.start ?? null,
+      last_triggered_at: pool.lastAlertAt === null ? (stored?.last_triggered_at ?? null) : iso(pool.lastAlertAt),
+    };
+    const changed = stored
+      ? stored.state !== state.state || stored.episode_start !== state.episode_start || stored.last_triggered_at !== state.last_triggered_at
+      : state.state !== "ARMED" || state.last_triggered_at !== null;
+    if (changed) decision.state = state;
+    const acts = decision.messages.length + decision.opened.length + decision.moved.length + decision.closed.length;
+    return acts > 0 || decision.state ? decision : null;
   }
 
-  type Decision = NonNullable<ReturnType<typeof decide>>;
-
   /**
-   * Writes decisions in transactions of up to 500: each message with its state change,
-   * all or nothing, so a crash mid-pass loses nothing (the next pass decides again).
+   * Writes decisions in transactions of up to 500: messages with their episodes and
+   * states, all or nothing, so a crash mid-pass loses nothing (the next pass decides again).
    */
   async function apply(decisions: Decision[]): Promise<MessageTable[]> {
     const written: MessageTable[] = [];
     for (let start = 0; start < decisions.length; start += 500) {
       const chunk = decisions.slice(start, start + 500);
       const rows = await db.transaction().execute(async (trx) => {
-        const inserted = await inbox.writeMany(
-          chunk.flatMap((decision) => (decision.message ? [decision.message] : [])),
-          trx,
-        );
-        await trx
-          .insertInto("alert_states")
-          .values(chunk.map((decision) => decision.state))
-          .onConflict((conflict) =>
-            conflict.columns(["rule_id", "place_id"]).doUpdateSet((eb) => ({
-              state: eb.ref("excluded.state"),
-              episode_start: eb.ref("excluded.episode_start"),
-              last_triggered_at: eb.ref("excluded.last_triggered_at"),
-            })),
-          )
-          .execute();
+        const inserted = await inbox.writeMany(chunk.flatMap((decision) => decision.messages), trx);
+        const opened = chunk.flatMap((decision) => decision.opened);
+        if (opened.length > 0) {
+          await trx
+            .insertInto("alert_episodes")
+            .values(opened)
+            // Already known (another process, or an episode closed and seen again): it is open, as seen now.
+            .onConflict((conflict) =>
+              conflict.columns(["user_id", "rule_key", "location_key", "start"]).doUpdateSet((eb) => ({
+                window_from: eb.ref("excluded.window_from"),
+                window_to: eb.ref("excluded.window_to"),
+                closed_at: null,
+              })),
+            )
+            .execute();
+        }
+        for (const row of chunk.flatMap((decision) => [...decision.moved, ...decision.closed])) {
+          await trx
+            .updateTable("alert_episodes")
+            .set({ window_from: row.window_from, window_to: row.window_to, closed_at: row.closed_at })
+            .where("user_id", "=", row.user_id)
+            .where("rule_key", "=", row.rule_key)
+            .where("location_key", "=", row.location_key)
+            .where("start", "=", row.start)
+            .execute();
+        }
+        const states = chunk.flatMap((decision) => (decision.state ? [decision.state] : []));
+        if (states.length > 0) {
+          await trx
+            .insertInto("alert_states")
+            .values(states)
+            .onConflict((conflict) =>
+              conflict.columns(["rule_id", "place_id"]).doUpdateSet((eb) => ({
+                state: eb.ref("excluded.state"),
+                episode_start: eb.ref("excluded.episode_start"),
+                last_triggered_at: eb.ref("excluded.last_triggered_at"),
+              })),
+            )
+            .execute();
+        }
         return inserted;
       });
       written.push(...rows);
@@ -135,6 +238,11 @@ export function createAlertService({ db, inbox, forecasts, now }: { db: Db; inbo
         .selectAll()
         .where("enabled", "=", 1)
         .where((eb) => eb.or([eb("snoozed_until", "is", null), eb("snoozed_until", "<=", current)]))
+        // Two rules that watch the same thing share their episodes and the first to see one tells it:
+        // an urgent rule first, so a duplicate that is not urgent cannot hold its push in quiet hours.
+        .orderBy("urgent", "desc")
+        .orderBy("created_at")
+        .orderBy("id")
         .execute();
       const places = await placesFor(rules);
       const settingsRows = rules.length
@@ -163,8 +271,14 @@ export function createAlertService({ db, inbox, forecasts, now }: { db: Db; inbo
         }),
       );
       const states = await statesOf(rules.map((rule) => rule.id));
+      const forgotten = new Date(now().getTime() - EPISODE_MEMORY_MS).toISOString();
+      await db.deleteFrom("alert_episodes").where("alerted_at", "<", forgotten).where("window_to", "<", forgotten).execute();
+      const pools = await poolsOf([...new Set(rules.map((rule) => rule.user_id))], now());
       const decisions = pairs.flatMap((pair) => {
-        const decision = decide(pair, hourlyOf.get(pair.place.id) ?? null, states.get(`${pair.rule.id} ${pair.place.id}`));
+        const key = `${pair.rule.user_id}|${ruleKey(pair.rule)}|${coordinateKey(pair.place)}`;
+        const pool = pools.get(key) ?? { open: [], lastAlertAt: null };
+        pools.set(key, pool);
+        const decision = decide(pair, hourlyOf.get(pair.place.id) ?? null, pool, states.get(`${pair.rule.id} ${pair.place.id}`));
         return decision ? [decision] : [];
       });
       const written = await apply(decisions);
@@ -174,7 +288,7 @@ export function createAlertService({ db, inbox, forecasts, now }: { db: Db; inbo
       return { alerts, allClears };
     },
 
-    /** When a rule would fire over the next 72 hours, for each of the places it covers. */
+    /** When a rule would fire within its own look-ahead, for each of the places it covers. */
     async preview(userId: string, spec: RuleSpec, placeId: string | null): Promise<Array<Match & { place: PlaceTable }>> {
       const settings = await db.selectFrom("settings").selectAll().where("user_id", "=", userId).executeTakeFirstOrThrow();
       let query = db.selectFrom("places").selectAll().where("user_id", "=", userId).orderBy("position");
@@ -182,7 +296,7 @@ export function createAlertService({ db, inbox, forecasts, now }: { db: Db; inbo
       const places = await query.execute();
       const results = await Promise.all(places.map((place) => forecasts.get(place)));
       return places.flatMap((place, index) =>
-        findMatches({ ...spec, lookaheadHours: PREVIEW_HOURS }, results[index]!.forecast.hourly, now(), settings.time_zone).map((match) => ({
+        findMatches(spec, results[index]!.forecast.hourly, now(), settings.time_zone).map((match) => ({
           ...match,
           place,
         })),

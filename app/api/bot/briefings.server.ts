@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
+import type { Transaction } from "kysely";
 import type { Db } from "../db/database.server";
 import { settingsView } from "../db/settings-rows";
-import type { BriefingTable, MessageTable, SettingsTable } from "../db/tables";
+import type { BriefingTable, Database, MessageTable, SettingsTable } from "../db/tables";
 import type { ForecastService } from "../weather/forecast-service.server";
 import { briefingTitle, emptyBriefingBody, periodWindow, placeLine, type BriefingPeriod } from "./briefing-text.server";
 import type { Inbox } from "./inbox.server";
@@ -16,6 +17,23 @@ export const parseDays = (days: string) => (days ? (days.split(",") as Weekday[]
 export function nextRunAt(briefing: Pick<BriefingTable, "time" | "days" | "enabled">, timeZone: string, after: Date): string | null {
   if (!briefing.enabled) return null;
   return nextOccurrence(after, briefing.time, parseDays(briefing.days), timeZone)?.toISOString() ?? null;
+}
+
+/**
+ * Moves every briefing of a user to its next run in `timeZone`: briefings are set in wall-clock
+ * time, so 07:00 after a move to Tokyo means 07:00 in Tokyo. Call it in the transaction that
+ * changes the zone, so no pass sees the new zone with the old schedule.
+ */
+export async function rescheduleBriefings(trx: Transaction<Database>, userId: string, timeZone: string, now: Date): Promise<void> {
+  const briefings = await trx.selectFrom("briefings").select(["id", "time", "days", "enabled"]).where("user_id", "=", userId).execute();
+  for (const briefing of briefings) {
+    await trx
+      .updateTable("briefings")
+      .set({ next_run_at: nextRunAt(briefing, timeZone, now) })
+      .where("id", "=", briefing.id)
+      .where("user_id", "=", userId)
+      .execute();
+  }
 }
 
 export function createBriefingService({

@@ -1,4 +1,6 @@
-import type { Kysely, Migration } from "kysely";
+import { sql, type Kysely, type Migration } from "kysely";
+import { coordinateKey } from "../weather/forecast";
+import { ruleKey } from "../bot/rule-key";
 
 /**
  * Versioned schema changes, applied in name order on startup. Kysely's migrator records
@@ -181,6 +183,50 @@ export const migrations: Record<string, Migration> = {
         .addColumn("snapshot", "text", (col) => col.notNull())
         .execute();
       await db.schema.createIndex("removed_places_user").on("removed_places").columns(["user_id", "removed_at"]).execute();
+    },
+  },
+  "0006_alert_episodes": {
+    async up(db: Kysely<unknown>) {
+      // Every separate window of a rule is an episode of its own (one ALERT each), remembered by spot.
+      await db.schema
+        .createTable("alert_episodes")
+        .addColumn("user_id", "text", (col) => col.notNull().references("users.id").onDelete("cascade"))
+        .addColumn("rule_key", "text", (col) => col.notNull())
+        .addColumn("location_key", "text", (col) => col.notNull())
+        .addColumn("start", "text", (col) => col.notNull())
+        .addColumn("window_from", "text", (col) => col.notNull())
+        .addColumn("window_to", "text", (col) => col.notNull())
+        .addColumn("alerted_at", "text", (col) => col.notNull())
+        .addColumn("closed_at", "text")
+        .addPrimaryKeyConstraint("alert_episodes_pk", ["user_id", "rule_key", "location_key", "start"])
+        .execute();
+      await db.schema.createIndex("alert_episodes_alerted").on("alert_episodes").column("alerted_at").execute();
+
+      // Episodes triggered before this version stay announced: their window comes from the alert that told them.
+      const { rows } = await sql<{
+        user_id: string; metric: string; comparator: string; threshold: number | null; conditions: string | null;
+        lookahead_hours: number; active_days: string; active_from: string | null; active_to: string | null;
+        latitude: number; longitude: number; episode_start: string; last_triggered_at: string | null; match_json: string | null;
+      }>`
+        SELECT r.user_id, r.metric, r.comparator, r.threshold, r.conditions, r.lookahead_hours, r.active_days, r.active_from,
+          r.active_to, p.latitude, p.longitude, s.episode_start, s.last_triggered_at, m.match_json
+        FROM alert_states s
+        JOIN alert_rules r ON r.id = s.rule_id
+        JOIN places p ON p.id = s.place_id
+        LEFT JOIN messages m ON m.dedupe_key = 'alert:' || s.rule_id || ':' || s.place_id || ':' || s.episode_start
+        WHERE s.state = 'TRIGGERED' AND s.episode_start IS NOT NULL
+      `.execute(db);
+      for (const row of rows) {
+        const match = row.match_json ? (JSON.parse(row.match_json) as { from: number; to: number }) : null;
+        const from = match ? new Date(match.from * 1000).toISOString() : row.episode_start;
+        const to = match ? new Date(match.to * 1000).toISOString() : new Date(Date.parse(row.episode_start) + 3_600_000).toISOString();
+        await sql`
+          INSERT INTO alert_episodes (user_id, rule_key, location_key, start, window_from, window_to, alerted_at, closed_at)
+          VALUES (${row.user_id}, ${ruleKey(row)}, ${coordinateKey(row)}, ${row.episode_start}, ${from}, ${to},
+            ${row.last_triggered_at ?? row.episode_start}, NULL)
+          ON CONFLICT DO NOTHING
+        `.execute(db);
+      }
     },
   },
 };

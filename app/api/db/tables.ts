@@ -117,6 +117,26 @@ export type AlertStateTable = {
   last_triggered_at: string | null;
 };
 
+/**
+ * An announced crossing of a rule at a spot: one ALERT each (and one ALL_CLEAR). Keyed by what
+ * the rule watches and the rounded coordinates, not by rule and place ids, so a place removed
+ * and added again, or a rule deleted and made again, does not announce the same window twice.
+ */
+export type AlertEpisodeTable = {
+  user_id: string;
+  /** The rule's watched condition, look-ahead and active days and hours (see alerts.server.ts). */
+  rule_key: string;
+  /** Rounded coordinates, as the forecast cache keys them ("52.52,13.41"). */
+  location_key: string;
+  /** The start of the window first announced: the episode's name in its messages' dedupe keys. */
+  start: string;
+  /** The window as last seen in the forecast. */
+  window_from: string;
+  window_to: string;
+  alerted_at: string;
+  closed_at: string | null;
+};
+
 export type PushSubscriptionTable = {
   id: string;
   user_id: string;
@@ -143,6 +163,7 @@ export type Database = {
   alert_rules: AlertRuleTable;
   removed_places: RemovedPlaceTable;
   alert_states: AlertStateTable;
+  alert_episodes: AlertEpisodeTable;
   push_subscriptions: PushSubscriptionTable;
   held_pushes: HeldPushTable;
 };

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { hashPassword, passwordProblem, verifyPassword } from "../auth/password.server";
 import { createSession, revokeSession } from "../auth/sessions.server";
+import { rescheduleBriefings } from "../bot/briefings.server";
 import { requireUserId, type ApiContext } from "../context.server";
 import { defaultSettings, settingsView } from "../db/settings-rows";
 import type { SettingsTable, UserTable } from "../db/tables";
@@ -193,7 +194,11 @@ export const accountResolvers = {
         if (flags[field]) (changes as Record<string, unknown>)[flags[field]] = value ? 1 : 0;
       }
       if (Object.keys(changes).length > 0) {
-        await context.db.updateTable("settings").set(changes).where("user_id", "=", userId).execute();
+        await context.db.transaction().execute(async (trx) => {
+          const before = await trx.selectFrom("settings").select("time_zone").where("user_id", "=", userId).executeTakeFirstOrThrow();
+          await trx.updateTable("settings").set(changes).where("user_id", "=", userId).execute();
+          if (changes.time_zone && changes.time_zone !== before.time_zone) await rescheduleBriefings(trx, userId, changes.time_zone, context.now());
+        });
       }
       const row = await context.db.selectFrom("settings").selectAll().where("user_id", "=", userId).executeTakeFirstOrThrow();
       return settingsView(row);

@@ -71,7 +71,7 @@ export const alertRulesTypeDefs = /* GraphQL */ `
 
   extend type Query {
     alertRules: [AlertRule!]!
-    "When this rule would fire over the next 72 hours (nothing is saved)."
+    "When this rule would fire within its look-ahead (nothing is saved)."
     previewAlertRule(input: AlertRuleInput!): [AlertMatch!]!
   }
 
@@ -278,7 +278,8 @@ export const alertRulesResolvers = {
         const row = { ...existing, ...fields };
         await context.db.transaction().execute(async (trx) => {
           await trx.updateTable("alert_rules").set(fields).where("id", "=", existing.id).where("user_id", "=", userId).execute();
-          // A changed rule starts over: armed everywhere.
+          // Its state is worked out again on the next pass: a rule that now watches something else has no
+          // episodes yet (they are keyed by what it watches), one only renamed keeps those it announced.
           await trx.deleteFrom("alert_states").where("rule_id", "=", existing.id).execute();
         });
         return ruleView(row);

@@ -41,7 +41,8 @@ function toInput(draft: Draft, settings: DisplaySettings): AlertRuleInput | null
   };
 }
 
-function Preview({ input, settings }: { input: AlertRuleInput | null; settings: DisplaySettings }) {
+/** When the rule would fire within its own look-ahead (`hours`), which the API also keeps to. */
+function Preview({ input, hours, settings }: { input: AlertRuleInput | null; hours: number; settings: DisplaySettings }) {
   const { t } = useTranslation();
   // Debounced as text: the input object is new on every render, its content is not.
   const current = JSON.stringify(input);
@@ -54,7 +55,7 @@ function Preview({ input, settings }: { input: AlertRuleInput | null; settings: 
   if (!settled) body = null;
   else if (preview.error) body = <p className="text-sm text-red-700 dark:text-red-300">{graphqlErrorMessage(preview.error)}</p>;
   else if (!preview.data || preview.fetching || settledText !== current) body = <p className="text-sm text-muted">{t("alerts.form.previewLoading")}</p>;
-  else if (preview.data.previewAlertRule.length === 0) body = <p className="text-sm">{t("alerts.form.previewNone")}</p>;
+  else if (preview.data.previewAlertRule.length === 0) body = <p className="text-sm">{t("alerts.form.previewNone", { hours })}</p>;
   else
     body = (
       <ul className="flex flex-col gap-1 text-sm">
@@ -71,8 +72,8 @@ function Preview({ input, settings }: { input: AlertRuleInput | null; settings: 
       </ul>
     );
   return (
-    <section aria-label={t("alerts.form.preview")} aria-live="polite" className="rounded-md border border-default bg-muted p-3" data-testid="rule-preview">
-      <h3 className="mb-1 text-sm font-medium">{t("alerts.form.preview")}</h3>
+    <section aria-label={t("alerts.form.preview", { hours })} aria-live="polite" className="rounded-md border border-default bg-muted p-3" data-testid="rule-preview">
+      <h3 className="mb-1 text-sm font-medium">{t("alerts.form.preview", { hours })}</h3>
       {body}
     </section>
   );
@@ -331,7 +332,7 @@ export default function AlertRuleOverlay({ close, params }: OverlayProps) {
         <input type="checkbox" className="accent-primary" checked={draft.notifyAllClear} onChange={(event) => change({ notifyAllClear: event.target.checked })} />
         {t("alerts.form.allClear")}
       </label>
-      <Preview input={input} settings={settings} />
+      <Preview input={input} hours={draft.lookaheadHours} settings={settings} />
       <div className="flex justify-end">
         <button type="submit" className="button" disabled={fetching}>
           {t("alerts.form.save")}

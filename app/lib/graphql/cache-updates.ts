@@ -195,6 +195,10 @@ export function createCacheUpdates(): UpdatesConfig {
           .filter((key): key is string => Boolean(key));
         editLists(cache, "Place", () => keys);
       },
+      // Briefings run at wall-clock times: a new zone moves every next run (the server did it), so the list is fetched again.
+      updateSettings: (_result, args, cache) => {
+        if ((args.input as { timeZone?: string | null } | undefined)?.timeZone) cache.invalidate("Query", "briefings");
+      },
       saveBriefing: (result, _args, cache) => append(cache, field<Keyed>(result, "saveBriefing")),
       deleteBriefing: (result, _args, cache) => remove(cache, "Briefing", field<string>(result, "deleteBriefing")),
       saveAlertRule: (result, _args, cache) => append(cache, field<Keyed>(result, "saveAlertRule")),
