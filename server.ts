@@ -74,7 +74,7 @@ export async function createServerApp(backend: GraphQLBackend) {
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", env.TRUST_PROXY);
-  app.use(securityHeaders);
+  app.use(securityHeaders(app.get("trust proxy fn")));
   app.use(compression());
   app.use(sameOriginWrites);
 

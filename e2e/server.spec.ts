@@ -2,7 +2,8 @@ import { spawnSync } from "node:child_process";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { expect, gotoHydrated, test } from "./fixtures";
-import { ROOT, SERVER_ENTRY } from "./support/app-server";
+import { ROOT, SERVER_ENTRY, startAppServer } from "./support/app-server";
+import { uniqueEmail } from "./support/graphql";
 
 test.describe("the production server", () => {
   test("GET /healthz answers 200 with the build id", async ({ request }) => {
@@ -24,6 +25,34 @@ test.describe("the production server", () => {
     const asset = await request.get(script!);
     expect(asset.status()).toBe(200);
     expect(asset.headers()["cache-control"]).toBe("public, max-age=31536000, immutable");
+  });
+
+  test("answers that depend on the session are never stored: /graphql, signed-in pages and their .data", async ({ request }) => {
+    const signUp = await request.post("/graphql", {
+      data: { query: `mutation { signUp(email: "${uniqueEmail("no-store")}", password: "a sturdy passphrase") { token } }` },
+    });
+    expect(signUp.headers()["cache-control"]).toBe("private, no-store");
+    const token = ((await signUp.json()) as { data: { signUp: { token: string } } }).data.signUp.token;
+    const cookie = { cookie: `weatherbot_session=${token}` };
+    const data = await request.get("/settings.data", { headers: cookie });
+    expect(data.status()).toBe(200);
+    expect(data.headers()["cache-control"]).toBe("private, no-store");
+    expect((await request.get("/_root.data", { headers: cookie })).headers()["cache-control"]).toBe("private, no-store");
+    expect((await request.get("/settings", { headers: cookie })).headers()["cache-control"]).toBe("private, no-store");
+  });
+
+  test("HSTS goes only to clients a trusted proxy says came over HTTPS", async ({ request }) => {
+    expect((await request.get("/", { headers: { "x-forwarded-proto": "https" } })).headers()["strict-transport-security"]).toBeUndefined();
+    const trusted = await startAppServer({ TRUST_PROXY: "loopback", OPEN_METEO_FORECAST_URL: process.env.E2E_FAKE_WEATHER_URL!, OPEN_METEO_GEOCODING_URL: process.env.E2E_FAKE_WEATHER_URL! });
+    try {
+      for (const path of ["/", "/healthz", "/offline.html"]) {
+        const overHttps = await fetch(`${trusted.baseURL}${path}`, { headers: { "x-forwarded-proto": "https" } });
+        expect(overHttps.headers.get("strict-transport-security"), path).toBe("max-age=31536000; includeSubDomains");
+        expect((await fetch(`${trusted.baseURL}${path}`)).headers.get("strict-transport-security"), path).toBeNull();
+      }
+    } finally {
+      await trusted.stop();
+    }
   });
 
   test("pages carry the stylesheet inline, under the response's nonce, and link none", async ({ page }) => {

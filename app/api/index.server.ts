@@ -15,6 +15,7 @@ import { createSessionLookup } from "./auth/sessions.server";
 import type { ApiContext, ApiServices } from "./context.server";
 import { openDatabase, sqlitePath } from "./db/database.server";
 import { newResultHints, useResultCache } from "./result-cache.server";
+import { useRequestRefusals } from "./request-refusals.server";
 import { userView } from "./schema/account.server";
 import { createApiSchema } from "./schema/index.server";
 import { createPlaceLists } from "./schema/places.server";
@@ -176,6 +177,7 @@ export async function createApi(config: ApiConfig) {
       }),
       ...(config.production ? [useNoIntrospection()] : []),
       useErrorCodes(),
+      useRequestRefusals(),
     ],
   });
 
