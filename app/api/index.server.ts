@@ -10,6 +10,8 @@ import { createBriefingService } from "./bot/briefings.server";
 import { createInbox } from "./bot/inbox.server";
 import { createPushService, loadVapidKeys } from "./bot/push.server";
 import { startScheduler } from "./bot/scheduler.server";
+import { useAnswerSizeLimit } from "./answer-size.server";
+import { costLimitRule } from "./cost-limit.server";
 import { useJitForRepeatedOperations } from "./jit.server";
 import { createSessionLookup } from "./auth/sessions.server";
 import type { ApiContext, ApiServices } from "./context.server";
@@ -42,7 +44,7 @@ export type ApiConfig = {
   scheduler?: boolean;
 };
 
-const LIMITS = { maxDepth: 10, maxAliases: 15, maxCost: 5000, maxTokens: 2000 };
+const LIMITS = { maxDepth: 10, maxAliases: 15, maxTokens: 2000 };
 
 /** The largest request the API reads, over HTTP or as one WebSocket message (its biggest operation is a few KB). */
 export const MAX_REQUEST_BYTES = 1_000_000;
@@ -54,6 +56,13 @@ function bearerToken(request: Request): string | null {
   // The app's own pages carry it in their HttpOnly session cookie.
   return sessionToken(request);
 }
+
+/** The cost limit counts list sizes (armor's own cost limit does not, and is off). */
+const useCostLimit = (): Plugin => ({
+  onValidate({ addValidationRule }) {
+    addValidationRule(costLimitRule());
+  },
+});
 
 /** Production does not describe its schema to strangers. */
 const useNoIntrospection = (): Plugin => ({
@@ -171,13 +180,16 @@ export async function createApi(config: ApiConfig) {
       EnvelopArmorPlugin({
         maxDepth: { n: LIMITS.maxDepth },
         maxAliases: { n: LIMITS.maxAliases },
-        costLimit: { maxCost: LIMITS.maxCost },
+        costLimit: { enabled: false },
         maxTokens: { n: LIMITS.maxTokens },
         blockFieldSuggestion: { enabled: config.production },
       }),
+      useCostLimit(),
       ...(config.production ? [useNoIntrospection()] : []),
       useErrorCodes(),
       useRequestRefusals(),
+      // Last: it measures the answer exactly as it will be sent.
+      useAnswerSizeLimit(),
     ],
   });
 
