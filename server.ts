@@ -131,6 +131,7 @@ const api = env.GRAPHQL_URL
       openMeteoForecastUrl: env.OPEN_METEO_FORECAST_URL,
       openMeteoGeocodingUrl: env.OPEN_METEO_GEOCODING_URL,
       pushSubject: env.VAPID_SUBJECT,
+      pushAllowLoopback: env.PUSH_ALLOW_LOOPBACK,
     });
 const app = await createServerApp(api ? { kind: "embedded", api } : { kind: "hosted", url: env.GRAPHQL_URL! });
 // "trust proxy fn" is Express's compiled TRUST_PROXY: /graphql reads client addresses exactly as the other routes do.

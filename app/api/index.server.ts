@@ -38,8 +38,8 @@ export type ApiConfig = {
   now?: () => Date;
   /** VAPID "subject": a mailto: or https: contact for push services. */
   pushSubject?: string;
-  /** How push requests are sent (tests point it at a loopback push service). */
-  pushFetch?: typeof fetch;
+  /** Lets push endpoints be on loopback (PUSH_ALLOW_LOOPBACK: the tests' push service); otherwise only public HTTPS hosts. */
+  pushAllowLoopback?: boolean;
   /** Run the bot's scheduler in this process (tests drive it by hand instead). */
   scheduler?: boolean;
 };
@@ -102,7 +102,7 @@ export async function createApi(config: ApiConfig) {
     now,
     vapid,
     subject: config.pushSubject ?? "mailto:admin@weatherbot.example",
-    fetchImpl: config.pushFetch,
+    endpointPolicy: { allowLoopback: config.pushAllowLoopback ?? false },
   });
   // Deliveries still under way when the API closes are waited for: the database outlives them.
   const deliveries = new Set<Promise<unknown>>();
