@@ -73,6 +73,8 @@ test.describe("the production server", () => {
     const csp = response.headers()["content-security-policy"] ?? "";
     const nonce = /script-src 'self' 'nonce-([^']+)'/.exec(csp)?.[1];
     expect(nonce).toBeTruthy();
+    // Scripts run by their nonce and what those load, whatever host allowlist an older browser reads.
+    expect(csp).toContain(`script-src 'self' 'nonce-${nonce}' 'strict-dynamic';`);
     expect(csp).not.toContain("unsafe-eval");
     expect(csp).toContain("frame-ancestors 'none'");
     const html = await response.text();
@@ -84,6 +86,20 @@ test.describe("the production server", () => {
     // A fresh nonce for every response.
     const again = (await request.get("/")).headers()["content-security-policy"];
     expect(again).not.toBe(csp);
+  });
+
+  test("the offline page is served with a strict CSP of its own, under which its script runs", async ({ page, request, context, baseURL, consoleGuard }) => {
+    const response = await request.get("/offline.html");
+    const csp = response.headers()["content-security-policy"] ?? "";
+    expect(csp).toMatch(/^default-src 'none'; script-src 'sha256-[A-Za-z0-9+/=]+'; style-src 'sha256-[A-Za-z0-9+/=]+'; img-src 'self'; .*frame-ancestors 'none'$/);
+    // The same policy travels inside the page, for copies served from the service worker's precache.
+    expect(await response.text()).toContain(`<meta http-equiv="Content-Security-Policy" content="${csp.replace("; frame-ancestors 'none'", "")}">`);
+    await context.addCookies([{ name: "i18n_redirected", value: "fr-FR", url: baseURL! }]);
+    await page.goto("/offline.html");
+    // The inline script ran (it picks the visitor's language) and the inline style applied.
+    await expect(page.locator("html")).toHaveAttribute("lang", "fr-FR");
+    await expect(page.locator("body")).toHaveCSS("display", "grid");
+    expect(consoleGuard.messages().filter((line) => /Content Security Policy/i.test(line))).toEqual([]);
   });
 
   test("the page hydrates under its CSP without violations", async ({ page, consoleGuard }) => {
