@@ -10,7 +10,7 @@ import { createBriefingService } from "./bot/briefings.server";
 import { createInbox } from "./bot/inbox.server";
 import { createPushService, loadVapidKeys } from "./bot/push.server";
 import { startScheduler } from "./bot/scheduler.server";
-import { useAnswerSizeLimit } from "./answer-size.server";
+import { MAX_ANSWER_CHARS, useAnswerSizeLimit } from "./answer-size.server";
 import { costLimitRule } from "./cost-limit.server";
 import { useJitForRepeatedOperations } from "./jit.server";
 import { createSessionLookup } from "./auth/sessions.server";
@@ -40,6 +40,8 @@ export type ApiConfig = {
   pushSubject?: string;
   /** Lets push endpoints be on loopback (PUSH_ALLOW_LOOPBACK: the tests' push service); otherwise only public HTTPS hosts. */
   pushAllowLoopback?: boolean;
+  /** The largest answer sent, in characters of JSON (default MAX_ANSWER_CHARS). */
+  maxAnswerChars?: number;
   /** Run the bot's scheduler in this process (tests drive it by hand instead). */
   scheduler?: boolean;
 };
@@ -89,6 +91,7 @@ const useErrorCodes = (): Plugin => ({
 
 export async function createApi(config: ApiConfig) {
   const now = config.now ?? (() => new Date());
+  const maxAnswerChars = config.maxAnswerChars ?? MAX_ANSWER_CHARS;
   const { db, changes } = await openDatabase(sqlitePath(path.resolve(config.dataDir), config.databaseUrl));
   const openMeteo = createOpenMeteoClient({
     forecastUrl: config.openMeteoForecastUrl,
@@ -189,7 +192,7 @@ export async function createApi(config: ApiConfig) {
       useErrorCodes(),
       useRequestRefusals(),
       // Last: it measures the answer exactly as it will be sent.
-      useAnswerSizeLimit(),
+      useAnswerSizeLimit(maxAnswerChars),
     ],
   });
 
@@ -199,6 +202,7 @@ export async function createApi(config: ApiConfig) {
   return {
     yoga,
     services,
+    maxAnswerChars,
     async close() {
       await stopFollowing();
       await scheduler?.stop();

@@ -3,6 +3,7 @@ import { GraphQLError, type DocumentNode, type ExecutionArgs } from "graphql";
 import { useServer } from "graphql-ws/use/ws";
 import { WebSocketServer } from "ws";
 import { GRAPHQL_PATH } from "../lib/http/graphql-endpoint.server";
+import { limitAnswer } from "./answer-size.server";
 import { MAX_REQUEST_BYTES, type Api } from "./index.server";
 
 type ConnectionParams = { authorization?: unknown; token?: unknown };
@@ -49,6 +50,8 @@ export function attachWebSocket(
     {
       execute: (args) => (args.rootValue as { execute: (a: ExecutionArgs) => unknown }).execute(args) as never,
       subscribe: (args) => (args.rootValue as { subscribe: (a: ExecutionArgs) => unknown }).subscribe(args) as never,
+      // The same answer size limit as over HTTP, for this operation alone.
+      onNext: (_ctx, _id, _payload, _args, result) => limitAnswer(result, api.maxAnswerChars) as never,
       onSubscribe: async (ctx, _id, params) => {
         const headers = new Headers();
         const auth = ctx.connectionParams?.authorization ?? (ctx.connectionParams?.token ? `Bearer ${String(ctx.connectionParams.token)}` : null);

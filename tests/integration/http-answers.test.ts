@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import WebSocket from "ws";
-import { startTestApi, type TestApi } from "../support/api-server";
+import { startTestApi, testApis, type TestApi } from "../support/api-server";
 
 let t: TestApi;
 beforeAll(async () => {
@@ -69,8 +69,8 @@ describe("/graphql answers over HTTP", () => {
 });
 
 /** A raw graphql-transport-ws socket, acknowledged, with every message it receives. */
-async function openSocket() {
-  const socket = new WebSocket(t.url.replace(/^http/, "ws"), "graphql-transport-ws");
+async function openSocket(url = t.url) {
+  const socket = new WebSocket(url.replace(/^http/, "ws"), "graphql-transport-ws");
   const received: Array<{ type: string; id?: string; payload?: unknown }> = [];
   socket.on("message", (data) => received.push(JSON.parse(String(data))));
   let closeCode: number | null = null;
@@ -105,5 +105,38 @@ describe("operations over the WebSocket", () => {
       logged.mockRestore();
       socket.close();
     }
+  });
+});
+
+describe("answers over the size limit", () => {
+  const api = testApis();
+  const query = "{ weatherAt(latitude: 52.52, longitude: 13.41) { hourly(hours: 48) { id time temperature } } }";
+
+  it("are not sent, over HTTP or the WebSocket: the operation gets an error that says why", async () => {
+    const small = await api({ maxAnswerChars: 2_000 });
+    const warned = vi.spyOn(console, "warn").mockImplementation(() => {});
+    try {
+      const overHttp = await small.gql(query);
+      expect(overHttp.data ?? null).toBeNull();
+      expect(overHttp.errors).toEqual([
+        { message: expect.stringMatching(/^The answer would be larger than 2000 characters and was not sent/), extensions: { code: "BAD_USER_INPUT", maxChars: 2000 } },
+      ]);
+      const { socket, received, closeCode } = await openSocket(small.url);
+      try {
+        socket.send(JSON.stringify({ id: "big", type: "subscribe", payload: { query } }));
+        await expect.poll(() => received.find((message) => message.id === "big" && message.type === "next")?.payload).toEqual({
+          errors: overHttp.errors,
+        });
+        expect(closeCode()).toBeNull();
+      } finally {
+        socket.close();
+      }
+    } finally {
+      warned.mockRestore();
+    }
+    // Within the limit, the same answer goes out whole.
+    expect((await small.gql("{ weatherAt(latitude: 52.52, longitude: 13.41) { hourly(hours: 2) { id } } }")).data).toMatchObject({
+      weatherAt: { hourly: [{ id: expect.any(String) }, { id: expect.any(String) }] },
+    });
   });
 });
