@@ -1,3 +1,4 @@
+import { existsSync, readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -7,6 +8,7 @@ import express from "express";
 import { RouterContextProvider, type RouterContext, type ServerBuild } from "react-router";
 import { createApi, MAX_REQUEST_BYTES, type Api } from "./app/api/index.server";
 import { attachWebSocket } from "./app/api/websocket.server";
+import { offlinePageHeader } from "./app/lib/csp.server";
 import { EnvError, parseEnv, type ServerEnv } from "./app/lib/env.server";
 import { clientAddress, createGraphQLEndpoint, GRAPHQL_PATH, inProcessGraphQLFetch, isGraphQLPath } from "./app/lib/http/graphql-endpoint.server";
 import { graphqlProxy, hostedGraphQLFetch } from "./app/lib/http/graphql-proxy.server";
@@ -48,6 +50,8 @@ async function createBuildSource(app: express.Express): Promise<() => Promise<Bu
   }
   const build = (await import(pathToFileURL(path.join(buildDir, "server/index.js")).href)) as BuildWithId;
   const clientDir = path.join(buildDir, "client");
+  const offlinePage = path.join(clientDir, "offline.html");
+  const offlinePageCsp = existsSync(offlinePage) ? offlinePageHeader(readFileSync(offlinePage, "utf8")) : null;
   // Hashed file names change with their content: cache them for a year.
   app.use("/assets", express.static(path.join(clientDir, "assets"), { immutable: true, maxAge: "1y", index: false }));
   app.use(
@@ -59,6 +63,8 @@ async function createBuildSource(app: express.Express): Promise<() => Promise<Bu
         if (/(^|[/\\])(sw\.js|manifest\.webmanifest|workbox-[^/\\]*\.js)$/.test(filePath)) {
           res.setHeader("Cache-Control", "no-cache");
         }
+        // The offline page has no server render: its CSP (inline script and style by hash) is fixed at build time.
+        if (filePath === offlinePage && offlinePageCsp) res.setHeader("Content-Security-Policy", offlinePageCsp);
       },
     }),
   );
@@ -74,7 +80,7 @@ export async function createServerApp(backend: GraphQLBackend) {
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", env.TRUST_PROXY);
-  app.use(securityHeaders);
+  app.use(securityHeaders(app.get("trust proxy fn")));
   app.use(compression());
   app.use(sameOriginWrites);
 
@@ -131,6 +137,7 @@ const api = env.GRAPHQL_URL
       openMeteoForecastUrl: env.OPEN_METEO_FORECAST_URL,
       openMeteoGeocodingUrl: env.OPEN_METEO_GEOCODING_URL,
       pushSubject: env.VAPID_SUBJECT,
+      pushAllowLoopback: env.PUSH_ALLOW_LOOPBACK,
     });
 const app = await createServerApp(api ? { kind: "embedded", api } : { kind: "hosted", url: env.GRAPHQL_URL! });
 // "trust proxy fn" is Express's compiled TRUST_PROXY: /graphql reads client addresses exactly as the other routes do.

@@ -88,6 +88,16 @@ export default function handleRequest(
   });
 }
 
+/**
+ * Loader data (`.data`) is what a page shows, a signed-in person's email and places included:
+ * no cache keeps it. The service worker's offline copies do not depend on this (its
+ * network-first routes store what they fetch whatever the headers say).
+ */
+export function handleDataRequest(response: Response): Response {
+  response.headers.set("Cache-Control", "private, no-store");
+  return response;
+}
+
 export const handleError: HandleErrorFunction = (error, { request }) => {
   // Aborted requests (the user navigated away) are not failures worth logging.
   if (request.signal.aborted) return;

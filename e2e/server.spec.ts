@@ -2,7 +2,8 @@ import { spawnSync } from "node:child_process";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { expect, gotoHydrated, test } from "./fixtures";
-import { ROOT, SERVER_ENTRY } from "./support/app-server";
+import { ROOT, SERVER_ENTRY, startAppServer } from "./support/app-server";
+import { uniqueEmail } from "./support/graphql";
 
 test.describe("the production server", () => {
   test("GET /healthz answers 200 with the build id", async ({ request }) => {
@@ -26,6 +27,34 @@ test.describe("the production server", () => {
     expect(asset.headers()["cache-control"]).toBe("public, max-age=31536000, immutable");
   });
 
+  test("answers that depend on the session are never stored: /graphql, signed-in pages and their .data", async ({ request }) => {
+    const signUp = await request.post("/graphql", {
+      data: { query: `mutation { signUp(email: "${uniqueEmail("no-store")}", password: "a sturdy passphrase") { token } }` },
+    });
+    expect(signUp.headers()["cache-control"]).toBe("private, no-store");
+    const token = ((await signUp.json()) as { data: { signUp: { token: string } } }).data.signUp.token;
+    const cookie = { cookie: `weatherbot_session=${token}` };
+    const data = await request.get("/settings.data", { headers: cookie });
+    expect(data.status()).toBe(200);
+    expect(data.headers()["cache-control"]).toBe("private, no-store");
+    expect((await request.get("/_root.data", { headers: cookie })).headers()["cache-control"]).toBe("private, no-store");
+    expect((await request.get("/settings", { headers: cookie })).headers()["cache-control"]).toBe("private, no-store");
+  });
+
+  test("HSTS goes only to clients a trusted proxy says came over HTTPS", async ({ request }) => {
+    expect((await request.get("/", { headers: { "x-forwarded-proto": "https" } })).headers()["strict-transport-security"]).toBeUndefined();
+    const trusted = await startAppServer({ TRUST_PROXY: "loopback", OPEN_METEO_FORECAST_URL: process.env.E2E_FAKE_WEATHER_URL!, OPEN_METEO_GEOCODING_URL: process.env.E2E_FAKE_WEATHER_URL! });
+    try {
+      for (const path of ["/", "/healthz", "/offline.html"]) {
+        const overHttps = await fetch(`${trusted.baseURL}${path}`, { headers: { "x-forwarded-proto": "https" } });
+        expect(overHttps.headers.get("strict-transport-security"), path).toBe("max-age=31536000; includeSubDomains");
+        expect((await fetch(`${trusted.baseURL}${path}`)).headers.get("strict-transport-security"), path).toBeNull();
+      }
+    } finally {
+      await trusted.stop();
+    }
+  });
+
   test("pages carry the stylesheet inline, under the response's nonce, and link none", async ({ page }) => {
     const response = await gotoHydrated(page, "/");
     const nonce = /style-src 'self' 'nonce-([^']+)'/.exec(response!.headers()["content-security-policy"] ?? "")?.[1];
@@ -44,6 +73,8 @@ test.describe("the production server", () => {
     const csp = response.headers()["content-security-policy"] ?? "";
     const nonce = /script-src 'self' 'nonce-([^']+)'/.exec(csp)?.[1];
     expect(nonce).toBeTruthy();
+    // Scripts run by their nonce and what those load, whatever host allowlist an older browser reads.
+    expect(csp).toContain(`script-src 'self' 'nonce-${nonce}' 'strict-dynamic';`);
     expect(csp).not.toContain("unsafe-eval");
     expect(csp).toContain("frame-ancestors 'none'");
     const html = await response.text();
@@ -55,6 +86,20 @@ test.describe("the production server", () => {
     // A fresh nonce for every response.
     const again = (await request.get("/")).headers()["content-security-policy"];
     expect(again).not.toBe(csp);
+  });
+
+  test("the offline page is served with a strict CSP of its own, under which its script runs", async ({ page, request, context, baseURL, consoleGuard }) => {
+    const response = await request.get("/offline.html");
+    const csp = response.headers()["content-security-policy"] ?? "";
+    expect(csp).toMatch(/^default-src 'none'; script-src 'sha256-[A-Za-z0-9+/=]+'; style-src 'sha256-[A-Za-z0-9+/=]+'; img-src 'self'; .*frame-ancestors 'none'$/);
+    // The same policy travels inside the page, for copies served from the service worker's precache.
+    expect(await response.text()).toContain(`<meta http-equiv="Content-Security-Policy" content="${csp.replace("; frame-ancestors 'none'", "")}">`);
+    await context.addCookies([{ name: "i18n_redirected", value: "fr-FR", url: baseURL! }]);
+    await page.goto("/offline.html");
+    // The inline script ran (it picks the visitor's language) and the inline style applied.
+    await expect(page.locator("html")).toHaveAttribute("lang", "fr-FR");
+    await expect(page.locator("body")).toHaveCSS("display", "grid");
+    expect(consoleGuard.messages().filter((line) => /Content Security Policy/i.test(line))).toEqual([]);
   });
 
   test("the page hydrates under its CSP without violations", async ({ page, consoleGuard }) => {

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { Plugin } from "vite";
+import { offlinePagePolicy } from "../app/lib/csp.server";
 import { DEFAULT_LOCALE, LOCALE_COOKIE, SUPPORTED_LOCALES } from "../app/lib/i18n/config";
 
 type OfflineTexts = { title: string; body: string; retry: string; home: string; name: string };
@@ -16,13 +17,30 @@ function textsOf(root: string, locale: string): OfflineTexts {
   };
 }
 
+const STYLE = `
+:root{color-scheme:light dark;--bg:#fff;--text:#1e293b;--muted:#475569;--accent:#166534;--border:#e2e8f0}
+@media (prefers-color-scheme:dark){:root{--bg:#0f172a;--text:#f1f5f9;--muted:#cbd5e1;--accent:#4ade80;--border:#334155}}
+body{margin:0;min-height:100dvh;display:grid;place-items:center;background:var(--bg);color:var(--text);font:16px/1.5 system-ui,sans-serif}
+main{max-width:28rem;padding:2rem 1.5rem;text-align:center}
+img{width:72px;height:72px}
+h1{font-size:1.5rem;margin:1rem 0 .5rem}
+p{color:var(--muted);margin:0 0 1.5rem}
+.actions{display:flex;gap:.75rem;justify-content:center;flex-wrap:wrap}
+button,a{font:inherit;padding:.5rem 1rem;border-radius:.5rem;border:1px solid var(--border);color:var(--text);background:transparent;text-decoration:none;cursor:pointer}
+button{background:var(--accent);border-color:var(--accent);color:var(--bg);font-weight:600}
+:focus-visible{outline:2px solid var(--accent);outline-offset:2px}
+`;
+
 const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
 /**
  * The branded page the service worker shows for a URL never visited online. It is a
  * static file (precached), so it carries every locale's texts from `locales/` and picks
- * one the way the server does: the locale cookie, then the browser's languages.
+ * one the way the server does: the locale cookie, then the browser's languages. Its CSP
+ * allows nothing but its own inline script and style, by hash; it is in a meta tag, so it
+ * holds wherever the page comes from (the service worker's precache included), and the
+ * server sends it as a header too (see offlinePageHeader).
  */
 export function renderOfflinePage(root: string): string {
   const texts = Object.fromEntries(SUPPORTED_LOCALES.map((locale) => [locale, textsOf(root, locale)]));
@@ -38,24 +56,13 @@ export function renderOfflinePage(root: string): string {
 <html lang="${DEFAULT_LOCALE}">
 <head>
 <meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${offlinePagePolicy(script, STYLE)}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light dark">
 <meta name="theme-color" content="#0f172a">
 <title>${escapeHtml(fallback.title)} · ${escapeHtml(fallback.name)}</title>
 <link rel="icon" href="/favicon.svg" type="image/svg+xml">
-<style>
-:root{color-scheme:light dark;--bg:#fff;--text:#1e293b;--muted:#475569;--accent:#166534;--border:#e2e8f0}
-@media (prefers-color-scheme:dark){:root{--bg:#0f172a;--text:#f1f5f9;--muted:#cbd5e1;--accent:#4ade80;--border:#334155}}
-body{margin:0;min-height:100dvh;display:grid;place-items:center;background:var(--bg);color:var(--text);font:16px/1.5 system-ui,sans-serif}
-main{max-width:28rem;padding:2rem 1.5rem;text-align:center}
-img{width:72px;height:72px}
-h1{font-size:1.5rem;margin:1rem 0 .5rem}
-p{color:var(--muted);margin:0 0 1.5rem}
-.actions{display:flex;gap:.75rem;justify-content:center;flex-wrap:wrap}
-button,a{font:inherit;padding:.5rem 1rem;border-radius:.5rem;border:1px solid var(--border);color:var(--text);background:transparent;text-decoration:none;cursor:pointer}
-button{background:var(--accent);border-color:var(--accent);color:var(--bg);font-weight:600}
-:focus-visible{outline:2px solid var(--accent);outline-offset:2px}
-</style>
+<style>${STYLE}</style>
 </head>
 <body>
 <main id="offline-page">

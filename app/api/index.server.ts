@@ -10,11 +10,14 @@ import { createBriefingService } from "./bot/briefings.server";
 import { createInbox } from "./bot/inbox.server";
 import { createPushService, loadVapidKeys } from "./bot/push.server";
 import { startScheduler } from "./bot/scheduler.server";
+import { MAX_ANSWER_CHARS, useAnswerSizeLimit } from "./answer-size.server";
+import { costLimitRule } from "./cost-limit.server";
 import { useJitForRepeatedOperations } from "./jit.server";
 import { createSessionLookup } from "./auth/sessions.server";
 import type { ApiContext, ApiServices } from "./context.server";
 import { openDatabase, sqlitePath } from "./db/database.server";
 import { newResultHints, useResultCache } from "./result-cache.server";
+import { useRequestRefusals } from "./request-refusals.server";
 import { userView } from "./schema/account.server";
 import { createApiSchema } from "./schema/index.server";
 import { createPlaceLists } from "./schema/places.server";
@@ -35,13 +38,15 @@ export type ApiConfig = {
   now?: () => Date;
   /** VAPID "subject": a mailto: or https: contact for push services. */
   pushSubject?: string;
-  /** How push requests are sent (tests point it at a loopback push service). */
-  pushFetch?: typeof fetch;
+  /** Lets push endpoints be on loopback (PUSH_ALLOW_LOOPBACK: the tests' push service); otherwise only public HTTPS hosts. */
+  pushAllowLoopback?: boolean;
+  /** The largest answer sent, in characters of JSON (default MAX_ANSWER_CHARS). */
+  maxAnswerChars?: number;
   /** Run the bot's scheduler in this process (tests drive it by hand instead). */
   scheduler?: boolean;
 };
 
-const LIMITS = { maxDepth: 10, maxAliases: 15, maxCost: 5000, maxTokens: 2000 };
+const LIMITS = { maxDepth: 10, maxAliases: 15, maxTokens: 2000 };
 
 /** The largest request the API reads, over HTTP or as one WebSocket message (its biggest operation is a few KB). */
 export const MAX_REQUEST_BYTES = 1_000_000;
@@ -53,6 +58,13 @@ function bearerToken(request: Request): string | null {
   // The app's own pages carry it in their HttpOnly session cookie.
   return sessionToken(request);
 }
+
+/** The cost limit counts list sizes (armor's own cost limit does not, and is off). */
+const useCostLimit = (): Plugin => ({
+  onValidate({ addValidationRule }) {
+    addValidationRule(costLimitRule());
+  },
+});
 
 /** Production does not describe its schema to strangers. */
 const useNoIntrospection = (): Plugin => ({
@@ -79,6 +91,7 @@ const useErrorCodes = (): Plugin => ({
 
 export async function createApi(config: ApiConfig) {
   const now = config.now ?? (() => new Date());
+  const maxAnswerChars = config.maxAnswerChars ?? MAX_ANSWER_CHARS;
   const { db, changes } = await openDatabase(sqlitePath(path.resolve(config.dataDir), config.databaseUrl));
   const openMeteo = createOpenMeteoClient({
     forecastUrl: config.openMeteoForecastUrl,
@@ -92,7 +105,7 @@ export async function createApi(config: ApiConfig) {
     now,
     vapid,
     subject: config.pushSubject ?? "mailto:admin@weatherbot.example",
-    fetchImpl: config.pushFetch,
+    endpointPolicy: { allowLoopback: config.pushAllowLoopback ?? false },
   });
   // Deliveries still under way when the API closes are waited for: the database outlives them.
   const deliveries = new Set<Promise<unknown>>();
@@ -170,12 +183,16 @@ export async function createApi(config: ApiConfig) {
       EnvelopArmorPlugin({
         maxDepth: { n: LIMITS.maxDepth },
         maxAliases: { n: LIMITS.maxAliases },
-        costLimit: { maxCost: LIMITS.maxCost },
+        costLimit: { enabled: false },
         maxTokens: { n: LIMITS.maxTokens },
         blockFieldSuggestion: { enabled: config.production },
       }),
+      useCostLimit(),
       ...(config.production ? [useNoIntrospection()] : []),
       useErrorCodes(),
+      useRequestRefusals(),
+      // Last: it measures the answer exactly as it will be sent.
+      useAnswerSizeLimit(maxAnswerChars),
     ],
   });
 
@@ -185,6 +202,7 @@ export async function createApi(config: ApiConfig) {
   return {
     yoga,
     services,
+    maxAnswerChars,
     async close() {
       await stopFollowing();
       await scheduler?.stop();

@@ -1,11 +1,16 @@
 import type { IncomingMessage, Server } from "node:http";
-import type { ExecutionArgs } from "graphql";
+import { GraphQLError, type DocumentNode, type ExecutionArgs } from "graphql";
 import { useServer } from "graphql-ws/use/ws";
 import { WebSocketServer } from "ws";
 import { GRAPHQL_PATH } from "../lib/http/graphql-endpoint.server";
+import { limitAnswer } from "./answer-size.server";
 import { MAX_REQUEST_BYTES, type Api } from "./index.server";
 
 type ConnectionParams = { authorization?: unknown; token?: unknown };
+
+/** As over HTTP, an error the API did not give a code is a malformed request (the limits' errors have none). */
+const withCode = (error: GraphQLError): GraphQLError =>
+  error.extensions?.code ? error : new GraphQLError(error.message, { ...error, extensions: { ...error.extensions, code: "BAD_USER_INPUT" } });
 
 /**
  * graphql-ws (graphql-transport-ws) at /graphql on the app's own HTTP server. The token
@@ -45,6 +50,8 @@ export function attachWebSocket(
     {
       execute: (args) => (args.rootValue as { execute: (a: ExecutionArgs) => unknown }).execute(args) as never,
       subscribe: (args) => (args.rootValue as { subscribe: (a: ExecutionArgs) => unknown }).subscribe(args) as never,
+      // The same answer size limit as over HTTP, for this operation alone.
+      onNext: (_ctx, _id, _payload, _args, result) => limitAnswer(result, api.maxAnswerChars) as never,
       onSubscribe: async (ctx, _id, params) => {
         const headers = new Headers();
         const auth = ctx.connectionParams?.authorization ?? (ctx.connectionParams?.token ? `Bearer ${String(ctx.connectionParams.token)}` : null);
@@ -60,17 +67,25 @@ export function attachWebSocket(
           clientIp: clientIp(ctx.extra.request),
           params,
         });
-        const args: ExecutionArgs = {
+        let document: DocumentNode;
+        try {
+          document = parse(params.query);
+          const errors = validate(schema, document);
+          if (errors.length) return errors.map(withCode);
+        } catch (error) {
+          // A malformed or over-limit operation is answered on its own id; graphql-ws would
+          // otherwise close the whole socket (4500) and every other operation on it.
+          if (error instanceof GraphQLError) return [withCode(error)];
+          throw error;
+        }
+        return {
           schema,
           operationName: params.operationName,
-          document: parse(params.query),
+          document,
           variableValues: params.variables,
           contextValue: await contextFactory(),
           rootValue: { execute, subscribe },
-        };
-        const errors = validate(args.schema, args.document);
-        if (errors.length) return errors;
-        return args;
+        } satisfies ExecutionArgs;
       },
     },
     wss,

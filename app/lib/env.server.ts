@@ -107,6 +107,8 @@ const envSchema = z.object({
     .trim()
     .regex(/^(mailto:\S+@\S+|https:\/\/\S+)$/, "expected mailto:you@example.com or an https:// URL")
     .default("mailto:admin@weatherbot.example"),
+  /** Lets push endpoints be on loopback (plain HTTP allowed there): for tests' fake push services, never in real use. */
+  PUSH_ALLOW_LOOPBACK: flag.default(false),
   /** Turns on the /__test/* routes the end-to-end suite uses to inject failures. */
   TEST_HOOKS: flag.default(false),
 });

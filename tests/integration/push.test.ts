@@ -1,4 +1,5 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { guardedLookup, postPush } from "~/api/bot/push-endpoint.server";
 import { startFakePushService } from "../fakes/push-service";
 import { codes, startTestApi, type TestApi } from "../support/api-server";
 
@@ -7,10 +8,10 @@ afterEach(async () => {
   await Promise.all(cleanups.splice(0).map((cleanup) => cleanup()));
 });
 
-async function setUp(start = "2026-06-01T12:00:00Z") {
+async function setUp(start = "2026-06-01T12:00:00Z", { pushAllowLoopback = true } = {}) {
   let now = Date.parse(start);
   const pushService = await startFakePushService();
-  const t: TestApi = await startTestApi({ now: () => new Date(now) });
+  const t: TestApi = await startTestApi({ now: () => new Date(now), pushAllowLoopback });
   cleanups.push(() => t.close(), () => pushService.close());
   const token = await t.signUp();
   await t.gql(`mutation ($input: SettingsInput!) { updateSettings(input: $input) { id } }`, {
@@ -22,7 +23,7 @@ async function setUp(start = "2026-06-01T12:00:00Z") {
     k: subscription.p256dh,
     a: subscription.auth,
   }, { token });
-  expect(saved.data).toEqual({ savePushSubscription: true });
+  expect(saved.data).toEqual(pushAllowLoopback ? { savePushSubscription: true } : null);
   const userId = (await t.gql(`{ me { id } }`, {}, { token })).data!.me.id as string;
   async function message(title: string, urgent = false) {
     const row = await t.api.services.inbox.write({ userId, kind: urgent ? "ALERT" : "BRIEFING", title, body: `${title} body`, urgent, dedupeKey: `${title}:${now}` });
@@ -100,5 +101,90 @@ describe("web push", () => {
     expect(codes(await t.gql(`mutation { savePushSubscription(endpoint: "https://push.example.com/x", p256dh: "x", auth: "y") }`))).toEqual([
       "UNAUTHENTICATED",
     ]);
+  });
+
+  it("accepts only https endpoints on public addresses", async () => {
+    const { t, token, pushService } = await setUp("2026-06-01T12:00:00Z", { pushAllowLoopback: false });
+    const keys = pushService.subscription("device-3");
+    const save = (endpoint: string) =>
+      t.gql(`mutation ($e: String!, $k: String!, $a: String!) { savePushSubscription(endpoint: $e, p256dh: $k, auth: $a) }`, { e: endpoint, k: keys.p256dh, a: keys.auth }, { token });
+    for (const endpoint of [
+      "http://push.example.com/x",
+      "https://localhost/x",
+      "https://push.localhost./x",
+      "https://10.1.2.3/x",
+      "https://172.16.0.1/x",
+      "https://192.168.1.1/x",
+      "https://169.254.169.254/latest/meta-data",
+      "https://100.64.0.1/x",
+      "https://0.0.0.0/x",
+      "https://224.0.0.1/x",
+      "https://2130706433/x", // 127.0.0.1 written as one number
+      "https://[::1]/x",
+      "https://[::ffff:127.0.0.1]/x",
+      "https://[::ffff:10.0.0.1]/x",
+      "https://[fe80::1]/x",
+      "https://[fd12:3456::1]/x",
+      "https://[ff02::1]/x",
+      "https://[::]/x",
+      "https://user:secret@push.example.com/x",
+    ]) {
+      const refused = await save(endpoint);
+      expect(codes(refused), endpoint).toEqual(["BAD_USER_INPUT"]);
+      expect(refused.errors![0]!.message, endpoint).toMatch(/endpoint/);
+    }
+    for (const endpoint of ["https://fcm.googleapis.com/fcm/send/abc", "https://updates.push.services.mozilla.com/wpush/v2/x", "https://8.8.8.8/x", "https://[2606:4700::1111]/x"]) {
+      expect((await save(endpoint)).data, endpoint).toEqual({ savePushSubscription: true });
+    }
+  });
+
+  it("refuses loopback endpoints unless the test setting allows them, also for rows saved before", async () => {
+    const { t, token, pushService, message } = await setUp("2026-06-01T12:00:00Z", { pushAllowLoopback: false });
+    const device = pushService.subscription("device-4");
+    const saved = await t.gql(`mutation ($e: String!, $k: String!, $a: String!) { savePushSubscription(endpoint: $e, p256dh: $k, auth: $a) }`, { e: device.endpoint, k: device.p256dh, a: device.auth }, { token });
+    expect(codes(saved)).toEqual(["BAD_USER_INPUT"]);
+    // A row that got in before this rule is not posted to either.
+    const userId = (await t.gql(`{ me { id } }`, {}, { token })).data!.me.id as string;
+    await t.api.services.db
+      .insertInto("push_subscriptions")
+      .values({ id: "old-row", user_id: userId, endpoint: device.endpoint, p256dh: device.p256dh, auth: device.auth, created_at: new Date().toISOString() })
+      .execute();
+    const warned = vi.spyOn(console, "warn").mockImplementation(() => {});
+    try {
+      expect(await message("Not sent")).toBe(0);
+      expect(warned.mock.calls.flat().join(" ")).toMatch(/not a private, loopback or local address: not sent/);
+    } finally {
+      warned.mockRestore();
+    }
+    expect(pushService.received).toEqual([]);
+  });
+});
+
+describe("push requests at send time", () => {
+  it("resolve the endpoint's name and refuse to connect to a private address (DNS rebinding)", async () => {
+    const pushService = await startFakePushService();
+    cleanups.push(() => pushService.close());
+    // A name, not an address literal: "localhost" resolves to 127.0.0.1 as a rebound name would.
+    const byName = pushService.subscription("by-name").endpoint.replace("127.0.0.1", "localhost");
+    const request = { method: "POST", headers: { TTL: "60" }, body: Buffer.from("x") };
+    await expect(postPush(byName, request, { allowLoopback: false })).rejects.toThrow(/not a private, loopback or local address: not sent/);
+    // The name check aside, the socket's own lookup refuses what the name resolves to.
+    const resolved = await new Promise<Error | null>((resolve) => guardedLookup(false)("localhost", {}, (error) => resolve(error)));
+    expect(resolved?.message).toMatch(/^localhost resolves to (127\.0\.0\.1|::1), not a public address/);
+    expect(pushService.received).toEqual([]);
+    expect(await postPush(byName, request, { allowLoopback: true })).toBe(201);
+    expect(pushService.received).toHaveLength(1);
+  });
+
+  it("check every address a name resolves to", async () => {
+    const answers = (addresses: string[]) => (_host: string, _options: object, callback: (error: Error | null, found: Array<{ address: string; family: number }>) => void) =>
+      callback(null, addresses.map((address) => ({ address, family: address.includes(":") ? 6 : 4 })));
+    const lookUp = (addresses: string[]) =>
+      new Promise<string>((resolve, reject) =>
+        guardedLookup(false, answers(addresses) as never)("push.example.com", {}, (error, address) => (error ? reject(error) : resolve(address as string))),
+      );
+    expect(await lookUp(["93.184.215.14"])).toBe("93.184.215.14");
+    await expect(lookUp(["93.184.215.14", "10.0.0.7"])).rejects.toThrow(/10\.0\.0\.7/);
+    await expect(lookUp(["::ffff:192.168.0.1"])).rejects.toThrow(/not a public address/);
   });
 });

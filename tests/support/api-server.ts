@@ -38,7 +38,7 @@ let counter = 0;
  * on a loopback port, with the Open-Meteo fake as its provider.
  */
 export async function startTestApi(
-  options: { now?: () => Date; dataDir?: string; fake?: FakeOpenMeteo; production?: boolean } = {},
+  options: { now?: () => Date; dataDir?: string; fake?: FakeOpenMeteo; production?: boolean; pushAllowLoopback?: boolean; maxAnswerChars?: number } = {},
 ): Promise<TestApi> {
   const fake = options.fake ?? (await startFakeOpenMeteo({ now: options.now }));
   const dataDir = options.dataDir ?? (await mkdtemp(path.join(tmpdir(), "weatherbot-test-")));
@@ -49,6 +49,9 @@ export async function startTestApi(
     openMeteoGeocodingUrl: fake.url,
     now: options.now,
     scheduler: false,
+    // The tests' push service listens on loopback (as PUSH_ALLOW_LOOPBACK=1 allows).
+    pushAllowLoopback: options.pushAllowLoopback ?? true,
+    maxAnswerChars: options.maxAnswerChars,
   });
   // The production server's /graphql handler, with loopback as a trusted proxy.
   const trust = proxyAddr.compile("loopback");

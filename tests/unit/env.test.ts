@@ -19,6 +19,7 @@ describe("parseEnv", () => {
       HOST: "127.0.0.1",
       TRUST_PROXY: false,
       TEST_HOOKS: false,
+      PUSH_ALLOW_LOOPBACK: false,
       DATA_DIR: "./data",
       OPEN_METEO_FORECAST_URL: "https://api.open-meteo.com",
       OPEN_METEO_GEOCODING_URL: "https://geocoding-api.open-meteo.com",
@@ -106,6 +107,12 @@ describe("parseEnv", () => {
   it("accepts a long enough SESSION_SECRET", () => {
     const secret = "x".repeat(32);
     expect(parseEnv({ SESSION_SECRET: secret }).SESSION_SECRET).toBe(secret);
+  });
+
+  it("reads PUSH_ALLOW_LOOPBACK as a flag, off unless set", () => {
+    expect(parseEnv({ PUSH_ALLOW_LOOPBACK: "1" }).PUSH_ALLOW_LOOPBACK).toBe(true);
+    expect(parseEnv({ PUSH_ALLOW_LOOPBACK: "false" }).PUSH_ALLOW_LOOPBACK).toBe(false);
+    expect(envError({ PUSH_ALLOW_LOOPBACK: "yes" }).message).toContain('PUSH_ALLOW_LOOPBACK: expected "1"/"true" or "0"/"false" (got "yes")');
   });
 
   it("lists every bad variable in one error", () => {

@@ -4,6 +4,7 @@ import path from "node:path";
 import webpush from "web-push";
 import type { Db } from "../db/database.server";
 import type { MessageTable, SettingsTable } from "../db/tables";
+import { postPush, type EndpointPolicy } from "./push-endpoint.server";
 import { botTexts } from "./texts.server";
 import { zonedParts } from "./zoned-time";
 
@@ -41,20 +42,22 @@ export type PushPayload = { title: string; body: string; tag: string; url: strin
  * Web Push delivery. Every published message goes to the user's subscriptions unless
  * push is off; during quiet hours it is held (the inbox is not), unless urgent; held
  * pushes go out as one digest when quiet hours end. A subscription the push service
- * says is gone (404/410) is removed. Requests are built by web-push and sent with fetch.
+ * says is gone (404/410) is removed. Requests are built by web-push and sent by postPush,
+ * only to public addresses (see push-endpoint.server.ts).
  */
 export function createPushService({
   db,
   now,
   vapid,
   subject,
-  fetchImpl = fetch,
+  endpointPolicy = { allowLoopback: false },
 }: {
   db: Db;
   now: () => Date;
   vapid: VapidKeys;
   subject: string;
-  fetchImpl?: typeof fetch;
+  /** Which endpoints may be posted to (loopback only for tests: PUSH_ALLOW_LOOPBACK). */
+  endpointPolicy?: EndpointPolicy;
 }) {
   async function sendToUser(userId: string, payload: PushPayload, urgent: boolean): Promise<number> {
     const subscriptions = await db.selectFrom("push_subscriptions").selectAll().where("user_id", "=", userId).execute();
@@ -67,18 +70,18 @@ export function createPushService({
           { vapidDetails: { subject, publicKey: vapid.publicKey, privateKey: vapid.privateKey }, TTL: 24 * 3600, urgency: urgent ? "high" : "normal" },
         );
         try {
-          const response = await fetchImpl(request.endpoint, {
-            method: request.method,
-            headers: request.headers as Record<string, string>,
-            body: request.body ? new Uint8Array(request.body as Buffer) : null,
-            signal: AbortSignal.timeout(10_000),
-          });
-          if (response.status === 404 || response.status === 410) {
+          // Checked again here: rows saved before the rules, and names that now resolve elsewhere.
+          const status = await postPush(
+            request.endpoint,
+            { method: request.method, headers: request.headers as Record<string, string>, body: (request.body as Buffer | null) ?? null },
+            endpointPolicy,
+          );
+          if (status === 404 || status === 410) {
             await db.deleteFrom("push_subscriptions").where("id", "=", subscription.id).execute();
-          } else if (response.ok) {
+          } else if (status >= 200 && status < 300) {
             delivered++;
           } else {
-            console.warn(`[push] ${new URL(subscription.endpoint).host} answered ${response.status}`);
+            console.warn(`[push] ${new URL(subscription.endpoint).host} answered ${status}`);
           }
         } catch (error) {
           console.warn(`[push] could not reach ${new URL(subscription.endpoint).host}: ${(error as Error).message}`);
@@ -100,6 +103,9 @@ export function createPushService({
   }
 
   return {
+    /** Which endpoints savePushSubscription accepts: the same ones this service posts to. */
+    endpointPolicy,
+
     /** Delivers (or holds) one message; returns what happened, for tests and logs. */
     async deliver(message: MessageTable): Promise<"off" | "held" | number> {
       const settings = await settingsOf(message.user_id);

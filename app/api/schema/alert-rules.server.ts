@@ -113,7 +113,7 @@ const THRESHOLD_RANGE: Record<Exclude<AlertMetric, "CONDITION">, [number, number
   WIND_GUSTS: [0, 400],
   UV_INDEX: [0, 20],
 };
-const MAX_RULES = 50;
+export const MAX_RULES = 50;
 const NAME_MAX_LENGTH = 60;
 
 /** Checks an input and turns it into a row (without ids and times). */

@@ -48,7 +48,7 @@ export const briefingsTypeDefs = /* GraphQL */ `
 `;
 
 const NAME_MAX_LENGTH = 60;
-const MAX_BRIEFINGS = 20;
+export const MAX_BRIEFINGS = 20;
 
 export function briefingView(row: BriefingTable) {
   return {

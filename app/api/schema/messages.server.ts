@@ -80,7 +80,7 @@ function decodeCursor(cursor: string): { createdAt: string; id: string } {
   return { createdAt, id };
 }
 
-const MAX_PAGE = 100;
+export const MAX_PAGE = 100;
 /** A reconnecting client gets at most this many missed messages; older ones are paged in the inbox. */
 const MAX_CATCH_UP = 200;
 const MESSAGE_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { requireUserId, type ApiContext } from "../context.server";
+import { endpointProblem } from "../bot/push-endpoint.server";
 import { badInput } from "../errors.server";
 
 export const pushTypeDefs = /* GraphQL */ `
@@ -18,19 +19,10 @@ export const pushTypeDefs = /* GraphQL */ `
 const BASE64URL = /^[A-Za-z0-9_-]+={0,2}$/;
 const decodedLength = (value: string) => Buffer.from(value, "base64url").length;
 
-/** Push services are HTTPS; plain HTTP only to this machine (the tests' loopback push service). */
-function validEndpoint(raw: string): string {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw badInput("endpoint must be a URL", "endpoint");
-  }
-  const loopback = ["127.0.0.1", "localhost", "[::1]"].includes(url.hostname);
-  if (raw.length > 2048 || !(url.protocol === "https:" || (url.protocol === "http:" && loopback))) {
-    throw badInput("endpoint must be an https URL of a push service", "endpoint");
-  }
-  return url.toString();
+function validEndpoint(raw: string, context: ApiContext): string {
+  const problem = endpointProblem(raw, context.push.endpointPolicy);
+  if (problem) throw badInput(problem, "endpoint");
+  return new URL(raw).toString();
 }
 
 export const pushResolvers = {
@@ -40,7 +32,7 @@ export const pushResolvers = {
   Mutation: {
     async savePushSubscription(_: unknown, args: { endpoint: string; p256dh: string; auth: string }, context: ApiContext) {
       const userId = requireUserId(context);
-      const endpoint = validEndpoint(args.endpoint);
+      const endpoint = validEndpoint(args.endpoint, context);
       // An uncompressed P-256 public key is 65 bytes; the auth secret 16.
       if (!BASE64URL.test(args.p256dh) || decodedLength(args.p256dh) !== 65) throw badInput("p256dh must be a P-256 public key", "p256dh");
       if (!BASE64URL.test(args.auth) || decodedLength(args.auth) !== 16) throw badInput("auth must be 16 bytes, base64url", "auth");

@@ -70,6 +70,15 @@ function refuse(res: ServerResponse, status: number, body: { error: string; code
 }
 
 /**
+ * Answers carry tokens (signUp, logIn) and a person's data: no browser or shared cache may
+ * keep them, nor bring them back to the next person at the same browser.
+ */
+const noStore: Middleware = (_req, res, next) => {
+  res.setHeader("Cache-Control", "private, no-store");
+  next();
+};
+
+/**
  * The embedded API's /graphql as a plain Node handler, served beside Express rather than
  * through it: Express's per-request setup cost ≈ 20 % of the API's throughput under the
  * benchmark's load. It keeps what the Express routes have: the same security headers,
@@ -78,7 +87,7 @@ function refuse(res: ServerResponse, status: number, body: { error: string; code
  */
 export function createGraphQLEndpoint(options: { yoga: YogaNodeHandler; trust: TrustFn; maxBodyBytes: number }) {
   const clientIp = clientAddress(options.trust);
-  const chain: Middleware[] = [securityHeaders as Middleware, compression() as unknown as Middleware];
+  const chain: Middleware[] = [securityHeaders(options.trust), noStore, compression() as unknown as Middleware];
   return (req: IncomingMessage, res: ServerResponse) => {
     const run = (index: number) => (error?: unknown) => {
       if (error) {

@@ -2,7 +2,7 @@ import type { Request as ExpressRequest, Response as ExpressResponse } from "exp
 import { sessionToken } from "../session.server";
 
 const FORWARDED_REQUEST_HEADERS = ["content-type", "accept", "authorization"];
-const FORWARDED_RESPONSE_HEADERS = ["content-type", "cache-control"];
+const FORWARDED_RESPONSE_HEADERS = ["content-type"];
 
 /**
  * Hosted-API mode: the browser still talks only to this origin's /graphql; the request
@@ -22,6 +22,8 @@ export function graphqlProxy(graphqlUrl: string) {
     const target = new URL(graphqlUrl);
     const query = req.url.indexOf("?");
     if (query !== -1) target.search = req.url.slice(query);
+    // Asked with the visitor's token, whatever the API says: no cache keeps the answer.
+    res.setHeader("Cache-Control", "private, no-store");
     try {
       const upstream = await fetch(target, {
         method: req.method,

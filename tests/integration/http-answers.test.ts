@@ -1,0 +1,142 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import WebSocket from "ws";
+import { startTestApi, testApis, type TestApi } from "../support/api-server";
+
+let t: TestApi;
+beforeAll(async () => {
+  t = await startTestApi({ production: true });
+});
+afterAll(() => t.close());
+
+type ErrorBody = { errors?: Array<{ message: string; extensions?: { code?: string } }> };
+
+describe("/graphql answers over HTTP", () => {
+  it("are never stored: private, no-store (the signUp answer carries a token)", async () => {
+    const response = await fetch(t.url, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        query: `mutation { signUp(email: "cache-${Date.now()}@example.com", password: "a sturdy passphrase") { token } }`,
+      }),
+    });
+    expect(((await response.json()) as { data: { signUp: { token: string } } }).data.signUp.token).toBeTruthy();
+    expect(response.headers.get("cache-control")).toBe("private, no-store");
+    const read = await fetch(`${t.url}?query=${encodeURIComponent("{ me { id } }")}`);
+    expect(read.headers.get("cache-control")).toBe("private, no-store");
+  });
+
+  it("send HSTS only when a trusted proxy says the client came over HTTPS", async () => {
+    const overHttps = await fetch(t.url, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-forwarded-proto": "https" },
+      body: JSON.stringify({ query: "{ me { id } }" }),
+    });
+    expect(overHttps.headers.get("strict-transport-security")).toMatch(/^max-age=\d{7,}/);
+    const plain = await fetch(t.url, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ query: "{ me { id } }" }),
+    });
+    expect(plain.headers.get("strict-transport-security")).toBeNull();
+  });
+
+  it.each([
+    ["text/plain", "{ me { id } }"],
+    ["application/xml", "<query/>"],
+    [null, "{ me { id } }"],
+  ])("refuse a %s body with 415 and a GraphQL error naming the content type", async (contentType, body) => {
+    const response = await fetch(t.url, {
+      method: "POST",
+      headers: contentType ? { "content-type": contentType } : {},
+      // fetch would label a string body text/plain itself: a Blob without a type sends none.
+      body: contentType ? body : new Blob([body]),
+    });
+    expect(response.status).toBe(415);
+    expect(response.headers.get("content-type")).toMatch(/json/);
+    const json = (await response.json()) as ErrorBody;
+    expect(json.errors?.[0]?.extensions?.code).toBe("UNSUPPORTED_MEDIA_TYPE");
+    expect(json.errors?.[0]?.message).toMatch(/application\/json/);
+  });
+
+  it("answer GET variables that are not JSON with BAD_USER_INPUT naming `variables`", async () => {
+    const query = encodeURIComponent("query ($lat: Float!) { weatherAt(latitude: $lat, longitude: 1) { id } }");
+    const response = await fetch(`${t.url}?query=${query}&variables=${encodeURIComponent("{lat: 1")}`);
+    expect(response.status).toBe(400);
+    const json = (await response.json()) as ErrorBody;
+    expect(json.errors?.[0]?.extensions?.code).toBe("BAD_USER_INPUT");
+    expect(json.errors?.[0]?.message).toMatch(/variables/);
+  });
+});
+
+/** A raw graphql-transport-ws socket, acknowledged, with every message it receives. */
+async function openSocket(url = t.url) {
+  const socket = new WebSocket(url.replace(/^http/, "ws"), "graphql-transport-ws");
+  const received: Array<{ type: string; id?: string; payload?: unknown }> = [];
+  socket.on("message", (data) => received.push(JSON.parse(String(data))));
+  let closeCode: number | null = null;
+  socket.on("close", (code) => (closeCode = code));
+  await new Promise((resolve, reject) => socket.once("open", resolve).once("error", reject));
+  socket.send(JSON.stringify({ type: "connection_init", payload: {} }));
+  await expect.poll(() => received.some((message) => message.type === "connection_ack")).toBe(true);
+  return { socket, received, closeCode: () => closeCode };
+}
+
+describe("operations over the WebSocket", () => {
+  it.each([
+    ["a syntax error", "{ me { id }", "GRAPHQL_PARSE_FAILED"],
+    ["an alias flood", `{ ${Array.from({ length: 50 }, (_, i) => `a${i}: me { id }`).join(" ")} }`, "BAD_USER_INPUT"],
+    ["an unknown field", "{ nothing }", "GRAPHQL_VALIDATION_FAILED"],
+  ])("answer %s with an error for that operation and keep the socket open", async (_name, query, code) => {
+    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    const { socket, received, closeCode } = await openSocket();
+    try {
+      socket.send(JSON.stringify({ id: "bad", type: "subscribe", payload: { query } }));
+      await expect.poll(() => received.find((message) => message.id === "bad")?.type).toBe("error");
+      const errors = received.find((message) => message.id === "bad")!.payload as Array<{ message: string; extensions?: { code?: string } }>;
+      expect(errors[0]!.message).toBeTruthy();
+      expect(errors[0]!.extensions?.code).toBe(code);
+
+      // The same socket still answers the next operation.
+      socket.send(JSON.stringify({ id: "good", type: "subscribe", payload: { query: "{ me { id } }" } }));
+      await expect.poll(() => received.find((message) => message.id === "good" && message.type === "next")?.payload).toEqual({ data: { me: null } });
+      expect(closeCode()).toBeNull();
+      expect(logged).not.toHaveBeenCalled();
+    } finally {
+      logged.mockRestore();
+      socket.close();
+    }
+  });
+});
+
+describe("answers over the size limit", () => {
+  const api = testApis();
+  const query = "{ weatherAt(latitude: 52.52, longitude: 13.41) { hourly(hours: 48) { id time temperature } } }";
+
+  it("are not sent, over HTTP or the WebSocket: the operation gets an error that says why", async () => {
+    const small = await api({ maxAnswerChars: 2_000 });
+    const warned = vi.spyOn(console, "warn").mockImplementation(() => {});
+    try {
+      const overHttp = await small.gql(query);
+      expect(overHttp.data ?? null).toBeNull();
+      expect(overHttp.errors).toEqual([
+        { message: expect.stringMatching(/^The answer would be larger than 2000 characters and was not sent/), extensions: { code: "BAD_USER_INPUT", maxChars: 2000 } },
+      ]);
+      const { socket, received, closeCode } = await openSocket(small.url);
+      try {
+        socket.send(JSON.stringify({ id: "big", type: "subscribe", payload: { query } }));
+        await expect.poll(() => received.find((message) => message.id === "big" && message.type === "next")?.payload).toEqual({
+          errors: overHttp.errors,
+        });
+        expect(closeCode()).toBeNull();
+      } finally {
+        socket.close();
+      }
+    } finally {
+      warned.mockRestore();
+    }
+    // Within the limit, the same answer goes out whole.
+    expect((await small.gql("{ weatherAt(latitude: 52.52, longitude: 13.41) { hourly(hours: 2) { id } } }")).data).toMatchObject({
+      weatherAt: { hourly: [{ id: expect.any(String) }, { id: expect.any(String) }] },
+    });
+  });
+});

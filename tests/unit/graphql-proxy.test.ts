@@ -1,0 +1,38 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import express from "express";
+import { afterEach, describe, expect, it } from "vitest";
+import { graphqlProxy } from "~/lib/http/graphql-proxy.server";
+
+const servers: Server[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((server) => new Promise((resolve) => server.close(resolve))));
+});
+
+const listen = (server: Server) =>
+  new Promise<string>((resolve) => {
+    servers.push(server);
+    server.listen(0, "127.0.0.1", () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`));
+  });
+
+describe("the hosted-API proxy", () => {
+  it("never lets an answer be stored: it was asked with the visitor's session token", async () => {
+    // A hosted API that would let caches keep its answers.
+    const hosted = await listen(
+      createServer((_req, res) => {
+        res.writeHead(200, { "content-type": "application/json", "cache-control": "public, max-age=600" });
+        res.end(JSON.stringify({ data: { me: { email: "a@example.com" } } }));
+      }),
+    );
+    const app = express();
+    app.all("/graphql", graphqlProxy(`${hosted}/graphql`));
+    const front = await listen(createServer(app));
+    const response = await fetch(`${front}/graphql`, {
+      method: "POST",
+      headers: { "content-type": "application/json", cookie: "weatherbot_session=token" },
+      body: JSON.stringify({ query: "{ me { email } }" }),
+    });
+    expect(await response.json()).toEqual({ data: { me: { email: "a@example.com" } } });
+    expect(response.headers.get("cache-control")).toBe("private, no-store");
+  });
+});
