@@ -31,10 +31,10 @@ test("visitor → account → places → briefing and rule → live message → 
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password").fill("a sturdy passphrase");
   await page.getByRole("button", { name: "Create account" }).click();
-  await expect(page.getByText(`Signed in as ${email}`)).toBeVisible();
 
-  // Adds three places.
-  await page.getByRole("link", { name: "Home", exact: true }).click();
+  // Lands on Home and adds three places.
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByRole("heading", { name: "Your places" })).toBeVisible();
   for (const [query, name] of [["Berl", /Berlin/], ["Zuri", /Zurich/], ["Lond", /London/]] as const) {
     await page.getByRole("button", { name: "Add a place" }).click();
     const dialog = page.getByRole("dialog", { name: "Add a place" });
