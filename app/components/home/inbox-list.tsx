@@ -13,8 +13,12 @@ import {
   MARK_READ_MUTATION,
   type MessageFields,
 } from "~/lib/graphql/documents";
+import { focusAfterRemoval, focusWithinItem } from "~/lib/focus-after-removal";
 import { showToast } from "~/lib/toast/toast-store";
 import { hourCycle } from "~/lib/units";
+
+/** How focus finds its way in the inbox when a message (or one of its buttons) goes away. */
+const INBOX_ROWS = { row: "data-message-id", control: "delete", fallbackId: "inbox-heading" };
 
 export const inboxVariables = (after?: string) => (after ? { first: INBOX_PAGE_SIZE, after } : { first: INBOX_PAGE_SIZE });
 
@@ -52,7 +56,17 @@ function MessageItem({ message, time }: { message: MessageFields; time: Intl.Dat
       <div className="flex shrink-0 items-start">
         {unread ? (
           <Tooltip content={t("inbox.markRead")}>
-            <button type="button" className="icon-button" aria-label={t("inbox.markRead")} onClick={() => void markRead({ ids: [message.id] })}>
+            <button
+              type="button"
+              className="icon-button"
+              aria-label={t("inbox.markRead")}
+              onClick={async (event) => {
+                // The button goes away once the message is read: focus stays on the message.
+                const refocus = focusWithinItem(event.currentTarget, INBOX_ROWS);
+                const result = await markRead({ ids: [message.id] });
+                if (!result.error) refocus();
+              }}
+            >
               <CheckIcon />
             </button>
           </Tooltip>
@@ -62,9 +76,13 @@ function MessageItem({ message, time }: { message: MessageFields; time: Intl.Dat
             type="button"
             className="icon-button"
             aria-label={t("inbox.delete")}
-            onClick={async () => {
+            data-control="delete"
+            onClick={async (event) => {
+              const refocus = focusAfterRemoval(event.currentTarget, INBOX_ROWS);
               const result = await deleteMessage({ id: message.id });
-              if (!result.error) showToast({ title: t("inbox.deleted"), variant: "success" });
+              if (result.error) return;
+              refocus();
+              showToast({ title: t("inbox.deleted"), variant: "success" });
             }}
           >
             <TrashIcon />

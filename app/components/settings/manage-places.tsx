@@ -13,6 +13,7 @@ import {
 } from "~/lib/graphql/documents";
 import { useDragReorder, type DragHandleProps } from "~/lib/drag-reorder";
 import { inOrder, moveBy, moveTo } from "~/lib/place-order";
+import { focusAfterRemoval } from "~/lib/focus-after-removal";
 import { showToast } from "~/lib/toast/toast-store";
 
 /**
@@ -66,7 +67,7 @@ function PlaceRow({
   index: number;
   count: number;
   onMove: (id: string, offset: number) => void;
-  onRemove: (place: PlaceSummary) => void;
+  onRemove: (place: PlaceSummary, from: HTMLElement) => void;
   dragHandle: DragHandleProps;
   style: CSSProperties | undefined;
 }) {
@@ -157,7 +158,8 @@ function PlaceRow({
             type="button"
             className="icon-button"
             aria-label={t("managePlaces.remove", { label: place.label })}
-            onClick={() => onRemove(place)}
+            data-control="remove"
+            onClick={(event) => onRemove(place, event.currentTarget)}
           >
             <TrashIcon />
           </button>
@@ -178,9 +180,11 @@ export function ManagePlaces() {
   const [, removePlace] = useMutation(REMOVE_PLACE_MUTATION);
   const [, restorePlace] = useMutation(RESTORE_PLACE_MUTATION);
 
-  async function remove(place: PlaceSummary) {
+  async function remove(place: PlaceSummary, from: HTMLElement) {
+    const refocus = focusAfterRemoval(from, { row: "data-place-id", control: "remove", fallbackId: "places-heading" });
     const result = await removePlace({ id: place.id });
     if (result.error) return;
+    refocus();
     showToast({
       title: t("managePlaces.removed", { label: place.label }),
       variant: "success",
