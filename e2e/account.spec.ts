@@ -29,7 +29,7 @@ test.describe("account forms", () => {
         expect.stringMatching(/^weatherbot_session=[^;]+; Max-Age=604800; Path=\/; HttpOnly; SameSite=Lax$/),
       ]);
       // Signed in, the weather is on Home; the account (and logging out) is in Settings.
-      await expect(page).toHaveURL(/\/$/);
+      await expect(page).toHaveURL(/\/$/, { timeout: 15_000 }); // scrypt and a page load, on a busy machine
       await page.goto("/settings");
       await expect(page.getByText(`Signed in as ${email}`)).toBeVisible();
 
@@ -84,7 +84,7 @@ test.describe("account forms", () => {
     const email = uniqueEmail();
     await fillAccountForm(page, email, "a sturdy passphrase");
     await page.getByRole("button", { name: "Create account" }).click();
-    await expect(page).toHaveURL(/\/$/);
+    await expect(page).toHaveURL(/\/$/, { timeout: 15_000 }); // scrypt and a page load, on a busy machine
     await expect(page.getByRole("region", { name: "Notifications (F8)" }).getByRole("listitem")).toHaveText(/Your account is ready\./);
     await page.getByRole("link", { name: "Settings" }).click();
     await expect(page.getByText(`Signed in as ${email}`)).toBeVisible();
@@ -97,8 +97,8 @@ test.describe("account forms", () => {
     await expect(page.locator("html")).toHaveAttribute("lang", "en-US");
     await fillAccountForm(page, account.email, account.password);
     await page.getByRole("button", { name: "Log in" }).click();
-    // Home, in the account's language.
-    await expect(page.getByRole("heading", { name: "Posteingang" })).toBeVisible();
+    // Home, in the account's language (scrypt and a page load, on a busy machine).
+    await expect(page.getByRole("heading", { name: "Posteingang" })).toBeVisible({ timeout: 15_000 });
     await expect(page.locator("html")).toHaveAttribute("lang", "de-DE");
     await expect(page.getByRole("region", { name: /^(Notifications|Benachrichtigungen) \(F8\)$/ }).getByRole("listitem")).toHaveText(/Willkommen zurück\./);
     expect((await context.cookies()).find((cookie) => cookie.name === "i18n_redirected")?.value).toBe("de-DE");

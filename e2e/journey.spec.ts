@@ -33,7 +33,7 @@ test("visitor → account → places → briefing and rule → live message → 
   await page.getByRole("button", { name: "Create account" }).click();
 
   // Lands on Home and adds three places.
-  await expect(page).toHaveURL(/\/$/);
+  await expect(page).toHaveURL(/\/$/, { timeout: 15_000 }); // scrypt and a page load, on a busy machine
   await expect(page.getByRole("heading", { name: "Your places" })).toBeVisible();
   for (const [query, name] of [["Berl", /Berlin/], ["Zuri", /Zurich/], ["Lond", /London/]] as const) {
     await page.getByRole("button", { name: "Add a place" }).click();

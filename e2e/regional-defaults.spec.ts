@@ -23,7 +23,7 @@ test.describe("a British English browser", () => {
     await page.getByLabel("Email").fill(`e2e-gb-${Date.now()}@example.com`);
     await page.getByLabel("Password").fill("a sturdy passphrase");
     await page.getByRole("button", { name: "Create account" }).click();
-    await expect(page).toHaveURL(/\/$/);
+    await expect(page).toHaveURL(/\/$/, { timeout: 15_000 }); // scrypt and a page load, on a busy machine
     await gotoHydrated(page, "/settings");
     const preferences = page.getByRole("region", { name: "Preferences" });
     await expect(preferences.getByRole("radio", { name: "Celsius (°C)" })).toBeChecked();

@@ -11,7 +11,7 @@ async function submitAccountForm(page: Page, email: string, button: "Create acco
 test("signing up lands on Home, where a new user can look up weather and add a first place", async ({ page }) => {
   await gotoHydrated(page, "/settings");
   await submitAccountForm(page, uniqueEmail("landing"), "Create account");
-  await expect(page).toHaveURL(/\/$/);
+  await expect(page).toHaveURL(/\/$/, { timeout: 15_000 }); // scrypt and a page load, on a busy machine
   await expect(page.getByRole("heading", { name: "Weather", level: 1 })).toBeVisible();
   await expect(page.getByRole("region", { name: "Notifications (F8)" }).getByRole("listitem").filter({ hasText: "Your account is ready." })).toBeVisible();
 
@@ -31,7 +31,7 @@ test("logging in lands on Home; a safe redirectTo is still followed", async ({ p
   await request.post("/graphql", { data: { query: `mutation { signUp(email: "${email}", password: "a sturdy passphrase") { token } }` } });
   await gotoHydrated(page, "/settings");
   await submitAccountForm(page, email, "Log in");
-  await expect(page).toHaveURL(/\/$/);
+  await expect(page).toHaveURL(/\/$/, { timeout: 15_000 }); // scrypt and a page load, on a busy machine
   await expect(page.getByRole("heading", { name: "Weather", level: 1 })).toBeVisible();
 });
 
