@@ -1,4 +1,4 @@
-import type { Kysely, Migration } from "kysely";
+import { sql, type Kysely, type Migration } from "kysely";
 
 /**
  * Versioned schema changes, applied in name order on startup. Kysely's migrator records
@@ -181,6 +181,24 @@ export const migrations: Record<string, Migration> = {
         .addColumn("snapshot", "text", (col) => col.notNull())
         .execute();
       await db.schema.createIndex("removed_places_user").on("removed_places").columns(["user_id", "removed_at"]).execute();
+    },
+  },
+  "0006_removed_items": {
+    async up(db: Kysely<unknown>) {
+      // Messages and briefings get the same undo as places: one store for every kind.
+      await db.schema
+        .createTable("removed_items")
+        .addColumn("kind", "text", (col) => col.notNull())
+        .addColumn("item_id", "text", (col) => col.notNull())
+        .addColumn("user_id", "text", (col) => col.notNull().references("users.id").onDelete("cascade"))
+        .addColumn("removed_at", "text", (col) => col.notNull())
+        .addColumn("snapshot", "text", (col) => col.notNull())
+        .addPrimaryKeyConstraint("removed_items_pk", ["kind", "item_id"])
+        .execute();
+      await db.schema.createIndex("removed_items_user").on("removed_items").columns(["user_id", "removed_at"]).execute();
+      await sql`INSERT INTO removed_items (kind, item_id, user_id, removed_at, snapshot)
+        SELECT 'place', place_id, user_id, removed_at, snapshot FROM removed_places`.execute(db);
+      await db.schema.dropTable("removed_places").execute();
     },
   },
 };

@@ -11,10 +11,12 @@ import {
   INBOX_QUERY,
   MARK_ALL_READ_MUTATION,
   MARK_READ_MUTATION,
+  RESTORE_MESSAGE_MUTATION,
   type MessageFields,
 } from "~/lib/graphql/documents";
 import { focusAfterRemoval, focusWithinItem } from "~/lib/focus-after-removal";
 import { showToast } from "~/lib/toast/toast-store";
+import { showUndoToast } from "~/lib/toast/undo-toast";
 import { hourCycle } from "~/lib/units";
 
 /** How focus finds its way in the inbox when a message (or one of its buttons) goes away. */
@@ -33,6 +35,7 @@ function MessageItem({ message, time }: { message: MessageFields; time: Intl.Dat
   const { t } = useTranslation();
   const [, markRead] = useMutation(MARK_READ_MUTATION);
   const [, deleteMessage] = useMutation(DELETE_MESSAGE_MUTATION);
+  const [, restoreMessage] = useMutation(RESTORE_MESSAGE_MUTATION);
   const unread = !message.readAt;
   return (
     <li className="flex gap-3 py-3" data-message-id={message.id} data-unread={unread ? "true" : undefined}>
@@ -82,7 +85,12 @@ function MessageItem({ message, time }: { message: MessageFields; time: Intl.Dat
               const result = await deleteMessage({ id: message.id });
               if (result.error) return;
               refocus();
-              showToast({ title: t("inbox.deleted"), variant: "success" });
+              showUndoToast({
+                title: t("inbox.deleted"),
+                undoLabel: t("managePlaces.undo"),
+                restore: () => restoreMessage({ id: message.id }),
+                restoredTitle: t("inbox.restored"),
+              });
             }}
           >
             <TrashIcon />

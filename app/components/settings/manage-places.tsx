@@ -15,6 +15,7 @@ import { useDragReorder, type DragHandleProps } from "~/lib/drag-reorder";
 import { inOrder, moveBy, moveTo } from "~/lib/place-order";
 import { focusAfterRemoval } from "~/lib/focus-after-removal";
 import { showToast } from "~/lib/toast/toast-store";
+import { showUndoToast } from "~/lib/toast/undo-toast";
 
 /**
  * The places in the order the user last asked for. Moves can follow each other faster
@@ -185,18 +186,12 @@ export function ManagePlaces() {
     const result = await removePlace({ id: place.id });
     if (result.error) return;
     refocus();
-    showToast({
+    showUndoToast({
       title: t("managePlaces.removed", { label: place.label }),
-      variant: "success",
-      action: {
-        label: t("managePlaces.undo"),
-        onAction: async () => {
-          // The same place, back in its position with its rules and briefing slots.
-          const restored = await restorePlace({ id: place.id });
-          if (restored.error) return;
-          showToast({ title: t("managePlaces.restored", { label: place.label }), variant: "success" });
-        },
-      },
+      undoLabel: t("managePlaces.undo"),
+      // The same place, back in its position with its rules and briefing slots.
+      restore: () => restorePlace({ id: place.id }),
+      restoredTitle: t("managePlaces.restored", { label: place.label }),
     });
   }
 
