@@ -41,6 +41,19 @@ test("every opening of “Add a place” focuses the search; after “Choose a p
   await expect(dialog.getByRole("listbox")).toBeHidden();
 });
 
+test("the briefing editor focuses its name field on every opening, not only the first", async ({ page, context, request, baseURL }) => {
+  const account = await accountWithPlace(request, baseURL!, "Focus Brief");
+  await signInBrowser(context, baseURL!, account.token);
+  await gotoHydrated(page, "/settings");
+  const dialog = page.getByRole("dialog", { name: "New briefing" });
+  for (let opening = 1; opening <= 2; opening++) {
+    await page.getByRole("button", { name: "New briefing" }).click();
+    await expect(dialog.getByLabel("Name"), `opening ${opening}`).toBeFocused();
+    await page.keyboard.press("Escape");
+    await expect(dialog).toBeHidden();
+  }
+});
+
 test.describe("focus after removing something", () => {
   test("deleting a message or marking it read keeps focus in the inbox; the last one leaves it on the heading", async ({
     page,

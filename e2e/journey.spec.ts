@@ -118,8 +118,8 @@ test("visitor → account → places → briefing and rule → live message → 
   await page.getByLabel("E-Mail").fill(email);
   await page.getByLabel("Passwort").fill("a sturdy passphrase");
   await page.getByRole("button", { name: "Anmelden" }).click();
-  await expect(page.getByText(`Angemeldet als ${email}`)).toBeVisible();
-  await page.getByRole("link", { name: "Start" }).click();
+  // Logging in lands on Home.
+  await expect(page).toHaveURL(/\/$/, { timeout: 15_000 }); // scrypt and a page load, on a busy machine
   await expect(page.getByTestId("places").getByRole("heading", { level: 3 })).toHaveText(["Home", "Berlin", "Zurich"]);
   await expect(page.locator("html")).toHaveClass(/dark/);
 });

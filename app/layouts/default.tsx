@@ -58,13 +58,14 @@ function Header() {
   const navClass = ({ isActive }: { isActive: boolean }) => `nav-link ${isActive ? "nav-link-active" : ""}`;
   return (
     <header className="sticky top-0 z-40 border-b border-default bg-default/90 backdrop-blur">
-      <div className="mx-auto flex h-14 max-w-5xl items-center gap-2 px-4">
+      {/* Narrow phones: tighter gaps, so the 44 px targets still fit in 360 px. */}
+      <div className="mx-auto flex h-14 max-w-5xl items-center gap-1 px-4 sm:gap-2">
         <a href="#main" className="skip-link">
           {t("app.skipToContent")}
         </a>
         <NavLink
           to="/"
-          className="mr-2 flex min-h-11 min-w-11 items-center justify-center gap-2 rounded-md font-semibold text-primary-strong focus-visible:outline-2 focus-visible:outline-focus"
+          className="flex min-h-11 min-w-11 items-center justify-center gap-2 rounded-md font-semibold text-primary-strong focus-visible:outline-2 focus-visible:outline-focus"
         >
           <CloudSunIcon />
           <span className="sr-only sm:not-sr-only">{t("app.name")}</span>
