@@ -18,7 +18,8 @@ import { ErrorView } from "./components/error-view";
 import { NavigationProgress } from "./components/navigation-progress";
 import { PwaController } from "./components/pwa/pwa-controller";
 import { Toaster } from "./components/ui/toaster";
-import { isOptedOut } from "./lib/analytics/consent";
+import { hasOptedIn } from "./lib/analytics/consent";
+import { browserRegion } from "./lib/regional-defaults";
 import { pageHydrated } from "./lib/graphql/offline-storage";
 import { GraphQLProvider } from "./lib/graphql/provider";
 import { requestGraphQL } from "./lib/graphql/request-client.server";
@@ -60,10 +61,19 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const analytics = {
     // Public by design (it ships to every browser); no key, no analytics.
     config: env.POSTHOG_KEY ? { key: env.POSTHOG_KEY, host: env.POSTHOG_HOST } : null,
-    optedOut: isOptedOut(request.headers.get("Cookie")),
+    optedIn: hasOptedIn(request.headers.get("Cookie")),
   };
   return data(
-    { locale: getLocale(context), theme: themeSession.getTheme(), toast: flash.toast, session, renderedAt: Date.now(), analytics },
+    {
+      locale: getLocale(context),
+      // A visitor's units follow the region the browser names (the UK: °C and mph).
+      region: browserRegion(request.headers.get("Accept-Language"), getLocale(context)),
+      theme: themeSession.getTheme(),
+      toast: flash.toast,
+      session,
+      renderedAt: Date.now(),
+      analytics,
+    },
     flash.setCookie ? { headers: { "Set-Cookie": flash.setCookie } } : undefined,
   );
 }

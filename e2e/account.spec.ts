@@ -28,6 +28,9 @@ test.describe("account forms", () => {
       expect(setCookies.filter((value) => value.startsWith("weatherbot_session="))).toEqual([
         expect.stringMatching(/^weatherbot_session=[^;]+; Max-Age=604800; Path=\/; HttpOnly; SameSite=Lax$/),
       ]);
+      // Signed in, the weather is on Home; the account (and logging out) is in Settings.
+      await expect(page).toHaveURL(/\/$/, { timeout: 15_000 }); // scrypt and a page load, on a busy machine
+      await page.goto("/settings");
       await expect(page.getByText(`Signed in as ${email}`)).toBeVisible();
 
       const cookie = (await context.cookies()).find((c) => c.name === "weatherbot_session");
@@ -81,8 +84,10 @@ test.describe("account forms", () => {
     const email = uniqueEmail();
     await fillAccountForm(page, email, "a sturdy passphrase");
     await page.getByRole("button", { name: "Create account" }).click();
-    await expect(page.getByText(`Signed in as ${email}`)).toBeVisible();
+    await expect(page).toHaveURL(/\/$/, { timeout: 15_000 }); // scrypt and a page load, on a busy machine
     await expect(page.getByRole("region", { name: "Notifications (F8)" }).getByRole("listitem")).toHaveText(/Your account is ready\./);
+    await page.getByRole("link", { name: "Settings" }).click();
+    await expect(page.getByText(`Signed in as ${email}`)).toBeVisible();
   });
 
   test("logging in brings back the account's language, on this page and the next", async ({ page, context, request, baseURL }) => {
@@ -92,12 +97,13 @@ test.describe("account forms", () => {
     await expect(page.locator("html")).toHaveAttribute("lang", "en-US");
     await fillAccountForm(page, account.email, account.password);
     await page.getByRole("button", { name: "Log in" }).click();
-    await expect(page.getByText(`Angemeldet als ${account.email}`)).toBeVisible();
+    // Home, in the account's language (scrypt and a page load, on a busy machine).
+    await expect(page.getByRole("heading", { name: "Posteingang" })).toBeVisible({ timeout: 15_000 });
     await expect(page.locator("html")).toHaveAttribute("lang", "de-DE");
     await expect(page.getByRole("region", { name: /^(Notifications|Benachrichtigungen) \(F8\)$/ }).getByRole("listitem")).toHaveText(/Willkommen zurück\./);
     expect((await context.cookies()).find((cookie) => cookie.name === "i18n_redirected")?.value).toBe("de-DE");
-    await page.getByRole("link", { name: "Start", exact: true }).click();
-    await expect(page.getByRole("heading", { name: "Posteingang" })).toBeVisible();
+    await page.getByRole("link", { name: "Einstellungen", exact: true }).click();
+    await expect(page.getByText(`Angemeldet als ${account.email}`)).toBeVisible();
   });
 
   test("the cookie is Secure behind a trusted HTTPS proxy, and the header is ignored otherwise", async () => {

@@ -23,10 +23,19 @@ test.beforeEach(async ({ page }) => {
 
 const pageEvents = () => fake.events.filter((event) => event.event === "$pageview" || event.event === "$pageleave").map((event) => `${event.event} ${event.properties.current_url}`);
 
-test("page views and leaves go to the analytics host by full path; opting out stops them before anything else is sent", async ({ page }) => {
+test("nothing is sent until the user opts in; then page views and leaves go by full path; opting out stops them", async ({ page }) => {
   test.setTimeout(60_000);
   const response = await gotoHydrated(page, `${server.baseURL}/`);
   expect(response!.headers()["content-security-policy"]).toContain(`connect-src 'self' ${fake.url}`);
+  await page.getByRole("link", { name: "Settings" }).click();
+  const share = page.getByLabel("Share anonymous usage data");
+  // Opt-in: unticked, and nothing has left for the analytics host (well past the 3 s batch flush).
+  await expect(share).not.toBeChecked();
+  await page.waitForTimeout(4_000);
+  expect(fake.requests.length).toBe(0);
+
+  await share.check();
+  await page.getByRole("link", { name: "Home", exact: true }).click();
   await expect.poll(pageEvents, { timeout: 15_000 }).toEqual(["$pageview /"]);
   expect(fake.events.every((event) => (event as { properties: { token?: string } }).properties.token === "phc_e2e_public_key")).toBe(true);
 
@@ -56,6 +65,8 @@ test("without a key, no request leaves for any other host", async ({ page, baseU
   await gotoHydrated(page, "/");
   await page.getByRole("link", { name: "Settings" }).click();
   await expect(page.getByText("This server collects no usage data.")).toBeVisible();
+  // Nothing to switch on: no toggle at all.
+  await expect(page.getByLabel("Share anonymous usage data")).toHaveCount(0);
   await page.waitForTimeout(1_000);
   expect(foreign).toEqual([]);
 });

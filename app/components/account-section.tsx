@@ -49,8 +49,8 @@ export function AccountSection({ email }: { email: string | null }) {
   const actionData = useActionData<AccountActionData>();
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
-  // Sent here by the `auth` middleware: go back there once signed in.
-  const redirectTo = useSearchParams()[0].get("redirectTo") ?? "/settings";
+  // Sent here by the `auth` middleware: go back there once signed in (otherwise the server sends you Home).
+  const redirectTo = useSearchParams()[0].get("redirectTo");
   // The browser's time zone becomes the new account's; without JavaScript the API uses UTC.
   const [timeZone, setTimeZone] = useState("");
   useEffect(() => setTimeZone(Intl.DateTimeFormat().resolvedOptions().timeZone), []);
@@ -70,7 +70,7 @@ export function AccountSection({ email }: { email: string | null }) {
     <Form method="post" className="flex flex-col gap-4" noValidate>
       <p className="text-muted">{t("account.intro")}</p>
       <input type="hidden" name="timeZone" value={timeZone} />
-      <input type="hidden" name="redirectTo" value={redirectTo} />
+      {redirectTo ? <input type="hidden" name="redirectTo" value={redirectTo} /> : null}
       <Field name="email" type="email" label={t("account.email")} error={errors.email} defaultValue={actionData?.email} autoComplete="email" />
       <Field
         name="password"

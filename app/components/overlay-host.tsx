@@ -31,6 +31,9 @@ export function OverlayHost() {
     if (name && !element.open) {
       opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
       element.showModal();
+      // showModal focuses the first focusable element (Close). React's autoFocus only acts
+      // when the overlay mounts, and a loaded overlay mounts before the dialog is shown.
+      element.querySelector<HTMLElement>("[data-autofocus]")?.focus();
     }
     if (!name && element.open) element.close();
   }, [name]);

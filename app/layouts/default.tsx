@@ -34,8 +34,14 @@ function UnreadBadge() {
   const label = t("inbox.unreadCount", { count });
   return (
     <Tooltip content={label}>
-      <Link to="/#inbox-heading" className="badge" aria-label={label} data-testid="unread-badge">
-        {count > 99 ? "99+" : count}
+      {/* The pill is small; the link around it is a 44 px target for a finger. */}
+      <Link
+        to="/#inbox-heading"
+        className="inline-flex size-11 items-center justify-center rounded-md focus-visible:outline-2 focus-visible:outline-focus"
+        aria-label={label}
+        data-testid="unread-badge"
+      >
+        <span className="badge">{count > 99 ? "99+" : count}</span>
       </Link>
     </Tooltip>
   );
@@ -52,11 +58,15 @@ function Header() {
   const navClass = ({ isActive }: { isActive: boolean }) => `nav-link ${isActive ? "nav-link-active" : ""}`;
   return (
     <header className="sticky top-0 z-40 border-b border-default bg-default/90 backdrop-blur">
-      <div className="mx-auto flex h-14 max-w-5xl items-center gap-2 px-4">
+      {/* Narrow phones: tighter gaps, so the 44 px targets still fit in 360 px. */}
+      <div className="mx-auto flex h-14 max-w-5xl items-center gap-1 px-4 sm:gap-2">
         <a href="#main" className="skip-link">
           {t("app.skipToContent")}
         </a>
-        <NavLink to="/" className="mr-2 flex items-center gap-2 font-semibold text-primary-strong">
+        <NavLink
+          to="/"
+          className="flex min-h-11 min-w-11 items-center justify-center gap-2 rounded-md font-semibold text-primary-strong focus-visible:outline-2 focus-visible:outline-focus"
+        >
           <CloudSunIcon />
           <span className="sr-only sm:not-sr-only">{t("app.name")}</span>
         </NavLink>

@@ -6,6 +6,7 @@ import { apiLanguage, DEFAULT_LOCALE, isLocale, localeOfApiLanguage } from "./i1
 import { serializeLocaleCookie } from "./i18n/locale-cookie.server";
 import { i18nFor } from "./i18n/middleware.server";
 import { loadQuery, requestGraphQL } from "./graphql/request-client.server";
+import { browserRegion } from "./regional-defaults";
 import { safeRedirectPath } from "./safe-redirect";
 import { clearedSessionCookie, sessionCookie, sessionToken } from "./session.server";
 import { redirectWithToast } from "./toast/flash-toast.server";
@@ -14,8 +15,8 @@ export type AccountFormErrors = { email?: string; password?: string; form?: stri
 export type AccountActionData = { intent: "login" | "signup"; email: string; errors: AccountFormErrors };
 
 
-const SIGN_UP = `mutation SignUp($email: String!, $password: String!, $language: Language, $timeZone: TimeZone) {
-  signUp(email: $email, password: $password, language: $language, timeZone: $timeZone) { id token }
+const SIGN_UP = `mutation SignUp($email: String!, $password: String!, $language: Language, $timeZone: TimeZone, $region: String) {
+  signUp(email: $email, password: $password, language: $language, timeZone: $timeZone, region: $region) { id token }
 }`;
 const LOG_IN = `mutation LogIn($email: String!, $password: String!) {
   logIn(email: $email, password: $password) { id token user { id settings { id language } } }
@@ -48,7 +49,8 @@ function isTimeZone(value: string) {
 export async function handleAccountIntent(request: Request, context: Readonly<RouterContextProvider>, form: FormData, i18n: i18n) {
   const { t } = i18n;
   const intent = form.get("intent");
-  const redirectTo = safeRedirectPath(form.get("redirectTo"), "/settings");
+  // Signed in, the weather is on Home; logging out stays where the account form is.
+  const redirectTo = safeRedirectPath(form.get("redirectTo"), intent === "logout" ? "/settings" : "/");
 
   if (intent === "logout") {
     await requestGraphQL(context).client.mutation(LOG_OUT, {}).toPromise();
@@ -70,6 +72,7 @@ export async function handleAccountIntent(request: Request, context: Readonly<Ro
   if (errors.email || errors.password) return data<AccountActionData>({ intent, email, errors }, { status: 400 });
 
   const timeZone = String(form.get("timeZone") ?? "");
+  const locale = isLocale(i18n.language) ? i18n.language : DEFAULT_LOCALE;
   const { client } = requestGraphQL(context);
   const result =
     intent === "signup"
@@ -77,8 +80,10 @@ export async function handleAccountIntent(request: Request, context: Readonly<Ro
           .mutation<{ signUp: { token: string } }>(SIGN_UP, {
             email,
             password,
-            language: apiLanguage(isLocale(i18n.language) ? i18n.language : DEFAULT_LOCALE),
+            language: apiLanguage(locale),
             timeZone: isTimeZone(timeZone) ? timeZone : null,
+            // The units the visitor saw on the way in: the browser's region's.
+            region: browserRegion(request.headers.get("Accept-Language"), locale),
           })
           .toPromise()
       : await client.mutation<{ logIn: LoggedIn }>(LOG_IN, { email, password }).toPromise();

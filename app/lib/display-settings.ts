@@ -3,28 +3,27 @@ import { useTranslation } from "react-i18next";
 import { useRouteLoaderData } from "react-router";
 import { useQuery } from "urql";
 import { VIEWER_QUERY, type ViewerSettings } from "./graphql/documents";
+import { regionalDefaults } from "./regional-defaults";
 import { formatWeekdayClock, type UnitSettings } from "./units";
 
 /** `timeZone`: the user's; for a visitor, UTC (the server and the browser must write the same text). */
 export type DisplaySettings = UnitSettings & { hour12: boolean; timeZone: string };
 
-/** What a visitor sees before choosing: the conventions of the page's language (the API's defaults too). */
-export function defaultDisplaySettings(locale: string): Omit<ViewerSettings, "id" | "timeZone"> {
-  const us = locale === "en-US";
-  return {
-    hour12: us,
-    temperatureUnit: us ? "FAHRENHEIT" : "CELSIUS",
-    windSpeedUnit: us ? "MPH" : "KMH",
-    precipitationUnit: us ? "INCH" : "MM",
-  };
+/**
+ * What a visitor sees before choosing: the conventions of the browser's region ("en-GB":
+ * °C and mph), or of the page's language when the browser names none (the API's defaults too).
+ */
+export function defaultDisplaySettings(locale: string, region?: string): Omit<ViewerSettings, "id" | "timeZone"> {
+  return regionalDefaults(region ?? locale.split("-")[1] ?? "US");
 }
 
-/** Units, clock and locale for formatting: the signed-in user's settings, or the language's conventions. */
+/** Units, clock and locale for formatting: the signed-in user's settings, or the region's conventions. */
 export function useDisplaySettings(): DisplaySettings {
   const { i18n } = useTranslation();
   const [viewer] = useQuery({ query: VIEWER_QUERY });
+  const root = useRouteLoaderData("root") as { region?: string } | undefined;
   const locale = i18n.language;
-  const settings = viewer.data?.me?.settings ?? { ...defaultDisplaySettings(locale), timeZone: null };
+  const settings = viewer.data?.me?.settings ?? { ...defaultDisplaySettings(locale, root?.region), timeZone: null };
   return {
     locale,
     hour12: settings.hour12,

@@ -136,7 +136,7 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
       </Section>
       {root ? (
         <Section id="privacy" title={t("settings.sections.privacy")}>
-          <AnalyticsConsent config={root.analytics.config} optedOut={root.analytics.optedOut} />
+          <AnalyticsConsent config={root.analytics.config} optedIn={root.analytics.optedIn} />
         </Section>
       ) : null}
     </div>

@@ -39,6 +39,22 @@ describe("accounts", () => {
     expect(me.data!.me).toEqual({ id: session.user.id, email: "ada@example.com" });
   });
 
+  it("starts a new account on its region's units: the UK °C and mph, the US °F, elsewhere metric; a bad region is refused", async () => {
+    const SIGN_UP_IN = `mutation ($email: String!, $region: String) {
+      signUp(email: $email, password: "analytical engine", language: EN_US, region: $region) {
+        user { settings { temperatureUnit windSpeedUnit precipitationUnit hour12 } }
+      }
+    }`;
+    const settingsFor = async (email: string, region?: string) => (await t.gql(SIGN_UP_IN, { email, region })).data?.signUp.user.settings;
+    expect(await settingsFor("uk@example.com", "GB")).toEqual({ temperatureUnit: "CELSIUS", windSpeedUnit: "MPH", precipitationUnit: "MM", hour12: false });
+    expect(await settingsFor("us@example.com", "US")).toEqual({ temperatureUnit: "FAHRENHEIT", windSpeedUnit: "MPH", precipitationUnit: "INCH", hour12: true });
+    expect(await settingsFor("ie@example.com", "IE")).toEqual({ temperatureUnit: "CELSIUS", windSpeedUnit: "KMH", precipitationUnit: "MM", hour12: false });
+    // No region: the language's own (American English).
+    expect(await settingsFor("en@example.com")).toEqual({ temperatureUnit: "FAHRENHEIT", windSpeedUnit: "MPH", precipitationUnit: "INCH", hour12: true });
+    const bad = await t.gql(SIGN_UP_IN, { email: "bad-region@example.com", region: "Great Britain" });
+    expect(codes(bad)).toEqual(["BAD_USER_INPUT"]);
+  });
+
   it("stores only a hash of the token and of the password", async () => {
     const token = await t.signUp("hashcheck@example.com", "not stored anywhere");
     const sessions = await t.api.services.db.selectFrom("sessions").select("token_hash").execute();

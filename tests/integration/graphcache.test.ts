@@ -106,6 +106,13 @@ describe("graphcache updates", () => {
     expect(afterDelete.messages.edges.map((m) => m.id)).not.toContain(third.sendBriefingNow.id);
     expect(requests - requestsBefore).toBe(2); // the two mutations, nothing refetched
 
+    // Undo of the delete: back in its place and unread again, still without a refetch.
+    await mutate(`mutation ($id: ID!) { restoreMessage(id: $id) { id title readAt createdAt } }`, { id: third.sendBriefingNow.id });
+    const afterRestore = cached<{ messages: { edges: Array<{ id: string }> }; me: { unreadCount: number } }>(INBOX)!;
+    expect(afterRestore.messages.edges.map((m) => m.id)).toEqual([third.sendBriefingNow.id, second.sendBriefingNow.id, afterDelete.messages.edges[1]!.id]);
+    expect(afterRestore.me.unreadCount).toBe(2);
+    expect(requests - requestsBefore).toBe(3);
+
     await mutate(`mutation { markAllRead { id } }`);
     const read = cached<{ messages: { edges: Array<{ readAt: string | null }> }; me: { unreadCount: number } }>(INBOX)!;
     expect(read.messages.edges.every((m) => m.readAt !== null)).toBe(true);

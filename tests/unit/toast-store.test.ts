@@ -7,6 +7,8 @@ describe("TOAST_LIMITS", () => {
     expect(TOAST_LIMITS).toEqual({
       maxVisible: 5,
       durationMs: 5000,
+      // A toast with a button (Undo) waits for a keyboard user to reach it with F8.
+      actionDurationMs: 10_000,
       gapPx: 16,
       swipeThreshold: 50,
       hotkey: ["F8"],

@@ -229,4 +229,22 @@ export const migrations: Record<string, Migration> = {
       }
     },
   },
+  "0007_removed_items": {
+    async up(db: Kysely<unknown>) {
+      // Messages and briefings get the same undo as places: one store for every kind.
+      await db.schema
+        .createTable("removed_items")
+        .addColumn("kind", "text", (col) => col.notNull())
+        .addColumn("item_id", "text", (col) => col.notNull())
+        .addColumn("user_id", "text", (col) => col.notNull().references("users.id").onDelete("cascade"))
+        .addColumn("removed_at", "text", (col) => col.notNull())
+        .addColumn("snapshot", "text", (col) => col.notNull())
+        .addPrimaryKeyConstraint("removed_items_pk", ["kind", "item_id"])
+        .execute();
+      await db.schema.createIndex("removed_items_user").on("removed_items").columns(["user_id", "removed_at"]).execute();
+      await sql`INSERT INTO removed_items (kind, item_id, user_id, removed_at, snapshot)
+        SELECT 'place', place_id, user_id, removed_at, snapshot FROM removed_places`.execute(db);
+      await db.schema.dropTable("removed_places").execute();
+    },
+  },
 };

@@ -1,8 +1,8 @@
 import type { Transaction } from "kysely";
+import { keepRemoved, takeRemoved } from "./removed-items.server";
 import type { AlertRuleTable, AlertStateTable, BriefingPlaceTable, Database, PlaceTable } from "./tables";
 
-/** How long a removed place can be put back. */
-export const RESTORE_WINDOW_MS = 10 * 60_000;
+export { RESTORE_WINDOW_MS } from "./removed-items.server";
 
 /** Everything removing a place deletes or detaches: undo puts back what still fits. */
 type PlaceSnapshot = {
@@ -33,13 +33,7 @@ export async function removePlaceWithSnapshot(trx: Trx, userId: string, placeId:
       await trx.selectFrom("messages").select("id").where("place_id", "=", placeId).where("user_id", "=", userId).execute()
     ).map((row) => row.id),
   };
-  const expired = new Date(now.getTime() - RESTORE_WINDOW_MS).toISOString();
-  await trx.deleteFrom("removed_places").where("user_id", "=", userId).where("removed_at", "<", expired).execute();
-  await trx
-    .insertInto("removed_places")
-    .values({ place_id: placeId, user_id: userId, removed_at: now.toISOString(), snapshot: JSON.stringify(snapshot) })
-    .onConflict((conflict) => conflict.column("place_id").doNothing())
-    .execute();
+  await keepRemoved(trx, "place", placeId, userId, now, snapshot);
   await trx.deleteFrom("places").where("id", "=", placeId).where("user_id", "=", userId).execute();
   await renumber(trx, userId);
   return true;
@@ -50,16 +44,8 @@ export async function removePlaceWithSnapshot(trx: Trx, userId: string, placeId:
  * briefings that still exist and the inbox's links to it. Null when there is nothing to restore.
  */
 export async function restoreRemovedPlace(trx: Trx, userId: string, placeId: string, now: Date): Promise<PlaceTable | null> {
-  const removed = await trx
-    .selectFrom("removed_places")
-    .selectAll()
-    .where("place_id", "=", placeId)
-    .where("user_id", "=", userId)
-    .where("removed_at", ">=", new Date(now.getTime() - RESTORE_WINDOW_MS).toISOString())
-    .executeTakeFirst();
-  if (!removed) return null;
-  const snapshot = JSON.parse(removed.snapshot) as PlaceSnapshot;
-  await trx.deleteFrom("removed_places").where("place_id", "=", placeId).execute();
+  const snapshot = await takeRemoved<PlaceSnapshot>(trx, "place", placeId, userId, now);
+  if (!snapshot) return null;
 
   const others = await trx.selectFrom("places").select(["id"]).where("user_id", "=", userId).orderBy("position").execute();
   const ids = others.map((row) => row.id);

@@ -146,8 +146,8 @@ export type PushSubscriptionTable = {
   created_at: string;
 };
 
-/** A removed place and what went with it, as JSON (see places.server.ts), kept for undo. */
-export type RemovedPlaceTable = { place_id: string; user_id: string; removed_at: string; snapshot: string };
+/** A removed place, message or briefing and what went with it, as JSON, kept for undo (removed-items.server.ts). */
+export type RemovedItemTable = { kind: string; item_id: string; user_id: string; removed_at: string; snapshot: string };
 
 export type HeldPushTable = { message_id: string; user_id: string; created_at: string };
 
@@ -161,7 +161,7 @@ export type Database = {
   briefing_places: BriefingPlaceTable;
   messages: MessageTable;
   alert_rules: AlertRuleTable;
-  removed_places: RemovedPlaceTable;
+  removed_items: RemovedItemTable;
   alert_states: AlertStateTable;
   alert_episodes: AlertEpisodeTable;
   push_subscriptions: PushSubscriptionTable;

@@ -3,6 +3,7 @@ import { hashPassword, passwordProblem, verifyPassword } from "../auth/password.
 import { createSession, revokeSession } from "../auth/sessions.server";
 import { rescheduleBriefings } from "../bot/briefings.server";
 import { requireUserId, type ApiContext } from "../context.server";
+import { isRegion } from "../../lib/regional-defaults";
 import { defaultSettings, settingsView } from "../db/settings-rows";
 import type { SettingsTable, UserTable } from "../db/tables";
 import { apiError, badInput } from "../errors.server";
@@ -63,7 +64,8 @@ export const accountTypeDefs = /* GraphQL */ `
   }
 
   type Mutation {
-    signUp(email: String!, password: String!, language: Language, timeZone: TimeZone): Session!
+    "region: the ISO 3166 country code of the user (GB, US, …) for the first units; by default the language's."
+    signUp(email: String!, password: String!, language: Language, timeZone: TimeZone, region: String): Session!
     logIn(email: String!, password: String!): Session!
     "Revokes the session the request was made with."
     logOut: Boolean!
@@ -110,12 +112,13 @@ export const accountResolvers = {
   Mutation: {
     async signUp(
       _: unknown,
-      args: { email: string; password: string; language?: string | null; timeZone?: string | null },
+      args: { email: string; password: string; language?: string | null; timeZone?: string | null; region?: string | null },
       context: ApiContext,
     ) {
       const email = normaliseEmail(args.email);
       const problem = passwordProblem(args.password);
       if (problem) throw badInput(problem.message, "password", problem.reason);
+      if (args.region != null && !isRegion(args.region)) throw badInput("region must be a two-letter country code such as GB", "region");
       const language = args.language ?? "EN_US";
       const timeZone = args.timeZone ?? "UTC";
       const existing = await context.db.selectFrom("users").select("id").where("email", "=", email).executeTakeFirst();
@@ -130,7 +133,7 @@ export const accountResolvers = {
       try {
         await context.db.transaction().execute(async (trx) => {
           await trx.insertInto("users").values(user).execute();
-          await trx.insertInto("settings").values(defaultSettings(user.id, language, timeZone)).execute();
+          await trx.insertInto("settings").values(defaultSettings(user.id, language, timeZone, args.region)).execute();
         });
       } catch (error) {
         // Two sign-ups with one email at the same moment: the unique index decides.

@@ -4,7 +4,9 @@ import { nextRunAt, parseDays } from "../bot/briefings.server";
 import { WEEKDAYS } from "../bot/zoned-time";
 import { requireUserId, type ApiContext } from "../context.server";
 import type { BriefingTable } from "../db/tables";
-import { badInput, notFound } from "../errors.server";
+import { removeBriefingWithSnapshot, restoreRemovedBriefing } from "../db/briefing-removal.server";
+import { RESTORE_WINDOW_MS } from "../db/removed-items.server";
+import { apiError, badInput, notFound } from "../errors.server";
 import { messageView } from "./messages.server";
 import { placeView } from "./places.server";
 
@@ -41,7 +43,10 @@ export const briefingsTypeDefs = /* GraphQL */ `
   extend type Mutation {
     "Creates a briefing (no id) or replaces the one with this id."
     saveBriefing(id: ID, input: BriefingInput!): Briefing!
+    "Deletes a briefing with its place slots; restoreBriefing can undo it for 10 minutes."
     deleteBriefing(id: ID!): ID!
+    "Puts back a briefing deleted in the last 10 minutes, with its slots for places that still exist."
+    restoreBriefing(id: ID!): Briefing!
     "Writes the briefing as of now to the inbox, whatever its schedule."
     sendBriefingNow(id: ID!): Message!
   }
@@ -145,9 +150,27 @@ export const briefingsResolvers = {
     },
     async deleteBriefing(_: unknown, { id }: { id: string }, context: ApiContext) {
       const userId = requireUserId(context);
-      const result = await context.db.deleteFrom("briefings").where("id", "=", id).where("user_id", "=", userId).executeTakeFirst();
-      if (Number(result.numDeletedRows) === 0) throw notFound("Briefing");
+      const removed = await context.db.transaction().execute((trx) => removeBriefingWithSnapshot(trx, userId, id, context.now()));
+      if (!removed) throw notFound("Briefing");
       return id;
+    },
+    async restoreBriefing(_: unknown, { id }: { id: string }, context: ApiContext) {
+      const userId = requireUserId(context);
+      const row = await context.db.transaction().execute(async (trx) => {
+        const count = await trx.selectFrom("briefings").select("id").where("user_id", "=", userId).execute();
+        if (count.length >= MAX_BRIEFINGS) throw badInput(`You can have up to ${MAX_BRIEFINGS} briefings`);
+        const restored = await restoreRemovedBriefing(trx, userId, id, context.now());
+        if (!restored) return null;
+        // A run that fell due while it was gone is not sent late: it waits for its next time.
+        const settings = await trx.selectFrom("settings").select("time_zone").where("user_id", "=", userId).executeTakeFirstOrThrow();
+        const next = { ...restored, next_run_at: nextRunAt(restored, settings.time_zone, context.now()) };
+        await trx.updateTable("briefings").set({ next_run_at: next.next_run_at }).where("id", "=", id).execute();
+        return next;
+      });
+      if (!row) {
+        throw apiError("NOT_FOUND", `Nothing to restore: no briefing was deleted here in the last ${RESTORE_WINDOW_MS / 60_000} minutes`);
+      }
+      return briefingView(row);
     },
     async sendBriefingNow(_: unknown, { id }: { id: string }, context: ApiContext) {
       const userId = requireUserId(context);

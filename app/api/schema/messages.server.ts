@@ -1,7 +1,9 @@
 import { timeOrderedLowerBound } from "../../lib/graphql/live-cursor";
 import { requireSession, requireUserId, type ApiContext } from "../context.server";
 import type { MessageTable } from "../db/tables";
-import { badInput, notFound } from "../errors.server";
+import { removeMessageWithSnapshot, restoreRemovedMessage } from "../db/message-removal.server";
+import { RESTORE_WINDOW_MS } from "../db/removed-items.server";
+import { apiError, badInput, notFound } from "../errors.server";
 import { userView } from "./account.server";
 import { briefingView } from "./briefings.server";
 import { placeView } from "./places.server";
@@ -42,7 +44,10 @@ export const messagesTypeDefs = /* GraphQL */ `
   extend type Mutation {
     markRead(ids: [ID!]!): [Message!]!
     markAllRead: User!
+    "Deletes a message; restoreMessage can undo it for 10 minutes."
     deleteMessage(id: ID!): ID!
+    "Puts back a message deleted in the last 10 minutes, in its place in the inbox."
+    restoreMessage(id: ID!): Message!
   }
 
   type Subscription {
@@ -175,9 +180,17 @@ export const messagesResolvers = {
     },
     async deleteMessage(_: unknown, { id }: { id: string }, context: ApiContext) {
       const userId = requireUserId(context);
-      const result = await context.db.deleteFrom("messages").where("id", "=", id).where("user_id", "=", userId).executeTakeFirst();
-      if (Number(result.numDeletedRows) === 0) throw notFound("Message");
+      const removed = await context.db.transaction().execute((trx) => removeMessageWithSnapshot(trx, userId, id, context.now()));
+      if (!removed) throw notFound("Message");
       return id;
+    },
+    async restoreMessage(_: unknown, { id }: { id: string }, context: ApiContext) {
+      const userId = requireUserId(context);
+      const row = await context.db.transaction().execute((trx) => restoreRemovedMessage(trx, userId, id, context.now()));
+      if (!row) {
+        throw apiError("NOT_FOUND", `Nothing to restore: no message was deleted here in the last ${RESTORE_WINDOW_MS / 60_000} minutes`);
+      }
+      return messageView(row);
     },
   },
   Subscription: {

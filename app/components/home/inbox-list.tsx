@@ -11,10 +11,16 @@ import {
   INBOX_QUERY,
   MARK_ALL_READ_MUTATION,
   MARK_READ_MUTATION,
+  RESTORE_MESSAGE_MUTATION,
   type MessageFields,
 } from "~/lib/graphql/documents";
+import { focusAfterRemoval, focusWithinItem } from "~/lib/focus-after-removal";
 import { showToast } from "~/lib/toast/toast-store";
+import { showUndoToast } from "~/lib/toast/undo-toast";
 import { hourCycle } from "~/lib/units";
+
+/** How focus finds its way in the inbox when a message (or one of its buttons) goes away. */
+const INBOX_ROWS = { row: "data-message-id", control: "delete", fallbackId: "inbox-heading" };
 
 export const inboxVariables = (after?: string) => (after ? { first: INBOX_PAGE_SIZE, after } : { first: INBOX_PAGE_SIZE });
 
@@ -29,6 +35,7 @@ function MessageItem({ message, time }: { message: MessageFields; time: Intl.Dat
   const { t } = useTranslation();
   const [, markRead] = useMutation(MARK_READ_MUTATION);
   const [, deleteMessage] = useMutation(DELETE_MESSAGE_MUTATION);
+  const [, restoreMessage] = useMutation(RESTORE_MESSAGE_MUTATION);
   const unread = !message.readAt;
   return (
     <li className="flex gap-3 py-3" data-message-id={message.id} data-unread={unread ? "true" : undefined}>
@@ -52,7 +59,17 @@ function MessageItem({ message, time }: { message: MessageFields; time: Intl.Dat
       <div className="flex shrink-0 items-start">
         {unread ? (
           <Tooltip content={t("inbox.markRead")}>
-            <button type="button" className="icon-button" aria-label={t("inbox.markRead")} onClick={() => void markRead({ ids: [message.id] })}>
+            <button
+              type="button"
+              className="icon-button"
+              aria-label={t("inbox.markRead")}
+              onClick={async (event) => {
+                // The button goes away once the message is read: focus stays on the message.
+                const refocus = focusWithinItem(event.currentTarget, INBOX_ROWS);
+                const result = await markRead({ ids: [message.id] });
+                if (!result.error) refocus();
+              }}
+            >
               <CheckIcon />
             </button>
           </Tooltip>
@@ -62,9 +79,18 @@ function MessageItem({ message, time }: { message: MessageFields; time: Intl.Dat
             type="button"
             className="icon-button"
             aria-label={t("inbox.delete")}
-            onClick={async () => {
+            data-control="delete"
+            onClick={async (event) => {
+              const refocus = focusAfterRemoval(event.currentTarget, INBOX_ROWS);
               const result = await deleteMessage({ id: message.id });
-              if (!result.error) showToast({ title: t("inbox.deleted"), variant: "success" });
+              if (result.error) return;
+              refocus();
+              showUndoToast({
+                title: t("inbox.deleted"),
+                undoLabel: t("managePlaces.undo"),
+                restore: () => restoreMessage({ id: message.id }),
+                restoredTitle: t("inbox.restored"),
+              });
             }}
           >
             <TrashIcon />

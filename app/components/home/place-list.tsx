@@ -1,4 +1,5 @@
 import { useTranslation } from "react-i18next";
+import { VisitorLookup } from "~/components/home/visitor-lookup";
 import { ForecastCard } from "~/components/weather/forecast-card";
 import { openOverlay } from "~/lib/overlays/overlay-store";
 import type { PlaceSummary } from "~/lib/graphql/documents";
@@ -24,7 +25,11 @@ export function PlaceList({ places }: { places: PlaceSummary[] }) {
         </button>
       </div>
       {places.length === 0 ? (
-        <p className="card text-muted">{t("places.empty")}</p>
+        // A new account: what "Add a place" above is for, and meanwhile any place's weather right here.
+        <div className="card flex flex-col gap-4">
+          <p className="text-muted">{t("places.empty")}</p>
+          <VisitorLookup nested />
+        </div>
       ) : (
         <ul className="flex flex-col gap-4" data-testid="places">
           {places.map((place) => (

@@ -17,15 +17,19 @@ function LookupForecast({ location }: { location: LocationResult }) {
   return <ForecastCard title={location.name} subtitle={describeLocation(location)} weather={weather} />;
 }
 
-/** A visitor looks up any place's forecast; saving places and getting alerts needs an account. */
-export function VisitorLookup() {
+/**
+ * A visitor looks up any place's forecast; saving places and getting alerts needs an account.
+ * `nested`: inside another section (a new account's empty place list), one heading level down.
+ */
+export function VisitorLookup({ nested = false }: { nested?: boolean }) {
   const { t } = useTranslation();
   const [location, setLocation] = useState<LocationResult | null>(null);
+  const Heading = nested ? "h3" : "h2";
   return (
-    <section aria-labelledby="visitor-heading" className="mt-8 flex max-w-2xl flex-col gap-4">
-      <h2 id="visitor-heading" className="text-xl font-semibold">
+    <section aria-labelledby="visitor-heading" className={`flex max-w-2xl flex-col gap-4 ${nested ? "" : "mt-8"}`}>
+      <Heading id="visitor-heading" className={nested ? "text-lg font-semibold" : "text-xl font-semibold"}>
         {t("visitor.title")}
-      </h2>
+      </Heading>
       <LocationSearch onSelect={setLocation} />
       {location ? <LookupForecast key={location.id} location={location} /> : null}
     </section>

@@ -16,6 +16,7 @@ export default function AboutOverlay({ close }: OverlayProps) {
           aria-label={t("overlay.close")}
           className="icon-button"
           autoFocus
+          data-autofocus=""
         >
           <CloseIcon />
         </button>

@@ -62,6 +62,7 @@ export default function BriefingOverlay({ close, params }: OverlayProps) {
           value={draft.name}
           maxLength={60}
           autoFocus
+          data-autofocus=""
           aria-invalid={errors.name ? true : undefined}
           aria-describedby={errors.name ? `${id}-name-error` : undefined}
           onChange={(event) => change({ name: event.target.value })}

@@ -50,6 +50,7 @@ export default function StarterRulesOverlay({ close }: OverlayProps) {
               className="accent-primary"
               checked={chosen.includes(entry.key)}
               autoFocus={entry === STARTER_RULES[0]}
+              data-autofocus={entry === STARTER_RULES[0] ? "" : undefined}
               onChange={(event) => {
                 setError(null);
                 setChosen((current) => (event.target.checked ? [...current, entry.key] : current.filter((key) => key !== entry.key)));

@@ -22,6 +22,8 @@ export function LocationSearch({ onSelect, autoFocus }: { onSelect: (location: L
   const [text, setText] = useState("");
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(-1);
+  // The name of the place chosen last: focusing a field that still shows it opens nothing.
+  const [chosen, setChosen] = useState<string | null>(null);
   const query = useDebouncedValue(text.trim(), SEARCH_DEBOUNCE_MS);
   const [result] = useQuery({
     query: SEARCH_LOCATIONS_QUERY,
@@ -35,6 +37,7 @@ export function LocationSearch({ onSelect, autoFocus }: { onSelect: (location: L
 
   function choose(location: LocationResult) {
     setText(location.name);
+    setChosen(location.name);
     setOpen(false);
     setActive(-1);
     onSelect(location);
@@ -68,6 +71,7 @@ export function LocationSearch({ onSelect, autoFocus }: { onSelect: (location: L
         role="combobox"
         autoComplete="off"
         autoFocus={autoFocus}
+        data-autofocus={autoFocus ? "" : undefined}
         aria-autocomplete="list"
         aria-expanded={expanded}
         aria-controls={listId}
@@ -81,6 +85,10 @@ export function LocationSearch({ onSelect, autoFocus }: { onSelect: (location: L
           setActive(-1);
         }}
         onKeyDown={onKeyDown}
+        // Back in the field (after "Choose a place first", say): the results of what it holds come back.
+        onFocus={() => {
+          if (text.trim() !== chosen) setOpen(true);
+        }}
         onBlur={() => setOpen(false)}
       />
       <ul

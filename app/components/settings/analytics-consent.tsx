@@ -4,16 +4,20 @@ import { setAnalyticsEnabled, type AnalyticsConfig } from "~/lib/analytics/analy
 import { writeAnalyticsChoice } from "~/lib/analytics/consent";
 import { showToast } from "~/lib/toast/toast-store";
 
-/** The user's say over usage analytics; switching off stops sending before anything else goes out. */
-export function AnalyticsConsent({ config, optedOut }: { config: AnalyticsConfig; optedOut: boolean }) {
+/**
+ * The user's say over usage analytics: off until they tick it, and switching off stops
+ * sending before anything else goes out. A server without analytics offers no switch at all.
+ */
+export function AnalyticsConsent({ config, optedIn }: { config: AnalyticsConfig; optedIn: boolean }) {
   const { t } = useTranslation();
-  const [enabled, setEnabled] = useState(!optedOut);
+  const [enabled, setEnabled] = useState(optedIn);
+  if (!config) return <p className="text-sm text-muted">{t("analytics.notConfigured")}</p>;
   return (
     <div className="flex flex-col gap-2">
-      <label className="flex items-center gap-2">
+      <label className="flex min-h-11 items-center gap-2">
         <input
           type="checkbox"
-          className="accent-primary"
+          className="size-5 accent-primary"
           checked={enabled}
           onChange={(event) => {
             const next = event.target.checked;
@@ -25,7 +29,7 @@ export function AnalyticsConsent({ config, optedOut }: { config: AnalyticsConfig
         />
         {t("analytics.label")}
       </label>
-      <p className="text-sm text-muted">{config ? t("analytics.hint") : t("analytics.notConfigured")}</p>
+      <p className="text-sm text-muted">{t("analytics.hint")}</p>
     </div>
   );
 }

@@ -82,7 +82,7 @@ function PushToggle() {
   if (status === "unsupported") return <p className="text-sm text-muted">{t("pwa.pushUnsupported")}</p>;
   return (
     <div className="flex flex-col gap-2">
-      <label className="flex items-center gap-2">
+      <label className="flex min-h-11 items-center gap-2">
         <input
           type="checkbox"
           role="switch"

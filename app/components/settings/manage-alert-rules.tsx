@@ -61,7 +61,8 @@ function RuleRow({ rule }: { rule: AlertRule }) {
 
   return (
     <li className="flex flex-wrap items-center gap-3 py-3" data-rule-id={rule.id}>
-      <label className="flex items-center">
+      {/* The label is the switch's 44 px target; the box itself is 20 px. */}
+      <label className="flex size-11 shrink-0 cursor-pointer items-center justify-center">
         <input type="checkbox" role="switch" className="size-5 accent-primary" checked={enabled} onChange={(event) => void toggleEnabled(event.target.checked)} />
         <span className="sr-only">{t("alerts.enabled", { name: rule.name })}</span>
       </label>

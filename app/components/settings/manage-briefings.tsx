@@ -6,12 +6,15 @@ import { formatWhen, useDisplaySettings } from "~/lib/display-settings";
 import {
   BRIEFINGS_QUERY,
   DELETE_BRIEFING_MUTATION,
+  RESTORE_BRIEFING_MUTATION,
   SAVE_BRIEFING_MUTATION,
   SEND_BRIEFING_NOW_MUTATION,
   type Briefing,
 } from "~/lib/graphql/documents";
 import { openOverlay } from "~/lib/overlays/overlay-store";
+import { focusAfterRemoval } from "~/lib/focus-after-removal";
 import { showToast } from "~/lib/toast/toast-store";
+import { showUndoToast } from "~/lib/toast/undo-toast";
 import { useOptimisticToggle } from "~/lib/use-optimistic-toggle";
 import { formatClock } from "~/lib/units";
 import { weekdayList } from "~/lib/weekdays";
@@ -21,6 +24,7 @@ function BriefingRow({ briefing }: { briefing: Briefing }) {
   const settings = useDisplaySettings();
   const [, saveBriefing] = useMutation(SAVE_BRIEFING_MUTATION);
   const [, deleteBriefing] = useMutation(DELETE_BRIEFING_MUTATION);
+  const [, restoreBriefing] = useMutation(RESTORE_BRIEFING_MUTATION);
   const [{ fetching: sending }, sendNow] = useMutation(SEND_BRIEFING_NOW_MUTATION);
   const [hours, minutes] = briefing.time.split(":").map(Number);
   // A wall-clock time of the user's day, written in their clock style.
@@ -37,7 +41,8 @@ function BriefingRow({ briefing }: { briefing: Briefing }) {
 
   return (
     <li className="flex flex-wrap items-center gap-3 py-3" data-briefing-id={briefing.id}>
-      <label className="flex items-center">
+      {/* The label is the switch's 44 px target; the box itself is 20 px. */}
+      <label className="flex size-11 shrink-0 cursor-pointer items-center justify-center">
         <input type="checkbox" role="switch" className="size-5 accent-primary" checked={enabled} onChange={(event) => void toggleEnabled(event.target.checked)} />
         <span className="sr-only">{t("briefings.enabled", { name: briefing.name })}</span>
       </label>
@@ -70,9 +75,18 @@ function BriefingRow({ briefing }: { briefing: Briefing }) {
             type="button"
             className="icon-button"
             aria-label={t("briefings.delete", { name: briefing.name })}
-            onClick={async () => {
+            data-control="delete"
+            onClick={async (event) => {
+              const refocus = focusAfterRemoval(event.currentTarget, { row: "data-briefing-id", control: "delete", fallbackId: "briefings-heading" });
               const result = await deleteBriefing({ id: briefing.id });
-              if (!result.error) showToast({ title: t("briefings.deleted", { name: briefing.name }), variant: "success" });
+              if (result.error) return;
+              refocus();
+              showUndoToast({
+                title: t("briefings.deleted", { name: briefing.name }),
+                undoLabel: t("managePlaces.undo"),
+                restore: () => restoreBriefing({ id: briefing.id }),
+                restoredTitle: t("briefings.restored", { name: briefing.name }),
+              });
             }}
           >
             <TrashIcon />

@@ -13,7 +13,9 @@ import {
 } from "~/lib/graphql/documents";
 import { useDragReorder, type DragHandleProps } from "~/lib/drag-reorder";
 import { inOrder, moveBy, moveTo } from "~/lib/place-order";
+import { focusAfterRemoval } from "~/lib/focus-after-removal";
 import { showToast } from "~/lib/toast/toast-store";
+import { showUndoToast } from "~/lib/toast/undo-toast";
 
 /**
  * The places in the order the user last asked for. Moves can follow each other faster
@@ -66,7 +68,7 @@ function PlaceRow({
   index: number;
   count: number;
   onMove: (id: string, offset: number) => void;
-  onRemove: (place: PlaceSummary) => void;
+  onRemove: (place: PlaceSummary, from: HTMLElement) => void;
   dragHandle: DragHandleProps;
   style: CSSProperties | undefined;
 }) {
@@ -157,7 +159,8 @@ function PlaceRow({
             type="button"
             className="icon-button"
             aria-label={t("managePlaces.remove", { label: place.label })}
-            onClick={() => onRemove(place)}
+            data-control="remove"
+            onClick={(event) => onRemove(place, event.currentTarget)}
           >
             <TrashIcon />
           </button>
@@ -178,21 +181,17 @@ export function ManagePlaces() {
   const [, removePlace] = useMutation(REMOVE_PLACE_MUTATION);
   const [, restorePlace] = useMutation(RESTORE_PLACE_MUTATION);
 
-  async function remove(place: PlaceSummary) {
+  async function remove(place: PlaceSummary, from: HTMLElement) {
+    const refocus = focusAfterRemoval(from, { row: "data-place-id", control: "remove", fallbackId: "places-heading" });
     const result = await removePlace({ id: place.id });
     if (result.error) return;
-    showToast({
+    refocus();
+    showUndoToast({
       title: t("managePlaces.removed", { label: place.label }),
-      variant: "success",
-      action: {
-        label: t("managePlaces.undo"),
-        onAction: async () => {
-          // The same place, back in its position with its rules and briefing slots.
-          const restored = await restorePlace({ id: place.id });
-          if (restored.error) return;
-          showToast({ title: t("managePlaces.restored", { label: place.label }), variant: "success" });
-        },
-      },
+      undoLabel: t("managePlaces.undo"),
+      // The same place, back in its position with its rules and briefing slots.
+      restore: () => restorePlace({ id: place.id }),
+      restoredTitle: t("managePlaces.restored", { label: place.label }),
     });
   }
 

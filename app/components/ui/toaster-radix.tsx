@@ -11,6 +11,8 @@ const variantClass: Record<ToastVariant, string> = {
   error: "border-l-error",
 };
 
+const HOTKEY_LABEL = TOAST_LIMITS.hotkey.join("+");
+
 /** Radix Toast over the toast store: the toasts at the bottom centre of the viewport. */
 export default function RadixToaster() {
   const { t } = useTranslation();
@@ -22,7 +24,8 @@ export default function RadixToaster() {
       duration={TOAST_LIMITS.durationMs}
       swipeDirection="down"
       swipeThreshold={TOAST_LIMITS.swipeThreshold}
-      label={t("toast.region")}
+      // Radix reads this before each toast it announces; the region's own name is the Viewport's.
+      label={t("toast.announce")}
     >
       {toasts
         .filter((toast) => visible.has(toast.id) || !toast.open)
@@ -30,7 +33,7 @@ export default function RadixToaster() {
           <RadixToast.Root
             key={toast.id}
             open={toast.open}
-            duration={toast.duration ?? TOAST_LIMITS.durationMs}
+            duration={toast.duration ?? (toast.action ? TOAST_LIMITS.actionDurationMs : TOAST_LIMITS.durationMs)}
             type={toast.variant === "error" ? "foreground" : "background"}
             onOpenChange={(open) => {
               if (!open) toastStore.dismiss(toast.id);
@@ -46,7 +49,8 @@ export default function RadixToaster() {
             </div>
             {toast.action ? (
               <RadixToast.Action
-                altText={toast.action.label}
+                // What a screen reader hears with the toast: how to get to its button.
+                altText={t("toast.actionHint", { hotkey: HOTKEY_LABEL, action: toast.action.label })}
                 onClick={toast.action.onAction}
                 className="button-secondary shrink-0 px-3 py-1 text-sm"
               >
@@ -55,7 +59,7 @@ export default function RadixToaster() {
             ) : null}
             <RadixToast.Close
               aria-label={t("toast.close")}
-              className="rounded p-1 text-muted hover:bg-accented focus-visible:outline-2 focus-visible:outline-primary"
+              className="rounded p-1 text-muted hover:bg-accented focus-visible:outline-2 focus-visible:outline-focus"
             >
               <CloseIcon width={16} height={16} />
             </RadixToast.Close>
@@ -63,6 +67,7 @@ export default function RadixToaster() {
         ))}
       <RadixToast.Viewport
         hotkey={[...TOAST_LIMITS.hotkey]}
+        label={t("toast.region", { hotkey: HOTKEY_LABEL })}
         style={{ gap: TOAST_LIMITS.gapPx }}
         className="toast-viewport fixed bottom-0 left-1/2 z-50 flex w-full max-w-md -translate-x-1/2 flex-col p-4 outline-none"
       />

@@ -29,8 +29,8 @@ function Current({ current, settings }: { current: CurrentConditions; settings: 
       </div>
       <dl className="grid grid-cols-2 gap-x-6 gap-y-1 text-sm sm:grid-cols-4">
         <div>
-          <dt className="sr-only">{t("weather.feelsLike", { value: "" })}</dt>
-          <dd>{t("weather.feelsLike", { value: formatTemperature(current.apparentTemperature, settings) })}</dd>
+          <dt className="text-muted">{t("weather.feelsLike")}</dt>
+          <dd className="tabular-nums">{formatTemperature(current.apparentTemperature, settings)}</dd>
         </div>
         <div>
           <dt className="text-muted">{t("weather.wind")}</dt>
@@ -59,7 +59,7 @@ function upcomingHours(hourly: HourlyForecast[], now: number): HourlyForecast[] 
 }
 
 /** A strip of hours: a temperature line over chance-of-rain bars, with the hour, icon and value under each. */
-function HourlyStrip({ hours, timeZone, settings }: { hours: HourlyForecast[]; timeZone: string; settings: DisplaySettings }) {
+function HourlyStrip({ place, hours, timeZone, settings }: { place: string; hours: HourlyForecast[]; timeZone: string; settings: DisplaySettings }) {
   const { t } = useTranslation();
   if (hours.length === 0) return null;
   const clock = new Intl.DateTimeFormat(settings.locale, { hour: "numeric", hourCycle: hourCycle(settings.hour12), timeZone });
@@ -70,11 +70,12 @@ function HourlyStrip({ hours, timeZone, settings }: { hours: HourlyForecast[]; t
   const y = (temperature: number) => 4 + (1 - (temperature - low) / span) * 24;
   const line = hours.map((hour, i) => `${i * step + step / 2},${y(hour.temperature).toFixed(1)}`).join(" ");
   return (
-    <section aria-label={t("weather.nextHours")} className="mt-5">
+    // Every card has this landmark: the place's name tells them apart.
+    <section aria-label={t("weather.nextHoursIn", { place })} className="mt-5">
       <h4 className="mb-2 text-sm font-medium text-muted">{t("weather.nextHours")}</h4>
       {/* Scrolls sideways on small screens: focusable, so the keyboard can scroll it too. */}
       <div
-        className="-mx-2 overflow-x-auto rounded px-2 pb-2 focus-visible:outline-2 focus-visible:outline-primary"
+        className="-mx-2 overflow-x-auto rounded px-2 pb-2 focus-visible:outline-2 focus-visible:outline-focus"
         tabIndex={0}
         role="group"
         aria-label={t("weather.nextHours")}
@@ -119,7 +120,7 @@ function HourlyStrip({ hours, timeZone, settings }: { hours: HourlyForecast[]; t
   );
 }
 
-function DailyList({ days, settings }: { days: DailyForecast[]; settings: DisplaySettings }) {
+function DailyList({ place, days, settings }: { place: string; days: DailyForecast[]; settings: DisplaySettings }) {
   const { t } = useTranslation();
   if (days.length === 0) return null;
   // A date is a calendar day of the place: read it at noon UTC so no zone moves it.
@@ -127,7 +128,7 @@ function DailyList({ days, settings }: { days: DailyForecast[]; settings: Displa
   const low = Math.min(...days.map((day) => day.temperatureMin));
   const span = Math.max(1, Math.max(...days.map((day) => day.temperatureMax)) - low);
   return (
-    <section aria-label={t("weather.nextDays")} className="mt-5">
+    <section aria-label={t("weather.nextDaysIn", { place })} className="mt-5">
       <h4 className="mb-2 text-sm font-medium text-muted">{t("weather.nextDays")}</h4>
       <ol className="flex flex-col gap-1 text-sm">
         {days.map((day, i) => (
@@ -172,8 +173,8 @@ export function ForecastCard({ title, subtitle, weather, actions }: { title: str
         {actions}
       </header>
       <Current current={weather.current} settings={settings} />
-      <HourlyStrip hours={upcomingHours(weather.hourly, now)} timeZone={weather.timeZone} settings={settings} />
-      <DailyList days={weather.daily} settings={settings} />
+      <HourlyStrip place={title} hours={upcomingHours(weather.hourly, now)} timeZone={weather.timeZone} settings={settings} />
+      <DailyList place={title} days={weather.daily} settings={settings} />
       <footer className="mt-4 flex flex-wrap justify-between gap-2 text-xs text-muted">
         <span data-testid="updated">{weather.stale ? `${t("weather.stale")} ${updated}` : updated}</span>
         <a href="https://open-meteo.com/" className="underline underline-offset-2" rel="noreferrer" target="_blank">

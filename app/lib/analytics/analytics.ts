@@ -1,5 +1,5 @@
 import type { PostHog } from "posthog-js";
-import { isOptedOut } from "./consent";
+import { hasOptedIn } from "./consent";
 
 /** What the server tells the page: the public key and host, or null when analytics is off. */
 export type AnalyticsConfig = { key: string; host: string } | null;
@@ -18,10 +18,10 @@ let client: Promise<PostHog | null> | null = null;
 
 /**
  * Loads posthog-js (a large library, never part of the first load) and starts it. With
- * the user's opt-out it is not even loaded, so nothing can be sent.
+ * out the user's opt-in it is not even loaded, so nothing can be sent.
  */
 export function startAnalytics(config: AnalyticsConfig): Promise<PostHog | null> {
-  if (!config || isOptedOut(document.cookie)) return Promise.resolve(null);
+  if (!config || !hasOptedIn(document.cookie)) return Promise.resolve(null);
   client ??= import("posthog-js").then(({ default: posthog }) => {
     posthog.init(config.key, {
       api_host: config.host,
@@ -59,7 +59,7 @@ export async function setAnalyticsEnabled(enabled: boolean, config: AnalyticsCon
  * when it changed), then `$pageview` for the new one.
  */
 export function trackNavigation(posthog: PostHog, previousUrl: string | null, url: string): void {
-  if (isOptedOut(document.cookie)) return;
+  if (!hasOptedIn(document.cookie)) return;
   if (previousUrl !== null && previousUrl !== url) posthog.capture("$pageleave", { current_url: previousUrl });
   posthog.capture("$pageview", { current_url: url });
 }

@@ -138,6 +138,28 @@ function prependMessage(
   if (!message.readAt) adjustUnreadCount(cache, 1);
 }
 
+/**
+ * Undo of a deleted message: back into the cached page its time belongs to (ids are
+ * time-ordered, newest first), counted as unread again if it was.
+ */
+function restoreMessage(cache: Cache, message: (Keyed & { readAt?: string | null }) | null | undefined) {
+  const key = message ? cache.keyOfEntity(message as Data) : null;
+  const id = message?.id;
+  if (!message || !key || !id) return;
+  for (const field of cache.inspectFields("Query").filter((info) => info.fieldName === "messages")) {
+    const connection = cache.resolve("Query", field.fieldKey) as string | null;
+    const edges = connection ? (cache.resolve(connection, "edges") as string[] | null) : null;
+    if (!connection || !edges || edges.includes(key)) continue;
+    const ids = edges.map((edge) => cache.resolve(edge, "id") as string);
+    const oldest = ids[ids.length - 1];
+    if (oldest !== undefined && id < oldest && cache.resolve(connection, "hasMore") !== false) continue;
+    const at = ids.findIndex((other) => other < id);
+    cache.link(connection, "edges", at === -1 ? [...edges, key] : [...edges.slice(0, at), key, ...edges.slice(at)]);
+    if (!message.readAt) adjustUnreadCount(cache, 1);
+    return;
+  }
+}
+
 const READ_AT = gql`
   fragment ReadAt on Message {
     id
@@ -201,8 +223,11 @@ export function createCacheUpdates(): UpdatesConfig {
       },
       saveBriefing: (result, _args, cache) => append(cache, field<Keyed>(result, "saveBriefing")),
       deleteBriefing: (result, _args, cache) => remove(cache, "Briefing", field<string>(result, "deleteBriefing")),
+      // Back in the order the server keeps.
+      restoreBriefing: (_result, _args, cache) => cache.invalidate("Query", "briefings"),
       saveAlertRule: (result, _args, cache) => append(cache, field<Keyed>(result, "saveAlertRule")),
       deleteAlertRule: (result, _args, cache) => remove(cache, "AlertRule", field<string>(result, "deleteAlertRule")),
+      restoreMessage: (result, _args, cache) => restoreMessage(cache, field<Keyed & { readAt?: string | null }>(result, "restoreMessage")),
       deleteMessage: (result, _args, cache) => {
         const id = field<string>(result, "deleteMessage");
         if (id) removeMessage(cache, id);

@@ -302,6 +302,16 @@ export const DELETE_MESSAGE_MUTATION = gql<{ deleteMessage: string }, { id: stri
   }
 `;
 
+/** Undo of a deleted message (within 10 minutes): it goes back into its page of the inbox. */
+export const RESTORE_MESSAGE_MUTATION = gql<{ restoreMessage: MessageFields }, { id: string }>`
+  mutation RestoreMessage($id: ID!) {
+    restoreMessage(id: $id) {
+      ...MessageFields
+    }
+  }
+  ${MESSAGE_FIELDS}
+`;
+
 export type FullSettings = ViewerSettings & {
   language: "EN_US" | "DE_DE" | "FR_FR" | "ES_ES";
   quietHoursEnabled: boolean;
@@ -443,6 +453,16 @@ export const DELETE_BRIEFING_MUTATION = gql<{ deleteBriefing: string }, { id: st
   mutation DeleteBriefing($id: ID!) {
     deleteBriefing(id: $id)
   }
+`;
+
+/** Undo of a deleted briefing (within 10 minutes). */
+export const RESTORE_BRIEFING_MUTATION = gql<{ restoreBriefing: Briefing }, { id: string }>`
+  mutation RestoreBriefing($id: ID!) {
+    restoreBriefing(id: $id) {
+      ...BriefingFields
+    }
+  }
+  ${BRIEFING_FIELDS}
 `;
 
 /** "Send a test briefing now": the message lands in the inbox (and the list, through the cache). */

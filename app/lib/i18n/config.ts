@@ -1,4 +1,5 @@
 import type { InitOptions } from "i18next";
+import { acceptedLanguageTags } from "../regional-defaults";
 
 export const SUPPORTED_LOCALES = ["en-US", "de-DE", "fr-FR", "es-ES"] as const;
 export type Locale = (typeof SUPPORTED_LOCALES)[number];
@@ -15,6 +16,20 @@ export const LOCALE_COOKIE = {
 
 export function isLocale(value: unknown): value is Locale {
   return typeof value === "string" && (SUPPORTED_LOCALES as readonly string[]).includes(value);
+}
+
+/**
+ * The app's locale for an Accept-Language header: the first tag whose language the app
+ * speaks, whatever its region ("en-GB" → en-US, "de-AT" → de-DE, even before a "fr-FR"
+ * the browser ranks lower). Null when it speaks none of them.
+ */
+export function matchLocale(acceptLanguage: string | null | undefined): Locale | null {
+  for (const tag of acceptedLanguageTags(acceptLanguage)) {
+    const language = tag.split("-")[0]!.toLowerCase();
+    const locale = SUPPORTED_LOCALES.find((candidate) => candidate.startsWith(`${language}-`));
+    if (locale) return locale;
+  }
+  return null;
 }
 
 /** Options shared by the server's per-request instance and the browser's instance. */

@@ -1,7 +1,7 @@
 import { createInstance, type i18n } from "i18next";
 import type { RouterContextProvider } from "react-router";
 import { createI18nextMiddleware } from "remix-i18next/middleware";
-import { DEFAULT_LOCALE, i18nextOptions, SUPPORTED_LOCALES, type Locale } from "./config";
+import { DEFAULT_LOCALE, i18nextOptions, matchLocale, SUPPORTED_LOCALES, type Locale } from "./config";
 import { readLocaleCookie } from "./locale-cookie.server";
 import { allResources } from "./resources.server";
 
@@ -11,7 +11,8 @@ const [i18nextMiddleware, getLocaleFromContext, getInstanceFromContext] = create
     supportedLanguages: [...SUPPORTED_LOCALES],
     fallbackLanguage: DEFAULT_LOCALE,
     order: ["custom", "header"],
-    findLocale: async (request) => readLocaleCookie(request.headers.get("Cookie")),
+    // Any regional variant of a language the app speaks gets that language ("en-GB" → en-US).
+    findLocale: async (request) => readLocaleCookie(request.headers.get("Cookie")) ?? matchLocale(request.headers.get("Accept-Language")),
   },
   i18next: { ...i18nextOptions, resources: allResources },
 });

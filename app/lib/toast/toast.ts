@@ -2,6 +2,11 @@
 export const TOAST_LIMITS = {
   maxVisible: 5,
   durationMs: 5000,
+  /**
+   * A toast with a button (Undo) stays twice as long: a keyboard user first has to reach it
+   * with F8. Radix also holds it while it is hovered or focused.
+   */
+  actionDurationMs: 10_000,
   gapPx: 16,
   swipeThreshold: 50,
   hotkey: ["F8"],
