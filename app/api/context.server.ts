@@ -1,3 +1,5 @@
+import type { HashSlots } from "./auth/hash-slots.server";
+import type { LoginGuard } from "./auth/login-guard.server";
 import type { WindowLimiter } from "./auth/rate-limit.server";
 import type { AlertService } from "./bot/alerts.server";
 import type { BriefingService } from "./bot/briefings.server";
@@ -19,7 +21,9 @@ export type ApiServices = {
   forecasts: ForecastService;
   /** Each user's places in order, by user id (see createPlaceLists). */
   placeLists: ReadCache<string, readonly PlaceView[]>;
-  loginLimits: { perIp: WindowLimiter; perAccount: WindowLimiter };
+  loginGuard: LoginGuard;
+  /** Password hashing that may run at once (see createHashSlots). */
+  hashSlots: HashSlots;
   /** Requests per address for signed-out weather and place lookups (each spends the provider's quota). */
   anonymousLookups: WindowLimiter;
   inbox: Inbox;

@@ -4,6 +4,8 @@ import { GraphQLError, NoSchemaIntrospectionCustomRule } from "graphql";
 import { createYoga, type Plugin } from "graphql-yoga";
 import { GRAPHQL_PATH } from "../lib/http/graphql-endpoint.server";
 import { sessionToken } from "../lib/session.server";
+import { createHashSlots } from "./auth/hash-slots.server";
+import { createLoginGuard } from "./auth/login-guard.server";
 import { createWindowLimiter } from "./auth/rate-limit.server";
 import { createAlertService } from "./bot/alerts.server";
 import { createBriefingService } from "./bot/briefings.server";
@@ -112,10 +114,8 @@ export async function createApi(config: ApiConfig) {
     alerts: createAlertService({ db, inbox, forecasts, now }),
     push,
     vapidPublicKey: vapid.publicKey,
-    loginLimits: {
-      perIp: createWindowLimiter({ limit: 20, windowMs: 15 * 60_000, now: () => now().getTime() }),
-      perAccount: createWindowLimiter({ limit: 5, windowMs: 15 * 60_000, now: () => now().getTime() }),
-    },
+    loginGuard: createLoginGuard(() => now().getTime()),
+    hashSlots: createHashSlots(),
     anonymousLookups: createWindowLimiter({ limit: 60, windowMs: 60_000, now: () => now().getTime() }),
   };
 

@@ -1,6 +1,9 @@
+import { stat } from "node:fs/promises";
 import { createClient } from "graphql-ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
+import { HASH_SLOTS } from "~/api/auth/hash-slots.server";
+import { LOGIN_LIMITS } from "~/api/auth/login-guard.server";
 import { codes, startTestApi, type GraphQLResponse, type TestApi } from "../support/api-server";
 
 let t: TestApi;
@@ -94,6 +97,76 @@ describe("accounts", () => {
     expect((await t.gql(LOG_IN, { email: "bystander@example.com", password: "another password" })).data!.logIn).toBeTruthy();
   });
 
+  it("counts every attempt before its password is checked: 30 log-ins at once for one account get no further than 5", async () => {
+    await t.signUp("parallel@example.com", "the real password");
+    const attempts = [
+      ...Array.from({ length: 29 }, (_, i) => ({ email: "parallel@example.com", password: `parallel guess ${i}` })),
+      { email: "parallel@example.com", password: "the real password" },
+    ];
+    const results = await Promise.all(attempts.map((variables) => t.gql(LOG_IN, variables)));
+    const checked = results.filter((result) => !codes(result).includes("RATE_LIMITED"));
+    expect(checked.length).toBe(5);
+    // The right password came last, after five wrong ones had been counted.
+    expect(codes(results.at(-1)!)).toEqual(["RATE_LIMITED"]);
+  });
+
+  it("locks an account only for the address that failed, until many addresses have failed", async () => {
+    const from = (address: string) => ({ headers: { "x-forwarded-for": address } });
+    await t.signUp("owner@example.com", "the owner's password");
+    for (let i = 0; i < 5; i++) {
+      expect(codes(await t.gql(LOG_IN, { email: "owner@example.com", password: `guess ${i}` }, from("198.51.100.1")))).toEqual(["UNAUTHENTICATED"]);
+    }
+    expect(codes(await t.gql(LOG_IN, { email: "owner@example.com", password: "the owner's password" }, from("198.51.100.1")))).toEqual(["RATE_LIMITED"]);
+    // The owner, elsewhere, is not punished for someone else's guesses.
+    const owner = await t.gql(LOG_IN, { email: "owner@example.com", password: "the owner's password" }, from("198.51.100.2"));
+    expect(owner.data!.logIn.user.email).toBe("owner@example.com");
+    // A blocked address blocks only itself: another user's right password from elsewhere passes.
+    await t.signUp("neighbour@example.com", "the neighbour's password");
+    expect((await t.gql(LOG_IN, { email: "neighbour@example.com", password: "the neighbour's password" }, from("198.51.100.2"))).data!.logIn).toBeTruthy();
+
+    // Guesses spread over many addresses still meet the account's own cap.
+    const spread = LOGIN_LIMITS.perAccount - LOGIN_LIMITS.perAccountFromAddress;
+    for (let i = 0; i < spread; i++) {
+      const address = `198.51.100.${10 + Math.floor(i / LOGIN_LIMITS.perAccountFromAddress)}`;
+      expect(codes(await t.gql(LOG_IN, { email: "owner@example.com", password: `spread guess ${i}` }, from(address)))).toEqual(["UNAUTHENTICATED"]);
+    }
+    const capped = await t.gql(LOG_IN, { email: "owner@example.com", password: "the owner's password" }, from("198.51.100.99"));
+    expect(codes(capped)).toEqual(["RATE_LIMITED"]);
+  }, 120_000);
+
+  it("hashes only a few passwords at once, refusing the rest, so that other requests stay fast during a flood", async () => {
+    const own = await startTestApi();
+    try {
+      const finished: string[] = [];
+      const flood = Promise.all(
+        Array.from({ length: 30 }, (_, i) =>
+          own
+            .gql(LOG_IN, { email: `flood${i}@example.com`, password: "wrong password" }, { headers: { "x-forwarded-for": `192.0.2.${i + 1}` } })
+            .then((result) => (finished.push("login"), result)),
+        ),
+      );
+      // Issued while the log-ins are being checked: a cheap query, and a file read, which needs
+      // libuv's thread pool as scrypt does (as /healthz's static-file lookup does).
+      const probes = Promise.all([
+        own.gql(`{ me { id } }`).then((result) => (finished.push("query"), result)),
+        stat(own.dataDir).then(() => finished.push("file")),
+      ]);
+      const [results, [query]] = await Promise.all([flood, probes]);
+      expect(query.data).toEqual({ me: null });
+      const busy = results.filter((result) => result.errors?.[0]?.extensions?.reason === "BUSY");
+      expect(busy.length).toBe(30 - HASH_SLOTS.running - HASH_SLOTS.waiting);
+      expect(busy.every((result) => codes(result)[0] === "RATE_LIMITED")).toBe(true);
+      expect(results.filter((result) => codes(result)[0] === "UNAUTHENTICATED").length).toBe(HASH_SLOTS.running + HASH_SLOTS.waiting);
+      // Both probes were answered while log-ins were still being checked.
+      expect(finished.at(-1)).toBe("login");
+      // Refused attempts were never checked, so they do not count against their address.
+      const again = await own.gql(LOG_IN, { email: "flood0@example.com", password: "wrong password" }, { headers: { "x-forwarded-for": "192.0.2.1" } });
+      expect(codes(again)).toEqual(["UNAUTHENTICATED"]);
+    } finally {
+      await own.close();
+    }
+  }, 60_000);
+
   it("rate-limits failed log-ins per address across accounts", async () => {
     // A separate server: the address-wide counter must start from zero.
     const own = await startTestApi();
@@ -107,7 +180,7 @@ describe("accounts", () => {
     } finally {
       await own.close();
     }
-  });
+  }, 120_000); // 20 password checks in a row, at OWASP cost, on a machine that may be busy
 
   it("counts log-ins over WebSocket against the address a trusted proxy forwards, the same limit as over HTTP", async () => {
     const own = await startTestApi(); // loopback is its trusted proxy
@@ -138,7 +211,7 @@ describe("accounts", () => {
       await second.dispose();
       await own.close();
     }
-  });
+  }, 120_000);
 
   it("updates settings with validation", async () => {
     const token = await t.signUp();

@@ -123,7 +123,7 @@ export const accountResolvers = {
       const user: UserTable = {
         id: randomUUID(),
         email,
-        password_hash: await hashPassword(args.password),
+        password_hash: await context.hashSlots.run(() => hashPassword(args.password)),
         created_at: context.now().toISOString(),
       };
       try {
@@ -142,24 +142,20 @@ export const accountResolvers = {
 
     async logIn(_: unknown, args: { email: string; password: string }, context: ApiContext) {
       const email = args.email.trim().toLowerCase().slice(0, EMAIL_MAX_LENGTH);
-      const { perIp, perAccount } = context.loginLimits;
-      const ipKey = `ip:${context.clientIp}`;
-      const accountKey = `account:${email}`;
-      const waitMs = Math.max(perIp.retryAfterMs(ipKey), perAccount.retryAfterMs(accountKey));
-      if (waitMs > 0) {
-        const retryAfterSeconds = Math.ceil(waitMs / 1000);
-        throw apiError("RATE_LIMITED", `Too many failed log-ins; try again in ${retryAfterSeconds} seconds`, {
-          retryAfterSeconds,
-        });
+      // Counted before anything is awaited: parallel attempts meet the limits one by one.
+      const attempt = context.loginGuard.begin(email, context.clientIp);
+      let passwordOk: boolean;
+      let user: UserTable | undefined;
+      try {
+        user = await context.db.selectFrom("users").selectAll().where("email", "=", email).executeTakeFirst();
+        const stored = user?.password_hash ?? (await dummyHash);
+        passwordOk = args.password.length <= 1024 && (await context.hashSlots.run(() => verifyPassword(args.password, stored)));
+      } catch (error) {
+        attempt.abandoned();
+        throw error;
       }
-      const user = await context.db.selectFrom("users").selectAll().where("email", "=", email).executeTakeFirst();
-      const passwordOk = args.password.length <= 1024 && (await verifyPassword(args.password, user?.password_hash ?? (await dummyHash)));
-      if (!user || !passwordOk) {
-        perIp.record(ipKey);
-        perAccount.record(accountKey);
-        throw apiError("UNAUTHENTICATED", LOGIN_FAILED);
-      }
-      perAccount.reset(accountKey);
+      if (!user || !passwordOk) throw apiError("UNAUTHENTICATED", LOGIN_FAILED);
+      attempt.succeeded();
       return sessionFor(context, user);
     },
 
