@@ -1,8 +1,9 @@
 import type { IncomingMessage, Server } from "node:http";
 import type { ExecutionArgs } from "graphql";
 import { useServer } from "graphql-ws/use/ws";
-import { WebSocketServer } from "ws";
+import { WebSocket, WebSocketServer } from "ws";
 import { GRAPHQL_PATH } from "../lib/http/graphql-endpoint.server";
+import type { WatchedSession } from "./auth/session-ends.server";
 import { MAX_REQUEST_BYTES, type Api } from "./index.server";
 
 type ConnectionParams = { authorization?: unknown; token?: unknown };
@@ -41,6 +42,27 @@ export function attachWebSocket(
     wss.handleUpgrade(request, socket, head, (ws) => wss.emit("connection", ws, request));
   });
 
+  // A socket that spoke for a session closes when the session ends (log-out, expiry) with
+  // 4401, which graphql-ws clients, ours included, do not retry.
+  const watching = new WeakMap<WebSocket, Map<string, () => void>>();
+  function closeWhenSessionEnds(socket: WebSocket, session: WatchedSession) {
+    let forSocket = watching.get(socket);
+    if (!forSocket) {
+      const sessions = new Map<string, () => void>();
+      forSocket = sessions;
+      watching.set(socket, sessions);
+      socket.once("close", () => {
+        for (const stop of sessions.values()) stop();
+        sessions.clear();
+      });
+    }
+    if (forSocket.has(session.id) || socket.readyState !== WebSocket.OPEN) return;
+    forSocket.set(
+      session.id,
+      api.services.sessionEnds.watch(session, () => socket.close(4401, "Unauthorized: the session has ended")),
+    );
+  }
+
   const cleanup = useServer<ConnectionParams, { request: IncomingMessage }>(
     {
       execute: (args) => (args.rootValue as { execute: (a: ExecutionArgs) => unknown }).execute(args) as never,
@@ -60,12 +82,14 @@ export function attachWebSocket(
           clientIp: clientIp(ctx.extra.request),
           params,
         });
+        const contextValue = await contextFactory();
+        if (contextValue.session) closeWhenSessionEnds(ctx.extra.socket, contextValue.session);
         const args: ExecutionArgs = {
           schema,
           operationName: params.operationName,
           document: parse(params.query),
           variableValues: params.variables,
-          contextValue: await contextFactory(),
+          contextValue,
           rootValue: { execute, subscribe },
         };
         const errors = validate(args.schema, args.document);

@@ -162,6 +162,8 @@ export const accountResolvers = {
     async logOut(_: unknown, __: unknown, context: ApiContext) {
       if (!context.session) return false;
       await revokeSession(context.db, context.session.id, context.now());
+      // Its open subscriptions end and its sockets close now, not at their next message.
+      context.sessionEnds.end(context.session.id);
       return true;
     },
 

@@ -20,6 +20,9 @@ export function reportGraphQLError(error: CombinedError, operation: Operation) {
   toastStore.show({ id: `graphql-error:${description}`, variant: "error", title: i18next.t("errors.requestFailed"), description });
 }
 
+/** The close code the API's WebSocket sends when its session ends. */
+const SESSION_ENDED_CLOSE_CODE = 4401;
+
 function webSocketUrl(): string {
   const url = new URL("/graphql", window.location.href);
   url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
@@ -42,13 +45,17 @@ export function installPageGraphQL(): string | null {
         const { createWsClient } = await import("./ws-client");
         return createWsClient({
           url: webSocketUrl(),
-          onFatalClose: (event) =>
+          onFatalClose: (event) => {
+            // 4401: the session ended (logged out here or elsewhere, or expired). Not a failure
+            // to report: the log-out says so itself, and the next page shows the signed-out state.
+            if (event.code === SESSION_ENDED_CLOSE_CODE) return;
             toastStore.show({
               id: "live-updates-stopped",
               variant: "error",
               title: i18next.t("errors.liveUpdatesStopped"),
               description: `${event.code}${event.reason ? `: ${event.reason}` : ""}`,
-            }),
+            });
+          },
         });
       },
     }),
