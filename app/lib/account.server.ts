@@ -7,6 +7,7 @@ import { serializeLocaleCookie } from "./i18n/locale-cookie.server";
 import { i18nFor } from "./i18n/middleware.server";
 import { loadQuery, requestGraphQL } from "./graphql/request-client.server";
 import { safeRedirectPath } from "./safe-redirect";
+import { canonicalTimeZone } from "./time-zone-name";
 import { clearedSessionCookie, sessionCookie, sessionToken } from "./session.server";
 import { redirectWithToast } from "./toast/flash-toast.server";
 
@@ -29,15 +30,6 @@ export async function currentUser(request: Request, context: Readonly<RouterCont
   // Through the request's client: the page's loaders asking again cost nothing, and the
   // answer is part of the page's data for the browser.
   return (await loadQuery(context, VIEWER_QUERY, {})).me;
-}
-
-function isTimeZone(value: string) {
-  try {
-    new Intl.DateTimeFormat("en-US", { timeZone: value });
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /**
@@ -78,7 +70,7 @@ export async function handleAccountIntent(request: Request, context: Readonly<Ro
             email,
             password,
             language: apiLanguage(isLocale(i18n.language) ? i18n.language : DEFAULT_LOCALE),
-            timeZone: isTimeZone(timeZone) ? timeZone : null,
+            timeZone: canonicalTimeZone(timeZone),
           })
           .toPromise()
       : await client.mutation<{ logIn: LoggedIn }>(LOG_IN, { email, password }).toPromise();

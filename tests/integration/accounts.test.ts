@@ -56,13 +56,29 @@ describe("accounts", () => {
     ["a common password", { email: "common@example.com", password: "Password1" }, "too common"],
     ["a bad email", { email: "not-an-email", password: "long enough pass" }, "valid email"],
     ["a taken email, in other case", { email: "ADA@example.com", password: "long enough pass" }, "already exists"],
+    ["an email with a NUL", { email: "nul\u0000@example.com", password: "long enough pass" }, "valid email"],
+    ["an email with a control character", { email: "bell\u0007@example.com", password: "long enough pass" }, "valid email"],
+    ["a password of eight spaces", { email: "spaces@example.com", password: "        " }, "only spaces"],
+    ["a password that is the email's local part", { email: "Margaret.Hamilton@example.com", password: "margaret.hamilton" }, "email address"],
+    ["a password that is the email", { email: "apollo@example.com", password: "Apollo@Example.com" }, "email address"],
+    ["an unknown time zone", { email: "mars@example.com", password: "long enough pass", timeZone: "Mars/Olympus" }, "IANA time zone"],
   ])("refuses %s with BAD_USER_INPUT and writes nothing", async (_, variables, message) => {
     const usersBefore = await t.api.services.db.selectFrom("users").select("id").execute();
     const result = await t.gql(SIGN_UP, variables);
     expect(codes(result)).toEqual(["BAD_USER_INPUT"]);
     expect(result.errors![0]!.message).toContain(message);
+    if (/email|password/.test(message)) expect(result.errors![0]!.extensions!.field).toBe(message === "valid email" ? "email" : "password");
     const usersAfter = await t.api.services.db.selectFrom("users").select("id").execute();
     expect(usersAfter.length).toBe(usersBefore.length);
+  });
+
+  it("stores a time zone given in another case under its IANA name, at sign-up and in settings", async () => {
+    const signedUp = await t.gql(SIGN_UP, { email: "zones@example.com", password: "time zone traveller", timeZone: "europe/berlin" });
+    expect(signedUp.data!.signUp.user.settings.timeZone).toBe("Europe/Berlin");
+    const token = signedUp.data!.signUp.token;
+    const UPDATE = `mutation ($input: SettingsInput!) { updateSettings(input: $input) { timeZone } }`;
+    expect((await t.gql(UPDATE, { input: { timeZone: "AMERICA/NEW_YORK" } }, { token })).data!.updateSettings.timeZone).toBe("America/New_York");
+    expect((await t.gql(UPDATE, { input: { timeZone: "utc" } }, { token })).data!.updateSettings.timeZone).toBe("UTC");
   });
 
   it("logs in with the right password only", async () => {

@@ -74,9 +74,12 @@ const EMAIL_MAX_LENGTH = 254;
 // Deliberately loose: one @, something on each side, a dot in the domain, no spaces.
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
+// Control characters (NUL, bell, ...) and invisible format characters (bidi overrides, zero widths) have no place in an address.
+const INVISIBLE = /[\p{Cc}\p{Cf}]/u;
+
 function normaliseEmail(raw: string): string {
   const email = raw.trim().toLowerCase();
-  if (email.length > EMAIL_MAX_LENGTH || !EMAIL_PATTERN.test(email)) {
+  if (email.length > EMAIL_MAX_LENGTH || !EMAIL_PATTERN.test(email) || INVISIBLE.test(email)) {
     throw badInput("Enter a valid email address", "email", "EMAIL_INVALID");
   }
   return email;
@@ -113,7 +116,7 @@ export const accountResolvers = {
       context: ApiContext,
     ) {
       const email = normaliseEmail(args.email);
-      const problem = passwordProblem(args.password);
+      const problem = passwordProblem(args.password, email);
       if (problem) throw badInput(problem.message, "password", problem.reason);
       const language = args.language ?? "EN_US";
       const timeZone = args.timeZone ?? "UTC";
