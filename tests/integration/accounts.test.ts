@@ -111,7 +111,7 @@ describe("accounts", () => {
     // Other accounts from the same address are not locked out by this one.
     await t.signUp("bystander@example.com", "another password");
     expect((await t.gql(LOG_IN, { email: "bystander@example.com", password: "another password" })).data!.logIn).toBeTruthy();
-  });
+  }, 120_000);
 
   it("counts every attempt before its password is checked: 30 log-ins at once for one account get no further than 5", async () => {
     await t.signUp("parallel@example.com", "the real password");
