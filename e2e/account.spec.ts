@@ -74,6 +74,9 @@ test.describe("account forms", () => {
       await page.getByRole("button", { name: "Konto erstellen" }).click();
       await expect(page.getByLabel("Passwort")).toHaveAttribute("aria-invalid", "true");
       await expect(page.getByRole("alert")).toHaveText("Dieses Passwort ist zu verbreitet. Wähle ein anderes.");
+      await page.getByLabel("Passwort").fill("        ");
+      await page.getByRole("button", { name: "Konto erstellen" }).click();
+      await expect(page.getByRole("alert")).toHaveText("Ein Passwort darf nicht nur aus Leerzeichen bestehen.");
       await context.close();
     });
   });

@@ -12,16 +12,18 @@ import { readGraphQLData } from "./ssr-data";
  */
 export const SILENT_OPERATION = { silent: true } as const;
 
+/** The close code the API's WebSocket sends when its session ends. */
+const SESSION_ENDED_CLOSE_CODE = 4401;
+
 /** A failed operation, told to the user as a toast (seed spec §8). */
 export function reportGraphQLError(error: CombinedError, operation: Operation) {
   if (operation.context.silent) return;
+  // A live subscription ended because its session did (see onFatalClose below): not a failure.
+  if ((error.networkError as { code?: unknown } | undefined)?.code === SESSION_ENDED_CLOSE_CODE) return;
   // One toast per distinct failure, however many components saw it.
   const description = graphqlErrorMessage(error);
   toastStore.show({ id: `graphql-error:${description}`, variant: "error", title: i18next.t("errors.requestFailed"), description });
 }
-
-/** The close code the API's WebSocket sends when its session ends. */
-const SESSION_ENDED_CLOSE_CODE = 4401;
 
 function webSocketUrl(): string {
   const url = new URL("/graphql", window.location.href);
