@@ -1,5 +1,5 @@
 import type { IncomingMessage, Server } from "node:http";
-import type { ExecutionArgs } from "graphql";
+import { getOperationAST, type ExecutionArgs } from "graphql";
 import { useServer } from "graphql-ws/use/ws";
 import { WebSocket, WebSocketServer } from "ws";
 import { GRAPHQL_PATH } from "../lib/http/graphql-endpoint.server";
@@ -43,23 +43,36 @@ export function attachWebSocket(
   });
 
   // A socket that spoke for a session closes when the session ends (log-out, expiry) with
-  // 4401, which graphql-ws clients, ours included, do not retry.
-  const watching = new WeakMap<WebSocket, Map<string, () => void>>();
-  function closeWhenSessionEnds(socket: WebSocket, session: WatchedSession) {
-    let forSocket = watching.get(socket);
-    if (!forSocket) {
-      const sessions = new Map<string, () => void>();
-      forSocket = sessions;
-      watching.set(socket, sessions);
+  // 4401, which graphql-ws clients, ours included, do not retry. Queries and mutations under
+  // way on it are answered first (a log-out sent over this very socket gets its `true`).
+  type SocketState = { sessions: Map<string, () => void>; oneShots: Set<string>; closing: boolean };
+  const sockets = new WeakMap<WebSocket, SocketState>();
+  const stateOf = (socket: WebSocket): SocketState => {
+    let state = sockets.get(socket);
+    if (!state) {
+      const created: SocketState = { sessions: new Map(), oneShots: new Set(), closing: false };
+      state = created;
+      sockets.set(socket, created);
       socket.once("close", () => {
-        for (const stop of sessions.values()) stop();
-        sessions.clear();
+        for (const stop of created.sessions.values()) stop();
+        created.sessions.clear();
       });
     }
-    if (forSocket.has(session.id) || socket.readyState !== WebSocket.OPEN) return;
-    forSocket.set(
+    return state;
+  };
+  const closeIfIdle = (socket: WebSocket, state: SocketState) => {
+    // After the answer under way has been sent in full (graphql-ws sends its "complete" after onComplete).
+    if (state.closing && state.oneShots.size === 0) setImmediate(() => socket.close(4401, "Unauthorized: the session has ended"));
+  };
+  function closeWhenSessionEnds(socket: WebSocket, session: WatchedSession) {
+    const state = stateOf(socket);
+    if (state.sessions.has(session.id) || socket.readyState !== WebSocket.OPEN) return;
+    state.sessions.set(
       session.id,
-      api.services.sessionEnds.watch(session, () => socket.close(4401, "Unauthorized: the session has ended")),
+      api.services.sessionEnds.watch(session, () => {
+        state.closing = true;
+        closeIfIdle(socket, state);
+      }),
     );
   }
 
@@ -67,7 +80,7 @@ export function attachWebSocket(
     {
       execute: (args) => (args.rootValue as { execute: (a: ExecutionArgs) => unknown }).execute(args) as never,
       subscribe: (args) => (args.rootValue as { subscribe: (a: ExecutionArgs) => unknown }).subscribe(args) as never,
-      onSubscribe: async (ctx, _id, params) => {
+      onSubscribe: async (ctx, id, params) => {
         const headers = new Headers();
         const auth = ctx.connectionParams?.authorization ?? (ctx.connectionParams?.token ? `Bearer ${String(ctx.connectionParams.token)}` : null);
         if (typeof auth === "string") headers.set("authorization", auth);
@@ -94,7 +107,12 @@ export function attachWebSocket(
         };
         const errors = validate(args.schema, args.document);
         if (errors.length) return errors;
+        if (getOperationAST(args.document, args.operationName)?.operation !== "subscription") stateOf(ctx.extra.socket).oneShots.add(id);
         return args;
+      },
+      onComplete: (ctx, id) => {
+        const state = sockets.get(ctx.extra.socket);
+        if (state?.oneShots.delete(id)) closeIfIdle(ctx.extra.socket, state);
       },
     },
     wss,

@@ -173,6 +173,25 @@ describe("live messages", () => {
       await elsewhere.dispose();
     });
 
+    it("logging out over the session's own socket answers first, then closes the socket", async () => {
+      const { token, userId } = await userOf(t);
+      const mine = socketSubscriber(t, token);
+      const first = await write(t, userId);
+      await vi.waitFor(() => expect(mine.seen.ids).toEqual([first]));
+      const client = createClient({ url: t.url.replace("http", "ws"), webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${token}` }, retryAttempts: 0 });
+      let closeCode: number | null = null;
+      client.on("closed", (event) => (closeCode = (event as { code: number }).code));
+      const answer = await new Promise<unknown>((resolve, reject) => {
+        let result: unknown;
+        client.subscribe({ query: "mutation { logOut }" }, { next: (value) => (result = value), error: reject, complete: () => resolve(result) });
+      });
+      expect(answer).toEqual({ data: { logOut: true } });
+      await vi.waitFor(() => expect(closeCode).toBe(4401));
+      await vi.waitFor(() => expect(mine.seen.closeCode).toBe(4401));
+      await client.dispose();
+      await mine.dispose();
+    });
+
     it("logging out ends the session's server-sent-events subscription", async () => {
       const { token, userId } = await userOf(t);
       const response = await fetch(t.url, {
