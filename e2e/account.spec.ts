@@ -17,6 +17,7 @@ test.describe("account forms", () => {
 
     test("sign up sets the session cookie with exact attributes; log out clears and revokes it", async ({ page, context, request }) => {
       await page.goto("/settings");
+      await page.getByRole("link", { name: "New here? Create an account" }).click();
       const email = uniqueEmail();
       await fillAccountForm(page, email, "a sturdy passphrase");
       const [response] = await Promise.all([
@@ -70,17 +71,58 @@ test.describe("account forms", () => {
       const context = await browser.newContext({ baseURL, javaScriptEnabled: false, locale: "de-DE" });
       const page = await context.newPage();
       await page.goto("/settings");
+      await page.getByRole("link", { name: "Neu hier? Ein Konto anlegen" }).click();
       await page.getByLabel("E-Mail").fill(uniqueEmail());
       await page.getByLabel("Passwort").fill("password");
       await page.getByRole("button", { name: "Konto erstellen" }).click();
       await expect(page.getByLabel("Passwort")).toHaveAttribute("aria-invalid", "true");
       await expect(page.getByRole("alert")).toHaveText("Dieses Passwort ist zu verbreitet. Wähle ein anderes.");
+      await page.getByLabel("Passwort").fill("        ");
+      await page.getByRole("button", { name: "Konto erstellen" }).click();
+      await expect(page.getByRole("alert")).toHaveText("Ein Passwort darf nicht nur aus Leerzeichen bestehen.");
       await context.close();
     });
   });
 
+  for (const javaScriptEnabled of [true, false]) {
+    test(`sign-up asks for a new password and shows its rules from the start; log-in asks for the current one (JavaScript ${javaScriptEnabled ? "on" : "off"})`, async ({
+      browser,
+      baseURL,
+    }) => {
+      const context = await browser.newContext({ baseURL, javaScriptEnabled });
+      const page = await context.newPage();
+      if (javaScriptEnabled) await gotoHydrated(page, "/settings");
+      else await page.goto("/settings");
+      const password = page.getByLabel("Password");
+      await expect(password).toHaveAttribute("autocomplete", "current-password");
+      await expect(page.getByText(/^At least 8 characters/)).toHaveCount(0);
+
+      await page.getByRole("link", { name: "New here? Create an account" }).click();
+      await expect(page.getByRole("button", { name: "Create account" })).toBeVisible();
+      await expect(password).toHaveAttribute("autocomplete", "new-password");
+      const rules = "At least 8 characters. Not a common password, not only spaces, and not your email address.";
+      await expect(page.getByText(rules)).toBeVisible();
+      await expect(password).toHaveAccessibleDescription(rules);
+      await expect(page.getByRole("button", { name: "Log in" })).toHaveCount(0);
+
+      // A problem is read together with the rules.
+      await fillAccountForm(page, uniqueEmail(), "        ");
+      await page.getByRole("button", { name: "Create account" }).click();
+      await expect(page.getByRole("alert")).toHaveText("A password cannot be only spaces.");
+      await expect(password).toHaveAccessibleDescription(`${rules} A password cannot be only spaces.`);
+      await expect(password).toHaveAttribute("autocomplete", "new-password");
+
+      await page.getByRole("link", { name: "Already have an account? Log in" }).click();
+      await expect(page.getByRole("button", { name: "Log in" })).toBeVisible();
+      await expect(password).toHaveAttribute("autocomplete", "current-password");
+      await expect(page.getByText(rules)).toHaveCount(0);
+      await context.close();
+    });
+  }
+
   test("with JavaScript the same forms sign up and confirm with a toast", async ({ page }) => {
     await gotoHydrated(page, "/settings");
+    await page.getByRole("link", { name: "New here? Create an account" }).click();
     const email = uniqueEmail();
     await fillAccountForm(page, email, "a sturdy passphrase");
     await page.getByRole("button", { name: "Create account" }).click();

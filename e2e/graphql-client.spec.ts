@@ -146,6 +146,40 @@ test.describe("a WebSocket closed for good", () => {
   });
 });
 
+test.describe("a WebSocket closed because its session ended", () => {
+  test("4401 is not retried, and is not reported as a failure", async ({ page, context, request, baseURL }) => {
+    const account = await accountWithPlace(request, baseURL!, "Alpha Point");
+    await signInBrowser(context, baseURL!, account.token);
+    let connections = 0;
+    let closed = false;
+    // The server side of the socket, played by the test: the API closes a logged-out session's socket with 4401.
+    await page.routeWebSocket(/\/graphql$/, (socket) => {
+      connections++;
+      socket.onMessage(() => {
+        socket.close({ code: 4401, reason: "Unauthorized: the session has ended" });
+        closed = true;
+      });
+    });
+    // Every toast the page ever shows, even one that is gone again by the time the test looks.
+    await page.addInitScript(() => {
+      const shown: string[] = ((window as unknown as { shownToasts: string[] }).shownToasts = []);
+      new MutationObserver((records) => {
+        for (const record of records)
+          for (const node of record.addedNodes) {
+            if (!(node instanceof HTMLElement)) continue;
+            for (const toast of [node, ...node.querySelectorAll("li.toast")]) if (toast.matches("li.toast")) shown.push(toast.textContent ?? "");
+          }
+      }).observe(document, { childList: true, subtree: true });
+    });
+    await gotoHydrated(page, "/");
+    await expect.poll(() => closed).toBe(true);
+    // A retry would come after 1 s plus up to 1 s of jitter.
+    await page.waitForTimeout(2_500);
+    expect(connections).toBe(1);
+    expect(await page.evaluate(() => (window as unknown as { shownToasts: string[] }).shownToasts)).toEqual([]);
+  });
+});
+
 test.describe("subscriptions across a server restart", () => {
   test("the page reconnects and shows the message written while the server was down", async ({ browser, request, consoleGuard }) => {
     test.setTimeout(90_000);

@@ -27,6 +27,7 @@ test("visitor → account → places → briefing and rule → live message → 
 
   // Signs up (the browser's zone becomes the account's).
   await page.getByRole("link", { name: "Sign up or log in" }).click();
+  await page.getByRole("link", { name: "New here? Create an account" }).click();
   const email = uniqueEmail("journey");
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password").fill("a sturdy passphrase");

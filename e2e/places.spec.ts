@@ -93,8 +93,14 @@ test("settings: rename, reorder by keyboard and pointer, remove with undo; home 
   const labels = () => section.getByRole("textbox").evaluateAll((inputs) => inputs.map((input) => (input as HTMLInputElement).value));
   expect(await labels()).toEqual(["Alpha", "Bravo", "Charlie"]);
 
-  // Rename with Enter.
+  // A pasted control character is a field error, in the user's language, and nothing is sent.
   const bravo = section.getByRole("textbox").nth(1);
+  await bravo.fill("Bravo\u0007Bay");
+  await bravo.press("Enter");
+  await expect(section.getByRole("alert")).toHaveText("A label cannot contain control characters.");
+  await expect(bravo).toHaveAttribute("aria-invalid", "true");
+
+  // Rename with Enter.
   await bravo.fill("Bravo Bay");
   await bravo.press("Enter");
   await expect(page.getByRole("region", { name: "Notifications (F8)" }).getByRole("listitem").filter({ hasText: "Renamed to Bravo Bay." })).toBeVisible();

@@ -1,3 +1,6 @@
+import type { HashSlots } from "./auth/hash-slots.server";
+import type { LoginGuard } from "./auth/login-guard.server";
+import type { SessionEnds } from "./auth/session-ends.server";
 import type { WindowLimiter } from "./auth/rate-limit.server";
 import type { AlertService } from "./bot/alerts.server";
 import type { BriefingService } from "./bot/briefings.server";
@@ -19,7 +22,11 @@ export type ApiServices = {
   forecasts: ForecastService;
   /** Each user's places in order, by user id (see createPlaceLists). */
   placeLists: ReadCache<string, readonly PlaceView[]>;
-  loginLimits: { perIp: WindowLimiter; perAccount: WindowLimiter };
+  loginGuard: LoginGuard;
+  /** Password hashing that may run at once (see createHashSlots). */
+  hashSlots: HashSlots;
+  /** Tells a session's subscriptions and sockets that it has ended. */
+  sessionEnds: SessionEnds;
   /** Requests per address for signed-out weather and place lookups (each spends the provider's quota). */
   anonymousLookups: WindowLimiter;
   inbox: Inbox;
@@ -31,7 +38,7 @@ export type ApiServices = {
 
 /** One request's view: the services plus who is asking. */
 export type ApiContext = ApiServices & {
-  session: { id: string; userId: string; user: { id: string; email: string; createdAt: string } } | null;
+  session: { id: string; userId: string; expiresAt: string; user: { id: string; email: string; createdAt: string } } | null;
   clientIp: string;
   /** What this request's answer depends on, as its resolvers declare it (see useResultCache). */
   resultHints: ResultHints;

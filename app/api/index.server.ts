@@ -4,6 +4,9 @@ import { GraphQLError, NoSchemaIntrospectionCustomRule } from "graphql";
 import { createYoga, type Plugin } from "graphql-yoga";
 import { GRAPHQL_PATH } from "../lib/http/graphql-endpoint.server";
 import { sessionToken } from "../lib/session.server";
+import { createHashSlots } from "./auth/hash-slots.server";
+import { createLoginGuard } from "./auth/login-guard.server";
+import { createSessionEnds } from "./auth/session-ends.server";
 import { createWindowLimiter } from "./auth/rate-limit.server";
 import { createAlertService } from "./bot/alerts.server";
 import { createBriefingService } from "./bot/briefings.server";
@@ -125,10 +128,9 @@ export async function createApi(config: ApiConfig) {
     alerts: createAlertService({ db, inbox, forecasts, now }),
     push,
     vapidPublicKey: vapid.publicKey,
-    loginLimits: {
-      perIp: createWindowLimiter({ limit: 20, windowMs: 15 * 60_000, now: () => now().getTime() }),
-      perAccount: createWindowLimiter({ limit: 5, windowMs: 15 * 60_000, now: () => now().getTime() }),
-    },
+    loginGuard: createLoginGuard(() => now().getTime()),
+    hashSlots: createHashSlots(),
+    sessionEnds: createSessionEnds(now),
     anonymousLookups: createWindowLimiter({ limit: 60, windowMs: 60_000, now: () => now().getTime() }),
   };
 
@@ -138,7 +140,9 @@ export async function createApi(config: ApiConfig) {
     const session = token ? await findSession(token) : null;
     return {
       ...services,
-      session: session ? { id: session.id, userId: session.user_id, user: userView({ ...session, id: session.user_id }) } : null,
+      session: session
+        ? { id: session.id, userId: session.user_id, expiresAt: session.expires_at, user: userView({ ...session, id: session.user_id }) }
+        : null,
       clientIp,
       resultHints: newResultHints(),
     };

@@ -1,9 +1,10 @@
 import type { IncomingMessage, Server } from "node:http";
-import { GraphQLError, type DocumentNode, type ExecutionArgs } from "graphql";
+import { getOperationAST, GraphQLError, type DocumentNode, type ExecutionArgs } from "graphql";
 import { useServer } from "graphql-ws/use/ws";
-import { WebSocketServer } from "ws";
+import { WebSocket, WebSocketServer } from "ws";
 import { GRAPHQL_PATH } from "../lib/http/graphql-endpoint.server";
 import { limitAnswer } from "./answer-size.server";
+import type { WatchedSession } from "./auth/session-ends.server";
 import { MAX_REQUEST_BYTES, type Api } from "./index.server";
 
 type ConnectionParams = { authorization?: unknown; token?: unknown };
@@ -46,13 +47,47 @@ export function attachWebSocket(
     wss.handleUpgrade(request, socket, head, (ws) => wss.emit("connection", ws, request));
   });
 
+  // A socket that spoke for a session closes when the session ends (log-out, expiry) with
+  // 4401, which graphql-ws clients, ours included, do not retry. Queries and mutations under
+  // way on it are answered first (a log-out sent over this very socket gets its `true`).
+  type SocketState = { sessions: Map<string, () => void>; oneShots: Set<string>; closing: boolean };
+  const sockets = new WeakMap<WebSocket, SocketState>();
+  const stateOf = (socket: WebSocket): SocketState => {
+    let state = sockets.get(socket);
+    if (!state) {
+      const created: SocketState = { sessions: new Map(), oneShots: new Set(), closing: false };
+      state = created;
+      sockets.set(socket, created);
+      socket.once("close", () => {
+        for (const stop of created.sessions.values()) stop();
+        created.sessions.clear();
+      });
+    }
+    return state;
+  };
+  const closeIfIdle = (socket: WebSocket, state: SocketState) => {
+    // After the answer under way has been sent in full (graphql-ws sends its "complete" after onComplete).
+    if (state.closing && state.oneShots.size === 0) setImmediate(() => socket.close(4401, "Unauthorized: the session has ended"));
+  };
+  function closeWhenSessionEnds(socket: WebSocket, session: WatchedSession) {
+    const state = stateOf(socket);
+    if (state.sessions.has(session.id) || socket.readyState !== WebSocket.OPEN) return;
+    state.sessions.set(
+      session.id,
+      api.services.sessionEnds.watch(session, () => {
+        state.closing = true;
+        closeIfIdle(socket, state);
+      }),
+    );
+  }
+
   const cleanup = useServer<ConnectionParams, { request: IncomingMessage }>(
     {
       execute: (args) => (args.rootValue as { execute: (a: ExecutionArgs) => unknown }).execute(args) as never,
       subscribe: (args) => (args.rootValue as { subscribe: (a: ExecutionArgs) => unknown }).subscribe(args) as never,
       // The same answer size limit as over HTTP, for this operation alone.
       onNext: (_ctx, _id, _payload, _args, result) => limitAnswer(result, api.maxAnswerChars) as never,
-      onSubscribe: async (ctx, _id, params) => {
+      onSubscribe: async (ctx, id, params) => {
         const headers = new Headers();
         const auth = ctx.connectionParams?.authorization ?? (ctx.connectionParams?.token ? `Bearer ${String(ctx.connectionParams.token)}` : null);
         if (typeof auth === "string") headers.set("authorization", auth);
@@ -78,14 +113,21 @@ export function attachWebSocket(
           if (error instanceof GraphQLError) return [withCode(error)];
           throw error;
         }
+        const contextValue = await contextFactory();
+        if (contextValue.session) closeWhenSessionEnds(ctx.extra.socket, contextValue.session);
+        if (getOperationAST(document, params.operationName)?.operation !== "subscription") stateOf(ctx.extra.socket).oneShots.add(id);
         return {
           schema,
           operationName: params.operationName,
           document,
           variableValues: params.variables,
-          contextValue: await contextFactory(),
+          contextValue,
           rootValue: { execute, subscribe },
         } satisfies ExecutionArgs;
+      },
+      onComplete: (ctx, id) => {
+        const state = sockets.get(ctx.extra.socket);
+        if (state?.oneShots.delete(id)) closeIfIdle(ctx.extra.socket, state);
       },
     },
     wss,

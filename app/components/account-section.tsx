@@ -1,6 +1,6 @@
 import { useEffect, useId, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Form, useActionData, useNavigation, useSearchParams } from "react-router";
+import { Form, Link, useActionData, useNavigation, useSearchParams } from "react-router";
 import type { AccountActionData } from "~/lib/account.server";
 
 function Field({
@@ -8,6 +8,7 @@ function Field({
   type,
   label,
   error,
+  hint,
   defaultValue,
   autoComplete,
 }: {
@@ -15,10 +16,13 @@ function Field({
   type: string;
   label: string;
   error?: string;
+  /** Shown under the field from the start (rules to follow), and read with it. */
+  hint?: string;
   defaultValue?: string;
   autoComplete: string;
 }) {
   const id = useId();
+  const describedBy = [hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter(Boolean).join(" ");
   return (
     <div className="flex flex-col gap-1">
       <label htmlFor={id} className="font-medium">
@@ -31,9 +35,14 @@ function Field({
         defaultValue={defaultValue}
         autoComplete={autoComplete}
         aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `${id}-error` : undefined}
+        aria-describedby={describedBy || undefined}
         className="input"
       />
+      {hint ? (
+        <p id={`${id}-hint`} className="text-sm text-muted">
+          {hint}
+        </p>
+      ) : null}
       {error ? (
         <p id={`${id}-error`} className="text-sm text-red-700 dark:text-red-300" role="alert">
           {error}
@@ -50,7 +59,8 @@ export function AccountSection({ email }: { email: string | null }) {
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
   // Sent here by the `auth` middleware: go back there once signed in (otherwise the server sends you Home).
-  const redirectTo = useSearchParams()[0].get("redirectTo");
+  const [searchParams] = useSearchParams();
+  const redirectTo = searchParams.get("redirectTo");
   // The browser's time zone becomes the new account's; without JavaScript the API uses UTC.
   const [timeZone, setTimeZone] = useState("");
   useEffect(() => setTimeZone(Intl.DateTimeFormat().resolvedOptions().timeZone), []);
@@ -66,6 +76,12 @@ export function AccountSection({ email }: { email: string | null }) {
     );
   }
   const errors = actionData?.errors ?? {};
+  // Log in or sign up: one at a time, so that password managers fill a saved password
+  // only for logging in and offer a new one for signing up. A link switches (with or without JavaScript).
+  const mode = actionData?.intent ?? (searchParams.get("mode") === "signup" ? "signup" : "login");
+  const other = new URLSearchParams(searchParams);
+  if (mode === "login") other.set("mode", "signup");
+  else other.delete("mode");
   return (
     <Form method="post" className="flex flex-col gap-4" noValidate>
       <p className="text-muted">{t("account.intro")}</p>
@@ -77,20 +93,21 @@ export function AccountSection({ email }: { email: string | null }) {
         type="password"
         label={t("account.password")}
         error={errors.password}
-        autoComplete={actionData?.intent === "signup" ? "new-password" : "current-password"}
+        hint={mode === "signup" ? t("account.passwordRules") : undefined}
+        autoComplete={mode === "signup" ? "new-password" : "current-password"}
       />
       {errors.form ? (
         <p className="text-sm text-red-700 dark:text-red-300" role="alert">
           {errors.form}
         </p>
       ) : null}
-      <div className="flex flex-wrap gap-3">
-        <button type="submit" name="intent" value="login" className="button" disabled={busy}>
-          {t("account.logIn")}
+      <div className="flex flex-wrap items-center gap-3">
+        <button type="submit" name="intent" value={mode} className="button" disabled={busy}>
+          {mode === "signup" ? t("account.signUp") : t("account.logIn")}
         </button>
-        <button type="submit" name="intent" value="signup" className="button-secondary" disabled={busy}>
-          {t("account.signUp")}
-        </button>
+        <Link to={{ search: `?${other}` }} replace preventScrollReset className="link">
+          {mode === "signup" ? t("account.toLogIn") : t("account.toSignUp")}
+        </Link>
       </div>
     </Form>
   );

@@ -8,6 +8,7 @@ import { i18nFor } from "./i18n/middleware.server";
 import { loadQuery, requestGraphQL } from "./graphql/request-client.server";
 import { browserRegion } from "./regional-defaults";
 import { safeRedirectPath } from "./safe-redirect";
+import { canonicalTimeZone } from "./time-zone-name";
 import { clearedSessionCookie, sessionCookie, sessionToken } from "./session.server";
 import { redirectWithToast } from "./toast/flash-toast.server";
 
@@ -30,15 +31,6 @@ export async function currentUser(request: Request, context: Readonly<RouterCont
   // Through the request's client: the page's loaders asking again cost nothing, and the
   // answer is part of the page's data for the browser.
   return (await loadQuery(context, VIEWER_QUERY, {})).me;
-}
-
-function isTimeZone(value: string) {
-  try {
-    new Intl.DateTimeFormat("en-US", { timeZone: value });
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /**
@@ -81,7 +73,7 @@ export async function handleAccountIntent(request: Request, context: Readonly<Ro
             email,
             password,
             language: apiLanguage(locale),
-            timeZone: isTimeZone(timeZone) ? timeZone : null,
+            timeZone: canonicalTimeZone(timeZone),
             // The units the visitor saw on the way in: the browser's region's.
             region: browserRegion(request.headers.get("Accept-Language"), locale),
           })

@@ -1,6 +1,9 @@
+import { stat } from "node:fs/promises";
 import { createClient } from "graphql-ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
+import { HASH_SLOTS } from "~/api/auth/hash-slots.server";
+import { LOGIN_LIMITS } from "~/api/auth/login-guard.server";
 import { codes, startTestApi, type GraphQLResponse, type TestApi } from "../support/api-server";
 
 let t: TestApi;
@@ -69,13 +72,29 @@ describe("accounts", () => {
     ["a common password", { email: "common@example.com", password: "Password1" }, "too common"],
     ["a bad email", { email: "not-an-email", password: "long enough pass" }, "valid email"],
     ["a taken email, in other case", { email: "ADA@example.com", password: "long enough pass" }, "already exists"],
+    ["an email with a NUL", { email: "nul\u0000@example.com", password: "long enough pass" }, "valid email"],
+    ["an email with a control character", { email: "bell\u0007@example.com", password: "long enough pass" }, "valid email"],
+    ["a password of eight spaces", { email: "spaces@example.com", password: "        " }, "only spaces"],
+    ["a password that is the email's local part", { email: "Margaret.Hamilton@example.com", password: "margaret.hamilton" }, "email address"],
+    ["a password that is the email", { email: "apollo@example.com", password: "Apollo@Example.com" }, "email address"],
+    ["an unknown time zone", { email: "mars@example.com", password: "long enough pass", timeZone: "Mars/Olympus" }, "IANA time zone"],
   ])("refuses %s with BAD_USER_INPUT and writes nothing", async (_, variables, message) => {
     const usersBefore = await t.api.services.db.selectFrom("users").select("id").execute();
     const result = await t.gql(SIGN_UP, variables);
     expect(codes(result)).toEqual(["BAD_USER_INPUT"]);
     expect(result.errors![0]!.message).toContain(message);
+    if (/email|password/.test(message)) expect(result.errors![0]!.extensions!.field).toBe(message === "valid email" ? "email" : "password");
     const usersAfter = await t.api.services.db.selectFrom("users").select("id").execute();
     expect(usersAfter.length).toBe(usersBefore.length);
+  });
+
+  it("stores a time zone given in another case under its IANA name, at sign-up and in settings", async () => {
+    const signedUp = await t.gql(SIGN_UP, { email: "zones@example.com", password: "time zone traveller", timeZone: "europe/berlin" });
+    expect(signedUp.data!.signUp.user.settings.timeZone).toBe("Europe/Berlin");
+    const token = signedUp.data!.signUp.token;
+    const UPDATE = `mutation ($input: SettingsInput!) { updateSettings(input: $input) { timeZone } }`;
+    expect((await t.gql(UPDATE, { input: { timeZone: "AMERICA/NEW_YORK" } }, { token })).data!.updateSettings.timeZone).toBe("America/New_York");
+    expect((await t.gql(UPDATE, { input: { timeZone: "utc" } }, { token })).data!.updateSettings.timeZone).toBe("UTC");
   });
 
   it("logs in with the right password only", async () => {
@@ -108,7 +127,77 @@ describe("accounts", () => {
     // Other accounts from the same address are not locked out by this one.
     await t.signUp("bystander@example.com", "another password");
     expect((await t.gql(LOG_IN, { email: "bystander@example.com", password: "another password" })).data!.logIn).toBeTruthy();
+  }, 120_000);
+
+  it("counts every attempt before its password is checked: 30 log-ins at once for one account get no further than 5", async () => {
+    await t.signUp("parallel@example.com", "the real password");
+    const attempts = [
+      ...Array.from({ length: 29 }, (_, i) => ({ email: "parallel@example.com", password: `parallel guess ${i}` })),
+      { email: "parallel@example.com", password: "the real password" },
+    ];
+    const results = await Promise.all(attempts.map((variables) => t.gql(LOG_IN, variables)));
+    const checked = results.filter((result) => !codes(result).includes("RATE_LIMITED"));
+    expect(checked.length).toBe(5);
+    // The right password came last, after five wrong ones had been counted.
+    expect(codes(results.at(-1)!)).toEqual(["RATE_LIMITED"]);
   });
+
+  it("locks an account only for the address that failed, until many addresses have failed", async () => {
+    const from = (address: string) => ({ headers: { "x-forwarded-for": address } });
+    await t.signUp("owner@example.com", "the owner's password");
+    for (let i = 0; i < 5; i++) {
+      expect(codes(await t.gql(LOG_IN, { email: "owner@example.com", password: `guess ${i}` }, from("198.51.100.1")))).toEqual(["UNAUTHENTICATED"]);
+    }
+    expect(codes(await t.gql(LOG_IN, { email: "owner@example.com", password: "the owner's password" }, from("198.51.100.1")))).toEqual(["RATE_LIMITED"]);
+    // The owner, elsewhere, is not punished for someone else's guesses.
+    const owner = await t.gql(LOG_IN, { email: "owner@example.com", password: "the owner's password" }, from("198.51.100.2"));
+    expect(owner.data!.logIn.user.email).toBe("owner@example.com");
+    // A blocked address blocks only itself: another user's right password from elsewhere passes.
+    await t.signUp("neighbour@example.com", "the neighbour's password");
+    expect((await t.gql(LOG_IN, { email: "neighbour@example.com", password: "the neighbour's password" }, from("198.51.100.2"))).data!.logIn).toBeTruthy();
+
+    // Guesses spread over many addresses still meet the account's own cap.
+    const spread = LOGIN_LIMITS.perAccount - LOGIN_LIMITS.perAccountFromAddress;
+    for (let i = 0; i < spread; i++) {
+      const address = `198.51.100.${10 + Math.floor(i / LOGIN_LIMITS.perAccountFromAddress)}`;
+      expect(codes(await t.gql(LOG_IN, { email: "owner@example.com", password: `spread guess ${i}` }, from(address)))).toEqual(["UNAUTHENTICATED"]);
+    }
+    const capped = await t.gql(LOG_IN, { email: "owner@example.com", password: "the owner's password" }, from("198.51.100.99"));
+    expect(codes(capped)).toEqual(["RATE_LIMITED"]);
+  }, 120_000);
+
+  it("hashes only a few passwords at once, refusing the rest, so that other requests stay fast during a flood", async () => {
+    const own = await startTestApi();
+    try {
+      const finished: string[] = [];
+      const flood = Promise.all(
+        Array.from({ length: 30 }, (_, i) =>
+          own
+            .gql(LOG_IN, { email: `flood${i}@example.com`, password: "wrong password" }, { headers: { "x-forwarded-for": `192.0.2.${i + 1}` } })
+            .then((result) => (finished.push("login"), result)),
+        ),
+      );
+      // Issued while the log-ins are being checked: a cheap query, and a file read, which needs
+      // libuv's thread pool as scrypt does (as /healthz's static-file lookup does).
+      const probes = Promise.all([
+        own.gql(`{ me { id } }`).then((result) => (finished.push("query"), result)),
+        stat(own.dataDir).then(() => finished.push("file")),
+      ]);
+      const [results, [query]] = await Promise.all([flood, probes]);
+      expect(query.data).toEqual({ me: null });
+      const busy = results.filter((result) => result.errors?.[0]?.extensions?.reason === "BUSY");
+      expect(busy.length).toBe(30 - HASH_SLOTS.running - HASH_SLOTS.waiting);
+      expect(busy.every((result) => codes(result)[0] === "RATE_LIMITED")).toBe(true);
+      expect(results.filter((result) => codes(result)[0] === "UNAUTHENTICATED").length).toBe(HASH_SLOTS.running + HASH_SLOTS.waiting);
+      // Both probes were answered while log-ins were still being checked.
+      expect(finished.at(-1)).toBe("login");
+      // Refused attempts were never checked, so they do not count against their address.
+      const again = await own.gql(LOG_IN, { email: "flood0@example.com", password: "wrong password" }, { headers: { "x-forwarded-for": "192.0.2.1" } });
+      expect(codes(again)).toEqual(["UNAUTHENTICATED"]);
+    } finally {
+      await own.close();
+    }
+  }, 60_000);
 
   it("rate-limits failed log-ins per address across accounts", async () => {
     // A separate server: the address-wide counter must start from zero.
@@ -123,7 +212,7 @@ describe("accounts", () => {
     } finally {
       await own.close();
     }
-  });
+  }, 120_000); // 20 password checks in a row, at OWASP cost, on a machine that may be busy
 
   it("counts log-ins over WebSocket against the address a trusted proxy forwards, the same limit as over HTTP", async () => {
     const own = await startTestApi(); // loopback is its trusted proxy
@@ -154,7 +243,7 @@ describe("accounts", () => {
       await second.dispose();
       await own.close();
     }
-  });
+  }, 120_000);
 
   it("updates settings with validation", async () => {
     const token = await t.signUp();

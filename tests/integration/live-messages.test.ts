@@ -1,6 +1,8 @@
+import { createClient } from "graphql-ws";
 import { pipe, subscribe } from "wonka";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import WebSocket from "ws";
+import { SESSION_LIFETIME_SECONDS } from "~/api/auth/sessions.server";
 import { createBrowserGraphQL } from "~/lib/graphql/browser-client";
 import { MESSAGE_RECEIVED_SUBSCRIPTION } from "~/lib/graphql/documents";
 import { timeOrderedLowerBound } from "~/lib/graphql/live-cursor";
@@ -110,5 +112,127 @@ describe("live messages", () => {
     });
     await client.dispose();
     expect(codes(result as never)).toEqual(["BAD_USER_INPUT"]);
+  });
+  describe("when the session ends", () => {
+    const SUBSCRIPTION = "subscription ($after: ID) { messageReceived(after: $after) { id } }";
+
+    /** A graphql-ws client that never reconnects, with what it received and how its socket closed. */
+    function socketSubscriber(api: TestApi, token: string) {
+      const seen = { ids: [] as string[], ended: false, closeCode: null as number | null };
+      const client = createClient({
+        url: api.url.replace("http", "ws"),
+        webSocketImpl: WebSocket,
+        connectionParams: { authorization: `Bearer ${token}` },
+        retryAttempts: 0,
+        on: { closed: (event) => (seen.closeCode = (event as { code: number }).code) },
+      });
+      client.subscribe<{ messageReceived: { id: string } }>(
+        { query: SUBSCRIPTION, variables: { after: timeOrderedLowerBound(Date.now()) } },
+        {
+          next: (result) => void (result.data && seen.ids.push(result.data.messageReceived.id)),
+          error: () => (seen.ended = true),
+          complete: () => (seen.ended = true),
+        },
+      );
+      return { seen, dispose: () => client.dispose() };
+    }
+
+    async function userOf(api: TestApi) {
+      const token = await api.signUp();
+      const me = await api.gql(`{ me { id } }`, {}, { token });
+      return { token, userId: me.data!.me.id as string };
+    }
+
+    let count = 0;
+    async function write(api: TestApi, userId: string) {
+      const row = await api.api.services.inbox.write({ userId, kind: "SYSTEM", title: `Session end ${++count}`, body: "…", dedupeKey: `session-end:${count}` });
+      api.api.services.inbox.publish(row!);
+      return row!.id;
+    }
+
+    it("logging out ends the session's WebSocket subscriptions and closes its socket as Unauthorized", async () => {
+      const { token, userId } = await userOf(t);
+      const other = await t.gql(`mutation ($email: String!) { logIn(email: $email, password: "a sturdy passphrase") { token } }`, {
+        email: (await t.gql(`{ me { email } }`, {}, { token })).data!.me.email,
+      });
+      const mine = socketSubscriber(t, token);
+      const elsewhere = socketSubscriber(t, other.data!.logIn.token);
+      const first = await write(t, userId);
+      await vi.waitFor(() => expect(mine.seen.ids).toEqual([first]));
+      await vi.waitFor(() => expect(elsewhere.seen.ids).toEqual([first]));
+
+      expect((await t.gql(`mutation { logOut }`, {}, { token })).data).toEqual({ logOut: true });
+      await vi.waitFor(() => expect(mine.seen.closeCode).toBe(4401));
+      expect(mine.seen.ended).toBe(true);
+      // The same account's other session keeps listening.
+      const second = await write(t, userId);
+      await vi.waitFor(() => expect(elsewhere.seen.ids).toEqual([first, second]));
+      expect(mine.seen.ids).toEqual([first]);
+      expect(elsewhere.seen.closeCode).toBeNull();
+      await mine.dispose();
+      await elsewhere.dispose();
+    });
+
+    it("logging out over the session's own socket answers first, then closes the socket", async () => {
+      const { token, userId } = await userOf(t);
+      const mine = socketSubscriber(t, token);
+      const first = await write(t, userId);
+      await vi.waitFor(() => expect(mine.seen.ids).toEqual([first]));
+      const client = createClient({ url: t.url.replace("http", "ws"), webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${token}` }, retryAttempts: 0 });
+      let closeCode: number | null = null;
+      client.on("closed", (event) => (closeCode = (event as { code: number }).code));
+      const answer = await new Promise<unknown>((resolve, reject) => {
+        let result: unknown;
+        client.subscribe({ query: "mutation { logOut }" }, { next: (value) => (result = value), error: reject, complete: () => resolve(result) });
+      });
+      expect(answer).toEqual({ data: { logOut: true } });
+      await vi.waitFor(() => expect(closeCode).toBe(4401));
+      await vi.waitFor(() => expect(mine.seen.closeCode).toBe(4401));
+      await client.dispose();
+      await mine.dispose();
+    });
+
+    it("logging out ends the session's server-sent-events subscription", async () => {
+      const { token, userId } = await userOf(t);
+      const response = await fetch(t.url, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "text/event-stream", authorization: `Bearer ${token}` },
+        body: JSON.stringify({ query: SUBSCRIPTION, variables: { after: timeOrderedLowerBound(Date.now()) } }),
+      });
+      expect(response.headers.get("content-type")).toContain("text/event-stream");
+      const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+      let text = "";
+      const first = await write(t, userId);
+      while (!text.includes(first)) text += (await reader.read()).value ?? "";
+
+      await t.gql(`mutation { logOut }`, {}, { token });
+      const after = await write(t, userId);
+      // The stream ends (a subscription left open would wait here for ever, and the test time out).
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        text += value;
+      }
+      expect(text).not.toContain(after);
+    });
+
+    it("an expired session's subscription ends at its next message, which it does not receive, and its socket closes", async () => {
+      let clock = Date.now();
+      const own = await startTestApi({ now: () => new Date(clock) });
+      try {
+        const { token, userId } = await userOf(own);
+        const mine = socketSubscriber(own, token);
+        const first = await write(own, userId);
+        await vi.waitFor(() => expect(mine.seen.ids).toEqual([first]));
+        clock += SESSION_LIFETIME_SECONDS * 1000 + 1000;
+        await write(own, userId);
+        await vi.waitFor(() => expect(mine.seen.closeCode).toBe(4401));
+        expect(mine.seen.ids).toEqual([first]);
+        expect(mine.seen.ended).toBe(true);
+        await mine.dispose();
+      } finally {
+        await own.close();
+      }
+    });
   });
 });

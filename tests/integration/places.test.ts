@@ -48,6 +48,21 @@ describe("places", () => {
     expect(codes(await t.gql(ADD, { locationId: "999999" }, { token }))).toEqual(["NOT_FOUND"]);
   });
 
+  it("refuses labels with control characters, naming the field, and writes nothing", async () => {
+    const token = await t.signUp();
+    const place = await addCity(token, "paris");
+    for (const label of ["Home\u0000", "Wo\u0007rk", "A\u202Eevil"]) {
+      const renamed = await t.gql(`mutation ($id: ID!, $label: String!) { renamePlace(id: $id, label: $label) { label } }`, { id: place.id, label }, { token });
+      expect(codes(renamed)).toEqual(["BAD_USER_INPUT"]);
+      expect(renamed.errors![0]!.extensions).toMatchObject({ field: "label", reason: "LABEL_CONTROL_CHARACTERS" });
+      expect(renamed.errors![0]!.message).toBe("A label cannot contain control characters");
+    }
+    const found = await t.gql(SEARCH, { q: "berlin" }, { token });
+    const added = await t.gql(ADD, { locationId: found.data!.searchLocations[0].id, label: "Office\u0000" }, { token });
+    expect(added.errors![0]!.extensions).toMatchObject({ code: "BAD_USER_INPUT", field: "label" });
+    expect((await t.gql(PLACES, {}, { token })).data!.places.map((p: { label: string }) => p.label)).toEqual(["Paris"]);
+  });
+
   it("renames, reorders and removes, keeping positions dense", async () => {
     const token = await t.signUp();
     const a = await addCity(token, "paris");

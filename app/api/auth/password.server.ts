@@ -37,12 +37,20 @@ export async function verifyPassword(password: string, stored: string): Promise<
 /** The 1,000 most common passwords (zxcvbn's frequency list), lower-cased. */
 const COMMON_PASSWORDS = new Set(dictionary["passwords-common"]!.slice(0, 1000).map((word) => String(word).toLowerCase()));
 
-/** Why a new password is not acceptable (message and a stable reason code), or null when it is. */
-export function passwordProblem(password: string): { message: string; reason: string } | null {
+/**
+ * Why a new password is not acceptable (message and a stable reason code), or null when
+ * it is. `email` is the account's (normalised): the address, or the part before its @,
+ * is the first thing anyone guesses.
+ */
+export function passwordProblem(password: string, email?: string): { message: string; reason: string } | null {
   if (password.length < PASSWORD_MIN_LENGTH)
     return { message: `Password must be at least ${PASSWORD_MIN_LENGTH} characters`, reason: "PASSWORD_TOO_SHORT" };
   if (password.length > PASSWORD_MAX_LENGTH)
     return { message: `Password must be at most ${PASSWORD_MAX_LENGTH} characters`, reason: "PASSWORD_TOO_LONG" };
+  if (password.trim().length === 0) return { message: "Password cannot be only spaces", reason: "PASSWORD_BLANK" };
+  const lower = password.trim().toLowerCase();
+  if (email && (lower === email || lower === email.slice(0, email.lastIndexOf("@"))))
+    return { message: "Password cannot be your email address or its name part", reason: "PASSWORD_LIKE_EMAIL" };
   if (COMMON_PASSWORDS.has(password.toLowerCase())) return { message: "This password is too common; choose another", reason: "PASSWORD_TOO_COMMON" };
   return null;
 }

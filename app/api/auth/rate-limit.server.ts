@@ -1,15 +1,16 @@
 /**
  * A sliding-window counter: after `limit` events for a key within `windowMs`, the key
- * must wait until the oldest event leaves the window. Login counts failures with it
- * (per address and per account), anonymous lookups count requests. In memory: one
+ * must wait until the oldest event leaves the window. Login counts attempts with it
+ * (see login-guard.server.ts), anonymous lookups count requests. In memory: one
  * process's view (a second server process counts on its own).
  */
 export function createWindowLimiter({ limit, windowMs, now = Date.now }: { limit: number; windowMs: number; now?: () => number }) {
-  const events = new Map<string, number[]>();
+  // Objects, not bare times: an event taken back must be that one, not another at the same millisecond.
+  const events = new Map<string, Array<{ time: number }>>();
 
-  function recent(key: string): number[] {
+  function recent(key: string): Array<{ time: number }> {
     const cutoff = now() - windowMs;
-    const list = (events.get(key) ?? []).filter((time) => time > cutoff);
+    const list = (events.get(key) ?? []).filter((event) => event.time > cutoff);
     if (list.length === 0) events.delete(key);
     else events.set(key, list);
     return list;
@@ -20,10 +21,17 @@ export function createWindowLimiter({ limit, windowMs, now = Date.now }: { limit
     retryAfterMs(key: string): number {
       const list = recent(key);
       if (list.length < limit) return 0;
-      return list[list.length - limit]! + windowMs - now();
+      return list[list.length - limit]!.time + windowMs - now();
     },
-    record(key: string) {
-      events.set(key, [...recent(key), now()]);
+    /** Counts an event for `key` now; the function returned takes that event back. */
+    record(key: string): () => void {
+      const event = { time: now() };
+      events.set(key, [...recent(key), event]);
+      return () => {
+        const list = events.get(key)?.filter((other) => other !== event) ?? [];
+        if (list.length === 0) events.delete(key);
+        else events.set(key, list);
+      };
     },
     reset(key: string) {
       events.delete(key);

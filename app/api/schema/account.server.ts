@@ -77,9 +77,12 @@ const EMAIL_MAX_LENGTH = 254;
 // Deliberately loose: one @, something on each side, a dot in the domain, no spaces.
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
+// Control characters (NUL, bell, ...) and invisible format characters (bidi overrides, zero widths) have no place in an address.
+const INVISIBLE = /[\p{Cc}\p{Cf}]/u;
+
 function normaliseEmail(raw: string): string {
   const email = raw.trim().toLowerCase();
-  if (email.length > EMAIL_MAX_LENGTH || !EMAIL_PATTERN.test(email)) {
+  if (email.length > EMAIL_MAX_LENGTH || !EMAIL_PATTERN.test(email) || INVISIBLE.test(email)) {
     throw badInput("Enter a valid email address", "email", "EMAIL_INVALID");
   }
   return email;
@@ -116,7 +119,7 @@ export const accountResolvers = {
       context: ApiContext,
     ) {
       const email = normaliseEmail(args.email);
-      const problem = passwordProblem(args.password);
+      const problem = passwordProblem(args.password, email);
       if (problem) throw badInput(problem.message, "password", problem.reason);
       if (args.region != null && !isRegion(args.region)) throw badInput("region must be a two-letter country code such as GB", "region");
       const language = args.language ?? "EN_US";
@@ -127,7 +130,7 @@ export const accountResolvers = {
       const user: UserTable = {
         id: randomUUID(),
         email,
-        password_hash: await hashPassword(args.password),
+        password_hash: await context.hashSlots.run(() => hashPassword(args.password)),
         created_at: context.now().toISOString(),
       };
       try {
@@ -146,30 +149,28 @@ export const accountResolvers = {
 
     async logIn(_: unknown, args: { email: string; password: string }, context: ApiContext) {
       const email = args.email.trim().toLowerCase().slice(0, EMAIL_MAX_LENGTH);
-      const { perIp, perAccount } = context.loginLimits;
-      const ipKey = `ip:${context.clientIp}`;
-      const accountKey = `account:${email}`;
-      const waitMs = Math.max(perIp.retryAfterMs(ipKey), perAccount.retryAfterMs(accountKey));
-      if (waitMs > 0) {
-        const retryAfterSeconds = Math.ceil(waitMs / 1000);
-        throw apiError("RATE_LIMITED", `Too many failed log-ins; try again in ${retryAfterSeconds} seconds`, {
-          retryAfterSeconds,
-        });
+      // Counted before anything is awaited: parallel attempts meet the limits one by one.
+      const attempt = context.loginGuard.begin(email, context.clientIp);
+      let passwordOk: boolean;
+      let user: UserTable | undefined;
+      try {
+        user = await context.db.selectFrom("users").selectAll().where("email", "=", email).executeTakeFirst();
+        const stored = user?.password_hash ?? (await dummyHash);
+        passwordOk = args.password.length <= 1024 && (await context.hashSlots.run(() => verifyPassword(args.password, stored)));
+      } catch (error) {
+        attempt.abandoned();
+        throw error;
       }
-      const user = await context.db.selectFrom("users").selectAll().where("email", "=", email).executeTakeFirst();
-      const passwordOk = args.password.length <= 1024 && (await verifyPassword(args.password, user?.password_hash ?? (await dummyHash)));
-      if (!user || !passwordOk) {
-        perIp.record(ipKey);
-        perAccount.record(accountKey);
-        throw apiError("UNAUTHENTICATED", LOGIN_FAILED);
-      }
-      perAccount.reset(accountKey);
+      if (!user || !passwordOk) throw apiError("UNAUTHENTICATED", LOGIN_FAILED);
+      attempt.succeeded();
       return sessionFor(context, user);
     },
 
     async logOut(_: unknown, __: unknown, context: ApiContext) {
       if (!context.session) return false;
       await revokeSession(context.db, context.session.id, context.now());
+      // Its open subscriptions end and its sockets close now, not at their next message.
+      context.sessionEnds.end(context.session.id);
       return true;
     },
 

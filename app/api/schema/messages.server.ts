@@ -1,4 +1,5 @@
 import { timeOrderedLowerBound } from "../../lib/graphql/live-cursor";
+import { untilSessionEnds } from "../auth/session-stream.server";
 import { requireSession, requireUserId, type ApiContext } from "../context.server";
 import type { MessageTable } from "../db/tables";
 import { removeMessageWithSnapshot, restoreRemovedMessage } from "../db/message-removal.server";
@@ -196,7 +197,8 @@ export const messagesResolvers = {
   Subscription: {
     messageReceived: {
       async subscribe(_: unknown, { after }: { after?: string | null }, context: ApiContext) {
-        const userId = requireUserId(context);
+        const session = requireSession(context);
+        const userId = session.userId;
         if (after != null && !MESSAGE_ID.test(after)) throw badInput("after must be a message id", "after");
         // Listen first, then read what was missed: a message written in between is in
         // one or both, and the stream keeps each message once.
@@ -210,7 +212,7 @@ export const messagesResolvers = {
             throw error;
           }
         }
-        return stream;
+        return untilSessionEnds(stream, session, context);
       },
       resolve: (row: MessageTable) => messageView(row),
     },

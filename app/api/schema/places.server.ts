@@ -92,8 +92,13 @@ export function placeView(row: PlaceTable) {
   };
 }
 
+// Control characters (NUL, bell, ...) and bidirectional overrides, which make a label read other than it is.
+const CONTROL_CHARACTER = /[\p{Cc}\u202A-\u202E\u2066-\u2069]/u;
+
 function cleanLabel(raw: string): string {
+  // Line breaks and tabs are whitespace, folded into one space before anything else is judged.
   const label = raw.trim().replace(/\s+/g, " ");
+  if (CONTROL_CHARACTER.test(label)) throw badInput("A label cannot contain control characters", "label", "LABEL_CONTROL_CHARACTERS");
   if (label.length === 0) throw badInput("A label cannot be empty", "label");
   if (label.length > LABEL_MAX_LENGTH) throw badInput(`A label has at most ${LABEL_MAX_LENGTH} characters`, "label");
   return label;
@@ -219,7 +224,7 @@ export const placesResolvers = {
       } else {
         throw badInput("Give a locationId from searchLocations, or both latitude and longitude");
       }
-      const label = args.label == null ? cleanLabel(base.name) : cleanLabel(args.label);
+      const label = args.label == null ? cleanLabel(base.name.replace(new RegExp(CONTROL_CHARACTER.source, "gu"), "")) : cleanLabel(args.label);
       const row = await context.db.transaction().execute(async (trx) => {
         const existing = await trx.selectFrom("places").select(["position"]).where("user_id", "=", userId).execute();
         if (existing.length >= MAX_PLACES) throw badInput(`You can save up to ${MAX_PLACES} places`);

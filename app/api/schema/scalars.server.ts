@@ -1,11 +1,17 @@
 import { GraphQLError, GraphQLScalarType, Kind, type ValueNode } from "graphql";
+import { canonicalTimeZone } from "../../lib/time-zone-name";
 
-function stringScalar(name: string, description: string, check: (value: string) => string | null) {
+function stringScalar(
+  name: string,
+  description: string,
+  check: (value: string) => string | null,
+  normalise: (value: string) => string = (value) => value,
+) {
   const parse = (value: unknown) => {
     if (typeof value !== "string") throw new GraphQLError(`${name} must be a string`);
     const problem = check(value);
     if (problem) throw new GraphQLError(`${name} ${problem}: ${JSON.stringify(value.slice(0, 80))}`);
-    return value;
+    return normalise(value);
   };
   return new GraphQLScalarType({
     name,
@@ -20,13 +26,7 @@ function stringScalar(name: string, description: string, check: (value: string) 
 }
 
 export function isTimeZone(value: string): boolean {
-  if (value.length > 64) return false;
-  try {
-    new Intl.DateTimeFormat("en-US", { timeZone: value });
-    return true;
-  } catch {
-    return false;
-  }
+  return canonicalTimeZone(value) !== null;
 }
 
 export const scalarResolvers = {
@@ -41,8 +41,12 @@ export const scalarResolvers = {
   LocalTime: stringScalar("LocalTime", "A wall-clock time, 24 h (07:30).", (value) =>
     /^([01]\d|2[0-3]):[0-5]\d$/.test(value) ? null : "must be a time from 00:00 to 23:59",
   ),
-  TimeZone: stringScalar("TimeZone", "An IANA time zone (Europe/Berlin).", (value) =>
-    isTimeZone(value) ? null : "must be an IANA time zone such as Europe/Berlin",
+  // In any case on the way in ("europe/berlin"), stored and answered under its IANA name.
+  TimeZone: stringScalar(
+    "TimeZone",
+    "An IANA time zone (Europe/Berlin).",
+    (value) => (isTimeZone(value) ? null : "must be an IANA time zone such as Europe/Berlin"),
+    (value) => canonicalTimeZone(value)!,
   ),
 };
 

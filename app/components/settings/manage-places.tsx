@@ -82,6 +82,8 @@ function PlaceRow({
     event?.preventDefault();
     const next = label.trim();
     if (!next) return setError(t("managePlaces.labelRequired"));
+    // The API refuses these too (in its own words); the field says it in the user's language.
+    if (/[\p{Cc}\u202A-\u202E\u2066-\u2069]/u.test(next)) return setError(t("managePlaces.labelControlCharacters"));
     setError(null);
     if (next === place.label) return;
     const result = await renamePlace({ id: place.id, label: next });

@@ -2,6 +2,7 @@ import { useEffect, useId, useMemo, useState, type FormEvent, type ReactNode } f
 import { useTranslation } from "react-i18next";
 import { useMutation, useQuery } from "urql";
 import { SETTINGS_QUERY, UPDATE_SETTINGS_MUTATION, type FullSettings } from "~/lib/graphql/documents";
+import { canonicalTimeZone } from "~/lib/time-zone-name";
 import { showToast } from "~/lib/toast/toast-store";
 
 type Draft = Omit<FullSettings, "id" | "language" | "pushEnabled">;
@@ -88,7 +89,9 @@ export function PreferencesForm() {
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    if (!zones.includes(value.timeZone) && value.timeZone !== saved!.timeZone) return setError(t("preferences.unknownTimeZone"));
+    // Any case will do ("europe/berlin"): the zone is saved, and shown, under its IANA name.
+    const timeZone = value.timeZone === saved!.timeZone ? value.timeZone : canonicalTimeZone(value.timeZone);
+    if (!timeZone) return setError(t("preferences.unknownTimeZone"));
     setError(undefined);
     const result = await updateSettings({
       input: {
@@ -96,7 +99,7 @@ export function PreferencesForm() {
         windSpeedUnit: value.windSpeedUnit,
         precipitationUnit: value.precipitationUnit,
         hour12: value.hour12,
-        timeZone: value.timeZone,
+        timeZone,
         quietHoursEnabled: value.quietHoursEnabled,
         quietFrom: value.quietFrom,
         quietTo: value.quietTo,

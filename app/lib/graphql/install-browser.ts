@@ -12,9 +12,14 @@ import { readGraphQLData } from "./ssr-data";
  */
 export const SILENT_OPERATION = { silent: true } as const;
 
+/** The close code the API's WebSocket sends when its session ends. */
+const SESSION_ENDED_CLOSE_CODE = 4401;
+
 /** A failed operation, told to the user as a toast (seed spec §8). */
 export function reportGraphQLError(error: CombinedError, operation: Operation) {
   if (operation.context.silent) return;
+  // A live subscription ended because its session did (see onFatalClose below): not a failure.
+  if ((error.networkError as { code?: unknown } | undefined)?.code === SESSION_ENDED_CLOSE_CODE) return;
   // One toast per distinct failure, however many components saw it.
   const description = graphqlErrorMessage(error);
   toastStore.show({ id: `graphql-error:${description}`, variant: "error", title: i18next.t("errors.requestFailed"), description });
@@ -42,13 +47,17 @@ export function installPageGraphQL(): string | null {
         const { createWsClient } = await import("./ws-client");
         return createWsClient({
           url: webSocketUrl(),
-          onFatalClose: (event) =>
+          onFatalClose: (event) => {
+            // 4401: the session ended (logged out here or elsewhere, or expired). Not a failure
+            // to report: the log-out says so itself, and the next page shows the signed-out state.
+            if (event.code === SESSION_ENDED_CLOSE_CODE) return;
             toastStore.show({
               id: "live-updates-stopped",
               variant: "error",
               title: i18next.t("errors.liveUpdatesStopped"),
               description: `${event.code}${event.reason ? `: ${event.reason}` : ""}`,
-            }),
+            });
+          },
         });
       },
     }),
