@@ -20,6 +20,7 @@ test.describe("a British English browser", () => {
     await expect(card).toContainText(/\d+ mph/);
 
     await gotoHydrated(page, "/settings");
+    await page.getByRole("link", { name: "New here? Create an account" }).click();
     await page.getByLabel("Email").fill(`e2e-gb-${Date.now()}@example.com`);
     await page.getByLabel("Password").fill("a sturdy passphrase");
     await page.getByRole("button", { name: "Create account" }).click();

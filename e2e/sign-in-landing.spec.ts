@@ -3,6 +3,7 @@ import { expect, gotoHydrated, test } from "./fixtures";
 import { uniqueEmail } from "./support/graphql";
 
 async function submitAccountForm(page: Page, email: string, button: "Create account" | "Log in") {
+  if (button === "Create account") await page.getByRole("link", { name: "New here? Create an account" }).click();
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password").fill("a sturdy passphrase");
   await page.getByRole("button", { name: button }).click();
