@@ -1,6 +1,8 @@
 import type { Page } from "@playwright/test";
+import { startFakeOpenMeteo } from "../tests/fakes/open-meteo";
 import { expect, gotoHydrated, test } from "./fixtures";
-import { uniqueEmail } from "./support/graphql";
+import { startAppServer } from "./support/app-server";
+import { accountWithPlace, signInBrowser, uniqueEmail } from "./support/graphql";
 
 const notifications = (page: Page) => page.getByRole("region", { name: "Notifications (F8)" }).getByRole("listitem");
 
@@ -53,4 +55,60 @@ test("logging out says so, with no error toast about the session that just ended
   await expect(notifications(page).filter({ hasText: "You are logged out." })).toBeVisible();
   await settled();
   expect((await toasts()).filter((toast) => toast.startsWith("error"))).toEqual([]);
+});
+
+test.describe("the add-place dialog when something is down", () => {
+  test("weather service down: the search list says so in place, and no toast contradicts it", async ({ browser, consoleGuard }) => {
+    test.setTimeout(90_000);
+    // Its own weather fake and server: injected failures must not be spent by other tests' requests.
+    const weather = await startFakeOpenMeteo();
+    const server = await startAppServer({ OPEN_METEO_FORECAST_URL: weather.url, OPEN_METEO_GEOCODING_URL: weather.url });
+    const context = await browser.newContext({ baseURL: server.baseURL });
+    try {
+      consoleGuard.allow(/status of 5\d\d/);
+      const account = await accountWithPlace(context.request, server.baseURL, "Home");
+      await signInBrowser(context, server.baseURL, account.token);
+      const page = await context.newPage();
+      const toasts = await recordToasts(page);
+      await gotoHydrated(page, "/");
+      await expect(page.getByTestId("places").getByRole("article")).toHaveCount(1);
+      await page.getByRole("button", { name: "Add a place" }).click();
+      const dialog = page.getByRole("dialog", { name: "Add a place" });
+      // Every attempt of the API's Open-Meteo client (three) fails.
+      weather.failNext(500, 3);
+      await dialog.getByRole("combobox", { name: "Search for a place" }).fill("Sydn");
+      const listbox = dialog.getByRole("listbox", { name: "Places found" });
+      await expect(listbox).toHaveText("Place search is unavailable right now. Try again in a few minutes.", { timeout: 20_000 });
+      await expect(listbox).not.toContainText("No place by that name");
+      expect(await toasts()).toEqual([]);
+    } finally {
+      await context.close();
+      await server.stop();
+      await weather.close();
+    }
+  });
+
+  test("a toast raised while the dialog is open sits above its backdrop and can be closed", async ({ page, context, request, baseURL, consoleGuard }) => {
+    consoleGuard.allow(/Failed to fetch|ERR_INTERNET_DISCONNECTED/);
+    const account = await accountWithPlace(request, baseURL!, "Home");
+    await signInBrowser(context, baseURL!, account.token);
+    await gotoHydrated(page, "/");
+    await page.getByRole("button", { name: "Add a place" }).click();
+    const dialog = page.getByRole("dialog", { name: "Add a place" });
+    const search = dialog.getByRole("combobox", { name: "Search for a place" });
+    await search.fill("Madr");
+    await dialog.getByRole("option", { name: /Madrid/ }).click();
+    await expect(dialog.getByTestId("chosen-location")).toContainText("Madrid");
+
+    await context.setOffline(true);
+    await dialog.getByRole("button", { name: "Add place" }).click();
+    const toast = notifications(page).filter({ hasText: "You're offline. This needs a connection" });
+    await expect(toast).toBeVisible();
+    await expect(toast).not.toContainText("Network error");
+    // A click lands only on what is on top and not inert: Playwright refuses to click through the backdrop.
+    await toast.getByRole("button", { name: "Dismiss notification" }).click({ timeout: 5_000 });
+    await expect(toast).toBeHidden();
+    await expect(dialog).toBeVisible();
+    await context.setOffline(false);
+  });
 });

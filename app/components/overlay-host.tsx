@@ -40,6 +40,7 @@ export function OverlayHost() {
   return (
     <dialog
       ref={dialog}
+      data-overlay-host
       onClose={() => {
         closeOverlay();
         returnFocus(opener.current);
