@@ -2,6 +2,7 @@ import type { Page } from "@playwright/test";
 import { startFakeOpenMeteo } from "../tests/fakes/open-meteo";
 import { expect, gotoHydrated, test } from "./fixtures";
 import { startAppServer } from "./support/app-server";
+import { waitForOfflineReady } from "./support/pwa";
 import { accountWithPlace, signInBrowser, uniqueEmail } from "./support/graphql";
 
 const notifications = (page: Page) => page.getByRole("region", { name: "Notifications (F8)" }).getByRole("listitem");
@@ -111,4 +112,26 @@ test.describe("the add-place dialog when something is down", () => {
     await expect(dialog).toBeVisible();
     await context.setOffline(false);
   });
+});
+
+test("the push switch gives up on a push service that never answers, says why, and shows push off", async ({ page, context, request, baseURL }) => {
+  test.setTimeout(90_000);
+  await page.addInitScript(() => {
+    PushManager.prototype.subscribe = () => new Promise<PushSubscription>(() => {});
+  });
+  const account = await accountWithPlace(request, baseURL!, "Push Point");
+  await signInBrowser(context, baseURL!, account.token);
+  await context.grantPermissions(["notifications"], { origin: baseURL! });
+  await gotoHydrated(page, "/settings");
+  await waitForOfflineReady(page);
+  const toggle = page.getByRole("switch", { name: "Push notifications" });
+  await expect(toggle).toBeEnabled({ timeout: 15_000 });
+
+  await toggle.click();
+  const message = "The browser's push service didn't answer, so push notifications stay off. Try again later.";
+  // The switch waits PUSH_SUBSCRIBE_TIMEOUT_MS (15 s) for the browser.
+  await expect(page.getByTestId("push-problem")).toHaveText(message, { timeout: 30_000 });
+  await expect(notifications(page).filter({ hasText: message })).toBeVisible();
+  await expect(toggle).not.toBeChecked();
+  await expect(toggle).toBeEnabled();
 });
