@@ -135,3 +135,53 @@ test("the push switch gives up on a push service that never answers, says why, a
   await expect(toggle).not.toBeChecked();
   await expect(toggle).toBeEnabled();
 });
+
+test("offline: the banner promises only what is kept; a deleted message and new preferences are kept and sent later, a search says it needs a connection", async ({
+  page,
+  context,
+  request,
+  baseURL,
+  consoleGuard,
+}) => {
+  test.setTimeout(90_000);
+  consoleGuard.allow(/ERR_INTERNET_DISCONNECTED|Failed to load resource|Failed to fetch/);
+  const account = await accountWithPlace(request, baseURL!, "Offline Oasis");
+  const sent = await account.sendBriefing();
+  await signInBrowser(context, baseURL!, account.token);
+  await gotoHydrated(page, "/");
+  await expect(page.getByRole("heading", { name: "Offline Oasis", exact: true })).toBeVisible();
+  await waitForOfflineReady(page);
+  const toasts = await recordToasts(page);
+
+  await context.setOffline(true);
+  await expect(page.getByTestId("offline-banner")).toContainText(
+    "Read marks, deleted messages, renamed places and preferences are sent when you're back online; everything else needs a connection.",
+  );
+  const message = page.locator(`[data-message-id="${sent.id}"]`);
+  await message.getByRole("button", { name: "Delete message" }).click();
+  await expect(message).toHaveCount(0);
+
+  await page.getByRole("button", { name: "Add a place" }).click();
+  const dialog = page.getByRole("dialog", { name: "Add a place" });
+  await dialog.getByRole("combobox", { name: "Search for a place" }).fill("Berl");
+  await expect(dialog.getByRole("listbox", { name: "Places found" })).toHaveText("Searching for a place needs a connection. You're offline.");
+  await dialog.getByRole("button", { name: "Close" }).click();
+
+  await page.getByRole("navigation").getByRole("link", { name: "Settings" }).click();
+  const preferences = page.getByRole("region", { name: "Preferences" });
+  await preferences.getByLabel("Celsius (°C)").check();
+  await expect(preferences.getByLabel("Celsius (°C)")).toBeChecked();
+  await expect(notifications(page).filter({ hasText: "Preferences changed on this device. They're sent when you're back online." })).toBeVisible();
+
+  const onServer = async () =>
+    account.gql<{ me: { settings: { temperatureUnit: string } }; messages: { edges: Array<{ id: string }> } }>(
+      `{ me { settings { temperatureUnit } } messages(first: 10) { edges { id } } }`,
+    );
+  expect((await onServer()).me.settings.temperatureUnit).toBe("FAHRENHEIT");
+  expect((await onServer()).messages.edges.map((edge) => edge.id)).toContain(sent.id);
+
+  await context.setOffline(false);
+  await expect.poll(async () => (await onServer()).me.settings.temperatureUnit).toBe("CELSIUS");
+  await expect.poll(async () => (await onServer()).messages.edges.map((edge) => edge.id)).not.toContain(sent.id);
+  expect((await toasts()).filter((toast) => toast.startsWith("error"))).toEqual([]);
+});
