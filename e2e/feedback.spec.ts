@@ -185,3 +185,18 @@ test("offline: the banner promises only what is kept; a deleted message and new 
   await expect.poll(async () => (await onServer()).messages.edges.map((edge) => edge.id)).not.toContain(sent.id);
   expect((await toasts()).filter((toast) => toast.startsWith("error"))).toEqual([]);
 });
+
+test("offline, logging in says it needs a connection and keeps what was typed", async ({ page, context, consoleGuard }) => {
+  test.setTimeout(60_000);
+  // The page's connectivity probe and build check fail while offline.
+  consoleGuard.allow(/ERR_INTERNET_DISCONNECTED|Failed to load resource|Failed to fetch/);
+  await gotoHydrated(page, "/settings");
+  await context.setOffline(true);
+  const email = uniqueEmail("offline");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill("a sturdy passphrase");
+  await page.getByRole("button", { name: "Log in" }).click();
+  await expect(page.getByRole("main").getByRole("alert")).toHaveText("You're offline. This needs a connection: try again when you're back online.");
+  await expect(page.getByLabel("Email")).toHaveValue(email);
+  await context.setOffline(false);
+});
