@@ -167,7 +167,10 @@ test("offline: the banner promises only what is kept; a deleted message and new 
   await expect(dialog.getByRole("listbox", { name: "Places found" })).toHaveText("Searching for a place needs a connection. You're offline.");
   await dialog.getByRole("button", { name: "Close" }).click();
 
+  // Offline, the navigation is a full load of the worker's copy: wait until it is hydrated.
   await page.getByRole("navigation").getByRole("link", { name: "Settings" }).click();
+  await page.waitForURL("**/settings");
+  await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true");
   const preferences = page.getByRole("region", { name: "Preferences" });
   await preferences.getByLabel("Celsius (°C)").check();
   await expect(preferences.getByLabel("Celsius (°C)")).toBeChecked();

@@ -13,7 +13,8 @@ import { ManageAlertRules } from "~/components/settings/manage-alert-rules";
 import { ManageBriefings } from "~/components/settings/manage-briefings";
 import { ManagePlaces } from "~/components/settings/manage-places";
 import { PreferencesForm } from "~/components/settings/preferences-form";
-import { currentUser, handleAccountIntent, type AccountActionData } from "~/lib/account.server";
+import { currentUser, handleAccountIntent } from "~/lib/account.server";
+import { offlineAccountAction } from "~/lib/account-offline";
 import { getBrowserGraphQL } from "~/lib/graphql/browser-client";
 import { clientLoadQuery } from "~/lib/graphql/browser-load";
 import { ALERT_RULES_QUERY, BRIEFINGS_QUERY, PLACES_QUERY, SETTINGS_QUERY, VIEWER_QUERY } from "~/lib/graphql/documents";
@@ -22,9 +23,7 @@ import { DEFAULT_LOCALE } from "~/lib/i18n/config";
 import { getI18n } from "~/lib/i18n/middleware.server";
 import { validateRoute } from "~/lib/route-validation";
 import { replaceOfflinePages } from "~/lib/pwa/offline-caches";
-import { refusedOffline, revalidateUnlessRefusedOffline, type OfflineRefusal } from "~/lib/pwa/offline-refusal";
 import { parseSettingsSection, type SettingsSection } from "~/lib/settings-section";
-import { showToast } from "~/lib/toast/toast-store";
 
 type Translate = (key: "errors.unknownSection" | "settings.title" | "app.name", options?: { section: string }) => string;
 
@@ -83,17 +82,6 @@ export async function clientAction({ serverAction, request }: Route.ClientAction
     throw thrown;
   }
 }
-
-function offlineAccountAction(form: FormData): (AccountActionData & OfflineRefusal) | OfflineRefusal {
-  const intent = form.get("intent");
-  if (intent !== "login" && intent !== "signup") {
-    showToast({ title: i18next.t("errors.offline"), variant: "error" });
-    return refusedOffline({});
-  }
-  return refusedOffline({ intent, email: String(form.get("email") ?? ""), errors: { form: i18next.t("errors.offline") } });
-}
-
-export const shouldRevalidate = revalidateUnlessRefusedOffline;
 
 export const meta: Route.MetaFunction = ({ loaderData }) => (loaderData ? [{ title: loaderData.title }] : []);
 

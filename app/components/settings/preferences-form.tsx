@@ -116,15 +116,16 @@ export function PreferencesForm() {
     const next = typed[field];
     if (next === undefined) return;
     setTyped(({ [field]: _committed, ...rest }) => rest);
-    if (next === saved![field]) return;
+    const unchanged = next === saved![field];
     if (field === "timeZone") {
-      if (!zones.includes(next)) {
+      // The saved zone stays acceptable even if this browser does not list it.
+      if (!unchanged && !zones.includes(next)) {
         setTyped((current) => ({ ...current, timeZone: next }));
         return setError(t("preferences.unknownTimeZone"));
       }
       setError(undefined);
     }
-    if (next) void save({ [field]: next });
+    if (next && !unchanged) void save({ [field]: next });
   }
 
   const commitOnEnter = (field: TextField) => (event: KeyboardEvent<HTMLInputElement>) => {
