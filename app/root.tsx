@@ -30,6 +30,7 @@ import { serverEnv } from "./lib/env.server";
 import { sessionKey } from "./lib/session.server";
 import { useNonce } from "./lib/nonce";
 import { fullLoadWhenNeeded } from "./lib/pwa/full-load";
+import { revalidateUnlessRefusedOffline } from "./lib/pwa/offline-refusal";
 import { WEB_MANIFEST, WEB_MANIFEST_URL } from "./lib/pwa/web-manifest";
 import { forcedColorMode } from "./lib/theme/color-mode";
 import { themeSessionResolver } from "./lib/theme/theme-session.server";
@@ -40,6 +41,7 @@ import { InlineStylesheet } from "./components/inline-stylesheet";
 
 export const middleware: Route.MiddlewareFunction[] = middlewareNamed("i18n", "graphql");
 export const clientMiddleware: Route.ClientMiddlewareFunction[] = [fullLoadWhenNeeded];
+export const shouldRevalidate = revalidateUnlessRefusedOffline;
 
 export const links: Route.LinksFunction = () => [
   // Production pages carry the stylesheet inline (InlineStylesheet); Vite's dev server updates this one.

@@ -94,9 +94,11 @@ test("visitor → account → places → briefing and rule → live message → 
   // Switches units and language: values and words change.
   const preferences = page.getByRole("region", { name: "Preferences" });
   await preferences.getByLabel("Celsius (°C)").check();
-  await preferences.getByLabel("km/h").check();
-  await preferences.getByRole("button", { name: "Save preferences" }).click();
   await expect(toasts.filter({ hasText: "Preferences saved." })).toBeVisible();
+  // Each choice is saved at once; the language switch below must not overtake the last one.
+  const savedSettings = page.waitForResponse((response) => response.url().endsWith("/graphql") && Boolean(response.request().postData()?.includes("UpdateSettings")));
+  await preferences.getByLabel("km/h").check();
+  await savedSettings;
   await page.getByLabel("Interface language").selectOption("de-DE");
   await page.getByRole("button", { name: "Apply" }).click();
   await expect(page.getByRole("heading", { name: "Einstellungen", level: 1 })).toBeVisible();

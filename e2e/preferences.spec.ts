@@ -13,23 +13,30 @@ test("switching units, clock and time zone changes every value on the home scree
 
   await page.getByRole("link", { name: "Settings" }).click();
   const preferences = page.getByRole("region", { name: "Preferences" });
+  const saved = page.getByRole("region", { name: "Notifications (F8)" }).getByRole("listitem").filter({ hasText: "Preferences saved." });
   await preferences.getByLabel("Celsius (°C)").check();
+  // Like every other setting, a choice applies at once: no save button to forget.
+  await expect(saved).toBeVisible();
+  await expect(preferences.getByRole("button", { name: "Save preferences" })).toHaveCount(0);
   await preferences.getByLabel("km/h").check();
   await preferences.getByLabel("Millimetres (mm)").check();
   await preferences.getByLabel("24-hour (14:00)").check();
+  await expect
+    .poll(async () => (await account.gql(`{ me { settings { temperatureUnit windSpeedUnit precipitationUnit hour12 } } }`)).me.settings)
+    .toEqual({ temperatureUnit: "CELSIUS", windSpeedUnit: "KMH", precipitationUnit: "MM", hour12: false });
 
-  // A zone that does not exist is a field error, and nothing is sent.
+  // A zone that does not exist is a field error when the field is left, and nothing is sent.
   const zone = preferences.getByLabel("Time zone");
   await zone.fill("Mars/Olympus_Mons");
-  await preferences.getByRole("button", { name: "Save preferences" }).click();
+  await zone.press("Tab");
   await expect(preferences.getByRole("alert")).toHaveText("Choose a time zone from the list, such as Europe/Berlin.");
   await expect(zone).toHaveAttribute("aria-invalid", "true");
 
   // Typed in another case, a zone is understood and saved under its IANA name.
   await zone.fill("asia/tokyo");
-  await preferences.getByRole("button", { name: "Save preferences" }).click();
-  await expect(page.getByRole("region", { name: "Notifications (F8)" }).getByRole("listitem").filter({ hasText: "Preferences saved." })).toBeVisible();
+  await zone.press("Enter");
   await expect(preferences.getByRole("alert")).toHaveCount(0);
+  await expect.poll(async () => (await account.gql(`{ me { settings { timeZone } } }`)).me.settings.timeZone).toBe("Asia/Tokyo");
   await expect(zone).toHaveValue("Asia/Tokyo");
 
   await page.getByRole("link", { name: "Home", exact: true }).click();

@@ -43,6 +43,7 @@ export function OverlayHost() {
   return (
     <dialog
       ref={dialog}
+      data-overlay-host
       onClose={() => {
         closeOverlay();
         returnFocus(opener.current);

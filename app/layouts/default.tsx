@@ -13,6 +13,7 @@ import { loadQuery } from "~/lib/graphql/request-client.server";
 import { openOverlay } from "~/lib/overlays/overlay-store";
 import { useIntentPreload } from "~/lib/navigation/use-intent-preload";
 import { usePrefetchAllowed } from "~/lib/pwa/prefetch-policy";
+import { revalidateUnlessRefusedOffline } from "~/lib/pwa/offline-refusal";
 
 // The header shows who is signed in and the unread count on every page.
 export async function loader({ context }: Route.LoaderArgs) {
@@ -24,6 +25,8 @@ export async function clientLoader() {
   await clientLoadQuery(VIEWER_QUERY, {});
   return null;
 }
+
+export const shouldRevalidate = revalidateUnlessRefusedOffline;
 
 /** The unread badge: live, because new messages update the cached count. */
 function UnreadBadge() {

@@ -14,6 +14,7 @@ import { ManageBriefings } from "~/components/settings/manage-briefings";
 import { ManagePlaces } from "~/components/settings/manage-places";
 import { PreferencesForm } from "~/components/settings/preferences-form";
 import { currentUser, handleAccountIntent } from "~/lib/account.server";
+import { offlineAccountAction } from "~/lib/account-offline";
 import { getBrowserGraphQL } from "~/lib/graphql/browser-client";
 import { clientLoadQuery } from "~/lib/graphql/browser-load";
 import { ALERT_RULES_QUERY, BRIEFINGS_QUERY, PLACES_QUERY, SETTINGS_QUERY, VIEWER_QUERY } from "~/lib/graphql/documents";
@@ -66,9 +67,11 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 /**
  * Logging in or out changes whose data the page may show: the browser drops its cache and
- * WebSocket before the pages after it load.
+ * WebSocket before the pages after it load. Offline, none of it can happen: the form says
+ * so instead of failing with a network error.
  */
-export async function clientAction({ serverAction }: Route.ClientActionArgs) {
+export async function clientAction({ serverAction, request }: Route.ClientActionArgs) {
+  if (!navigator.onLine) return offlineAccountAction(await request.formData());
   try {
     return await serverAction();
   } catch (thrown) {

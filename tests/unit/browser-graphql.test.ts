@@ -2,7 +2,7 @@ import type { Client as WsClient } from "graphql-ws";
 import { pipe, subscribe } from "wonka";
 import { describe, expect, it, vi } from "vitest";
 import { createBrowserGraphQL } from "~/lib/graphql/browser-client";
-import { MESSAGE_RECEIVED_SUBSCRIPTION } from "~/lib/graphql/documents";
+import { MESSAGE_RECEIVED_SUBSCRIPTION, VIEWER_QUERY } from "~/lib/graphql/documents";
 
 /** A stand-in for graphql-ws that records what the manager does with it (no network). */
 function fakeWebSocket(dispose: () => Promise<void> | void = () => {}) {
@@ -47,7 +47,7 @@ describe("the browser's GraphQL sessions", () => {
     await vi.waitFor(() => expect(sockets[0]!.dispose).toHaveBeenCalledOnce());
   });
 
-  it("after reset(), pages still naming the ended session get the fresh client but nothing live; the next session adopts it", async () => {
+  it("after reset(), pages still naming the ended session keep its client (nothing live); the next session gets the fresh one", async () => {
     const { graphql, sockets, goLive } = manager();
     const a = graphql.clientFor("session-a").client;
     await goLive();
@@ -55,9 +55,20 @@ describe("the browser's GraphQL sessions", () => {
     await vi.waitFor(() => expect(sockets[0]!.dispose).toHaveBeenCalledOnce());
     const fresh = graphql.current();
     expect(fresh).not.toBe(a);
-    expect(graphql.clientFor("session-a")).toEqual({ client: fresh, settled: false });
+    expect(graphql.clientFor("session-a")).toEqual({ client: a, settled: false });
     expect(graphql.clientFor("session-b")).toEqual({ client: fresh, settled: true });
     expect(graphql.clientFor("session-b").client).toBe(fresh);
+  });
+
+  it("an ended session's failed operations are not reported; the current one's are", async () => {
+    const onError = vi.fn();
+    const graphql = createBrowserGraphQL({ url: "http://127.0.0.1:9/graphql", onError });
+    const ended = graphql.clientFor("session-a").client;
+    graphql.reset();
+    await ended.query(VIEWER_QUERY, {}, { requestPolicy: "network-only" }).toPromise();
+    expect(onError).not.toHaveBeenCalled();
+    await graphql.current().query(VIEWER_QUERY, {}, { requestPolicy: "network-only" }).toPromise();
+    expect(onError).toHaveBeenCalledOnce();
   });
 
   it("a WebSocket that fails to close is logged, not thrown", async () => {

@@ -2,6 +2,8 @@ import { useId, useState, type KeyboardEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { useQuery } from "urql";
 import { SEARCH_LOCATIONS_QUERY, type LocationResult } from "~/lib/graphql/documents";
+import { SILENT_OPERATION } from "~/lib/graphql/install-browser";
+import { useConnectivity } from "~/lib/pwa/connectivity";
 import { useDebouncedValue } from "~/lib/use-debounced-value";
 
 /** Typing pauses this long before a search is sent (seed spec). */
@@ -25,15 +27,25 @@ export function LocationSearch({ onSelect, autoFocus }: { onSelect: (location: L
   // The name of the place chosen last: focusing a field that still shows it opens nothing.
   const [chosen, setChosen] = useState<string | null>(null);
   const query = useDebouncedValue(text.trim(), SEARCH_DEBOUNCE_MS);
+  const online = useConnectivity();
   const [result] = useQuery({
     query: SEARCH_LOCATIONS_QUERY,
     variables: { query },
     // Closed (a place was just chosen, its name now fills the field): nothing to look up.
-    pause: !open || query.length < MIN_QUERY_LENGTH,
+    pause: !open || query.length < MIN_QUERY_LENGTH || !online,
+    // A failed search is said in the list itself, not also as a toast over the dialog.
+    context: SILENT_OPERATION,
   });
-  const results = query.length >= MIN_QUERY_LENGTH ? (result.data?.searchLocations ?? []) : [];
+  const results = query.length >= MIN_QUERY_LENGTH && online && !result.error ? (result.data?.searchLocations ?? []) : [];
   const expanded = open && query.length >= MIN_QUERY_LENGTH;
   const listId = `${id}-results`;
+
+  /** What the list says when it shows no place: never "no place by that name" when nobody could look. */
+  function searchStatus(): string {
+    if (!online) return t("search.offline");
+    if (result.error) return t("search.unavailable");
+    return result.fetching || query !== text.trim() ? t("search.searching") : t("search.noResults");
+  }
 
   function choose(location: LocationResult) {
     setText(location.name);
@@ -100,7 +112,7 @@ export function LocationSearch({ onSelect, autoFocus }: { onSelect: (location: L
       >
         {expanded && results.length === 0 ? (
           <li role="presentation" className="px-3 py-2 text-sm text-muted">
-            {result.fetching || query !== text.trim() ? t("search.searching") : t("search.noResults")}
+            {searchStatus()}
           </li>
         ) : null}
         {results.map((location, index) => (

@@ -59,6 +59,7 @@ function PushToggle() {
     if (!outcome.ok) {
       if (outcome.reason === "denied") return fail(t("pwa.pushDenied"));
       if (outcome.reason === "no-worker") return fail(t("pwa.pushNeedsWorker"));
+      if (outcome.reason === "timeout") return fail(t("pwa.pushTimedOut"));
       return fail(t("pwa.pushFailed", { message: outcome.message ?? "" }));
     }
     const saved = await savePushSubscription(outcome.keys);
@@ -94,7 +95,11 @@ function PushToggle() {
             const wanted = event.target.checked;
             setBusy(true);
             setProblem(null);
-            void (wanted ? turnOn() : turnOff()).finally(() => setBusy(false));
+            void (wanted ? turnOn() : turnOff())
+              // Whatever happened, the switch shows what this browser really has now.
+              .then(() => currentPushSubscription())
+              .then((subscription) => setStatus(subscription ? "on" : "off"))
+              .finally(() => setBusy(false));
           }}
         />
         {t("pwa.pushLabel")}

@@ -1,9 +1,9 @@
-import { useEffect, useId, useMemo, useState, type FormEvent, type ReactNode } from "react";
+import { useEffect, useId, useMemo, useState, type KeyboardEvent, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { useMutation, useQuery } from "urql";
 import { SETTINGS_QUERY, UPDATE_SETTINGS_MUTATION, type FullSettings } from "~/lib/graphql/documents";
 import { canonicalTimeZone } from "~/lib/time-zone-name";
-import { showToast } from "~/lib/toast/toast-store";
+import { toastStore } from "~/lib/toast/toast-store";
 
 type Draft = Omit<FullSettings, "id" | "language" | "pushEnabled">;
 
@@ -71,52 +71,76 @@ const timeZones = (): string[] => {
   }
 };
 
-/** Units, clock, time zone and quiet hours: saved together, applied across the app at once. */
+type TextField = "timeZone" | "quietFrom" | "quietTo";
+
+/**
+ * Units, clock, time zone and quiet hours, each applied across the app the moment it is
+ * chosen, like every other setting: a choice saves at once, a typed value (time zone,
+ * quiet times) when the field is left or Enter is pressed.
+ */
 export function PreferencesForm() {
   const { t } = useTranslation();
   const id = useId();
   const [settings] = useQuery({ query: SETTINGS_QUERY });
   const saved = settings.data?.me?.settings;
-  const [draft, setDraft] = useState<Draft | null>(null);
+  // What is typed but not yet committed, and what is on its way to the server.
+  const [typed, setTyped] = useState<Partial<Pick<Draft, TextField>>>({});
+  const [pending, setPending] = useState<Partial<Draft>>({});
   const [error, setError] = useState<string | undefined>();
   const [deviceZone, setDeviceZone] = useState<string | null>(null);
-  const [{ fetching }, updateSettings] = useMutation(UPDATE_SETTINGS_MUTATION);
+  const [, updateSettings] = useMutation(UPDATE_SETTINGS_MUTATION);
   const zones = useMemo(timeZones, []);
   useEffect(() => setDeviceZone(Intl.DateTimeFormat().resolvedOptions().timeZone), []);
   if (!saved) return null;
-  const value: Draft = draft ?? saved;
-  const change = (patch: Partial<Draft>) => setDraft({ ...value, ...patch });
+  const value: Draft = { ...saved, ...pending, ...typed };
 
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    // Any case will do ("europe/berlin"): the zone is saved, and shown, under its IANA name.
-    const timeZone = value.timeZone === saved!.timeZone ? value.timeZone : canonicalTimeZone(value.timeZone);
-    if (!timeZone) return setError(t("preferences.unknownTimeZone"));
-    setError(undefined);
-    const result = await updateSettings({
-      input: {
-        temperatureUnit: value.temperatureUnit,
-        windSpeedUnit: value.windSpeedUnit,
-        precipitationUnit: value.precipitationUnit,
-        hour12: value.hour12,
-        timeZone,
-        quietHoursEnabled: value.quietHoursEnabled,
-        quietFrom: value.quietFrom,
-        quietTo: value.quietTo,
-      },
+  async function save(patch: Partial<Draft>) {
+    setPending((current) => ({ ...current, ...patch }));
+    // Offline the change is kept and applied here at once; its answer only comes once back online.
+    if (!navigator.onLine) toastStore.show({ id: "preferences-saved-offline", title: t("preferences.savedOffline"), variant: "info" });
+    const result = await updateSettings({ input: patch });
+    setPending((current) => {
+      const rest = { ...current };
+      for (const key of Object.keys(patch) as Array<keyof Draft>) if (rest[key] === patch[key]) delete rest[key];
+      return rest;
     });
     if (result.error) {
-      // Shown by the field too; the client has already raised a toast with the API's words.
+      // The client has already raised a toast; a refused zone is said at the field too.
       if (result.error.graphQLErrors[0]?.extensions?.field === "timeZone") setError(t("preferences.unknownTimeZone"));
       return;
     }
-    setDraft(null);
-    showToast({ title: t("preferences.saved"), variant: "success" });
+    // One toast for a run of quick changes.
+    toastStore.show({ id: "preferences-saved", title: t("preferences.saved"), variant: "success" });
   }
+
+  function commit(field: TextField) {
+    const next = typed[field];
+    if (next === undefined) return;
+    setTyped(({ [field]: _committed, ...rest }) => rest);
+    if (field === "timeZone") {
+      // Any case will do ("europe/berlin"): the zone is saved, and shown, under its IANA name.
+      // The saved zone stays acceptable even if this browser does not know it.
+      const zone = next === saved!.timeZone ? next : canonicalTimeZone(next);
+      if (!zone) {
+        setTyped((current) => ({ ...current, timeZone: next }));
+        return setError(t("preferences.unknownTimeZone"));
+      }
+      setError(undefined);
+      if (zone !== saved!.timeZone) void save({ timeZone: zone });
+      return;
+    }
+    if (next && next !== saved![field]) void save({ [field]: next });
+  }
+
+  const commitOnEnter = (field: TextField) => (event: KeyboardEvent<HTMLInputElement>) => {
+    if (event.key !== "Enter") return;
+    event.preventDefault();
+    commit(field);
+  };
 
   const zoneId = `${id}-zone`;
   return (
-    <form className="flex flex-col gap-5" onSubmit={submit} noValidate>
+    <div className="flex flex-col gap-5">
       <Choice
         legend={t("preferences.temperature")}
         name="temperatureUnit"
@@ -125,7 +149,7 @@ export function PreferencesForm() {
           { value: "CELSIUS", label: t("preferences.celsius") },
           { value: "FAHRENHEIT", label: t("preferences.fahrenheit") },
         ]}
-        onChange={(temperatureUnit) => change({ temperatureUnit })}
+        onChange={(temperatureUnit) => void save({ temperatureUnit })}
       />
       <Choice
         legend={t("preferences.wind")}
@@ -137,7 +161,7 @@ export function PreferencesForm() {
           { value: "MPH", label: t("preferences.mph") },
           { value: "KN", label: t("preferences.kn") },
         ]}
-        onChange={(windSpeedUnit) => change({ windSpeedUnit })}
+        onChange={(windSpeedUnit) => void save({ windSpeedUnit })}
       />
       <Choice
         legend={t("preferences.precipitation")}
@@ -147,7 +171,7 @@ export function PreferencesForm() {
           { value: "MM", label: t("preferences.mm") },
           { value: "INCH", label: t("preferences.inch") },
         ]}
-        onChange={(precipitationUnit) => change({ precipitationUnit })}
+        onChange={(precipitationUnit) => void save({ precipitationUnit })}
       />
       <Choice
         legend={t("preferences.clock")}
@@ -157,7 +181,7 @@ export function PreferencesForm() {
           { value: "24", label: t("preferences.h24") },
           { value: "12", label: t("preferences.h12") },
         ]}
-        onChange={(clock) => change({ hour12: clock === "12" })}
+        onChange={(clock) => void save({ hour12: clock === "12" })}
       />
       <Field id={zoneId} label={t("preferences.timeZone")} hint={t("preferences.timeZoneHint")} error={error}>
         <input
@@ -168,7 +192,9 @@ export function PreferencesForm() {
           autoComplete="off"
           aria-invalid={error ? true : undefined}
           aria-describedby={`${zoneId}-hint${error ? ` ${zoneId}-error` : ""}`}
-          onChange={(event) => change({ timeZone: event.target.value })}
+          onChange={(event) => setTyped((current) => ({ ...current, timeZone: event.target.value }))}
+          onBlur={() => commit("timeZone")}
+          onKeyDown={commitOnEnter("timeZone")}
         />
         <datalist id={`${id}-zones`}>
           {zones.map((zone) => (
@@ -176,7 +202,11 @@ export function PreferencesForm() {
           ))}
         </datalist>
         {deviceZone && deviceZone !== value.timeZone ? (
-          <button type="button" className="link self-start text-sm" onClick={() => change({ timeZone: deviceZone })}>
+          <button type="button" className="link self-start text-sm" onClick={() => {
+              setTyped(({ timeZone: _typed, ...rest }) => rest);
+              setError(undefined);
+              void save({ timeZone: deviceZone });
+            }}>
             {t("preferences.useDeviceZone", { zone: deviceZone })}
           </button>
         ) : null}
@@ -188,7 +218,7 @@ export function PreferencesForm() {
             type="checkbox"
             className="accent-primary"
             checked={value.quietHoursEnabled}
-            onChange={(event) => change({ quietHoursEnabled: event.target.checked })}
+            onChange={(event) => void save({ quietHoursEnabled: event.target.checked })}
           />
           {t("preferences.quietHoursEnabled")}
         </label>
@@ -200,7 +230,9 @@ export function PreferencesForm() {
               className="input"
               value={value.quietFrom}
               disabled={!value.quietHoursEnabled}
-              onChange={(event) => change({ quietFrom: event.target.value })}
+              onChange={(event) => setTyped((current) => ({ ...current, quietFrom: event.target.value }))}
+              onBlur={() => commit("quietFrom")}
+              onKeyDown={commitOnEnter("quietFrom")}
             />
           </label>
           <label className="flex items-center gap-2">
@@ -210,17 +242,14 @@ export function PreferencesForm() {
               className="input"
               value={value.quietTo}
               disabled={!value.quietHoursEnabled}
-              onChange={(event) => change({ quietTo: event.target.value })}
+              onChange={(event) => setTyped((current) => ({ ...current, quietTo: event.target.value }))}
+              onBlur={() => commit("quietTo")}
+              onKeyDown={commitOnEnter("quietTo")}
             />
           </label>
         </div>
         <p className="text-sm text-muted">{t("preferences.quietHint")}</p>
       </fieldset>
-      <div>
-        <button type="submit" className="button" disabled={fetching}>
-          {t("preferences.save")}
-        </button>
-      </div>
-    </form>
+    </div>
   );
 }

@@ -1,7 +1,9 @@
 import * as RadixToast from "@radix-ui/react-toast";
-import { useSyncExternalStore } from "react";
+import { useSyncExternalStore, type ReactNode } from "react";
+import { createPortal } from "react-dom";
 import { useTranslation } from "react-i18next";
 import { CloseIcon } from "~/components/icons";
+import { useOpenOverlay } from "~/lib/overlays/overlay-store";
 import { TOAST_LIMITS, type ToastVariant } from "~/lib/toast/toast";
 import { toastStore } from "~/lib/toast/toast-store";
 
@@ -12,6 +14,17 @@ const variantClass: Record<ToastVariant, string> = {
 };
 
 const HOTKEY_LABEL = TOAST_LIMITS.hotkey.join("+");
+
+/**
+ * While an overlay is open the toasts live inside its modal <dialog>: the browser puts the
+ * dialog in the top layer and makes the rest of the page inert, so toasts anywhere else
+ * would sit under its backdrop, out of reach of pointer and keyboard.
+ */
+function InOpenOverlay({ children }: { children: ReactNode }) {
+  const overlay = useOpenOverlay();
+  const dialog = overlay ? document.querySelector<HTMLDialogElement>("dialog[data-overlay-host]") : null;
+  return dialog ? createPortal(children, dialog) : children;
+}
 
 /** Radix Toast over the toast store: the toasts at the bottom centre of the viewport. */
 export default function RadixToaster() {
@@ -65,12 +78,14 @@ export default function RadixToaster() {
             </RadixToast.Close>
           </RadixToast.Root>
         ))}
-      <RadixToast.Viewport
-        hotkey={[...TOAST_LIMITS.hotkey]}
-        label={t("toast.region", { hotkey: HOTKEY_LABEL })}
-        style={{ gap: TOAST_LIMITS.gapPx }}
-        className="toast-viewport fixed bottom-0 left-1/2 z-50 flex w-full max-w-md -translate-x-1/2 flex-col p-4 outline-none"
-      />
+      <InOpenOverlay>
+        <RadixToast.Viewport
+          hotkey={[...TOAST_LIMITS.hotkey]}
+          label={t("toast.region", { hotkey: HOTKEY_LABEL })}
+          style={{ gap: TOAST_LIMITS.gapPx }}
+          className="toast-viewport fixed bottom-0 left-1/2 z-50 flex w-full max-w-md -translate-x-1/2 flex-col p-4 outline-none"
+        />
+      </InOpenOverlay>
     </RadixToast.Provider>
   );
 }

@@ -20,8 +20,6 @@ export type BrowserGraphQLOptions = {
 
 export type SessionStorage = StorageAdapter & { clear(): Promise<unknown> };
 
-const NONE = Symbol("no session");
-
 /** A session's client: the cache lives and dies with it. `key` is undefined until a page names the session. */
 type Session = { key: string | null | undefined; client: Client; closeWebSocket: () => Promise<void>; storage?: SessionStorage };
 
@@ -75,11 +73,13 @@ export function createBrowserGraphQL(options: BrowserGraphQLOptions) {
     initialState = undefined;
     // Only a session known up front persists: after a log in/out the next full page load opens its store.
     const storage = key !== undefined ? options.offlineStorage?.(key) : undefined;
+    const onError = options.onError;
     const client = createGraphQLClient({
       url: options.url ?? "/graphql",
       ssr,
       forwardSubscription: connect ? webSocketForwarder(getWebSocket) : undefined,
-      onError: options.onError,
+      // An ended session's failures (its cookie is gone) are nobody's concern any more.
+      onError: onError && ((error, operation) => session.client === client && onError(error, operation)),
       storage,
     });
     const closeWebSocket = async () => {
@@ -89,8 +89,12 @@ export function createBrowserGraphQL(options: BrowserGraphQLOptions) {
   }
 
   let session = open(options.initialKey);
-  // The session reset() ended: pages rendered before the router has the new one still name it.
-  let retiredKey: string | null | typeof NONE = NONE;
+  /**
+   * The session reset() ended, while pages rendered before the router has the new one still
+   * name it: they keep reading its cache (what is on screen already) rather than asking the
+   * new session, which is not allowed to see that account's data, for it.
+   */
+  let retired: { key: string | null; client: Client } | null = null;
 
   function replace(key: string | null | undefined) {
     const previous = session;
@@ -109,9 +113,9 @@ export function createBrowserGraphQL(options: BrowserGraphQLOptions) {
      */
     clientFor(key: string | null): { client: Client; settled: boolean } {
       if (session.key === undefined) {
-        if (key === retiredKey) return { client: session.client, settled: false };
+        if (retired && key === retired.key) return { client: retired.client, settled: false };
         session.key = key;
-        retiredKey = NONE;
+        retired = null;
       } else if (session.key !== key) {
         replace(key);
       }
@@ -123,8 +127,9 @@ export function createBrowserGraphQL(options: BrowserGraphQLOptions) {
     },
     /** After logging in or out: a new, empty client; the next page names its session. */
     reset(): void {
-      if (session.key !== undefined) retiredKey = session.key;
+      const ended = session;
       replace(undefined);
+      if (ended.key !== undefined) retired = { key: ended.key, client: ended.client };
     },
   };
 }

@@ -2,6 +2,7 @@ import type { CombinedError, Operation } from "@urql/core";
 import i18next from "i18next";
 import { toastStore } from "../toast/toast-store";
 import { createBrowserGraphQL, installBrowserGraphQL } from "./browser-client";
+import { errorNotice } from "./error-notice";
 import { graphqlErrorMessage } from "./errors";
 import { offlineStorageFor } from "./offline-storage";
 import { readGraphQLData } from "./ssr-data";
@@ -15,14 +16,19 @@ export const SILENT_OPERATION = { silent: true } as const;
 /** The close code the API's WebSocket sends when its session ends. */
 const SESSION_ENDED_CLOSE_CODE = 4401;
 
-/** A failed operation, told to the user as a toast (seed spec §8). */
+/**
+ * A failed operation, told to the user as a toast in their language; the protocol text
+ * (what the error page would show) goes to the console for whoever debugs it.
+ */
 export function reportGraphQLError(error: CombinedError, operation: Operation) {
   if (operation.context.silent) return;
   // A live subscription ended because its session did (see onFatalClose below): not a failure.
   if ((error.networkError as { code?: unknown } | undefined)?.code === SESSION_ENDED_CLOSE_CODE) return;
+  const operationName = operation.query.definitions.find((definition) => definition.kind === "OperationDefinition")?.name?.value;
+  console.warn(`[graphql] ${operationName ?? operation.kind} failed: ${graphqlErrorMessage(error)}`);
+  const notice = errorNotice(error, typeof navigator === "undefined" || navigator.onLine);
   // One toast per distinct failure, however many components saw it.
-  const description = graphqlErrorMessage(error);
-  toastStore.show({ id: `graphql-error:${description}`, variant: "error", title: i18next.t("errors.requestFailed"), description });
+  toastStore.show({ id: `graphql-error:${notice}`, variant: "error", title: i18next.t(notice) });
 }
 
 function webSocketUrl(): string {

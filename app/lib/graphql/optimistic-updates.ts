@@ -1,8 +1,23 @@
 import type { OptimisticMutationConfig } from "@urql/exchange-graphcache";
 
+const SETTINGS_FIELDS = [
+  "language",
+  "timeZone",
+  "hour12",
+  "temperatureUnit",
+  "windSpeedUnit",
+  "precipitationUnit",
+  "quietHoursEnabled",
+  "quietFrom",
+  "quietTo",
+  "pushEnabled",
+] as const;
+
 /**
  * What a mutation made offline shows until the server has it: the offline exchange keeps
- * a mutation for later only when it has one of these (mark read and rename place).
+ * a mutation for later only when it has one of these (mark read, rename place, delete
+ * message, preferences). Anything whose answer the server must make (a search, a new
+ * place, a log-in) has none: offline it fails and the user is told it needs a connection.
  */
 export const optimisticUpdates: OptimisticMutationConfig = {
   markRead(args, cache) {
@@ -14,5 +29,17 @@ export const optimisticUpdates: OptimisticMutationConfig = {
   },
   renamePlace(args) {
     return { __typename: "Place", id: args.id as string, label: args.label as string };
+  },
+  // The answer is the id; the deleteMessage update takes the message out of every cached page.
+  deleteMessage: (args) => args.id as string,
+  updateSettings(args, cache) {
+    const me = cache.resolve("Query", "me") as string | null;
+    const settings = me ? (cache.resolve(me, "settings") as string | null) : null;
+    if (!settings) return null;
+    const input = (args.input ?? {}) as Record<string, unknown>;
+    const merged: Record<string, unknown> = { __typename: "Settings", id: cache.resolve(settings, "id") };
+    // Every field the answer would carry: the changed ones from the input, the rest as cached.
+    for (const field of SETTINGS_FIELDS) merged[field] = input[field] ?? cache.resolve(settings, field);
+    return merged;
   },
 };

@@ -1,6 +1,7 @@
 import type { DataStrategyResult } from "react-router";
 import { createBuildWatcher } from "./build-update";
 import { connectivity } from "./connectivity";
+import { takeOfflineRefusal } from "./offline-refusal";
 import { claimForcedReload } from "./reload-guard";
 
 export const buildWatcher = typeof window === "undefined" ? null : createBuildWatcher(__BUILD_ID__);
@@ -24,7 +25,7 @@ export async function fullLoadWhenNeeded(
   { request }: { request: Request },
   next: () => Promise<Record<string, DataStrategyResult>>,
 ): Promise<Record<string, DataStrategyResult>> {
-  if (request.method !== "GET") return next();
+  if (request.method !== "GET" || takeOfflineRefusal()) return next();
   const url = new URL(request.url);
   const href = url.pathname + url.search + url.hash;
   if (buildWatcher?.isOutdated() && claimForcedReload()) return loadInFull(href);

@@ -24,7 +24,23 @@ export async function currentPushSubscription(): Promise<PushSubscription | null
   return (await activeRegistration())?.pushManager.getSubscription() ?? null;
 }
 
-export type SubscribeOutcome = { ok: true; keys: PushKeys } | { ok: false; reason: "denied" | "no-worker" | "failed"; message?: string };
+export type SubscribeOutcome =
+  | { ok: true; keys: PushKeys }
+  | { ok: false; reason: "denied" | "no-worker" | "timeout" | "failed"; message?: string };
+
+/**
+ * How long the browser's push service gets to hand out a subscription. Some never answer
+ * (no push service reachable); the switch must not wait for them for minutes.
+ */
+export const PUSH_SUBSCRIBE_TIMEOUT_MS = 15_000;
+
+const TIMED_OUT = Symbol("timed out");
+
+function withinTimeout<T>(promise: Promise<T>, ms: number): Promise<T | typeof TIMED_OUT> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<typeof TIMED_OUT>((resolve) => (timer = setTimeout(() => resolve(TIMED_OUT), ms)));
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
 
 /** Asks for permission and subscribes this browser with the server's VAPID key. */
 export async function subscribeToPush(vapidPublicKey: string): Promise<SubscribeOutcome> {
@@ -33,10 +49,19 @@ export async function subscribeToPush(vapidPublicKey: string): Promise<Subscribe
   const registration = await activeRegistration();
   if (!registration) return { ok: false, reason: "no-worker" };
   try {
-    const subscription = await registration.pushManager.subscribe({
+    const pending = registration.pushManager.subscribe({
       userVisibleOnly: true,
       applicationServerKey: applicationServerKey(vapidPublicKey),
     });
+    const subscription = await withinTimeout(pending, PUSH_SUBSCRIBE_TIMEOUT_MS);
+    if (subscription === TIMED_OUT) {
+      // The user was told push stays off: a subscription that still turns up is dropped, not kept unknown to the server.
+      pending.then(
+        (late) => late.unsubscribe(),
+        () => {},
+      ).catch((error: unknown) => console.warn("Could not drop a push subscription that arrived too late:", error));
+      return { ok: false, reason: "timeout" };
+    }
     const json = subscription.toJSON();
     if (!json.endpoint || !json.keys?.p256dh || !json.keys.auth) return { ok: false, reason: "failed", message: "incomplete subscription" };
     return { ok: true, keys: { endpoint: json.endpoint, p256dh: json.keys.p256dh, auth: json.keys.auth } };

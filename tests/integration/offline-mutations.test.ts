@@ -1,0 +1,106 @@
+import { Client, fetchExchange, gql } from "@urql/core";
+import type { SerializedEntries, SerializedRequest, StorageAdapter } from "@urql/exchange-graphcache";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createCacheExchange } from "~/lib/graphql/cache";
+import { DELETE_MESSAGE_MUTATION, SETTINGS_QUERY, UPDATE_SETTINGS_MUTATION } from "~/lib/graphql/documents";
+import { startTestApi, type TestApi } from "../support/api-server";
+
+/**
+ * The browser's offline exchange with the app's optimistic updates, against the real API:
+ * a mutation made while the network is gone shows at once and is sent when it returns.
+ */
+let t: TestApi;
+let token: string;
+
+beforeAll(async () => {
+  t = await startTestApi();
+  token = await t.signUp();
+});
+afterAll(() => t.close());
+
+/** A storage adapter in memory, with the "back online" signal in the test's hand. */
+function memoryStorage() {
+  let data: SerializedEntries = {};
+  let metadata: SerializedRequest[] = [];
+  const online: Array<() => void> = [];
+  const storage: StorageAdapter = {
+    readData: async () => data,
+    writeData: async (delta) => void (data = { ...data, ...delta }),
+    readMetadata: async () => metadata,
+    writeMetadata: (next) => void (metadata = next),
+    onOnline: (callback) => void online.push(callback),
+  };
+  return { storage, queued: () => metadata.length, backOnline: () => online.forEach((callback) => callback()) };
+}
+
+/** A client whose network can be cut: offline, fetch fails as the browser's does. */
+function offlineCapableClient() {
+  const memory = memoryStorage();
+  let offline = false;
+  const client = new Client({
+    url: t.url,
+    exchanges: [createCacheExchange(memory.storage), fetchExchange],
+    preferGetMethod: false,
+    fetch: (input, init) => (offline ? Promise.reject(new TypeError("Failed to fetch")) : fetch(input, init)),
+    fetchOptions: { headers: { authorization: `Bearer ${token}` } },
+  });
+  return { client, memory, goOffline: () => (offline = true), goOnline: () => (offline = false) };
+}
+
+const INBOX = gql`
+  query Inbox { messages(first: 10) { edges { id title readAt } hasMore endCursor } me { id unreadCount } }
+`;
+
+async function oneMessage(): Promise<string> {
+  const place = await t.gql<{ addPlace: { id: string } }>(`mutation { addPlace(latitude: 52.52, longitude: 13.41, label: "Home") { id } }`, {}, { token });
+  const briefing = await t.gql<{ saveBriefing: { id: string } }>(
+    `mutation ($placeId: ID!) { saveBriefing(input: { name: "Morning", placeIds: [$placeId], period: TODAY, time: "07:00", days: [MON] }) { id } }`,
+    { placeId: place.data!.addPlace.id },
+    { token },
+  );
+  const sent = await t.gql<{ sendBriefingNow: { id: string } }>(`mutation ($id: ID!) { sendBriefingNow(id: $id) { id } }`, { id: briefing.data!.saveBriefing.id }, { token });
+  return sent.data!.sendBriefingNow.id;
+}
+
+describe("mutations made offline", () => {
+  it("deleting a message: gone from the inbox at once, unread count down, deleted on the server when back online", async () => {
+    const id = await oneMessage();
+    const { client, memory, goOffline, goOnline } = offlineCapableClient();
+    await client.query(INBOX, {}).toPromise();
+    const inbox = () => client.readQuery(INBOX, {}, { requestPolicy: "cache-only" })?.data as { messages: { edges: Array<{ id: string }> }; me: { unreadCount: number } };
+    expect(inbox().messages.edges.map((edge) => edge.id)).toContain(id);
+    const unread = inbox().me.unreadCount;
+
+    goOffline();
+    void client.mutation(DELETE_MESSAGE_MUTATION, { id }).toPromise();
+    await expect.poll(() => memory.queued()).toBe(1);
+    expect(inbox().messages.edges.map((edge) => edge.id)).not.toContain(id);
+    expect(inbox().me.unreadCount).toBe(unread - 1);
+    const onServer = async () => (await t.gql<{ messages: { edges: Array<{ id: string }> } }>(`{ messages(first: 10) { edges { id } } }`, {}, { token })).data!.messages.edges.map((edge) => edge.id);
+    expect(await onServer()).toContain(id);
+
+    goOnline();
+    memory.backOnline();
+    await expect.poll(onServer).not.toContain(id);
+    await expect.poll(() => memory.queued()).toBe(0);
+  });
+
+  it("preferences: applied to every cached view at once, saved on the server when back online", async () => {
+    const { client, memory, goOffline, goOnline } = offlineCapableClient();
+    await client.query(SETTINGS_QUERY, {}).toPromise();
+    const cached = () => client.readQuery(SETTINGS_QUERY, {}, { requestPolicy: "cache-only" })?.data?.me?.settings;
+    const before = cached()!;
+    const next = before.temperatureUnit === "CELSIUS" ? "FAHRENHEIT" : "CELSIUS";
+
+    goOffline();
+    void client.mutation(UPDATE_SETTINGS_MUTATION, { input: { temperatureUnit: next } }).toPromise();
+    await expect.poll(() => memory.queued()).toBe(1);
+    expect(cached()).toEqual({ ...before, temperatureUnit: next });
+    const onServer = async () => (await t.gql<{ me: { settings: { temperatureUnit: string } } }>(`{ me { settings { temperatureUnit } } }`, {}, { token })).data!.me.settings.temperatureUnit;
+    expect(await onServer()).toBe(before.temperatureUnit);
+
+    goOnline();
+    memory.backOnline();
+    await expect.poll(onServer).toBe(next);
+  });
+});
