@@ -45,10 +45,14 @@ test("logging out says so, with no error toast about the session that just ended
   const toasts = await recordToasts(page);
   const settled = trackGraphQL(page);
   await gotoHydrated(page, "/settings");
+  await page.getByRole("link", { name: "New here? Create an account" }).click();
   await page.getByLabel("Email").fill(uniqueEmail("logout"));
   await page.getByLabel("Password").fill("a sturdy passphrase");
   await page.getByRole("button", { name: "Create account" }).click();
-  await expect(page.getByRole("button", { name: "Log out" })).toBeVisible({ timeout: 20_000 });
+  // A new account lands on Home; logging out is in Settings.
+  await expect(page).toHaveURL(/\/$/, { timeout: 20_000 });
+  await page.getByRole("link", { name: "Settings" }).click();
+  await expect(page.getByRole("button", { name: "Log out" })).toBeVisible();
   await expect(page.getByRole("heading", { name: "Places" })).toBeVisible();
 
   await page.getByRole("button", { name: "Log out" }).click();
@@ -194,6 +198,8 @@ test("offline, logging in says it needs a connection and keeps what was typed", 
   // The page's connectivity probe and build check fail while offline.
   consoleGuard.allow(/ERR_INTERNET_DISCONNECTED|Failed to load resource|Failed to fetch/);
   await gotoHydrated(page, "/settings");
+  // The worker's registration must not be cut off by going offline (the browser logs that as an error).
+  await waitForOfflineReady(page);
   await context.setOffline(true);
   const email = uniqueEmail("offline");
   await page.getByLabel("Email").fill(email);
