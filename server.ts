@@ -143,6 +143,11 @@ const app = await createServerApp(api ? { kind: "embedded", api } : { kind: "hos
 // "trust proxy fn" is Express's compiled TRUST_PROXY: /graphql reads client addresses exactly as the other routes do.
 const graphqlEndpoint = api ? createGraphQLEndpoint({ yoga: api.yoga, trust: app.get("trust proxy fn"), maxBodyBytes: MAX_REQUEST_BYTES }) : null;
 const server = createServer((req, res) => (graphqlEndpoint && isGraphQLPath(req.url) ? graphqlEndpoint(req, res) : app(req, res)));
+// Idle connections are kept longer than a reverse proxy keeps its own (nginx: 60 s) and than
+// clients wait between requests: with Node's 5 s, a request sent on a connection the server was
+// closing at that moment failed with ECONNRESET (seen on a busy machine).
+server.keepAliveTimeout = 65_000;
+server.headersTimeout = 66_000;
 server.listen(env.PORT, env.HOST, () => {
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : env.PORT;

@@ -1,5 +1,6 @@
 import { spawnSync } from "node:child_process";
 import { readdirSync, readFileSync, statSync } from "node:fs";
+import { connect } from "node:net";
 import path from "node:path";
 import { expect, gotoHydrated, test } from "./fixtures";
 import { ROOT, SERVER_ENTRY, startAppServer } from "./support/app-server";
@@ -14,6 +15,31 @@ test.describe("the production server", () => {
     expect(body.buildId).toMatch(/^\d{14}-[a-z0-9]+$/);
     const latest = (await (await request.get(`/builds/latest.json?t=${Date.now()}`)).json()) as { id: string };
     expect(latest.id).toBe(body.buildId);
+  });
+
+  test("an idle keep-alive connection outlives a proxy's (60 s), so reusing it never meets a reset", async ({ baseURL }) => {
+    const { hostname, port } = new URL(baseURL!);
+    const socket = connect(Number(port), hostname);
+    let closed = false;
+    socket.on("close", () => (closed = true));
+    let received = "";
+    socket.on("data", (chunk) => (received += chunk.toString("latin1")));
+    const ask = () => socket.write(`GET /healthz HTTP/1.1\r\nHost: ${hostname}:${port}\r\nConnection: keep-alive\r\n\r\n`);
+    const answers = () => received.match(/HTTP\/1\.1 200/g)?.length ?? 0;
+    try {
+      await new Promise((resolve) => socket.once("connect", resolve));
+      ask();
+      await expect.poll(answers).toBe(1);
+      expect(received).toMatch(/\r\nKeep-Alive: timeout=65\r\n/i);
+      // Node's default closes an idle connection after 5 s: a client (or nginx) sending its next
+      // request at that moment got ECONNRESET. Six idle seconds later, this one is still open.
+      await new Promise((resolve) => setTimeout(resolve, 6_000));
+      expect(closed).toBe(false);
+      ask();
+      await expect.poll(answers).toBe(2);
+    } finally {
+      socket.destroy();
+    }
   });
 
   test("hashed assets are immutable for a year; pages are not cached", async ({ request }) => {
