@@ -2,7 +2,7 @@ import type { Page } from "@playwright/test";
 import { startFakeOpenMeteo } from "../tests/fakes/open-meteo";
 import { expect, gotoHydrated, test } from "./fixtures";
 import { startAppServer } from "./support/app-server";
-import { waitForOfflineReady } from "./support/pwa";
+import { signedInOnlineOnce, waitForOfflineReady } from "./support/pwa";
 import { accountWithPlace, signInBrowser, uniqueEmail } from "./support/graphql";
 
 const notifications = (page: Page) => page.getByRole("region", { name: "Notifications (F8)" }).getByRole("listitem");
@@ -149,12 +149,7 @@ test("offline: the banner promises only what is kept; a deleted message and new 
 }) => {
   test.setTimeout(90_000);
   consoleGuard.allow(/ERR_INTERNET_DISCONNECTED|Failed to load resource|Failed to fetch/);
-  const account = await accountWithPlace(request, baseURL!, "Offline Oasis");
-  const sent = await account.sendBriefing();
-  await signInBrowser(context, baseURL!, account.token);
-  await gotoHydrated(page, "/");
-  await expect(page.getByRole("heading", { name: "Offline Oasis", exact: true })).toBeVisible();
-  await waitForOfflineReady(page);
+  const { account, message: sent } = await signedInOnlineOnce(page, request, baseURL!, "Offline Oasis");
   const toasts = await recordToasts(page);
 
   await context.setOffline(true);

@@ -6,7 +6,7 @@ import { expect, gotoHydrated, test } from "./fixtures";
 import { startAppServer } from "./support/app-server";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "./support/chromium";
 import { accountWithPlace, signInBrowser } from "./support/graphql";
-import { waitForOfflineReady } from "./support/pwa";
+import { signedInOnlineOnce, waitForOfflineReady } from "./support/pwa";
 
 const NETWORK_GONE = /ERR_INTERNET_DISCONNECTED|Failed to load resource|Failed to fetch/;
 /** These tests stop their own server under the open page (a deploy, or the test's end). */
@@ -44,17 +44,6 @@ test("the worker controls the page, and Chromium finds the app installable from 
     rmSync(profile, { recursive: true, force: true });
   }
 });
-
-/** An account with a place and one briefing in its inbox, signed in; its home page seen once online, kept by the worker. */
-async function signedInOnlineOnce(page: Page, request: APIRequestContext, baseURL: string, placeLabel: string) {
-  const account = await accountWithPlace(request, baseURL, placeLabel);
-  const message = await account.sendBriefing();
-  await signInBrowser(page.context(), baseURL, account.token);
-  await gotoHydrated(page, "/");
-  await expect(page.getByRole("heading", { name: placeLabel, exact: true })).toBeVisible();
-  await waitForOfflineReady(page);
-  return { account, message };
-}
 
 test("after one online visit, both pages reload offline with the last known data, navigation works, and an unvisited URL shows the offline page", async ({
   page,

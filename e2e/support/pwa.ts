@@ -1,4 +1,6 @@
-import { expect, type Page } from "@playwright/test";
+import type { APIRequestContext, Page } from "@playwright/test";
+import { expect, gotoHydrated } from "../fixtures";
+import { accountWithPlace, signInBrowser } from "./graphql";
 
 /**
  * Waits until the service worker controls the page and has kept both pages for offline
@@ -13,4 +15,15 @@ export async function waitForOfflineReady(page: Page) {
       ),
     )
     .toEqual(["/", "/settings"]);
+}
+
+/** An account with a place and one briefing in its inbox, signed in; its home page seen once online, kept by the worker. */
+export async function signedInOnlineOnce(page: Page, request: APIRequestContext, baseURL: string, placeLabel: string) {
+  const account = await accountWithPlace(request, baseURL, placeLabel);
+  const message = await account.sendBriefing();
+  await signInBrowser(page.context(), baseURL, account.token);
+  await gotoHydrated(page, "/");
+  await expect(page.getByRole("heading", { name: placeLabel, exact: true })).toBeVisible();
+  await waitForOfflineReady(page);
+  return { account, message };
 }
