@@ -2,6 +2,7 @@ import type { Page } from "@playwright/test";
 import { expect, gotoHydrated, test } from "./fixtures";
 import { startAppServer } from "./support/app-server";
 import { accountWithPlace } from "./support/graphql";
+import { waitForOfflineReady } from "./support/pwa";
 
 let counter = 0;
 const uniqueEmail = () => `e2e-${Date.now()}-${++counter}@example.com`;
@@ -130,6 +131,35 @@ test.describe("account forms", () => {
     await expect(page.getByRole("region", { name: "Notifications (F8)" }).getByRole("listitem")).toHaveText(/Your account is ready\./);
     await page.getByRole("link", { name: "Settings" }).click();
     await expect(page.getByText(`Signed in as ${email}`)).toBeVisible();
+  });
+
+  test("the sign-up toast is shown even when the pages kept offline are fetched before the page loads its data", async ({ page }) => {
+    // Forces the order seen under load: the page copies taken for the new session (Cache.add)
+    // reach the server before the landing page's data request (fetch of *.data) does.
+    await page.addInitScript(() => {
+      const copies: Promise<unknown>[] = [];
+      const add = Cache.prototype.add;
+      Cache.prototype.add = function (this: Cache, request: RequestInfo | URL) {
+        const copy = add.call(this, request);
+        copies.push(copy.catch(() => undefined));
+        return copy;
+      };
+      const fetchNow = window.fetch.bind(window);
+      window.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
+        const url = new URL(input instanceof Request ? input.url : String(input), location.href);
+        if (url.pathname.endsWith(".data") && (init?.method ?? "GET") === "GET") await Promise.all(copies);
+        return fetchNow(input, init);
+      };
+    });
+    await gotoHydrated(page, "/settings");
+    await waitForOfflineReady(page);
+    await page.getByRole("link", { name: "New here? Create an account" }).click();
+    await fillAccountForm(page, uniqueEmail(), "a sturdy passphrase");
+    const pageCopy = page.waitForRequest((r) => new URL(r.url()).pathname === "/" && r.resourceType() !== "document");
+    await page.getByRole("button", { name: "Create account" }).click();
+    await pageCopy;
+    await expect(page).toHaveURL(/\/$/, { timeout: 15_000 });
+    await expect(page.getByRole("region", { name: "Notifications (F8)" }).getByRole("listitem")).toHaveText(/Your account is ready\./);
   });
 
   test("logging in brings back the account's language, on this page and the next", async ({ page, context, request, baseURL }) => {

@@ -1,4 +1,5 @@
 import { PRIVATE_CACHES, RUNTIME_CACHES } from "./cache-names";
+import { offlineCopyRequest } from "./offline-copy";
 
 /** Pages kept for offline use from the first visit on (the first load never passes through the worker). */
 const OFFLINE_PAGES = ["/", "/settings"];
@@ -7,7 +8,7 @@ const OFFLINE_PAGES = ["/", "/settings"];
 export async function seedOfflinePages(current = location.pathname + location.search) {
   const cache = await caches.open(RUNTIME_CACHES.pages);
   const urls = new Set([current, ...OFFLINE_PAGES]);
-  await Promise.all([...urls].map((url) => cache.add(url).catch(() => undefined)));
+  await Promise.all([...urls].map((url) => cache.add(offlineCopyRequest(url)).catch(() => undefined)));
 }
 
 /**

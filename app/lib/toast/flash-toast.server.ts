@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { createCookie, redirect } from "react-router";
+import { isOfflineCopyRequest } from "../pwa/offline-copy";
 import { cookieSecrets } from "../secrets.server";
 import { isToastInput, type ToastInput } from "./toast";
 
@@ -23,10 +24,14 @@ export async function redirectWithToast(url: string, toast: Omit<ToastInput, "ac
   return redirect(url, { ...init, headers });
 }
 
-/** Reads and clears the flash toast of a request; `setCookie` must go on the response. */
+/**
+ * Reads and clears the flash toast of a request; `setCookie` must go on the response.
+ * A page fetched to be kept offline leaves it for the page that is shown.
+ */
 export async function takeFlashToast(
   request: Request,
 ): Promise<{ toast: FlashToast | null; setCookie: string | null }> {
+  if (isOfflineCopyRequest(request)) return { toast: null, setCookie: null };
   const cookie = flashCookie();
   const value: unknown = await cookie.parse(request.headers.get("Cookie"));
   if (!value) return { toast: null, setCookie: null };
