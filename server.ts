@@ -10,7 +10,13 @@ import { createApi, MAX_REQUEST_BYTES, type Api } from "./app/api/index.server";
 import { attachWebSocket } from "./app/api/websocket.server";
 import { offlinePageHeader } from "./app/lib/csp.server";
 import { EnvError, parseEnv, type ServerEnv } from "./app/lib/env.server";
-import { clientAddress, createGraphQLEndpoint, GRAPHQL_PATH, inProcessGraphQLFetch, isGraphQLPath } from "./app/lib/http/graphql-endpoint.server";
+import {
+  clientAddress,
+  createGraphQLEndpoint,
+  GRAPHQL_PATH,
+  inProcessGraphQLFetch,
+  isGraphQLPath,
+} from "./app/lib/http/graphql-endpoint.server";
 import { graphqlProxy, hostedGraphQLFetch } from "./app/lib/http/graphql-proxy.server";
 import { sameOriginWrites } from "./app/lib/http/same-origin.server";
 import { securityHeaders } from "./app/lib/http/security-headers.server";
@@ -72,9 +78,7 @@ async function createBuildSource(app: express.Express): Promise<() => Promise<Bu
 }
 
 /** Where /graphql and the loaders' operations go: the embedded API, or a hosted one (GRAPHQL_URL). */
-type GraphQLBackend =
-  | { kind: "embedded"; api: Api }
-  | { kind: "hosted"; url: string };
+type GraphQLBackend = { kind: "embedded"; api: Api } | { kind: "hosted"; url: string };
 
 export async function createServerApp(backend: GraphQLBackend) {
   const app = express();
@@ -116,9 +120,7 @@ export async function createServerApp(backend: GraphQLBackend) {
         // Loaders and actions call the embedded API in-process, as this client address.
         const context = new RouterContextProvider();
         const graphqlFetch =
-          backend.kind === "hosted"
-            ? hostedGraphQLFetch(backend.url)
-            : inProcessGraphQLFetch(backend.api.yoga.fetch, req.ip ?? "unknown");
+          backend.kind === "hosted" ? hostedGraphQLFetch(backend.url) : inProcessGraphQLFetch(backend.api.yoga.fetch, req.ip ?? "unknown");
         context.set((await getBuild()).entry.module.graphqlFetchContext, graphqlFetch);
         return context;
       },
@@ -141,7 +143,9 @@ const api = env.GRAPHQL_URL
     });
 const app = await createServerApp(api ? { kind: "embedded", api } : { kind: "hosted", url: env.GRAPHQL_URL! });
 // "trust proxy fn" is Express's compiled TRUST_PROXY: /graphql reads client addresses exactly as the other routes do.
-const graphqlEndpoint = api ? createGraphQLEndpoint({ yoga: api.yoga, trust: app.get("trust proxy fn"), maxBodyBytes: MAX_REQUEST_BYTES }) : null;
+const graphqlEndpoint = api
+  ? createGraphQLEndpoint({ yoga: api.yoga, trust: app.get("trust proxy fn"), maxBodyBytes: MAX_REQUEST_BYTES })
+  : null;
 const server = createServer((req, res) => (graphqlEndpoint && isGraphQLPath(req.url) ? graphqlEndpoint(req, res) : app(req, res)));
 // Idle connections are kept longer than a reverse proxy keeps its own (nginx: 60 s) and than
 // clients wait between requests: with Node's 5 s, a request sent on a connection the server was

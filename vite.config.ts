@@ -8,8 +8,13 @@ import { WEB_MANIFEST } from "./app/lib/pwa/web-manifest";
 
 // One id for the client and the server build of one `npm run build`: React Router runs
 // both builds in this process, so the first evaluation fixes it for the second.
-process.env.BUILD_ID ||= new Date().toISOString().replace(/[-:.TZ]/g, "").slice(0, 14) +
-  "-" + Math.random().toString(36).slice(2, 8);
+process.env.BUILD_ID ||=
+  new Date()
+    .toISOString()
+    .replace(/[-:.TZ]/g, "")
+    .slice(0, 14) +
+  "-" +
+  Math.random().toString(36).slice(2, 8);
 
 const root = import.meta.dirname;
 const clientDir = path.join(process.env.BUILD_DIR ?? "build", "client");

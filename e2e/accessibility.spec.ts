@@ -14,7 +14,13 @@ for (const mode of ["light", "dark"] as const) {
       const results = await new AxeBuilder({ page }).analyze();
       const serious = results.violations
         .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
-        .map((violation) => `${label}: ${violation.id} (${violation.impact}) ${violation.nodes.map((node) => node.target.join(" ")).slice(0, 3).join(" | ")}`);
+        .map(
+          (violation) =>
+            `${label}: ${violation.id} (${violation.impact}) ${violation.nodes
+              .map((node) => node.target.join(" "))
+              .slice(0, 3)
+              .join(" | ")}`,
+        );
       expect(serious).toEqual([]);
     };
     for (const path of ["/", "/settings"]) {

@@ -26,7 +26,9 @@ test.describe("account forms", () => {
         page.getByRole("button", { name: "Create account" }).click(),
       ]);
       expect(response.status()).toBe(303);
-      const setCookies = (await response.headersArray()).filter(({ name }) => name.toLowerCase() === "set-cookie").map(({ value }) => value);
+      const setCookies = (await response.headersArray())
+        .filter(({ name }) => name.toLowerCase() === "set-cookie")
+        .map(({ value }) => value);
       expect(setCookies.filter((value) => value.startsWith("weatherbot_session="))).toEqual([
         expect.stringMatching(/^weatherbot_session=[^;]+; Max-Age=604800; Path=\/; HttpOnly; SameSite=Lax$/),
       ]);
@@ -172,15 +174,24 @@ test.describe("account forms", () => {
     // Home, in the account's language (scrypt and a page load, on a busy machine).
     await expect(page.getByRole("heading", { name: "Posteingang" })).toBeVisible({ timeout: 15_000 });
     await expect(page.locator("html")).toHaveAttribute("lang", "de-DE");
-    await expect(page.getByRole("region", { name: /^(Notifications|Benachrichtigungen) \(F8\)$/ }).getByRole("listitem")).toHaveText(/Willkommen zurück\./);
+    await expect(page.getByRole("region", { name: /^(Notifications|Benachrichtigungen) \(F8\)$/ }).getByRole("listitem")).toHaveText(
+      /Willkommen zurück\./,
+    );
     expect((await context.cookies()).find((cookie) => cookie.name === "i18n_redirected")?.value).toBe("de-DE");
     await page.getByRole("link", { name: "Einstellungen", exact: true }).click();
     await expect(page.getByText(`Angemeldet als ${account.email}`)).toBeVisible();
   });
 
   test("the cookie is Secure behind a trusted HTTPS proxy, and the header is ignored otherwise", async () => {
-    const trusted = await startAppServer({ TRUST_PROXY: "loopback", OPEN_METEO_FORECAST_URL: process.env.E2E_FAKE_WEATHER_URL!, OPEN_METEO_GEOCODING_URL: process.env.E2E_FAKE_WEATHER_URL! });
-    const untrusted = await startAppServer({ OPEN_METEO_FORECAST_URL: process.env.E2E_FAKE_WEATHER_URL!, OPEN_METEO_GEOCODING_URL: process.env.E2E_FAKE_WEATHER_URL! });
+    const trusted = await startAppServer({
+      TRUST_PROXY: "loopback",
+      OPEN_METEO_FORECAST_URL: process.env.E2E_FAKE_WEATHER_URL!,
+      OPEN_METEO_GEOCODING_URL: process.env.E2E_FAKE_WEATHER_URL!,
+    });
+    const untrusted = await startAppServer({
+      OPEN_METEO_FORECAST_URL: process.env.E2E_FAKE_WEATHER_URL!,
+      OPEN_METEO_GEOCODING_URL: process.env.E2E_FAKE_WEATHER_URL!,
+    });
     try {
       const signUp = (base: string) =>
         fetch(`${base}/settings`, {
@@ -206,7 +217,9 @@ test.describe("named session middleware", () => {
 
   test("`auth` sends a visitor to log in and back; `guest` sends a signed-in user home", async ({ page, request }) => {
     const email = uniqueEmail();
-    await request.post("/graphql", { data: { query: `mutation { signUp(email: "${email}", password: "a sturdy passphrase") { token } }` } });
+    await request.post("/graphql", {
+      data: { query: `mutation { signUp(email: "${email}", password: "a sturdy passphrase") { token } }` },
+    });
 
     await page.goto("/__test/members");
     await expect(page).toHaveURL(/\/settings\?section=account&redirectTo=%2F__test%2Fmembers$/);
@@ -235,7 +248,10 @@ test("concurrent server renders for two users never mix their data", async ({ ba
       headers: { "content-type": "application/x-www-form-urlencoded" },
       body: new URLSearchParams({ intent: "signup", email, password: "a sturdy passphrase" }),
     });
-    return response.headers.getSetCookie().find((c) => c.startsWith("weatherbot_session="))!.split(";")[0]!;
+    return response.headers
+      .getSetCookie()
+      .find((c) => c.startsWith("weatherbot_session="))!
+      .split(";")[0]!;
   };
   const alice = uniqueEmail();
   const bob = uniqueEmail();

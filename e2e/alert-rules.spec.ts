@@ -77,7 +77,9 @@ test("a new user is offered starter rules on the home screen, in their units", a
   await dialog.getByRole("checkbox", { name: /Frost/ }).check();
   await dialog.getByRole("button", { name: "Add rules" }).click();
   await expect(dialog).toBeHidden();
-  await expect(page.getByRole("region", { name: "Notifications (F8)" }).getByRole("listitem").filter({ hasText: "Alert rules added: 3." })).toBeVisible();
+  await expect(
+    page.getByRole("region", { name: "Notifications (F8)" }).getByRole("listitem").filter({ hasText: "Alert rules added: 3." }),
+  ).toBeVisible();
   await expect(page.getByRole("button", { name: "Choose starter rules" })).toHaveCount(0);
 
   await page.getByRole("link", { name: "Settings" }).click();
@@ -119,9 +121,18 @@ test("a rule watches only on its days and hours, keeps them when switched off an
   await expect(dialog).toBeHidden();
 
   const saved = async () =>
-    (await account.gql<{ alertRules: Array<{ enabled: boolean; activeDays: string[]; activeFrom: string; activeTo: string; state: string; snoozedUntil: string | null }> }>(
-      `{ alertRules { enabled activeDays activeFrom activeTo state snoozedUntil } }`,
-    )).alertRules[0]!;
+    (
+      await account.gql<{
+        alertRules: Array<{
+          enabled: boolean;
+          activeDays: string[];
+          activeFrom: string;
+          activeTo: string;
+          state: string;
+          snoozedUntil: string | null;
+        }>;
+      }>(`{ alertRules { enabled activeDays activeFrom activeTo state snoozedUntil } }`)
+    ).alertRules[0]!;
   const window = { activeDays: ["MON", "TUE", "WED", "THU", "FRI"], activeFrom: "07:00", activeTo: "09:00" };
   expect(await saved()).toMatchObject({ enabled: true, ...window });
 

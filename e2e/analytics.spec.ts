@@ -21,7 +21,10 @@ test.beforeEach(async ({ page }) => {
   await page.addInitScript(() => Object.defineProperty(Navigator.prototype, "webdriver", { get: () => false }));
 });
 
-const pageEvents = () => fake.events.filter((event) => event.event === "$pageview" || event.event === "$pageleave").map((event) => `${event.event} ${event.properties.current_url}`);
+const pageEvents = () =>
+  fake.events
+    .filter((event) => event.event === "$pageview" || event.event === "$pageleave")
+    .map((event) => `${event.event} ${event.properties.current_url}`);
 
 test("nothing is sent until the user opts in; then page views and leaves go by full path; opting out stops them", async ({ page }) => {
   test.setTimeout(60_000);

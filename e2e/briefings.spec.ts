@@ -1,7 +1,12 @@
 import { expect, gotoHydrated, test } from "./fixtures";
 import { accountWithPlace, signInBrowser } from "./support/graphql";
 
-test("briefings: create in the overlay (with field errors), send a test now, switch off, edit, delete", async ({ page, context, request, baseURL }) => {
+test("briefings: create in the overlay (with field errors), send a test now, switch off, edit, delete", async ({
+  page,
+  context,
+  request,
+  baseURL,
+}) => {
   const account = await accountWithPlace(request, baseURL!, "Brief Bay");
   await account.gql(`mutation { addPlace(latitude: 48.86, longitude: 2.35, label: "Second Spot") { id } }`);
   await account.gql(`mutation ($id: ID!) { deleteBriefing(id: $id) }`, {
@@ -69,7 +74,9 @@ test("a new time zone moves every briefing to the same wall-clock time there", a
   const preferences = page.getByRole("region", { name: "Preferences" });
   await preferences.getByLabel("Time zone").fill("Asia/Tokyo");
   await preferences.getByLabel("Time zone").press("Enter");
-  await expect(page.getByRole("region", { name: "Notifications (F8)" }).getByRole("listitem").filter({ hasText: "Preferences saved." })).toBeVisible();
+  await expect(
+    page.getByRole("region", { name: "Notifications (F8)" }).getByRole("listitem").filter({ hasText: "Preferences saved." }),
+  ).toBeVisible();
   // Still 07:00, now Tokyo's: not Berlin's 07:00 shown in Tokyo time (2 or 3 PM), on screen and after a reload.
   await expect(row).toContainText(/Next: Mon 7:00\sAM/);
   await gotoHydrated(page, "/settings");

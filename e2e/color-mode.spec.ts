@@ -87,7 +87,11 @@ test.describe("colour mode", () => {
     await expect(page.getByRole("heading", { name: "Forced system" })).toBeVisible();
     await expect(html(page)).toHaveClass(/\bdark\b/);
     await expect
-      .poll(() => consoleGuard.messages().filter((line) => line.startsWith("warning:") && line.includes("cannot force colour mode \"system\"")).length)
+      .poll(
+        () =>
+          consoleGuard.messages().filter((line) => line.startsWith("warning:") && line.includes('cannot force colour mode "system"'))
+            .length,
+      )
       .toBeGreaterThan(0);
   });
 });

@@ -93,7 +93,13 @@ test.describe("the add-place dialog when something is down", () => {
     }
   });
 
-  test("a toast raised while the dialog is open sits above its backdrop and can be closed", async ({ page, context, request, baseURL, consoleGuard }) => {
+  test("a toast raised while the dialog is open sits above its backdrop and can be closed", async ({
+    page,
+    context,
+    request,
+    baseURL,
+    consoleGuard,
+  }) => {
     consoleGuard.allow(/Failed to fetch|ERR_INTERNET_DISCONNECTED/);
     const account = await accountWithPlace(request, baseURL!, "Home");
     await signInBrowser(context, baseURL!, account.token);
@@ -118,7 +124,12 @@ test.describe("the add-place dialog when something is down", () => {
   });
 });
 
-test("the push switch gives up on a push service that never answers, says why, and shows push off", async ({ page, context, request, baseURL }) => {
+test("the push switch gives up on a push service that never answers, says why, and shows push off", async ({
+  page,
+  context,
+  request,
+  baseURL,
+}) => {
   test.setTimeout(90_000);
   await page.addInitScript(() => {
     PushManager.prototype.subscribe = () => new Promise<PushSubscription>(() => {});
@@ -163,7 +174,9 @@ test("offline: the banner promises only what is kept; a deleted message and new 
   await page.getByRole("button", { name: "Add a place" }).click();
   const dialog = page.getByRole("dialog", { name: "Add a place" });
   await dialog.getByRole("combobox", { name: "Search for a place" }).fill("Berl");
-  await expect(dialog.getByRole("listbox", { name: "Places found" })).toHaveText("Searching for a place needs a connection. You're offline.");
+  await expect(dialog.getByRole("listbox", { name: "Places found" })).toHaveText(
+    "Searching for a place needs a connection. You're offline.",
+  );
   await dialog.getByRole("button", { name: "Close" }).click();
 
   // Offline, the navigation is a full load of the worker's copy: wait until it is hydrated.
@@ -173,7 +186,9 @@ test("offline: the banner promises only what is kept; a deleted message and new 
   const preferences = page.getByRole("region", { name: "Preferences" });
   await preferences.getByLabel("Celsius (°C)").check();
   await expect(preferences.getByLabel("Celsius (°C)")).toBeChecked();
-  await expect(notifications(page).filter({ hasText: "Preferences changed on this device. They're sent when you're back online." })).toBeVisible();
+  await expect(
+    notifications(page).filter({ hasText: "Preferences changed on this device. They're sent when you're back online." }),
+  ).toBeVisible();
 
   const onServer = async () =>
     account.gql<{ me: { settings: { temperatureUnit: string } }; messages: { edges: Array<{ id: string }> } }>(
@@ -200,7 +215,9 @@ test("offline, logging in says it needs a connection and keeps what was typed", 
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password").fill("a sturdy passphrase");
   await page.getByRole("button", { name: "Log in" }).click();
-  await expect(page.getByRole("main").getByRole("alert")).toHaveText("You're offline. This needs a connection: try again when you're back online.");
+  await expect(page.getByRole("main").getByRole("alert")).toHaveText(
+    "You're offline. This needs a connection: try again when you're back online.",
+  );
   await expect(page.getByLabel("Email")).toHaveValue(email);
   await context.setOffline(false);
 });

@@ -33,9 +33,7 @@ export const test = base.extend<{ consoleGuard: ConsoleGuard }>({
         messages.push(text);
         if (isError && !allowed.some((pattern) => pattern.test(text))) unexpected.push(text);
       };
-      page.on("console", (message: ConsoleMessage) =>
-        record(`${message.type()}: ${message.text()}`, message.type() === "error"),
-      );
+      page.on("console", (message: ConsoleMessage) => record(`${message.type()}: ${message.text()}`, message.type() === "error"));
       page.on("pageerror", (error) => record(`pageerror: ${error.message}`, true));
       await use({ allow: (pattern) => allowed.push(pattern), messages: () => [...messages] });
       // Errors are re-checked at the end so a late `allow` still counts.

@@ -91,7 +91,9 @@ test.describe("the GraphQL client", () => {
 
     await page.getByRole("link", { name: "Settings" }).click();
     const [logOut] = await Promise.all([
-      page.waitForResponse((response) => response.request().method() === "POST" && new URL(response.url()).pathname.startsWith("/settings")),
+      page.waitForResponse(
+        (response) => response.request().method() === "POST" && new URL(response.url()).pathname.startsWith("/settings"),
+      ),
       page.getByRole("button", { name: "Log out" }).click(),
     ]);
     expect((await logOut.allHeaders())["clear-site-data"]).toBe('"cache"');
@@ -167,7 +169,8 @@ test.describe("a WebSocket closed because its session ended", () => {
         for (const record of records)
           for (const node of record.addedNodes) {
             if (!(node instanceof HTMLElement)) continue;
-            for (const toast of [node, ...node.querySelectorAll("li.toast")]) if (toast.matches("li.toast")) shown.push(toast.textContent ?? "");
+            for (const toast of [node, ...node.querySelectorAll("li.toast")])
+              if (toast.matches("li.toast")) shown.push(toast.textContent ?? "");
           }
       }).observe(document, { childList: true, subtree: true });
     });

@@ -5,7 +5,10 @@ import { expect, test } from "./fixtures";
 import { startAppServer } from "./support/app-server";
 
 test("with GRAPHQL_URL the app uses a hosted API: loaders and the browser's /graphql go there with the bearer", async () => {
-  const weather = { OPEN_METEO_FORECAST_URL: process.env.E2E_FAKE_WEATHER_URL!, OPEN_METEO_GEOCODING_URL: process.env.E2E_FAKE_WEATHER_URL! };
+  const weather = {
+    OPEN_METEO_FORECAST_URL: process.env.E2E_FAKE_WEATHER_URL!,
+    OPEN_METEO_GEOCODING_URL: process.env.E2E_FAKE_WEATHER_URL!,
+  };
   const hosted = await startAppServer(weather);
   const frontDataDir = mkdtempSync(path.join(tmpdir(), "weatherbot-front-"));
   const front = await startAppServer({ ...weather, GRAPHQL_URL: `${hosted.baseURL}/graphql`, DATA_DIR: frontDataDir });
@@ -19,7 +22,10 @@ test("with GRAPHQL_URL the app uses a hosted API: loaders and the browser's /gra
       body: new URLSearchParams({ intent: "signup", email, password: "a hosted passphrase" }),
     });
     expect(signUp.status).toBe(303);
-    const cookie = signUp.headers.getSetCookie().find((c) => c.startsWith("weatherbot_session="))!.split(";")[0]!;
+    const cookie = signUp.headers
+      .getSetCookie()
+      .find((c) => c.startsWith("weatherbot_session="))!
+      .split(";")[0]!;
     const token = cookie.split("=")[1]!;
 
     // The browser's same-origin /graphql call is forwarded with the cookie's token as bearer.

@@ -16,7 +16,10 @@ async function choosePlace(page: Page, scope: ReturnType<Page["getByRole"]>, que
   await search.press("Enter");
 }
 
-test("visitor → account → places → briefing and rule → live message → units, language, dark mode → log out and in", async ({ page, context }) => {
+test("visitor → account → places → briefing and rule → live message → units, language, dark mode → log out and in", async ({
+  page,
+  context,
+}) => {
   test.setTimeout(120_000);
   const toasts = page.getByRole("region", { name: /Notifications|Benachrichtigungen/ }).getByRole("listitem");
 
@@ -36,7 +39,11 @@ test("visitor → account → places → briefing and rule → live message → 
   // Lands on Home and adds three places.
   await expect(page).toHaveURL(/\/$/, { timeout: 15_000 }); // scrypt and a page load, on a busy machine
   await expect(page.getByRole("heading", { name: "Your places" })).toBeVisible();
-  for (const [query, name] of [["Berl", /Berlin/], ["Zuri", /Zurich/], ["Lond", /London/]] as const) {
+  for (const [query, name] of [
+    ["Berl", /Berlin/],
+    ["Zuri", /Zurich/],
+    ["Lond", /London/],
+  ] as const) {
     await page.getByRole("button", { name: "Add a place" }).click();
     const dialog = page.getByRole("dialog", { name: "Add a place" });
     await choosePlace(page, dialog, query, name);
@@ -96,7 +103,9 @@ test("visitor → account → places → briefing and rule → live message → 
   await preferences.getByLabel("Celsius (°C)").check();
   await expect(toasts.filter({ hasText: "Preferences saved." })).toBeVisible();
   // Each choice is saved at once; the language switch below must not overtake the last one.
-  const savedSettings = page.waitForResponse((response) => response.url().endsWith("/graphql") && Boolean(response.request().postData()?.includes("UpdateSettings")));
+  const savedSettings = page.waitForResponse(
+    (response) => response.url().endsWith("/graphql") && Boolean(response.request().postData()?.includes("UpdateSettings")),
+  );
   await preferences.getByLabel("km/h").check();
   await savedSettings;
   await page.getByLabel("Interface language").selectOption("de-DE");

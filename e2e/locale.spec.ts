@@ -62,9 +62,7 @@ test.describe("locales", () => {
       await gotoHydrated(page, "/settings");
       await page.getByLabel("Interface language").selectOption("fr-FR");
       await page.getByRole("button", { name: "Apply" }).click();
-      await expect
-        .poll(() => consoleGuard.messages().some((line) => line.startsWith("error: Failed locale loading")))
-        .toBe(true);
+      await expect.poll(() => consoleGuard.messages().some((line) => line.startsWith("error: Failed locale loading"))).toBe(true);
       // The page keeps working, in English.
       await expect(page.getByRole("heading", { name: "Settings", level: 1 })).toBeVisible();
       await page.getByRole("link", { name: "Home" }).click();

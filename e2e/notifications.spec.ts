@@ -122,7 +122,9 @@ test.describe("overlays and the loading bar", () => {
     const dialog = page.getByRole("dialog", { name: "About Weatherbot" });
     await expect(dialog).toBeVisible();
     await page.evaluate(() =>
-      (window as unknown as { heldIdle: IdleRequestCallback[] }).heldIdle.splice(0).forEach((callback) => callback({ didTimeout: false, timeRemaining: () => 50 })),
+      (window as unknown as { heldIdle: IdleRequestCallback[] }).heldIdle
+        .splice(0)
+        .forEach((callback) => callback({ didTimeout: false, timeRemaining: () => 50 })),
     );
     await expect(opener).toHaveAttribute("data-state", "closed");
     await page.keyboard.press("Escape");

@@ -54,7 +54,12 @@ test("a visitor searches (debounced, keyboard only) and sees the chosen place's 
   await expect(page.getByRole("listbox")).toBeHidden();
 });
 
-test("a signed-in user adds a place through the overlay; its card appears without a refetch", async ({ page, context, request, baseURL }) => {
+test("a signed-in user adds a place through the overlay; its card appears without a refetch", async ({
+  page,
+  context,
+  request,
+  baseURL,
+}) => {
   const account = await accountWithPlace(request, baseURL!, "First Place");
   await signInBrowser(context, baseURL!, account.token);
   await gotoHydrated(page, "/");
@@ -74,7 +79,9 @@ test("a signed-in user adds a place through the overlay; its card appears withou
   await dialog.getByRole("button", { name: "Add place" }).click();
 
   await expect(dialog).toBeHidden();
-  await expect(page.getByRole("region", { name: "Notifications (F8)" }).getByRole("listitem").filter({ hasText: "Studio added." })).toBeVisible();
+  await expect(
+    page.getByRole("region", { name: "Notifications (F8)" }).getByRole("listitem").filter({ hasText: "Studio added." }),
+  ).toBeVisible();
   const cards = page.getByTestId("places").getByRole("article");
   await expect(cards).toHaveCount(2);
   await expect(cards.nth(1)).toHaveAccessibleName("Studio");
@@ -84,8 +91,14 @@ test("a signed-in user adds a place through the overlay; its card appears withou
 
 test("settings: rename, reorder by keyboard and pointer, remove with undo; home follows", async ({ page, context, request, baseURL }) => {
   const account = await accountWithPlace(request, baseURL!, "Alpha");
-  for (const [label, lat] of [["Bravo", 48.86], ["Charlie", 40.42]] as const) {
-    await account.gql(`mutation ($label: String, $lat: Float!) { addPlace(latitude: $lat, longitude: 2.35, label: $label) { id } }`, { label, lat });
+  for (const [label, lat] of [
+    ["Bravo", 48.86],
+    ["Charlie", 40.42],
+  ] as const) {
+    await account.gql(`mutation ($label: String, $lat: Float!) { addPlace(latitude: $lat, longitude: 2.35, label: $label) { id } }`, {
+      label,
+      lat,
+    });
   }
   await signInBrowser(context, baseURL!, account.token);
   await gotoHydrated(page, "/settings");
@@ -103,7 +116,9 @@ test("settings: rename, reorder by keyboard and pointer, remove with undo; home 
   // Rename with Enter.
   await bravo.fill("Bravo Bay");
   await bravo.press("Enter");
-  await expect(page.getByRole("region", { name: "Notifications (F8)" }).getByRole("listitem").filter({ hasText: "Renamed to Bravo Bay." })).toBeVisible();
+  await expect(
+    page.getByRole("region", { name: "Notifications (F8)" }).getByRole("listitem").filter({ hasText: "Renamed to Bravo Bay." }),
+  ).toBeVisible();
 
   // Keyboard: Charlie up, focus stays on its button.
   const charlieUp = section.getByRole("button", { name: "Move Charlie up" });
@@ -138,10 +153,21 @@ test.describe("reordering places", () => {
   // page.route sees the page's own /graphql requests only without the worker in between.
   test.use({ serviceWorkers: "block" });
 
-  test("moves faster than the server answers all count; rows drag with the pointer and their handle takes arrow keys", async ({ page, context, request, baseURL }) => {
+  test("moves faster than the server answers all count; rows drag with the pointer and their handle takes arrow keys", async ({
+    page,
+    context,
+    request,
+    baseURL,
+  }) => {
     const account = await accountWithPlace(request, baseURL!, "Alpha");
-    for (const [label, lat] of [["Bravo", 48.86], ["Charlie", 40.42]] as const) {
-      await account.gql(`mutation ($label: String, $lat: Float!) { addPlace(latitude: $lat, longitude: 2.35, label: $label) { id } }`, { label, lat });
+    for (const [label, lat] of [
+      ["Bravo", 48.86],
+      ["Charlie", 40.42],
+    ] as const) {
+      await account.gql(`mutation ($label: String, $lat: Float!) { addPlace(latitude: $lat, longitude: 2.35, label: $label) { id } }`, {
+        label,
+        lat,
+      });
     }
     const serverOrder = async () =>
       (await account.gql<{ me: { places: { label: string }[] } }>(`{ me { places { label } } }`)).me.places.map((place) => place.label);

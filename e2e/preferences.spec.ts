@@ -49,7 +49,9 @@ test("switching units, clock and time zone changes every value on the home scree
   await gotoHydrated(page, "/");
   await expect(card.getByTestId("current-temperature")).toHaveText(/°C$/);
   const createdAt = await page.locator("[data-message-id] time").first().getAttribute("datetime");
-  const tokyo = new Intl.DateTimeFormat("en-US", { timeStyle: "short", timeZone: "Asia/Tokyo", hourCycle: "h23" }).format(new Date(createdAt!));
+  const tokyo = new Intl.DateTimeFormat("en-US", { timeStyle: "short", timeZone: "Asia/Tokyo", hourCycle: "h23" }).format(
+    new Date(createdAt!),
+  );
   await expect(page.locator("[data-message-id] time").first()).toContainText(tokyo);
 });
 

@@ -143,13 +143,25 @@ test("the worker shows the bot's push as a notification, one per message", async
     cdp.send("ServiceWorker.deliverPushMessage", { origin: baseURL!, registrationId: await registrationId, data: JSON.stringify(payload) });
   const notifications = () =>
     page.evaluate(async () =>
-      (await (await navigator.serviceWorker.ready).getNotifications()).map(({ title, body, tag, icon, data }) => ({ title, body, tag, icon, data })),
+      (await (await navigator.serviceWorker.ready).getNotifications()).map(({ title, body, tag, icon, data }) => ({
+        title,
+        body,
+        tag,
+        icon,
+        data,
+      })),
     );
 
   await push({ title: "Rain from 15:00", body: "Up to 4 mm/h in Berlin", tag: "m-1", url: "/?message=m-1", kind: "ALERT" });
   // A busy machine may start the worker and fetch the icon slowly (a CI run once took over 5 s).
   await expect.poll(notifications, { timeout: 15_000 }).toEqual([
-    { title: "Rain from 15:00", body: "Up to 4 mm/h in Berlin", tag: "m-1", icon: `${baseURL}/icons/icon-192.png`, data: { url: "/?message=m-1" } },
+    {
+      title: "Rain from 15:00",
+      body: "Up to 4 mm/h in Berlin",
+      tag: "m-1",
+      icon: `${baseURL}/icons/icon-192.png`,
+      data: { url: "/?message=m-1" },
+    },
   ]);
   // The same message again replaces its notification instead of stacking a second one.
   await push({ title: "Rain from 16:00", body: "Up to 2 mm/h in Berlin", tag: "m-1", url: "/?message=m-1", kind: "ALERT" });
@@ -160,7 +172,9 @@ test("the worker shows the bot's push as a notification, one per message", async
   await worker!.evaluate(async () => {
     const scope = self as unknown as { registration: ServiceWorkerRegistration; dispatchEvent(event: Event): boolean };
     const [notification] = await scope.registration.getNotifications();
-    const NotificationEventClass = (self as unknown as { NotificationEvent: new (type: string, init: { notification: Notification }) => Event }).NotificationEvent;
+    const NotificationEventClass = (
+      self as unknown as { NotificationEvent: new (type: string, init: { notification: Notification }) => Event }
+    ).NotificationEvent;
     scope.dispatchEvent(new NotificationEventClass("notificationclick", { notification: notification! }));
   });
   await expect(page).toHaveURL(`${baseURL}/?message=m-1`);
@@ -232,7 +246,10 @@ test.describe("a newer build", () => {
   });
 });
 
-test("a deployed new version: its worker waits, the toast offers a reload, and the page reloads into it", async ({ page, consoleGuard }) => {
+test("a deployed new version: its worker waits, the toast offers a reload, and the page reloads into it", async ({
+  page,
+  consoleGuard,
+}) => {
   // Two server starts and two graceful stops (each may wait 5 s for open connections).
   test.setTimeout(90_000);
   consoleGuard.allow(SERVER_STOPPED);
@@ -277,9 +294,11 @@ test("marking a message read and renaming a place offline are kept and sent when
   consoleGuard.allow(NETWORK_GONE);
   const { account, message: sent } = await signedInOnlineOnce(page, request, baseURL!, "Queue Quay");
   const readAtOnServer = async () =>
-    (await account.gql<{ messages: { edges: Array<{ id: string; readAt: string | null }> } }>(`{ messages(first: 5) { edges { id readAt } } }`)).messages.edges.find(
-      (message) => message.id === sent.id,
-    )?.readAt ?? null;
+    (
+      await account.gql<{ messages: { edges: Array<{ id: string; readAt: string | null }> } }>(
+        `{ messages(first: 5) { edges { id readAt } } }`,
+      )
+    ).messages.edges.find((message) => message.id === sent.id)?.readAt ?? null;
   const labelOnServer = async () => (await account.gql<{ places: Array<{ label: string }> }>(`{ places { label } }`)).places[0]?.label;
 
   await context.setOffline(true);
@@ -306,7 +325,11 @@ test("marking a message read and renaming a place offline are kept and sent when
   await expect(page.getByRole("heading", { name: "Queue Quay North", exact: true })).toBeVisible();
 });
 
-test("the page looks for a new worker every hour while online, and on coming back into view after an hour", async ({ page, context, consoleGuard }) => {
+test("the page looks for a new worker every hour while online, and on coming back into view after an hour", async ({
+  page,
+  context,
+  consoleGuard,
+}) => {
   consoleGuard.allow(NETWORK_GONE);
   await page.clock.install();
   await gotoHydrated(page, "/");
@@ -369,15 +392,19 @@ test.describe("route preloads", () => {
 
   /** Waits until the page has loaded what it loads by itself when idle (toasts, tooltips). */
   async function settled(page: Page) {
-    const modules = () => page.evaluate(() => performance.getEntriesByType("resource").filter((entry) => entry.name.endsWith(".js")).length);
+    const modules = () =>
+      page.evaluate(() => performance.getEntriesByType("resource").filter((entry) => entry.name.endsWith(".js")).length);
     let last = -1;
     await expect
-      .poll(async () => {
-        const now = await modules();
-        const same = now === last;
-        last = now;
-        return same;
-      }, { intervals: [500] })
+      .poll(
+        async () => {
+          const now = await modules();
+          const same = now === last;
+          last = now;
+          return same;
+        },
+        { intervals: [500] },
+      )
       .toBe(true);
   }
 
@@ -403,7 +430,10 @@ test.describe("route preloads", () => {
     return { seen, inFlight: () => inFlight, most: () => most };
   }
 
-  test("pointing at links preloads their routes' modules, at most 4 at once, and following one needs none of them again", async ({ page, consoleGuard }) => {
+  test("pointing at links preloads their routes' modules, at most 4 at once, and following one needs none of them again", async ({
+    page,
+    consoleGuard,
+  }) => {
     consoleGuard.allow(/status of 404/);
     // The not-found page has loaded neither route's modules: both links have some to preload.
     await gotoHydrated(page, "/no-such-page");

@@ -20,9 +20,14 @@ test("landmarks have unique names, “Feels like” is said once and the toasts'
   await expect(berlin.getByRole("region", { name: "Next 24 hours in Berlin", exact: true })).toHaveCount(1);
   await expect(berlin.getByRole("region", { name: "7 days in Berlin", exact: true })).toHaveCount(1);
   await expect(page.getByRole("region", { name: "Next 24 hours in Zurich", exact: true })).toHaveCount(1);
-  const names = await page.locator("section[aria-label], section[aria-labelledby], [role=region]").evaluateAll((elements) =>
-    elements.map((element) => element.getAttribute("aria-label") ?? document.getElementById(element.getAttribute("aria-labelledby") ?? "")?.textContent ?? ""),
-  );
+  const names = await page
+    .locator("section[aria-label], section[aria-labelledby], [role=region]")
+    .evaluateAll((elements) =>
+      elements.map(
+        (element) =>
+          element.getAttribute("aria-label") ?? document.getElementById(element.getAttribute("aria-labelledby") ?? "")?.textContent ?? "",
+      ),
+    );
   expect(new Set(names).size, names.join(" | ")).toBe(names.length);
 
   // “Feels like” once: a term and its value.
@@ -39,7 +44,12 @@ test("landmarks have unique names, “Feels like” is said once and the toasts'
   const places = page.getByRole("region", { name: "Places" });
   await places.getByRole("textbox").first().fill("Berlin Mitte");
   await places.getByRole("textbox").first().press("Enter");
-  await expect(page.getByRole("region", { name: "Notifications (F8)", exact: true }).getByRole("listitem").filter({ hasText: "Renamed to Berlin Mitte." })).toBeVisible();
+  await expect(
+    page
+      .getByRole("region", { name: "Notifications (F8)", exact: true })
+      .getByRole("listitem")
+      .filter({ hasText: "Renamed to Berlin Mitte." }),
+  ).toBeVisible();
   expect(await page.locator("body").evaluate((body) => body.innerHTML)).not.toContain("{hotkey}");
 });
 

@@ -8,7 +8,12 @@ import { accountWithPlace, signInBrowser } from "./support/graphql";
 const WIDTHS = [360, 390, 1280] as const;
 const MODES = ["light", "dark"] as const;
 
-test("/ and /settings fit every width from 360 px without sideways scrolling; screenshots in light and dark", async ({ page, context, request, baseURL }, testInfo) => {
+test("/ and /settings fit every width from 360 px without sideways scrolling; screenshots in light and dark", async ({
+  page,
+  context,
+  request,
+  baseURL,
+}, testInfo) => {
   test.setTimeout(90_000);
   const account = await accountWithPlace(request, baseURL!, "Harbour Office");
   await account.gql(`mutation { addPlace(latitude: 48.86, longitude: 2.35, label: "Paris studio") { id } }`);
@@ -19,7 +24,10 @@ test("/ and /settings fit every width from 360 px without sideways scrolling; sc
     await page.emulateMedia({ colorScheme: mode });
     for (const width of WIDTHS) {
       await page.setViewportSize({ width, height: 900 });
-      for (const [name, path] of [["home", "/"], ["settings", "/settings"]] as const) {
+      for (const [name, path] of [
+        ["home", "/"],
+        ["settings", "/settings"],
+      ] as const) {
         await gotoHydrated(page, path);
         await expect(page.locator("main")).toBeVisible();
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);

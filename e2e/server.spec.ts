@@ -69,7 +69,11 @@ test.describe("the production server", () => {
 
   test("HSTS goes only to clients a trusted proxy says came over HTTPS", async ({ request }) => {
     expect((await request.get("/", { headers: { "x-forwarded-proto": "https" } })).headers()["strict-transport-security"]).toBeUndefined();
-    const trusted = await startAppServer({ TRUST_PROXY: "loopback", OPEN_METEO_FORECAST_URL: process.env.E2E_FAKE_WEATHER_URL!, OPEN_METEO_GEOCODING_URL: process.env.E2E_FAKE_WEATHER_URL! });
+    const trusted = await startAppServer({
+      TRUST_PROXY: "loopback",
+      OPEN_METEO_FORECAST_URL: process.env.E2E_FAKE_WEATHER_URL!,
+      OPEN_METEO_GEOCODING_URL: process.env.E2E_FAKE_WEATHER_URL!,
+    });
     try {
       for (const path of ["/", "/healthz", "/offline.html"]) {
         const overHttps = await fetch(`${trusted.baseURL}${path}`, { headers: { "x-forwarded-proto": "https" } });
@@ -114,12 +118,22 @@ test.describe("the production server", () => {
     expect(again).not.toBe(csp);
   });
 
-  test("the offline page is served with a strict CSP of its own, under which its script runs", async ({ page, request, context, baseURL, consoleGuard }) => {
+  test("the offline page is served with a strict CSP of its own, under which its script runs", async ({
+    page,
+    request,
+    context,
+    baseURL,
+    consoleGuard,
+  }) => {
     const response = await request.get("/offline.html");
     const csp = response.headers()["content-security-policy"] ?? "";
-    expect(csp).toMatch(/^default-src 'none'; script-src 'sha256-[A-Za-z0-9+/=]+'; style-src 'sha256-[A-Za-z0-9+/=]+'; img-src 'self'; .*frame-ancestors 'none'$/);
+    expect(csp).toMatch(
+      /^default-src 'none'; script-src 'sha256-[A-Za-z0-9+/=]+'; style-src 'sha256-[A-Za-z0-9+/=]+'; img-src 'self'; .*frame-ancestors 'none'$/,
+    );
     // The same policy travels inside the page, for copies served from the service worker's precache.
-    expect(await response.text()).toContain(`<meta http-equiv="Content-Security-Policy" content="${csp.replace("; frame-ancestors 'none'", "")}">`);
+    expect(await response.text()).toContain(
+      `<meta http-equiv="Content-Security-Policy" content="${csp.replace("; frame-ancestors 'none'", "")}">`,
+    );
     await context.addCookies([{ name: "i18n_redirected", value: "fr-FR", url: baseURL! }]);
     await page.goto("/offline.html");
     // The inline script ran (it picks the visitor's language) and the inline style applied.

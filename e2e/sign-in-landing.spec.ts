@@ -14,7 +14,9 @@ test("signing up lands on Home, where a new user can look up weather and add a f
   await submitAccountForm(page, uniqueEmail("landing"), "Create account");
   await expect(page).toHaveURL(/\/$/, { timeout: 15_000 }); // scrypt and a page load, on a busy machine
   await expect(page.getByRole("heading", { name: "Weather", level: 1 })).toBeVisible();
-  await expect(page.getByRole("region", { name: "Notifications (F8)" }).getByRole("listitem").filter({ hasText: "Your account is ready." })).toBeVisible();
+  await expect(
+    page.getByRole("region", { name: "Notifications (F8)" }).getByRole("listitem").filter({ hasText: "Your account is ready." }),
+  ).toBeVisible();
 
   // The weather of any place, right here.
   const search = page.getByRole("combobox", { name: "Search for a place" });

@@ -39,7 +39,11 @@ async function focusRingContrast(page: Page) {
     const ring = style.outlineColor;
     const page = getComputedStyle(document.body).backgroundColor;
     const card = getComputedStyle(document.querySelector(".card")!).backgroundColor;
-    return { visible: focused.matches(":focus-visible") && style.outlineStyle !== "none", onPage: ratio(ring, page), onCard: ratio(ring, card) };
+    return {
+      visible: focused.matches(":focus-visible") && style.outlineStyle !== "none",
+      onPage: ratio(ring, page),
+      onCard: ratio(ring, card),
+    };
   });
 }
 
@@ -48,7 +52,11 @@ for (const mode of ["light", "dark"] as const) {
     await page.emulateMedia({ colorScheme: mode });
     await gotoHydrated(page, "/settings");
     if (mode === "dark") await expect(page.locator("html")).toHaveClass(/\bdark\b/);
-    for (const control of [page.getByRole("button", { name: "About Weatherbot" }), page.getByLabel("Email"), page.getByRole("button", { name: "Log in" })]) {
+    for (const control of [
+      page.getByRole("button", { name: "About Weatherbot" }),
+      page.getByLabel("Email"),
+      page.getByRole("button", { name: "Log in" }),
+    ]) {
       await control.focus();
       const contrast = await focusRingContrast(page);
       expect(contrast.visible).toBe(true);
@@ -61,7 +69,12 @@ for (const mode of ["light", "dark"] as const) {
 test.describe("on a phone", () => {
   test.use({ viewport: { width: 390, height: 844 }, hasTouch: true });
 
-  test("the logo, the unread badge and the on/off switches are at least 44 × 44 px targets", async ({ page, context, request, baseURL }) => {
+  test("the logo, the unread badge and the on/off switches are at least 44 × 44 px targets", async ({
+    page,
+    context,
+    request,
+    baseURL,
+  }) => {
     const account = await accountWithPlace(request, baseURL!, "Tap Town");
     await account.sendBriefing();
     await account.gql(`mutation { saveAlertRule(input: { name: "Gusts", metric: WIND_GUSTS, threshold: 60 }) { id } }`);
@@ -75,8 +88,9 @@ test.describe("on a phone", () => {
     const switches = page.getByRole("switch");
     expect(await switches.count()).toBeGreaterThanOrEqual(2);
     for (let i = 0; i < (await switches.count()); i++) {
-      sizes[`switch ${await switches.nth(i).getAttribute("aria-label") ?? (await switches.nth(i).evaluate((element) => element.closest("label")?.textContent ?? i))}`] =
-        await targetSize(switches.nth(i));
+      sizes[
+        `switch ${(await switches.nth(i).getAttribute("aria-label")) ?? (await switches.nth(i).evaluate((element) => element.closest("label")?.textContent ?? i))}`
+      ] = await targetSize(switches.nth(i));
     }
     const small = Object.entries(sizes).filter(([, size]) => size.width < 44 || size.height < 44);
     expect(small).toEqual([]);

@@ -38,5 +38,7 @@ test("deleting a message or a briefing offers Undo, which puts it back where it 
   await expect(toasts.filter({ hasText: "Undo Valley morning is back." })).toBeVisible();
   await expect(section.getByRole("listitem").filter({ hasText: "Undo Valley morning" })).toContainText("Undo Valley");
   await gotoHydrated(page, "/settings");
-  await expect(page.getByRole("region", { name: "Briefings" }).getByRole("listitem").filter({ hasText: "Undo Valley morning" })).toBeVisible();
+  await expect(
+    page.getByRole("region", { name: "Briefings" }).getByRole("listitem").filter({ hasText: "Undo Valley morning" }),
+  ).toBeVisible();
 });

@@ -15,7 +15,15 @@ import { benchOfflineRepeatVisit } from "./bench/offline-repeat-visit";
 
 // Issue 5's budget for the whole product; the shell alone had 120 KB (issue 2).
 const BUDGET_KB = { firstLoadJs: 150, shellFirstLoadJs: 120, graphqlClientLibraries: 30 };
-const TARGETS = { lcpMs: 1800, cls: 0.02, offlineFcpMs: 300, apiShareOfBaseline: 0.5, apiP99Ms: 25, engineTickMs: 1000, engineUpstreamCalls: 1000 / 50 };
+const TARGETS = {
+  lcpMs: 1800,
+  cls: 0.02,
+  offlineFcpMs: 300,
+  apiShareOfBaseline: 0.5,
+  apiP99Ms: 25,
+  engineTickMs: 1000,
+  engineUpstreamCalls: 1000 / 50,
+};
 
 /** Every script the page's HTML references: <script src> and <link rel="modulepreload">. */
 export function referencedScripts(html: string): string[] {
@@ -35,9 +43,7 @@ async function gzippedKb(file: string): Promise<number> {
 async function firstLoadJs(baseURL: string) {
   const html = await (await fetch(`${baseURL}/`)).text();
   const scripts = referencedScripts(html).filter((src) => src.startsWith("/"));
-  const sizes = await Promise.all(
-    scripts.map(async (src) => ({ src, kb: await gzippedKb(path.join(ROOT, "build/client", src)) })),
-  );
+  const sizes = await Promise.all(scripts.map(async (src) => ({ src, kb: await gzippedKb(path.join(ROOT, "build/client", src)) })));
   return { sizes, totalKb: sizes.reduce((sum, { kb }) => sum + kb, 0) };
 }
 
@@ -72,7 +78,11 @@ const engine = await benchEngine();
 
 const verdict = (ok: boolean) => (ok ? "within" : "OVER");
 console.log("\nFigures:");
-row("first-load JS of /", `${bundle.totalKb.toFixed(1)} KB`, `budget ${BUDGET_KB.firstLoadJs} KB: ${verdict(bundle.totalKb <= BUDGET_KB.firstLoadJs)} (shell budget ${BUDGET_KB.shellFirstLoadJs} KB: ${verdict(bundle.totalKb <= BUDGET_KB.shellFirstLoadJs)})`);
+row(
+  "first-load JS of /",
+  `${bundle.totalKb.toFixed(1)} KB`,
+  `budget ${BUDGET_KB.firstLoadJs} KB: ${verdict(bundle.totalKb <= BUDGET_KB.firstLoadJs)} (shell budget ${BUDGET_KB.shellFirstLoadJs} KB: ${verdict(bundle.totalKb <= BUDGET_KB.shellFirstLoadJs)})`,
+);
 row(
   "GraphQL client libraries in it",
   `${clientLibraries.kb.toFixed(1)} KB`,
@@ -85,21 +95,49 @@ const lighthouseRuns = [
 ] as const;
 for (const [who, result] of lighthouseRuns) {
   const runs = result.samples.map((sample) => sample.lcpMs.toFixed(0)).join(", ");
-  row(`Lighthouse LCP of / (${who})`, `${result.lcpMs.toFixed(0)} ms`, `median of ${runs}; target ≤ ${TARGETS.lcpMs} ms: ${verdict(result.lcpMs <= TARGETS.lcpMs)}`);
+  row(
+    `Lighthouse LCP of / (${who})`,
+    `${result.lcpMs.toFixed(0)} ms`,
+    `median of ${runs}; target ≤ ${TARGETS.lcpMs} ms: ${verdict(result.lcpMs <= TARGETS.lcpMs)}`,
+  );
   row(`Lighthouse CLS of / (${who})`, result.cls.toFixed(3), `target ≤ ${TARGETS.cls}: ${verdict(result.cls <= TARGETS.cls)}`);
 }
-row("repeat visit from the worker: FCP", `${offline.medianMs.toFixed(0)} ms`, `median of ${offline.samples.length}; target ≤ ${TARGETS.offlineFcpMs} ms: ${verdict(offline.medianMs <= TARGETS.offlineFcpMs)}`);
+row(
+  "repeat visit from the worker: FCP",
+  `${offline.medianMs.toFixed(0)} ms`,
+  `median of ${offline.samples.length}; target ≤ ${TARGETS.offlineFcpMs} ms: ${verdict(offline.medianMs <= TARGETS.offlineFcpMs)}`,
+);
 const rounds = (samples: Array<{ rps: number; p99: number }>, figure: "rps" | "p99") =>
   `median of ${samples.map((sample) => sample[figure].toFixed(figure === "rps" ? 0 : 1)).join(", ")}`;
-row("API: me{places{weather}} req/s", api.app.rps.toFixed(0), `${rounds(api.app.samples, "rps")}; p50 ${api.app.p50.toFixed(1)} ms, errors ${api.app.errors}`);
-row("API: p99", `${api.app.p99.toFixed(1)} ms`, `${rounds(api.app.samples, "p99")}; target ≤ ${TARGETS.apiP99Ms} ms: ${verdict(api.app.p99 <= TARGETS.apiP99Ms)}`);
-row("baseline: bare yoga hello req/s", api.baseline.rps.toFixed(0), `${rounds(api.baseline.samples, "rps")}; p99 ${api.baseline.p99.toFixed(1)} ms`);
+row(
+  "API: me{places{weather}} req/s",
+  api.app.rps.toFixed(0),
+  `${rounds(api.app.samples, "rps")}; p50 ${api.app.p50.toFixed(1)} ms, errors ${api.app.errors}`,
+);
+row(
+  "API: p99",
+  `${api.app.p99.toFixed(1)} ms`,
+  `${rounds(api.app.samples, "p99")}; target ≤ ${TARGETS.apiP99Ms} ms: ${verdict(api.app.p99 <= TARGETS.apiP99Ms)}`,
+);
+row(
+  "baseline: bare yoga hello req/s",
+  api.baseline.rps.toFixed(0),
+  `${rounds(api.baseline.samples, "rps")}; p99 ${api.baseline.p99.toFixed(1)} ms`,
+);
 const share = api.app.rps / api.baseline.rps;
-row("API share of baseline", `${(share * 100).toFixed(0)} %`, `target ≥ ${TARGETS.apiShareOfBaseline * 100} %: ${verdict(share >= TARGETS.apiShareOfBaseline)}`);
+row(
+  "API share of baseline",
+  `${(share * 100).toFixed(0)} %`,
+  `target ≥ ${TARGETS.apiShareOfBaseline * 100} %: ${verdict(share >= TARGETS.apiShareOfBaseline)}`,
+);
 row(
   "engine: one tick, cold cache",
   `${engine.firstMs.toFixed(0)} ms`,
   `median of ${engine.samples.map((ms) => ms.toFixed(0)).join(", ")}; ${engine.rules} rules, ${engine.places} places, ${engine.alerts} alerts written; target ≤ ${TARGETS.engineTickMs} ms: ${verdict(engine.firstMs <= TARGETS.engineTickMs)}`,
 );
 row("engine: next tick, warm cache", `${engine.warmMs.toFixed(0)} ms`, verdict(engine.warmMs <= TARGETS.engineTickMs));
-row("engine: upstream calls", String(engine.upstreamCalls), `target ≤ ${TARGETS.engineUpstreamCalls}: ${verdict(engine.upstreamCalls <= TARGETS.engineUpstreamCalls)}`);
+row(
+  "engine: upstream calls",
+  String(engine.upstreamCalls),
+  `target ≤ ${TARGETS.engineUpstreamCalls}: ${verdict(engine.upstreamCalls <= TARGETS.engineUpstreamCalls)}`,
+);

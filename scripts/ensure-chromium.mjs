@@ -9,9 +9,7 @@ if (existsSync(path)) process.exit(0);
 const isRoot = typeof process.getuid === "function" && process.getuid() === 0;
 const hasApt = existsSync("/usr/bin/apt-get");
 if (!isRoot || !hasApt || process.env.CHROMIUM_PATH) {
-  console.error(
-    `Chromium not found at ${path}: install it (sudo apt-get install -y chromium) or set CHROMIUM_PATH to a Chromium binary.`,
-  );
+  console.error(`Chromium not found at ${path}: install it (sudo apt-get install -y chromium) or set CHROMIUM_PATH to a Chromium binary.`);
   process.exit(1);
 }
 console.log("Chromium not found: installing Debian's chromium package…");

@@ -31,8 +31,7 @@ button{background:var(--accent);border-color:var(--accent);color:var(--bg);font-
 :focus-visible{outline:2px solid var(--accent);outline-offset:2px}
 `;
 
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
 /**
  * The branded page the service worker shows for a URL never visited online. It is a
@@ -45,7 +44,8 @@ const escapeHtml = (text: string) =>
 export function renderOfflinePage(root: string): string {
   const texts = Object.fromEntries(SUPPORTED_LOCALES.map((locale) => [locale, textsOf(root, locale)]));
   const fallback = texts[DEFAULT_LOCALE]!;
-  const script = `(()=>{const t=${JSON.stringify(texts).replace(/</g, "\\u003c")};` +
+  const script =
+    `(()=>{const t=${JSON.stringify(texts).replace(/</g, "\\u003c")};` +
     `const c=document.cookie.match(/(?:^|; )${LOCALE_COOKIE.name}=([^;]+)/);` +
     `const wanted=[c&&decodeURIComponent(c[1]),...navigator.languages].filter(Boolean);` +
     `let l=wanted.find(w=>t[w]);if(!l){for(const w of wanted){l=Object.keys(t).find(k=>k.split("-")[0]===w.split("-")[0]);if(l)break;}}` +

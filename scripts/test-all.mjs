@@ -2,6 +2,7 @@
 import { spawnSync } from "node:child_process";
 
 const steps = [
+  ["formatting", "npm", ["run", "format:check"]],
   ["typecheck", "npm", ["run", "typecheck"]],
   ["unit and integration tests", "npm", ["run", "test:unit"]],
   ["production build", "npm", ["run", "build"]],

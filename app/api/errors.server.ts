@@ -2,13 +2,7 @@ import { GraphQLError } from "graphql";
 
 /** The machine-readable codes every error of the API carries in `extensions.code`. */
 export type ErrorCode =
-  | "BAD_USER_INPUT"
-  | "UNAUTHENTICATED"
-  | "FORBIDDEN"
-  | "NOT_FOUND"
-  | "RATE_LIMITED"
-  | "WEATHER_UNAVAILABLE"
-  | "INTERNAL_SERVER_ERROR";
+  "BAD_USER_INPUT" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "RATE_LIMITED" | "WEATHER_UNAVAILABLE" | "INTERNAL_SERVER_ERROR";
 
 export function apiError(code: ErrorCode, message: string, extensions: Record<string, unknown> = {}): GraphQLError {
   return new GraphQLError(message, { extensions: { ...extensions, code } });

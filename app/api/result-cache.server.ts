@@ -100,7 +100,9 @@ export function useResultCache(changes: ChangeTracker, maxChars = RESULT_CACHE_M
   function documentId(document: DocumentNode): string | null {
     let id = documentIds.get(document);
     if (id === undefined) {
-      const queries = document.definitions.every((definition) => definition.kind !== "OperationDefinition" || definition.operation === "query");
+      const queries = document.definitions.every(
+        (definition) => definition.kind !== "OperationDefinition" || definition.operation === "query",
+      );
       id = queries ? String(nextDocumentId++) : "";
       documentIds.set(document, id);
     }
@@ -141,7 +143,8 @@ export function useResultCache(changes: ChangeTracker, maxChars = RESULT_CACHE_M
       return {
         onExecuteDone({ result, setResult }) {
           const hints = context.resultHints;
-          if (!hints.keepable || !("data" in result) || result.errors || result.extensions || context.now().getTime() >= hints.until) return;
+          if (!hints.keepable || !("data" in result) || result.errors || result.extensions || context.now().getTime() >= hints.until)
+            return;
           const text = JSON.stringify({ data: result.data });
           if (text.length > maxChars / 4) return;
           entries.set(key, { text, mark, tables: hints.tables, until: hints.until });

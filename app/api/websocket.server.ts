@@ -11,7 +11,9 @@ type ConnectionParams = { authorization?: unknown; token?: unknown };
 
 /** As over HTTP, an error the API did not give a code is a malformed request (the limits' errors have none). */
 const withCode = (error: GraphQLError): GraphQLError =>
-  error.extensions?.code ? error : new GraphQLError(error.message, { ...error, extensions: { ...error.extensions, code: "BAD_USER_INPUT" } });
+  error.extensions?.code
+    ? error
+    : new GraphQLError(error.message, { ...error, extensions: { ...error.extensions, code: "BAD_USER_INPUT" } });
 
 /**
  * graphql-ws (graphql-transport-ws) at /graphql on the app's own HTTP server. The token
@@ -89,7 +91,8 @@ export function attachWebSocket(
       onNext: (_ctx, _id, _payload, _args, result) => limitAnswer(result, api.maxAnswerChars) as never,
       onSubscribe: async (ctx, id, params) => {
         const headers = new Headers();
-        const auth = ctx.connectionParams?.authorization ?? (ctx.connectionParams?.token ? `Bearer ${String(ctx.connectionParams.token)}` : null);
+        const auth =
+          ctx.connectionParams?.authorization ?? (ctx.connectionParams?.token ? `Bearer ${String(ctx.connectionParams.token)}` : null);
         if (typeof auth === "string") headers.set("authorization", auth);
         const cookie = ctx.extra.request.headers.cookie;
         if (cookie) headers.set("cookie", cookie);

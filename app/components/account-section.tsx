@@ -87,7 +87,14 @@ export function AccountSection({ email }: { email: string | null }) {
       <p className="text-muted">{t("account.intro")}</p>
       <input type="hidden" name="timeZone" value={timeZone} />
       {redirectTo ? <input type="hidden" name="redirectTo" value={redirectTo} /> : null}
-      <Field name="email" type="email" label={t("account.email")} error={errors.email} defaultValue={actionData?.email} autoComplete="email" />
+      <Field
+        name="email"
+        type="email"
+        label={t("account.email")}
+        error={errors.email}
+        defaultValue={actionData?.email}
+        autoComplete="email"
+      />
       <Field
         name="password"
         type="password"

@@ -19,13 +19,7 @@ export function ColorModeToggle() {
   const Icon = icons[preference];
   return (
     <Tooltip content={label}>
-      <button
-        type="button"
-        className="icon-button"
-        aria-label={label}
-        data-preference={preference}
-        onClick={() => setPreference(next)}
-      >
+      <button type="button" className="icon-button" aria-label={label} data-preference={preference} onClick={() => setPreference(next)}>
         <Icon />
       </button>
     </Tooltip>

@@ -5,8 +5,7 @@ import { isRouteErrorResponse } from "react-router";
 export function describeError(error: unknown): { status: number; message: string | null; stack: string | null } {
   if (isRouteErrorResponse(error)) {
     const payload = error.data as { message?: unknown } | string | undefined;
-    const message =
-      typeof payload === "string" ? payload : typeof payload?.message === "string" ? payload.message : error.statusText;
+    const message = typeof payload === "string" ? payload : typeof payload?.message === "string" ? payload.message : error.statusText;
     return { status: error.status, message: message || null, stack: null };
   }
   if (error instanceof Error) {

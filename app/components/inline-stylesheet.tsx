@@ -12,7 +12,9 @@ const ELEMENT_ID = "app-stylesheet";
 /** The inline stylesheet; in the browser it keeps the server's text, so hydration changes nothing. */
 export function InlineStylesheet({ nonce }: { nonce: string }) {
   const fromServer = useContext(InlineStylesheetContext);
-  const [css] = useState(() => fromServer ?? (typeof document === "undefined" ? null : document.getElementById(ELEMENT_ID)?.textContent ?? null));
+  const [css] = useState(
+    () => fromServer ?? (typeof document === "undefined" ? null : (document.getElementById(ELEMENT_ID)?.textContent ?? null)),
+  );
   if (css === null) return null;
   return <style id={ELEMENT_ID} nonce={nonce || undefined} dangerouslySetInnerHTML={{ __html: css }} />;
 }

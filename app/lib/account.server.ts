@@ -15,7 +15,6 @@ import { redirectWithToast } from "./toast/flash-toast.server";
 export type AccountFormErrors = { email?: string; password?: string; form?: string };
 export type AccountActionData = { intent: "login" | "signup"; email: string; errors: AccountFormErrors };
 
-
 const SIGN_UP = `mutation SignUp($email: String!, $password: String!, $language: Language, $timeZone: TimeZone, $region: String) {
   signUp(email: $email, password: $password, language: $language, timeZone: $timeZone, region: $region) { id token }
 }`;
@@ -46,14 +45,21 @@ export async function handleAccountIntent(request: Request, context: Readonly<Ro
 
   if (intent === "logout") {
     await requestGraphQL(context).client.mutation(LOG_OUT, {}).toPromise();
-    return redirectWithToast(redirectTo, { title: t("account.loggedOut"), variant: "success" }, {
-      status: 303,
-      // The browser drops what it cached for this site (pages, back/forward copies).
-      headers: { "Set-Cookie": clearedSessionCookie(request), "Clear-Site-Data": '"cache"' },
-    });
+    return redirectWithToast(
+      redirectTo,
+      { title: t("account.loggedOut"), variant: "success" },
+      {
+        status: 303,
+        // The browser drops what it cached for this site (pages, back/forward copies).
+        headers: { "Set-Cookie": clearedSessionCookie(request), "Clear-Site-Data": '"cache"' },
+      },
+    );
   }
   if (intent !== "login" && intent !== "signup") {
-    return data({ intent: "login" as const, email: "", errors: { form: t("account.errors.unknown", { message: "intent" }) } }, { status: 400 });
+    return data(
+      { intent: "login" as const, email: "", errors: { form: t("account.errors.unknown", { message: "intent" }) } },
+      { status: 400 },
+    );
   }
 
   const email = String(form.get("email") ?? "").trim();
@@ -98,8 +104,7 @@ export async function handleAccountIntent(request: Request, context: Readonly<Ro
     return data<AccountActionData>({ intent, email, errors }, { status: 400 });
   }
   // Logging in brings back the account's language; the page switches to it with the session.
-  const accountLocale =
-    result.data && "logIn" in result.data ? localeOfApiLanguage(result.data.logIn.user.settings.language) : null;
+  const accountLocale = result.data && "logIn" in result.data ? localeOfApiLanguage(result.data.logIn.user.settings.language) : null;
   const headers = new Headers({ "Set-Cookie": sessionCookie(request, token) });
   if (accountLocale && accountLocale !== i18n.language) headers.append("Set-Cookie", serializeLocaleCookie(accountLocale));
   const say = accountLocale ? i18nFor(accountLocale).t : t;

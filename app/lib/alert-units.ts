@@ -27,8 +27,17 @@ type Units = Pick<UnitSettings, "temperatureUnit" | "windSpeedUnit" | "precipita
 type Conversion = { label: string; toMetric: (value: number) => number; fromMetric: (value: number) => number };
 
 const identity = (label: string): Conversion => ({ label, toMetric: (value) => value, fromMetric: (value) => value });
-const scale = (label: string, factor: number): Conversion => ({ label, toMetric: (value) => value * factor, fromMetric: (value) => value / factor });
-const WIND: Record<string, Conversion> = { KMH: identity("km/h"), MS: scale("m/s", 3.6), MPH: scale("mph", 1.609344), KN: scale("kn", 1.852) };
+const scale = (label: string, factor: number): Conversion => ({
+  label,
+  toMetric: (value) => value * factor,
+  fromMetric: (value) => value / factor,
+});
+const WIND: Record<string, Conversion> = {
+  KMH: identity("km/h"),
+  MS: scale("m/s", 3.6),
+  MPH: scale("mph", 1.609344),
+  KN: scale("kn", 1.852),
+};
 
 /**
  * The API keeps thresholds metric (°C, mm, cm, km/h); people think in their own units.

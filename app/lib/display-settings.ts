@@ -35,7 +35,8 @@ export function useDisplaySettings(): DisplaySettings {
 }
 
 /** "Tue 6:00 PM": a moment of the coming days, in the reader's zone and clock. */
-export const formatWhen = (iso: string, settings: DisplaySettings) => formatWeekdayClock(new Date(iso), settings.locale, settings.timeZone, settings.hour12);
+export const formatWhen = (iso: string, settings: DisplaySettings) =>
+  formatWeekdayClock(new Date(iso), settings.locale, settings.timeZone, settings.hour12);
 
 export type RootClock = { renderedAt: number };
 

@@ -30,7 +30,10 @@ const trustProxy = z
     if (value === "" || value === "false") return false;
     if (value === "true") return true;
     if (/^\d+$/.test(value)) return Number(value);
-    const entries = value.split(",").map((entry) => entry.trim()).filter(Boolean);
+    const entries = value
+      .split(",")
+      .map((entry) => entry.trim())
+      .filter(Boolean);
     const bad = entries.filter((entry) => !isProxyAddress(entry));
     if (bad.length === 0 && entries.length > 0) return entries;
     ctx.addIssue({
@@ -61,9 +64,7 @@ function isHttpUrl(value: string): boolean {
 
 const httpUrl = (message: string) => z.string().trim().refine(isHttpUrl, message);
 
-const baseUrl = httpUrl("expected an http(s) base URL such as https://api.open-meteo.com").transform((value) =>
-  value.replace(/\/+$/, ""),
-);
+const baseUrl = httpUrl("expected an http(s) base URL such as https://api.open-meteo.com").transform((value) => value.replace(/\/+$/, ""));
 
 const envSchema = z.object({
   NODE_ENV: z
@@ -73,16 +74,9 @@ const envSchema = z.object({
     // Production unless told otherwise: `npm run dev` says development.
     .default("production"),
   PORT: port.default(3000),
-  HOST: z
-    .string()
-    .trim()
-    .min(1, "expected a host name or IP address to listen on")
-    .default("127.0.0.1"),
+  HOST: z.string().trim().min(1, "expected a host name or IP address to listen on").default("127.0.0.1"),
   TRUST_PROXY: trustProxy.default(false),
-  SESSION_SECRET: z
-    .string()
-    .min(32, "expected at least 32 characters (for example: openssl rand -hex 32)")
-    .optional(),
+  SESSION_SECRET: z.string().min(32, "expected at least 32 characters (for example: openssl rand -hex 32)").optional(),
   /** Where the embedded database and generated keys live. */
   DATA_DIR: z.string().trim().min(1, "expected a directory path").default("./data"),
   /** Unset: SQLite in DATA_DIR. */
@@ -125,9 +119,7 @@ export class EnvError extends Error {
 /** Parses the given environment (default: process.env); throws EnvError listing every bad variable. */
 export function parseEnv(source: Record<string, string | undefined> = process.env): ServerEnv {
   // An empty variable means "not set", as in most shells' `VAR= command`.
-  const present = Object.fromEntries(
-    Object.entries(source).filter(([, value]) => value !== undefined && value !== ""),
-  );
+  const present = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== undefined && value !== ""));
   const result = envSchema.safeParse(present);
   if (result.success) return result.data;
   throw new EnvError(

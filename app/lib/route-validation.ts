@@ -1,8 +1,6 @@
 import { data } from "react-router";
 
-export type ValidationResult<T> =
-  | { ok: true; value: T }
-  | { ok: false; message: string; status?: number };
+export type ValidationResult<T> = { ok: true; value: T } | { ok: false; message: string; status?: number };
 
 /**
  * A route's validator decides whether its URL makes sense; a failure is thrown as a

@@ -1,6 +1,16 @@
 import type { ValidationResult } from "./route-validation";
 
-export const SETTINGS_SECTIONS = ["account", "places", "briefings", "alerts", "preferences", "app", "appearance", "language", "privacy"] as const;
+export const SETTINGS_SECTIONS = [
+  "account",
+  "places",
+  "briefings",
+  "alerts",
+  "preferences",
+  "app",
+  "appearance",
+  "language",
+  "privacy",
+] as const;
 export type SettingsSection = (typeof SETTINGS_SECTIONS)[number];
 
 /** `/settings?section=` names one section to jump to; anything else is not a page. */

@@ -3,8 +3,22 @@ import { WEEKDAYS, type AlertRuleInput } from "./graphql/documents";
 /** Rules most people want, offered while a user has none. Thresholds are metric, like the API's. */
 export const STARTER_RULES = [
   { key: "gusts", checked: true, rule: { metric: "WIND_GUSTS", comparator: "AT_LEAST", threshold: 60, conditions: null, urgent: false } },
-  { key: "thunderstorm", checked: true, rule: { metric: "CONDITION", comparator: "AT_LEAST", threshold: null, conditions: ["THUNDERSTORM", "THUNDERSTORM_WITH_HAIL"], urgent: true } },
-  { key: "heavyRain", checked: false, rule: { metric: "PRECIPITATION", comparator: "AT_LEAST", threshold: 5, conditions: null, urgent: false } },
+  {
+    key: "thunderstorm",
+    checked: true,
+    rule: {
+      metric: "CONDITION",
+      comparator: "AT_LEAST",
+      threshold: null,
+      conditions: ["THUNDERSTORM", "THUNDERSTORM_WITH_HAIL"],
+      urgent: true,
+    },
+  },
+  {
+    key: "heavyRain",
+    checked: false,
+    rule: { metric: "PRECIPITATION", comparator: "AT_LEAST", threshold: 5, conditions: null, urgent: false },
+  },
   { key: "frost", checked: false, rule: { metric: "TEMPERATURE", comparator: "AT_MOST", threshold: 0, conditions: null, urgent: false } },
   { key: "heat", checked: false, rule: { metric: "TEMPERATURE", comparator: "AT_LEAST", threshold: 30, conditions: null, urgent: false } },
 ] as const satisfies ReadonlyArray<{

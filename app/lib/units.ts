@@ -18,7 +18,9 @@ function cached<T extends Intl.NumberFormat | Intl.DateTimeFormat>(key: string, 
 }
 
 const number = (locale: string, value: number, digits = 0) =>
-  cached(`n|${locale}|${digits}`, () => new Intl.NumberFormat(locale, { maximumFractionDigits: digits, minimumFractionDigits: 0 })).format(value);
+  cached(`n|${locale}|${digits}`, () => new Intl.NumberFormat(locale, { maximumFractionDigits: digits, minimumFractionDigits: 0 })).format(
+    value,
+  );
 
 export function formatTemperature(celsius: number, units: UnitSettings): string {
   return units.temperatureUnit === "FAHRENHEIT"
@@ -53,16 +55,20 @@ export function formatPercent(percent: number, locale: string): string {
 export const hourCycle = (hour12: boolean) => (hour12 ? "h12" : "h23");
 
 /** The hour and minute of a clock: "6:00 PM" on a 12-hour clock, "06:00" on a 24-hour one. */
-const clockParts = (hour12: boolean) => ({ hour: hour12 ? "numeric" : "2-digit", minute: "2-digit", hourCycle: hourCycle(hour12) }) as const;
+const clockParts = (hour12: boolean) =>
+  ({ hour: hour12 ? "numeric" : "2-digit", minute: "2-digit", hourCycle: hourCycle(hour12) }) as const;
 
 export function formatClock(instant: Date, locale: string, timeZone: string, hour12: boolean): string {
-  return cached(`c|${locale}|${timeZone}|${hour12}`, () => new Intl.DateTimeFormat(locale, { ...clockParts(hour12), timeZone })).format(instant);
+  return cached(`c|${locale}|${timeZone}|${hour12}`, () => new Intl.DateTimeFormat(locale, { ...clockParts(hour12), timeZone })).format(
+    instant,
+  );
 }
 
 /** "Tue 6:00 PM": a weekday and a time, for moments in the coming days. */
 export function formatWeekdayClock(instant: Date, locale: string, timeZone: string, hour12: boolean): string {
-  return cached(`wc|${locale}|${timeZone}|${hour12}`, () =>
-    new Intl.DateTimeFormat(locale, { weekday: "short", ...clockParts(hour12), timeZone }),
+  return cached(
+    `wc|${locale}|${timeZone}|${hour12}`,
+    () => new Intl.DateTimeFormat(locale, { weekday: "short", ...clockParts(hour12), timeZone }),
   ).format(instant);
 }
 

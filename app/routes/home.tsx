@@ -14,7 +14,10 @@ import { loadQuery } from "~/lib/graphql/request-client.server";
 import { getI18n } from "~/lib/i18n/middleware.server";
 
 /** Runs a query on the server's request client or the browser's client. */
-type Load = <Data, Variables extends Record<string, unknown>>(query: TypedDocumentNode<Data, Variables>, variables: Variables) => Promise<Data>;
+type Load = <Data, Variables extends Record<string, unknown>>(
+  query: TypedDocumentNode<Data, Variables>,
+  variables: Variables,
+) => Promise<Data>;
 
 /** What the page shows, fetched once for its first render (server) or into the cache (browser). */
 async function loadHome(load: Load) {

@@ -33,7 +33,11 @@ const PASSWORD = "a sturdy passphrase";
 /** A new account with one place and a briefing for it; returns its token and helpers. */
 export async function accountWithPlace(request: APIRequestContext, baseURL: string, label: string) {
   const email = uniqueEmail();
-  const signUp = await apiAs(request, baseURL, null)<{ signUp: { token: string } }>(
+  const signUp = await apiAs(
+    request,
+    baseURL,
+    null,
+  )<{ signUp: { token: string } }>(
     `mutation ($email: String!, $password: String!) { signUp(email: $email, password: $password, timeZone: "Europe/Berlin") { token } }`,
     { email, password: PASSWORD },
   );
@@ -49,15 +53,21 @@ export async function accountWithPlace(request: APIRequestContext, baseURL: stri
   );
   /** Has the bot write a briefing message now; returns its title. */
   const sendBriefing = async (api: Gql = gql) =>
-    (await api<{ sendBriefingNow: { id: string; title: string } }>(`mutation ($id: ID!) { sendBriefingNow(id: $id) { id title } }`, {
-      id: saveBriefing.id,
-    })).sendBriefingNow;
+    (
+      await api<{ sendBriefingNow: { id: string; title: string } }>(`mutation ($id: ID!) { sendBriefingNow(id: $id) { id title } }`, {
+        id: saveBriefing.id,
+      })
+    ).sendBriefingNow;
   return { email, password: PASSWORD, token, gql, placeId: addPlace.id, sendBriefing };
 }
 
 /** Logs in through the API (a second device of the same account): a client with a new token. */
 export async function logInApi(request: APIRequestContext, baseURL: string, email: string, password: string): Promise<Gql> {
-  const { logIn } = await apiAs(request, baseURL, null)<{ logIn: { token: string } }>(
+  const { logIn } = await apiAs(
+    request,
+    baseURL,
+    null,
+  )<{ logIn: { token: string } }>(
     `mutation ($email: String!, $password: String!) { logIn(email: $email, password: $password) { token } }`,
     { email, password },
   );

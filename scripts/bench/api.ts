@@ -47,11 +47,36 @@ export async function benchApi() {
   const hello = await startHelloYoga();
   try {
     const url = `${server.baseURL}/graphql`;
-    const { signUp } = await graphql(url, `mutation { signUp(email: "bench@example.com", password: "benchmark pass") { token } }`);
+    const { signUp } = await graphql(
+      url,
+      `
+        mutation {
+          signUp(email: "bench@example.com", password: "benchmark pass") {
+            token
+          }
+        }
+      `,
+    );
     for (let i = 0; i < 10; i++) {
-      await graphql(url, `mutation ($lat: Float!) { addPlace(latitude: $lat, longitude: 8.5, label: "P") { id } }`, { lat: 40 + i }, signUp.token);
+      await graphql(
+        url,
+        `
+          mutation ($lat: Float!) {
+            addPlace(latitude: $lat, longitude: 8.5, label: "P") {
+              id
+            }
+          }
+        `,
+        { lat: 40 + i },
+        signUp.token,
+      );
     }
-    const app = { url, body: JSON.stringify({ query: QUERY }), headers: { authorization: `Bearer ${signUp.token}` }, connections: CONNECTIONS };
+    const app = {
+      url,
+      body: JSON.stringify({ query: QUERY }),
+      headers: { authorization: `Bearer ${signUp.token}` },
+      connections: CONNECTIONS,
+    };
     const baseline = { url: hello.url, body: JSON.stringify({ query: "{ hello }" }), connections: CONNECTIONS };
     await runLoad({ ...app, durationMs: 1_000 }); // warm-up
     await runLoad({ ...baseline, durationMs: 1_000 });

@@ -75,10 +75,14 @@ async function bundledGzipKb(code: string): Promise<number> {
 /** `firstLoadFiles`: the built files the first visit loads (paths under build/client). */
 export async function benchClientLibraries(firstLoadFiles: string[]) {
   const imports = await clientLibraryImports();
-  const firstLoadText = (await Promise.all(firstLoadFiles.map((file) => readFile(path.join(ROOT, "build/client", file), "utf8")))).join("\n");
+  const firstLoadText = (await Promise.all(firstLoadFiles.map((file) => readFile(path.join(ROOT, "build/client", file), "utf8")))).join(
+    "\n",
+  );
   const graphqlWsInFirstLoad = firstLoadText.includes(GRAPHQL_WS_MARKER);
   const counted = [...imports].filter(([pkg]) => pkg !== "graphql-ws" || graphqlWsInFirstLoad);
-  const entry = counted.map(([pkg, names], index) => `export { ${[...names].map((name) => `${name} as n${index}_${name}`).join(", ")} } from "${pkg}";`).join("\n");
+  const entry = counted
+    .map(([pkg, names], index) => `export { ${[...names].map((name) => `${name} as n${index}_${name}`).join(", ")} } from "${pkg}";`)
+    .join("\n");
   return {
     kb: await bundledGzipKb(entry),
     packages: counted.map(([pkg, names]) => `${pkg} (${[...names].sort().join(", ")})`),

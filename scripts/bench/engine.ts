@@ -35,29 +35,68 @@ async function oneTick() {
   // The provider runs in its own process, as it would on its own machine: its work is not the engine's.
   const weather = await startFakeWeatherProcess();
   const dataDir = await mkdtemp(path.join(tmpdir(), "weatherbot-bench-"));
-  const api = await createApi({ production: true, dataDir, openMeteoForecastUrl: weather.url, openMeteoGeocodingUrl: weather.url, scheduler: false });
+  const api = await createApi({
+    production: true,
+    dataDir,
+    openMeteoForecastUrl: weather.url,
+    openMeteoGeocodingUrl: weather.url,
+    scheduler: false,
+  });
   const { db } = api.services;
   try {
     const created = new Date().toISOString();
     await db.transaction().execute(async (trx) => {
       for (let u = 0; u < USERS; u++) {
         const userId = randomUUID();
-        await trx.insertInto("users").values({ id: userId, email: `u${u}@bench.example`, password_hash: "-", created_at: created }).execute();
-        await trx.insertInto("settings").values(defaultSettings(userId, "EN_US", "Europe/Berlin")).execute();
+        await trx
+          .insertInto("users")
+          .values({ id: userId, email: `u${u}@bench.example`, password_hash: "-", created_at: created })
+          .execute();
+        await trx
+          .insertInto("settings")
+          .values(defaultSettings(userId, "EN_US", "Europe/Berlin"))
+          .execute();
         for (let p = 0; p < PLACES_PER_USER; p++) {
           const placeId = randomUUID();
           const index = u * PLACES_PER_USER + p;
           await trx
             .insertInto("places")
-            .values({ id: placeId, user_id: userId, label: `P${p}`, name: `P${p}`, admin1: null, country_code: null, latitude: -60 + (index % 120), longitude: -170 + Math.floor(index / 120) * 3, time_zone: "UTC", position: p, created_at: created })
+            .values({
+              id: placeId,
+              user_id: userId,
+              label: `P${p}`,
+              name: `P${p}`,
+              admin1: null,
+              country_code: null,
+              latitude: -60 + (index % 120),
+              longitude: -170 + Math.floor(index / 120) * 3,
+              time_zone: "UTC",
+              position: p,
+              created_at: created,
+            })
             .execute();
           await trx
             .insertInto("alert_rules")
             .values(
               Array.from({ length: RULES_PER_PLACE }, (_, r) => ({
-                id: randomUUID(), user_id: userId, name: `R${r}`, enabled: 1, place_id: placeId, metric: r % 2 ? "WIND_GUSTS" : "TEMPERATURE",
-                comparator: "AT_LEAST", threshold: r % 2 ? 50 + r : 20 + r, conditions: null, lookahead_hours: 24, active_days: "MON,TUE,WED,THU,FRI,SAT,SUN",
-                active_from: null, active_to: null, urgent: 0, notify_all_clear: 0, cooldown_hours: 6, snoozed_until: null, created_at: created,
+                id: randomUUID(),
+                user_id: userId,
+                name: `R${r}`,
+                enabled: 1,
+                place_id: placeId,
+                metric: r % 2 ? "WIND_GUSTS" : "TEMPERATURE",
+                comparator: "AT_LEAST",
+                threshold: r % 2 ? 50 + r : 20 + r,
+                conditions: null,
+                lookahead_hours: 24,
+                active_days: "MON,TUE,WED,THU,FRI,SAT,SUN",
+                active_from: null,
+                active_to: null,
+                urgent: 0,
+                notify_all_clear: 0,
+                cooldown_hours: 6,
+                snoozed_until: null,
+                created_at: created,
               })),
             )
             .execute();
@@ -84,7 +123,14 @@ async function oneTick() {
     const again = performance.now();
     await api.services.alerts.evaluateAll();
     const warmMs = performance.now() - again;
-    return { rules: USERS * PLACES_PER_USER * RULES_PER_PLACE, places: USERS * PLACES_PER_USER, firstMs, warmMs, upstreamCalls, alerts: first.alerts };
+    return {
+      rules: USERS * PLACES_PER_USER * RULES_PER_PLACE,
+      places: USERS * PLACES_PER_USER,
+      firstMs,
+      warmMs,
+      upstreamCalls,
+      alerts: first.alerts,
+    };
   } finally {
     await api.close();
     await weather.close();

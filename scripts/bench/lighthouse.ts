@@ -30,9 +30,33 @@ type Sample = { lcpMs: number; cls: number };
 
 async function signedInUser(baseURL: string) {
   const url = `${baseURL}/graphql`;
-  const { signUp } = await graphql(url, `mutation { signUp(email: "lighthouse@example.com", password: "benchmark pass") { token } }`);
-  for (const [label, latitude, longitude] of [["Home", 47.37, 8.54], ["Office", 52.52, 13.4], ["Cabin", 46.5, 9.8]] as const) {
-    await graphql(url, `mutation ($label: String!, $latitude: Float!, $longitude: Float!) { addPlace(latitude: $latitude, longitude: $longitude, label: $label) { id } }`, { label, latitude, longitude }, signUp.token);
+  const { signUp } = await graphql(
+    url,
+    `
+      mutation {
+        signUp(email: "lighthouse@example.com", password: "benchmark pass") {
+          token
+        }
+      }
+    `,
+  );
+  for (const [label, latitude, longitude] of [
+    ["Home", 47.37, 8.54],
+    ["Office", 52.52, 13.4],
+    ["Cabin", 46.5, 9.8],
+  ] as const) {
+    await graphql(
+      url,
+      `
+        mutation ($label: String!, $latitude: Float!, $longitude: Float!) {
+          addPlace(latitude: $latitude, longitude: $longitude, label: $label) {
+            id
+          }
+        }
+      `,
+      { label, latitude, longitude },
+      signUp.token,
+    );
   }
   return signUp.token as string;
 }

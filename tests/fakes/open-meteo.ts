@@ -21,14 +21,94 @@ export type FakeCity = {
 };
 
 export const FAKE_CITIES: FakeCity[] = [
-  { id: 2950159, name: "Berlin", latitude: 52.52437, longitude: 13.41053, timezone: "Europe/Berlin", country: "Germany", country_code: "DE", admin1: "Land Berlin", population: 3426354 },
-  { id: 2657896, name: "Zurich", latitude: 47.36667, longitude: 8.55, timezone: "Europe/Zurich", country: "Switzerland", country_code: "CH", admin1: "Zurich", population: 341730 },
-  { id: 2988507, name: "Paris", latitude: 48.85341, longitude: 2.3488, timezone: "Europe/Paris", country: "France", country_code: "FR", admin1: "Île-de-France", population: 2138551 },
-  { id: 3117735, name: "Madrid", latitude: 40.4165, longitude: -3.70256, timezone: "Europe/Madrid", country: "Spain", country_code: "ES", admin1: "Madrid", population: 3255944 },
-  { id: 2643743, name: "London", latitude: 51.50853, longitude: -0.12574, timezone: "Europe/London", country: "United Kingdom", country_code: "GB", admin1: "England", population: 8961989 },
-  { id: 5128581, name: "New York", latitude: 40.71427, longitude: -74.00597, timezone: "America/New_York", country: "United States", country_code: "US", admin1: "New York", population: 8804190 },
-  { id: 2147714, name: "Sydney", latitude: -33.86785, longitude: 151.20732, timezone: "Australia/Sydney", country: "Australia", country_code: "AU", admin1: "New South Wales", population: 4627345 },
-  { id: 3413829, name: "Reykjavík", latitude: 64.13548, longitude: -21.89541, timezone: "Atlantic/Reykjavik", country: "Iceland", country_code: "IS", admin1: "Capital Region", population: 118918 },
+  {
+    id: 2950159,
+    name: "Berlin",
+    latitude: 52.52437,
+    longitude: 13.41053,
+    timezone: "Europe/Berlin",
+    country: "Germany",
+    country_code: "DE",
+    admin1: "Land Berlin",
+    population: 3426354,
+  },
+  {
+    id: 2657896,
+    name: "Zurich",
+    latitude: 47.36667,
+    longitude: 8.55,
+    timezone: "Europe/Zurich",
+    country: "Switzerland",
+    country_code: "CH",
+    admin1: "Zurich",
+    population: 341730,
+  },
+  {
+    id: 2988507,
+    name: "Paris",
+    latitude: 48.85341,
+    longitude: 2.3488,
+    timezone: "Europe/Paris",
+    country: "France",
+    country_code: "FR",
+    admin1: "Île-de-France",
+    population: 2138551,
+  },
+  {
+    id: 3117735,
+    name: "Madrid",
+    latitude: 40.4165,
+    longitude: -3.70256,
+    timezone: "Europe/Madrid",
+    country: "Spain",
+    country_code: "ES",
+    admin1: "Madrid",
+    population: 3255944,
+  },
+  {
+    id: 2643743,
+    name: "London",
+    latitude: 51.50853,
+    longitude: -0.12574,
+    timezone: "Europe/London",
+    country: "United Kingdom",
+    country_code: "GB",
+    admin1: "England",
+    population: 8961989,
+  },
+  {
+    id: 5128581,
+    name: "New York",
+    latitude: 40.71427,
+    longitude: -74.00597,
+    timezone: "America/New_York",
+    country: "United States",
+    country_code: "US",
+    admin1: "New York",
+    population: 8804190,
+  },
+  {
+    id: 2147714,
+    name: "Sydney",
+    latitude: -33.86785,
+    longitude: 151.20732,
+    timezone: "Australia/Sydney",
+    country: "Australia",
+    country_code: "AU",
+    admin1: "New South Wales",
+    population: 4627345,
+  },
+  {
+    id: 3413829,
+    name: "Reykjavík",
+    latitude: 64.13548,
+    longitude: -21.89541,
+    timezone: "Atlantic/Reykjavik",
+    country: "Iceland",
+    country_code: "IS",
+    admin1: "Capital Region",
+    population: 118918,
+  },
 ];
 
 export type FailureMode = number | "garbage";
@@ -134,7 +214,9 @@ export function fakeForecast(latitude: number, longitude: number, days: number, 
       wind_speed_10m: current.wind_speed_10m,
       wind_gusts_10m: current.wind_gusts_10m,
     },
-    hourly: Object.fromEntries(["time", ...Object.keys(hourly[0]!).filter((key) => key !== "time")].map((key) => [key, series(key as never)])),
+    hourly: Object.fromEntries(
+      ["time", ...Object.keys(hourly[0]!).filter((key) => key !== "time")].map((key) => [key, series(key as never)]),
+    ),
     daily: Object.fromEntries(Object.keys(daily[0]!).map((key) => [key, dailySeries(key as never)])),
   };
 }
@@ -198,7 +280,11 @@ export async function startFakeOpenMeteo(options: { port?: number; now?: () => D
       const count = Number(url.searchParams.get("count") ?? 10);
       if (name.length < 2) return send(res, 200, { generationtime_ms: 0.1 });
       const results = FAKE_CITIES.filter((city) =>
-        city.name.toLowerCase().normalize("NFD").replace(/\p{Diacritic}/gu, "").startsWith(name.normalize("NFD").replace(/\p{Diacritic}/gu, "")),
+        city.name
+          .toLowerCase()
+          .normalize("NFD")
+          .replace(/\p{Diacritic}/gu, "")
+          .startsWith(name.normalize("NFD").replace(/\p{Diacritic}/gu, "")),
       ).slice(0, count);
       return send(res, 200, results.length ? { results, generationtime_ms: 0.1 } : { generationtime_ms: 0.1 });
     }

@@ -15,7 +15,8 @@ export async function startFakePostHog() {
   function decode(request: IncomingMessage, raw: Buffer): unknown[] {
     const url = new URL(request.url ?? "/", "http://fake");
     let text = raw.toString("utf8");
-    if (url.searchParams.get("compression") === "gzip-js" || request.headers["content-encoding"] === "gzip") text = gunzipSync(raw).toString("utf8");
+    if (url.searchParams.get("compression") === "gzip-js" || request.headers["content-encoding"] === "gzip")
+      text = gunzipSync(raw).toString("utf8");
     if (text.startsWith("data=")) text = Buffer.from(decodeURIComponent(text.slice(5)), "base64").toString("utf8");
     if (!text.trim()) return [];
     const body = JSON.parse(text) as unknown;

@@ -44,7 +44,11 @@ export async function startFakePushService() {
         p256dh: keys.getPublicKey("base64url"),
         auth: auth.toString("base64url"),
         decrypt: (body: Buffer) =>
-          JSON.parse((ece.decrypt(body, { version: "aes128gcm", privateKey: keys, authSecret: auth.toString("base64url") }) as Buffer).toString("utf8")) as {
+          JSON.parse(
+            (ece.decrypt(body, { version: "aes128gcm", privateKey: keys, authSecret: auth.toString("base64url") }) as Buffer).toString(
+              "utf8",
+            ),
+          ) as {
             title: string;
             body: string;
             tag: string;

@@ -49,11 +49,31 @@ describe("accounts", () => {
       }
     }`;
     const settingsFor = async (email: string, region?: string) => (await t.gql(SIGN_UP_IN, { email, region })).data?.signUp.user.settings;
-    expect(await settingsFor("uk@example.com", "GB")).toEqual({ temperatureUnit: "CELSIUS", windSpeedUnit: "MPH", precipitationUnit: "MM", hour12: false });
-    expect(await settingsFor("us@example.com", "US")).toEqual({ temperatureUnit: "FAHRENHEIT", windSpeedUnit: "MPH", precipitationUnit: "INCH", hour12: true });
-    expect(await settingsFor("ie@example.com", "IE")).toEqual({ temperatureUnit: "CELSIUS", windSpeedUnit: "KMH", precipitationUnit: "MM", hour12: false });
+    expect(await settingsFor("uk@example.com", "GB")).toEqual({
+      temperatureUnit: "CELSIUS",
+      windSpeedUnit: "MPH",
+      precipitationUnit: "MM",
+      hour12: false,
+    });
+    expect(await settingsFor("us@example.com", "US")).toEqual({
+      temperatureUnit: "FAHRENHEIT",
+      windSpeedUnit: "MPH",
+      precipitationUnit: "INCH",
+      hour12: true,
+    });
+    expect(await settingsFor("ie@example.com", "IE")).toEqual({
+      temperatureUnit: "CELSIUS",
+      windSpeedUnit: "KMH",
+      precipitationUnit: "MM",
+      hour12: false,
+    });
     // No region: the language's own (American English).
-    expect(await settingsFor("en@example.com")).toEqual({ temperatureUnit: "FAHRENHEIT", windSpeedUnit: "MPH", precipitationUnit: "INCH", hour12: true });
+    expect(await settingsFor("en@example.com")).toEqual({
+      temperatureUnit: "FAHRENHEIT",
+      windSpeedUnit: "MPH",
+      precipitationUnit: "INCH",
+      hour12: true,
+    });
     const bad = await t.gql(SIGN_UP_IN, { email: "bad-region@example.com", region: "Great Britain" });
     expect(codes(bad)).toEqual(["BAD_USER_INPUT"]);
   });
@@ -62,7 +82,11 @@ describe("accounts", () => {
     const token = await t.signUp("hashcheck@example.com", "not stored anywhere");
     const sessions = await t.api.services.db.selectFrom("sessions").select("token_hash").execute();
     expect(sessions.some((row) => row.token_hash === token)).toBe(false);
-    const user = await t.api.services.db.selectFrom("users").selectAll().where("email", "=", "hashcheck@example.com").executeTakeFirstOrThrow();
+    const user = await t.api.services.db
+      .selectFrom("users")
+      .selectAll()
+      .where("email", "=", "hashcheck@example.com")
+      .executeTakeFirstOrThrow();
     expect(user.password_hash).toMatch(/^scrypt\$131072\$8\$1\$/);
     expect(user.password_hash).not.toContain("not stored anywhere");
   });
@@ -75,7 +99,11 @@ describe("accounts", () => {
     ["an email with a NUL", { email: "nul\u0000@example.com", password: "long enough pass" }, "valid email"],
     ["an email with a control character", { email: "bell\u0007@example.com", password: "long enough pass" }, "valid email"],
     ["a password of eight spaces", { email: "spaces@example.com", password: "        " }, "only spaces"],
-    ["a password that is the email's local part", { email: "Margaret.Hamilton@example.com", password: "margaret.hamilton" }, "email address"],
+    [
+      "a password that is the email's local part",
+      { email: "Margaret.Hamilton@example.com", password: "margaret.hamilton" },
+      "email address",
+    ],
     ["a password that is the email", { email: "apollo@example.com", password: "Apollo@Example.com" }, "email address"],
     ["an unknown time zone", { email: "mars@example.com", password: "long enough pass", timeZone: "Mars/Olympus" }, "IANA time zone"],
   ])("refuses %s with BAD_USER_INPUT and writes nothing", async (_, variables, message) => {
@@ -93,7 +121,9 @@ describe("accounts", () => {
     expect(signedUp.data!.signUp.user.settings.timeZone).toBe("Europe/Berlin");
     const token = signedUp.data!.signUp.token;
     const UPDATE = `mutation ($input: SettingsInput!) { updateSettings(input: $input) { timeZone } }`;
-    expect((await t.gql(UPDATE, { input: { timeZone: "AMERICA/NEW_YORK" } }, { token })).data!.updateSettings.timeZone).toBe("America/New_York");
+    expect((await t.gql(UPDATE, { input: { timeZone: "AMERICA/NEW_YORK" } }, { token })).data!.updateSettings.timeZone).toBe(
+      "America/New_York",
+    );
     expect((await t.gql(UPDATE, { input: { timeZone: "utc" } }, { token })).data!.updateSettings.timeZone).toBe("UTC");
   });
 
@@ -146,21 +176,29 @@ describe("accounts", () => {
     const from = (address: string) => ({ headers: { "x-forwarded-for": address } });
     await t.signUp("owner@example.com", "the owner's password");
     for (let i = 0; i < 5; i++) {
-      expect(codes(await t.gql(LOG_IN, { email: "owner@example.com", password: `guess ${i}` }, from("198.51.100.1")))).toEqual(["UNAUTHENTICATED"]);
+      expect(codes(await t.gql(LOG_IN, { email: "owner@example.com", password: `guess ${i}` }, from("198.51.100.1")))).toEqual([
+        "UNAUTHENTICATED",
+      ]);
     }
-    expect(codes(await t.gql(LOG_IN, { email: "owner@example.com", password: "the owner's password" }, from("198.51.100.1")))).toEqual(["RATE_LIMITED"]);
+    expect(codes(await t.gql(LOG_IN, { email: "owner@example.com", password: "the owner's password" }, from("198.51.100.1")))).toEqual([
+      "RATE_LIMITED",
+    ]);
     // The owner, elsewhere, is not punished for someone else's guesses.
     const owner = await t.gql(LOG_IN, { email: "owner@example.com", password: "the owner's password" }, from("198.51.100.2"));
     expect(owner.data!.logIn.user.email).toBe("owner@example.com");
     // A blocked address blocks only itself: another user's right password from elsewhere passes.
     await t.signUp("neighbour@example.com", "the neighbour's password");
-    expect((await t.gql(LOG_IN, { email: "neighbour@example.com", password: "the neighbour's password" }, from("198.51.100.2"))).data!.logIn).toBeTruthy();
+    expect(
+      (await t.gql(LOG_IN, { email: "neighbour@example.com", password: "the neighbour's password" }, from("198.51.100.2"))).data!.logIn,
+    ).toBeTruthy();
 
     // Guesses spread over many addresses still meet the account's own cap.
     const spread = LOGIN_LIMITS.perAccount - LOGIN_LIMITS.perAccountFromAddress;
     for (let i = 0; i < spread; i++) {
       const address = `198.51.100.${10 + Math.floor(i / LOGIN_LIMITS.perAccountFromAddress)}`;
-      expect(codes(await t.gql(LOG_IN, { email: "owner@example.com", password: `spread guess ${i}` }, from(address)))).toEqual(["UNAUTHENTICATED"]);
+      expect(codes(await t.gql(LOG_IN, { email: "owner@example.com", password: `spread guess ${i}` }, from(address)))).toEqual([
+        "UNAUTHENTICATED",
+      ]);
     }
     const capped = await t.gql(LOG_IN, { email: "owner@example.com", password: "the owner's password" }, from("198.51.100.99"));
     expect(codes(capped)).toEqual(["RATE_LIMITED"]);
@@ -173,7 +211,11 @@ describe("accounts", () => {
       const flood = Promise.all(
         Array.from({ length: 30 }, (_, i) =>
           own
-            .gql(LOG_IN, { email: `flood${i}@example.com`, password: "wrong password" }, { headers: { "x-forwarded-for": `192.0.2.${i + 1}` } })
+            .gql(
+              LOG_IN,
+              { email: `flood${i}@example.com`, password: "wrong password" },
+              { headers: { "x-forwarded-for": `192.0.2.${i + 1}` } },
+            )
             .then((result) => (finished.push("login"), result)),
         ),
       );
@@ -192,7 +234,11 @@ describe("accounts", () => {
       // Both probes were answered while log-ins were still being checked.
       expect(finished.at(-1)).toBe("login");
       // Refused attempts were never checked, so they do not count against their address.
-      const again = await own.gql(LOG_IN, { email: "flood0@example.com", password: "wrong password" }, { headers: { "x-forwarded-for": "192.0.2.1" } });
+      const again = await own.gql(
+        LOG_IN,
+        { email: "flood0@example.com", password: "wrong password" },
+        { headers: { "x-forwarded-for": "192.0.2.1" } },
+      );
       expect(codes(again)).toEqual(["UNAUTHENTICATED"]);
     } finally {
       await own.close();
@@ -229,14 +275,25 @@ describe("accounts", () => {
     const logIn = (client: ReturnType<typeof overWebSocket>, email: string) =>
       new Promise<GraphQLResponse>((resolve, reject) => {
         let result: GraphQLResponse;
-        client.subscribe({ query: LOG_IN, variables: { email, password: "wrong password" } }, { next: (value) => (result = value as GraphQLResponse), error: reject, complete: () => resolve(result) });
+        client.subscribe(
+          { query: LOG_IN, variables: { email, password: "wrong password" } },
+          { next: (value) => (result = value as GraphQLResponse), error: reject, complete: () => resolve(result) },
+        );
       });
     const first = overWebSocket("203.0.113.7");
     const second = overWebSocket("203.0.113.8");
     try {
       for (let i = 0; i < 20; i++) expect(codes(await logIn(first, `nobody${i}@example.com`))).toEqual(["UNAUTHENTICATED"]);
       expect(codes(await logIn(first, "someone@example.com"))).toEqual(["RATE_LIMITED"]);
-      expect(codes(await own.gql(LOG_IN, { email: "someone@example.com", password: "wrong password" }, { headers: { "x-forwarded-for": "203.0.113.7" } }))).toEqual(["RATE_LIMITED"]);
+      expect(
+        codes(
+          await own.gql(
+            LOG_IN,
+            { email: "someone@example.com", password: "wrong password" },
+            { headers: { "x-forwarded-for": "203.0.113.7" } },
+          ),
+        ),
+      ).toEqual(["RATE_LIMITED"]);
       expect(codes(await logIn(second, "someone@example.com"))).toEqual(["UNAUTHENTICATED"]);
     } finally {
       await first.dispose();
@@ -249,7 +306,12 @@ describe("accounts", () => {
     const token = await t.signUp();
     const UPDATE = `mutation ($input: SettingsInput!) { updateSettings(input: $input) { temperatureUnit quietHoursEnabled quietFrom timeZone } }`;
     const ok = await t.gql(UPDATE, { input: { temperatureUnit: "FAHRENHEIT", quietHoursEnabled: true, quietFrom: "21:30" } }, { token });
-    expect(ok.data!.updateSettings).toEqual({ temperatureUnit: "FAHRENHEIT", quietHoursEnabled: true, quietFrom: "21:30", timeZone: "UTC" });
+    expect(ok.data!.updateSettings).toEqual({
+      temperatureUnit: "FAHRENHEIT",
+      quietHoursEnabled: true,
+      quietFrom: "21:30",
+      timeZone: "UTC",
+    });
     const badTime = await t.gql(UPDATE, { input: { quietFrom: "25:00" } }, { token });
     expect(badTime.errors![0]!.message).toContain("LocalTime must be a time from 00:00 to 23:59");
     const badZone = await t.gql(UPDATE, { input: { timeZone: "Mars/Olympus" } }, { token });

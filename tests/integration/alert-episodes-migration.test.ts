@@ -42,26 +42,74 @@ async function previousVersionDatabase() {
   const created = "2026-05-01T00:00:00.000Z";
   const episodeStart = new Date((DAY1 + 12 * H) * 1000).toISOString();
   await db.insertInto("users").values({ id: userId, email: "old@example.com", password_hash: "-", created_at: created }).execute();
-  await db.insertInto("settings").values(defaultSettings(userId, "EN_US", "UTC")).execute();
+  await db
+    .insertInto("settings")
+    .values(defaultSettings(userId, "EN_US", "UTC"))
+    .execute();
   await db
     .insertInto("places")
-    .values({ id: placeId, user_id: userId, label: "Office", name: "London", admin1: null, country_code: "GB", latitude: 51.50853, longitude: -0.12574, time_zone: "Europe/London", position: 0, created_at: created })
+    .values({
+      id: placeId,
+      user_id: userId,
+      label: "Office",
+      name: "London",
+      admin1: null,
+      country_code: "GB",
+      latitude: 51.50853,
+      longitude: -0.12574,
+      time_zone: "Europe/London",
+      position: 0,
+      created_at: created,
+    })
     .execute();
   await db
     .insertInto("alert_rules")
     .values({
-      id: ruleId, user_id: userId, name: "Gale", enabled: 1, place_id: null, metric: "WIND_GUSTS", comparator: "AT_LEAST", threshold: 60,
-      conditions: null, lookahead_hours: 6, active_days: "MON,TUE,WED,THU,FRI,SAT,SUN", active_from: null, active_to: null, urgent: 0,
-      notify_all_clear: 1, cooldown_hours: 3, snoozed_until: null, created_at: created,
+      id: ruleId,
+      user_id: userId,
+      name: "Gale",
+      enabled: 1,
+      place_id: null,
+      metric: "WIND_GUSTS",
+      comparator: "AT_LEAST",
+      threshold: 60,
+      conditions: null,
+      lookahead_hours: 6,
+      active_days: "MON,TUE,WED,THU,FRI,SAT,SUN",
+      active_from: null,
+      active_to: null,
+      urgent: 0,
+      notify_all_clear: 1,
+      cooldown_hours: 3,
+      snoozed_until: null,
+      created_at: created,
     })
     .execute();
-  await db.insertInto("alert_states").values({ rule_id: ruleId, place_id: placeId, state: "TRIGGERED", episode_start: episodeStart, last_triggered_at: "2026-06-01T06:00:00.000Z" }).execute();
+  await db
+    .insertInto("alert_states")
+    .values({
+      rule_id: ruleId,
+      place_id: placeId,
+      state: "TRIGGERED",
+      episode_start: episodeStart,
+      last_triggered_at: "2026-06-01T06:00:00.000Z",
+    })
+    .execute();
   await db
     .insertInto("messages")
     .values({
-      id: randomUUID(), user_id: userId, kind: "ALERT", title: "Gale: Office", body: "Gusts 80 km/h in Office from 12:00 to 15:00, peak 12:00.",
-      created_at: "2026-06-01T06:00:00.000Z", read_at: null, urgent: 0, place_id: placeId, briefing_id: null,
-      dedupe_key: `alert:${ruleId}:${placeId}:${episodeStart}`, alert_rule_id: ruleId,
+      id: randomUUID(),
+      user_id: userId,
+      kind: "ALERT",
+      title: "Gale: Office",
+      body: "Gusts 80 km/h in Office from 12:00 to 15:00, peak 12:00.",
+      created_at: "2026-06-01T06:00:00.000Z",
+      read_at: null,
+      urgent: 0,
+      place_id: placeId,
+      briefing_id: null,
+      dedupe_key: `alert:${ruleId}:${placeId}:${episodeStart}`,
+      alert_rule_id: ruleId,
       match_json: JSON.stringify({ from: DAY1 + 12 * H, to: DAY1 + 15 * H, peakAt: DAY1 + 12 * H, peakValue: 80, placeId }),
     })
     .execute();
@@ -72,12 +120,27 @@ async function previousVersionDatabase() {
 describe("the alert episodes migration", () => {
   it("keeps an episode announced before the upgrade: no second alert for it, and its all-clear when it is over", async () => {
     const { userId } = await previousVersionDatabase();
-    const api = await createApi({ production: true, dataDir, openMeteoForecastUrl: weather.url, openMeteoGeocodingUrl: weather.url, now: () => new Date(now), scheduler: false });
+    const api = await createApi({
+      production: true,
+      dataDir,
+      openMeteoForecastUrl: weather.url,
+      openMeteoGeocodingUrl: weather.url,
+      now: () => new Date(now),
+      scheduler: false,
+    });
     try {
       const { db } = api.services;
-      const kinds = async () => (await db.selectFrom("messages").select("kind").where("user_id", "=", userId).orderBy("created_at").orderBy("id").execute()).map((row) => row.kind);
+      const kinds = async () =>
+        (await db.selectFrom("messages").select("kind").where("user_id", "=", userId).orderBy("created_at").orderBy("id").execute()).map(
+          (row) => row.kind,
+        );
       expect(await db.selectFrom("alert_episodes").select(["start", "window_from", "window_to", "closed_at"]).execute()).toEqual([
-        { start: "2026-06-01T12:00:00.000Z", window_from: "2026-06-01T12:00:00.000Z", window_to: "2026-06-01T15:00:00.000Z", closed_at: null },
+        {
+          start: "2026-06-01T12:00:00.000Z",
+          window_from: "2026-06-01T12:00:00.000Z",
+          window_to: "2026-06-01T15:00:00.000Z",
+          closed_at: null,
+        },
       ]);
       for (let hour = 7; hour <= 16; hour++) {
         now = (DAY1 + hour * H) * 1000;

@@ -22,14 +22,36 @@ async function setUp(cooldownHours: number, rule: Record<string, unknown> = {}) 
   const t = await api({ now: () => new Date(now) });
   t.fake.setScenario(twoGales);
   const token = await t.signUp();
-  await t.gql(`mutation ($input: SettingsInput!) { updateSettings(input: $input) { id } }`, {
-    input: { timeZone: "UTC", windSpeedUnit: "KMH", hour12: false, language: "EN_US" },
-  }, { token });
+  await t.gql(
+    `mutation ($input: SettingsInput!) { updateSettings(input: $input) { id } }`,
+    {
+      input: { timeZone: "UTC", windSpeedUnit: "KMH", hour12: false, language: "EN_US" },
+    },
+    { token },
+  );
   const found = await t.gql(`{ searchLocations(query: "london") { id } }`, {}, { token });
-  await t.gql(`mutation ($id: ID!) { addPlace(locationId: $id, label: "Office") { id } }`, { id: found.data!.searchLocations[0].id }, { token });
-  const saved = await t.gql(SAVE, {
-    input: { name: "Gale", metric: "WIND_GUSTS", comparator: "AT_LEAST", threshold: 60, lookaheadHours: 6, cooldownHours, notifyAllClear: true, urgent: true, ...rule },
-  }, { token });
+  await t.gql(
+    `mutation ($id: ID!) { addPlace(locationId: $id, label: "Office") { id } }`,
+    { id: found.data!.searchLocations[0].id },
+    { token },
+  );
+  const saved = await t.gql(
+    SAVE,
+    {
+      input: {
+        name: "Gale",
+        metric: "WIND_GUSTS",
+        comparator: "AT_LEAST",
+        threshold: 60,
+        lookaheadHours: 6,
+        cooldownHours,
+        notifyAllClear: true,
+        urgent: true,
+        ...rule,
+      },
+    },
+    { token },
+  );
   expect(saved.errors).toBeUndefined();
   /** Replays the clock hour by hour, one engine pass each. */
   async function replay(hours: number) {
@@ -53,7 +75,13 @@ describe("alert rules", () => {
       body: "Gusts 82 km/h in Office from 12:00 to 15:00, peak 13:00.",
       urgent: true,
       alertRule: { name: "Gale" },
-      match: { from: "2026-06-01T12:00:00.000Z", to: "2026-06-01T15:00:00.000Z", peakAt: "2026-06-01T13:00:00.000Z", peakValue: 82, place: { label: "Office" } },
+      match: {
+        from: "2026-06-01T12:00:00.000Z",
+        to: "2026-06-01T15:00:00.000Z",
+        peakAt: "2026-06-01T13:00:00.000Z",
+        peakValue: 82,
+        place: { label: "Office" },
+      },
     });
     expect(messages[1]).toMatchObject({ kind: "ALL_CLEAR", title: "All clear: Office" });
     expect(messages[2].body).toBe("Gusts 70 km/h in Office from 12:00 to 14:00, peak 12:00."); // sent the same morning
@@ -71,10 +99,12 @@ describe("alert rules", () => {
   it("announce each separate window of one forecast once, over repeated passes and refreshes, each with its all-clear", async () => {
     const { t, token, clock } = await setUp(6, { lookaheadHours: 24 });
     // Gusts at +2 to +3 and +7 to +8 from midnight: two episodes, seen together in the first pass.
-    const windows = (second: [number, number]): Scenario => (_lat, _lon, time) => {
-      const hour = (time - DAY1) / H;
-      return { wind_gusts_10m: (hour >= 2 && hour < 4) || (hour >= second[0] && hour < second[1]) ? 75 : 20, weather_code: 3 };
-    };
+    const windows =
+      (second: [number, number]): Scenario =>
+      (_lat, _lon, time) => {
+        const hour = (time - DAY1) / H;
+        return { wind_gusts_10m: (hour >= 2 && hour < 4) || (hour >= second[0] && hour < second[1]) ? 75 : 20, weather_code: 3 };
+      };
     t.fake.setScenario(windows([7, 9]));
     for (let minute = 0; minute < 12 * 60; minute += 20) {
       clock.set(DAY1 + minute * 60);
@@ -96,7 +126,8 @@ describe("alert rules", () => {
     const { t, token, clock } = await setUp(6, { lookaheadHours: 24 });
     clock.set(DAY1 + 7 * H);
     await t.api.services.alerts.evaluateAll();
-    const alerts = async () => (await t.gql(INBOX, {}, { token })).data!.messages.edges.filter((m: { kind: string }) => m.kind === "ALERT").length;
+    const alerts = async () =>
+      (await t.gql(INBOX, {}, { token })).data!.messages.edges.filter((m: { kind: string }) => m.kind === "ALERT").length;
     expect(await alerts()).toBe(1);
 
     const place = (await t.gql(`{ places { id } }`, {}, { token })).data!.places[0].id;
@@ -104,7 +135,11 @@ describe("alert rules", () => {
     clock.set(DAY1 + 8 * H);
     await t.api.services.alerts.evaluateAll();
     const found = await t.gql(`{ searchLocations(query: "london") { id } }`, {}, { token });
-    const again = await t.gql(`mutation ($id: ID!) { addPlace(locationId: $id, label: "Office again") { id } }`, { id: found.data!.searchLocations[0].id }, { token });
+    const again = await t.gql(
+      `mutation ($id: ID!) { addPlace(locationId: $id, label: "Office again") { id } }`,
+      { id: found.data!.searchLocations[0].id },
+      { token },
+    );
     expect(again.data!.addPlace.id).not.toBe(place);
     clock.set(DAY1 + 9 * H);
     await t.api.services.alerts.evaluateAll();
@@ -126,7 +161,11 @@ describe("alert rules", () => {
     // Back in the evening, hours after the gale (12:00 to 15:00) blew over.
     clock.set(DAY1 + 20 * H);
     const found = await t.gql(`{ searchLocations(query: "london") { id } }`, {}, { token });
-    await t.gql(`mutation ($id: ID!) { addPlace(locationId: $id, label: "Office") { id } }`, { id: found.data!.searchLocations[0].id }, { token });
+    await t.gql(
+      `mutation ($id: ID!) { addPlace(locationId: $id, label: "Office") { id } }`,
+      { id: found.data!.searchLocations[0].id },
+      { token },
+    );
     await t.api.services.alerts.evaluateAll();
     const kinds = (await t.gql(INBOX, {}, { token })).data!.messages.edges.map((m: { kind: string }) => m.kind);
     // Day 1's alert, and day 2's gale now in view; no stale all-clear in between.
@@ -135,25 +174,51 @@ describe("alert rules", () => {
 
   it("tell a window once when two rules watch the same thing, or a rule is made again the same way, and the urgent one tells it", async () => {
     const { t, token, clock, ruleId } = await setUp(6, { lookaheadHours: 24, urgent: false });
-    const copy = await t.gql(SAVE, {
-      input: { name: "Gale (urgent)", metric: "WIND_GUSTS", comparator: "AT_LEAST", threshold: 60, lookaheadHours: 24, cooldownHours: 6, urgent: true },
-    }, { token });
+    const copy = await t.gql(
+      SAVE,
+      {
+        input: {
+          name: "Gale (urgent)",
+          metric: "WIND_GUSTS",
+          comparator: "AT_LEAST",
+          threshold: 60,
+          lookaheadHours: 24,
+          cooldownHours: 6,
+          urgent: true,
+        },
+      },
+      { token },
+    );
     expect(copy.errors).toBeUndefined();
     clock.set(DAY1 + 7 * H);
     await t.api.services.alerts.evaluateAll();
     const alerts = async () =>
-      ((await t.gql(INBOX, {}, { token })).data!.messages.edges as Array<{ kind: string; urgent: boolean; alertRule: { name: string } | null }>).filter((m) => m.kind === "ALERT");
+      (
+        (await t.gql(INBOX, {}, { token })).data!.messages.edges as Array<{
+          kind: string;
+          urgent: boolean;
+          alertRule: { name: string } | null;
+        }>
+      ).filter((m) => m.kind === "ALERT");
     expect(await alerts()).toMatchObject([{ urgent: true, alertRule: { name: "Gale (urgent)" } }]);
 
     // Deleted and made again as it was: the gale it told is not news.
     await t.gql(`mutation ($id: ID!) { deleteAlertRule(id: $id) }`, { id: ruleId }, { token });
     await t.gql(`mutation ($id: ID!) { deleteAlertRule(id: $id) }`, { id: copy.data!.saveAlertRule.id }, { token });
-    await t.gql(SAVE, { input: { name: "Gale again", metric: "WIND_GUSTS", comparator: "AT_LEAST", threshold: 60, lookaheadHours: 24, cooldownHours: 6 } }, { token });
+    await t.gql(
+      SAVE,
+      { input: { name: "Gale again", metric: "WIND_GUSTS", comparator: "AT_LEAST", threshold: 60, lookaheadHours: 24, cooldownHours: 6 } },
+      { token },
+    );
     clock.set(DAY1 + 8 * H);
     await t.api.services.alerts.evaluateAll();
     expect(await alerts()).toHaveLength(1);
     // Another threshold is another rule: it tells what it sees.
-    await t.gql(SAVE, { input: { name: "Strong gale", metric: "WIND_GUSTS", comparator: "AT_LEAST", threshold: 80, lookaheadHours: 24, cooldownHours: 6 } }, { token });
+    await t.gql(
+      SAVE,
+      { input: { name: "Strong gale", metric: "WIND_GUSTS", comparator: "AT_LEAST", threshold: 80, lookaheadHours: 24, cooldownHours: 6 } },
+      { token },
+    );
     await t.api.services.alerts.evaluateAll();
     expect((await alerts()).map((m) => m.alertRule?.name ?? null)).toEqual(["Strong gale", null]);
   });
@@ -169,9 +234,13 @@ describe("alert rules", () => {
 
   it("previews when a rule would fire within its look-ahead, saving nothing", async () => {
     const { t, token } = await setUp(3);
-    const preview = await t.gql(`query ($input: AlertRuleInput!) { previewAlertRule(input: $input) { from to peakValue place { label } } }`, {
-      input: { name: "Try", metric: "WIND_GUSTS", threshold: 75 },
-    }, { token });
+    const preview = await t.gql(
+      `query ($input: AlertRuleInput!) { previewAlertRule(input: $input) { from to peakValue place { label } } }`,
+      {
+        input: { name: "Try", metric: "WIND_GUSTS", threshold: 75 },
+      },
+      { token },
+    );
     expect(preview.data!.previewAlertRule).toEqual([
       { from: "2026-06-01T13:00:00.000Z", to: "2026-06-01T14:00:00.000Z", peakValue: 82, place: { label: "Office" } },
     ]);
@@ -182,7 +251,8 @@ describe("alert rules", () => {
     const { t, token } = await setUp(3);
     const PREVIEW = `query ($input: AlertRuleInput!) { previewAlertRule(input: $input) { from to } }`;
     const preview = async (lookaheadHours: number) =>
-      (await t.gql(PREVIEW, { input: { name: "Try", metric: "WIND_GUSTS", threshold: 60, lookaheadHours } }, { token })).data!.previewAlertRule;
+      (await t.gql(PREVIEW, { input: { name: "Try", metric: "WIND_GUSTS", threshold: 60, lookaheadHours } }, { token })).data!
+        .previewAlertRule;
     // Midnight on day 1: the first gale starts in 12 hours, the second in 36.
     expect(await preview(6)).toEqual([]);
     expect(await preview(24)).toEqual([{ from: "2026-06-01T12:00:00.000Z", to: "2026-06-01T15:00:00.000Z" }]);
@@ -194,10 +264,14 @@ describe("alert rules", () => {
 
   it("snoozed rules stay silent, and a resumed one speaks again", async () => {
     const { t, token, replay, ruleId } = await setUp(3);
-    const snoozed = await t.gql(`mutation ($id: ID!, $until: DateTime) { snoozeAlertRule(id: $id, until: $until) { state } }`, {
-      id: ruleId,
-      until: "2026-06-01T20:00:00Z",
-    }, { token });
+    const snoozed = await t.gql(
+      `mutation ($id: ID!, $until: DateTime) { snoozeAlertRule(id: $id, until: $until) { state } }`,
+      {
+        id: ruleId,
+        until: "2026-06-01T20:00:00Z",
+      },
+      { token },
+    );
     expect(snoozed.data!.snoozeAlertRule.state).toBe("SNOOZED");
     await replay(20);
     expect((await t.gql(INBOX, {}, { token })).data!.messages.edges).toEqual([]);
@@ -217,7 +291,8 @@ describe("alert rules", () => {
 
   it("validate input and keep to the owner", async () => {
     const { t, token, ruleId } = await setUp(3);
-    const bad = async (input: Record<string, unknown>) => codes(await t.gql(SAVE, { input: { name: "X", metric: "WIND_GUSTS", threshold: 60, ...input } }, { token }));
+    const bad = async (input: Record<string, unknown>) =>
+      codes(await t.gql(SAVE, { input: { name: "X", metric: "WIND_GUSTS", threshold: 60, ...input } }, { token }));
     expect(await bad({ threshold: 900 })).toEqual(["BAD_USER_INPUT"]);
     expect(await bad({ threshold: null })).toEqual(["BAD_USER_INPUT"]);
     expect(await bad({ metric: "CONDITION", conditions: [] })).toEqual(["BAD_USER_INPUT"]);
@@ -229,7 +304,9 @@ describe("alert rules", () => {
     const other = await t.signUp();
     expect((await t.gql(`{ alertRules { id } }`, {}, { token: other })).data!.alertRules).toEqual([]);
     expect(codes(await t.gql(`mutation ($id: ID!) { deleteAlertRule(id: $id) }`, { id: ruleId }, { token: other }))).toEqual(["NOT_FOUND"]);
-    expect(codes(await t.gql(`mutation ($id: ID!) { snoozeAlertRule(id: $id) { id } }`, { id: ruleId }, { token: other }))).toEqual(["NOT_FOUND"]);
+    expect(codes(await t.gql(`mutation ($id: ID!) { snoozeAlertRule(id: $id) { id } }`, { id: ruleId }, { token: other }))).toEqual([
+      "NOT_FOUND",
+    ]);
     expect((await t.gql(`{ alertRules { id } }`, {}, { token })).data!.alertRules).toHaveLength(1);
   });
 });

@@ -19,11 +19,21 @@ async function userWithPlace(t: TestApi, settings: Record<string, unknown> = {})
     await t.gql(`mutation ($input: SettingsInput!) { updateSettings(input: $input) { id } }`, { input: settings }, { token });
   }
   const found = await t.gql(`{ searchLocations(query: "berlin") { id } }`, {}, { token });
-  const place = await t.gql(`mutation ($id: ID!) { addPlace(locationId: $id, label: "Home") { id } }`, { id: found.data!.searchLocations[0].id }, { token });
+  const place = await t.gql(
+    `mutation ($id: ID!) { addPlace(locationId: $id, label: "Home") { id } }`,
+    { id: found.data!.searchLocations[0].id },
+    { token },
+  );
   return { token, placeId: place.data!.addPlace.id as string };
 }
 
-const morning = (placeIds: string[]) => ({ name: "Morning", placeIds, period: "TODAY", time: "07:00", days: ["MON", "TUE", "WED", "THU", "FRI", "SAT", "SUN"] });
+const morning = (placeIds: string[]) => ({
+  name: "Morning",
+  placeIds,
+  period: "TODAY",
+  time: "07:00",
+  days: ["MON", "TUE", "WED", "THU", "FRI", "SAT", "SUN"],
+});
 
 describe("briefings", () => {
   it("saves a briefing with its next run in the user's time zone", async () => {
@@ -33,7 +43,12 @@ describe("briefings", () => {
     const saved = await t.gql(SAVE, { input: morning([placeId]) }, { token });
     expect(saved.errors).toBeUndefined();
     // 29 March 2026 is the spring-forward day in Berlin: 07:00 CEST = 05:00 UTC.
-    expect(saved.data!.saveBriefing).toMatchObject({ name: "Morning", enabled: true, nextRunAt: "2026-03-29T05:00:00.000Z", places: [{ label: "Home" }] });
+    expect(saved.data!.saveBriefing).toMatchObject({
+      name: "Morning",
+      enabled: true,
+      nextRunAt: "2026-03-29T05:00:00.000Z",
+      places: [{ label: "Home" }],
+    });
   });
 
   it("moves every briefing's next run to the new time zone when the user changes it", async () => {
@@ -41,15 +56,30 @@ describe("briefings", () => {
     const t = await api({ now: clock.now });
     const { token, placeId } = await userWithPlace(t, { timeZone: "Europe/Berlin" });
     await t.gql(SAVE, { input: morning([placeId]) }, { token });
-    await t.gql(SAVE, { input: { ...morning([placeId]), name: "Weekdays", time: "18:30", days: ["MON", "TUE", "WED", "THU", "FRI"] } }, { token });
+    await t.gql(
+      SAVE,
+      { input: { ...morning([placeId]), name: "Weekdays", time: "18:30", days: ["MON", "TUE", "WED", "THU", "FRI"] } },
+      { token },
+    );
     await t.gql(SAVE, { input: { ...morning([placeId]), name: "Off", enabled: false } }, { token });
     const other = await userWithPlace(t, { timeZone: "Europe/Berlin" });
     await t.gql(SAVE, { input: morning([other.placeId]) }, { token: other.token });
 
-    const changed = await t.gql(`mutation ($input: SettingsInput!) { updateSettings(input: $input) { timeZone } }`, { input: { timeZone: "Asia/Tokyo" } }, { token });
+    const changed = await t.gql(
+      `mutation ($input: SettingsInput!) { updateSettings(input: $input) { timeZone } }`,
+      { input: { timeZone: "Asia/Tokyo" } },
+      { token },
+    );
     expect(changed.data!.updateSettings.timeZone).toBe("Asia/Tokyo");
     const runs = async (who: string) =>
-      Object.fromEntries(((await t.gql(`{ briefings { name nextRunAt } }`, {}, { token: who })).data!.briefings as Array<{ name: string; nextRunAt: string | null }>).map((b) => [b.name, b.nextRunAt]));
+      Object.fromEntries(
+        (
+          (await t.gql(`{ briefings { name nextRunAt } }`, {}, { token: who })).data!.briefings as Array<{
+            name: string;
+            nextRunAt: string | null;
+          }>
+        ).map((b) => [b.name, b.nextRunAt]),
+      );
     // 12:00 UTC is 21:00 on Saturday in Tokyo: next 07:00 there is Sunday (22:00 UTC Saturday), next weekday 18:30 is Monday.
     expect(await runs(token)).toEqual({ Morning: "2026-03-28T22:00:00.000Z", Weekdays: "2026-03-30T09:30:00.000Z", Off: null });
     // Another user's schedule is theirs: still 07:00 Berlin (CEST from Sunday).
@@ -61,7 +91,15 @@ describe("briefings", () => {
     expect((await runs(token)).Morning).toBe("2026-03-29T22:00:00.000Z");
 
     // Saving the same zone again changes nothing; an unknown zone changes nothing at all.
-    expect(codes(await t.gql(`mutation ($input: SettingsInput!) { updateSettings(input: $input) { timeZone } }`, { input: { timeZone: "Mars/Olympus", language: "DE_DE" } }, { token }))).toEqual(["BAD_USER_INPUT"]);
+    expect(
+      codes(
+        await t.gql(
+          `mutation ($input: SettingsInput!) { updateSettings(input: $input) { timeZone } }`,
+          { input: { timeZone: "Mars/Olympus", language: "DE_DE" } },
+          { token },
+        ),
+      ),
+    ).toEqual(["BAD_USER_INPUT"]);
     expect((await runs(token)).Morning).toBe("2026-03-29T22:00:00.000Z");
   });
 
@@ -69,14 +107,20 @@ describe("briefings", () => {
     const t = await api();
     const alice = await userWithPlace(t);
     const bob = await userWithPlace(t);
-    expect(codes(await t.gql(SAVE, { input: { ...morning([alice.placeId]), name: " " } }, { token: alice.token }))).toEqual(["BAD_USER_INPUT"]);
-    expect(codes(await t.gql(SAVE, { input: { ...morning([alice.placeId]), days: [] } }, { token: alice.token }))).toEqual(["BAD_USER_INPUT"]);
+    expect(codes(await t.gql(SAVE, { input: { ...morning([alice.placeId]), name: " " } }, { token: alice.token }))).toEqual([
+      "BAD_USER_INPUT",
+    ]);
+    expect(codes(await t.gql(SAVE, { input: { ...morning([alice.placeId]), days: [] } }, { token: alice.token }))).toEqual([
+      "BAD_USER_INPUT",
+    ]);
     expect(codes(await t.gql(SAVE, { input: { ...morning([alice.placeId]), time: "7am" } }, { token: alice.token }))[0]).toBeTruthy();
     expect(codes(await t.gql(SAVE, { input: morning([bob.placeId]) }, { token: alice.token }))).toEqual(["BAD_USER_INPUT"]);
     const mine = await t.gql(SAVE, { input: morning([alice.placeId]) }, { token: alice.token });
     const id = mine.data!.saveBriefing.id;
     expect(codes(await t.gql(SAVE, { id, input: morning([bob.placeId]) }, { token: bob.token }))).toEqual(["NOT_FOUND"]);
-    expect(codes(await t.gql(`mutation ($id: ID!) { sendBriefingNow(id: $id) { id } }`, { id }, { token: bob.token }))).toEqual(["NOT_FOUND"]);
+    expect(codes(await t.gql(`mutation ($id: ID!) { sendBriefingNow(id: $id) { id } }`, { id }, { token: bob.token }))).toEqual([
+      "NOT_FOUND",
+    ]);
     expect(codes(await t.gql(`mutation ($id: ID!) { deleteBriefing(id: $id) }`, { id }, { token: bob.token }))).toEqual(["NOT_FOUND"]);
     expect((await t.gql(`{ briefings { id } }`, {}, { token: bob.token })).data!.briefings).toEqual([]);
   });
@@ -91,17 +135,29 @@ describe("briefings", () => {
       timeZone: "Europe/Berlin",
     });
     const saved = await t.gql(SAVE, { input: { ...morning([german.placeId]), period: "TOMORROW" } }, { token: german.token });
-    const sent = await t.gql(`mutation ($id: ID!) { sendBriefingNow(id: $id) { kind title body } }`, { id: saved.data!.saveBriefing.id }, { token: german.token });
+    const sent = await t.gql(
+      `mutation ($id: ID!) { sendBriefingNow(id: $id) { kind title body } }`,
+      { id: saved.data!.saveBriefing.id },
+      { token: german.token },
+    );
     expect(sent.data!.sendBriefingNow.kind).toBe("BRIEFING");
     expect(sent.data!.sendBriefingNow.title).toBe("Morning · Morgen");
     // The fake's Berlin has rain and strong gusts tomorrow; Intl puts a no-break space before "%".
-    expect(sent.data!.sendBriefingNow.body).toMatch(/^Home: [^,]+, -?\d+ °C bis -?\d+ °C, Regen ab \d\d:\d\d \(\d+\s%\), Böen bis \d+ km\/h\.$/);
+    expect(sent.data!.sendBriefingNow.body).toMatch(
+      /^Home: [^,]+, -?\d+ °C bis -?\d+ °C, Regen ab \d\d:\d\d \(\d+\s%\), Böen bis \d+ km\/h\.$/,
+    );
 
     const american = await userWithPlace(t, { language: "EN_US", temperatureUnit: "FAHRENHEIT" });
     const savedUs = await t.gql(SAVE, { input: morning([american.placeId]) }, { token: american.token });
-    const sentUs = await t.gql(`mutation ($id: ID!) { sendBriefingNow(id: $id) { title body } }`, { id: savedUs.data!.saveBriefing.id }, { token: american.token });
+    const sentUs = await t.gql(
+      `mutation ($id: ID!) { sendBriefingNow(id: $id) { title body } }`,
+      { id: savedUs.data!.saveBriefing.id },
+      { token: american.token },
+    );
     expect(sentUs.data!.sendBriefingNow.title).toBe("Morning · Today");
-    expect(sentUs.data!.sendBriefingNow.body).toMatch(/^Home: [^,]+, -?\d+ °F to -?\d+ °F, (dry|rain from [1-9]\d?:\d\d [AP]M \(\d+%\))(, gusts up to \d+ mph)?\.$/);
+    expect(sentUs.data!.sendBriefingNow.body).toMatch(
+      /^Home: [^,]+, -?\d+ °F to -?\d+ °F, (dry|rain from [1-9]\d?:\d\d [AP]M \(\d+%\))(, gusts up to \d+ mph)?\.$/,
+    );
 
     const inbox = await t.gql(INBOX, {}, { token: german.token });
     expect(inbox.data!.messages.edges).toHaveLength(1);

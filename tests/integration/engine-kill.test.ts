@@ -36,37 +36,91 @@ async function freshDir() {
 
 /** Users with places, briefings due now and rules that will fire, written straight to the database. */
 async function seed(dataDir: string) {
-  const api = await createApi({ production: true, dataDir, openMeteoForecastUrl: weather.url, openMeteoGeocodingUrl: weather.url, now: () => new Date(NOW), scheduler: false });
+  const api = await createApi({
+    production: true,
+    dataDir,
+    openMeteoForecastUrl: weather.url,
+    openMeteoGeocodingUrl: weather.url,
+    now: () => new Date(NOW),
+    scheduler: false,
+  });
   const created = "2026-05-01T00:00:00.000Z";
   await api.services.db.transaction().execute(async (trx) => {
     for (let u = 0; u < USERS; u++) {
       const userId = randomUUID();
-      await trx.insertInto("users").values({ id: userId, email: `k${u}@kill.example`, password_hash: "-", created_at: created }).execute();
-      await trx.insertInto("settings").values(defaultSettings(userId, "EN_US", "UTC")).execute();
+      await trx
+        .insertInto("users")
+        .values({ id: userId, email: `k${u}@kill.example`, password_hash: "-", created_at: created })
+        .execute();
+      await trx
+        .insertInto("settings")
+        .values(defaultSettings(userId, "EN_US", "UTC"))
+        .execute();
       const placeIds: string[] = [];
       for (let p = 0; p < 5; p++) {
         const id = randomUUID();
         placeIds.push(id);
         await trx
           .insertInto("places")
-          .values({ id, user_id: userId, label: `P${p}`, name: `P${p}`, admin1: null, country_code: null, latitude: 10 + u, longitude: 5 * p, time_zone: "UTC", position: p, created_at: created })
+          .values({
+            id,
+            user_id: userId,
+            label: `P${p}`,
+            name: `P${p}`,
+            admin1: null,
+            country_code: null,
+            latitude: 10 + u,
+            longitude: 5 * p,
+            time_zone: "UTC",
+            position: p,
+            created_at: created,
+          })
           .execute();
       }
       for (let b = 0; b < 2; b++) {
         const id = randomUUID();
         await trx
           .insertInto("briefings")
-          .values({ id, user_id: userId, name: `B${b}`, enabled: 1, period: "TODAY", time: "05:00", days: "MON,TUE,WED,THU,FRI,SAT,SUN", next_run_at: "2026-06-01T05:00:00.000Z", last_sent_at: null, created_at: created })
+          .values({
+            id,
+            user_id: userId,
+            name: `B${b}`,
+            enabled: 1,
+            period: "TODAY",
+            time: "05:00",
+            days: "MON,TUE,WED,THU,FRI,SAT,SUN",
+            next_run_at: "2026-06-01T05:00:00.000Z",
+            last_sent_at: null,
+            created_at: created,
+          })
           .execute();
-        await trx.insertInto("briefing_places").values(placeIds.map((placeId, position) => ({ briefing_id: id, place_id: placeId, position }))).execute();
+        await trx
+          .insertInto("briefing_places")
+          .values(placeIds.map((placeId, position) => ({ briefing_id: id, place_id: placeId, position })))
+          .execute();
       }
       await trx
         .insertInto("alert_rules")
         .values(
           Array.from({ length: 4 }, (_, r) => ({
-            id: randomUUID(), user_id: userId, name: `R${r}`, enabled: 1, place_id: null, metric: "TEMPERATURE", comparator: "AT_LEAST",
-            threshold: -50 + r, conditions: null, lookahead_hours: 24, active_days: "MON,TUE,WED,THU,FRI,SAT,SUN", active_from: null,
-            active_to: null, urgent: 0, notify_all_clear: 0, cooldown_hours: 6, snoozed_until: null, created_at: created,
+            id: randomUUID(),
+            user_id: userId,
+            name: `R${r}`,
+            enabled: 1,
+            place_id: null,
+            metric: "TEMPERATURE",
+            comparator: "AT_LEAST",
+            threshold: -50 + r,
+            conditions: null,
+            lookahead_hours: 24,
+            active_days: "MON,TUE,WED,THU,FRI,SAT,SUN",
+            active_from: null,
+            active_to: null,
+            urgent: 0,
+            notify_all_clear: 0,
+            cooldown_hours: 6,
+            snoozed_until: null,
+            created_at: created,
           })),
         )
         .execute();
@@ -94,7 +148,14 @@ function pass(dataDir: string, killAfterMs?: number): Promise<"done" | "killed">
 }
 
 async function outcome(dataDir: string) {
-  const api = await createApi({ production: true, dataDir, openMeteoForecastUrl: weather.url, openMeteoGeocodingUrl: weather.url, now: () => new Date(NOW), scheduler: false });
+  const api = await createApi({
+    production: true,
+    dataDir,
+    openMeteoForecastUrl: weather.url,
+    openMeteoGeocodingUrl: weather.url,
+    now: () => new Date(NOW),
+    scheduler: false,
+  });
   try {
     const { db } = api.services;
     const messages = await db.selectFrom("messages").select(["kind", "dedupe_key"]).execute();

@@ -31,15 +31,45 @@ afterAll(() => t.close());
 
 const PLACES = gql`
   query Places {
-    places { id label position }
-    me { id places { id label } unreadCount }
+    places {
+      id
+      label
+      position
+    }
+    me {
+      id
+      places {
+        id
+        label
+      }
+      unreadCount
+    }
   }
 `;
 const BRIEFINGS = gql`
-  query Briefings { briefings { id name } }
+  query Briefings {
+    briefings {
+      id
+      name
+    }
+  }
 `;
 const INBOX = gql`
-  query Inbox { messages(first: 10) { edges { id title readAt } hasMore endCursor } me { id unreadCount } }
+  query Inbox {
+    messages(first: 10) {
+      edges {
+        id
+        title
+        readAt
+      }
+      hasMore
+      endCursor
+    }
+    me {
+      id
+      unreadCount
+    }
+  }
 `;
 const cached = <T>(query: typeof PLACES, variables = {}) => {
   const result = client.readQuery<T>(query, variables, { requestPolicy: "cache-only" });
@@ -58,7 +88,10 @@ describe("graphcache updates", () => {
     const afterFirstQuery = requests;
     const added: string[] = [];
     for (const lat of [10, 20, 30]) {
-      const data = await mutate<{ addPlace: { id: string } }>(`mutation ($lat: Float!) { addPlace(latitude: $lat, longitude: 5, label: "P${lat}") { id label position } }`, { lat });
+      const data = await mutate<{ addPlace: { id: string } }>(
+        `mutation ($lat: Float!) { addPlace(latitude: $lat, longitude: 5, label: "P${lat}") { id label position } }`,
+        { lat },
+      );
       added.push(data.addPlace.id);
     }
     let places = cached<{ places: Array<{ id: string; label: string }>; me: { places: Array<{ id: string }> } }>(PLACES)!;
@@ -93,8 +126,14 @@ describe("graphcache updates", () => {
 
     // Mark one read, delete one unread: the count follows without a refetch.
     const briefingId = saved.saveBriefing.id;
-    const second = await mutate<{ sendBriefingNow: { id: string } }>(`mutation ($id: ID!) { sendBriefingNow(id: $id) { id title readAt } }`, { id: briefingId });
-    const third = await mutate<{ sendBriefingNow: { id: string } }>(`mutation ($id: ID!) { sendBriefingNow(id: $id) { id title readAt } }`, { id: briefingId });
+    const second = await mutate<{ sendBriefingNow: { id: string } }>(
+      `mutation ($id: ID!) { sendBriefingNow(id: $id) { id title readAt } }`,
+      { id: briefingId },
+    );
+    const third = await mutate<{ sendBriefingNow: { id: string } }>(
+      `mutation ($id: ID!) { sendBriefingNow(id: $id) { id title readAt } }`,
+      { id: briefingId },
+    );
     expect(cached<{ me: { unreadCount: number } }>(INBOX)!.me.unreadCount).toBe(3);
     const requestsBefore = requests;
     const marked = await client.mutation(MARK_READ_MUTATION, { ids: [second.sendBriefingNow.id] }).toPromise();
@@ -109,7 +148,11 @@ describe("graphcache updates", () => {
     // Undo of the delete: back in its place and unread again, still without a refetch.
     await mutate(`mutation ($id: ID!) { restoreMessage(id: $id) { id title readAt createdAt } }`, { id: third.sendBriefingNow.id });
     const afterRestore = cached<{ messages: { edges: Array<{ id: string }> }; me: { unreadCount: number } }>(INBOX)!;
-    expect(afterRestore.messages.edges.map((m) => m.id)).toEqual([third.sendBriefingNow.id, second.sendBriefingNow.id, afterDelete.messages.edges[1]!.id]);
+    expect(afterRestore.messages.edges.map((m) => m.id)).toEqual([
+      third.sendBriefingNow.id,
+      second.sendBriefingNow.id,
+      afterDelete.messages.edges[1]!.id,
+    ]);
     expect(afterRestore.me.unreadCount).toBe(2);
     expect(requests - requestsBefore).toBe(3);
 
@@ -123,32 +166,77 @@ describe("graphcache updates", () => {
   });
 
   it("fetches the briefings' next runs again after a change of time zone", async () => {
-    const NEXT_RUNS = gql`query NextRuns { briefings { id name nextRunAt } }`;
+    const NEXT_RUNS = gql`
+      query NextRuns {
+        briefings {
+          id
+          name
+          nextRunAt
+        }
+      }
+    `;
     const placeId = cached<{ places: Array<{ id: string }> }>(PLACES)!.places[0]!.id;
-    await mutate(`mutation ($placeId: ID!) { saveBriefing(input: { name: "Zoned", placeIds: [$placeId], period: TODAY, time: "07:00", days: [MON, TUE, WED, THU, FRI, SAT, SUN] }) { id name nextRunAt } }`, { placeId });
+    await mutate(
+      `mutation ($placeId: ID!) { saveBriefing(input: { name: "Zoned", placeIds: [$placeId], period: TODAY, time: "07:00", days: [MON, TUE, WED, THU, FRI, SAT, SUN] }) { id name nextRunAt } }`,
+      { placeId },
+    );
     await client.query(NEXT_RUNS, {}).toPromise();
-    const before = cached<{ briefings: Array<{ name: string; nextRunAt: string }> }>(NEXT_RUNS)!.briefings.find((b) => b.name === "Zoned")!.nextRunAt;
+    const before = cached<{ briefings: Array<{ name: string; nextRunAt: string }> }>(NEXT_RUNS)!.briefings.find(
+      (b) => b.name === "Zoned",
+    )!.nextRunAt;
 
     const zone = await client.mutation(UPDATE_SETTINGS_MUTATION, { input: { timeZone: "Asia/Tokyo" } }).toPromise();
     expect(zone.error).toBeUndefined();
     // The cached schedule is stale: the list is not served from the cache, and fetched again it is in the new zone.
     expect(cached(NEXT_RUNS)).toBeNull();
-    const after = (await client.query(NEXT_RUNS, {}).toPromise()).data!.briefings.find((b: { name: string }) => b.name === "Zoned")!.nextRunAt as string;
+    const after = (await client.query(NEXT_RUNS, {}).toPromise()).data!.briefings.find((b: { name: string }) => b.name === "Zoned")!
+      .nextRunAt as string;
     expect(after).not.toBe(before);
     expect(new Date(after).toLocaleTimeString("en-GB", { timeZone: "Asia/Tokyo", hour: "2-digit", minute: "2-digit" })).toBe("07:00");
   });
 
   it("drops a removed place's rules and briefing slots, and puts a restored place back in its position", async () => {
     const placeIds = await Promise.all(
-      [61, 62].map(async (lat) =>
-        (await mutate<{ addPlace: { id: string } }>(`mutation ($lat: Float!) { addPlace(latitude: $lat, longitude: 5, label: "R${lat}") { id label position } }`, { lat })).addPlace.id,
+      [61, 62].map(
+        async (lat) =>
+          (
+            await mutate<{ addPlace: { id: string } }>(
+              `mutation ($lat: Float!) { addPlace(latitude: $lat, longitude: 5, label: "R${lat}") { id label position } }`,
+              { lat },
+            )
+          ).addPlace.id,
       ),
     );
     const [first, second] = placeIds as [string, string];
-    const RULES = gql`query Rules { alertRules { id name place { id } } }`;
-    const BRIEFING_PLACES = gql`query BriefingPlaces { briefings { id places { id } } }`;
-    await mutate(`mutation ($id: ID!) { saveAlertRule(input: { name: "Wind", placeId: $id, metric: WIND_GUSTS, threshold: 90 }) { id name place { id } } }`, { id: second });
-    await mutate(`mutation ($ids: [ID!]!) { saveBriefing(input: { name: "Both", placeIds: $ids, period: TODAY, time: "07:00", days: [MON] }) { id } }`, { ids: [first, second] });
+    const RULES = gql`
+      query Rules {
+        alertRules {
+          id
+          name
+          place {
+            id
+          }
+        }
+      }
+    `;
+    const BRIEFING_PLACES = gql`
+      query BriefingPlaces {
+        briefings {
+          id
+          places {
+            id
+          }
+        }
+      }
+    `;
+    await mutate(
+      `mutation ($id: ID!) { saveAlertRule(input: { name: "Wind", placeId: $id, metric: WIND_GUSTS, threshold: 90 }) { id name place { id } } }`,
+      { id: second },
+    );
+    await mutate(
+      `mutation ($ids: [ID!]!) { saveBriefing(input: { name: "Both", placeIds: $ids, period: TODAY, time: "07:00", days: [MON] }) { id } }`,
+      { ids: [first, second] },
+    );
     await client.query(RULES, {}).toPromise();
     await client.query(BRIEFING_PLACES, {}).toPromise();
     const placeOrder = () => cached<{ places: Array<{ id: string }> }>(PLACES)!.places.map((place) => place.id);
@@ -169,7 +257,14 @@ describe("graphcache updates", () => {
   });
 
   it("drops a deleted rule from the cached list, and merges saved settings into every cached view of them", async () => {
-    const RULES = gql`query RulesList { alertRules { id name } }`;
+    const RULES = gql`
+      query RulesList {
+        alertRules {
+          id
+          name
+        }
+      }
+    `;
     await client.query(RULES, {}).toPromise();
     const kept = cached<{ alertRules: Array<{ id: string }> }>(RULES)!.alertRules.length;
     const saved = await mutate<{ saveAlertRule: { id: string } }>(

@@ -32,14 +32,20 @@ describe("hardening", () => {
   });
 
   it("counts list sizes in the cost limit: 15 aliases of places × 168 hours are refused before anything runs", async () => {
-    const hourFields = "id time condition weatherCode isDay temperature apparentTemperature precipitation precipitationProbability snowfall windSpeed windGusts uvIndex";
-    const flood = Array.from({ length: 15 }, (_, i) => `a${i}: me { places { weather { hourly(hours: 168) { ${hourFields} } } } }`).join(" ");
+    const hourFields =
+      "id time condition weatherCode isDay temperature apparentTemperature precipitation precipitationProbability snowfall windSpeed windGusts uvIndex";
+    const flood = Array.from({ length: 15 }, (_, i) => `a${i}: me { places { weather { hourly(hours: 168) { ${hourFields} } } } }`).join(
+      " ",
+    );
     const refused = await t.gql(`{ ${flood} }`);
     expect(refused.data ?? null).toBeNull();
     expect(codes(refused)).toEqual(["BAD_USER_INPUT"]);
     expect(refused.errors![0]!.message).toMatch(/asks for too much at once: it costs \d+, and at most \d+ is allowed/);
     // One place list at the app's 48 hours is well within it; a variable counts as the most it could ask for.
-    expect(await t.gql(`{ me { places { weather { hourly(hours: 48) { ${hourFields} } } } } }`)).toEqual({ status: 200, data: { me: null } });
+    expect(await t.gql(`{ me { places { weather { hourly(hours: 48) { ${hourFields} } } } } }`)).toEqual({
+      status: 200,
+      data: { me: null },
+    });
     const variable = await t.gql(`query ($h: Int!) { ${flood.replaceAll("hours: 168", "hours: $h")} }`, { h: 1 });
     expect(codes(variable)).toEqual(["BAD_USER_INPUT"]);
     await stillServing();

@@ -92,13 +92,18 @@ describe("operations over the WebSocket", () => {
     try {
       socket.send(JSON.stringify({ id: "bad", type: "subscribe", payload: { query } }));
       await expect.poll(() => received.find((message) => message.id === "bad")?.type).toBe("error");
-      const errors = received.find((message) => message.id === "bad")!.payload as Array<{ message: string; extensions?: { code?: string } }>;
+      const errors = received.find((message) => message.id === "bad")!.payload as Array<{
+        message: string;
+        extensions?: { code?: string };
+      }>;
       expect(errors[0]!.message).toBeTruthy();
       expect(errors[0]!.extensions?.code).toBe(code);
 
       // The same socket still answers the next operation.
       socket.send(JSON.stringify({ id: "good", type: "subscribe", payload: { query: "{ me { id } }" } }));
-      await expect.poll(() => received.find((message) => message.id === "good" && message.type === "next")?.payload).toEqual({ data: { me: null } });
+      await expect
+        .poll(() => received.find((message) => message.id === "good" && message.type === "next")?.payload)
+        .toEqual({ data: { me: null } });
       expect(closeCode()).toBeNull();
       expect(logged).not.toHaveBeenCalled();
     } finally {
@@ -119,14 +124,19 @@ describe("answers over the size limit", () => {
       const overHttp = await small.gql(query);
       expect(overHttp.data ?? null).toBeNull();
       expect(overHttp.errors).toEqual([
-        { message: expect.stringMatching(/^The answer would be larger than 2000 characters and was not sent/), extensions: { code: "BAD_USER_INPUT", maxChars: 2000 } },
+        {
+          message: expect.stringMatching(/^The answer would be larger than 2000 characters and was not sent/),
+          extensions: { code: "BAD_USER_INPUT", maxChars: 2000 },
+        },
       ]);
       const { socket, received, closeCode } = await openSocket(small.url);
       try {
         socket.send(JSON.stringify({ id: "big", type: "subscribe", payload: { query } }));
-        await expect.poll(() => received.find((message) => message.id === "big" && message.type === "next")?.payload).toEqual({
-          errors: overHttp.errors,
-        });
+        await expect
+          .poll(() => received.find((message) => message.id === "big" && message.type === "next")?.payload)
+          .toEqual({
+            errors: overHttp.errors,
+          });
         expect(closeCode()).toBeNull();
       } finally {
         socket.close();

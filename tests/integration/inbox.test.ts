@@ -15,7 +15,13 @@ async function userWithMessages(count: number) {
   const me = await t.gql(`{ me { id } }`, {}, { token });
   const userId = me.data!.me.id as string;
   for (let i = 0; i < count; i++) {
-    const row = await t.api.services.inbox.write({ userId, kind: "SYSTEM", title: `Message ${i}`, body: "…", dedupeKey: `test:${userId}:${i}` });
+    const row = await t.api.services.inbox.write({
+      userId,
+      kind: "SYSTEM",
+      title: `Message ${i}`,
+      body: "…",
+      dedupeKey: `test:${userId}:${i}`,
+    });
     t.api.services.inbox.publish(row!);
   }
   return { token, userId };
@@ -83,9 +89,15 @@ describe("inbox", () => {
 
     const stolen = await t.gql(`mutation ($ids: [ID!]!) { markRead(ids: $ids) { id } }`, { ids: [newest!.id] }, { token: mallory.token });
     expect(stolen.data!.markRead).toEqual([]);
-    expect(codes(await t.gql(`mutation ($id: ID!) { deleteMessage(id: $id) }`, { id: newest!.id }, { token: mallory.token }))).toEqual(["NOT_FOUND"]);
+    expect(codes(await t.gql(`mutation ($id: ID!) { deleteMessage(id: $id) }`, { id: newest!.id }, { token: mallory.token }))).toEqual([
+      "NOT_FOUND",
+    ]);
 
-    const read = await t.gql(`mutation ($ids: [ID!]!) { markRead(ids: $ids) { id readAt } }`, { ids: [newest!.id] }, { token: alice.token });
+    const read = await t.gql(
+      `mutation ($ids: [ID!]!) { markRead(ids: $ids) { id readAt } }`,
+      { ids: [newest!.id] },
+      { token: alice.token },
+    );
     expect(read.data!.markRead[0].readAt).toBeTruthy();
     expect((await t.gql(`{ me { unreadCount } }`, {}, { token: alice.token })).data!.me.unreadCount).toBe(2);
     expect((await t.gql(PAGE, { unreadOnly: true }, { token: alice.token })).data!.messages.edges).toHaveLength(2);
@@ -106,7 +118,13 @@ describe("inbox", () => {
     await new Promise((resolve) => setTimeout(resolve, 300)); // both subscriptions are live
 
     for (let i = 0; i < 3; i++) {
-      const row = await t.api.services.inbox.write({ userId: alice.userId, kind: "ALERT", title: `Live ${i}`, body: "", dedupeKey: `live:${alice.userId}:${i}` });
+      const row = await t.api.services.inbox.write({
+        userId: alice.userId,
+        kind: "ALERT",
+        title: `Live ${i}`,
+        body: "",
+        dedupeKey: `live:${alice.userId}:${i}`,
+      });
       t.api.services.inbox.publish(row!);
     }
     await aliceStream.done;
@@ -130,7 +148,11 @@ describe("inbox", () => {
       await new Promise((resolve) => setTimeout(resolve, 300)); // both subscriptions are live
 
       // Two written and published by the other process, one by this one.
-      for (const [api, title] of [[other.api, "There 1"], [t.api, "Here"], [other.api, "There 2"]] as const) {
+      for (const [api, title] of [
+        [other.api, "There 1"],
+        [t.api, "Here"],
+        [other.api, "There 2"],
+      ] as const) {
         const row = await api.services.inbox.write({ userId, kind: "SYSTEM", title, body: "", dedupeKey: `cross:${userId}:${title}` });
         api.services.inbox.publish(row!);
       }
@@ -158,12 +180,20 @@ describe("inbox", () => {
       const count = FOLLOW_PAGE_SIZE + 2;
       const stream = collect(client, count);
       await new Promise((resolve) => setTimeout(resolve, 300)); // the subscription is live
-      const message = (user: string, i: number) => ({ userId: user, kind: "SYSTEM" as const, title: `Bulk ${i}`, body: "", dedupeKey: `bulk:${user}:${i}` });
+      const message = (user: string, i: number) => ({
+        userId: user,
+        kind: "SYSTEM" as const,
+        title: `Bulk ${i}`,
+        body: "",
+        dedupeKey: `bulk:${user}:${i}`,
+      });
       // Written by the other process in one statement each, and not published there: only the follower brings them here.
       await other.api.services.inbox.writeMany(Array.from({ length: 3 }, (_, i) => message(bystander.userId, i)));
       await other.api.services.inbox.writeMany(Array.from({ length: count }, (_, i) => message(userId, i)));
       await stream.done;
-      expect(stream.received.map((value) => value.data.messageReceived.title)).toEqual(Array.from({ length: count }, (_, i) => `Bulk ${i}`));
+      expect(stream.received.map((value) => value.data.messageReceived.title)).toEqual(
+        Array.from({ length: count }, (_, i) => `Bulk ${i}`),
+      );
       stream.dispose();
       await client.dispose();
     } finally {

@@ -24,7 +24,13 @@ async function newUser() {
 let written = 0;
 /** Writes a message as the bot does: stored, then published to live subscribers. */
 async function botWrites(userId: string) {
-  const row = await t.api.services.inbox.write({ userId, kind: "SYSTEM", title: `Message ${++written}`, body: "…", dedupeKey: `live:${written}` });
+  const row = await t.api.services.inbox.write({
+    userId,
+    kind: "SYSTEM",
+    title: `Message ${++written}`,
+    body: "…",
+    dedupeKey: `live:${written}`,
+  });
   t.api.services.inbox.publish(row!);
   return row!.id;
 }
@@ -102,7 +108,11 @@ describe("live messages", () => {
 
   it("refuses a starting point that is not a message id", async () => {
     const { token } = await newUser();
-    const client = createWsClient({ url: t.url.replace("http", "ws"), connectionParams: { authorization: `Bearer ${token}` }, webSocketImpl: WebSocket });
+    const client = createWsClient({
+      url: t.url.replace("http", "ws"),
+      connectionParams: { authorization: `Bearer ${token}` },
+      webSocketImpl: WebSocket,
+    });
     // A failure before the stream starts arrives as one result carrying the error.
     const result = await new Promise<unknown>((resolve) => {
       client.subscribe(
@@ -145,7 +155,13 @@ describe("live messages", () => {
 
     let count = 0;
     async function write(api: TestApi, userId: string) {
-      const row = await api.api.services.inbox.write({ userId, kind: "SYSTEM", title: `Session end ${++count}`, body: "…", dedupeKey: `session-end:${count}` });
+      const row = await api.api.services.inbox.write({
+        userId,
+        kind: "SYSTEM",
+        title: `Session end ${++count}`,
+        body: "…",
+        dedupeKey: `session-end:${count}`,
+      });
       api.api.services.inbox.publish(row!);
       return row!.id;
     }
@@ -178,12 +194,20 @@ describe("live messages", () => {
       const mine = socketSubscriber(t, token);
       const first = await write(t, userId);
       await vi.waitFor(() => expect(mine.seen.ids).toEqual([first]));
-      const client = createClient({ url: t.url.replace("http", "ws"), webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${token}` }, retryAttempts: 0 });
+      const client = createClient({
+        url: t.url.replace("http", "ws"),
+        webSocketImpl: WebSocket,
+        connectionParams: { authorization: `Bearer ${token}` },
+        retryAttempts: 0,
+      });
       let closeCode: number | null = null;
       client.on("closed", (event) => (closeCode = (event as { code: number }).code));
       const answer = await new Promise<unknown>((resolve, reject) => {
         let result: unknown;
-        client.subscribe({ query: "mutation { logOut }" }, { next: (value) => (result = value), error: reject, complete: () => resolve(result) });
+        client.subscribe(
+          { query: "mutation { logOut }" },
+          { next: (value) => (result = value), error: reject, complete: () => resolve(result) },
+        );
       });
       expect(answer).toEqual({ data: { logOut: true } });
       await vi.waitFor(() => expect(closeCode).toBe(4401));

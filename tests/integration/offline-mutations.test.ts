@@ -48,17 +48,39 @@ function offlineCapableClient() {
 }
 
 const INBOX = gql`
-  query Inbox { messages(first: 10) { edges { id title readAt } hasMore endCursor } me { id unreadCount } }
+  query Inbox {
+    messages(first: 10) {
+      edges {
+        id
+        title
+        readAt
+      }
+      hasMore
+      endCursor
+    }
+    me {
+      id
+      unreadCount
+    }
+  }
 `;
 
 async function oneMessage(): Promise<string> {
-  const place = await t.gql<{ addPlace: { id: string } }>(`mutation { addPlace(latitude: 52.52, longitude: 13.41, label: "Home") { id } }`, {}, { token });
+  const place = await t.gql<{ addPlace: { id: string } }>(
+    `mutation { addPlace(latitude: 52.52, longitude: 13.41, label: "Home") { id } }`,
+    {},
+    { token },
+  );
   const briefing = await t.gql<{ saveBriefing: { id: string } }>(
     `mutation ($placeId: ID!) { saveBriefing(input: { name: "Morning", placeIds: [$placeId], period: TODAY, time: "07:00", days: [MON] }) { id } }`,
     { placeId: place.data!.addPlace.id },
     { token },
   );
-  const sent = await t.gql<{ sendBriefingNow: { id: string } }>(`mutation ($id: ID!) { sendBriefingNow(id: $id) { id } }`, { id: briefing.data!.saveBriefing.id }, { token });
+  const sent = await t.gql<{ sendBriefingNow: { id: string } }>(
+    `mutation ($id: ID!) { sendBriefingNow(id: $id) { id } }`,
+    { id: briefing.data!.saveBriefing.id },
+    { token },
+  );
   return sent.data!.sendBriefingNow.id;
 }
 
@@ -67,7 +89,11 @@ describe("mutations made offline", () => {
     const id = await oneMessage();
     const { client, memory, goOffline, goOnline } = offlineCapableClient();
     await client.query(INBOX, {}).toPromise();
-    const inbox = () => client.readQuery(INBOX, {}, { requestPolicy: "cache-only" })?.data as { messages: { edges: Array<{ id: string }> }; me: { unreadCount: number } };
+    const inbox = () =>
+      client.readQuery(INBOX, {}, { requestPolicy: "cache-only" })?.data as {
+        messages: { edges: Array<{ id: string }> };
+        me: { unreadCount: number };
+      };
     expect(inbox().messages.edges.map((edge) => edge.id)).toContain(id);
     const unread = inbox().me.unreadCount;
 
@@ -76,7 +102,10 @@ describe("mutations made offline", () => {
     await expect.poll(() => memory.queued()).toBe(1);
     expect(inbox().messages.edges.map((edge) => edge.id)).not.toContain(id);
     expect(inbox().me.unreadCount).toBe(unread - 1);
-    const onServer = async () => (await t.gql<{ messages: { edges: Array<{ id: string }> } }>(`{ messages(first: 10) { edges { id } } }`, {}, { token })).data!.messages.edges.map((edge) => edge.id);
+    const onServer = async () =>
+      (
+        await t.gql<{ messages: { edges: Array<{ id: string }> } }>(`{ messages(first: 10) { edges { id } } }`, {}, { token })
+      ).data!.messages.edges.map((edge) => edge.id);
     expect(await onServer()).toContain(id);
 
     goOnline();
@@ -96,7 +125,9 @@ describe("mutations made offline", () => {
     void client.mutation(UPDATE_SETTINGS_MUTATION, { input: { temperatureUnit: next } }).toPromise();
     await expect.poll(() => memory.queued()).toBe(1);
     expect(cached()).toEqual({ ...before, temperatureUnit: next });
-    const onServer = async () => (await t.gql<{ me: { settings: { temperatureUnit: string } } }>(`{ me { settings { temperatureUnit } } }`, {}, { token })).data!.me.settings.temperatureUnit;
+    const onServer = async () =>
+      (await t.gql<{ me: { settings: { temperatureUnit: string } } }>(`{ me { settings { temperatureUnit } } }`, {}, { token })).data!.me
+        .settings.temperatureUnit;
     expect(await onServer()).toBe(before.temperatureUnit);
 
     goOnline();

@@ -32,10 +32,7 @@ describe("places", () => {
     expect(home).toMatchObject({ label: "Home sweet home", position: 0 });
     const office = await addCity(token, "berlin");
     expect(office).toMatchObject({ label: "Berlin", position: 1 });
-    expect((await t.gql(PLACES, {}, { token })).data!.places.map((p: { label: string }) => p.label)).toEqual([
-      "Home sweet home",
-      "Berlin",
-    ]);
+    expect((await t.gql(PLACES, {}, { token })).data!.places.map((p: { label: string }) => p.label)).toEqual(["Home sweet home", "Berlin"]);
   });
 
   it("saves a bare coordinate with the time zone its forecast names", async () => {
@@ -52,7 +49,11 @@ describe("places", () => {
     const token = await t.signUp();
     const place = await addCity(token, "paris");
     for (const label of ["Home\u0000", "Wo\u0007rk", "A\u202Eevil"]) {
-      const renamed = await t.gql(`mutation ($id: ID!, $label: String!) { renamePlace(id: $id, label: $label) { label } }`, { id: place.id, label }, { token });
+      const renamed = await t.gql(
+        `mutation ($id: ID!, $label: String!) { renamePlace(id: $id, label: $label) { label } }`,
+        { id: place.id, label },
+        { token },
+      );
       expect(codes(renamed)).toEqual(["BAD_USER_INPUT"]);
       expect(renamed.errors![0]!.extensions).toMatchObject({ field: "label", reason: "LABEL_CONTROL_CHARACTERS" });
       expect(renamed.errors![0]!.message).toBe("A label cannot contain control characters");
@@ -73,9 +74,15 @@ describe("places", () => {
     expect(codes(await t.gql(`mutation ($id: ID!) { renamePlace(id: $id, label: "   ") { label } }`, { id: b.id }, { token }))).toEqual([
       "BAD_USER_INPUT",
     ]);
-    expect(codes(await t.gql(`mutation ($id: ID!, $l: String!) { renamePlace(id: $id, label: $l) { label } }`, { id: b.id, l: "x".repeat(61) }, { token }))).toEqual([
-      "BAD_USER_INPUT",
-    ]);
+    expect(
+      codes(
+        await t.gql(
+          `mutation ($id: ID!, $l: String!) { renamePlace(id: $id, label: $l) { label } }`,
+          { id: b.id, l: "x".repeat(61) },
+          { token },
+        ),
+      ),
+    ).toEqual(["BAD_USER_INPUT"]);
 
     const REORDER = `mutation ($ids: [ID!]!) { reorderPlaces(ids: $ids) { id position } }`;
     const reordered = await t.gql(REORDER, { ids: [c.id, a.id, b.id] }, { token });
@@ -84,7 +91,11 @@ describe("places", () => {
       { id: a.id, position: 1 },
       { id: b.id, position: 2 },
     ]);
-    for (const ids of [[c.id, a.id], [c.id, a.id, a.id], [c.id, a.id, b.id, "nope"]]) {
+    for (const ids of [
+      [c.id, a.id],
+      [c.id, a.id, a.id],
+      [c.id, a.id, b.id, "nope"],
+    ]) {
       expect(codes(await t.gql(REORDER, { ids }, { token }))).toEqual(["BAD_USER_INPUT"]);
     }
 
@@ -103,13 +114,13 @@ describe("places", () => {
 
     expect((await t.gql(`query ($id: ID!) { place(id: $id) { id } }`, { id: place.id }, { token: mallory })).data!.place).toBeNull();
     expect((await t.gql(PLACES, {}, { token: mallory })).data!.places).toEqual([]);
-    expect(codes(await t.gql(`mutation ($id: ID!) { renamePlace(id: $id, label: "Mine") { id } }`, { id: place.id }, { token: mallory }))).toEqual([
-      "NOT_FOUND",
-    ]);
+    expect(
+      codes(await t.gql(`mutation ($id: ID!) { renamePlace(id: $id, label: "Mine") { id } }`, { id: place.id }, { token: mallory })),
+    ).toEqual(["NOT_FOUND"]);
     expect(codes(await t.gql(`mutation ($id: ID!) { removePlace(id: $id) }`, { id: place.id }, { token: mallory }))).toEqual(["NOT_FOUND"]);
-    expect(codes(await t.gql(`mutation ($ids: [ID!]!) { reorderPlaces(ids: $ids) { id } }`, { ids: [place.id] }, { token: mallory }))).toEqual([
-      "BAD_USER_INPUT",
-    ]);
+    expect(
+      codes(await t.gql(`mutation ($ids: [ID!]!) { reorderPlaces(ids: $ids) { id } }`, { ids: [place.id] }, { token: mallory })),
+    ).toEqual(["BAD_USER_INPUT"]);
     // Alice's place is untouched.
     expect((await t.gql(PLACES, {}, { token: alice })).data!.places).toEqual([{ id: place.id, label: "Beach", position: 0 }]);
   });
@@ -147,7 +158,8 @@ describe("undo of a removed place", () => {
       const cabin = (await gql(ADD, { latitude: 46.5, longitude: 9.8, label: "Cabin" })).data!.addPlace;
       await gql(ADD, { latitude: 52.5, longitude: 13.4, label: "Office" });
       const rule = `mutation ($input: AlertRuleInput!) { saveAlertRule(input: $input) { id } }`;
-      const own = (await gql(rule, { input: { name: "Cabin wind", placeId: cabin.id, metric: "WIND_GUSTS", threshold: 0 } })).data!.saveAlertRule;
+      const own = (await gql(rule, { input: { name: "Cabin wind", placeId: cabin.id, metric: "WIND_GUSTS", threshold: 0 } })).data!
+        .saveAlertRule;
       await gql(rule, { input: { name: "Anywhere wind", metric: "WIND_GUSTS", threshold: 0 } });
       await gql(
         `mutation ($ids: [ID!]!) { saveBriefing(input: { name: "Morning", placeIds: $ids, period: TODAY, time: "07:00", days: [MON] }) { id } }`,

@@ -12,21 +12,39 @@ async function setUp(start = "2026-06-01T12:00:00Z", { pushAllowLoopback = true 
   let now = Date.parse(start);
   const pushService = await startFakePushService();
   const t: TestApi = await startTestApi({ now: () => new Date(now), pushAllowLoopback });
-  cleanups.push(() => t.close(), () => pushService.close());
+  cleanups.push(
+    () => t.close(),
+    () => pushService.close(),
+  );
   const token = await t.signUp();
-  await t.gql(`mutation ($input: SettingsInput!) { updateSettings(input: $input) { id } }`, {
-    input: { pushEnabled: true, timeZone: "UTC", quietHoursEnabled: true, quietFrom: "22:00", quietTo: "07:00" },
-  }, { token });
+  await t.gql(
+    `mutation ($input: SettingsInput!) { updateSettings(input: $input) { id } }`,
+    {
+      input: { pushEnabled: true, timeZone: "UTC", quietHoursEnabled: true, quietFrom: "22:00", quietTo: "07:00" },
+    },
+    { token },
+  );
   const subscription = pushService.subscription("device-1");
-  const saved = await t.gql(`mutation ($e: String!, $k: String!, $a: String!) { savePushSubscription(endpoint: $e, p256dh: $k, auth: $a) }`, {
-    e: subscription.endpoint,
-    k: subscription.p256dh,
-    a: subscription.auth,
-  }, { token });
+  const saved = await t.gql(
+    `mutation ($e: String!, $k: String!, $a: String!) { savePushSubscription(endpoint: $e, p256dh: $k, auth: $a) }`,
+    {
+      e: subscription.endpoint,
+      k: subscription.p256dh,
+      a: subscription.auth,
+    },
+    { token },
+  );
   expect(saved.data).toEqual(pushAllowLoopback ? { savePushSubscription: true } : null);
   const userId = (await t.gql(`{ me { id } }`, {}, { token })).data!.me.id as string;
   async function message(title: string, urgent = false) {
-    const row = await t.api.services.inbox.write({ userId, kind: urgent ? "ALERT" : "BRIEFING", title, body: `${title} body`, urgent, dedupeKey: `${title}:${now}` });
+    const row = await t.api.services.inbox.write({
+      userId,
+      kind: urgent ? "ALERT" : "BRIEFING",
+      title,
+      body: `${title} body`,
+      urgent,
+      dedupeKey: `${title}:${now}`,
+    });
     return t.api.services.push.deliver(row!);
   }
   return { t, token, pushService, subscription, message, setTime: (iso: string) => (now = Date.parse(iso)) };
@@ -94,20 +112,26 @@ describe("web push", () => {
     const { t, token, pushService } = await setUp();
     const good = pushService.subscription("device-2");
     const save = (variables: Record<string, string>) =>
-      t.gql(`mutation ($e: String!, $k: String!, $a: String!) { savePushSubscription(endpoint: $e, p256dh: $k, auth: $a) }`, variables, { token });
+      t.gql(`mutation ($e: String!, $k: String!, $a: String!) { savePushSubscription(endpoint: $e, p256dh: $k, auth: $a) }`, variables, {
+        token,
+      });
     expect(codes(await save({ e: "http://push.example.com/x", k: good.p256dh, a: good.auth }))).toEqual(["BAD_USER_INPUT"]);
     expect(codes(await save({ e: good.endpoint, k: "short", a: good.auth }))).toEqual(["BAD_USER_INPUT"]);
     expect(codes(await save({ e: good.endpoint, k: good.p256dh, a: "AAAA" }))).toEqual(["BAD_USER_INPUT"]);
-    expect(codes(await t.gql(`mutation { savePushSubscription(endpoint: "https://push.example.com/x", p256dh: "x", auth: "y") }`))).toEqual([
-      "UNAUTHENTICATED",
-    ]);
+    expect(codes(await t.gql(`mutation { savePushSubscription(endpoint: "https://push.example.com/x", p256dh: "x", auth: "y") }`))).toEqual(
+      ["UNAUTHENTICATED"],
+    );
   });
 
   it("accepts only https endpoints on public addresses", async () => {
     const { t, token, pushService } = await setUp("2026-06-01T12:00:00Z", { pushAllowLoopback: false });
     const keys = pushService.subscription("device-3");
     const save = (endpoint: string) =>
-      t.gql(`mutation ($e: String!, $k: String!, $a: String!) { savePushSubscription(endpoint: $e, p256dh: $k, auth: $a) }`, { e: endpoint, k: keys.p256dh, a: keys.auth }, { token });
+      t.gql(
+        `mutation ($e: String!, $k: String!, $a: String!) { savePushSubscription(endpoint: $e, p256dh: $k, auth: $a) }`,
+        { e: endpoint, k: keys.p256dh, a: keys.auth },
+        { token },
+      );
     for (const endpoint of [
       "http://push.example.com/x",
       "https://localhost/x",
@@ -133,7 +157,12 @@ describe("web push", () => {
       expect(codes(refused), endpoint).toEqual(["BAD_USER_INPUT"]);
       expect(refused.errors![0]!.message, endpoint).toMatch(/endpoint/);
     }
-    for (const endpoint of ["https://fcm.googleapis.com/fcm/send/abc", "https://updates.push.services.mozilla.com/wpush/v2/x", "https://8.8.8.8/x", "https://[2606:4700::1111]/x"]) {
+    for (const endpoint of [
+      "https://fcm.googleapis.com/fcm/send/abc",
+      "https://updates.push.services.mozilla.com/wpush/v2/x",
+      "https://8.8.8.8/x",
+      "https://[2606:4700::1111]/x",
+    ]) {
       expect((await save(endpoint)).data, endpoint).toEqual({ savePushSubscription: true });
     }
   });
@@ -141,13 +170,24 @@ describe("web push", () => {
   it("refuses loopback endpoints unless the test setting allows them, also for rows saved before", async () => {
     const { t, token, pushService, message } = await setUp("2026-06-01T12:00:00Z", { pushAllowLoopback: false });
     const device = pushService.subscription("device-4");
-    const saved = await t.gql(`mutation ($e: String!, $k: String!, $a: String!) { savePushSubscription(endpoint: $e, p256dh: $k, auth: $a) }`, { e: device.endpoint, k: device.p256dh, a: device.auth }, { token });
+    const saved = await t.gql(
+      `mutation ($e: String!, $k: String!, $a: String!) { savePushSubscription(endpoint: $e, p256dh: $k, auth: $a) }`,
+      { e: device.endpoint, k: device.p256dh, a: device.auth },
+      { token },
+    );
     expect(codes(saved)).toEqual(["BAD_USER_INPUT"]);
     // A row that got in before this rule is not posted to either.
     const userId = (await t.gql(`{ me { id } }`, {}, { token })).data!.me.id as string;
     await t.api.services.db
       .insertInto("push_subscriptions")
-      .values({ id: "old-row", user_id: userId, endpoint: device.endpoint, p256dh: device.p256dh, auth: device.auth, created_at: new Date().toISOString() })
+      .values({
+        id: "old-row",
+        user_id: userId,
+        endpoint: device.endpoint,
+        p256dh: device.p256dh,
+        auth: device.auth,
+        created_at: new Date().toISOString(),
+      })
       .execute();
     const warned = vi.spyOn(console, "warn").mockImplementation(() => {});
     try {
@@ -177,11 +217,18 @@ describe("push requests at send time", () => {
   });
 
   it("check every address a name resolves to", async () => {
-    const answers = (addresses: string[]) => (_host: string, _options: object, callback: (error: Error | null, found: Array<{ address: string; family: number }>) => void) =>
-      callback(null, addresses.map((address) => ({ address, family: address.includes(":") ? 6 : 4 })));
+    const answers =
+      (addresses: string[]) =>
+      (_host: string, _options: object, callback: (error: Error | null, found: Array<{ address: string; family: number }>) => void) =>
+        callback(
+          null,
+          addresses.map((address) => ({ address, family: address.includes(":") ? 6 : 4 })),
+        );
     const lookUp = (addresses: string[]) =>
       new Promise<string>((resolve, reject) =>
-        guardedLookup(false, answers(addresses) as never)("push.example.com", {}, (error, address) => (error ? reject(error) : resolve(address as string))),
+        guardedLookup(false, answers(addresses) as never)("push.example.com", {}, (error, address) =>
+          error ? reject(error) : resolve(address as string),
+        ),
       );
     expect(await lookUp(["93.184.215.14"])).toBe("93.184.215.14");
     await expect(lookUp(["93.184.215.14", "10.0.0.7"])).rejects.toThrow(/10\.0\.0\.7/);

@@ -9,7 +9,10 @@ describe("migration 0007_removed_items", () => {
     const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
     try {
       expect((await migrator.migrateTo("0005_removed_places")).error).toBeUndefined();
-      await db.insertInto("users").values({ id: "u1", email: "kept@example.com", password_hash: "x", created_at: "2026-06-01T06:00:00.000Z" }).execute();
+      await db
+        .insertInto("users")
+        .values({ id: "u1", email: "kept@example.com", password_hash: "x", created_at: "2026-06-01T06:00:00.000Z" })
+        .execute();
       await db
         .insertInto("removed_places")
         .values({ place_id: "p1", user_id: "u1", removed_at: "2026-06-01T06:00:00.000Z", snapshot: '{"place":{"id":"p1"}}' })
@@ -19,7 +22,9 @@ describe("migration 0007_removed_items", () => {
       expect(await db.selectFrom("removed_items").selectAll().execute()).toEqual([
         { kind: "place", item_id: "p1", user_id: "u1", removed_at: "2026-06-01T06:00:00.000Z", snapshot: '{"place":{"id":"p1"}}' },
       ]);
-      const tables = await sql<{ name: string }>`select name from sqlite_schema where type = 'table' and name = 'removed_places'`.execute(db);
+      const tables = await sql<{ name: string }>`select name from sqlite_schema where type = 'table' and name = 'removed_places'`.execute(
+        db,
+      );
       expect(tables.rows).toEqual([]);
     } finally {
       await db.destroy();

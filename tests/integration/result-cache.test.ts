@@ -43,7 +43,12 @@ describe("kept answers", () => {
     await t.gql(ADD, { label: "Home", lat: 47.37 }, { token });
     const runs = countRuns(t);
     const overHttp = await t.gql(HOME, {}, { token });
-    const client = createClient({ url: t.url.replace("http", "ws"), webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${token}` }, retryAttempts: 0 });
+    const client = createClient({
+      url: t.url.replace("http", "ws"),
+      webSocketImpl: WebSocket,
+      connectionParams: { authorization: `Bearer ${token}` },
+      retryAttempts: 0,
+    });
     try {
       const overWebSocket = await new Promise((resolve, reject) => {
         let result: unknown;
@@ -124,8 +129,14 @@ describe("kept answers", () => {
     expect((await t.gql(weather, {}, { token })).data!.me.places[0].weather.stale).toBe(false);
     clock.advance(20 * 60_000);
     t.fake.failNext(500, 3);
-    expect((await t.gql(weather, {}, { token })).data!.me.places[0].weather).toEqual({ stale: true, fetchedAt: "2026-11-22T10:15:00.000Z" });
-    expect((await t.gql(weather, {}, { token })).data!.me.places[0].weather).toEqual({ stale: false, fetchedAt: "2026-11-22T10:35:00.000Z" });
+    expect((await t.gql(weather, {}, { token })).data!.me.places[0].weather).toEqual({
+      stale: true,
+      fetchedAt: "2026-11-22T10:15:00.000Z",
+    });
+    expect((await t.gql(weather, {}, { token })).data!.me.places[0].weather).toEqual({
+      stale: false,
+      fetchedAt: "2026-11-22T10:35:00.000Z",
+    });
     expect(runs).toHaveBeenCalledTimes(7);
 
     // Signed-out lookups always run: each one counts against the address's limit.

@@ -17,7 +17,8 @@ async function userWithBriefing(now: () => Date) {
       { ids: [place.id] },
     )
   ).data!.saveBriefing;
-  const send = async () => (await gql(`mutation ($id: ID!) { sendBriefingNow(id: $id) { id } }`, { id: briefing.id })).data!.sendBriefingNow.id as string;
+  const send = async () =>
+    (await gql(`mutation ($id: ID!) { sendBriefingNow(id: $id) { id } }`, { id: briefing.id })).data!.sendBriefingNow.id as string;
   return { t, token, gql, place, briefing, send };
 }
 
@@ -58,7 +59,9 @@ describe("undo of a deleted briefing", () => {
     const { gql, briefing, place, send } = await userWithBriefing(() => new Date(now));
     const message = await send();
     const before = (await gql(BRIEFINGS)).data!.briefings;
-    expect(before).toEqual([{ id: briefing.id, name: "Morning", enabled: true, nextRunAt: "2026-06-01T07:00:00.000Z", places: [{ id: place.id }] }]);
+    expect(before).toEqual([
+      { id: briefing.id, name: "Morning", enabled: true, nextRunAt: "2026-06-01T07:00:00.000Z", places: [{ id: place.id }] },
+    ]);
 
     expect((await gql(`mutation ($id: ID!) { deleteBriefing(id: $id) }`, { id: briefing.id })).data!.deleteBriefing).toBe(briefing.id);
     expect((await gql(BRIEFINGS)).data!.briefings).toEqual([]);
@@ -75,7 +78,9 @@ describe("undo of a deleted briefing", () => {
       nextRunAt: "2026-06-02T07:00:00.000Z",
       places: [{ id: place.id }],
     });
-    expect((await gql(INBOX)).data!.messages.edges.find((edge: { id: string }) => edge.id === message).briefing).toEqual({ id: briefing.id });
+    expect((await gql(INBOX)).data!.messages.edges.find((edge: { id: string }) => edge.id === message).briefing).toEqual({
+      id: briefing.id,
+    });
     expect(codes(await gql(RESTORE, { id: briefing.id }))).toEqual(["NOT_FOUND"]);
   });
 });
@@ -84,6 +89,8 @@ describe("removed places", () => {
   it("are kept in the same store and still come back", async () => {
     const { gql, place } = await userWithBriefing(() => new Date("2026-06-01T06:00:00Z"));
     await gql(`mutation ($id: ID!) { removePlace(id: $id) }`, { id: place.id });
-    expect((await gql(`mutation ($id: ID!) { restorePlace(id: $id) { id } }`, { id: place.id })).data!.restorePlace).toEqual({ id: place.id });
+    expect((await gql(`mutation ($id: ID!) { restorePlace(id: $id) { id } }`, { id: place.id })).data!.restorePlace).toEqual({
+      id: place.id,
+    });
   });
 });

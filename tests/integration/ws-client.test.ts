@@ -22,9 +22,17 @@ afterAll(() => new Promise((resolve) => server.close(resolve)));
 
 async function subscribeUntilError(code: number) {
   const fatal: number[] = [];
-  const client = createWsClient({ url: `${url}?close=${code}`, webSocketImpl: WebSocket, baseDelayMs: 5, onFatalClose: (event) => fatal.push(event.code) });
+  const client = createWsClient({
+    url: `${url}?close=${code}`,
+    webSocketImpl: WebSocket,
+    baseDelayMs: 5,
+    onFatalClose: (event) => fatal.push(event.code),
+  });
   const error = await new Promise<unknown>((resolve) => {
-    client.subscribe({ query: "subscription { messageReceived { id } }" }, { next: () => {}, error: resolve, complete: () => resolve(null) });
+    client.subscribe(
+      { query: "subscription { messageReceived { id } }" },
+      { next: () => {}, error: resolve, complete: () => resolve(null) },
+    );
   });
   await client.dispose();
   return { error: error as { code?: number }, fatal };
@@ -72,7 +80,10 @@ describe("graphql-ws client while the server is unreachable", () => {
       },
     });
     const received = new Promise<unknown>((resolve, reject) => {
-      client.subscribe({ query: "subscription { messageReceived { id } }" }, { next: resolve, error: reject, complete: () => reject(new Error("completed")) });
+      client.subscribe(
+        { query: "subscription { messageReceived { id } }" },
+        { next: resolve, error: reject, complete: () => reject(new Error("completed")) },
+      );
     });
 
     // Back after two refused attempts (the first retry waits ≥ 100 ms, the second ≥ 200 ms).
@@ -82,7 +93,8 @@ describe("graphql-ws client while the server is unreachable", () => {
       socket.on("message", (raw) => {
         const message = JSON.parse(String(raw)) as { type: string; id?: string };
         if (message.type === "connection_init") socket.send(JSON.stringify({ type: "connection_ack" }));
-        if (message.type === "subscribe") socket.send(JSON.stringify({ id: message.id, type: "next", payload: { data: { messageReceived: { id: "m1" } } } }));
+        if (message.type === "subscribe")
+          socket.send(JSON.stringify({ id: message.id, type: "next", payload: { data: { messageReceived: { id: "m1" } } } }));
       });
     });
     try {
@@ -107,15 +119,23 @@ describe("graphql-ws client timeouts (all off)", () => {
         const message = JSON.parse(String(raw)) as { type: string; id?: string };
         seen.push(message.type);
         if (message.type === "connection_init") setTimeout(() => socket.send(JSON.stringify({ type: "connection_ack" })), ACK_DELAY_MS);
-        if (message.type === "subscribe") socket.send(JSON.stringify({ id: message.id, type: "next", payload: { data: { messageReceived: { id: "m1" } } } }));
+        if (message.type === "subscribe")
+          socket.send(JSON.stringify({ id: message.id, type: "next", payload: { data: { messageReceived: { id: "m1" } } } }));
       });
     });
     await new Promise((resolve) => slow.once("listening", resolve));
-    const client = createWsClient({ url: `ws://127.0.0.1:${(slow.address() as AddressInfo).port}/graphql`, webSocketImpl: WebSocket, baseDelayMs: 5 });
+    const client = createWsClient({
+      url: `ws://127.0.0.1:${(slow.address() as AddressInfo).port}/graphql`,
+      webSocketImpl: WebSocket,
+      baseDelayMs: 5,
+    });
     try {
       let unsubscribe = () => {};
       const received = new Promise<unknown>((resolve, reject) => {
-        unsubscribe = client.subscribe({ query: "subscription { messageReceived { id } }" }, { next: resolve, error: reject, complete: () => {} });
+        unsubscribe = client.subscribe(
+          { query: "subscription { messageReceived { id } }" },
+          { next: resolve, error: reject, complete: () => {} },
+        );
       });
       // An acknowledgement timeout would have given up (and retried) before the server answered.
       await expect(received).resolves.toEqual({ data: { messageReceived: { id: "m1" } } });

@@ -38,7 +38,14 @@ let counter = 0;
  * on a loopback port, with the Open-Meteo fake as its provider.
  */
 export async function startTestApi(
-  options: { now?: () => Date; dataDir?: string; fake?: FakeOpenMeteo; production?: boolean; pushAllowLoopback?: boolean; maxAnswerChars?: number } = {},
+  options: {
+    now?: () => Date;
+    dataDir?: string;
+    fake?: FakeOpenMeteo;
+    production?: boolean;
+    pushAllowLoopback?: boolean;
+    maxAnswerChars?: number;
+  } = {},
 ): Promise<TestApi> {
   const fake = options.fake ?? (await startFakeOpenMeteo({ now: options.now }));
   const dataDir = options.dataDir ?? (await mkdtemp(path.join(tmpdir(), "weatherbot-test-")));

@@ -8,7 +8,14 @@ import { createApi } from "../../app/api/index.server";
 
 const [dataDir, weatherUrl, nowIso] = process.argv.slice(2) as [string, string, string];
 const now = () => new Date(nowIso);
-const api = await createApi({ production: true, dataDir, openMeteoForecastUrl: weatherUrl, openMeteoGeocodingUrl: weatherUrl, now, scheduler: false });
+const api = await createApi({
+  production: true,
+  dataDir,
+  openMeteoForecastUrl: weatherUrl,
+  openMeteoGeocodingUrl: weatherUrl,
+  now,
+  scheduler: false,
+});
 process.stdout.write("ready\n");
 await api.services.briefings.runDue();
 await api.services.alerts.evaluateAll();

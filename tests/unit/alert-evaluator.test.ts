@@ -88,7 +88,8 @@ function runEngine(rule: RuleSpec, cooldownHours: number, forecastAt: (hour: num
   for (const hour of passes) {
     const at = new Date((T0 + hour * 3600 + 60) * 1000);
     const plan = planEpisodes(findMatches(rule, forecastAt(hour), at, "UTC"), open, { now: at, cooldownHours, lastAlertAt });
-    for (const episode of plan.over) sent.push({ kind: "ALL_CLEAR", at: hour, from: (episode.start - T0) / 3600, to: (episode.to - T0) / 3600 });
+    for (const episode of plan.over)
+      sent.push({ kind: "ALL_CLEAR", at: hour, from: (episode.start - T0) / 3600, to: (episode.to - T0) / 3600 });
     open = open.filter((episode) => !plan.over.includes(episode));
     for (const { episode, from, to } of plan.seen) Object.assign(episode, { from, to });
     for (const match of plan.announce) {
@@ -128,7 +129,8 @@ describe("episodes", () => {
   });
 
   it("keeps one episode when its window moves by up to two hours or grows, and takes a new one further away", () => {
-    const drifting = (hour: number) => (hour < 1 ? gales([5, 7]) : hour < 2 ? gales([6, 8]) : hour < 3 ? gales([4, 11]) : gales([6, 7], [8, 10]));
+    const drifting = (hour: number) =>
+      hour < 1 ? gales([5, 7]) : hour < 2 ? gales([6, 8]) : hour < 3 ? gales([4, 11]) : gales([6, 7], [8, 10]);
     expect(runEngine(gusts, 0, drifting, [0, 1, 2, 3]).map((message) => message.kind)).toEqual(["ALERT"]);
     // Three hours later and no longer overlapping: a different window, its own alert.
     const jumping = (hour: number) => (hour < 1 ? gales([5, 7]) : gales([8, 10]));

@@ -1,7 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { alertMessage } from "~/api/bot/alert-text.server";
 
-const reader = { language: "EN_US", timeZone: "Europe/Berlin", hour12: false, temperatureUnit: "CELSIUS", windSpeedUnit: "KMH", precipitationUnit: "MM" };
+const reader = {
+  language: "EN_US",
+  timeZone: "Europe/Berlin",
+  hour12: false,
+  temperatureUnit: "CELSIUS",
+  windSpeedUnit: "KMH",
+  precipitationUnit: "MM",
+};
 const rule = { name: "Gusts", metric: "WIND_GUSTS" as const };
 // Wednesday 25 November 2026, 13:00 to 17:00 in Berlin (12:00 to 16:00 UTC), peak at 15:00.
 const at = (isoUtc: string) => Date.parse(isoUtc) / 1000;

@@ -21,7 +21,13 @@ const ask = async (yoga: ReturnType<typeof yogaWithLimit>, length: number) => {
     headers: { "content-type": "application/json" },
     body: JSON.stringify({ query: `{ text(length: ${length}) }` }),
   });
-  return { status: response.status, body: (await response.json()) as { data?: { text: string } | null; errors?: Array<{ message: string; extensions?: { code?: string } }> } };
+  return {
+    status: response.status,
+    body: (await response.json()) as {
+      data?: { text: string } | null;
+      errors?: Array<{ message: string; extensions?: { code?: string } }>;
+    },
+  };
 };
 
 describe("the answer size limit", () => {
@@ -34,7 +40,10 @@ describe("the answer size limit", () => {
     const { body } = await ask(yogaWithLimit(1000), 5000);
     expect(body.data ?? null).toBeNull();
     expect(body.errors).toEqual([
-      { message: expect.stringMatching(/^The answer would be larger than 1000 characters/), extensions: { code: "BAD_USER_INPUT", maxChars: 1000 } },
+      {
+        message: expect.stringMatching(/^The answer would be larger than 1000 characters/),
+        extensions: { code: "BAD_USER_INPUT", maxChars: 1000 },
+      },
     ]);
   });
 

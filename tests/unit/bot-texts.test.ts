@@ -3,10 +3,27 @@ import enUS from "../../locales/en-US/bot.json";
 import { botTexts, i18nextBotTexts, LOCALE_OF, type BotTextKey } from "~/api/bot/texts.server";
 
 function keysOf(node: object, prefix = ""): string[] {
-  return Object.entries(node).flatMap(([key, value]) => (typeof value === "string" ? [prefix + key] : keysOf(value as object, `${prefix}${key}.`)));
+  return Object.entries(node).flatMap(([key, value]) =>
+    typeof value === "string" ? [prefix + key] : keysOf(value as object, `${prefix}${key}.`),
+  );
 }
 
-const VALUES = { place: "Office", from: "13:00", to: "17:00", rule: "Gusts", condition: "rain", probability: "80 %", period: "Today", peak: "68 km/h", peakAt: "15:00", name: "Morning", min: "3 °C", max: "9 °C", metric: "Gusts", gusts: "70 km/h" };
+const VALUES = {
+  place: "Office",
+  from: "13:00",
+  to: "17:00",
+  rule: "Gusts",
+  condition: "rain",
+  probability: "80 %",
+  period: "Today",
+  peak: "68 km/h",
+  peakAt: "15:00",
+  name: "Morning",
+  min: "3 °C",
+  max: "9 °C",
+  metric: "Gusts",
+  gusts: "70 km/h",
+};
 
 describe("the bot's texts", () => {
   const keys = keysOf(enUS).filter((key) => !key.endsWith("_one")) as BotTextKey[];

@@ -23,7 +23,10 @@ function manager() {
   });
   /** Opens the session's WebSocket by starting a subscription on the current client. */
   const goLive = async () => {
-    pipe(graphql.current().subscription(MESSAGE_RECEIVED_SUBSCRIPTION, { after: null }), subscribe(() => {}));
+    pipe(
+      graphql.current().subscription(MESSAGE_RECEIVED_SUBSCRIPTION, { after: null }),
+      subscribe(() => {}),
+    );
     await vi.waitFor(() => expect(sockets.at(-1)?.subscribe).toHaveBeenCalled());
   };
   return { graphql, sockets, goLive, failNextDispose: (error: Error) => (nextDispose = () => Promise.reject(error)) };

@@ -8,7 +8,15 @@ afterEach(cleanup);
 function picker(value: string[]) {
   const onChange = vi.fn();
   render(
-    <CheckboxChoices legend="Conditions" options={["FOG", "RAIN", "SNOW"]} value={value} onChange={onChange} label={(option) => option} errorId="e" error={null} />,
+    <CheckboxChoices
+      legend="Conditions"
+      options={["FOG", "RAIN", "SNOW"]}
+      value={value}
+      onChange={onChange}
+      label={(option) => option}
+      errorId="e"
+      error={null}
+    />,
   );
   return onChange;
 }

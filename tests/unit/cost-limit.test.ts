@@ -53,7 +53,8 @@ describe("the cost limit", () => {
   });
 
   it("refuses an operation over the limit with a message and BAD_USER_INPUT", () => {
-    const fields = "id time condition weatherCode isDay temperature apparentTemperature precipitation precipitationProbability snowfall windSpeed windGusts uvIndex";
+    const fields =
+      "id time condition weatherCode isDay temperature apparentTemperature precipitation precipitationProbability snowfall windSpeed windGusts uvIndex";
     const flood = Array.from({ length: 15 }, (_, i) => `a${i}: places { weather { hourly(hours: 168) { ${fields} } } }`).join(" ");
     const [error, ...rest] = validate(schema, parse(`query Flood { ${flood} }`), [costLimitRule()]);
     expect(rest).toEqual([]);

@@ -40,10 +40,14 @@ describe("parseEnv", () => {
     const env = parseEnv({ OPEN_METEO_FORECAST_URL: "http://127.0.0.1:8787/", DATABASE_URL: "sqlite:/tmp/x.sqlite" });
     expect(env.OPEN_METEO_FORECAST_URL).toBe("http://127.0.0.1:8787");
     expect(env.DATABASE_URL).toBe("sqlite:/tmp/x.sqlite");
-    expect(() => parseEnv({ OPEN_METEO_GEOCODING_URL: "ftp://example.com" })).toThrow(/OPEN_METEO_GEOCODING_URL: expected an http\(s\) base URL/);
+    expect(() => parseEnv({ OPEN_METEO_GEOCODING_URL: "ftp://example.com" })).toThrow(
+      /OPEN_METEO_GEOCODING_URL: expected an http\(s\) base URL/,
+    );
     expect(() => parseEnv({ DATABASE_URL: "postgres://db/weatherbot" })).toThrow(/DATABASE_URL: expected "sqlite:<path>"/);
     expect(parseEnv({ GRAPHQL_URL: "https://api.example.com/graphql" }).GRAPHQL_URL).toBe("https://api.example.com/graphql");
-    expect(() => parseEnv({ GRAPHQL_URL: "api.example.com/graphql" })).toThrow(/GRAPHQL_URL: expected the http\(s\) URL of a GraphQL endpoint/);
+    expect(() => parseEnv({ GRAPHQL_URL: "api.example.com/graphql" })).toThrow(
+      /GRAPHQL_URL: expected the http\(s\) URL of a GraphQL endpoint/,
+    );
     expect(() => parseEnv({ VAPID_SUBJECT: "someone" })).toThrow(/VAPID_SUBJECT: expected mailto:/);
   });
 
@@ -53,9 +57,7 @@ describe("parseEnv", () => {
   });
 
   it("treats empty strings as unset", () => {
-    expect(parseEnv({ NODE_ENV: "", PORT: "", HOST: "", TRUST_PROXY: "", SESSION_SECRET: "", TEST_HOOKS: "" })).toEqual(
-      parseEnv({}),
-    );
+    expect(parseEnv({ NODE_ENV: "", PORT: "", HOST: "", TRUST_PROXY: "", SESSION_SECRET: "", TEST_HOOKS: "" })).toEqual(parseEnv({}));
   });
 
   it.each(["abc", "70000"])("rejects PORT=%s, naming the variable and the value", (value) => {
@@ -112,7 +114,9 @@ describe("parseEnv", () => {
   it("reads PUSH_ALLOW_LOOPBACK as a flag, off unless set", () => {
     expect(parseEnv({ PUSH_ALLOW_LOOPBACK: "1" }).PUSH_ALLOW_LOOPBACK).toBe(true);
     expect(parseEnv({ PUSH_ALLOW_LOOPBACK: "false" }).PUSH_ALLOW_LOOPBACK).toBe(false);
-    expect(envError({ PUSH_ALLOW_LOOPBACK: "yes" }).message).toContain('PUSH_ALLOW_LOOPBACK: expected "1"/"true" or "0"/"false" (got "yes")');
+    expect(envError({ PUSH_ALLOW_LOOPBACK: "yes" }).message).toContain(
+      'PUSH_ALLOW_LOOPBACK: expected "1"/"true" or "0"/"false" (got "yes")',
+    );
   });
 
   it("lists every bad variable in one error", () => {

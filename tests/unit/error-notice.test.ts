@@ -34,7 +34,9 @@ describe("what a person is told about a failed operation", () => {
   });
 
   it("an answer that is an HTTP error or not JSON is the server's fault", () => {
-    expect(errorNotice(new CombinedError({ networkError: new Error("Bad Gateway"), response: { status: 502 } }), false)).toBe("errors.serverError");
+    expect(errorNotice(new CombinedError({ networkError: new Error("Bad Gateway"), response: { status: 502 } }), false)).toBe(
+      "errors.serverError",
+    );
     expect(errorNotice(new CombinedError({ networkError: new SyntaxError("Unexpected token <") }), true)).toBe("errors.serverError");
   });
 });

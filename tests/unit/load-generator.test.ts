@@ -8,8 +8,8 @@ const text = (responses: Array<{ status: number; body: Buffer }>) => responses.m
 describe("the benchmark's response reader", () => {
   it("reads Content-Length and chunked bodies, however the bytes are split", () => {
     const wire = Buffer.from(
-      "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 11\r\n\r\n{\"data\":{}}" +
-        "HTTP/1.1 502 Bad Gateway\r\nTransfer-Encoding: chunked\r\n\r\n4\r\n{\"er\r\n9\r\nrors\":[]}\r\n0\r\n\r\n" +
+      'HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 11\r\n\r\n{"data":{}}' +
+        'HTTP/1.1 502 Bad Gateway\r\nTransfer-Encoding: chunked\r\n\r\n4\r\n{"er\r\n9\r\nrors":[]}\r\n0\r\n\r\n' +
         "HTTP/1.1 200 OK\r\ncontent-length: 0\r\n\r\n",
     );
     const expected = [
@@ -28,7 +28,9 @@ describe("the benchmark's response reader", () => {
 
   it("refuses what it cannot frame", () => {
     expect(() => new ResponseReader().push(Buffer.from("SSH-2.0-OpenSSH\r\n\r\n"))).toThrow("Not an HTTP/1.1 response");
-    expect(() => new ResponseReader().push(Buffer.from("HTTP/1.1 200 OK\r\nConnection: close\r\n\r\nbody"))).toThrow("neither Content-Length nor chunked");
+    expect(() => new ResponseReader().push(Buffer.from("HTTP/1.1 200 OK\r\nConnection: close\r\n\r\nbody"))).toThrow(
+      "neither Content-Length nor chunked",
+    );
   });
 
   it("encodes one POST with its body's length in bytes", () => {

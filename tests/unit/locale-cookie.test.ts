@@ -16,12 +16,9 @@ describe("readLocaleCookie", () => {
     expect(readLocaleCookie(serializeLocaleCookie("es-ES").split(";")[0]!)).toBe("es-ES");
   });
 
-  it.each(["i18n_redirected=xx-YY", "i18n_redirected=de", "i18n_redirected=", "theme=dark"])(
-    "is null for %j",
-    (header) => {
-      expect(readLocaleCookie(header)).toBeNull();
-    },
-  );
+  it.each(["i18n_redirected=xx-YY", "i18n_redirected=de", "i18n_redirected=", "theme=dark"])("is null for %j", (header) => {
+    expect(readLocaleCookie(header)).toBeNull();
+  });
 
   it("is null without a Cookie header", () => {
     expect(readLocaleCookie(null)).toBeNull();

@@ -59,10 +59,12 @@ describe.each(SUPPORTED_LOCALES)("%s", (locale) => {
     it("has exactly the keys of en-US", () => {
       const missing = [...reference.keys()].filter((key) => !texts.has(key));
       const extra = [...texts.keys()].filter((key) => !reference.has(key));
-      expect({ missing, extra }, `${locale}/${file}: missing ${missing.join(", ") || "none"}; extra ${extra.join(", ") || "none"}`).toEqual({
-        missing: [],
-        extra: [],
-      });
+      expect({ missing, extra }, `${locale}/${file}: missing ${missing.join(", ") || "none"}; extra ${extra.join(", ") || "none"}`).toEqual(
+        {
+          missing: [],
+          extra: [],
+        },
+      );
     });
 
     it("has a non-empty string for every key", () => {
@@ -73,7 +75,10 @@ describe.each(SUPPORTED_LOCALES)("%s", (locale) => {
     it("uses the same interpolation variables as en-US", () => {
       const mismatched = [...reference]
         .filter(([key, value]) => placeholders(value).join() !== placeholders(texts.get(key)).join())
-        .map(([key, value]) => `${key} (en-US ${placeholders(value).join(" ") || "none"}, ${locale} ${placeholders(texts.get(key)).join(" ") || "none"})`);
+        .map(
+          ([key, value]) =>
+            `${key} (en-US ${placeholders(value).join(" ") || "none"}, ${locale} ${placeholders(texts.get(key)).join(" ") || "none"})`,
+        );
       expect(mismatched, `${locale}/${file}: ${mismatched.join("; ")}`).toEqual([]);
     });
   });

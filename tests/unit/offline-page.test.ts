@@ -11,7 +11,7 @@ describe("the offline page's Content-Security-Policy", () => {
   it("sits in the page before anything it governs and allows only the page's own inline script and style", () => {
     const policy = /<meta http-equiv="Content-Security-Policy" content="([^"]+)">/.exec(html)?.[1];
     expect(policy).toBeTruthy();
-    expect(html.indexOf("http-equiv=\"Content-Security-Policy\"")).toBeLessThan(html.indexOf("<style>"));
+    expect(html.indexOf('http-equiv="Content-Security-Policy"')).toBeLessThan(html.indexOf("<style>"));
     const script = /<script>([\s\S]*?)<\/script>/.exec(html)![1]!;
     const style = /<style>([\s\S]*?)<\/style>/.exec(html)![1]!;
     expect(policy!.split("; ")).toEqual([

@@ -30,14 +30,18 @@ describe("the reload guard", () => {
   });
 
   it("never forces a reload without sessionStorage (it could not stop a loop)", () => {
-    const broken = { ...memoryStorage(), getItem: () => { throw new Error("SecurityError"); } } as Storage;
+    const broken = {
+      ...memoryStorage(),
+      getItem: () => {
+        throw new Error("SecurityError");
+      },
+    } as Storage;
     expect(claimForcedReload(broken, 5)).toBe(false);
   });
 });
 
 describe("the build watcher", () => {
-  const answering = (body: unknown, status = 200) =>
-    vi.fn<typeof fetch>(async () => new Response(JSON.stringify(body), { status }));
+  const answering = (body: unknown, status = 200) => vi.fn<typeof fetch>(async () => new Response(JSON.stringify(body), { status }));
 
   it("asks /builds/latest.json with a timestamp and stays current while the id matches", async () => {
     const fetchImpl = answering({ id: "build-1" });
@@ -53,12 +57,20 @@ describe("the build watcher", () => {
     const fetchImpl = answering({ id: "build-2" });
     const watcher = createBuildWatcher("build-1", fetchImpl);
     expect(await watcher.check()).toBe(true);
-    fetchImpl.mockImplementation(async () => { throw new TypeError("Failed to fetch"); });
+    fetchImpl.mockImplementation(async () => {
+      throw new TypeError("Failed to fetch");
+    });
     expect(await watcher.check()).toBe(true);
   });
 
   it("learns nothing from a failing or odd answer", async () => {
-    for (const fetchImpl of [answering({ id: "x" }, 503), answering({ nope: 1 }), vi.fn<typeof fetch>(async () => { throw new TypeError("offline"); })]) {
+    for (const fetchImpl of [
+      answering({ id: "x" }, 503),
+      answering({ nope: 1 }),
+      vi.fn<typeof fetch>(async () => {
+        throw new TypeError("offline");
+      }),
+    ]) {
       const watcher = createBuildWatcher("build-1", fetchImpl);
       expect(await watcher.check()).toBe(false);
     }
@@ -68,7 +80,13 @@ describe("the build watcher", () => {
 describe("the PWA state store", () => {
   function fakePrompt(outcome: "accepted" | "dismissed") {
     const prompt = vi.fn(async () => undefined);
-    return { event: Object.assign(new Event("beforeinstallprompt"), { prompt, userChoice: Promise.resolve({ outcome }) }) as BeforeInstallPromptEvent, prompt };
+    return {
+      event: Object.assign(new Event("beforeinstallprompt"), {
+        prompt,
+        userChoice: Promise.resolve({ outcome }),
+      }) as BeforeInstallPromptEvent,
+      prompt,
+    };
   }
 
   it("starts with every flag off", () => {
@@ -141,8 +159,22 @@ describe("the worker update check", () => {
     const fetchImpl = vi.fn<typeof fetch>(async () => new Response("", { status: 200 }));
     expect(await checkForUpdate(reg, fetchImpl, () => false)).toBe(false);
     expect(fetchImpl).not.toHaveBeenCalled();
-    expect(await checkForUpdate(reg, async () => new Response("", { status: 503 }), () => true)).toBe(false);
-    expect(await checkForUpdate(reg, async () => { throw new TypeError("Failed to fetch"); }, () => true)).toBe(false);
+    expect(
+      await checkForUpdate(
+        reg,
+        async () => new Response("", { status: 503 }),
+        () => true,
+      ),
+    ).toBe(false);
+    expect(
+      await checkForUpdate(
+        reg,
+        async () => {
+          throw new TypeError("Failed to fetch");
+        },
+        () => true,
+      ),
+    ).toBe(false);
     expect(reg.update).not.toHaveBeenCalled();
   });
 });

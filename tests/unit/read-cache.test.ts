@@ -9,7 +9,12 @@ import { createReadCache } from "~/api/db/read-cache.server";
 function tracker() {
   let dataVersion = 1;
   const changes = new ChangeTracker(() => dataVersion);
-  changes.setCascades(new Map([["users", ["sessions", "places"]], ["places", ["alert_rules"]]]));
+  changes.setCascades(
+    new Map([
+      ["users", ["sessions", "places"]],
+      ["places", ["alert_rules"]],
+    ]),
+  );
   return { changes, otherProcessCommits: () => dataVersion++ };
 }
 
@@ -17,7 +22,15 @@ describe("ChangeTracker", () => {
   it("hears writes by the table they name, quoted or not, and nothing from reads or transaction brackets", () => {
     const { changes } = tracker();
     const mark = changes.mark();
-    for (const sql of ["select * from places", "begin", "commit", "rollback", "savepoint x", "pragma data_version", 'with a as (select 1) select * from "places"']) {
+    for (const sql of [
+      "select * from places",
+      "begin",
+      "commit",
+      "rollback",
+      "savepoint x",
+      "pragma data_version",
+      'with a as (select 1) select * from "places"',
+    ]) {
       changes.recordStatement(sql);
     }
     expect(changes.unchangedSince(mark, ["places", "sessions", "messages"])).toBe(true);
@@ -38,10 +51,16 @@ describe("ChangeTracker", () => {
 
   it("follows foreign-key cascades, however deep, from deletes, updates and replacing inserts", () => {
     const { changes } = tracker();
-    for (const sql of ['delete from "users" where "id" = ?', 'update "users" set "id" = ?', 'insert or replace into "users" values (?)', "replace into users values (?)"]) {
+    for (const sql of [
+      'delete from "users" where "id" = ?',
+      'update "users" set "id" = ?',
+      'insert or replace into "users" values (?)',
+      "replace into users values (?)",
+    ]) {
       const mark = changes.mark();
       changes.recordStatement(sql);
-      for (const table of ["users", "sessions", "places", "alert_rules"]) expect(changes.unchangedSince(mark, [table]), `${sql}: ${table}`).toBe(false);
+      for (const table of ["users", "sessions", "places", "alert_rules"])
+        expect(changes.unchangedSince(mark, [table]), `${sql}: ${table}`).toBe(false);
       expect(changes.unchangedSince(mark, ["forecast_cache"])).toBe(true);
     }
     const mark = changes.mark();
@@ -99,7 +118,12 @@ describe("createReadCache", () => {
   it("reads again what is no longer fresh, keeps no null, and keeps at most maxEntries, least recently used going first", async () => {
     const { changes } = tracker();
     let now = 0;
-    const cache = createReadCache<string, { until: number } | null>({ changes, tables: ["sessions"], maxEntries: 2, fresh: (value) => value !== null && now < value.until });
+    const cache = createReadCache<string, { until: number } | null>({
+      changes,
+      tables: ["sessions"],
+      maxEntries: 2,
+      fresh: (value) => value !== null && now < value.until,
+    });
     const read = vi.fn(async () => ({ until: 10 }));
     await cache.get("a", read);
     now = 10;

@@ -30,7 +30,11 @@ function smallApi(maxChars: number, { signedIn = true } = {}) {
     plugins: [cache],
   });
   const ask = async (query: string) => {
-    const response = await yoga.fetch("http://localhost/graphql", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query }) });
+    const response = await yoga.fetch("http://localhost/graphql", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ query }),
+    });
     return response.text();
   };
   return { ask, runs, cache, changes };

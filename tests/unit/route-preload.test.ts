@@ -59,7 +59,14 @@ describe("routeModuleUrls", () => {
   };
 
   it("lists the modules of every matching route, parents first, without repeats", () => {
-    expect(routeModuleUrls(routes, "/settings")).toEqual(["/root.js", "/react.js", "/layout.js", "/ui.js", "/settings.js", "/settings-loader.js"]);
+    expect(routeModuleUrls(routes, "/settings")).toEqual([
+      "/root.js",
+      "/react.js",
+      "/layout.js",
+      "/ui.js",
+      "/settings.js",
+      "/settings-loader.js",
+    ]);
     expect(routeModuleUrls(routes, "/")).toEqual(["/root.js", "/react.js", "/layout.js", "/ui.js", "/home.js"]);
     expect(routeModuleUrls(routes, "/nowhere").at(-1)).toBe("/404.js");
   });

@@ -34,7 +34,13 @@ describe("the SQLite database's one connection", () => {
     const { db } = await openDatabase(path.join(dir, "test.sqlite"));
     try {
       const created = new Date().toISOString();
-      const countUsers = async () => (await db.selectFrom("users").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n;
+      const countUsers = async () =>
+        (
+          await db
+            .selectFrom("users")
+            .select((eb) => eb.fn.countAll<number>().as("n"))
+            .executeTakeFirstOrThrow()
+        ).n;
       let insideWritten!: () => void;
       const written = new Promise<void>((resolve) => (insideWritten = resolve));
       const failing = db.transaction().execute(async (trx) => {

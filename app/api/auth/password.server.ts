@@ -51,6 +51,7 @@ export function passwordProblem(password: string, email?: string): { message: st
   const lower = password.trim().toLowerCase();
   if (email && (lower === email || lower === email.slice(0, email.lastIndexOf("@"))))
     return { message: "Password cannot be your email address or its name part", reason: "PASSWORD_LIKE_EMAIL" };
-  if (COMMON_PASSWORDS.has(password.toLowerCase())) return { message: "This password is too common; choose another", reason: "PASSWORD_TOO_COMMON" };
+  if (COMMON_PASSWORDS.has(password.toLowerCase()))
+    return { message: "This password is too common; choose another", reason: "PASSWORD_TOO_COMMON" };
   return null;
 }

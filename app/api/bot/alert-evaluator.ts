@@ -83,8 +83,7 @@ export function findMatches(rule: RuleSpec, hourly: readonly HourlyForecast[], n
   const end = start + rule.lookaheadHours * 3600;
   const matches: Match[] = [];
   let current: Match | null = null;
-  const worse = (a: number, b: number) =>
-    rule.metric === "CONDITION" || rule.comparator === "AT_LEAST" ? a > b : a < b;
+  const worse = (a: number, b: number) => (rule.metric === "CONDITION" || rule.comparator === "AT_LEAST" ? a > b : a < b);
   for (const hour of hourly) {
     if (hour.time < start) continue;
     const continuing = current !== null && current.to === hour.time;
@@ -170,7 +169,10 @@ export function planEpisodes<E extends Episode>(
       continue;
     }
     const window = windows.get(episode);
-    windows.set(episode, window ? { from: Math.min(window.from, match.from), to: Math.max(window.to, match.to) } : { from: match.from, to: match.to });
+    windows.set(
+      episode,
+      window ? { from: Math.min(window.from, match.from), to: Math.max(window.to, match.to) } : { from: match.from, to: match.to },
+    );
   }
   const cooled = lastAlertAt === null || current >= lastAlertAt + cooldown;
   return {

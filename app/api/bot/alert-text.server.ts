@@ -2,7 +2,15 @@ import { conditionOf } from "../weather/forecast";
 import type { AlertMetric, Match } from "./alert-evaluator";
 import type { ReaderSettings } from "./briefing-text.server";
 import { botTexts, LOCALE_OF } from "./texts.server";
-import { formatClock, formatPercent, formatPrecipitation, formatTemperature, formatWeekday, formatWindSpeed, type UnitSettings } from "../../lib/units";
+import {
+  formatClock,
+  formatPercent,
+  formatPrecipitation,
+  formatTemperature,
+  formatWeekday,
+  formatWindSpeed,
+  type UnitSettings,
+} from "../../lib/units";
 import { zonedParts } from "./zoned-time";
 
 export function formatMetric(metric: AlertMetric, value: number, units: UnitSettings): string {
@@ -70,7 +78,10 @@ export function alertMessage(
           peakAt: when(match.peakAt, now, reader, locale),
         });
   // Conditions are written lower-case for use inside sentences; a body starts with a capital.
-  return { title: t("alert.title", { rule: rule.name, place: placeLabel }), body: body.charAt(0).toLocaleUpperCase(locale) + body.slice(1) };
+  return {
+    title: t("alert.title", { rule: rule.name, place: placeLabel }),
+    body: body.charAt(0).toLocaleUpperCase(locale) + body.slice(1),
+  };
 }
 
 export function allClearMessage(rule: { name: string }, placeLabel: string, reader: ReaderSettings) {

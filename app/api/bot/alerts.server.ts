@@ -32,7 +32,10 @@ const STALE_ALL_CLEAR_MS = 60 * 60_000;
 const EPISODE_MEMORY_MS = MAX_COOLDOWN_MS + 24 * 3_600_000;
 
 /** The dedupe key of an episode's ALERT or ALL_CLEAR: user, what the rule watches, the spot and the episode. */
-export function episodeMessageKey(kind: "alert" | "all-clear", episode: Pick<AlertEpisodeTable, "user_id" | "rule_key" | "location_key" | "start">) {
+export function episodeMessageKey(
+  kind: "alert" | "all-clear",
+  episode: Pick<AlertEpisodeTable, "user_id" | "rule_key" | "location_key" | "start">,
+) {
   return `${kind}:${episode.user_id}:${episode.rule_key}:${episode.location_key}:${episode.start}`;
 }
 
@@ -62,7 +65,11 @@ export function createAlertService({ db, inbox, forecasts, now }: { db: Db; inbo
   async function statesOf(ruleIds: string[]): Promise<Map<string, AlertStateTable>> {
     const states = new Map<string, AlertStateTable>();
     for (let start = 0; start < ruleIds.length; start += 500) {
-      const rows = await db.selectFrom("alert_states").selectAll().where("rule_id", "in", ruleIds.slice(start, start + 500)).execute();
+      const rows = await db
+        .selectFrom("alert_states")
+        .selectAll()
+        .where("rule_id", "in", ruleIds.slice(start, start + 500))
+        .execute();
       for (const row of rows) states.set(`${row.rule_id} ${row.place_id}`, row);
     }
     return states;
@@ -85,7 +92,8 @@ export function createAlertService({ db, inbox, forecasts, now }: { db: Db; inbo
         pools.set(key, pool);
         const alertedAt = seconds(row.alerted_at);
         pool.lastAlertAt = Math.max(pool.lastAlertAt ?? alertedAt, alertedAt);
-        if (row.closed_at === null) pool.open.push({ start: seconds(row.start), from: seconds(row.window_from), to: seconds(row.window_to), alertedAt, row });
+        if (row.closed_at === null)
+          pool.open.push({ start: seconds(row.start), from: seconds(row.window_from), to: seconds(row.window_to), alertedAt, row });
       }
     }
     return pools;
@@ -100,7 +108,12 @@ export function createAlertService({ db, inbox, forecasts, now }: { db: Db; inbo
   };
 
   /** What one rule and place call for now; the pool is updated as the decision will leave it. */
-  function decide({ rule, place, settings }: Pair, hourly: Parameters<typeof findMatches>[1] | null, pool: Pool, stored: AlertStateTable | undefined): Decision | null {
+  function decide(
+    { rule, place, settings }: Pair,
+    hourly: Parameters<typeof findMatches>[1] | null,
+    pool: Pool,
+    stored: AlertStateTable | undefined,
+  ): Decision | null {
     if (!hourly) return null;
     const current = now();
     const reader = settingsView(settings);
@@ -157,7 +170,10 @@ export function createAlertService({ db, inbox, forecasts, now }: { db: Db; inbo
       pool.lastAlertAt = current.getTime() / 1000;
     }
 
-    const latest = pool.open.reduce<(typeof pool.open)[number] | null>((last, episode) => (!last || episode.start > last.start ? episode : last), null);
+    const latest = pool.open.reduce<(typeof pool.open)[number] | null>(
+      (last, episode) => (!last || episode.start > last.start ? episode : last),
+      null,
+    );
     const state: AlertStateTable = {
       rule_id: rule.id,
       place_id: place.id,
@@ -182,7 +198,10 @@ export function createAlertService({ db, inbox, forecasts, now }: { db: Db; inbo
     for (let start = 0; start < decisions.length; start += 500) {
       const chunk = decisions.slice(start, start + 500);
       const rows = await db.transaction().execute(async (trx) => {
-        const inserted = await inbox.writeMany(chunk.flatMap((decision) => decision.messages), trx);
+        const inserted = await inbox.writeMany(
+          chunk.flatMap((decision) => decision.messages),
+          trx,
+        );
         const opened = chunk.flatMap((decision) => decision.opened);
         if (opened.length > 0) {
           await trx
@@ -246,7 +265,11 @@ export function createAlertService({ db, inbox, forecasts, now }: { db: Db; inbo
         .execute();
       const places = await placesFor(rules);
       const settingsRows = rules.length
-        ? await db.selectFrom("settings").selectAll().where("user_id", "in", [...new Set(rules.map((rule) => rule.user_id))]).execute()
+        ? await db
+            .selectFrom("settings")
+            .selectAll()
+            .where("user_id", "in", [...new Set(rules.map((rule) => rule.user_id))])
+            .execute()
         : [];
       const settingsOf = new Map(settingsRows.map((row) => [row.user_id, row]));
       // Places by owner: each rule looks only at its user's places (10,000 rules × 1,000 places otherwise).

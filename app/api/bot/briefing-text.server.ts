@@ -42,12 +42,7 @@ const RAIN_PROBABILITY = 50;
 const NOTEWORTHY_GUSTS_KMH = 40;
 
 /** One line for one place: condition, range, when rain starts, notable gusts. */
-export function placeLine(
-  placeLabel: string,
-  forecast: Forecast | null,
-  window: { from: Date; to: Date },
-  reader: ReaderSettings,
-): string {
+export function placeLine(placeLabel: string, forecast: Forecast | null, window: { from: Date; to: Date }, reader: ReaderSettings): string {
   const t = botTexts(reader.language);
   if (!forecast) return t("briefing.unavailable", { place: placeLabel });
   const from = window.from.getTime() / 1000;

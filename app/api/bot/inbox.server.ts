@@ -102,7 +102,10 @@ export function createInbox(db: Db, now: () => Date) {
       const look = () => (running ??= readNew().finally(() => (running = null)));
       const readNew = async () => {
         try {
-          const last = await db.selectFrom("messages").select(sql<number | null>`max(rowid)`.as("seq")).executeTakeFirst();
+          const last = await db
+            .selectFrom("messages")
+            .select(sql<number | null>`max(rowid)`.as("seq"))
+            .executeTakeFirst();
           const upTo = last?.seq ?? 0;
           // Nobody listening here: only the place is kept (a subscriber's own catch-up read
           // covers what came before it subscribed).

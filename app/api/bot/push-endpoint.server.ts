@@ -109,14 +109,21 @@ export function endpointProblem(raw: string, policy: EndpointPolicy): string | n
   const host = url.hostname.replace(/^\[|\]$/g, "");
   const name = host.replace(/\.$/, "");
   const isLocalName = name === "localhost" || name.endsWith(".localhost");
-  const loopback = isIP(host) ? !isAllowedAddress(host, { allowLoopback: false }) && isAllowedAddress(host, { allowLoopback: true }) : isLocalName;
-  if (loopback && policy.allowLoopback) return url.protocol === "https:" || url.protocol === "http:" ? null : "endpoint must be an https URL of a push service";
+  const loopback = isIP(host)
+    ? !isAllowedAddress(host, { allowLoopback: false }) && isAllowedAddress(host, { allowLoopback: true })
+    : isLocalName;
+  if (loopback && policy.allowLoopback)
+    return url.protocol === "https:" || url.protocol === "http:" ? null : "endpoint must be an https URL of a push service";
   if (isLocalName || (isIP(host) && !isAllowedAddress(host, policy))) return NOT_PUBLIC;
   if (url.protocol !== "https:") return "endpoint must be an https URL of a push service";
   return null;
 }
 
-type Resolve = (hostname: string, options: dns.LookupAllOptions, callback: (error: NodeJS.ErrnoException | null, addresses: dns.LookupAddress[]) => void) => void;
+type Resolve = (
+  hostname: string,
+  options: dns.LookupAllOptions,
+  callback: (error: NodeJS.ErrnoException | null, addresses: dns.LookupAddress[]) => void,
+) => void;
 
 /**
  * A `lookup` for sockets that resolves a name and refuses it when any of its addresses is
@@ -129,9 +136,12 @@ export function guardedLookup(allowLoopback: boolean, resolve: Resolve = dns.loo
       if (error) return callback(error, "", 0);
       const refused = addresses.find((found) => !isAllowedAddress(found.address, { allowLoopback }));
       if (refused || addresses.length === 0) {
-        const problem = Object.assign(new Error(`${hostname} resolves to ${refused?.address ?? "nothing"}, not a public address: not sent`), {
-          code: "EADDRNOTPUBLIC",
-        });
+        const problem = Object.assign(
+          new Error(`${hostname} resolves to ${refused?.address ?? "nothing"}, not a public address: not sent`),
+          {
+            code: "EADDRNOTPUBLIC",
+          },
+        );
         return callback(problem, "", 0);
       }
       if ((options as dns.LookupAllOptions).all) return (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, addresses);
@@ -152,11 +162,15 @@ export function postPush(endpoint: string, request: PushRequest, policy: Endpoin
   const url = new URL(endpoint);
   const client = url.protocol === "https:" ? https : http;
   return new Promise((resolve, reject) => {
-    const outgoing = client.request(url, { method: request.method, headers: request.headers, lookup: guardedLookup(policy.allowLoopback), timeout: timeoutMs }, (response) => {
-      response.resume();
-      response.on("end", () => resolve(response.statusCode ?? 0));
-      response.on("error", reject);
-    });
+    const outgoing = client.request(
+      url,
+      { method: request.method, headers: request.headers, lookup: guardedLookup(policy.allowLoopback), timeout: timeoutMs },
+      (response) => {
+        response.resume();
+        response.on("end", () => resolve(response.statusCode ?? 0));
+        response.on("error", reject);
+      },
+    );
     outgoing.on("timeout", () => outgoing.destroy(new Error(`no answer in ${timeoutMs} ms`)));
     outgoing.on("error", reject);
     outgoing.end(request.body ?? undefined);

@@ -28,7 +28,10 @@ export function loadVapidKeys(dataDir: string): VapidKeys {
 }
 
 /** Is `instant` inside the user's quiet hours (which may wrap midnight)? */
-export function inQuietHours(settings: Pick<SettingsTable, "quiet_hours_enabled" | "quiet_from" | "quiet_to" | "time_zone">, instant: Date) {
+export function inQuietHours(
+  settings: Pick<SettingsTable, "quiet_hours_enabled" | "quiet_from" | "quiet_to" | "time_zone">,
+  instant: Date,
+) {
   if (settings.quiet_hours_enabled !== 1 || settings.quiet_from === settings.quiet_to) return false;
   const time = zonedParts(instant, settings.time_zone).time;
   return settings.quiet_from < settings.quiet_to
@@ -67,7 +70,11 @@ export function createPushService({
         const request = webpush.generateRequestDetails(
           { endpoint: subscription.endpoint, keys: { p256dh: subscription.p256dh, auth: subscription.auth } },
           JSON.stringify(payload),
-          { vapidDetails: { subject, publicKey: vapid.publicKey, privateKey: vapid.privateKey }, TTL: 24 * 3600, urgency: urgent ? "high" : "normal" },
+          {
+            vapidDetails: { subject, publicKey: vapid.publicKey, privateKey: vapid.privateKey },
+            TTL: 24 * 3600,
+            urgency: urgent ? "high" : "normal",
+          },
         );
         try {
           // Checked again here: rows saved before the rules, and names that now resolve elsewhere.
@@ -140,12 +147,26 @@ export function createPushService({
         const settings = await settingsOf(userId);
         if (!settings || inQuietHours(settings, now())) continue;
         // Taken off the list first: a digest is sent at most once.
-        await db.deleteFrom("held_pushes").where("user_id", "=", userId).where("message_id", "in", rows.map((row) => row.id)).execute();
+        await db
+          .deleteFrom("held_pushes")
+          .where("user_id", "=", userId)
+          .where(
+            "message_id",
+            "in",
+            rows.map((row) => row.id),
+          )
+          .execute();
         if (settings.push_enabled !== 1) continue;
         const t = botTexts(settings.language);
         await sendToUser(
           userId,
-          { title: t("push.digestTitle", { count: rows.length }), body: rows.map((row) => row.title).join("\n"), tag: `digest-${randomUUID()}`, url: "/", kind: "DIGEST" },
+          {
+            title: t("push.digestTitle", { count: rows.length }),
+            body: rows.map((row) => row.title).join("\n"),
+            tag: `digest-${randomUUID()}`,
+            url: "/",
+            kind: "DIGEST",
+          },
           false,
         );
         sent++;

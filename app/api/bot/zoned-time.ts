@@ -45,7 +45,11 @@ export function zonedParts(instant: Date, timeZone: string): ZonedParts {
 }
 
 function computeZonedParts(instant: Date, timeZone: string): ZonedParts {
-  const parts = Object.fromEntries(formatter(timeZone).formatToParts(instant).map((part) => [part.type, part.value]));
+  const parts = Object.fromEntries(
+    formatter(timeZone)
+      .formatToParts(instant)
+      .map((part) => [part.type, part.value]),
+  );
   const hour = Number(parts.hour);
   const minute = Number(parts.minute);
   return {
@@ -59,7 +63,11 @@ function computeZonedParts(instant: Date, timeZone: string): ZonedParts {
 
 /** Offset of `timeZone` from UTC at `instant`, in milliseconds. */
 export function zoneOffsetMs(instant: Date, timeZone: string): number {
-  const parts = Object.fromEntries(formatter(timeZone).formatToParts(instant).map((part) => [part.type, part.value]));
+  const parts = Object.fromEntries(
+    formatter(timeZone)
+      .formatToParts(instant)
+      .map((part) => [part.type, part.value]),
+  );
   const asUtc = Date.UTC(
     Number(parts.year),
     Number(parts.month) - 1,

@@ -9,7 +9,12 @@ type BriefingSnapshot = { briefing: BriefingTable; slots: BriefingPlaceTable[]; 
 
 /** Deletes the user's briefing (its place slots go with it), keeping a snapshot for undo. False when there is none. */
 export async function removeBriefingWithSnapshot(trx: Trx, userId: string, briefingId: string, now: Date): Promise<boolean> {
-  const briefing = await trx.selectFrom("briefings").selectAll().where("id", "=", briefingId).where("user_id", "=", userId).executeTakeFirst();
+  const briefing = await trx
+    .selectFrom("briefings")
+    .selectAll()
+    .where("id", "=", briefingId)
+    .where("user_id", "=", userId)
+    .executeTakeFirst();
   if (!briefing) return false;
   const snapshot: BriefingSnapshot = {
     briefing,

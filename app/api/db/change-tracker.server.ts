@@ -19,7 +19,8 @@ export type CascadeMap = ReadonlyMap<string, readonly string[]>;
 
 const WRITE = /^\s*(insert(?:\s+or\s+(\w+))?\s+into|replace\s+into|update(?:\s+or\s+\w+)?|delete\s+from)\s+"?(\w+)"?/i;
 /** Statements that change no rows: reads, and the brackets of transactions. */
-const NO_CHANGE = /^\s*(?:select|pragma|explain|begin|commit|end|rollback|savepoint|release)\b|^\s*with\b(?![\s\S]*\b(?:insert|update|delete|replace)\b)/i;
+const NO_CHANGE =
+  /^\s*(?:select|pragma|explain|begin|commit|end|rollback|savepoint|release)\b|^\s*with\b(?![\s\S]*\b(?:insert|update|delete|replace)\b)/i;
 
 export class ChangeTracker {
   #clock = 0;

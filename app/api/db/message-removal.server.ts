@@ -28,6 +28,10 @@ export async function restoreRemovedMessage(trx: Trx, userId: string, messageId:
     briefing_id: (await exists("briefings", message.briefing_id)) ? message.briefing_id : null,
     alert_rule_id: (await exists("alert_rules", message.alert_rule_id)) ? message.alert_rule_id : null,
   };
-  const inserted = await trx.insertInto("messages").values(row).onConflict((conflict) => conflict.doNothing()).executeTakeFirst();
+  const inserted = await trx
+    .insertInto("messages")
+    .values(row)
+    .onConflict((conflict) => conflict.doNothing())
+    .executeTakeFirst();
   return Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0 ? row : null;
 }

@@ -204,9 +204,20 @@ export const migrations: Record<string, Migration> = {
 
       // Episodes triggered before this version stay announced: their window comes from the alert that told them.
       const { rows } = await sql<{
-        user_id: string; metric: string; comparator: string; threshold: number | null; conditions: string | null;
-        lookahead_hours: number; active_days: string; active_from: string | null; active_to: string | null;
-        latitude: number; longitude: number; episode_start: string; last_triggered_at: string | null; match_json: string | null;
+        user_id: string;
+        metric: string;
+        comparator: string;
+        threshold: number | null;
+        conditions: string | null;
+        lookahead_hours: number;
+        active_days: string;
+        active_from: string | null;
+        active_to: string | null;
+        latitude: number;
+        longitude: number;
+        episode_start: string;
+        last_triggered_at: string | null;
+        match_json: string | null;
       }>`
         SELECT r.user_id, r.metric, r.comparator, r.threshold, r.conditions, r.lookahead_hours, r.active_days, r.active_from,
           r.active_to, p.latitude, p.longitude, s.episode_start, s.last_triggered_at, m.match_json

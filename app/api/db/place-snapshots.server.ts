@@ -29,9 +29,9 @@ export async function removePlaceWithSnapshot(trx: Trx, userId: string, placeId:
     briefingPlaces: await trx.selectFrom("briefing_places").selectAll().where("place_id", "=", placeId).execute(),
     alertRules: await trx.selectFrom("alert_rules").selectAll().where("place_id", "=", placeId).where("user_id", "=", userId).execute(),
     alertStates: await trx.selectFrom("alert_states").selectAll().where("place_id", "=", placeId).execute(),
-    messageIds: (
-      await trx.selectFrom("messages").select("id").where("place_id", "=", placeId).where("user_id", "=", userId).execute()
-    ).map((row) => row.id),
+    messageIds: (await trx.selectFrom("messages").select("id").where("place_id", "=", placeId).where("user_id", "=", userId).execute()).map(
+      (row) => row.id,
+    ),
   };
   await keepRemoved(trx, "place", placeId, userId, now, snapshot);
   await trx.deleteFrom("places").where("id", "=", placeId).where("user_id", "=", userId).execute();
@@ -59,9 +59,7 @@ export async function restoreRemovedPlace(trx: Trx, userId: string, placeId: str
   );
   const slots = snapshot.briefingPlaces.filter((slot) => briefingIds.has(slot.briefing_id));
   if (slots.length) await trx.insertInto("briefing_places").values(slots).execute();
-  const ruleIds = new Set(
-    (await trx.selectFrom("alert_rules").select("id").where("user_id", "=", userId).execute()).map((row) => row.id),
-  );
+  const ruleIds = new Set((await trx.selectFrom("alert_rules").select("id").where("user_id", "=", userId).execute()).map((row) => row.id));
   const states = snapshot.alertStates.filter((state) => ruleIds.has(state.rule_id));
   if (states.length) await trx.insertInto("alert_states").values(states).execute();
   if (snapshot.messageIds.length)

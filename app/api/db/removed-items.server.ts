@@ -21,7 +21,13 @@ export async function keepRemoved(trx: Trx, kind: RemovedKind, itemId: string, u
 }
 
 /** The snapshot of an item the user removed within the window, taken out of the store; null when there is none. */
-export async function takeRemoved<Snapshot>(trx: Trx, kind: RemovedKind, itemId: string, userId: string, now: Date): Promise<Snapshot | null> {
+export async function takeRemoved<Snapshot>(
+  trx: Trx,
+  kind: RemovedKind,
+  itemId: string,
+  userId: string,
+  now: Date,
+): Promise<Snapshot | null> {
   const removed = await trx
     .selectFrom("removed_items")
     .select("snapshot")

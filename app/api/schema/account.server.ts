@@ -11,10 +11,26 @@ import { keepable } from "../result-cache.server";
 import { isTimeZone } from "./scalars.server";
 
 export const accountTypeDefs = /* GraphQL */ `
-  enum Language { EN_US DE_DE FR_FR ES_ES }
-  enum TemperatureUnit { CELSIUS FAHRENHEIT }
-  enum WindSpeedUnit { KMH MS MPH KN }
-  enum PrecipitationUnit { MM INCH }
+  enum Language {
+    EN_US
+    DE_DE
+    FR_FR
+    ES_ES
+  }
+  enum TemperatureUnit {
+    CELSIUS
+    FAHRENHEIT
+  }
+  enum WindSpeedUnit {
+    KMH
+    MS
+    MPH
+    KN
+  }
+  enum PrecipitationUnit {
+    MM
+    INCH
+  }
 
   type User {
     id: ID!
@@ -136,7 +152,10 @@ export const accountResolvers = {
       try {
         await context.db.transaction().execute(async (trx) => {
           await trx.insertInto("users").values(user).execute();
-          await trx.insertInto("settings").values(defaultSettings(user.id, language, timeZone, args.region)).execute();
+          await trx
+            .insertInto("settings")
+            .values(defaultSettings(user.id, language, timeZone, args.region))
+            .execute();
         });
       } catch (error) {
         // Two sign-ups with one email at the same moment: the unique index decides.
@@ -201,7 +220,8 @@ export const accountResolvers = {
         await context.db.transaction().execute(async (trx) => {
           const before = await trx.selectFrom("settings").select("time_zone").where("user_id", "=", userId).executeTakeFirstOrThrow();
           await trx.updateTable("settings").set(changes).where("user_id", "=", userId).execute();
-          if (changes.time_zone && changes.time_zone !== before.time_zone) await rescheduleBriefings(trx, userId, changes.time_zone, context.now());
+          if (changes.time_zone && changes.time_zone !== before.time_zone)
+            await rescheduleBriefings(trx, userId, changes.time_zone, context.now());
         });
       }
       const row = await context.db.selectFrom("settings").selectAll().where("user_id", "=", userId).executeTakeFirstOrThrow();

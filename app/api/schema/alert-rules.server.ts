@@ -140,9 +140,15 @@ async function ruleFromInput(context: ApiContext, userId: string, input: AlertRu
   const days = input.activeDays ?? [...WEEKDAYS];
   if (days.length === 0) throw badInput("Choose at least one day", "activeDays");
   if (Boolean(input.activeFrom) !== Boolean(input.activeTo)) throw badInput("Give both ends of the active hours, or neither", "activeFrom");
-  if (input.activeFrom && input.activeFrom === input.activeTo) throw badInput("The active hours cannot start and end at the same time", "activeTo");
+  if (input.activeFrom && input.activeFrom === input.activeTo)
+    throw badInput("The active hours cannot start and end at the same time", "activeTo");
   if (input.placeId) {
-    const owned = await context.db.selectFrom("places").select("id").where("id", "=", input.placeId).where("user_id", "=", userId).executeTakeFirst();
+    const owned = await context.db
+      .selectFrom("places")
+      .select("id")
+      .where("id", "=", input.placeId)
+      .where("user_id", "=", userId)
+      .executeTakeFirst();
     if (!owned) throw notFound("Place");
   }
   return {
@@ -228,7 +234,12 @@ export const alertRulesResolvers = {
   AlertRule: {
     async place(rule: RuleView, _: unknown, context: ApiContext) {
       if (!rule.placeId) return null;
-      const row = await context.db.selectFrom("places").selectAll().where("id", "=", rule.placeId).where("user_id", "=", rule.userId).executeTakeFirst();
+      const row = await context.db
+        .selectFrom("places")
+        .selectAll()
+        .where("id", "=", rule.placeId)
+        .where("user_id", "=", rule.userId)
+        .executeTakeFirst();
       return row ? placeView(row) : null;
     },
     async state(rule: RuleView, _: unknown, context: ApiContext) {
@@ -265,7 +276,12 @@ export const alertRulesResolvers = {
     async match(message: { matchJson?: string | null; userId: string; alertRuleId?: string | null }, _: unknown, context: ApiContext) {
       if (!message.matchJson) return null;
       const match = JSON.parse(message.matchJson) as Match & { placeId: string };
-      const place = await context.db.selectFrom("places").selectAll().where("id", "=", match.placeId).where("user_id", "=", message.userId).executeTakeFirst();
+      const place = await context.db
+        .selectFrom("places")
+        .selectAll()
+        .where("id", "=", match.placeId)
+        .where("user_id", "=", message.userId)
+        .executeTakeFirst();
       return place ? matchView(message.alertRuleId ?? "match", { ...match, place }) : null;
     },
   },
@@ -284,7 +300,13 @@ export const alertRulesResolvers = {
         });
         return ruleView(row);
       }
-      const row: AlertRuleTable = { ...fields, id: randomUUID(), user_id: userId, snoozed_until: null, created_at: context.now().toISOString() };
+      const row: AlertRuleTable = {
+        ...fields,
+        id: randomUUID(),
+        user_id: userId,
+        snoozed_until: null,
+        created_at: context.now().toISOString(),
+      };
       await context.db.transaction().execute(async (trx) => {
         const count = await trx.selectFrom("alert_rules").select("id").where("user_id", "=", userId).execute();
         if (count.length >= MAX_RULES) throw badInput(`You can have up to ${MAX_RULES} alert rules`);

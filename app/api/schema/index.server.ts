@@ -12,9 +12,27 @@ import { weatherResolvers, weatherTypeDefs } from "./weather.server";
 
 /** Each area owns its SDL and resolvers; createSchema merges types that several areas extend. */
 export function createApiSchema() {
-  const resolvers = [scalarResolvers, accountResolvers, placesResolvers, weatherResolvers, messagesResolvers, briefingsResolvers, alertRulesResolvers, pushResolvers];
+  const resolvers = [
+    scalarResolvers,
+    accountResolvers,
+    placesResolvers,
+    weatherResolvers,
+    messagesResolvers,
+    briefingsResolvers,
+    alertRulesResolvers,
+    pushResolvers,
+  ];
   return createSchema<ApiContext>({
-    typeDefs: [scalarTypeDefs, accountTypeDefs, placesTypeDefs, weatherTypeDefs, messagesTypeDefs, briefingsTypeDefs, alertRulesTypeDefs, pushTypeDefs],
+    typeDefs: [
+      scalarTypeDefs,
+      accountTypeDefs,
+      placesTypeDefs,
+      weatherTypeDefs,
+      messagesTypeDefs,
+      briefingsTypeDefs,
+      alertRulesTypeDefs,
+      pushTypeDefs,
+    ],
     // Answers with a resolver not marked `keepable` are never kept (see useResultCache).
     resolvers: resolvers.map((area) => keepUnlessDeclared(area as Record<string, Record<string, unknown>>)),
   });

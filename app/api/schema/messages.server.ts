@@ -10,7 +10,12 @@ import { briefingView } from "./briefings.server";
 import { placeView } from "./places.server";
 
 export const messagesTypeDefs = /* GraphQL */ `
-  enum MessageKind { BRIEFING ALERT ALL_CLEAR SYSTEM }
+  enum MessageKind {
+    BRIEFING
+    ALERT
+    ALL_CLEAR
+    SYSTEM
+  }
 
   type Message {
     id: ID!
@@ -93,11 +98,7 @@ const MESSAGE_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12
 
 export const messagesResolvers = {
   Query: {
-    async messages(
-      _: unknown,
-      args: { after?: string | null; first?: number | null; unreadOnly?: boolean | null },
-      context: ApiContext,
-    ) {
+    async messages(_: unknown, args: { after?: string | null; first?: number | null; unreadOnly?: boolean | null }, context: ApiContext) {
       const userId = requireUserId(context);
       const first = args.first ?? 30;
       if (!Number.isInteger(first) || first < 1 || first > MAX_PAGE) throw badInput(`first must be from 1 to ${MAX_PAGE}`, "first");
@@ -106,13 +107,14 @@ export const messagesResolvers = {
       if (args.after) {
         const cursor = decodeCursor(args.after);
         query = query.where((eb) =>
-          eb.or([
-            eb("created_at", "<", cursor.createdAt),
-            eb.and([eb("created_at", "=", cursor.createdAt), eb("id", "<", cursor.id)]),
-          ]),
+          eb.or([eb("created_at", "<", cursor.createdAt), eb.and([eb("created_at", "=", cursor.createdAt), eb("id", "<", cursor.id)])]),
         );
       }
-      const rows = await query.orderBy("created_at", "desc").orderBy("id", "desc").limit(first + 1).execute();
+      const rows = await query
+        .orderBy("created_at", "desc")
+        .orderBy("id", "desc")
+        .limit(first + 1)
+        .execute();
       const page = rows.slice(0, first);
       const last = page[page.length - 1];
       return { edges: page.map(messageView), endCursor: last ? encodeCursor(last) : null, hasMore: rows.length > first };

@@ -224,7 +224,8 @@ export const placesResolvers = {
       } else {
         throw badInput("Give a locationId from searchLocations, or both latitude and longitude");
       }
-      const label = args.label == null ? cleanLabel(base.name.replace(new RegExp(CONTROL_CHARACTER.source, "gu"), "")) : cleanLabel(args.label);
+      const label =
+        args.label == null ? cleanLabel(base.name.replace(new RegExp(CONTROL_CHARACTER.source, "gu"), "")) : cleanLabel(args.label);
       const row = await context.db.transaction().execute(async (trx) => {
         const existing = await trx.selectFrom("places").select(["position"]).where("user_id", "=", userId).execute();
         if (existing.length >= MAX_PLACES) throw badInput(`You can save up to ${MAX_PLACES} places`);
@@ -271,9 +272,7 @@ export const placesResolvers = {
 
     async removePlace(_: unknown, { id }: { id: string }, context: ApiContext) {
       const userId = requireUserId(context);
-      const removed = await context.db
-        .transaction()
-        .execute((trx) => removePlaceWithSnapshot(trx, userId, id, context.now()));
+      const removed = await context.db.transaction().execute((trx) => removePlaceWithSnapshot(trx, userId, id, context.now()));
       if (!removed) throw notFound("Place");
       return id;
     },

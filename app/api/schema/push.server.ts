@@ -37,7 +37,14 @@ export const pushResolvers = {
       if (!BASE64URL.test(args.p256dh) || decodedLength(args.p256dh) !== 65) throw badInput("p256dh must be a P-256 public key", "p256dh");
       if (!BASE64URL.test(args.auth) || decodedLength(args.auth) !== 16) throw badInput("auth must be 16 bytes, base64url", "auth");
       // One browser, one subscription: whoever saves it last (the account now signed in there) gets it.
-      const row = { id: randomUUID(), user_id: userId, endpoint, p256dh: args.p256dh, auth: args.auth, created_at: context.now().toISOString() };
+      const row = {
+        id: randomUUID(),
+        user_id: userId,
+        endpoint,
+        p256dh: args.p256dh,
+        auth: args.auth,
+        created_at: context.now().toISOString(),
+      };
       await context.db
         .insertInto("push_subscriptions")
         .values(row)
@@ -47,7 +54,11 @@ export const pushResolvers = {
     },
     async deletePushSubscription(_: unknown, { endpoint }: { endpoint: string }, context: ApiContext) {
       const userId = requireUserId(context);
-      const result = await context.db.deleteFrom("push_subscriptions").where("endpoint", "=", endpoint).where("user_id", "=", userId).executeTakeFirst();
+      const result = await context.db
+        .deleteFrom("push_subscriptions")
+        .where("endpoint", "=", endpoint)
+        .where("user_id", "=", userId)
+        .executeTakeFirst();
       return Number(result.numDeletedRows) > 0;
     },
   },

@@ -191,8 +191,7 @@ export const weatherResolvers = {
   Query: {
     async weatherAt(_: unknown, args: { latitude: number; longitude: number }, context: ApiContext) {
       if (!(args.latitude >= -90 && args.latitude <= 90)) throw badInput("latitude must be between -90 and 90", "latitude");
-      if (!(args.longitude >= -180 && args.longitude <= 180))
-        throw badInput("longitude must be between -180 and 180", "longitude");
+      if (!(args.longitude >= -180 && args.longitude <= 180)) throw badInput("longitude must be between -180 and 180", "longitude");
       limitAnonymousLookup(context);
       const result = await context.forecasts.get(args);
       return { id: `at:${result.key}`, result } satisfies WeatherSource;

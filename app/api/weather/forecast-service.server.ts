@@ -39,8 +39,7 @@ export function createForecastService(options: ForecastServiceOptions) {
   let queued = new Map<string, Coordinate>();
   let flushScheduled = false;
 
-  const isFresh = (entry: Entry | undefined): entry is Entry =>
-    !!entry && now().getTime() - entry.fetchedAt.getTime() < ttlMs;
+  const isFresh = (entry: Entry | undefined): entry is Entry => !!entry && now().getTime() - entry.fetchedAt.getTime() < ttlMs;
 
   function settle(key: string, outcome: { result?: ForecastResult; error?: unknown }) {
     const waiters = inFlight.get(key) ?? [];
@@ -70,12 +69,16 @@ export function createForecastService(options: ForecastServiceOptions) {
       await options.db
         .insertInto("forecast_cache")
         .values(
-          entries
-            .slice(start, start + STORE_CHUNK)
-            .map(([key, entry]) => ({ coordinate_key: key, fetched_at: entry.fetchedAt.toISOString(), payload: JSON.stringify(entry.forecast) })),
+          entries.slice(start, start + STORE_CHUNK).map(([key, entry]) => ({
+            coordinate_key: key,
+            fetched_at: entry.fetchedAt.toISOString(),
+            payload: JSON.stringify(entry.forecast),
+          })),
         )
         .onConflict((conflict) =>
-          conflict.column("coordinate_key").doUpdateSet((eb) => ({ fetched_at: eb.ref("excluded.fetched_at"), payload: eb.ref("excluded.payload") })),
+          conflict
+            .column("coordinate_key")
+            .doUpdateSet((eb) => ({ fetched_at: eb.ref("excluded.fetched_at"), payload: eb.ref("excluded.payload") })),
         )
         .execute();
     }
@@ -93,9 +96,7 @@ export function createForecastService(options: ForecastServiceOptions) {
     const entries = [...unstored];
     unstored = new Map();
     if (entries.length > 0) {
-      storing = storing
-        .then(() => store(entries))
-        .catch((error: unknown) => console.error("[weather] could not keep forecasts:", error));
+      storing = storing.then(() => store(entries)).catch((error: unknown) => console.error("[weather] could not keep forecasts:", error));
     }
     return storing;
   }

@@ -39,10 +39,7 @@ function MessageItem({ message, time }: { message: MessageFields; time: Intl.Dat
   const unread = !message.readAt;
   return (
     <li className="flex gap-3 py-3" data-message-id={message.id} data-unread={unread ? "true" : undefined}>
-      <span
-        aria-hidden="true"
-        className={`mt-2 size-2 shrink-0 rounded-full ${unread ? "bg-primary" : "bg-transparent"}`}
-      />
+      <span aria-hidden="true" className={`mt-2 size-2 shrink-0 rounded-full ${unread ? "bg-primary" : "bg-transparent"}`} />
       <div className="min-w-0 flex-1">
         <div className="flex flex-wrap items-baseline gap-x-2">
           <span className={`rounded px-1.5 py-0.5 text-xs font-medium ${KIND_STYLE[message.kind]}`}>{t(`inbox.kind.${message.kind}`)}</span>

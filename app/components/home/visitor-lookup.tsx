@@ -10,9 +10,7 @@ function LookupForecast({ location }: { location: LocationResult }) {
   const [result] = useQuery({ query: WEATHER_AT_QUERY, variables: { latitude: location.latitude, longitude: location.longitude } });
   const weather = result.data?.weatherAt;
   if (!weather) {
-    return result.fetching ? (
-      <div className="card h-96 animate-pulse" role="status" aria-label={t("loading.label")} />
-    ) : null;
+    return result.fetching ? <div className="card h-96 animate-pulse" role="status" aria-label={t("loading.label")} /> : null;
   }
   return <ForecastCard title={location.name} subtitle={describeLocation(location)} weather={weather} />;
 }

@@ -10,14 +10,7 @@ export default function AboutOverlay({ close }: OverlayProps) {
         <h2 id="overlay-about-title" className="text-lg font-semibold">
           {t("overlay.about.title")}
         </h2>
-        <button
-          type="button"
-          onClick={close}
-          aria-label={t("overlay.close")}
-          className="icon-button"
-          autoFocus
-          data-autofocus=""
-        >
+        <button type="button" onClick={close} aria-label={t("overlay.close")} className="icon-button" autoFocus data-autofocus="">
           <CloseIcon />
         </button>
       </div>

@@ -19,7 +19,15 @@ import type { OverlayProps } from "~/lib/overlays/registry";
 import { showToast } from "~/lib/toast/toast-store";
 import { useDebouncedValue } from "~/lib/use-debounced-value";
 
-const WATCHED_CONDITIONS: Condition[] = ["THUNDERSTORM", "THUNDERSTORM_WITH_HAIL", "SNOW", "FREEZING_RAIN", "FREEZING_DRIZZLE", "FOG", "RAIN_SHOWERS"];
+const WATCHED_CONDITIONS: Condition[] = [
+  "THUNDERSTORM",
+  "THUNDERSTORM_WITH_HAIL",
+  "SNOW",
+  "FREEZING_RAIN",
+  "FREEZING_DRIZZLE",
+  "FOG",
+  "RAIN_SHOWERS",
+];
 const LOOKAHEAD_HOURS = [6, 12, 24, 48, 72];
 const PREVIEW_DEBOUNCE_MS = 300;
 
@@ -48,13 +56,19 @@ function Preview({ input, hours, settings }: { input: AlertRuleInput | null; hou
   const current = JSON.stringify(input);
   const settledText = useDebouncedValue(current, PREVIEW_DEBOUNCE_MS);
   const settled = JSON.parse(settledText) as AlertRuleInput | null;
-  const [preview] = useQuery({ query: PREVIEW_ALERT_RULE_QUERY, variables: { input: settled! }, pause: !settled, context: SILENT_OPERATION });
+  const [preview] = useQuery({
+    query: PREVIEW_ALERT_RULE_QUERY,
+    variables: { input: settled! },
+    pause: !settled,
+    context: SILENT_OPERATION,
+  });
   const when = (iso: string) => formatWhen(iso, settings);
   const unit = input ? thresholdUnit(input.metric, settings) : null;
   let body;
   if (!settled) body = null;
   else if (preview.error) body = <p className="text-sm text-red-700 dark:text-red-300">{graphqlErrorMessage(preview.error)}</p>;
-  else if (!preview.data || preview.fetching || settledText !== current) body = <p className="text-sm text-muted">{t("alerts.form.previewLoading")}</p>;
+  else if (!preview.data || preview.fetching || settledText !== current)
+    body = <p className="text-sm text-muted">{t("alerts.form.previewLoading")}</p>;
   else if (preview.data.previewAlertRule.length === 0) body = <p className="text-sm">{t("alerts.form.previewNone", { hours })}</p>;
   else
     body = (
@@ -65,14 +79,20 @@ function Preview({ input, hours, settings }: { input: AlertRuleInput | null; hou
               place: match.place.label,
               from: when(match.from),
               to: when(match.to),
-              peak: input!.metric === "CONDITION" ? "" : `${displayThreshold(input!.metric, match.peakValue, settings)} ${unit!.label}`.trim(),
+              peak:
+                input!.metric === "CONDITION" ? "" : `${displayThreshold(input!.metric, match.peakValue, settings)} ${unit!.label}`.trim(),
             })}
           </li>
         ))}
       </ul>
     );
   return (
-    <section aria-label={t("alerts.form.preview", { hours })} aria-live="polite" className="rounded-md border border-default bg-muted p-3" data-testid="rule-preview">
+    <section
+      aria-label={t("alerts.form.preview", { hours })}
+      aria-live="polite"
+      className="rounded-md border border-default bg-muted p-3"
+      data-testid="rule-preview"
+    >
       <h3 className="mb-1 text-sm font-medium">{t("alerts.form.preview", { hours })}</h3>
       {body}
     </section>
@@ -134,7 +154,10 @@ export default function AlertRuleOverlay({ close, params }: OverlayProps) {
     const found: Errors = {};
     if (!draft.name.trim()) found.name = t("alerts.form.nameRequired");
     if (draft.metric === "CONDITION" && (draft.conditions ?? []).length === 0) found.conditions = t("alerts.form.conditionsRequired");
-    if (draft.metric !== "CONDITION" && !Number.isFinite(Number(draft.threshold.replace(",", "."))) || (draft.metric !== "CONDITION" && draft.threshold.trim() === "")) {
+    if (
+      (draft.metric !== "CONDITION" && !Number.isFinite(Number(draft.threshold.replace(",", ".")))) ||
+      (draft.metric !== "CONDITION" && draft.threshold.trim() === "")
+    ) {
       found.threshold = t("alerts.form.thresholdRequired");
     }
     if (draft.activeDays.length === 0) found.activeDays = t("alerts.form.activeDaysRequired");
@@ -144,7 +167,8 @@ export default function AlertRuleOverlay({ close, params }: OverlayProps) {
     const result = await saveRule({ id: existing?.id, input });
     if (result.error || !result.data) {
       const field = result.error?.graphQLErrors[0]?.extensions?.field;
-      if (field === "threshold" || field === "name" || field === "conditions") setErrors({ [field]: result.error!.graphQLErrors[0]!.message });
+      if (field === "threshold" || field === "name" || field === "conditions")
+        setErrors({ [field]: result.error!.graphQLErrors[0]!.message });
       if (field === "activeDays") setErrors({ activeDays: result.error!.graphQLErrors[0]!.message });
       if (field === "activeFrom" || field === "activeTo") setErrors({ activeHours: result.error!.graphQLErrors[0]!.message });
       return;
@@ -180,7 +204,12 @@ export default function AlertRuleOverlay({ close, params }: OverlayProps) {
           <label htmlFor={`${id}-place`} className="font-medium">
             {t("alerts.form.place")}
           </label>
-          <select id={`${id}-place`} className="input" value={draft.placeId ?? ""} onChange={(event) => change({ placeId: event.target.value || null })}>
+          <select
+            id={`${id}-place`}
+            className="input"
+            value={draft.placeId ?? ""}
+            onChange={(event) => change({ placeId: event.target.value || null })}
+          >
             <option value="">{t("alerts.everyPlace")}</option>
             {placeList.map((place) => (
               <option key={place.id} value={place.id}>
@@ -326,11 +355,21 @@ export default function AlertRuleOverlay({ close, params }: OverlayProps) {
         {error("activeHours")}
       </fieldset>
       <label className="flex items-center gap-2">
-        <input type="checkbox" className="accent-primary" checked={draft.urgent} onChange={(event) => change({ urgent: event.target.checked })} />
+        <input
+          type="checkbox"
+          className="accent-primary"
+          checked={draft.urgent}
+          onChange={(event) => change({ urgent: event.target.checked })}
+        />
         {t("alerts.form.urgent")}
       </label>
       <label className="flex items-center gap-2">
-        <input type="checkbox" className="accent-primary" checked={draft.notifyAllClear} onChange={(event) => change({ notifyAllClear: event.target.checked })} />
+        <input
+          type="checkbox"
+          className="accent-primary"
+          checked={draft.notifyAllClear}
+          onChange={(event) => change({ notifyAllClear: event.target.checked })}
+        />
         {t("alerts.form.allClear")}
       </label>
       <Preview input={input} hours={draft.lookaheadHours} settings={settings} />

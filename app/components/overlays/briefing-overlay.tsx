@@ -1,13 +1,7 @@
 import { useId, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { useMutation, useQuery } from "urql";
-import {
-  BRIEFING_PERIODS,
-  BRIEFINGS_QUERY,
-  PLACES_QUERY,
-  SAVE_BRIEFING_MUTATION,
-  type BriefingInput,
-} from "~/lib/graphql/documents";
+import { BRIEFING_PERIODS, BRIEFINGS_QUERY, PLACES_QUERY, SAVE_BRIEFING_MUTATION, type BriefingInput } from "~/lib/graphql/documents";
 import { FieldError, OverlayHeader, WeekdayChoices } from "~/components/ui/form-parts";
 import type { OverlayProps } from "~/lib/overlays/registry";
 import { showToast } from "~/lib/toast/toast-store";
@@ -24,8 +18,22 @@ export default function BriefingOverlay({ close, params }: OverlayProps) {
   const placeList = places.data?.me?.places ?? [];
   const [draft, setDraft] = useState<BriefingInput>(() =>
     existing
-      ? { name: existing.name, enabled: existing.enabled, period: existing.period, time: existing.time, days: existing.days, placeIds: existing.places.map((place) => place.id) }
-      : { name: "", enabled: true, period: "TODAY", time: "07:00", days: ["MON", "TUE", "WED", "THU", "FRI"], placeIds: placeList.slice(0, 1).map((place) => place.id) },
+      ? {
+          name: existing.name,
+          enabled: existing.enabled,
+          period: existing.period,
+          time: existing.time,
+          days: existing.days,
+          placeIds: existing.places.map((place) => place.id),
+        }
+      : {
+          name: "",
+          enabled: true,
+          period: "TODAY",
+          time: "07:00",
+          days: ["MON", "TUE", "WED", "THU", "FRI"],
+          placeIds: placeList.slice(0, 1).map((place) => place.id),
+        },
   );
   const [errors, setErrors] = useState<Errors>({});
   const [{ fetching }, saveBriefing] = useMutation(SAVE_BRIEFING_MUTATION);
@@ -91,7 +99,12 @@ export default function BriefingOverlay({ close, params }: OverlayProps) {
           <label htmlFor={`${id}-period`} className="font-medium">
             {t("briefings.form.period")}
           </label>
-          <select id={`${id}-period`} className="input" value={draft.period} onChange={(event) => change({ period: event.target.value as BriefingInput["period"] })}>
+          <select
+            id={`${id}-period`}
+            className="input"
+            value={draft.period}
+            onChange={(event) => change({ period: event.target.value as BriefingInput["period"] })}
+          >
             {BRIEFING_PERIODS.map((period) => (
               <option key={period} value={period}>
                 {t(`briefings.period.${period}`)}
@@ -103,7 +116,13 @@ export default function BriefingOverlay({ close, params }: OverlayProps) {
           <label htmlFor={`${id}-time`} className="font-medium">
             {t("briefings.form.time")}
           </label>
-          <input id={`${id}-time`} type="time" className="input" value={draft.time} onChange={(event) => change({ time: event.target.value })} />
+          <input
+            id={`${id}-time`}
+            type="time"
+            className="input"
+            value={draft.time}
+            onChange={(event) => change({ time: event.target.value })}
+          />
         </div>
       </div>
       <WeekdayChoices
@@ -114,7 +133,12 @@ export default function BriefingOverlay({ close, params }: OverlayProps) {
         error={errors.days}
       />
       <label className="flex items-center gap-2">
-        <input type="checkbox" className="accent-primary" checked={draft.enabled} onChange={(event) => change({ enabled: event.target.checked })} />
+        <input
+          type="checkbox"
+          className="accent-primary"
+          checked={draft.enabled}
+          onChange={(event) => change({ enabled: event.target.checked })}
+        />
         {t("briefings.form.enabled")}
       </label>
       <div className="flex justify-end">

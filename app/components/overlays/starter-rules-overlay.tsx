@@ -21,7 +21,11 @@ export default function StarterRulesOverlay({ close }: OverlayProps) {
     const { rule } = entry;
     if (rule.metric === "CONDITION") return rule.conditions.map((condition) => t(`weather.condition.${condition}`)).join(", ");
     const value = `${displayThreshold(rule.metric, rule.threshold, settings)} ${thresholdUnit(rule.metric, settings).label}`;
-    return t("alerts.summary", { metric: t(`alerts.metric.${rule.metric}`), comparator: t(`alerts.comparator.${rule.comparator}`), threshold: value });
+    return t("alerts.summary", {
+      metric: t(`alerts.metric.${rule.metric}`),
+      comparator: t(`alerts.comparator.${rule.comparator}`),
+      threshold: value,
+    });
   }
 
   async function submit(event: FormEvent) {

@@ -35,7 +35,9 @@ function RuleRow({ rule }: { rule: AlertRule }) {
   const snoozed = rule.state === "SNOOZED" && rule.snoozedUntil ? formatWhen(rule.snoozedUntil, settings) : null;
   const summary =
     rule.metric === "CONDITION"
-      ? new Intl.ListFormat(i18n.language, { type: "disjunction" }).format((rule.conditions ?? []).map((condition) => t(`weather.condition.${condition}`)))
+      ? new Intl.ListFormat(i18n.language, { type: "disjunction" }).format(
+          (rule.conditions ?? []).map((condition) => t(`weather.condition.${condition}`)),
+        )
       : t("alerts.summary", {
           metric: t(`alerts.metric.${rule.metric}`),
           comparator: t(`alerts.comparator.${rule.comparator}`),
@@ -63,7 +65,13 @@ function RuleRow({ rule }: { rule: AlertRule }) {
     <li className="flex flex-wrap items-center gap-3 py-3" data-rule-id={rule.id}>
       {/* The label is the switch's 44 px target; the box itself is 20 px. */}
       <label className="flex size-11 shrink-0 cursor-pointer items-center justify-center">
-        <input type="checkbox" role="switch" className="size-5 accent-primary" checked={enabled} onChange={(event) => void toggleEnabled(event.target.checked)} />
+        <input
+          type="checkbox"
+          role="switch"
+          className="size-5 accent-primary"
+          checked={enabled}
+          onChange={(event) => void toggleEnabled(event.target.checked)}
+        />
         <span className="sr-only">{t("alerts.enabled", { name: rule.name })}</span>
       </label>
       <div className="min-w-0 flex-1">

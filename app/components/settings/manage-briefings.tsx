@@ -35,7 +35,14 @@ function BriefingRow({ briefing }: { briefing: Briefing }) {
   function saveEnabled(enabled: boolean) {
     return saveBriefing({
       id: briefing.id,
-      input: { name: briefing.name, enabled, period: briefing.period, time: briefing.time, days: briefing.days, placeIds: briefing.places.map((place) => place.id) },
+      input: {
+        name: briefing.name,
+        enabled,
+        period: briefing.period,
+        time: briefing.time,
+        days: briefing.days,
+        placeIds: briefing.places.map((place) => place.id),
+      },
     });
   }
 
@@ -43,7 +50,13 @@ function BriefingRow({ briefing }: { briefing: Briefing }) {
     <li className="flex flex-wrap items-center gap-3 py-3" data-briefing-id={briefing.id}>
       {/* The label is the switch's 44 px target; the box itself is 20 px. */}
       <label className="flex size-11 shrink-0 cursor-pointer items-center justify-center">
-        <input type="checkbox" role="switch" className="size-5 accent-primary" checked={enabled} onChange={(event) => void toggleEnabled(event.target.checked)} />
+        <input
+          type="checkbox"
+          role="switch"
+          className="size-5 accent-primary"
+          checked={enabled}
+          onChange={(event) => void toggleEnabled(event.target.checked)}
+        />
         <span className="sr-only">{t("briefings.enabled", { name: briefing.name })}</span>
       </label>
       <div className="min-w-0 flex-1">
@@ -77,7 +90,11 @@ function BriefingRow({ briefing }: { briefing: Briefing }) {
             aria-label={t("briefings.delete", { name: briefing.name })}
             data-control="delete"
             onClick={async (event) => {
-              const refocus = focusAfterRemoval(event.currentTarget, { row: "data-briefing-id", control: "delete", fallbackId: "briefings-heading" });
+              const refocus = focusAfterRemoval(event.currentTarget, {
+                row: "data-briefing-id",
+                control: "delete",
+                fallbackId: "briefings-heading",
+              });
               const result = await deleteBriefing({ id: briefing.id });
               if (result.error) return;
               refocus();

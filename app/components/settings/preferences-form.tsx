@@ -202,11 +202,15 @@ export function PreferencesForm() {
           ))}
         </datalist>
         {deviceZone && deviceZone !== value.timeZone ? (
-          <button type="button" className="link self-start text-sm" onClick={() => {
+          <button
+            type="button"
+            className="link self-start text-sm"
+            onClick={() => {
               setTyped(({ timeZone: _typed, ...rest }) => rest);
               setError(undefined);
               void save({ timeZone: deviceZone });
-            }}>
+            }}
+          >
             {t("preferences.useDeviceZone", { zone: deviceZone })}
           </button>
         ) : null}

@@ -2,7 +2,15 @@ import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import type { CurrentConditions, DailyForecast, HourlyForecast, WeatherReport } from "~/lib/graphql/documents";
 import { useDisplaySettings, useNow, type DisplaySettings } from "~/lib/display-settings";
-import { hourCycle, formatDegrees, formatPercent, formatPrecipitation, formatTemperature, formatUvIndex, formatWindSpeed } from "~/lib/units";
+import {
+  hourCycle,
+  formatDegrees,
+  formatPercent,
+  formatPrecipitation,
+  formatTemperature,
+  formatUvIndex,
+  formatWindSpeed,
+} from "~/lib/units";
 import { ConditionIcon } from "./condition-icon";
 import { formatRelativeAge } from "~/lib/relative-age";
 
@@ -59,7 +67,17 @@ function upcomingHours(hourly: HourlyForecast[], now: number): HourlyForecast[] 
 }
 
 /** A strip of hours: a temperature line over chance-of-rain bars, with the hour, icon and value under each. */
-function HourlyStrip({ place, hours, timeZone, settings }: { place: string; hours: HourlyForecast[]; timeZone: string; settings: DisplaySettings }) {
+function HourlyStrip({
+  place,
+  hours,
+  timeZone,
+  settings,
+}: {
+  place: string;
+  hours: HourlyForecast[];
+  timeZone: string;
+  settings: DisplaySettings;
+}) {
   const { t } = useTranslation();
   if (hours.length === 0) return null;
   const clock = new Intl.DateTimeFormat(settings.locale, { hour: "numeric", hourCycle: hourCycle(settings.hour12), timeZone });
@@ -135,7 +153,10 @@ function DailyList({ place, days, settings }: { place: string; days: DailyForeca
           <li key={day.id} className="grid grid-cols-[3.5rem_1.5rem_3.5rem_2.5rem_1fr_2.5rem] items-center gap-2">
             <span className="font-medium">{i === 0 ? t("weather.today") : weekday.format(new Date(`${day.date}T12:00:00Z`))}</span>
             <ConditionIcon condition={day.condition} size={20} />
-            <span className="tabular-nums text-sky-700 dark:text-sky-300" title={t("weather.chanceOfRain", { value: formatPercent(day.precipitationProbabilityMax, settings.locale) })}>
+            <span
+              className="tabular-nums text-sky-700 dark:text-sky-300"
+              title={t("weather.chanceOfRain", { value: formatPercent(day.precipitationProbabilityMax, settings.locale) })}
+            >
               <span className="sr-only">{t(`weather.condition.${day.condition}`)}, </span>
               {formatPercent(day.precipitationProbabilityMax, settings.locale)}
             </span>
@@ -158,7 +179,17 @@ function DailyList({ place, days, settings }: { place: string; days: DailyForeca
 }
 
 /** One place's weather: now, the next 24 hours and 7 days, in the user's units and the place's time. */
-export function ForecastCard({ title, subtitle, weather, actions }: { title: string; subtitle?: string; weather: WeatherReport; actions?: ReactNode }) {
+export function ForecastCard({
+  title,
+  subtitle,
+  weather,
+  actions,
+}: {
+  title: string;
+  subtitle?: string;
+  weather: WeatherReport;
+  actions?: ReactNode;
+}) {
   const { t } = useTranslation();
   const settings = useDisplaySettings();
   const now = useNow();

@@ -1,4 +1,12 @@
-import { ssrExchange, type Client, type CombinedError, type ExecutionResult, type Operation, type SSRData, type SubscriptionForwarder } from "@urql/core";
+import {
+  ssrExchange,
+  type Client,
+  type CombinedError,
+  type ExecutionResult,
+  type Operation,
+  type SSRData,
+  type SubscriptionForwarder,
+} from "@urql/core";
 import type { StorageAdapter } from "@urql/exchange-graphcache";
 import type { Client as WsClient } from "graphql-ws";
 import { createGraphQLClient } from "./client";

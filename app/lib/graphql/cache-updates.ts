@@ -47,12 +47,21 @@ function detachPlace(cache: Cache, placeKey: string | null) {
   const rules = cache.resolve("Query", "alertRules") as string[] | null;
   if (Array.isArray(rules)) {
     const gone = rules.filter((rule) => cache.resolve(rule, "place") === placeKey);
-    cache.link("Query", "alertRules", rules.filter((rule) => !gone.includes(rule)));
+    cache.link(
+      "Query",
+      "alertRules",
+      rules.filter((rule) => !gone.includes(rule)),
+    );
     for (const rule of gone) cache.invalidate(rule);
   }
   for (const briefing of (cache.resolve("Query", "briefings") as string[] | null) ?? []) {
     const places = cache.resolve(briefing, "places") as string[] | null;
-    if (places?.includes(placeKey)) cache.link(briefing, "places", places.filter((place) => place !== placeKey));
+    if (places?.includes(placeKey))
+      cache.link(
+        briefing,
+        "places",
+        places.filter((place) => place !== placeKey),
+      );
   }
 }
 
@@ -120,17 +129,11 @@ function adjustUnreadCount(cache: Cache, by: number) {
  * A message can arrive twice (the "send now" result, then the live stream): `counted`
  * (one set per cache) makes it count once.
  */
-function prependMessage(
-  cache: Cache,
-  counted: Set<string>,
-  message: (Keyed & { readAt?: string | null }) | null | undefined,
-) {
+function prependMessage(cache: Cache, counted: Set<string>, message: (Keyed & { readAt?: string | null }) | null | undefined) {
   const key = message ? cache.keyOfEntity(message as Data) : null;
   if (!message || !key || counted.has(key)) return;
   counted.add(key);
-  for (const field of cache
-    .inspectFields("Query")
-    .filter((info) => info.fieldName === "messages" && !info.arguments?.after)) {
+  for (const field of cache.inspectFields("Query").filter((info) => info.fieldName === "messages" && !info.arguments?.after)) {
     const connection = cache.resolve("Query", field.fieldKey) as string | null;
     const edges = connection ? (cache.resolve(connection, "edges") as string[] | null) : null;
     if (connection && edges && !edges.includes(key)) cache.link(connection, "edges", [key, ...edges]);
@@ -212,9 +215,7 @@ export function createCacheUpdates(): UpdatesConfig {
       restorePlace: (result, _args, cache) => restorePlace(cache, field<Keyed>(result, "restorePlace")),
       reorderPlaces: (result, _args, cache) => {
         const ordered = field<Keyed[] | null>(result, "reorderPlaces") ?? [];
-        const keys = ordered
-          .map((place) => cache.keyOfEntity(place as Data))
-          .filter((key): key is string => Boolean(key));
+        const keys = ordered.map((place) => cache.keyOfEntity(place as Data)).filter((key): key is string => Boolean(key));
         editLists(cache, "Place", () => keys);
       },
       // Briefings run at wall-clock times: a new zone moves every next run (the server did it), so the list is fetched again.
@@ -232,8 +233,7 @@ export function createCacheUpdates(): UpdatesConfig {
         const id = field<string>(result, "deleteMessage");
         if (id) removeMessage(cache, id);
       },
-      sendBriefingNow: (result, _args, cache) =>
-        prependMessage(cache, counted, field<Keyed>(result, "sendBriefingNow")),
+      sendBriefingNow: (result, _args, cache) => prependMessage(cache, counted, field<Keyed>(result, "sendBriefingNow")),
       markAllRead: (_result, _args, cache) => markAllMessagesRead(cache, new Date().toISOString()),
       markRead: (result, _args, cache, info) => {
         let newlyRead = 0;
@@ -248,8 +248,7 @@ export function createCacheUpdates(): UpdatesConfig {
       },
     },
     Subscription: {
-      messageReceived: (result, _args, cache) =>
-        prependMessage(cache, counted, field<Keyed>(result, "messageReceived")),
+      messageReceived: (result, _args, cache) => prependMessage(cache, counted, field<Keyed>(result, "messageReceived")),
     },
   };
 }

@@ -614,10 +614,7 @@ export const PUSH_PUBLIC_KEY_QUERY = gql<{ pushPublicKey: string }, NoVariables>
   }
 `;
 
-export const SAVE_PUSH_SUBSCRIPTION_MUTATION = gql<
-  { savePushSubscription: boolean },
-  { endpoint: string; p256dh: string; auth: string }
->`
+export const SAVE_PUSH_SUBSCRIPTION_MUTATION = gql<{ savePushSubscription: boolean }, { endpoint: string; p256dh: string; auth: string }>`
   mutation SavePushSubscription($endpoint: String!, $p256dh: String!, $auth: String!) {
     savePushSubscription(endpoint: $endpoint, p256dh: $p256dh, auth: $auth)
   }

@@ -18,14 +18,7 @@ export function serializeGraphQLData(data: SSRData): string {
 export function GraphQLDataScript({ sessionKey }: { sessionKey: string | null | undefined }) {
   const json = useContext(GraphQLDataContext);
   if (json === null) return null;
-  return (
-    <script
-      id={ELEMENT_ID}
-      type="application/json"
-      data-session={sessionKey ?? ""}
-      dangerouslySetInnerHTML={{ __html: json }}
-    />
-  );
+  return <script id={ELEMENT_ID} type="application/json" data-session={sessionKey ?? ""} dangerouslySetInnerHTML={{ __html: json }} />;
 }
 
 /** Reads what the server wrote, and for which session ("" = signed out) (browser only). */

@@ -102,7 +102,8 @@ export function createGraphQLEndpoint(options: { yoga: YogaNodeHandler; trust: T
       } else {
         readBody(req, options.maxBodyBytes).then(
           (body) => {
-            if (!body) return refuse(res, 413, { error: `Request body larger than ${options.maxBodyBytes} bytes`, code: "PAYLOAD_TOO_LARGE" });
+            if (!body)
+              return refuse(res, 413, { error: `Request body larger than ${options.maxBodyBytes} bytes`, code: "PAYLOAD_TOO_LARGE" });
             // A body already read is what frameworks' body parsers leave; yoga takes it as is.
             (req as IncomingMessage & { body?: Buffer }).body = body;
             void options.yoga(req, res, { clientIp: clientIp(req) });
@@ -123,6 +124,5 @@ type YogaFetch = (url: string, init: RequestInit, context: { clientIp: string })
  * process (no HTTP round trip to itself), as the page's client address.
  */
 export function inProcessGraphQLFetch(yogaFetch: YogaFetch, clientIp: string): typeof fetch {
-  return (input, init) =>
-    Promise.resolve(yogaFetch(input instanceof Request ? input.url : String(input), init ?? {}, { clientIp }));
+  return (input, init) => Promise.resolve(yogaFetch(input instanceof Request ? input.url : String(input), init ?? {}, { clientIp }));
 }

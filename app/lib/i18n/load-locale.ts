@@ -15,10 +15,7 @@ export type LoadedLocale = {
  * cannot be fetched, a broken file) is logged as "Failed locale loading" and the
  * default locale is used instead, so the page still has words on it.
  */
-export async function loadLocale(
-  requested: string,
-  importer: LocaleImporter = importLocale,
-): Promise<LoadedLocale> {
+export async function loadLocale(requested: string, importer: LocaleImporter = importLocale): Promise<LoadedLocale> {
   const locale = isLocale(requested) ? requested : DEFAULT_LOCALE;
   try {
     return { locale, resources: await importer(locale) };

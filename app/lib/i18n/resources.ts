@@ -19,8 +19,6 @@ export async function importLocale(locale: Locale): Promise<LocaleResources> {
     return fileLocale === locale && (NAMESPACES as readonly string[]).includes(namespace);
   });
   if (entries.length === 0) throw new Error(`No translation files for ${locale}`);
-  const loaded = await Promise.all(
-    entries.map(async ([path, load]) => [fileKey(path).namespace, (await load()).default] as const),
-  );
+  const loaded = await Promise.all(entries.map(async ([path, load]) => [fileKey(path).namespace, (await load()).default] as const));
   return Object.fromEntries(loaded) as LocaleResources;
 }

@@ -35,8 +35,7 @@ export function useNavigationProgress(active: boolean): { visible: boolean; prog
     let interval: ReturnType<typeof setInterval> | undefined;
     const started = Date.now();
     const show = setTimeout(() => {
-      const tick = () =>
-        setState({ visible: true, progress: estimateProgress(Date.now() - started - LOADING_BAR.throttleMs) });
+      const tick = () => setState({ visible: true, progress: estimateProgress(Date.now() - started - LOADING_BAR.throttleMs) });
       tick();
       interval = setInterval(tick, LOADING_BAR.tickMs);
     }, LOADING_BAR.throttleMs);

@@ -32,5 +32,9 @@ function subscribe(listener: () => void) {
 }
 
 export function useOpenOverlay(): OpenOverlay | null {
-  return useSyncExternalStore(subscribe, () => current, () => null);
+  return useSyncExternalStore(
+    subscribe,
+    () => current,
+    () => null,
+  );
 }

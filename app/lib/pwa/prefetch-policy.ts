@@ -1,6 +1,11 @@
 import { useEffect, useState } from "react";
 
-type NetworkInformation = { saveData?: boolean; effectiveType?: string; addEventListener?: (type: "change", listener: () => void) => void; removeEventListener?: (type: "change", listener: () => void) => void };
+type NetworkInformation = {
+  saveData?: boolean;
+  effectiveType?: string;
+  addEventListener?: (type: "change", listener: () => void) => void;
+  removeEventListener?: (type: "change", listener: () => void) => void;
+};
 
 /** shell.md: no prefetch when the user asks to save data or the connection is 2g. */
 export function prefetchAllowed(connection: NetworkInformation | undefined): boolean {

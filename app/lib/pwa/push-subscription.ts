@@ -4,7 +4,10 @@ export function pushUnsupportedReason(): "unsupported" | null {
 }
 
 function applicationServerKey(base64url: string): Uint8Array<ArrayBuffer> {
-  const base64 = base64url.replace(/-/g, "+").replace(/_/g, "/").padEnd(Math.ceil(base64url.length / 4) * 4, "=");
+  const base64 = base64url
+    .replace(/-/g, "+")
+    .replace(/_/g, "/")
+    .padEnd(Math.ceil(base64url.length / 4) * 4, "=");
   const raw = atob(base64);
   const bytes = new Uint8Array(new ArrayBuffer(raw.length));
   for (let index = 0; index < raw.length; index++) bytes[index] = raw.charCodeAt(index);
@@ -25,8 +28,7 @@ export async function currentPushSubscription(): Promise<PushSubscription | null
 }
 
 export type SubscribeOutcome =
-  | { ok: true; keys: PushKeys }
-  | { ok: false; reason: "denied" | "no-worker" | "timeout" | "failed"; message?: string };
+  { ok: true; keys: PushKeys } | { ok: false; reason: "denied" | "no-worker" | "timeout" | "failed"; message?: string };
 
 /**
  * How long the browser's push service gets to hand out a subscription. Some never answer
@@ -56,10 +58,12 @@ export async function subscribeToPush(vapidPublicKey: string): Promise<Subscribe
     const subscription = await withinTimeout(pending, PUSH_SUBSCRIBE_TIMEOUT_MS);
     if (subscription === TIMED_OUT) {
       // The user was told push stays off: a subscription that still turns up is dropped, not kept unknown to the server.
-      pending.then(
-        (late) => late.unsubscribe(),
-        () => {},
-      ).catch((error: unknown) => console.warn("Could not drop a push subscription that arrived too late:", error));
+      pending
+        .then(
+          (late) => late.unsubscribe(),
+          () => {},
+        )
+        .catch((error: unknown) => console.warn("Could not drop a push subscription that arrived too late:", error));
       return { ok: false, reason: "timeout" };
     }
     const json = subscription.toJSON();

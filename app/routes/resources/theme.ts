@@ -14,9 +14,7 @@ import { redirectWithToast } from "~/lib/toast/flash-toast.server";
  */
 export async function action({ request, context }: Route.ActionArgs) {
   const session = await themeSessionResolver(request);
-  const isForm = /^(application\/x-www-form-urlencoded|multipart\/form-data)/.test(
-    request.headers.get("Content-Type") ?? "",
-  );
+  const isForm = /^(application\/x-www-form-urlencoded|multipart\/form-data)/.test(request.headers.get("Content-Type") ?? "");
   const form = isForm ? await request.formData() : null;
   let preference: unknown;
   if (form) {

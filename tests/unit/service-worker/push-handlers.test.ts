@@ -36,10 +36,19 @@ describe("the worker's push handlers", () => {
       data: { url: "/?message=message-1" },
     });
     // Garbage and links off the site show nothing, or link home.
-    await dispatch("push", { data: { json: () => { throw new SyntaxError("not JSON"); } } });
+    await dispatch("push", {
+      data: {
+        json: () => {
+          throw new SyntaxError("not JSON");
+        },
+      },
+    });
     await dispatch("push", { data: { json: () => ({ title: "Odd", url: "https://elsewhere.example/" }) } });
     expect(worker.registration.showNotification).toHaveBeenCalledTimes(2);
-    expect(worker.registration.showNotification).toHaveBeenLastCalledWith("Odd", expect.objectContaining({ tag: "Odd", data: { url: "/" } }));
+    expect(worker.registration.showNotification).toHaveBeenLastCalledWith(
+      "Odd",
+      expect.objectContaining({ tag: "Odd", data: { url: "/" } }),
+    );
   });
 
   it("a click focuses an open window of the app and takes it to the message", async () => {
