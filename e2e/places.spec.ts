@@ -1,7 +1,7 @@
 import { expect, gotoHydrated, test } from "./fixtures";
 import { accountWithPlace, recordGraphQLOperations, signInBrowser, type RecordedOperation } from "./support/graphql";
 
-/** Typing pauses this long before a search is sent (seed spec; SEARCH_DEBOUNCE_MS in location-search.tsx). */
+/** Typing pauses this long before a search is sent (docs/product-constants.md; SEARCH_DEBOUNCE_MS in location-search.tsx). */
 const SEARCH_DEBOUNCE_MS = 200;
 
 const names = (operations: RecordedOperation[]) => operations.map((operation) => operation.operationName);

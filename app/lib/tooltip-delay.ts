@@ -1,4 +1,4 @@
-/** Tooltip timing (seed spec §2): open after 700 ms; within 300 ms of another tooltip, at once. */
+/** Tooltip timing (docs/product-constants.md): open after 700 ms; within 300 ms of another tooltip, at once. */
 export const TOOLTIP_DELAYS = { delayDurationMs: 700, skipDelayDurationMs: 300 } as const;
 
 /**

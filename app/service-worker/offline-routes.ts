@@ -4,7 +4,10 @@ import { registerRoute } from "workbox-routing";
 import { NetworkFirst } from "workbox-strategies";
 import { OFFLINE_PAGE_URL, RUNTIME_CACHES } from "../lib/pwa/cache-names";
 
-/** How long a navigation waits for the server before the cached page is shown (architecture.md). */
+/**
+ * How long a navigation waits for the server before the cached page is shown: long enough for a
+ * slow mobile answer, short enough that a dead connection does not look like a hung app.
+ */
 const NETWORK_TIMEOUT_SECONDS = 3;
 
 function isOwnPage(url: URL): boolean {

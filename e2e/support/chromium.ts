@@ -1,7 +1,7 @@
 // Debian's Chromium: browsers cannot be downloaded on this project's machines.
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
-/** Without the networking flags Chromium floods this machine's closed network (architecture.md). */
+/** Without the networking flags Chromium keeps calling Google's services, which a closed network never answers. */
 export const CHROMIUM_ARGS = [
   "--headless",
   "--no-sandbox",

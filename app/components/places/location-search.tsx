@@ -6,7 +6,7 @@ import { SILENT_OPERATION } from "~/lib/graphql/install-browser";
 import { useConnectivity } from "~/lib/pwa/connectivity";
 import { useDebouncedValue } from "~/lib/use-debounced-value";
 
-/** Typing pauses this long before a search is sent (seed spec). */
+/** Typing pauses this long before a search is sent (docs/product-constants.md). */
 export const SEARCH_DEBOUNCE_MS = 200;
 const MIN_QUERY_LENGTH = 2;
 

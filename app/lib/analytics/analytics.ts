@@ -4,7 +4,7 @@ import { hasOptedIn } from "./consent";
 /** What the server tells the page: the public key and host, or null when analytics is off. */
 export type AnalyticsConfig = { key: string; host: string } | null;
 
-/** Tuning from the seed spec (shell.md "Analytics"). */
+/** Tuning from docs/product-constants.md ("Analytics"). */
 export const ANALYTICS_SETTINGS = {
   flushIntervalMs: 3000,
   eventsPerSecond: 10,

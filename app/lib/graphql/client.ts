@@ -27,7 +27,7 @@ export type GraphQLClientOptions = {
 };
 
 /**
- * The one client factory for both sides (seed spec §8): POST with operation name,
+ * The one client factory for both sides (docs/product-constants.md): POST with operation name,
  * variables and query; graphcache keyed by `__typename` + id; deduplication (built into
  * the urql client) and the cache-first request policy.
  */

@@ -1,7 +1,7 @@
 import type { CombinedError } from "@urql/core";
 
 /**
- * The message a user sees for a failed operation (seed spec §8), the same on server and
+ * The message a user sees for a failed operation (docs/product-constants.md), the same on server and
  * client. GraphQL errors come first, whatever the status: they say what went wrong.
  */
 export function graphqlErrorMessage(error: CombinedError): string {

@@ -5,7 +5,7 @@ export const FATAL_CLOSE_CODES: readonly number[] = [4500, 4005, 4400, 4004, 440
 /** Close codes that may go away on their own: retried. */
 export const RETRYABLE_CLOSE_CODES: readonly number[] = [4403, 4408, 4504];
 
-/** Subscription retry policy (seed spec §9). */
+/** Subscription retry policy (docs/product-constants.md). */
 export const WS_RETRY = { attempts: 5, baseDelayMs: 1000 } as const;
 
 /** Exponential backoff from `baseDelayMs`, plus up to one base delay of random jitter. */

@@ -8,7 +8,7 @@ export const DEFAULT_LOCALE: Locale = "en-US";
 export const NAMESPACES = ["common"] as const;
 export type Namespace = (typeof NAMESPACES)[number];
 
-/** The cookie that remembers the chosen locale (name and lifetime from the seed spec). */
+/** The cookie that remembers the chosen locale (name and lifetime: docs/product-constants.md). */
 export const LOCALE_COOKIE = {
   name: "i18n_redirected",
   maxAgeSeconds: 365 * 24 * 60 * 60,

@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 
-/** Constants of the navigation loading bar (seed spec §2). */
+/** Constants of the navigation loading bar (docs/product-constants.md). */
 export const LOADING_BAR = {
   throttleMs: 200,
   durationMs: 2000,

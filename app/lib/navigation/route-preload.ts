@@ -1,6 +1,6 @@
 import { matchRoutes, type RouteObject } from "react-router";
 
-/** shell.md: at most 4 route preloads at once. */
+/** docs/product-constants.md: at most 4 route preloads at once. */
 export const MAX_ROUTE_PRELOADS = 4;
 
 /**

@@ -7,7 +7,7 @@ type NetworkInformation = {
   removeEventListener?: (type: "change", listener: () => void) => void;
 };
 
-/** shell.md: no prefetch when the user asks to save data or the connection is 2g. */
+/** docs/product-constants.md: no prefetch when the user asks to save data or the connection is 2g. */
 export function prefetchAllowed(connection: NetworkInformation | undefined): boolean {
   if (!connection) return true;
   return !connection.saveData && !/(^|-)2g$/.test(connection.effectiveType ?? "");

@@ -1,6 +1,6 @@
 import { useSyncExternalStore } from "react";
 
-/** What the UI knows of the installed app and its service worker (shell.md "Installation, offline, updates"). */
+/** What the UI knows of the installed app and its service worker (docs/product-constants.md, "Installed app and offline"). */
 export type PwaState = {
   registrationError: string | null;
   /** A worker is active for this page's scope. */

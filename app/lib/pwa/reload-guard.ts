@@ -1,4 +1,4 @@
-/** shell.md: a sessionStorage marker stops a reload loop; it expires after 10 s. */
+/** docs/product-constants.md: a sessionStorage marker stops a reload loop; it expires after 10 s. */
 export const RELOAD_MARKER_KEY = "weatherbot:reload";
 export const RELOAD_MARKER_TTL_MS = 10_000;
 

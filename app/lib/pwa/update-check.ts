@@ -1,4 +1,4 @@
-/** shell.md: the worker looks for an update every hour, only while online. */
+/** docs/product-constants.md: the worker looks for an update every hour, only while online. */
 export const UPDATE_CHECK_INTERVAL_MS = 3600 * 1000;
 export const SERVICE_WORKER_URL = "/sw.js";
 

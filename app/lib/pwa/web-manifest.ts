@@ -1,4 +1,4 @@
-/** The installed app's identity (shell.md "Installation"); colours are the dark palette's background. */
+/** The installed app's identity (docs/product-constants.md, "Installed app and offline"); colours are the dark palette's background. */
 export const WEB_MANIFEST = {
   id: "/",
   name: "Weatherbot",

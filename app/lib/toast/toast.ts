@@ -1,4 +1,4 @@
-/** Constants of the notification system (seed spec §2, shell.md). */
+/** Constants of the notification system (docs/product-constants.md). */
 export const TOAST_LIMITS = {
   maxVisible: 5,
   durationMs: 5000,
