@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { PRIVATE_CACHES } from "~/lib/pwa/cache-names";
 import { replaceOfflinePages } from "~/lib/pwa/offline-caches";
+import { isOfflineCopyRequest } from "~/lib/pwa/offline-copy";
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -28,8 +29,12 @@ describe("replaceOfflinePages (log in / log out)", () => {
     const added: string[] = [];
     vi.stubGlobal("caches", {
       delete: () => Promise.reject(new Error("storage is locked")),
-      open: async () => ({ add: async (url: string) => void added.push(url) }),
+      open: async () => ({
+        // Marked as copies, so the server leaves a flash toast for the page the user sees.
+        add: async (request: Request) => void added.push(isOfflineCopyRequest(request) ? new URL(request.url).pathname : "unmarked"),
+      }),
     });
+    vi.stubGlobal("location", { href: "https://weatherbot.test/settings" });
     vi.stubGlobal("navigator", { serviceWorker: { controller: {} } });
     vi.spyOn(console, "warn").mockImplementation(() => {});
     await replaceOfflinePages();
