@@ -123,12 +123,16 @@ describe("a read cache and the read log", () => {
   });
 });
 
-describe("SQL outside Kysely", () => {
+describe("SQL outside the read log", () => {
+  const app = path.resolve(import.meta.dirname, "../../app");
+  const sources = readdirSync(app, { recursive: true, encoding: "utf8" }).filter((file) => /\.[cm]?[jt]sx?$/.test(file));
+  const using = (pattern: RegExp) => sources.filter((file) => pattern.test(readFileSync(path.join(app, file), "utf8")));
+
   it("runs nowhere but in the database module: only it opens SQLite itself", () => {
-    const app = path.resolve(import.meta.dirname, "../../app");
-    const opening = readdirSync(app, { recursive: true, encoding: "utf8" })
-      .filter((file) => /\.[cm]?[jt]sx?$/.test(file))
-      .filter((file) => /["']better-sqlite3["']/.test(readFileSync(path.join(app, file), "utf8")));
-    expect(opening).toEqual([path.join("api", "db", "database.server.ts")]);
+    expect(using(/["']better-sqlite3["']/)).toEqual([path.join("api", "db", "database.server.ts")]);
+  });
+
+  it("is not sent to Kysely precompiled, which skips its plugins", () => {
+    expect(using(/\bCompiledQuery\b|\.executeQuery\(|\.getExecutor\(/)).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from "node:async_hooks";
-import type { KyselyPlugin, OperationNode, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, UnknownRow } from "kysely";
+import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, UnknownRow } from "kysely";
 
 /** Stands for every table: a read whose tables cannot be told from its query (raw SQL). */
 export const EVERY_TABLE = "*";
@@ -16,32 +16,39 @@ export class ReadLog {
 /** Raw SQL that names tables in its text, where no node says which. */
 const READS_TABLES = /\b(?:from|join)\b/i;
 
+/** Nodes that hold no other node, or only bound values: nothing in them names a table. */
+const LEAVES = new Set(["IdentifierNode", "ColumnNode", "OperatorNode", "ValueNode", "PrimitiveValueListNode", "DefaultInsertValueNode"]);
+
+type AnyNode = { readonly kind: string; readonly [key: string]: unknown };
+
+const isNode = (value: unknown): value is AnyNode =>
+  typeof value === "object" && value !== null && typeof (value as { kind?: unknown }).kind === "string";
+
 /**
- * Every table a query names anywhere in its tree: FROM, joins, subqueries in columns or
- * conditions, CTEs, unions, a write's target. Aliases and CTE names come along as if they
- * were tables; that only ever costs a needless re-run. The whole tree is walked rather
- * than the node kinds known today, so a kind Kysely adds is not missed.
+ * Adds every table a query names anywhere in its tree: FROM, joins, subqueries in columns
+ * or conditions, CTEs, unions, a write's target. Aliases and CTE names come along as if
+ * they were tables; that only ever costs a needless re-run. Every child node is walked
+ * rather than the node kinds known today, so a kind Kysely adds is not missed.
  */
-export function tablesOf(root: OperationNode): Set<string> {
-  const tables = new Set<string>();
-  const pending: object[] = [root];
-  const visit = (child: unknown) => {
-    // Only nodes and lists of them can name a table.
-    if (Array.isArray(child)) {
-      for (const item of child) visit(item);
-    } else if (typeof child === "object" && child !== null && typeof (child as { kind?: unknown }).kind === "string") {
-      pending.push(child);
-    }
-  };
-  while (pending.length > 0) {
-    const node = pending.pop() as { kind: string; table?: { identifier: { name: string } }; sqlFragments?: readonly string[] };
-    if (node.kind === "TableNode") tables.add(node.table!.identifier.name);
-    else if (node.kind === "RawNode" && node.sqlFragments!.some((fragment) => READS_TABLES.test(fragment))) tables.add(EVERY_TABLE);
-    // A bound value is data, whatever its shape.
-    if (node.kind === "ValueNode" || node.kind === "PrimitiveValueListNode") continue;
-    for (const child of Object.values(node)) visit(child);
+function collectTables(node: AnyNode, tables: Set<string>): void {
+  if (node.kind === "TableNode") {
+    tables.add((node as unknown as { table: { identifier: { name: string } } }).table.identifier.name);
+    return;
   }
-  return tables;
+  if (LEAVES.has(node.kind)) return;
+  if (
+    node.kind === "RawNode" &&
+    (node as unknown as { sqlFragments: readonly string[] }).sqlFragments.some((text) => READS_TABLES.test(text))
+  )
+    tables.add(EVERY_TABLE);
+  for (const key in node) {
+    const child = node[key];
+    if (Array.isArray(child)) {
+      for (const item of child) if (isNode(item)) collectTables(item, tables);
+    } else if (isNode(child)) {
+      collectTables(child, tables);
+    }
+  }
 }
 
 /**
@@ -73,7 +80,8 @@ export class ReadRecorder {
   /** For Kysely's `plugins`: logs each query's tables. */
   readonly plugin: KyselyPlugin = {
     transformQuery: ({ node }: PluginTransformQueryArgs) => {
-      this.#current.getStore()?.add(tablesOf(node));
+      const log = this.#current.getStore();
+      if (log) collectTables(node as unknown as AnyNode, log.tables);
       return node;
     },
     transformResult: async ({ result }: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> => result,
