@@ -22,7 +22,7 @@ import { openDatabase, sqlitePath } from "./db/database.server";
 import { newResultHints, useResultCache } from "./result-cache.server";
 import { useRequestRefusals } from "./request-refusals.server";
 import { userView } from "./schema/account.server";
-import { createApiSchema } from "./schema/index.server";
+import { createApiSchema, type SchemaExtension } from "./schema/index.server";
 import { createPlaceLists } from "./schema/places.server";
 import { createForecastService } from "./weather/forecast-service.server";
 import { createOpenMeteoClient } from "./weather/open-meteo.server";
@@ -47,6 +47,8 @@ export type ApiConfig = {
   maxAnswerChars?: number;
   /** Run the bot's scheduler in this process (tests drive it by hand instead). */
   scheduler?: boolean;
+  /** Fields beside the API's own, for tests only (a resolver the API does not have). */
+  schemaExtensions?: readonly SchemaExtension[];
 };
 
 const LIMITS = { maxDepth: 10, maxAliases: 15, maxTokens: 2000 };
@@ -150,7 +152,7 @@ export async function createApi(config: ApiConfig) {
 
   // Callers say who the client is: the HTTP endpoint (trusting proxies as configured), loaders, the WebSocket server.
   const yoga = createYoga<{ clientIp?: string }, ApiContext>({
-    schema: createApiSchema(),
+    schema: createApiSchema(config.schemaExtensions),
     graphqlEndpoint: GRAPHQL_PATH,
     // The HTTP endpoint reads at most MAX_REQUEST_BYTES before yoga sees a request, and the
     // WebSocket server caps its messages; yoga's own limit would stream every body again.

@@ -1,16 +1,18 @@
 import type { DocumentNode, ExecutionResult } from "graphql";
 import type { Plugin } from "graphql-yoga";
 import type { ChangeMark, ChangeTracker } from "./db/change-tracker.server";
+import { ReadLog } from "./db/read-log.server";
 
 /**
- * What one execution's answer depends on, filled in by the resolvers that run. An answer
- * can be kept only if every resolver that ran is `keepable`: each names the tables it
- * reads, and calls `validUntil` with a time after which it would answer differently.
- * Every other resolver (see `keepUnlessDeclared`) makes the answer one-off.
+ * What one execution's answer depends on beyond the tables it read (those are logged from
+ * the queries it runs: see useResultCache). An answer can be kept only if every resolver
+ * that ran is `keepable`, and until the earliest time one gave `validUntil`, after which
+ * it would answer differently. Every other resolver (see `keepUnlessDeclared`) makes the
+ * answer one-off.
  */
-export type ResultHints = { keepable: boolean; tables: string[]; until: number };
+export type ResultHints = { keepable: boolean; until: number };
 
-export const newResultHints = (): ResultHints => ({ keepable: true, tables: [], until: Number.POSITIVE_INFINITY });
+export const newResultHints = (): ResultHints => ({ keepable: true, until: Number.POSITIVE_INFINITY });
 
 export function validUntil(context: { resultHints: ResultHints }, time: number): void {
   if (time < context.resultHints.until) context.resultHints.until = time;
@@ -23,20 +25,17 @@ type ResolverMap = Record<string, Record<string, unknown>>;
 const KEEPABLE = Symbol("keepable");
 
 /**
- * A resolver whose answers may be kept: beyond its parent and arguments it reads only
- * `tables`, and it calls `validUntil` for whatever else changes with time.
+ * A resolver whose answers may be kept: beyond its parent and arguments it reads only the
+ * database (through Kysely, where what it reads is logged, or through a read cache, which
+ * passes that on), and it calls `validUntil` for whatever else changes with time.
  */
-export function keepable<R extends Resolver<never>>(tables: readonly string[], resolve: R): R {
-  const declared = (parent: never, args: never, context: HintedContext, info: never) => {
-    for (const table of tables) if (!context.resultHints.tables.includes(table)) context.resultHints.tables.push(table);
-    return (resolve as unknown as Resolver)(parent, args, context, info);
-  };
-  return Object.assign(tables.length ? declared : resolve, { [KEEPABLE]: true }) as unknown as R;
+export function keepable<R extends Resolver<never>>(resolve: R): R {
+  return Object.assign(resolve, { [KEEPABLE]: true }) as unknown as R;
 }
 
 /** `keepable` for every resolver of a map that reads only its parent and arguments. */
 export function keepableFields<M extends Record<string, Resolver<never>>>(fields: M): M {
-  return Object.fromEntries(Object.entries(fields).map(([name, resolve]) => [name, keepable([], resolve)])) as M;
+  return Object.fromEntries(Object.entries(fields).map(([name, resolve]) => [name, keepable(resolve)])) as M;
 }
 
 /**
@@ -67,7 +66,13 @@ export function keepUnlessDeclared<T extends ResolverMap>(resolvers: T): T {
 /** Answers kept at most, in characters of JSON. */
 const RESULT_CACHE_MAX_CHARS = 16_000_000;
 
-type Entry = { text: string; mark: ChangeMark; tables: string[]; until: number };
+type Entry = { text: string; mark: ChangeMark; tables: ReadonlySet<string>; until: number };
+/** What a request has read so far (its context included), with the mark taken before it read anything. */
+class RequestReads extends ReadLog {
+  constructor(readonly mark: ChangeMark) {
+    super();
+  }
+}
 type CacheContext = { resultHints: ResultHints; session: { userId: string } | null; now: () => Date };
 
 /**
@@ -89,6 +94,11 @@ function keptResult(text: string): ExecutionResult {
  * ChangeTracker) or their resolvers' `validUntil` passes; then the query runs again.
  * Answers are kept per user, document and variables, so nobody is ever given another
  * user's answer, and signed-out requests (limited per address) always run.
+ *
+ * The tables an answer was read from are those of every query run while its request built
+ * its context (the session and its user) and executed, logged by `changes.reads`. The
+ * request is tied to its queries by instrumenting both steps, which envelop runs for
+ * HTTP and WebSocket alike; the mark is taken before either reads anything.
  */
 export function useResultCache(changes: ChangeTracker, maxChars = RESULT_CACHE_MAX_CHARS): Plugin & { readonly size: number } {
   const entries = new Map<string, Entry>();
@@ -116,15 +126,32 @@ export function useResultCache(changes: ChangeTracker, maxChars = RESULT_CACHE_M
     chars -= entry.text.length;
   }
 
+  // Keyed by the request's initial context object: envelop hands the same one to both steps.
+  const requests = new WeakMap<object, RequestReads>();
+  const readsOf = (context: object): RequestReads => {
+    let reads = requests.get(context);
+    if (!reads) {
+      reads = new RequestReads(changes.mark());
+      requests.set(context, reads);
+    }
+    return reads;
+  };
+
   return {
     get size() {
       return entries.size;
+    },
+    instrumentation: {
+      context: ({ context }, build) => changes.reads.run(readsOf(context), build),
+      execute: ({ context }, execute) => changes.reads.run(readsOf(context), execute),
     },
     onExecute({ args, setResultAndStopExecution }) {
       const context = args.contextValue as unknown as CacheContext;
       const userId = context.session?.userId;
       const document = userId ? documentId(args.document) : null;
-      if (!userId || document === null) {
+      // An execution whose reads are not being logged (run outside the instrumented steps) is never kept.
+      const reads = changes.reads.current();
+      if (!userId || document === null || !(reads instanceof RequestReads)) {
         context.resultHints.keepable = false;
         return;
       }
@@ -139,7 +166,6 @@ export function useResultCache(changes: ChangeTracker, maxChars = RESULT_CACHE_M
           return;
         }
       }
-      const mark = changes.mark();
       return {
         onExecuteDone({ result, setResult }) {
           const hints = context.resultHints;
@@ -147,7 +173,7 @@ export function useResultCache(changes: ChangeTracker, maxChars = RESULT_CACHE_M
             return;
           const text = JSON.stringify({ data: result.data });
           if (text.length > maxChars / 4) return;
-          entries.set(key, { text, mark, tables: hints.tables, until: hints.until });
+          entries.set(key, { text, mark: reads.mark, tables: reads.tables, until: hints.until });
           chars += text.length;
           while (chars > maxChars) forget(entries.keys().next().value!);
           setResult({ data: result.data, stringify: () => text } as ExecutionResult);

@@ -6,6 +6,7 @@ import path from "node:path";
 import proxyAddr from "proxy-addr";
 import { afterEach } from "vitest";
 import { createApi, MAX_REQUEST_BYTES, type Api } from "~/api/index.server";
+import type { SchemaExtension } from "~/api/schema/index.server";
 import { attachWebSocket } from "~/api/websocket.server";
 import { clientAddress, createGraphQLEndpoint, isGraphQLPath } from "~/lib/http/graphql-endpoint.server";
 import { startFakeOpenMeteo, type FakeOpenMeteo } from "../fakes/open-meteo";
@@ -45,6 +46,7 @@ export async function startTestApi(
     production?: boolean;
     pushAllowLoopback?: boolean;
     maxAnswerChars?: number;
+    schemaExtensions?: readonly SchemaExtension[];
   } = {},
 ): Promise<TestApi> {
   const fake = options.fake ?? (await startFakeOpenMeteo({ now: options.now }));
@@ -59,6 +61,7 @@ export async function startTestApi(
     // The tests' push service listens on loopback (as PUSH_ALLOW_LOOPBACK=1 allows).
     pushAllowLoopback: options.pushAllowLoopback ?? true,
     maxAnswerChars: options.maxAnswerChars,
+    schemaExtensions: options.schemaExtensions,
   });
   // The production server's /graphql handler, with loopback as a trusted proxy.
   const trust = proxyAddr.compile("loopback");

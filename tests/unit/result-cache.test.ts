@@ -7,8 +7,9 @@ import { keepable, keepUnlessDeclared, newResultHints, useResultCache, type Resu
 type Context = { resultHints: ResultHints; session: { userId: string } | null; now: () => Date };
 
 /**
- * A small API with the cache: `word(n)` may be kept (it reads "words"), and so may the
- * mutation `touch`, as far as its resolver goes; `count` is not keepable.
+ * A small API with the cache: `word(n)` may be kept (it reads "words", as a query on that
+ * table would log), and so may the mutation `touch`, as far as its resolver goes; `count`
+ * is not keepable.
  */
 function smallApi(maxChars: number, { signedIn = true } = {}) {
   const runs = { word: 0, count: 0, touch: 0 };
@@ -16,13 +17,14 @@ function smallApi(maxChars: number, { signedIn = true } = {}) {
   const cache = useResultCache(changes, maxChars);
   const resolvers = keepUnlessDeclared({
     Query: {
-      word: keepable(["words"], (_: unknown, { n }: { n: number }) => {
+      word: keepable((_: unknown, { n }: { n: number }) => {
+        changes.reads.note(["words"]);
         runs.word++;
         return "x".repeat(n);
       }),
       count: () => ++runs.count,
     },
-    Mutation: { touch: keepable([], () => ++runs.touch > 0) },
+    Mutation: { touch: keepable(() => ++runs.touch > 0) },
   });
   const yoga = createYoga<object, Context>({
     schema: createSchema({ typeDefs: "type Query { word(n: Int!): String! count: Int! } type Mutation { touch: Boolean! }", resolvers }),
@@ -100,7 +102,7 @@ describe("useResultCache", () => {
 describe("keepUnlessDeclared", () => {
   it("marks resolvers not keepable, and leaves keepable ones, scalars and type resolvers as they are", () => {
     const scalar = new GraphQLScalarType({ name: "Day" });
-    const declared = keepable([], () => "kept");
+    const declared = keepable(() => "kept");
     const resolveType = () => "Place";
     const other = () => "one-off";
     const wrapped = keepUnlessDeclared({ Query: { declared, other }, Day: scalar as never, Node: { __resolveType: resolveType } });

@@ -54,7 +54,6 @@ const SESSION_CACHE_ENTRIES = 10_000;
 export function createSessionLookup(db: Db, changes: ChangeTracker, now: () => Date) {
   const sessions = createReadCache<string, SessionRow>({
     changes,
-    tables: ["sessions", "users"],
     maxEntries: SESSION_CACHE_ENTRIES,
     fresh: (session) => session.expires_at > now().toISOString(),
   });

@@ -1,3 +1,5 @@
+import { EVERY_TABLE, ReadRecorder } from "./read-log.server";
+
 /**
  * Tells a reader whether the tables it read may have changed since a moment it marked,
  * so that what it read can be kept in memory and reused until then.
@@ -11,6 +13,9 @@
  *   before it is trusted.
  *
  * It errs one way only: a rolled-back write still counts as a change.
+ *
+ * Which tables a reader read is found from the queries it ran (`reads`, see ReadRecorder),
+ * so that no list kept by hand can leave one out.
  */
 export type ChangeMark = { readonly clock: number; readonly dataVersion: number };
 
@@ -23,6 +28,8 @@ const NO_CHANGE =
   /^\s*(?:select|pragma|explain|begin|commit|end|rollback|savepoint|release)\b|^\s*with\b(?![\s\S]*\b(?:insert|update|delete|replace)\b)/i;
 
 export class ChangeTracker {
+  /** Logs the tables each computation under way reads (its plugin is on the database's Kysely). */
+  readonly reads = new ReadRecorder();
   #clock = 0;
   /** Clock of the last write that reached each table; `#everything` for writes of unknown reach. */
   readonly #lastWrite = new Map<string, number>();
@@ -65,10 +72,12 @@ export class ChangeTracker {
     return { clock: this.#clock, dataVersion: this.#dataVersion() };
   }
 
-  /** Whether none of `tables` can have changed since `mark`, here or in another process. */
-  unchangedSince(mark: ChangeMark, tables: readonly string[]): boolean {
+  /** Whether none of `tables` (EVERY_TABLE: any) can have changed since `mark`, here or in another process. */
+  unchangedSince(mark: ChangeMark, tables: Iterable<string>): boolean {
     if (this.#everything > mark.clock) return false;
-    for (const table of tables) if ((this.#lastWrite.get(table) ?? 0) > mark.clock) return false;
+    for (const table of tables) {
+      if (table === EVERY_TABLE ? this.#clock > mark.clock : (this.#lastWrite.get(table) ?? 0) > mark.clock) return false;
+    }
     return this.#dataVersion() === mark.dataVersion;
   }
 }

@@ -59,7 +59,9 @@ function readCascades(sqlite: SQLite.Database): CascadeMap {
 
 /**
  * Opens (creating if needed) the database and brings its schema up to date. `changes`
- * tells readers which tables were written since they read (see ChangeTracker).
+ * tells readers which tables were written since they read, and logs what they read (see
+ * ChangeTracker). The SQLite handle stays in this module: every statement outside it goes
+ * through Kysely, where reads are logged.
  */
 export async function openDatabase(file: string): Promise<{ db: Db; changes: ChangeTracker }> {
   if (file !== ":memory:") mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
@@ -73,7 +75,11 @@ export async function openDatabase(file: string): Promise<{ db: Db; changes: Cha
   sqlite.pragma("foreign_keys = ON");
   const dataVersion = sqlite.prepare("pragma data_version").pluck();
   const changes = new ChangeTracker(() => dataVersion.get() as number);
-  const db = new Kysely<Database>({ dialect: new QueuedSqliteDialect({ database: withStatementCache(sqlite, changes) }) });
+  const db = new Kysely<Database>({
+    dialect: new QueuedSqliteDialect({ database: withStatementCache(sqlite, changes) }),
+    // Reads are logged from the queries (kept answers depend on them); writes from the SQL the connection prepares.
+    plugins: [changes.reads.plugin],
+  });
   await migrate(db);
   changes.setCascades(readCascades(sqlite));
   return { db, changes };

@@ -1,4 +1,5 @@
 import type { ChangeMark, ChangeTracker } from "./change-tracker.server";
+import { ReadLog } from "./read-log.server";
 
 export type ReadCache<K, V> = {
   /** The value read for `key` while its tables are unchanged and `fresh(value)` holds, else a new read. */
@@ -8,32 +9,41 @@ export type ReadCache<K, V> = {
 
 /**
  * Keeps what a read returned until one of the tables it came from is written (here or by
- * another process: see ChangeTracker). Values are shared between callers: treat them as
+ * another process: see ChangeTracker). Those tables are the ones the read ran queries on
+ * (logged as it runs), besides any `tables` named. A value given from memory runs no
+ * query, so its tables are passed on to the computation under way (a kept GraphQL
+ * answer depends on them too). Values are shared between callers: treat them as
  * read-only. At most `maxEntries` are kept; the least recently used go first. A read that
  * returns nothing (`null`) is not kept, so unknown keys cannot fill the cache.
  */
 export function createReadCache<K, V>(options: {
   changes: ChangeTracker;
-  tables: readonly string[];
+  /** Tables the value depends on beyond those its read runs queries on. */
+  tables?: readonly string[];
   maxEntries: number;
   /** A kept value that is no longer good for other reasons (it expired) is read again. */
   fresh?: (value: V) => boolean;
 }): ReadCache<K, V> {
-  const entries = new Map<K, { value: V; mark: ChangeMark }>();
+  const { changes } = options;
+  const entries = new Map<K, { value: V; mark: ChangeMark; tables: ReadonlySet<string> }>();
   return {
     async get(key, read) {
       const entry = entries.get(key);
       if (entry) {
         entries.delete(key);
-        if (options.changes.unchangedSince(entry.mark, options.tables) && (options.fresh?.(entry.value) ?? true)) {
+        if (changes.unchangedSince(entry.mark, entry.tables) && (options.fresh?.(entry.value) ?? true)) {
           entries.set(key, entry);
+          changes.reads.note(entry.tables);
           return entry.value;
         }
       }
-      const mark = options.changes.mark();
-      const value = await read();
+      const mark = changes.mark();
+      const log = new ReadLog();
+      log.add(options.tables ?? []);
+      const value = await changes.reads.run(log, read);
+      changes.reads.note(log.tables);
       if (value === null) return value;
-      entries.set(key, { value, mark });
+      entries.set(key, { value, mark, tables: log.tables });
       if (entries.size > options.maxEntries) entries.delete(entries.keys().next().value!);
       return value;
     },

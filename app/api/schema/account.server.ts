@@ -120,7 +120,7 @@ async function sessionFor(context: ApiContext, user: UserTable) {
 
 export const accountResolvers = {
   Query: {
-    me: keepable(["users"], (_: unknown, __: unknown, context: ApiContext) => context.session?.user ?? null),
+    me: keepable((_: unknown, __: unknown, context: ApiContext) => context.session?.user ?? null),
   },
   User: {
     async settings(user: { id: string }, _: unknown, context: ApiContext) {

@@ -10,8 +10,11 @@ import { pushResolvers, pushTypeDefs } from "./push.server";
 import { scalarResolvers, scalarTypeDefs } from "./scalars.server";
 import { weatherResolvers, weatherTypeDefs } from "./weather.server";
 
+/** More SDL and resolvers beside the API's own (tests add fields with it). */
+export type SchemaExtension = { typeDefs: string; resolvers: Record<string, Record<string, unknown>> };
+
 /** Each area owns its SDL and resolvers; createSchema merges types that several areas extend. */
-export function createApiSchema() {
+export function createApiSchema(extensions: readonly SchemaExtension[] = []) {
   const resolvers = [
     scalarResolvers,
     accountResolvers,
@@ -21,6 +24,7 @@ export function createApiSchema() {
     briefingsResolvers,
     alertRulesResolvers,
     pushResolvers,
+    ...extensions.map((extension) => extension.resolvers),
   ];
   return createSchema<ApiContext>({
     typeDefs: [
@@ -32,6 +36,7 @@ export function createApiSchema() {
       briefingsTypeDefs,
       alertRulesTypeDefs,
       pushTypeDefs,
+      ...extensions.map((extension) => extension.typeDefs),
     ],
     // Answers with a resolver not marked `keepable` are never kept (see useResultCache).
     resolvers: resolvers.map((area) => keepUnlessDeclared(area as Record<string, Record<string, unknown>>)),

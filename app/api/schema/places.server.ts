@@ -138,10 +138,10 @@ async function ownPlace(context: ApiContext, userId: string, id: string) {
 
 export const placesResolvers = {
   User: {
-    places: keepable(["places"], (user: { id: string }, _: unknown, context: ApiContext) => userPlaces(context, user.id)),
+    places: keepable((user: { id: string }, _: unknown, context: ApiContext) => userPlaces(context, user.id)),
   },
   Query: {
-    places: keepable(["places"], (_: unknown, __: unknown, context: ApiContext) => userPlaces(context, requireUserId(context))),
+    places: keepable((_: unknown, __: unknown, context: ApiContext) => userPlaces(context, requireUserId(context))),
     async place(_: unknown, { id }: { id: string }, context: ApiContext) {
       const row = await findOwnPlace(context, requireUserId(context), id);
       return row ? placeView(row) : null;

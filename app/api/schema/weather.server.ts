@@ -181,7 +181,7 @@ export const weatherResolvers = {
     },
   }),
   Place: {
-    weather: keepable([], async (place: { id: string; latitude: number; longitude: number }, _: unknown, context: ApiContext) => {
+    weather: keepable(async (place: { id: string; latitude: number; longitude: number }, _: unknown, context: ApiContext) => {
       const result = await context.forecasts.get(place);
       // A stale forecast (the provider failing) is asked for again next time.
       validUntil(context, result.stale ? 0 : result.fetchedAt.getTime() + context.forecasts.ttlMs);
