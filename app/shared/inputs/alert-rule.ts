@@ -1,0 +1,56 @@
+import { z } from "zod";
+import { addIssue, nameText, wholeNumber } from "./issues";
+
+/** Plausible thresholds per metric (metric units: °C, mm, %, cm, km/h, UV index): anything outside is a typo, not a rule. */
+export const THRESHOLD_RANGE: Readonly<Record<string, readonly [number, number]>> = {
+  TEMPERATURE: [-90, 60],
+  APPARENT_TEMPERATURE: [-90, 70],
+  PRECIPITATION: [0, 500],
+  PRECIPITATION_PROBABILITY: [0, 100],
+  SNOWFALL: [0, 500],
+  WIND_SPEED: [0, 400],
+  WIND_GUSTS: [0, 400],
+  UV_INDEX: [0, 20],
+};
+export const ALERT_RULE_NAME_MAX_LENGTH = 60;
+export const LOOKAHEAD_HOURS = { min: 1, max: 72 } as const;
+export const COOLDOWN_HOURS = { min: 0, max: 168 } as const;
+
+/**
+ * An alert rule as the API takes it (AlertRuleInput: thresholds metric, null where the
+ * schema's defaults apply). The editor checks its draft with it before sending, the API
+ * before saving or previewing. Enums and times are the GraphQL schema's to check.
+ */
+export const alertRuleInput = z
+  .object({
+    name: nameText(ALERT_RULE_NAME_MAX_LENGTH, "ALERT_RULE_NAME_REQUIRED"),
+    enabled: z.boolean().nullish(),
+    placeId: z.string().nullish(),
+    metric: z.string(),
+    comparator: z.string().nullish(),
+    threshold: z.number().nullish(),
+    conditions: z.array(z.string()).nullish(),
+    lookaheadHours: wholeNumber(LOOKAHEAD_HOURS.min, LOOKAHEAD_HOURS.max, "LOOKAHEAD_RANGE").nullish(),
+    cooldownHours: wholeNumber(COOLDOWN_HOURS.min, COOLDOWN_HOURS.max, "COOLDOWN_RANGE").nullish(),
+    activeDays: z.array(z.string()).min(1, "DAYS_REQUIRED").nullish(),
+    activeFrom: z.string().nullish(),
+    activeTo: z.string().nullish(),
+    urgent: z.boolean().nullish(),
+    notifyAllClear: z.boolean().nullish(),
+  })
+  .superRefine((rule, context) => {
+    if (rule.metric === "CONDITION") {
+      if ((rule.conditions ?? []).length === 0) addIssue(context, "conditions", "CONDITIONS_REQUIRED");
+    } else {
+      const [min, max] = THRESHOLD_RANGE[rule.metric] ?? [0, 0];
+      if (typeof rule.threshold !== "number" || !Number.isFinite(rule.threshold))
+        addIssue(context, "threshold", "THRESHOLD_REQUIRED", { min, max });
+      else if (rule.threshold < min || rule.threshold > max) addIssue(context, "threshold", "THRESHOLD_RANGE", { min, max });
+    }
+    // Said on the end that is missing: that is where the user has to type.
+    if (Boolean(rule.activeFrom) !== Boolean(rule.activeTo))
+      addIssue(context, rule.activeFrom ? "activeTo" : "activeFrom", "ACTIVE_HOURS_INCOMPLETE");
+    else if (rule.activeFrom && rule.activeFrom === rule.activeTo) addIssue(context, "activeTo", "ACTIVE_HOURS_EMPTY");
+  });
+
+export type AlertRuleInput = z.input<typeof alertRuleInput>;
