@@ -1,4 +1,4 @@
-import type { z } from "zod";
+import type * as z from "zod/mini";
 import { checkInput, protocolText, type InputIssue, type InputIssueCode, type IssueParams } from "../shared/inputs/issues";
 import { apiError } from "./errors.server";
 
@@ -22,7 +22,7 @@ export const inputIssue = (field: string, code: InputIssueCode, params?: IssuePa
   invalidInput([params ? { field, code, params } : { field, code }]);
 
 /** The input as its shared schema reads it (trimmed, normalised), or BAD_USER_INPUT with its issues. */
-export function parseInput<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+export function parseInput<S extends z.ZodMiniType>(schema: S, value: unknown): z.output<S> {
   const result = checkInput(schema, value);
   if (!result.ok) throw invalidInput(result.issues);
   return result.value;

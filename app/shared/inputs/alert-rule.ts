@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod/mini";
 import { addIssue, nameText, wholeNumber } from "./issues";
 
 /** Plausible thresholds per metric (metric units: °C, mm, %, cm, km/h, UV index): anything outside is a typo, not a rule. */
@@ -24,33 +24,35 @@ export const COOLDOWN_HOURS = { min: 0, max: 168 } as const;
 export const alertRuleInput = z
   .object({
     name: nameText(ALERT_RULE_NAME_MAX_LENGTH, "ALERT_RULE_NAME_REQUIRED"),
-    enabled: z.boolean().nullish(),
-    placeId: z.string().nullish(),
+    enabled: z.nullish(z.boolean()),
+    placeId: z.nullish(z.string()),
     metric: z.string(),
-    comparator: z.string().nullish(),
-    threshold: z.number().nullish(),
-    conditions: z.array(z.string()).nullish(),
-    lookaheadHours: wholeNumber(LOOKAHEAD_HOURS.min, LOOKAHEAD_HOURS.max, "LOOKAHEAD_RANGE").nullish(),
-    cooldownHours: wholeNumber(COOLDOWN_HOURS.min, COOLDOWN_HOURS.max, "COOLDOWN_RANGE").nullish(),
-    activeDays: z.array(z.string()).min(1, "DAYS_REQUIRED").nullish(),
-    activeFrom: z.string().nullish(),
-    activeTo: z.string().nullish(),
-    urgent: z.boolean().nullish(),
-    notifyAllClear: z.boolean().nullish(),
+    comparator: z.nullish(z.string()),
+    threshold: z.nullish(z.number()),
+    conditions: z.nullish(z.array(z.string())),
+    lookaheadHours: z.nullish(wholeNumber(LOOKAHEAD_HOURS.min, LOOKAHEAD_HOURS.max, "LOOKAHEAD_RANGE")),
+    cooldownHours: z.nullish(wholeNumber(COOLDOWN_HOURS.min, COOLDOWN_HOURS.max, "COOLDOWN_RANGE")),
+    activeDays: z.nullish(z.array(z.string()).check(z.minLength(1, "DAYS_REQUIRED"))),
+    activeFrom: z.nullish(z.string()),
+    activeTo: z.nullish(z.string()),
+    urgent: z.nullish(z.boolean()),
+    notifyAllClear: z.nullish(z.boolean()),
   })
-  .superRefine((rule, context) => {
-    if (rule.metric === "CONDITION") {
-      if ((rule.conditions ?? []).length === 0) addIssue(context, "conditions", "CONDITIONS_REQUIRED");
-    } else {
-      const [min, max] = THRESHOLD_RANGE[rule.metric] ?? [0, 0];
-      if (typeof rule.threshold !== "number" || !Number.isFinite(rule.threshold))
-        addIssue(context, "threshold", "THRESHOLD_REQUIRED", { min, max });
-      else if (rule.threshold < min || rule.threshold > max) addIssue(context, "threshold", "THRESHOLD_RANGE", { min, max });
-    }
-    // Said on the end that is missing: that is where the user has to type.
-    if (Boolean(rule.activeFrom) !== Boolean(rule.activeTo))
-      addIssue(context, rule.activeFrom ? "activeTo" : "activeFrom", "ACTIVE_HOURS_INCOMPLETE");
-    else if (rule.activeFrom && rule.activeFrom === rule.activeTo) addIssue(context, "activeTo", "ACTIVE_HOURS_EMPTY");
-  });
+  .check(
+    z.superRefine((rule, context) => {
+      if (rule.metric === "CONDITION") {
+        if ((rule.conditions ?? []).length === 0) addIssue(context, "conditions", "CONDITIONS_REQUIRED");
+      } else {
+        const [min, max] = THRESHOLD_RANGE[rule.metric] ?? [0, 0];
+        if (typeof rule.threshold !== "number" || !Number.isFinite(rule.threshold))
+          addIssue(context, "threshold", "THRESHOLD_REQUIRED", { min, max });
+        else if (rule.threshold < min || rule.threshold > max) addIssue(context, "threshold", "THRESHOLD_RANGE", { min, max });
+      }
+      // Said on the end that is missing: that is where the user has to type.
+      if (Boolean(rule.activeFrom) !== Boolean(rule.activeTo))
+        addIssue(context, rule.activeFrom ? "activeTo" : "activeFrom", "ACTIVE_HOURS_INCOMPLETE");
+      else if (rule.activeFrom && rule.activeFrom === rule.activeTo) addIssue(context, "activeTo", "ACTIVE_HOURS_EMPTY");
+    }),
+  );
 
 export type AlertRuleInput = z.input<typeof alertRuleInput>;

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod/mini";
 import { nameText } from "./issues";
 
 export const BRIEFING_NAME_MAX_LENGTH = 60;
@@ -10,15 +10,18 @@ export const BRIEFING_NAME_MAX_LENGTH = 60;
  */
 export const briefingInput = z.object({
   name: nameText(BRIEFING_NAME_MAX_LENGTH, "BRIEFING_NAME_REQUIRED"),
-  enabled: z.boolean().nullish(),
+  enabled: z.nullish(z.boolean()),
   // The same place twice is one slot.
-  placeIds: z
-    .array(z.string())
-    .transform((ids) => [...new Set(ids)])
-    .pipe(z.array(z.string()).min(1, "PLACES_REQUIRED")),
+  placeIds: z.pipe(
+    z.pipe(
+      z.array(z.string()),
+      z.transform((ids: string[]) => [...new Set(ids)]),
+    ),
+    z.array(z.string()).check(z.minLength(1, "PLACES_REQUIRED")),
+  ),
   period: z.string(),
   time: z.string(),
-  days: z.array(z.string()).min(1, "DAYS_REQUIRED"),
+  days: z.array(z.string()).check(z.minLength(1, "DAYS_REQUIRED")),
 });
 
 export type BriefingInput = z.input<typeof briefingInput>;

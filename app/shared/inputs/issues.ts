@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod/mini";
 
 /**
  * Every problem an input can have, by a stable code. A schema's issue carries the code as
@@ -73,32 +73,34 @@ export function inputIssues(error: z.core.$ZodError): InputIssue[] {
 }
 
 /** Reports a problem from a refinement (`superRefine`), with the numbers its text needs. */
-export function addIssue(context: z.RefinementCtx, field: string | null, code: InputIssueCode, params?: IssueParams) {
+export function addIssue(context: z.core.$RefinementCtx, field: string | null, code: InputIssueCode, params?: IssueParams) {
   context.addIssue({ code: "custom", message: code, path: field ? [field] : [], ...(params ? { params } : {}) });
 }
 
 /** A name: trimmed, required (`requiredCode`), at most `max` characters; the bounds travel with the issue. */
 export function nameText(max: number, requiredCode: InputIssueCode) {
-  return z
-    .string()
-    .trim()
-    .superRefine((name, context) => {
+  return z.string().check(
+    z.trim(),
+    z.superRefine((name, context) => {
       if (name.length === 0) addIssue(context, null, requiredCode, { max });
       else if (name.length > max) addIssue(context, null, "NAME_TOO_LONG", { max });
-    });
+    }),
+  );
 }
 
 /** A whole number from `min` to `max`; the bounds travel with the issue. */
 export function wholeNumber(min: number, max: number, code: InputIssueCode) {
-  return z.number().superRefine((value, context) => {
-    if (!Number.isInteger(value) || value < min || value > max) addIssue(context, null, code, { min, max });
-  });
+  return z.number().check(
+    z.superRefine((value, context) => {
+      if (!Number.isInteger(value) || value < min || value > max) addIssue(context, null, code, { min, max });
+    }),
+  );
 }
 
 /** The outcome of checking a value: what it becomes, or its issues. */
 export type InputResult<T> = { ok: true; value: T } | { ok: false; issues: InputIssue[] };
 
-export function checkInput<S extends z.ZodType>(schema: S, value: unknown): InputResult<z.output<S>> {
+export function checkInput<S extends z.ZodMiniType>(schema: S, value: unknown): InputResult<z.output<S>> {
   const result = schema.safeParse(value);
   return result.success ? { ok: true, value: result.data } : { ok: false, issues: inputIssues(result.error) };
 }
