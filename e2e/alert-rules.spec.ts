@@ -22,9 +22,9 @@ test("alert rules: the editor previews the rule's look-ahead live, saves in the 
   await dialog.getByLabel("Threshold (%)").fill("50");
   await expect(preview.getByRole("listitem").first()).toContainText(/^Rainy Ridge: .+ – .+, peak \d+ %$/);
 
-  // Out of the API's range: the preview says why, next to the form, without a toast.
+  // Out of the API's range: the preview says why, next to the form, in the user's words, without a toast.
   await dialog.getByLabel("Threshold (%)").fill("150");
-  await expect(preview).toContainText("GraphQL response contains errors: The threshold for this metric must be from 0 to 100");
+  await expect(preview).toContainText("Enter a value from 0 to 100.");
   await expect(page.getByRole("region", { name: "Notifications (F8)" }).getByRole("listitem")).toHaveCount(0);
   // 100 °F: the forecast never gets that hot, so it would not fire.
   await dialog.getByLabel("Watch").selectOption("TEMPERATURE");
@@ -62,6 +62,58 @@ test("alert rules: the editor previews the rule's look-ahead live, saves in the 
   await page.keyboard.press("Escape");
   await section.getByRole("button", { name: "Delete Gale" }).click();
   await expect(section.getByRole("listitem")).toHaveCount(1);
+});
+
+test("a threshold out of range gets the same words on its field whether the form or the API refuses it, in the user's units", async ({
+  page,
+  context,
+  request,
+  baseURL,
+}) => {
+  const account = await accountWithPlace(request, baseURL!, "Range Rock");
+  await signInBrowser(context, baseURL!, account.token);
+  await gotoHydrated(page, "/settings");
+  const section = page.getByRole("region", { name: "Alert rules" });
+  await section.getByRole("button", { name: "New alert rule" }).click();
+  const dialog = page.getByRole("dialog", { name: "New alert rule" });
+  const threshold = dialog.getByLabel("Threshold (mph)");
+  await dialog.getByLabel("Name").fill("Gale");
+  // 400 km/h is the most the API takes: 248.5 mph, said as the whole miles the field takes.
+  await threshold.fill("300");
+  await dialog.getByRole("button", { name: "Save rule" }).click();
+  const said = "Enter a value from 0 to 248.";
+  await expect(dialog.getByRole("alert")).toHaveText(said);
+  await expect(threshold).toHaveAttribute("aria-invalid", "true");
+
+  // Another problem replaces it...
+  await threshold.fill("50");
+  await dialog.getByLabel("Name").fill("");
+  await dialog.getByRole("button", { name: "Save rule" }).click();
+  await expect(dialog.getByRole("alert")).toHaveText("Give the rule a name.");
+  await expect(threshold).not.toHaveAttribute("aria-invalid");
+
+  // ...and the same value reaching the API (the form's own check passed over on the way) gets its answer on the same field, in the same words.
+  await dialog.getByLabel("Name").fill("Gale");
+  await page.route("**/graphql", async (route) => {
+    const body = route.request().postDataJSON() as { query?: string; variables?: { input?: { threshold?: number } } } | null;
+    if (!body?.query?.includes("saveAlertRule") || !body.variables?.input) return route.continue();
+    body.variables.input.threshold = 300 * 1.609344;
+    await route.continue({ postData: JSON.stringify(body) });
+  });
+  const [answer] = await Promise.all([
+    page.waitForResponse((response) => response.request().postData()?.includes("saveAlertRule") ?? false),
+    dialog.getByRole("button", { name: "Save rule" }).click(),
+  ]);
+  expect((await answer.json()).errors[0].extensions).toMatchObject({
+    code: "BAD_USER_INPUT",
+    field: "threshold",
+    reason: "THRESHOLD_RANGE",
+  });
+  await expect(dialog.getByRole("alert")).toHaveText(said);
+  await expect(threshold).toHaveAttribute("aria-invalid", "true");
+  await expect(dialog).toBeVisible();
+  const { alertRules } = await account.gql<{ alertRules: unknown[] }>(`{ alertRules { id } }`);
+  expect(alertRules).toEqual([]);
 });
 
 test("a new user is offered starter rules on the home screen, in their units", async ({ page, context, request, baseURL }) => {

@@ -1,5 +1,8 @@
 import { data, type RouterContextProvider } from "react-router";
 import type { i18n } from "i18next";
+import { logInInput, signUpInput } from "~/shared/inputs/account";
+import { checkInput } from "~/shared/inputs/issues";
+import { apiIssues, fieldErrors } from "./forms/field-errors";
 import { graphqlErrorCodes } from "./graphql/errors";
 import { VIEWER_QUERY } from "./graphql/documents";
 import { apiLanguage, DEFAULT_LOCALE, isLocale, localeOfApiLanguage } from "./i18n/config";
@@ -13,6 +16,7 @@ import { clearedSessionCookie, sessionCookie, sessionToken } from "./session.ser
 import { redirectWithToast } from "./toast/flash-toast.server";
 
 export type AccountFormErrors = { email?: string; password?: string; form?: string };
+const ACCOUNT_FIELDS = ["email", "password"] as const;
 export type AccountActionData = { intent: "login" | "signup"; email: string; errors: AccountFormErrors };
 
 const SIGN_UP = `mutation SignUp($email: String!, $password: String!, $language: Language, $timeZone: TimeZone, $region: String) {
@@ -64,10 +68,11 @@ export async function handleAccountIntent(request: Request, context: Readonly<Ro
 
   const email = String(form.get("email") ?? "").trim();
   const password = String(form.get("password") ?? "");
-  const errors: AccountFormErrors = {};
-  if (!email) errors.email = t("account.errors.emailRequired");
-  if (!password) errors.password = t("account.errors.passwordRequired");
-  if (errors.email || errors.password) return data<AccountActionData>({ intent, email, errors }, { status: 400 });
+  // The API's own schema, so that a problem is said on its field before the API is asked.
+  const checked = checkInput(intent === "signup" ? signUpInput : logInInput, { email, password });
+  if (!checked.ok) {
+    return data<AccountActionData>({ intent, email, errors: fieldErrors(checked.issues, t, { fields: ACCOUNT_FIELDS }) }, { status: 400 });
+  }
 
   const timeZone = String(form.get("timeZone") ?? "");
   const locale = isLocale(i18n.language) ? i18n.language : DEFAULT_LOCALE;
@@ -88,7 +93,10 @@ export async function handleAccountIntent(request: Request, context: Readonly<Ro
 
   const token = result.data && ("signUp" in result.data ? result.data.signUp.token : result.data.logIn.token);
   if (!token) {
+    // Input problems the API found (a taken email) on their fields, like the schema's; other errors by their code.
+    const errors: AccountFormErrors = fieldErrors(apiIssues(result.error), t, { fields: ACCOUNT_FIELDS });
     for (const error of result.error ? graphqlErrorCodes(result.error) : []) {
+      if (error.code === "BAD_USER_INPUT" && (error.field === "email" || error.field === "password")) continue;
       const reason = error.reason ?? error.code ?? "";
       const known = t(`account.errors.${reason}` as "account.errors.unknown", {
         seconds: error.retryAfterSeconds,

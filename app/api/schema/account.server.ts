@@ -1,14 +1,15 @@
 import { randomUUID } from "node:crypto";
-import { hashPassword, passwordProblem, verifyPassword } from "../auth/password.server";
+import { hashPassword, verifyPassword } from "../auth/password.server";
 import { createSession, revokeSession } from "../auth/sessions.server";
 import { rescheduleBriefings } from "../bot/briefings.server";
 import { requireUserId, type ApiContext } from "../context.server";
-import { isRegion } from "../../lib/regional-defaults";
 import { defaultSettings, settingsView } from "../db/settings-rows";
 import type { SettingsTable, UserTable } from "../db/tables";
-import { apiError, badInput } from "../errors.server";
+import { apiError } from "../errors.server";
+import { inputIssue, parseInput } from "../input.server";
 import { keepable } from "../result-cache.server";
-import { isTimeZone } from "./scalars.server";
+import { EMAIL_MAX_LENGTH, logInInput, signUpInput } from "../../shared/inputs/account";
+import { settingsInput } from "../../shared/inputs/settings";
 
 export const accountTypeDefs = /* GraphQL */ `
   enum Language {
@@ -89,21 +90,6 @@ export const accountTypeDefs = /* GraphQL */ `
   }
 `;
 
-const EMAIL_MAX_LENGTH = 254;
-// Deliberately loose: one @, something on each side, a dot in the domain, no spaces.
-const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
-// Control characters (NUL, bell, ...) and invisible format characters (bidi overrides, zero widths) have no place in an address.
-const INVISIBLE = /[\p{Cc}\p{Cf}]/u;
-
-function normaliseEmail(raw: string): string {
-  const email = raw.trim().toLowerCase();
-  if (email.length > EMAIL_MAX_LENGTH || !EMAIL_PATTERN.test(email) || INVISIBLE.test(email)) {
-    throw badInput("Enter a valid email address", "email", "EMAIL_INVALID");
-  }
-  return email;
-}
-
 export function userView(row: Pick<UserTable, "id" | "email" | "created_at">) {
   return { id: row.id, email: row.email, createdAt: row.created_at };
 }
@@ -134,14 +120,11 @@ export const accountResolvers = {
       args: { email: string; password: string; language?: string | null; timeZone?: string | null; region?: string | null },
       context: ApiContext,
     ) {
-      const email = normaliseEmail(args.email);
-      const problem = passwordProblem(args.password, email);
-      if (problem) throw badInput(problem.message, "password", problem.reason);
-      if (args.region != null && !isRegion(args.region)) throw badInput("region must be a two-letter country code such as GB", "region");
+      const { email } = parseInput(signUpInput, args);
       const language = args.language ?? "EN_US";
       const timeZone = args.timeZone ?? "UTC";
       const existing = await context.db.selectFrom("users").select("id").where("email", "=", email).executeTakeFirst();
-      if (existing) throw badInput("An account with this email already exists; log in instead", "email", "EMAIL_TAKEN");
+      if (existing) throw inputIssue("email", "EMAIL_TAKEN");
 
       const user: UserTable = {
         id: randomUUID(),
@@ -159,15 +142,14 @@ export const accountResolvers = {
         });
       } catch (error) {
         // Two sign-ups with one email at the same moment: the unique index decides.
-        if (/UNIQUE/i.test(String(error)))
-          throw badInput("An account with this email already exists; log in instead", "email", "EMAIL_TAKEN");
+        if (/UNIQUE/i.test(String(error))) throw inputIssue("email", "EMAIL_TAKEN");
         throw error;
       }
       return sessionFor(context, user);
     },
 
     async logIn(_: unknown, args: { email: string; password: string }, context: ApiContext) {
-      const email = args.email.trim().toLowerCase().slice(0, EMAIL_MAX_LENGTH);
+      const email = parseInput(logInInput, args).email.slice(0, EMAIL_MAX_LENGTH);
       // Counted before anything is awaited: parallel attempts meet the limits one by one.
       const attempt = context.loginGuard.begin(email, context.clientIp);
       let passwordOk: boolean;
@@ -195,6 +177,7 @@ export const accountResolvers = {
 
     async updateSettings(_: unknown, { input }: { input: Record<string, unknown> }, context: ApiContext) {
       const userId = requireUserId(context);
+      parseInput(settingsInput, input);
       const changes: Partial<SettingsTable> = {};
       const columns: Record<string, keyof SettingsTable> = {
         language: "language",
@@ -212,7 +195,6 @@ export const accountResolvers = {
       };
       for (const [field, value] of Object.entries(input)) {
         if (value === null || value === undefined) continue;
-        if (field === "timeZone" && !isTimeZone(String(value))) throw badInput("Unknown time zone", "timeZone");
         if (columns[field]) (changes as Record<string, unknown>)[columns[field]] = value;
         if (flags[field]) (changes as Record<string, unknown>)[flags[field]] = value ? 1 : 0;
       }

@@ -6,6 +6,8 @@ import { WEEKDAYS } from "../bot/zoned-time";
 import { requireUserId, type ApiContext } from "../context.server";
 import type { AlertRuleTable, PlaceTable } from "../db/tables";
 import { badInput, notFound } from "../errors.server";
+import { parseInput } from "../input.server";
+import { alertRuleInput } from "../../shared/inputs/alert-rule";
 import { CONDITIONS } from "../weather/forecast";
 import { placeView } from "./places.server";
 
@@ -102,46 +104,24 @@ type AlertRuleInput = {
   cooldownHours?: number | null;
 };
 
-/** Plausible thresholds per metric: anything outside is a typo, not a rule. */
-const THRESHOLD_RANGE: Record<Exclude<AlertMetric, "CONDITION">, [number, number]> = {
-  TEMPERATURE: [-90, 60],
-  APPARENT_TEMPERATURE: [-90, 70],
-  PRECIPITATION: [0, 500],
-  PRECIPITATION_PROBABILITY: [0, 100],
-  SNOWFALL: [0, 500],
-  WIND_SPEED: [0, 400],
-  WIND_GUSTS: [0, 400],
-  UV_INDEX: [0, 20],
-};
 export const MAX_RULES = 50;
-const NAME_MAX_LENGTH = 60;
 
 /** Checks an input and turns it into a row (without ids and times). */
-async function ruleFromInput(context: ApiContext, userId: string, input: AlertRuleInput) {
-  const name = input.name.trim();
-  if (name.length === 0 || name.length > NAME_MAX_LENGTH) throw badInput(`A name has 1 to ${NAME_MAX_LENGTH} characters`, "name");
+async function ruleFromInput(context: ApiContext, userId: string, given: AlertRuleInput) {
+  // The shared schema's reading (a trimmed name) over what GraphQL typed.
+  const input = { ...given, ...parseInput(alertRuleInput, given) };
+  const name = input.name;
   let threshold: number | null = null;
   let conditions: string | null = null;
   if (input.metric === "CONDITION") {
     const chosen = [...new Set(input.conditions ?? [])];
-    if (chosen.length === 0) throw badInput("Choose at least one condition", "conditions");
     conditions = CONDITIONS.filter((condition) => chosen.includes(condition)).join(",");
   } else {
-    const [min, max] = THRESHOLD_RANGE[input.metric];
-    if (typeof input.threshold !== "number" || !(input.threshold >= min && input.threshold <= max)) {
-      throw badInput(`The threshold for this metric must be from ${min} to ${max}`, "threshold");
-    }
-    threshold = input.threshold;
+    threshold = input.threshold!;
   }
   const lookahead = input.lookaheadHours ?? 24;
-  if (!Number.isInteger(lookahead) || lookahead < 1 || lookahead > 72) throw badInput("Look ahead 1 to 72 hours", "lookaheadHours");
   const cooldown = input.cooldownHours ?? 6;
-  if (!Number.isInteger(cooldown) || cooldown < 0 || cooldown > 168) throw badInput("A cooldown is 0 to 168 hours", "cooldownHours");
   const days = input.activeDays ?? [...WEEKDAYS];
-  if (days.length === 0) throw badInput("Choose at least one day", "activeDays");
-  if (Boolean(input.activeFrom) !== Boolean(input.activeTo)) throw badInput("Give both ends of the active hours, or neither", "activeFrom");
-  if (input.activeFrom && input.activeFrom === input.activeTo)
-    throw badInput("The active hours cannot start and end at the same time", "activeTo");
   if (input.placeId) {
     const owned = await context.db
       .selectFrom("places")

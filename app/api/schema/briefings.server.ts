@@ -7,6 +7,8 @@ import type { BriefingTable } from "../db/tables";
 import { removeBriefingWithSnapshot, restoreRemovedBriefing } from "../db/briefing-removal.server";
 import { RESTORE_WINDOW_MS } from "../db/removed-items.server";
 import { apiError, badInput, notFound } from "../errors.server";
+import { inputIssue, parseInput } from "../input.server";
+import { briefingInput } from "../../shared/inputs/briefing";
 import { messageView } from "./messages.server";
 import { placeView } from "./places.server";
 
@@ -52,7 +54,6 @@ export const briefingsTypeDefs = /* GraphQL */ `
   }
 `;
 
-const NAME_MAX_LENGTH = 60;
 export const MAX_BRIEFINGS = 20;
 
 export function briefingView(row: BriefingTable) {
@@ -107,14 +108,10 @@ export const briefingsResolvers = {
   Mutation: {
     async saveBriefing(_: unknown, args: { id?: string | null; input: BriefingInput }, context: ApiContext) {
       const userId = requireUserId(context);
-      const { input } = args;
-      const name = input.name.trim();
-      if (name.length === 0 || name.length > NAME_MAX_LENGTH) throw badInput(`A name has 1 to ${NAME_MAX_LENGTH} characters`, "name");
-      if (input.days.length === 0) throw badInput("Choose at least one day", "days");
-      const placeIds = [...new Set(input.placeIds)];
-      if (placeIds.length === 0) throw badInput("Choose at least one place", "placeIds");
+      const input = parseInput(briefingInput, args.input);
+      const { name, placeIds } = input;
       const owned = await context.db.selectFrom("places").select("id").where("user_id", "=", userId).where("id", "in", placeIds).execute();
-      if (owned.length !== placeIds.length) throw badInput("Choose among your own places", "placeIds");
+      if (owned.length !== placeIds.length) throw inputIssue("placeIds", "PLACES_NOT_OWNED");
       const settings = await context.db.selectFrom("settings").select("time_zone").where("user_id", "=", userId).executeTakeFirstOrThrow();
 
       const id = args.id ?? randomUUID();

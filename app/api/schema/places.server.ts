@@ -5,7 +5,9 @@ import { removePlaceWithSnapshot, restoreRemovedPlace, RESTORE_WINDOW_MS } from 
 import { createReadCache } from "../db/read-cache.server";
 import type { PlaceTable } from "../db/tables";
 import { apiError, badInput, notFound } from "../errors.server";
+import { parseInput } from "../input.server";
 import { keepable } from "../result-cache.server";
+import { addPlaceInput, LABEL_CONTROL_CHARACTER, renamePlaceInput } from "../../shared/inputs/place";
 import type { GeocodedLocation } from "../weather/open-meteo.server";
 
 export const placesTypeDefs = /* GraphQL */ `
@@ -61,7 +63,6 @@ export const placesTypeDefs = /* GraphQL */ `
 `;
 
 export const MAX_PLACES = 20;
-const LABEL_MAX_LENGTH = 60;
 const QUERY_MAX_LENGTH = 100;
 
 /**
@@ -92,22 +93,8 @@ export function placeView(row: PlaceTable) {
   };
 }
 
-// Control characters (NUL, bell, ...) and bidirectional overrides, which make a label read other than it is.
-const CONTROL_CHARACTER = /[\p{Cc}\u202A-\u202E\u2066-\u2069]/u;
-
-function cleanLabel(raw: string): string {
-  // Line breaks and tabs are whitespace, folded into one space before anything else is judged.
-  const label = raw.trim().replace(/\s+/g, " ");
-  if (CONTROL_CHARACTER.test(label)) throw badInput("A label cannot contain control characters", "label", "LABEL_CONTROL_CHARACTERS");
-  if (label.length === 0) throw badInput("A label cannot be empty", "label");
-  if (label.length > LABEL_MAX_LENGTH) throw badInput(`A label has at most ${LABEL_MAX_LENGTH} characters`, "label");
-  return label;
-}
-
-function validCoordinate(latitude: number, longitude: number) {
-  if (!(latitude >= -90 && latitude <= 90)) throw badInput("latitude must be between -90 and 90", "latitude");
-  if (!(longitude >= -180 && longitude <= 180)) throw badInput("longitude must be between -180 and 180", "longitude");
-}
+/** A label as the shared schema reads it (whitespace folded), or BAD_USER_INPUT naming `label`. */
+const cleanLabel = (label: string) => parseInput(renamePlaceInput, { label }).label;
 
 export type PlaceView = ReturnType<typeof placeView>;
 
@@ -197,6 +184,7 @@ export const placesResolvers = {
       context: ApiContext,
     ) {
       const userId = requireUserId(context);
+      const input = parseInput(addPlaceInput, args);
       let base: Omit<PlaceTable, "id" | "user_id" | "label" | "position" | "created_at">;
       if (args.locationId) {
         const location = recentLocations.get(args.locationId);
@@ -210,7 +198,6 @@ export const placesResolvers = {
           time_zone: location.timezone,
         };
       } else if (typeof args.latitude === "number" && typeof args.longitude === "number") {
-        validCoordinate(args.latitude, args.longitude);
         // The forecast says which time zone the coordinate is in.
         const { forecast } = await context.forecasts.get({ latitude: args.latitude, longitude: args.longitude });
         base = {
@@ -222,10 +209,10 @@ export const placesResolvers = {
           time_zone: forecast.timeZone,
         };
       } else {
-        throw badInput("Give a locationId from searchLocations, or both latitude and longitude");
+        // The schema already refused this (LOCATION_REQUIRED).
+        throw new Error("addPlace without a location");
       }
-      const label =
-        args.label == null ? cleanLabel(base.name.replace(new RegExp(CONTROL_CHARACTER.source, "gu"), "")) : cleanLabel(args.label);
+      const label = input.label ?? cleanLabel(base.name.replace(new RegExp(LABEL_CONTROL_CHARACTER.source, "gu"), ""));
       const row = await context.db.transaction().execute(async (trx) => {
         const existing = await trx.selectFrom("places").select(["position"]).where("user_id", "=", userId).execute();
         if (existing.length >= MAX_PLACES) throw badInput(`You can save up to ${MAX_PLACES} places`);

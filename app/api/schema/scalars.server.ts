@@ -1,16 +1,25 @@
 import { GraphQLError, GraphQLScalarType, Kind, type ValueNode } from "graphql";
 import { canonicalTimeZone } from "../../lib/time-zone-name";
+import type { InputIssue } from "../../shared/inputs/issues";
+import { invalidInput } from "../input.server";
 
 function stringScalar(
   name: string,
   description: string,
   check: (value: string) => string | null,
   normalise: (value: string) => string = (value) => value,
+  /** The input issue a refused value is, where the scalar's field is always the same one (timeZone). */
+  issue?: InputIssue,
 ) {
   const parse = (value: unknown) => {
     if (typeof value !== "string") throw new GraphQLError(`${name} must be a string`);
     const problem = check(value);
-    if (problem) throw new GraphQLError(`${name} ${problem}: ${JSON.stringify(value.slice(0, 80))}`);
+    // graphql-js keeps these extensions on the variable's error: forms read the issue from it.
+    if (problem)
+      throw new GraphQLError(
+        `${name} ${problem}: ${JSON.stringify(value.slice(0, 80))}`,
+        issue ? { extensions: invalidInput([issue]).extensions } : {},
+      );
     return normalise(value);
   };
   return new GraphQLScalarType({
@@ -47,6 +56,7 @@ export const scalarResolvers = {
     "An IANA time zone (Europe/Berlin).",
     (value) => (isTimeZone(value) ? null : "must be an IANA time zone such as Europe/Berlin"),
     (value) => canonicalTimeZone(value)!,
+    { field: "timeZone", code: "TIME_ZONE_UNKNOWN" },
   ),
 };
 

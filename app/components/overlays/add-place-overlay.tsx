@@ -4,8 +4,14 @@ import { useMutation } from "urql";
 import { describeLocation, LocationSearch } from "~/components/places/location-search";
 import { ADD_PLACE_MUTATION, type LocationResult } from "~/lib/graphql/documents";
 import { FieldError, OverlayHeader } from "~/components/ui/form-parts";
+import { apiIssues, fieldErrors, type FieldErrors } from "~/lib/forms/field-errors";
+import { checkInput } from "~/shared/inputs/issues";
+import { addPlaceInput } from "~/shared/inputs/place";
 import type { OverlayProps } from "~/lib/overlays/registry";
 import { showToast } from "~/lib/toast/toast-store";
+
+/** Where the input's problems are shown: the search for the location, the label under its field. */
+const FIELDS = { locationId: "location", label: "label" } as const;
 
 /** Search → choose → optional label → add: the new card appears in the list straight from the answer. */
 export default function AddPlaceOverlay({ close }: OverlayProps) {
@@ -13,15 +19,17 @@ export default function AddPlaceOverlay({ close }: OverlayProps) {
   const labelId = useId();
   const [location, setLocation] = useState<LocationResult | null>(null);
   const [label, setLabel] = useState("");
-  const [error, setError] = useState<string | null>(null);
+  const [errors, setErrors] = useState<FieldErrors<"location" | "label">>({});
   const [{ fetching }, addPlace] = useMutation(ADD_PLACE_MUTATION);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    if (!location) return setError(t("addPlace.choose"));
-    const result = await addPlace({ locationId: location.id, label: label.trim() || undefined });
-    // A failure is already a toast (the client reports it); the overlay stays open with what was typed.
-    if (result.error || !result.data) return;
+    const checked = checkInput(addPlaceInput, { locationId: location?.id ?? null, label: label.trim() || null });
+    if (!checked.ok) return setErrors(fieldErrors(checked.issues, t, { fields: FIELDS }));
+    setErrors({});
+    const result = await addPlace({ locationId: location!.id, label: checked.value.label ?? undefined });
+    // A failure is also a toast (the client reports it); the overlay stays open with what was typed.
+    if (result.error || !result.data) return setErrors(fieldErrors(apiIssues(result.error), t, { fields: FIELDS }));
     showToast({ title: t("addPlace.added", { label: result.data.addPlace.label }), variant: "success" });
     close();
   }
@@ -33,7 +41,7 @@ export default function AddPlaceOverlay({ close }: OverlayProps) {
         autoFocus
         onSelect={(chosen) => {
           setLocation(chosen);
-          setError(null);
+          setErrors(({ location: _chosen, ...rest }) => rest);
         }}
       />
       {location ? (
@@ -51,14 +59,16 @@ export default function AddPlaceOverlay({ close }: OverlayProps) {
           value={label}
           maxLength={60}
           placeholder={location?.name}
-          aria-describedby={`${labelId}-hint`}
+          aria-invalid={errors.label ? true : undefined}
+          aria-describedby={`${labelId}-hint${errors.label ? ` ${labelId}-error` : ""}`}
           onChange={(event) => setLabel(event.target.value)}
         />
         <p id={`${labelId}-hint`} className="text-sm text-muted">
           {t("addPlace.labelHint")}
         </p>
+        <FieldError id={`${labelId}-error`} message={errors.label} />
       </div>
-      <FieldError id="add-place-error" message={error} />
+      <FieldError id="add-place-error" message={errors.location} />
       <div className="flex justify-end gap-2">
         <button type="submit" className="button" disabled={fetching}>
           {t("addPlace.submit")}

@@ -13,6 +13,9 @@ import {
   type Condition,
 } from "~/lib/graphql/documents";
 import { graphqlErrorMessage } from "~/lib/graphql/errors";
+import { apiIssues, fieldErrors, issueMessage, type FieldErrors } from "~/lib/forms/field-errors";
+import { alertRuleInput } from "~/shared/inputs/alert-rule";
+import { checkInput, type InputIssue, type InputIssueCode } from "~/shared/inputs/issues";
 import { SILENT_OPERATION } from "~/lib/graphql/install-browser";
 import { CheckboxChoices, FieldError, OverlayHeader, WeekdayChoices } from "~/components/ui/form-parts";
 import type { OverlayProps } from "~/lib/overlays/registry";
@@ -32,25 +35,67 @@ const LOOKAHEAD_HOURS = [6, 12, 24, 48, 72];
 const PREVIEW_DEBOUNCE_MS = 300;
 
 type Draft = Omit<AlertRuleInput, "threshold"> & { threshold: string };
-type Errors = Partial<Record<"name" | "threshold" | "conditions" | "activeDays" | "activeHours", string>>;
+type Field = "name" | "threshold" | "conditions" | "activeDays" | "activeHours";
+/** Where each part of the input is shown: both ends of the active hours under the pair. */
+const FIELDS: Record<string, Field> = {
+  name: "name",
+  threshold: "threshold",
+  conditions: "conditions",
+  activeDays: "activeDays",
+  activeFrom: "activeHours",
+  activeTo: "activeHours",
+};
+/** What is only missing yet is said on saving; the preview says only what is wrong (a threshold out of range). */
+const SAID_ON_SAVE: ReadonlySet<InputIssueCode> = new Set([
+  "ALERT_RULE_NAME_REQUIRED",
+  "THRESHOLD_REQUIRED",
+  "CONDITIONS_REQUIRED",
+  "DAYS_REQUIRED",
+  "ACTIVE_HOURS_INCOMPLETE",
+]);
 
-/** The input the API takes: the threshold turned back into metric, or null for weather kinds. */
-function toInput(draft: Draft, settings: DisplaySettings): AlertRuleInput | null {
+/** The input the API takes: the threshold turned back into metric (null when it is not a number), none for weather kinds. */
+function toInput(draft: Draft, settings: DisplaySettings): AlertRuleInput {
   const isCondition = draft.metric === "CONDITION";
   const value = Number(draft.threshold.replace(",", "."));
-  if (!draft.name.trim() || (!isCondition && (draft.threshold.trim() === "" || !Number.isFinite(value)))) return null;
-  if (isCondition && (draft.conditions ?? []).length === 0) return null;
-  if (draft.activeDays.length === 0 || !draft.activeFrom !== !draft.activeTo) return null;
+  const typed = draft.threshold.trim() !== "" && Number.isFinite(value);
   return {
     ...draft,
-    name: draft.name.trim(),
-    threshold: isCondition ? null : Math.round(thresholdUnit(draft.metric, settings).toMetric(value) * 100) / 100,
+    threshold: isCondition || !typed ? null : Math.round(thresholdUnit(draft.metric, settings).toMetric(value) * 100) / 100,
     conditions: isCondition ? draft.conditions : null,
   };
 }
 
+/**
+ * A threshold's range in the units the user sees it in (the schema's is metric), rounded
+ * inwards as the field shows numbers (tenths below 10): every value it names is accepted.
+ */
+function thresholdParams(input: AlertRuleInput, settings: DisplaySettings) {
+  const unit = thresholdUnit(input.metric, settings);
+  const inwards = (metric: number, round: (value: number) => number) => {
+    const value = unit.fromMetric(metric);
+    const step = Math.abs(value) < 10 ? 10 : 1;
+    // Float noise (99.9999…) is the value itself.
+    return round(Number((value * step).toFixed(6))) / step;
+  };
+  return (issue: InputIssue) =>
+    issue.field === "threshold" && issue.params
+      ? { min: inwards(Number(issue.params.min), Math.ceil), max: inwards(Number(issue.params.max), Math.floor) }
+      : undefined;
+}
+
 /** When the rule would fire within its own look-ahead (`hours`), which the API also keeps to. */
-function Preview({ input, hours, settings }: { input: AlertRuleInput | null; hours: number; settings: DisplaySettings }) {
+function Preview({
+  input,
+  problem,
+  hours,
+  settings,
+}: {
+  input: AlertRuleInput | null;
+  problem: string | null;
+  hours: number;
+  settings: DisplaySettings;
+}) {
   const { t } = useTranslation();
   // Debounced as text: the input object is new on every render, its content is not.
   const current = JSON.stringify(input);
@@ -64,9 +109,16 @@ function Preview({ input, hours, settings }: { input: AlertRuleInput | null; hou
   });
   const when = (iso: string) => formatWhen(iso, settings);
   const unit = input ? thresholdUnit(input.metric, settings) : null;
+  const refused = apiIssues(preview.error)[0];
   let body;
-  if (!settled) body = null;
-  else if (preview.error) body = <p className="text-sm text-red-700 dark:text-red-300">{graphqlErrorMessage(preview.error)}</p>;
+  if (problem) body = <p className="text-sm text-red-700 dark:text-red-300">{problem}</p>;
+  else if (!settled) body = null;
+  else if (preview.error)
+    body = (
+      <p className="text-sm text-red-700 dark:text-red-300">
+        {refused ? issueMessage(refused, t, thresholdParams(settled, settings)) : graphqlErrorMessage(preview.error)}
+      </p>
+    );
   else if (!preview.data || preview.fetching || settledText !== current)
     body = <p className="text-sm text-muted">{t("alerts.form.previewLoading")}</p>;
   else if (preview.data.previewAlertRule.length === 0) body = <p className="text-sm">{t("alerts.form.previewNone", { hours })}</p>;
@@ -143,41 +195,26 @@ export default function AlertRuleOverlay({ close, params }: OverlayProps) {
           activeTo: null,
         },
   );
-  const [errors, setErrors] = useState<Errors>({});
+  const [errors, setErrors] = useState<FieldErrors<Field>>({});
   const [{ fetching }, saveRule] = useMutation(SAVE_ALERT_RULE_MUTATION);
   const change = (patch: Partial<Draft>) => setDraft((current) => ({ ...current, ...patch }));
   const input = toInput(draft, settings);
+  const checked = checkInput(alertRuleInput, input);
+  const shown = { fields: FIELDS, params: thresholdParams(input, settings) };
+  const problem = checked.ok ? undefined : checked.issues.find((issue) => !SAID_ON_SAVE.has(issue.code));
   const unit = thresholdUnit(draft.metric, settings);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    const found: Errors = {};
-    if (!draft.name.trim()) found.name = t("alerts.form.nameRequired");
-    if (draft.metric === "CONDITION" && (draft.conditions ?? []).length === 0) found.conditions = t("alerts.form.conditionsRequired");
-    if (
-      (draft.metric !== "CONDITION" && !Number.isFinite(Number(draft.threshold.replace(",", ".")))) ||
-      (draft.metric !== "CONDITION" && draft.threshold.trim() === "")
-    ) {
-      found.threshold = t("alerts.form.thresholdRequired");
-    }
-    if (draft.activeDays.length === 0) found.activeDays = t("alerts.form.activeDaysRequired");
-    if (!draft.activeFrom !== !draft.activeTo) found.activeHours = t("alerts.form.activeHoursIncomplete");
-    setErrors(found);
-    if (Object.keys(found).length > 0 || !input) return;
-    const result = await saveRule({ id: existing?.id, input });
-    if (result.error || !result.data) {
-      const field = result.error?.graphQLErrors[0]?.extensions?.field;
-      if (field === "threshold" || field === "name" || field === "conditions")
-        setErrors({ [field]: result.error!.graphQLErrors[0]!.message });
-      if (field === "activeDays") setErrors({ activeDays: result.error!.graphQLErrors[0]!.message });
-      if (field === "activeFrom" || field === "activeTo") setErrors({ activeHours: result.error!.graphQLErrors[0]!.message });
-      return;
-    }
+    if (!checked.ok) return setErrors(fieldErrors(checked.issues, t, shown));
+    setErrors({});
+    const result = await saveRule({ id: existing?.id, input: { ...input, name: checked.value.name } });
+    if (result.error || !result.data) return setErrors(fieldErrors(apiIssues(result.error), t, shown));
     showToast({ title: t("alerts.saved", { name: result.data.saveAlertRule.name }), variant: "success" });
     close();
   }
 
-  const error = (field: keyof Errors) => <FieldError id={`${id}-${field}-error`} message={errors[field]} />;
+  const error = (field: Field) => <FieldError id={`${id}-${field}-error`} message={errors[field]} />;
 
   return (
     <form className="flex max-h-[85vh] flex-col gap-4 overflow-y-auto p-6" onSubmit={submit} noValidate>
@@ -372,7 +409,12 @@ export default function AlertRuleOverlay({ close, params }: OverlayProps) {
         />
         {t("alerts.form.allClear")}
       </label>
-      <Preview input={input} hours={draft.lookaheadHours} settings={settings} />
+      <Preview
+        input={checked.ok ? input : null}
+        problem={problem ? issueMessage(problem, t, shown.params) : null}
+        hours={draft.lookaheadHours}
+        settings={settings}
+      />
       <div className="flex justify-end">
         <button type="submit" className="button" disabled={fetching}>
           {t("alerts.form.save")}

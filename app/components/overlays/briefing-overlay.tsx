@@ -3,10 +3,14 @@ import { useTranslation } from "react-i18next";
 import { useMutation, useQuery } from "urql";
 import { BRIEFING_PERIODS, BRIEFINGS_QUERY, PLACES_QUERY, SAVE_BRIEFING_MUTATION, type BriefingInput } from "~/lib/graphql/documents";
 import { FieldError, OverlayHeader, WeekdayChoices } from "~/components/ui/form-parts";
+import { apiIssues, fieldErrors, type FieldErrors } from "~/lib/forms/field-errors";
+import { briefingInput } from "~/shared/inputs/briefing";
+import { checkInput } from "~/shared/inputs/issues";
 import type { OverlayProps } from "~/lib/overlays/registry";
 import { showToast } from "~/lib/toast/toast-store";
 
-type Errors = Partial<Record<"name" | "placeIds" | "days", string>>;
+const FIELDS = ["name", "placeIds", "days"] as const;
+type Errors = FieldErrors<(typeof FIELDS)[number]>;
 
 /** Creates a briefing (no `params.id`) or edits the one named. */
 export default function BriefingOverlay({ close, params }: OverlayProps) {
@@ -42,14 +46,11 @@ export default function BriefingOverlay({ close, params }: OverlayProps) {
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    const found: Errors = {};
-    if (!draft.name.trim()) found.name = t("briefings.form.nameRequired");
-    if (draft.placeIds.length === 0) found.placeIds = t("briefings.form.placesRequired");
-    if (draft.days.length === 0) found.days = t("briefings.form.daysRequired");
-    setErrors(found);
-    if (Object.keys(found).length > 0) return;
-    const result = await saveBriefing({ id: existing?.id, input: { ...draft, name: draft.name.trim() } });
-    if (result.error || !result.data) return;
+    const checked = checkInput(briefingInput, draft);
+    if (!checked.ok) return setErrors(fieldErrors(checked.issues, t, { fields: FIELDS }));
+    setErrors({});
+    const result = await saveBriefing({ id: existing?.id, input: { ...draft, name: checked.value.name } });
+    if (result.error || !result.data) return setErrors(fieldErrors(apiIssues(result.error), t, { fields: FIELDS }));
     showToast({ title: t("briefings.saved", { name: result.data.saveBriefing.name }), variant: "success" });
     close();
   }

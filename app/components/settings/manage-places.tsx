@@ -12,6 +12,9 @@ import {
   type PlaceSummary,
 } from "~/lib/graphql/documents";
 import { useDragReorder, type DragHandleProps } from "~/lib/drag-reorder";
+import { apiIssues, fieldErrors } from "~/lib/forms/field-errors";
+import { checkInput } from "~/shared/inputs/issues";
+import { renamePlaceInput } from "~/shared/inputs/place";
 import { inOrder, moveBy, moveTo } from "~/lib/place-order";
 import { focusAfterRemoval } from "~/lib/focus-after-removal";
 import { showToast } from "~/lib/toast/toast-store";
@@ -80,14 +83,15 @@ function PlaceRow({
 
   async function rename(event?: FormEvent) {
     event?.preventDefault();
-    const next = label.trim();
-    if (!next) return setError(t("managePlaces.labelRequired"));
-    // The API refuses these too (in its own words); the field says it in the user's language.
-    if (/[\p{Cc}\u202A-\u202E\u2066-\u2069]/u.test(next)) return setError(t("managePlaces.labelControlCharacters"));
+    // The API's own check, in the user's language, before anything is sent.
+    const checked = checkInput(renamePlaceInput, { label });
+    if (!checked.ok) return setError(fieldErrors(checked.issues, t, { fields: ["label"] }).label ?? null);
+    const next = checked.value.label;
     setError(null);
     if (next === place.label) return;
     const result = await renamePlace({ id: place.id, label: next });
-    if (!result.error) showToast({ title: t("managePlaces.renamed", { label: next }), variant: "success" });
+    if (result.error) return setError(fieldErrors(apiIssues(result.error), t, { fields: ["label"] }).label ?? null);
+    showToast({ title: t("managePlaces.renamed", { label: next }), variant: "success" });
   }
 
   return (

@@ -2,7 +2,10 @@ import { useEffect, useId, useMemo, useState, type KeyboardEvent, type ReactNode
 import { useTranslation } from "react-i18next";
 import { useMutation, useQuery } from "urql";
 import { SETTINGS_QUERY, UPDATE_SETTINGS_MUTATION, type FullSettings } from "~/lib/graphql/documents";
+import { apiIssues, fieldErrors } from "~/lib/forms/field-errors";
 import { canonicalTimeZone } from "~/lib/time-zone-name";
+import { checkInput } from "~/shared/inputs/issues";
+import { settingsInput } from "~/shared/inputs/settings";
 import { toastStore } from "~/lib/toast/toast-store";
 
 type Draft = Omit<FullSettings, "id" | "language" | "pushEnabled">;
@@ -106,7 +109,8 @@ export function PreferencesForm() {
     });
     if (result.error) {
       // The client has already raised a toast; a refused zone is said at the field too.
-      if (result.error.graphQLErrors[0]?.extensions?.field === "timeZone") setError(t("preferences.unknownTimeZone"));
+      const refused = fieldErrors(apiIssues(result.error), t, { fields: ["timeZone"] }).timeZone;
+      if (refused) setError(refused);
       return;
     }
     // One toast for a run of quick changes.
@@ -120,11 +124,12 @@ export function PreferencesForm() {
     if (field === "timeZone") {
       // Any case will do ("europe/berlin"): the zone is saved, and shown, under its IANA name.
       // The saved zone stays acceptable even if this browser does not know it.
-      const zone = next === saved!.timeZone ? next : canonicalTimeZone(next);
-      if (!zone) {
+      const checked = next === saved!.timeZone ? null : checkInput(settingsInput, { timeZone: next });
+      if (checked && !checked.ok) {
         setTyped((current) => ({ ...current, timeZone: next }));
-        return setError(t("preferences.unknownTimeZone"));
+        return setError(fieldErrors(checked.issues, t, { fields: ["timeZone"] }).timeZone);
       }
+      const zone = checked ? (canonicalTimeZone(next) ?? next) : next;
       setError(undefined);
       if (zone !== saved!.timeZone) void save({ timeZone: zone });
       return;
