@@ -7,7 +7,7 @@ import compression from "compression";
 import express from "express";
 import { RouterContextProvider, type RouterContext, type ServerBuild } from "react-router";
 import { createApi, MAX_REQUEST_BYTES, type Api } from "./app/api/index.server";
-import { attachWebSocket } from "./app/api/websocket.server";
+import { attachWebSocket } from "./app/server/websocket.server";
 import { offlinePageHeader } from "./app/lib/csp.server";
 import { EnvError, parseEnv, type ServerEnv } from "./app/lib/env.server";
 import {
@@ -16,10 +16,10 @@ import {
   GRAPHQL_PATH,
   inProcessGraphQLFetch,
   isGraphQLPath,
-} from "./app/lib/http/graphql-endpoint.server";
-import { graphqlProxy, hostedGraphQLFetch } from "./app/lib/http/graphql-proxy.server";
-import { sameOriginWrites } from "./app/lib/http/same-origin.server";
-import { securityHeaders } from "./app/lib/http/security-headers.server";
+} from "./app/server/graphql-endpoint.server";
+import { graphqlProxy, hostedGraphQLFetch } from "./app/server/graphql-proxy.server";
+import { sameOriginWrites } from "./app/server/same-origin.server";
+import { securityHeaders } from "./app/server/security-headers.server";
 
 /**
  * Weatherbot's one Node process: client assets, /healthz, the build-id check, the

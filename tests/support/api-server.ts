@@ -6,8 +6,8 @@ import path from "node:path";
 import proxyAddr from "proxy-addr";
 import { afterEach } from "vitest";
 import { createApi, MAX_REQUEST_BYTES, type Api } from "~/api/index.server";
-import { attachWebSocket } from "~/api/websocket.server";
-import { clientAddress, createGraphQLEndpoint, isGraphQLPath } from "~/lib/http/graphql-endpoint.server";
+import { attachWebSocket } from "~/server/websocket.server";
+import { clientAddress, createGraphQLEndpoint, isGraphQLPath } from "~/server/graphql-endpoint.server";
 import { startFakeOpenMeteo, type FakeOpenMeteo } from "../fakes/open-meteo";
 
 export type GraphQLResponse<T = Record<string, unknown>> = {

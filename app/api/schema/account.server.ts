@@ -3,7 +3,7 @@ import { hashPassword, passwordProblem, verifyPassword } from "../auth/password.
 import { createSession, revokeSession } from "../auth/sessions.server";
 import { rescheduleBriefings } from "../bot/briefings.server";
 import { requireUserId, type ApiContext } from "../context.server";
-import { isRegion } from "../../lib/regional-defaults";
+import { isRegion } from "../../shared/regional-defaults";
 import { defaultSettings, settingsView } from "../db/settings-rows";
 import type { SettingsTable, UserTable } from "../db/tables";
 import { apiError, badInput } from "../errors.server";

@@ -7,7 +7,7 @@ import type { BriefingTable } from "../db/tables";
 import { removeBriefingWithSnapshot, restoreRemovedBriefing } from "../db/briefing-removal.server";
 import { RESTORE_WINDOW_MS } from "../db/removed-items.server";
 import { apiError, badInput, notFound } from "../errors.server";
-import { messageView } from "./messages.server";
+import { messageView } from "./message-view.server";
 import { placeView } from "./places.server";
 
 export const briefingsTypeDefs = /* GraphQL */ `

@@ -7,6 +7,9 @@ import type { PlaceTable } from "../db/tables";
 import { apiError, badInput, notFound } from "../errors.server";
 import { keepable } from "../result-cache.server";
 import type { GeocodedLocation } from "../weather/open-meteo.server";
+import { placeView, type PlaceView } from "./place-view.server";
+
+export { placeView };
 
 export const placesTypeDefs = /* GraphQL */ `
   "A search result: somewhere that can become a place."
@@ -64,33 +67,7 @@ export const MAX_PLACES = 20;
 const LABEL_MAX_LENGTH = 60;
 const QUERY_MAX_LENGTH = 100;
 
-/**
- * Search results the server has handed out, so addPlace(locationId) can save one without
- * trusting coordinates from the client. Bounded; the oldest go first.
- */
-const recentLocations = new Map<string, GeocodedLocation>();
-function remember(location: GeocodedLocation) {
-  const id = String(location.id);
-  recentLocations.delete(id);
-  recentLocations.set(id, location);
-  if (recentLocations.size > 5000) recentLocations.delete(recentLocations.keys().next().value!);
-}
-
 const LANGUAGE_CODES: Record<string, string> = { EN_US: "en", DE_DE: "de", FR_FR: "fr", ES_ES: "es" };
-
-export function placeView(row: PlaceTable) {
-  return {
-    id: row.id,
-    label: row.label,
-    name: row.name,
-    admin1: row.admin1,
-    countryCode: row.country_code,
-    latitude: row.latitude,
-    longitude: row.longitude,
-    timeZone: row.time_zone,
-    position: row.position,
-  };
-}
 
 // Control characters (NUL, bell, ...) and bidirectional overrides, which make a label read other than it is.
 const CONTROL_CHARACTER = /[\p{Cc}\u202A-\u202E\u2066-\u2069]/u;
@@ -108,8 +85,6 @@ function validCoordinate(latitude: number, longitude: number) {
   if (!(latitude >= -90 && latitude <= 90)) throw badInput("latitude must be between -90 and 90", "latitude");
   if (!(longitude >= -180 && longitude <= 180)) throw badInput("longitude must be between -180 and 180", "longitude");
 }
-
-export type PlaceView = ReturnType<typeof placeView>;
 
 /** Users whose place lists are kept in memory. */
 const PLACE_LIST_CACHE_ENTRIES = 10_000;
@@ -174,7 +149,7 @@ export const placesResolvers = {
       return results
         .filter((location) => location.timezone)
         .map((location) => {
-          remember(location);
+          context.recentLocations.remember(location);
           return {
             id: String(location.id),
             name: location.name,
@@ -199,7 +174,7 @@ export const placesResolvers = {
       const userId = requireUserId(context);
       let base: Omit<PlaceTable, "id" | "user_id" | "label" | "position" | "created_at">;
       if (args.locationId) {
-        const location = recentLocations.get(args.locationId);
+        const location = context.recentLocations.get(args.locationId);
         if (!location?.timezone) throw apiError("NOT_FOUND", "Location not found; search for it again", { field: "locationId" });
         base = {
           name: location.name,

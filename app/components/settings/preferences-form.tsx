@@ -2,7 +2,7 @@ import { useEffect, useId, useMemo, useState, type KeyboardEvent, type ReactNode
 import { useTranslation } from "react-i18next";
 import { useMutation, useQuery } from "urql";
 import { SETTINGS_QUERY, UPDATE_SETTINGS_MUTATION, type FullSettings } from "~/lib/graphql/documents";
-import { canonicalTimeZone } from "~/lib/time-zone-name";
+import { canonicalTimeZone } from "~/shared/time-zone-name";
 import { toastStore } from "~/lib/toast/toast-store";
 
 type Draft = Omit<FullSettings, "id" | "language" | "pushEnabled">;
