@@ -21,6 +21,7 @@ export type TestApi = {
   api: Api;
   fake: FakeOpenMeteo;
   dataDir: string;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- untyped GraphQL result (string queries): callers name the shape they expect
   gql: <T = Record<string, any>>(
     query: string,
     variables?: Record<string, unknown>,
@@ -84,6 +85,7 @@ export async function startTestApi(
       body: JSON.stringify({ query, variables }),
     });
     const body = (await response.json()) as Omit<GraphQLResponse, "status">;
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- untyped GraphQL result (string queries): callers name the shape they expect
     return { status: response.status, ...body } as GraphQLResponse<any>;
   };
 
