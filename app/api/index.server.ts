@@ -29,7 +29,7 @@ import { createOpenMeteoClient } from "./weather/open-meteo.server";
 import { createRecentLocations } from "./weather/recent-locations.server";
 
 /**
- * The embedded reference API: one entry for server.ts. Everything under app/api is
+ * The embedded reference API: one entry for the server (app/server/app.ts). Everything under app/api is
  * server-only; the app reaches it only over GraphQL at /graphql.
  */
 
