@@ -1,10 +1,10 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { EnvError, parseEnv, type ServerEnv } from "./app/lib/env.server";
-import type { AssetSource } from "./app/server/app";
+import type { AssetSource } from "./app/server/app.server";
 
 /**
- * The process: reads the environment, builds the app server (app/server/app.ts), listens,
+ * The process: reads the environment, builds the app server (app/server/app.server.ts), listens,
  * and shuts down on a signal. Built, this file is build/server/index.js (Vite's SSR build,
  * with the app and the React Router build); in development tsx runs it and Vite loads the app.
  */
@@ -21,21 +21,21 @@ function loadEnv(): ServerEnv {
   }
 }
 
-type AppModule = typeof import("./app/server/app");
+type AppModule = typeof import("./app/server/app.server");
 
 /** Development: Vite serves the assets and loads the app, so the routes it renders are the ones being edited. */
 async function developmentApp(): Promise<{ appModule: AppModule; assets: AssetSource }> {
   const vite = await import("vite");
   const devServer = await vite.createServer({ server: { middlewareMode: true } });
   // Vite's module loader is untyped; this is the module productionApp imports.
-  const appModule = (await devServer.ssrLoadModule("/app/server/app.ts")) as AppModule;
+  const appModule = (await devServer.ssrLoadModule("/app/server/app.server.ts")) as AppModule;
   return { appModule, assets: { kind: "vite", vite: devServer } };
 }
 
 /** Production: the app is part of this bundle; the client build sits beside it (build/client). */
 async function productionApp(): Promise<{ appModule: AppModule; assets: AssetSource }> {
   const clientDir = path.join(path.dirname(fileURLToPath(import.meta.url)), "../client");
-  return { appModule: await import("./app/server/app"), assets: { kind: "static", clientDir } };
+  return { appModule: await import("./app/server/app.server"), assets: { kind: "static", clientDir } };
 }
 
 const env = loadEnv();

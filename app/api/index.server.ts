@@ -29,8 +29,8 @@ import { createOpenMeteoClient } from "./weather/open-meteo.server";
 import { createRecentLocations } from "./weather/recent-locations.server";
 
 /**
- * The embedded reference API: one entry for the server (app/server/app.ts). Everything under app/api is
- * server-only; the app reaches it only over GraphQL at /graphql.
+ * The embedded reference API: one entry for the server (app/server/app.server.ts). Everything
+ * under app/api is server-only; the app reaches it only over GraphQL at /graphql.
  */
 
 export type ApiConfig = {
