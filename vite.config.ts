@@ -48,6 +48,11 @@ export default defineConfig(({ isSsrBuild }) => ({
   define: {
     __BUILD_ID__: JSON.stringify(process.env.BUILD_ID),
   },
+  environments: {
+    // The server build's entry is the process (server.ts), which imports the app (app/server/app.server.ts),
+    // which imports React Router's build: one bundle, build/server/index.js, for `npm start`.
+    ssr: { build: { rollupOptions: { input: "./server.ts" } } },
+  },
   build: {
     rollupOptions: isSsrBuild
       ? undefined

@@ -16,12 +16,6 @@ import { getI18n } from "./lib/i18n/middleware.server";
 import { APP_STYLESHEET } from "./lib/inline-stylesheet.server";
 import { NonceContext } from "./lib/nonce";
 
-/** Read by server.ts for /healthz and the build-update check. */
-export const buildId = __BUILD_ID__;
-
-/** server.ts fills this context key for every request: it is how loaders reach /graphql. */
-export { graphqlFetchContext } from "./lib/graphql/executor-context";
-
 export const streamTimeout = 5_000;
 
 export default function handleRequest(

@@ -10,7 +10,7 @@ import { NavigationProgress } from "./components/navigation-progress";
 import { PwaController } from "./components/pwa/pwa-controller";
 import { Toaster } from "./components/ui/toaster";
 import { hasOptedIn } from "./lib/analytics/consent";
-import { browserRegion } from "./lib/regional-defaults";
+import { browserRegion } from "~/shared/regional-defaults";
 import { pageHydrated } from "./lib/graphql/offline-storage";
 import { GraphQLProvider } from "./lib/graphql/provider";
 import { requestGraphQL } from "./lib/graphql/request-client.server";

@@ -10,9 +10,10 @@ import type { Db } from "./db/database.server";
 import type { ReadCache } from "./db/read-cache.server";
 import { apiError, unauthenticated } from "./errors.server";
 import type { ResultHints } from "./result-cache.server";
-import type { PlaceView } from "./schema/places.server";
+import type { PlaceView } from "./schema/place-view.server";
 import type { ForecastService } from "./weather/forecast-service.server";
 import type { OpenMeteoClient } from "./weather/open-meteo.server";
+import type { RecentLocations } from "./weather/recent-locations.server";
 
 /** What lives as long as the API: shared by every request. */
 export type ApiServices = {
@@ -22,6 +23,8 @@ export type ApiServices = {
   forecasts: ForecastService;
   /** Each user's places in order, by user id (see createPlaceLists). */
   placeLists: ReadCache<string, readonly PlaceView[]>;
+  /** Place search results handed out, for addPlace(locationId). */
+  recentLocations: RecentLocations;
   loginGuard: LoginGuard;
   /** Password hashing that may run at once (see createHashSlots). */
   hashSlots: HashSlots;

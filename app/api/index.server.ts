@@ -2,8 +2,8 @@ import path from "node:path";
 import { EnvelopArmorPlugin } from "@escape.tech/graphql-armor";
 import { GraphQLError, NoSchemaIntrospectionCustomRule } from "graphql";
 import { createYoga, type Plugin } from "graphql-yoga";
-import { GRAPHQL_PATH } from "../lib/http/graphql-endpoint.server";
-import { sessionToken } from "../lib/session.server";
+import { GRAPHQL_PATH } from "../shared/graphql-path";
+import { sessionTokenFromCookie } from "../shared/session-cookie";
 import { createHashSlots } from "./auth/hash-slots.server";
 import { createLoginGuard } from "./auth/login-guard.server";
 import { createSessionEnds } from "./auth/session-ends.server";
@@ -26,10 +26,11 @@ import { createApiSchema, type SchemaExtension } from "./schema/index.server";
 import { createPlaceLists } from "./schema/places.server";
 import { createForecastService } from "./weather/forecast-service.server";
 import { createOpenMeteoClient } from "./weather/open-meteo.server";
+import { createRecentLocations } from "./weather/recent-locations.server";
 
 /**
- * The embedded reference API: one entry for server.ts. Everything under app/api is
- * server-only; the app reaches it only over GraphQL at /graphql.
+ * The embedded reference API: one entry for the server (app/server/app.server.ts). Everything
+ * under app/api is server-only; the app reaches it only over GraphQL at /graphql.
  */
 
 export type ApiConfig = {
@@ -61,7 +62,7 @@ function bearerToken(request: Request): string | null {
   const match = header ? /^Bearer\s+(\S+)$/i.exec(header) : null;
   if (match) return match[1]!;
   // The app's own pages carry it in their HttpOnly session cookie.
-  return sessionToken(request);
+  return sessionTokenFromCookie(request.headers.get("Cookie"));
 }
 
 /** The cost limit counts list sizes (armor's own cost limit does not, and is off). */
@@ -125,6 +126,7 @@ export async function createApi(config: ApiConfig) {
     openMeteo,
     forecasts,
     placeLists: createPlaceLists(changes),
+    recentLocations: createRecentLocations(),
     inbox,
     briefings: createBriefingService({ db, inbox, forecasts, now }),
     alerts: createAlertService({ db, inbox, forecasts, now }),

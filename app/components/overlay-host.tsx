@@ -1,7 +1,7 @@
 import { Suspense, useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { closeOverlay, useOpenOverlay } from "~/lib/overlays/overlay-store";
-import { resolveOverlay } from "~/lib/overlays/registry";
+import { resolveOverlay } from "~/components/overlays/overlay-components";
 
 /**
  * The browser gives focus back to the control that opened the dialog, unless that node

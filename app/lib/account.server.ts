@@ -9,9 +9,9 @@ import { apiLanguage, DEFAULT_LOCALE, isLocale, localeOfApiLanguage } from "./i1
 import { serializeLocaleCookie } from "./i18n/locale-cookie.server";
 import { i18nFor } from "./i18n/middleware.server";
 import { loadQuery, requestGraphQL } from "./graphql/request-client.server";
-import { browserRegion } from "./regional-defaults";
+import { browserRegion } from "../shared/regional-defaults";
 import { safeRedirectPath } from "./safe-redirect";
-import { canonicalTimeZone } from "./time-zone-name";
+import { canonicalTimeZone } from "../shared/time-zone-name";
 import { clearedSessionCookie, sessionCookie, sessionToken } from "./session.server";
 import { redirectWithToast } from "./toast/flash-toast.server";
 

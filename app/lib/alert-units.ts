@@ -1,4 +1,4 @@
-import type { UnitSettings } from "./units";
+import type { UnitSettings } from "../shared/units";
 
 export type AlertMetric =
   | "TEMPERATURE"

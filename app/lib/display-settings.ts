@@ -3,8 +3,8 @@ import { useTranslation } from "react-i18next";
 import { useRouteLoaderData } from "react-router";
 import { useQuery } from "urql";
 import { VIEWER_QUERY, type ViewerSettings } from "./graphql/documents";
-import { regionalDefaults } from "./regional-defaults";
-import { formatWeekdayClock, type UnitSettings } from "./units";
+import { regionalDefaults } from "../shared/regional-defaults";
+import { formatWeekdayClock, type UnitSettings } from "../shared/units";
 
 /** `timeZone`: the user's; for a visitor, UTC (the server and the browser must write the same text). */
 export type DisplaySettings = UnitSettings & { hour12: boolean; timeZone: string };

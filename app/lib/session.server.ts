@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
-import { parse, serialize } from "cookie";
+import { serialize } from "cookie";
+import { SESSION_COOKIE, sessionTokenFromCookie } from "../shared/session-cookie";
 
-/** The cookie that carries the API token for the app's own pages. The browser's JavaScript never sees it. */
-export const SESSION_COOKIE = "weatherbot_session";
+export { SESSION_COOKIE };
 export const SESSION_MAX_AGE_SECONDS = 604_800;
 
 /** Secure whenever the request is HTTPS, including behind a trusted proxy that set X-Forwarded-Proto. */
@@ -23,8 +23,7 @@ export function clearedSessionCookie(request: Request): string {
 }
 
 export function sessionToken(request: Request): string | null {
-  const header = request.headers.get("Cookie");
-  return header ? (parse(header)[SESSION_COOKIE] ?? null) : null;
+  return sessionTokenFromCookie(request.headers.get("Cookie"));
 }
 
 /**

@@ -1,4 +1,6 @@
-import { WEEKDAYS, type Weekday } from "./graphql/documents";
+/** The API's weekdays, in its week order (Monday first). */
+export type Weekday = "MON" | "TUE" | "WED" | "THU" | "FRI" | "SAT" | "SUN";
+export const WEEKDAYS: Weekday[] = ["MON", "TUE", "WED", "THU", "FRI", "SAT", "SUN"];
 
 // 2024-01-01 was a Monday: the API's weekdays in order, named by Intl in any locale.
 const MONDAY = Date.UTC(2024, 0, 1, 12);

@@ -1,4 +1,3 @@
-import type { TypedDocumentNode } from "@urql/core";
 import i18next from "i18next";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
@@ -11,13 +10,8 @@ import { VisitorLookup } from "~/components/home/visitor-lookup";
 import { clientLoadQuery } from "~/lib/graphql/browser-load";
 import { ALERT_RULES_QUERY, INBOX_QUERY, PLACES_QUERY, VIEWER_QUERY } from "~/lib/graphql/documents";
 import { loadQuery } from "~/lib/graphql/request-client.server";
+import type { Load } from "~/lib/graphql/route-load";
 import { getI18n } from "~/lib/i18n/middleware.server";
-
-/** Runs a query on the server's request client or the browser's client. */
-type Load = <Data, Variables extends Record<string, unknown>>(
-  query: TypedDocumentNode<Data, Variables>,
-  variables: Variables,
-) => Promise<Data>;
 
 /** What the page shows, fetched once for its first render (server) or into the cache (browser). */
 async function loadHome(load: Load) {

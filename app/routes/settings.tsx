@@ -19,6 +19,7 @@ import { getBrowserGraphQL } from "~/lib/graphql/browser-client";
 import { clientLoadQuery } from "~/lib/graphql/browser-load";
 import { ALERT_RULES_QUERY, BRIEFINGS_QUERY, PLACES_QUERY, SETTINGS_QUERY, VIEWER_QUERY } from "~/lib/graphql/documents";
 import { loadQuery } from "~/lib/graphql/request-client.server";
+import type { Load } from "~/lib/graphql/route-load";
 import { DEFAULT_LOCALE } from "~/lib/i18n/config";
 import { getI18n } from "~/lib/i18n/middleware.server";
 import { validateRoute } from "~/lib/route-validation";
@@ -34,29 +35,26 @@ function settingsPage(request: Request, t: Translate, email: string | null) {
   return { section, email, title: `${t("settings.title")} · ${t("app.name")}` };
 }
 
-export async function loader({ request, context }: Route.LoaderArgs) {
-  const user = await currentUser(request, context);
-  if (user) {
-    await Promise.all([
-      loadQuery(context, SETTINGS_QUERY, {}),
-      loadQuery(context, PLACES_QUERY, {}),
-      loadQuery(context, BRIEFINGS_QUERY, {}),
-      loadQuery(context, ALERT_RULES_QUERY, {}),
-    ]);
+/**
+ * What the page shows, fetched once for its first render (server) or into the cache (browser):
+ * the sections' data, for a signed-in viewer (each side knows who that is its own way).
+ */
+async function loadSettings(load: Load, signedIn: boolean) {
+  if (signedIn) {
+    await Promise.all([load(SETTINGS_QUERY, {}), load(PLACES_QUERY, {}), load(BRIEFINGS_QUERY, {}), load(ALERT_RULES_QUERY, {})]);
   }
+}
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  // No session cookie, no viewer: the server asks nothing then.
+  const user = await currentUser(request, context);
+  await loadSettings((query, variables) => loadQuery(context, query, variables), !!user);
   return settingsPage(request, getI18n(context).t, user?.email ?? null);
 }
 
 export async function clientLoader({ request }: Route.ClientLoaderArgs) {
   const { me } = await clientLoadQuery(VIEWER_QUERY, {});
-  if (me) {
-    await Promise.all([
-      clientLoadQuery(SETTINGS_QUERY, {}),
-      clientLoadQuery(PLACES_QUERY, {}),
-      clientLoadQuery(BRIEFINGS_QUERY, {}),
-      clientLoadQuery(ALERT_RULES_QUERY, {}),
-    ]);
-  }
+  await loadSettings(clientLoadQuery, !!me);
   return settingsPage(request, i18next.t, me?.email ?? null);
 }
 

@@ -5,7 +5,7 @@ import { createServer } from "node:net";
 import path from "node:path";
 
 export const ROOT = path.resolve(import.meta.dirname, "../..");
-export const SERVER_ENTRY = path.join(ROOT, "build/server.js");
+export const SERVER_ENTRY = path.join(ROOT, "build/server/index.js");
 
 export type AppServer = {
   baseURL: string;
@@ -47,7 +47,7 @@ async function waitForHealth(url: string, child: ChildProcess, output: () => str
 }
 
 /**
- * Starts the production build (`build/server.js`) on a free loopback port (or `env.PORT`,
+ * Starts the production build (`build/server/index.js`) on a free loopback port (or `env.PORT`,
  * to restart a server where its pages expect it), with its own empty data directory
  * (removed on stop) unless `env.DATA_DIR` names one. `entry` names another build's server.
  */

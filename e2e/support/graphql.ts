@@ -11,6 +11,7 @@ export function recordGraphQLOperations(page: Page): RecordedOperation[] {
   return operations;
 }
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- untyped GraphQL result (string queries): callers name the shape they expect
 export type Gql = <Data = any>(query: string, variables?: Record<string, unknown>) => Promise<Data>;
 
 /** Calls the API at `baseURL` with a bearer token, as another client of the same account would. */

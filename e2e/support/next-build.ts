@@ -12,17 +12,12 @@ export type NextBuild = { entry: string; buildId: string; dispose: () => void };
  */
 export function buildNextVersion(): NextBuild {
   const dir = mkdtempSync(path.join(tmpdir(), "weatherbot-next-build-"));
-  // The bundled server keeps its packages external: they resolve from here.
+  // The server bundle keeps its packages external: they resolve from here.
   symlinkSync(path.join(ROOT, "node_modules"), path.join(dir, "node_modules"), "dir");
   const buildDir = path.join(dir, "build");
   const buildId = `next-${Date.now()}`;
   const env = { ...process.env, BUILD_DIR: buildDir, BUILD_ID: buildId };
-  for (const [command, args] of [
-    [path.join(ROOT, "node_modules/.bin/react-router"), ["build"]],
-    [process.execPath, ["scripts/build-server.mjs"]],
-  ] as const) {
-    const result = spawnSync(command, args, { cwd: ROOT, env, encoding: "utf8" });
-    if (result.status !== 0) throw new Error(`Building the next version failed:\n${result.stdout}\n${result.stderr}`);
-  }
-  return { entry: path.join(buildDir, "server.js"), buildId, dispose: () => rmSync(dir, { recursive: true, force: true }) };
+  const result = spawnSync(path.join(ROOT, "node_modules/.bin/react-router"), ["build"], { cwd: ROOT, env, encoding: "utf8" });
+  if (result.status !== 0) throw new Error(`Building the next version failed:\n${result.stdout}\n${result.stderr}`);
+  return { entry: path.join(buildDir, "server/index.js"), buildId, dispose: () => rmSync(dir, { recursive: true, force: true }) };
 }

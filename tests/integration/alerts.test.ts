@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Scenario } from "../fakes/open-meteo";
-import { codes, testApis, type TestApi } from "../support/api-server";
+import { codes, testApis } from "../support/api-server";
 
 const api = testApis();
 

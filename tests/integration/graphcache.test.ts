@@ -76,6 +76,7 @@ const cached = <T>(query: typeof PLACES, variables = {}) => {
   return result?.data ?? null;
 };
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- untyped GraphQL result (string queries): callers name the shape they expect
 async function mutate<T = any>(query: string, variables: Record<string, unknown> = {}) {
   const result = await client.mutation<T>(query, variables).toPromise();
   if (result.error) throw result.error;

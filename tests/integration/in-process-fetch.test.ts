@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { inProcessGraphQLFetch } from "~/lib/http/graphql-endpoint.server";
+import { inProcessGraphQLFetch } from "~/server/graphql-endpoint.server";
 import { testApis } from "../support/api-server";
 
 const api = testApis();

@@ -47,6 +47,7 @@ function wsClient(token?: string, headers?: Record<string, string>, url = t.url)
 
 /** Collects what a subscription delivers until `count` messages arrived (or it ended). */
 function collect(client: Client, count: number) {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- untyped GraphQL result (string queries): callers name the shape they expect
   const received: Array<{ data?: any; errors?: unknown[] }> = [];
   let resolveDone: () => void;
   const done = new Promise<void>((resolve) => (resolveDone = resolve));

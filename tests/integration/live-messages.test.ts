@@ -5,7 +5,7 @@ import WebSocket from "ws";
 import { SESSION_LIFETIME_SECONDS } from "~/api/auth/sessions.server";
 import { createBrowserGraphQL } from "~/lib/graphql/browser-client";
 import { MESSAGE_RECEIVED_SUBSCRIPTION } from "~/lib/graphql/documents";
-import { timeOrderedLowerBound } from "~/lib/graphql/live-cursor";
+import { timeOrderedLowerBound } from "~/shared/live-cursor";
 import { createWsClient } from "~/lib/graphql/ws-client";
 import { codes, startTestApi, type TestApi } from "../support/api-server";
 

@@ -5,6 +5,7 @@ import { migrations } from "~/api/db/migrations.server";
 
 describe("migration 0007_removed_items", () => {
   it("moves the places kept for undo into the one store for every kind, so they can still be restored", async () => {
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a migration test opens the database before and after the schema it knows
     const db = new Kysely<any>({ dialect: new SqliteDialect({ database: new SQLite(":memory:") }) });
     const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
     try {

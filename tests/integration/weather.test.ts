@@ -4,7 +4,7 @@ import path from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { STORE_DELAY_MS } from "~/api/weather/forecast-service.server";
 import { startFakeOpenMeteo } from "../fakes/open-meteo";
-import { codes, testApis, type TestApi } from "../support/api-server";
+import { codes, testApis } from "../support/api-server";
 
 const api = testApis();
 

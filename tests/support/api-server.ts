@@ -7,8 +7,8 @@ import proxyAddr from "proxy-addr";
 import { afterEach } from "vitest";
 import { createApi, MAX_REQUEST_BYTES, type Api } from "~/api/index.server";
 import type { SchemaExtension } from "~/api/schema/index.server";
-import { attachWebSocket } from "~/api/websocket.server";
-import { clientAddress, createGraphQLEndpoint, isGraphQLPath } from "~/lib/http/graphql-endpoint.server";
+import { attachWebSocket } from "~/server/websocket.server";
+import { clientAddress, createGraphQLEndpoint, isGraphQLPath } from "~/server/graphql-endpoint.server";
 import { startFakeOpenMeteo, type FakeOpenMeteo } from "../fakes/open-meteo";
 
 export type GraphQLResponse<T = Record<string, unknown>> = {
@@ -22,6 +22,7 @@ export type TestApi = {
   api: Api;
   fake: FakeOpenMeteo;
   dataDir: string;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- untyped GraphQL result (string queries): callers name the shape they expect
   gql: <T = Record<string, any>>(
     query: string,
     variables?: Record<string, unknown>,
@@ -87,6 +88,7 @@ export async function startTestApi(
       body: JSON.stringify({ query, variables }),
     });
     const body = (await response.json()) as Omit<GraphQLResponse, "status">;
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- untyped GraphQL result (string queries): callers name the shape they expect
     return { status: response.status, ...body } as GraphQLResponse<any>;
   };
 

@@ -2,7 +2,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import proxyAddr from "proxy-addr";
 import { afterEach, describe, expect, it } from "vitest";
-import { createGraphQLEndpoint, isGraphQLPath, type TrustFn } from "~/lib/http/graphql-endpoint.server";
+import { createGraphQLEndpoint, isGraphQLPath, type TrustFn } from "~/server/graphql-endpoint.server";
 
 /** What reached the API behind the endpoint. */
 type Seen = { clientIp: string; method: string; body?: string };

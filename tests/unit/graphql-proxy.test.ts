@@ -2,7 +2,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import express from "express";
 import { afterEach, describe, expect, it } from "vitest";
-import { graphqlProxy } from "~/lib/http/graphql-proxy.server";
+import { graphqlProxy } from "~/server/graphql-proxy.server";
 
 const servers: Server[] = [];
 afterEach(async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { timeOrderedId } from "~/api/db/ids.server";
-import { advanceResumeCursor, timeOrderedLowerBound } from "~/lib/graphql/live-cursor";
+import { advanceResumeCursor, timeOrderedLowerBound } from "~/shared/live-cursor";
 
 describe("timeOrderedLowerBound", () => {
   it("sorts before every id made in or after its millisecond, and after those made before", () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { closeOverlay, openOverlay } from "~/lib/overlays/overlay-store";
-import { resolveOverlay, type OverlayName } from "~/lib/overlays/registry";
+import { resolveOverlay } from "~/components/overlays/overlay-components";
+import type { OverlayName } from "~/lib/overlays/registry";
 
 describe("resolveOverlay", () => {
   it("returns the registered lazy component", () => {

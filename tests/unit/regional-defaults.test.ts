@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { matchLocale } from "~/lib/i18n/config";
-import { browserRegion, regionalDefaults } from "~/lib/regional-defaults";
+import { browserRegion, regionalDefaults } from "~/shared/regional-defaults";
 
 describe("matchLocale: Accept-Language → the app's locale of that language", () => {
   it.each([

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isCrossSiteWrite } from "~/lib/http/same-origin.server";
+import { isCrossSiteWrite } from "~/server/same-origin.server";
 
 const HOST = "weatherbot.example:3000";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatClock, formatWeekdayClock } from "~/lib/units";
+import { formatClock, formatWeekdayClock } from "~/shared/units";
 
 // Tuesday 24 November 2026, 18:05 UTC and 00:04 UTC.
 const evening = new Date(Date.UTC(2026, 10, 24, 18, 5));

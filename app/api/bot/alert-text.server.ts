@@ -10,7 +10,7 @@ import {
   formatWeekday,
   formatWindSpeed,
   type UnitSettings,
-} from "../../lib/units";
+} from "../../shared/units";
 import { zonedParts } from "./zoned-time";
 
 export function formatMetric(metric: AlertMetric, value: number, units: UnitSettings): string {

@@ -1,6 +1,6 @@
 import { conditionOf, type Forecast, type HourlyForecast } from "../weather/forecast";
 import { botTexts, LOCALE_OF } from "./texts.server";
-import { formatClock, formatPercent, formatTemperature, formatWindSpeed } from "../../lib/units";
+import { formatClock, formatPercent, formatTemperature, formatWindSpeed } from "../../shared/units";
 import { addDays, zonedParts, zonedToInstant } from "./zoned-time";
 
 export const BRIEFING_PERIODS = ["TODAY", "REST_OF_TODAY", "TONIGHT", "TOMORROW", "NEXT_3_DAYS"] as const;

@@ -1,4 +1,4 @@
-import { regionalDefaults } from "../../lib/regional-defaults";
+import { regionalDefaults } from "../../shared/regional-defaults";
 import type { SettingsTable } from "./tables";
 
 /**

@@ -9,7 +9,7 @@ import { RESTORE_WINDOW_MS } from "../db/removed-items.server";
 import { apiError, badInput, notFound } from "../errors.server";
 import { inputIssue, parseInput } from "../input.server";
 import { briefingInput } from "../../shared/inputs/briefing";
-import { messageView } from "./messages.server";
+import { messageView } from "./message-view.server";
 import { placeView } from "./places.server";
 
 export const briefingsTypeDefs = /* GraphQL */ `

@@ -1,4 +1,4 @@
-import { timeOrderedLowerBound } from "../../lib/graphql/live-cursor";
+import { timeOrderedLowerBound } from "../../shared/live-cursor";
 import { untilSessionEnds } from "../auth/session-stream.server";
 import { requireSession, requireUserId, type ApiContext } from "../context.server";
 import type { MessageTable } from "../db/tables";
@@ -7,6 +7,7 @@ import { RESTORE_WINDOW_MS } from "../db/removed-items.server";
 import { apiError, badInput, notFound } from "../errors.server";
 import { userView } from "./account.server";
 import { briefingView } from "./briefings.server";
+import { messageView, type MessageView } from "./message-view.server";
 import { placeView } from "./places.server";
 
 export const messagesTypeDefs = /* GraphQL */ `
@@ -65,24 +66,6 @@ export const messagesTypeDefs = /* GraphQL */ `
     messageReceived(after: ID): Message!
   }
 `;
-
-export function messageView(row: MessageTable) {
-  return {
-    id: row.id,
-    kind: row.kind,
-    title: row.title,
-    body: row.body,
-    createdAt: row.created_at,
-    readAt: row.read_at,
-    urgent: row.urgent === 1,
-    placeId: row.place_id,
-    briefingId: row.briefing_id,
-    alertRuleId: row.alert_rule_id,
-    matchJson: row.match_json,
-    userId: row.user_id,
-  };
-}
-type MessageView = ReturnType<typeof messageView>;
 
 const encodeCursor = (row: MessageTable) => Buffer.from(`${row.created_at}|${row.id}`).toString("base64url");
 function decodeCursor(cursor: string): { createdAt: string; id: string } {

@@ -9,6 +9,9 @@ import { parseInput } from "../input.server";
 import { keepable } from "../result-cache.server";
 import { addPlaceInput, LABEL_CONTROL_CHARACTER, renamePlaceInput } from "../../shared/inputs/place";
 import type { GeocodedLocation } from "../weather/open-meteo.server";
+import { placeView, type PlaceView } from "./place-view.server";
+
+export { placeView };
 
 export const placesTypeDefs = /* GraphQL */ `
   "A search result: somewhere that can become a place."
@@ -65,38 +68,10 @@ export const placesTypeDefs = /* GraphQL */ `
 export const MAX_PLACES = 20;
 const QUERY_MAX_LENGTH = 100;
 
-/**
- * Search results the server has handed out, so addPlace(locationId) can save one without
- * trusting coordinates from the client. Bounded; the oldest go first.
- */
-const recentLocations = new Map<string, GeocodedLocation>();
-function remember(location: GeocodedLocation) {
-  const id = String(location.id);
-  recentLocations.delete(id);
-  recentLocations.set(id, location);
-  if (recentLocations.size > 5000) recentLocations.delete(recentLocations.keys().next().value!);
-}
-
 const LANGUAGE_CODES: Record<string, string> = { EN_US: "en", DE_DE: "de", FR_FR: "fr", ES_ES: "es" };
-
-export function placeView(row: PlaceTable) {
-  return {
-    id: row.id,
-    label: row.label,
-    name: row.name,
-    admin1: row.admin1,
-    countryCode: row.country_code,
-    latitude: row.latitude,
-    longitude: row.longitude,
-    timeZone: row.time_zone,
-    position: row.position,
-  };
-}
 
 /** A label as the shared schema reads it (whitespace folded), or BAD_USER_INPUT naming `label`. */
 const cleanLabel = (label: string) => parseInput(renamePlaceInput, { label }).label;
-
-export type PlaceView = ReturnType<typeof placeView>;
 
 /** Users whose place lists are kept in memory. */
 const PLACE_LIST_CACHE_ENTRIES = 10_000;
@@ -161,7 +136,7 @@ export const placesResolvers = {
       return results
         .filter((location) => location.timezone)
         .map((location) => {
-          remember(location);
+          context.recentLocations.remember(location);
           return {
             id: String(location.id),
             name: location.name,
@@ -187,7 +162,7 @@ export const placesResolvers = {
       const input = parseInput(addPlaceInput, args);
       let base: Omit<PlaceTable, "id" | "user_id" | "label" | "position" | "created_at">;
       if (args.locationId) {
-        const location = recentLocations.get(args.locationId);
+        const location = context.recentLocations.get(args.locationId);
         if (!location?.timezone) throw apiError("NOT_FOUND", "Location not found; search for it again", { field: "locationId" });
         base = {
           name: location.name,

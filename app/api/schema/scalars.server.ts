@@ -1,5 +1,5 @@
 import { GraphQLError, GraphQLScalarType, Kind, type ValueNode } from "graphql";
-import { canonicalTimeZone } from "../../lib/time-zone-name";
+import { canonicalTimeZone } from "../../shared/time-zone-name";
 import type { InputIssue } from "../../shared/inputs/issues";
 import { invalidInput } from "../input.server";
 

@@ -17,7 +17,7 @@ import {
 import { focusAfterRemoval, focusWithinItem } from "~/lib/focus-after-removal";
 import { showToast } from "~/lib/toast/toast-store";
 import { showUndoToast } from "~/lib/toast/undo-toast";
-import { hourCycle } from "~/lib/units";
+import { hourCycle } from "~/shared/units";
 
 /** How focus finds its way in the inbox when a message (or one of its buttons) goes away. */
 const INBOX_ROWS = { row: "data-message-id", control: "delete", fallbackId: "inbox-heading" };

@@ -16,7 +16,7 @@ import { focusAfterRemoval } from "~/lib/focus-after-removal";
 import { showToast } from "~/lib/toast/toast-store";
 import { showUndoToast } from "~/lib/toast/undo-toast";
 import { useOptimisticToggle } from "~/lib/use-optimistic-toggle";
-import { formatClock } from "~/lib/units";
+import { formatClock } from "~/shared/units";
 import { weekdayList } from "~/lib/weekdays";
 
 function BriefingRow({ briefing }: { briefing: Briefing }) {

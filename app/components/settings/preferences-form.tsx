@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 import { useMutation, useQuery } from "urql";
 import { SETTINGS_QUERY, UPDATE_SETTINGS_MUTATION, type FullSettings } from "~/lib/graphql/documents";
 import { apiIssues, fieldErrors } from "~/lib/forms/field-errors";
-import { canonicalTimeZone } from "~/lib/time-zone-name";
+import { canonicalTimeZone } from "~/shared/time-zone-name";
 import { checkInput } from "~/shared/inputs/issues";
 import { settingsInput } from "~/shared/inputs/settings";
 import { toastStore } from "~/lib/toast/toast-store";

@@ -1,9 +1,8 @@
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { CloseIcon } from "~/components/icons";
-import { WEEKDAYS, type Weekday } from "~/lib/graphql/documents";
 import type { OverlayName } from "~/lib/overlays/registry";
-import { weekdayName } from "~/lib/weekdays";
+import { WEEKDAYS, weekdayName, type Weekday } from "~/lib/weekdays";
 
 /** An overlay's title (it names the dialog: `overlay-{name}-title`) and its close button. */
 export function OverlayHeader({ name, title, close }: { name: OverlayName; title: ReactNode; close: () => void }) {

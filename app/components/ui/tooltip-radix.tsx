@@ -1,7 +1,7 @@
 import * as RadixTooltip from "@radix-ui/react-tooltip";
 import { useLayoutEffect, useSyncExternalStore } from "react";
 import { TOOLTIP_DELAYS, tooltipOpenDelay, tooltipSkipState } from "~/lib/tooltip-delay";
-import { tooltipSwitch, type TooltipViewProps } from "./tooltip";
+import { tooltipSwitch, type TooltipViewProps } from "./tooltip-switch";
 
 const skipInactive = () => false;
 

@@ -1,8 +1,9 @@
-import { cloneElement, useEffect, useId, useState, type ComponentType, type ReactElement, type ReactNode } from "react";
+import { cloneElement, useEffect, useId, useState, type ComponentType, type ReactElement } from "react";
 import { whenBrowserIdle } from "~/lib/browser-idle";
+import { tooltipSwitch, type TooltipProps, type TooltipViewProps } from "./tooltip-switch";
 
-export type TooltipProps = { content: ReactNode; children: ReactElement };
-export type TooltipViewProps = TooltipProps & { tipId: string };
+export type { TooltipProps, TooltipViewProps };
+
 type TooltipView = ComponentType<TooltipViewProps>;
 
 /*
@@ -24,12 +25,6 @@ function loadTooltipView(): Promise<TooltipView | null> {
   );
   return loading;
 }
-
-/**
- * Switching to the Radix view replaces the trigger's DOM node; the `data-tip` of the
- * trigger that had focus at that moment lets the new node take the focus back.
- */
-export const tooltipSwitch = { focusedTip: null as string | null };
 
 function useTooltipView(): TooltipView | null {
   // Null while hydrating (nothing is loaded before the first idle moment), so the

@@ -10,7 +10,7 @@ import {
   formatTemperature,
   formatUvIndex,
   formatWindSpeed,
-} from "~/lib/units";
+} from "~/shared/units";
 import { ConditionIcon } from "./condition-icon";
 import { formatRelativeAge } from "~/lib/relative-age";
 

@@ -9,8 +9,9 @@ import {
 } from "@urql/core";
 import type { StorageAdapter } from "@urql/exchange-graphcache";
 import type { Client as WsClient } from "graphql-ws";
+import { GRAPHQL_PATH } from "../../shared/graphql-path";
 import { createGraphQLClient } from "./client";
-import { advanceResumeCursor } from "./live-cursor";
+import { advanceResumeCursor } from "../../shared/live-cursor";
 
 export type BrowserGraphQLOptions = {
   /** The app's own endpoint; tests name a full URL. */
@@ -83,7 +84,7 @@ export function createBrowserGraphQL(options: BrowserGraphQLOptions) {
     const storage = key !== undefined ? options.offlineStorage?.(key) : undefined;
     const onError = options.onError;
     const client = createGraphQLClient({
-      url: options.url ?? "/graphql",
+      url: options.url ?? GRAPHQL_PATH,
       ssr,
       forwardSubscription: connect ? webSocketForwarder(getWebSocket) : undefined,
       // An ended session's failures (its cookie is gone) are nobody's concern any more.

@@ -1,4 +1,5 @@
 import { gql } from "@urql/core";
+import type { Weekday } from "../weekdays";
 
 export type MessageKind = "BRIEFING" | "ALERT" | "ALL_CLEAR" | "SYSTEM";
 export type MessageFields = {
@@ -395,8 +396,7 @@ export const REMOVE_PLACE_MUTATION = gql<{ removePlace: string }, { id: string }
   }
 `;
 
-export type Weekday = "MON" | "TUE" | "WED" | "THU" | "FRI" | "SAT" | "SUN";
-export const WEEKDAYS: Weekday[] = ["MON", "TUE", "WED", "THU", "FRI", "SAT", "SUN"];
+export { WEEKDAYS, type Weekday } from "../weekdays";
 export type BriefingPeriod = "TODAY" | "REST_OF_TODAY" | "TONIGHT" | "TOMORROW" | "NEXT_3_DAYS";
 export const BRIEFING_PERIODS: BriefingPeriod[] = ["TODAY", "REST_OF_TODAY", "TONIGHT", "TOMORROW", "NEXT_3_DAYS"];
 

@@ -1,5 +1,6 @@
 import type { CombinedError, Operation } from "@urql/core";
 import i18next from "i18next";
+import { GRAPHQL_PATH } from "../../shared/graphql-path";
 import { toastStore } from "../toast/toast-store";
 import { createBrowserGraphQL, installBrowserGraphQL } from "./browser-client";
 import { errorNotice } from "./error-notice";
@@ -32,7 +33,7 @@ export function reportGraphQLError(error: CombinedError, operation: Operation) {
 }
 
 function webSocketUrl(): string {
-  const url = new URL("/graphql", window.location.href);
+  const url = new URL(GRAPHQL_PATH, window.location.href);
   url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
   return url.href;
 }

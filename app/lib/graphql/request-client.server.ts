@@ -3,7 +3,8 @@ import { createContext, type MiddlewareFunction, type RouterContextProvider } fr
 import { sessionToken } from "../session.server";
 import { createGraphQLClient } from "./client";
 import { graphqlFetchContext } from "./executor-context";
-import { timeOrderedLowerBound } from "./live-cursor";
+import { GRAPHQL_PATH } from "../../shared/graphql-path";
+import { timeOrderedLowerBound } from "../../shared/live-cursor";
 import { queryFailure } from "./query-failure";
 
 /** This request's GraphQL client and the results it has collected for the page. */
@@ -28,7 +29,7 @@ export function createRequestGraphQL(request: Request, context: Readonly<RouterC
   const liveSince = timeOrderedLowerBound(Date.now());
   const ssr = ssrExchange({ isClient: false });
   const client = createGraphQLClient({
-    url: "http://weatherbot.internal/graphql",
+    url: `http://weatherbot.internal${GRAPHQL_PATH}`,
     fetch: context.get(graphqlFetchContext),
     headers: token ? { authorization: `Bearer ${token}` } : {},
     ssr,

@@ -1,5 +1,5 @@
 import type { InitOptions } from "i18next";
-import { acceptedLanguageTags } from "../regional-defaults";
+import { acceptedLanguageTags } from "../../shared/regional-defaults";
 
 export const SUPPORTED_LOCALES = ["en-US", "de-DE", "fr-FR", "es-ES"] as const;
 export type Locale = (typeof SUPPORTED_LOCALES)[number];

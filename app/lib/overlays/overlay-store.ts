@@ -1,5 +1,5 @@
 import { useSyncExternalStore } from "react";
-import { resolveOverlay, type OverlayName } from "./registry";
+import { assertOverlayName, type OverlayName } from "./registry";
 
 export type OpenOverlay = { name: OverlayName; params: Record<string, string> };
 
@@ -16,7 +16,7 @@ function set(next: OpenOverlay | null) {
  * throws `Overlay not found` for an unknown one.
  */
 export function openOverlay(name: OverlayName, params: Record<string, string> = {}): void {
-  resolveOverlay(name);
+  assertOverlayName(name);
   set({ name, params });
 }
 

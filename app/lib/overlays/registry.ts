@@ -1,26 +1,20 @@
-import { lazy, type ComponentType, type LazyExoticComponent } from "react";
+import type { ComponentType, LazyExoticComponent } from "react";
 
 /** What every overlay receives: a way to close itself, and what it was opened with. */
 export type OverlayProps = { close: () => void; params: Record<string, string> };
 
-type OverlayComponent = LazyExoticComponent<ComponentType<OverlayProps>>;
+export type OverlayComponent = LazyExoticComponent<ComponentType<OverlayProps>>;
 
 /**
- * Overlays (modals, sheets) by name. Each is a lazy chunk: none of them is part of
- * the first page load. Later features register theirs here.
+ * Overlays (modals, sheets) by name. The components register under these names in
+ * app/components/overlays/overlay-components.ts: this module names them without importing
+ * them, so lib code (the overlay store) does not depend on components.
  */
-const overlays = {
-  about: lazy(() => import("~/components/overlays/about-overlay")),
-  "add-place": lazy(() => import("~/components/overlays/add-place-overlay")),
-  briefing: lazy(() => import("~/components/overlays/briefing-overlay")),
-  "alert-rule": lazy(() => import("~/components/overlays/alert-rule-overlay")),
-  "starter-rules": lazy(() => import("~/components/overlays/starter-rules-overlay")),
-} satisfies Record<string, OverlayComponent>;
+export const OVERLAY_NAMES = ["about", "add-place", "briefing", "alert-rule", "starter-rules"] as const;
 
-export type OverlayName = keyof typeof overlays;
+export type OverlayName = (typeof OVERLAY_NAMES)[number];
 
-/** The component registered under `name`; an unknown name throws `Overlay not found`. */
-export function resolveOverlay(name: string): OverlayComponent {
-  if (!Object.hasOwn(overlays, name)) throw new Error("Overlay not found");
-  return overlays[name as OverlayName];
+/** Throws `Overlay not found` unless `name` is a registered overlay. */
+export function assertOverlayName(name: string): asserts name is OverlayName {
+  if (!(OVERLAY_NAMES as readonly string[]).includes(name)) throw new Error("Overlay not found");
 }

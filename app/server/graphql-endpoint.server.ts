@@ -4,7 +4,9 @@ import proxyAddr from "proxy-addr";
 import { CROSS_SITE_REFUSAL, isCrossSiteWrite } from "./same-origin.server";
 import { securityHeaders } from "./security-headers.server";
 
-export const GRAPHQL_PATH = "/graphql";
+import { GRAPHQL_PATH } from "../shared/graphql-path";
+
+export { GRAPHQL_PATH };
 
 /** Whether the proxy at `address`, `hop` steps from the server, may speak for the client (Express's "trust proxy"). */
 export type TrustFn = (address: string, hop: number) => boolean;

@@ -1,5 +1,3 @@
-import type { Locale } from "./i18n/config";
-
 /** Units and clock a new reader starts with (a visitor's page, a new account's settings). */
 export type RegionalDefaults = {
   hour12: boolean;
@@ -46,7 +44,7 @@ export function acceptedLanguageTags(header: string | null | undefined): string[
  * language that names one ("en-GB" on the English page); else the locale's own region. A
  * German page in a British browser is DE: units follow the language the reader chose.
  */
-export function browserRegion(acceptLanguage: string | null | undefined, locale: Locale): string {
+export function browserRegion(acceptLanguage: string | null | undefined, locale: string): string {
   const [language, ownRegion] = locale.split("-") as [string, string];
   for (const tag of acceptedLanguageTags(acceptLanguage)) {
     const [tagLanguage, ...subtags] = tag.split("-");

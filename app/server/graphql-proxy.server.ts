@@ -1,5 +1,5 @@
 import type { Request as ExpressRequest, Response as ExpressResponse } from "express";
-import { sessionToken } from "../session.server";
+import { sessionTokenFromCookie } from "../shared/session-cookie";
 
 const FORWARDED_REQUEST_HEADERS = ["content-type", "accept", "authorization"];
 const FORWARDED_RESPONSE_HEADERS = ["content-type"];
@@ -16,8 +16,7 @@ export function graphqlProxy(graphqlUrl: string) {
       const value = req.get(name);
       if (value) headers.set(name, value);
     }
-    const cookieHeader = req.get("cookie");
-    const token = cookieHeader ? sessionToken(new Request("http://x/", { headers: { cookie: cookieHeader } })) : null;
+    const token = sessionTokenFromCookie(req.get("cookie"));
     if (token && !headers.has("authorization")) headers.set("authorization", `Bearer ${token}`);
     const target = new URL(graphqlUrl);
     const query = req.url.indexOf("?");

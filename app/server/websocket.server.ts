@@ -2,10 +2,10 @@ import type { IncomingMessage, Server } from "node:http";
 import { getOperationAST, GraphQLError, type DocumentNode, type ExecutionArgs } from "graphql";
 import { useServer } from "graphql-ws/use/ws";
 import { WebSocket, WebSocketServer } from "ws";
-import { GRAPHQL_PATH } from "../lib/http/graphql-endpoint.server";
-import { limitAnswer } from "./answer-size.server";
-import type { WatchedSession } from "./auth/session-ends.server";
-import { MAX_REQUEST_BYTES, type Api } from "./index.server";
+import { limitAnswer } from "../api/answer-size.server";
+import type { WatchedSession } from "../api/auth/session-ends.server";
+import { MAX_REQUEST_BYTES, type Api } from "../api/index.server";
+import { GRAPHQL_PATH } from "../shared/graphql-path";
 
 type ConnectionParams = { authorization?: unknown; token?: unknown };
 

@@ -1,0 +1,153 @@
+import { existsSync, readFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import path from "node:path";
+import { createRequestHandler } from "@react-router/express";
+import compression from "compression";
+import express from "express";
+import { RouterContextProvider, type ServerBuild } from "react-router";
+import type { ViteDevServer } from "vite";
+import { createApi, MAX_REQUEST_BYTES, type Api } from "../api/index.server";
+import { offlinePageHeader } from "../lib/csp.server";
+import type { ServerEnv } from "../lib/env.server";
+import { graphqlFetchContext } from "../lib/graphql/executor-context";
+import { GRAPHQL_PATH } from "../shared/graphql-path";
+import { clientAddress, createGraphQLEndpoint, inProcessGraphQLFetch, isGraphQLPath } from "./graphql-endpoint.server";
+import { graphqlProxy, hostedGraphQLFetch } from "./graphql-proxy.server";
+import { sameOriginWrites } from "./same-origin.server";
+import { securityHeaders } from "./security-headers.server";
+import { attachWebSocket } from "./websocket.server";
+
+/**
+ * Weatherbot's HTTP side, as one factory for server.ts (which only reads the environment,
+ * listens and shuts down): client assets, /healthz, the build-id check, the embedded GraphQL
+ * API at /graphql (HTTP and WebSocket) and the React Router server render. In a build this
+ * module and the React Router build are one Vite SSR bundle, so the context key the loaders
+ * read is the very one set here.
+ */
+
+/** Where the client assets come from: Vite's dev server, or the client build's folder. */
+export type AssetSource = { kind: "vite"; vite: ViteDevServer } | { kind: "static"; clientDir: string };
+
+/** Where /graphql and the loaders' operations go: the embedded API, or a hosted one (GRAPHQL_URL). */
+type GraphQLBackend = { kind: "embedded"; api: Api } | { kind: "hosted"; url: string };
+
+export type AppServer = {
+  /** Not listening yet: server.ts decides where. */
+  server: Server;
+  /** Ends the GraphQL WebSocket connections (their subscriptions would hold the server open). */
+  closeWebSockets: () => Promise<void>;
+  /** Stops the bot and closes the database, once no request is running. */
+  closeApi: () => Promise<void>;
+};
+
+function serveStatic(app: express.Express, clientDir: string) {
+  const offlinePage = path.join(clientDir, "offline.html");
+  const offlinePageCsp = existsSync(offlinePage) ? offlinePageHeader(readFileSync(offlinePage, "utf8")) : null;
+  // Hashed file names change with their content: cache them for a year.
+  app.use("/assets", express.static(path.join(clientDir, "assets"), { immutable: true, maxAge: "1y", index: false }));
+  app.use(
+    express.static(clientDir, {
+      index: false,
+      maxAge: "1h",
+      setHeaders(res, filePath) {
+        // The service worker and its manifest must always be revalidated, or updates stall.
+        if (/(^|[/\\])(sw\.js|manifest\.webmanifest|workbox-[^/\\]*\.js)$/.test(filePath)) {
+          res.setHeader("Cache-Control", "no-cache");
+        }
+        // The offline page has no server render: its CSP (inline script and style by hash) is fixed at build time.
+        if (filePath === offlinePage && offlinePageCsp) res.setHeader("Content-Security-Policy", offlinePageCsp);
+      },
+    }),
+  );
+}
+
+/**
+ * The React Router build: loaded once in production; in development on every request, so
+ * Vite hands over the routes as they are edited.
+ */
+function serverBuildSource(assets: AssetSource): () => Promise<ServerBuild> {
+  const load = () => import("virtual:react-router/server-build");
+  if (assets.kind === "vite") return load;
+  const build = load();
+  return () => build;
+}
+
+function createExpressApp(env: ServerEnv, backend: GraphQLBackend, assets: AssetSource): express.Express {
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("trust proxy", env.TRUST_PROXY);
+  app.use(securityHeaders(app.get("trust proxy fn")));
+  app.use(compression());
+  app.use(sameOriginWrites);
+
+  // The embedded API's /graphql is served beside this app (see createAppServer); a hosted one is proxied here.
+  if (backend.kind === "hosted") app.all(GRAPHQL_PATH, graphqlProxy(backend.url));
+
+  if (assets.kind === "vite") app.use(assets.vite.middlewares);
+  else serveStatic(app, assets.clientDir);
+
+  app.get("/healthz", (_req, res) => {
+    res.setHeader("Cache-Control", "no-store");
+    res.json({ status: "ok", buildId: __BUILD_ID__ });
+  });
+  // TEST_HOOKS=1 lets the end-to-end suite announce another build without rebuilding.
+  let announcedBuildId: string | null = null;
+  if (env.TEST_HOOKS) {
+    app.post("/__test/announce-build", express.json(), (req, res) => {
+      announcedBuildId = typeof req.body?.id === "string" ? req.body.id : null;
+      res.status(204).end();
+    });
+  }
+  app.get("/builds/latest.json", (_req, res) => {
+    res.setHeader("Cache-Control", "no-store");
+    res.json({ id: announcedBuildId ?? __BUILD_ID__ });
+  });
+
+  app.all(
+    "/{*splat}",
+    createRequestHandler({
+      build: serverBuildSource(assets),
+      mode: env.NODE_ENV,
+      getLoadContext(req) {
+        // Loaders and actions call the embedded API in-process, as this client address.
+        const context = new RouterContextProvider();
+        const graphqlFetch =
+          backend.kind === "hosted" ? hostedGraphQLFetch(backend.url) : inProcessGraphQLFetch(backend.api.yoga.fetch, req.ip ?? "unknown");
+        context.set(graphqlFetchContext, graphqlFetch);
+        return context;
+      },
+    }),
+  );
+  return app;
+}
+
+export async function createAppServer(env: ServerEnv, assets: AssetSource): Promise<AppServer> {
+  // With GRAPHQL_URL the app is a front end for a hosted API: no database, no bot here.
+  const api = env.GRAPHQL_URL
+    ? null
+    : await createApi({
+        production: env.NODE_ENV === "production",
+        dataDir: env.DATA_DIR,
+        databaseUrl: env.DATABASE_URL,
+        openMeteoForecastUrl: env.OPEN_METEO_FORECAST_URL,
+        openMeteoGeocodingUrl: env.OPEN_METEO_GEOCODING_URL,
+        pushSubject: env.VAPID_SUBJECT,
+        pushAllowLoopback: env.PUSH_ALLOW_LOOPBACK,
+      });
+  const app = createExpressApp(env, api ? { kind: "embedded", api } : { kind: "hosted", url: env.GRAPHQL_URL! }, assets);
+  // "trust proxy fn" is Express's compiled TRUST_PROXY: /graphql reads client addresses exactly as the other routes do.
+  const trust = app.get("trust proxy fn");
+  const graphqlEndpoint = api ? createGraphQLEndpoint({ yoga: api.yoga, trust, maxBodyBytes: MAX_REQUEST_BYTES }) : null;
+  const server = createServer((req, res) => (graphqlEndpoint && isGraphQLPath(req.url) ? graphqlEndpoint(req, res) : app(req, res)));
+  // Idle connections are kept longer than a reverse proxy keeps its own (nginx: 60 s) and than
+  // clients wait between requests: with Node's 5 s, a request sent on a connection the server was
+  // closing at that moment failed with ECONNRESET (seen on a busy machine).
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
+  const websocket = api ? attachWebSocket(server, api, clientAddress(trust)) : null;
+  return {
+    server,
+    closeWebSockets: () => websocket?.close() ?? Promise.resolve(),
+    closeApi: () => api?.close() ?? Promise.resolve(),
+  };
+}

@@ -1,0 +1,45 @@
+import path from "node:path";
+import { ESLint } from "eslint";
+import { describe, expect, it } from "vitest";
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+
+// The project's own eslint.config.js; `ignore: false` so the cycle fixtures (ignored by `eslint .`) are linted.
+const eslint = new ESLint({ cwd: ROOT, ignore: false });
+
+async function ruleIds(code: string, file: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath: path.join(ROOT, file) });
+  return result!.messages.map((message) => message.ruleId ?? message.message);
+}
+
+describe("lint boundaries", () => {
+  it("refuses app/api importing app code outside app/shared", async () => {
+    const code = 'import { SESSION_COOKIE } from "../lib/session.server";\nexport const name = SESSION_COOKIE;\n';
+    expect(await ruleIds(code, "app/api/lint-fixture.server.ts")).toContain("import-x/no-restricted-paths");
+  });
+
+  it("lets app/api import app/shared", async () => {
+    const code = 'import { GRAPHQL_PATH } from "../shared/graphql-path";\nexport const path = GRAPHQL_PATH;\n';
+    expect(await ruleIds(code, "app/api/lint-fixture.server.ts")).toEqual([]);
+  });
+
+  it("refuses app/shared importing the rest of the project", async () => {
+    const code = 'import { formatClock } from "../lib/display-settings";\nexport const clock = formatClock;\n';
+    expect(await ruleIds(code, "app/shared/lint-fixture.ts")).toContain("import-x/no-restricted-paths");
+  });
+
+  it("refuses client code importing app/api or app/server", async () => {
+    const api = 'import { createApi } from "~/api/index.server";\nexport const create = createApi;\n';
+    const server = 'import { GRAPHQL_PATH } from "~/server/graphql-endpoint.server";\nexport const path = GRAPHQL_PATH;\n';
+    expect(await ruleIds(api, "app/components/lint-fixture.tsx")).toContain("import-x/no-restricted-paths");
+    expect(await ruleIds(server, "app/lib/lint-fixture.ts")).toContain("import-x/no-restricted-paths");
+  });
+});
+
+describe("lint import cycles", () => {
+  it("reports a cycle", async () => {
+    const file = "tests/fixtures/lint/cycle-a.ts";
+    const { readFile } = await import("node:fs/promises");
+    expect(await ruleIds(await readFile(path.join(ROOT, file), "utf8"), file)).toContain("import-x/no-cycle");
+  });
+});
