@@ -45,6 +45,7 @@ export async function startTestApi(
     production?: boolean;
     pushAllowLoopback?: boolean;
     maxAnswerChars?: number;
+    onStatement?: (sql: string) => void;
   } = {},
 ): Promise<TestApi> {
   const fake = options.fake ?? (await startFakeOpenMeteo({ now: options.now }));
@@ -59,6 +60,7 @@ export async function startTestApi(
     // The tests' push service listens on loopback (as PUSH_ALLOW_LOOPBACK=1 allows).
     pushAllowLoopback: options.pushAllowLoopback ?? true,
     maxAnswerChars: options.maxAnswerChars,
+    onStatement: options.onStatement,
   });
   // The production server's /graphql handler, with loopback as a trusted proxy.
   const trust = proxyAddr.compile("loopback");

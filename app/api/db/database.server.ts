@@ -24,12 +24,13 @@ const STATEMENT_CACHE_SIZE = 500;
  * runs each one to the end synchronously, and nothing here streams rows. Kysely prepares
  * each statement right before running it, so `changes` hears of every write as it happens.
  */
-function withStatementCache(sqlite: SQLite.Database, changes: ChangeTracker): SqliteDatabase {
+function withStatementCache(sqlite: SQLite.Database, changes: ChangeTracker, onStatement?: (sql: string) => void): SqliteDatabase {
   const statements = new Map<string, SQLite.Statement>();
   return {
     close: () => sqlite.close(),
     prepare(sql: string) {
       changes.recordStatement(sql);
+      onStatement?.(sql);
       let statement = statements.get(sql);
       if (statement) statements.delete(sql);
       else statement = sqlite.prepare(sql);
@@ -57,11 +58,16 @@ function readCascades(sqlite: SQLite.Database): CascadeMap {
   return cascades;
 }
 
+export type DatabaseOptions = {
+  /** Hears every statement as it is about to run (tests count what a request costs). */
+  onStatement?: (sql: string) => void;
+};
+
 /**
  * Opens (creating if needed) the database and brings its schema up to date. `changes`
  * tells readers which tables were written since they read (see ChangeTracker).
  */
-export async function openDatabase(file: string): Promise<{ db: Db; changes: ChangeTracker }> {
+export async function openDatabase(file: string, options: DatabaseOptions = {}): Promise<{ db: Db; changes: ChangeTracker }> {
   if (file !== ":memory:") mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
   const sqlite = new SQLite(file);
   // WAL: readers never wait for the writer; busy_timeout: a second process waits for the lock instead of failing.
@@ -73,7 +79,9 @@ export async function openDatabase(file: string): Promise<{ db: Db; changes: Cha
   sqlite.pragma("foreign_keys = ON");
   const dataVersion = sqlite.prepare("pragma data_version").pluck();
   const changes = new ChangeTracker(() => dataVersion.get() as number);
-  const db = new Kysely<Database>({ dialect: new QueuedSqliteDialect({ database: withStatementCache(sqlite, changes) }) });
+  const db = new Kysely<Database>({
+    dialect: new QueuedSqliteDialect({ database: withStatementCache(sqlite, changes, options.onStatement) }),
+  });
   await migrate(db);
   changes.setCascades(readCascades(sqlite));
   return { db, changes };
