@@ -9,6 +9,7 @@ import type { PushService } from "./bot/push.server";
 import type { Db } from "./db/database.server";
 import type { ReadCache } from "./db/read-cache.server";
 import { apiError, unauthenticated } from "./errors.server";
+import type { Loaders } from "./loaders.server";
 import type { ResultHints } from "./result-cache.server";
 import type { PlaceView } from "./schema/place-view.server";
 import type { ForecastService } from "./weather/forecast-service.server";
@@ -45,6 +46,8 @@ export type ApiContext = ApiServices & {
   clientIp: string;
   /** What this request's answer depends on, as its resolvers declare it (see useResultCache). */
   resultHints: ResultHints;
+  /** This request's batched reads of per-item relations (see Loaders); never shared with another request. */
+  loaders: Loaders;
 };
 
 /**

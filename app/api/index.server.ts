@@ -16,6 +16,7 @@ import { startScheduler } from "./bot/scheduler.server";
 import { MAX_ANSWER_CHARS, useAnswerSizeLimit } from "./answer-size.server";
 import { costLimitRule } from "./cost-limit.server";
 import { useJitForRepeatedOperations } from "./jit.server";
+import { Loaders } from "./loaders.server";
 import { createSessionLookup } from "./auth/sessions.server";
 import type { ApiContext, ApiServices } from "./context.server";
 import { openDatabase, sqlitePath } from "./db/database.server";
@@ -50,6 +51,8 @@ export type ApiConfig = {
   scheduler?: boolean;
   /** Fields beside the API's own, for tests only (a resolver the API does not have). */
   schemaExtensions?: readonly SchemaExtension[];
+  /** Hears every SQL statement before it runs (tests count a request's statements); nothing in production sets it. */
+  onStatement?: (sql: string) => void;
 };
 
 const LIMITS = { maxDepth: 10, maxAliases: 15, maxTokens: 2000 };
@@ -98,7 +101,9 @@ const useErrorCodes = (): Plugin => ({
 export async function createApi(config: ApiConfig) {
   const now = config.now ?? (() => new Date());
   const maxAnswerChars = config.maxAnswerChars ?? MAX_ANSWER_CHARS;
-  const { db, changes } = await openDatabase(sqlitePath(path.resolve(config.dataDir), config.databaseUrl));
+  const { db, changes } = await openDatabase(sqlitePath(path.resolve(config.dataDir), config.databaseUrl), {
+    onStatement: config.onStatement,
+  });
   const openMeteo = createOpenMeteoClient({
     forecastUrl: config.openMeteoForecastUrl,
     geocodingUrl: config.openMeteoGeocodingUrl,
@@ -149,6 +154,7 @@ export async function createApi(config: ApiConfig) {
         : null,
       clientIp,
       resultHints: newResultHints(),
+      loaders: new Loaders(db),
     };
   }
 

@@ -48,6 +48,7 @@ export async function startTestApi(
     pushAllowLoopback?: boolean;
     maxAnswerChars?: number;
     schemaExtensions?: readonly SchemaExtension[];
+    onStatement?: (sql: string) => void;
   } = {},
 ): Promise<TestApi> {
   const fake = options.fake ?? (await startFakeOpenMeteo({ now: options.now }));
@@ -63,6 +64,7 @@ export async function startTestApi(
     pushAllowLoopback: options.pushAllowLoopback ?? true,
     maxAnswerChars: options.maxAnswerChars,
     schemaExtensions: options.schemaExtensions,
+    onStatement: options.onStatement,
   });
   // The production server's /graphql handler, with loopback as a trusted proxy.
   const trust = proxyAddr.compile("loopback");

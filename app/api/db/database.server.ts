@@ -24,12 +24,13 @@ const STATEMENT_CACHE_SIZE = 500;
  * runs each one to the end synchronously, and nothing here streams rows. Kysely prepares
  * each statement right before running it, so `changes` hears of every write as it happens.
  */
-function withStatementCache(sqlite: SQLite.Database, changes: ChangeTracker): SqliteDatabase {
+function withStatementCache(sqlite: SQLite.Database, changes: ChangeTracker, onStatement?: (sql: string) => void): SqliteDatabase {
   const statements = new Map<string, SQLite.Statement>();
   return {
     close: () => sqlite.close(),
     prepare(sql: string) {
       changes.recordStatement(sql);
+      onStatement?.(sql);
       let statement = statements.get(sql);
       if (statement) statements.delete(sql);
       else statement = sqlite.prepare(sql);
@@ -57,13 +58,18 @@ function readCascades(sqlite: SQLite.Database): CascadeMap {
   return cascades;
 }
 
+export type DatabaseOptions = {
+  /** Hears every statement as it is about to run (tests count what a request costs). */
+  onStatement?: (sql: string) => void;
+};
+
 /**
  * Opens (creating if needed) the database and brings its schema up to date. `changes`
  * tells readers which tables were written since they read, and logs what they read (see
  * ChangeTracker). The SQLite handle stays in this module: every statement outside it goes
  * through Kysely, where reads are logged.
  */
-export async function openDatabase(file: string): Promise<{ db: Db; changes: ChangeTracker }> {
+export async function openDatabase(file: string, options: DatabaseOptions = {}): Promise<{ db: Db; changes: ChangeTracker }> {
   if (file !== ":memory:") mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
   const sqlite = new SQLite(file);
   // WAL: readers never wait for the writer; busy_timeout: a second process waits for the lock instead of failing.
@@ -76,7 +82,7 @@ export async function openDatabase(file: string): Promise<{ db: Db; changes: Cha
   const dataVersion = sqlite.prepare("pragma data_version").pluck();
   const changes = new ChangeTracker(() => dataVersion.get() as number);
   const db = new Kysely<Database>({
-    dialect: new QueuedSqliteDialect({ database: withStatementCache(sqlite, changes) }),
+    dialect: new QueuedSqliteDialect({ database: withStatementCache(sqlite, changes, options.onStatement) }),
     // Reads are logged from the queries (kept answers depend on them); writes from the SQL the connection prepares.
     plugins: [changes.reads.plugin],
   });

@@ -110,8 +110,7 @@ export const accountResolvers = {
   },
   User: {
     async settings(user: { id: string }, _: unknown, context: ApiContext) {
-      const row = await context.db.selectFrom("settings").selectAll().where("user_id", "=", user.id).executeTakeFirstOrThrow();
-      return settingsView(row);
+      return settingsView(await context.loaders.settings.load(user.id));
     },
   },
   Mutation: {

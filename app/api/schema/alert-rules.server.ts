@@ -8,6 +8,7 @@ import type { AlertRuleTable, PlaceTable } from "../db/tables";
 import { badInput, notFound } from "../errors.server";
 import { parseInput } from "../input.server";
 import { alertRuleInput } from "../../shared/inputs/alert-rule";
+import { latestTrigger } from "../loaders.server";
 import { CONDITIONS } from "../weather/forecast";
 import { placeView } from "./places.server";
 
@@ -214,54 +215,29 @@ export const alertRulesResolvers = {
   AlertRule: {
     async place(rule: RuleView, _: unknown, context: ApiContext) {
       if (!rule.placeId) return null;
-      const row = await context.db
-        .selectFrom("places")
-        .selectAll()
-        .where("id", "=", rule.placeId)
-        .where("user_id", "=", rule.userId)
-        .executeTakeFirst();
+      const row = await context.loaders.place.load({ userId: rule.userId, id: rule.placeId });
       return row ? placeView(row) : null;
     },
     async state(rule: RuleView, _: unknown, context: ApiContext) {
       if (rule.snoozedUntil && Date.parse(rule.snoozedUntil) > context.now().getTime()) return "SNOOZED";
-      const triggered = await context.db
-        .selectFrom("alert_states")
-        .select("rule_id")
-        .where("rule_id", "=", rule.id)
-        .where("state", "=", "TRIGGERED")
-        .executeTakeFirst();
-      return triggered ? "TRIGGERED" : "ARMED";
+      const states = await context.loaders.alertStates.load({ userId: rule.userId, id: rule.id });
+      return states.some((row) => row.state === "TRIGGERED") ? "TRIGGERED" : "ARMED";
     },
     async lastTriggeredAt(rule: RuleView, _: unknown, context: ApiContext) {
-      const row = await context.db
-        .selectFrom("alert_states")
-        .select("last_triggered_at")
-        .where("rule_id", "=", rule.id)
-        .orderBy("last_triggered_at", "desc")
-        .executeTakeFirst();
-      return row?.last_triggered_at ?? null;
+      const states = await context.loaders.alertStates.load({ userId: rule.userId, id: rule.id });
+      return latestTrigger(states);
     },
   },
   Message: {
     async alertRule(message: { alertRuleId?: string | null; userId: string }, _: unknown, context: ApiContext) {
       if (!message.alertRuleId) return null;
-      const row = await context.db
-        .selectFrom("alert_rules")
-        .selectAll()
-        .where("id", "=", message.alertRuleId)
-        .where("user_id", "=", message.userId)
-        .executeTakeFirst();
+      const row = await context.loaders.alertRule.load({ userId: message.userId, id: message.alertRuleId });
       return row ? ruleView(row) : null;
     },
     async match(message: { matchJson?: string | null; userId: string; alertRuleId?: string | null }, _: unknown, context: ApiContext) {
       if (!message.matchJson) return null;
       const match = JSON.parse(message.matchJson) as Match & { placeId: string };
-      const place = await context.db
-        .selectFrom("places")
-        .selectAll()
-        .where("id", "=", match.placeId)
-        .where("user_id", "=", message.userId)
-        .executeTakeFirst();
+      const place = await context.loaders.place.load({ userId: message.userId, id: match.placeId });
       return place ? matchView(message.alertRuleId ?? "match", { ...match, place }) : null;
     },
   },

@@ -94,14 +94,7 @@ export const briefingsResolvers = {
   },
   Briefing: {
     async places(briefing: { id: string; userId: string }, _: unknown, context: ApiContext) {
-      const rows = await context.db
-        .selectFrom("briefing_places")
-        .innerJoin("places", "places.id", "briefing_places.place_id")
-        .selectAll("places")
-        .where("briefing_places.briefing_id", "=", briefing.id)
-        .where("places.user_id", "=", briefing.userId)
-        .orderBy("briefing_places.position")
-        .execute();
+      const rows = await context.loaders.briefingPlaces.load({ userId: briefing.userId, id: briefing.id });
       return rows.map(placeView);
     },
   },

@@ -105,37 +105,21 @@ export const messagesResolvers = {
   },
   User: {
     async unreadCount(user: { id: string }, _: unknown, context: ApiContext) {
-      const row = await context.db
-        .selectFrom("messages")
-        .select((eb) => eb.fn.countAll<number>().as("count"))
-        .where("user_id", "=", user.id)
-        .where("read_at", "is", null)
-        .executeTakeFirstOrThrow();
-      return Number(row.count);
+      return context.loaders.unreadCount.load(user.id);
     },
   },
   Message: {
     async recipient(message: MessageView, _: unknown, context: ApiContext) {
-      return userView(await context.db.selectFrom("users").selectAll().where("id", "=", message.userId).executeTakeFirstOrThrow());
+      return userView(await context.loaders.user.load(message.userId));
     },
     async place(message: MessageView, _: unknown, context: ApiContext) {
       if (!message.placeId) return null;
-      const row = await context.db
-        .selectFrom("places")
-        .selectAll()
-        .where("id", "=", message.placeId)
-        .where("user_id", "=", message.userId)
-        .executeTakeFirst();
+      const row = await context.loaders.place.load({ userId: message.userId, id: message.placeId });
       return row ? placeView(row) : null;
     },
     async briefing(message: MessageView, _: unknown, context: ApiContext) {
       if (!message.briefingId) return null;
-      const row = await context.db
-        .selectFrom("briefings")
-        .selectAll()
-        .where("id", "=", message.briefingId)
-        .where("user_id", "=", message.userId)
-        .executeTakeFirst();
+      const row = await context.loaders.briefing.load({ userId: message.userId, id: message.briefingId });
       return row ? briefingView(row) : null;
     },
   },

@@ -82,9 +82,7 @@ export function createPlaceLists(changes: ChangeTracker) {
 }
 
 function userPlaces(context: ApiContext, userId: string): Promise<readonly PlaceView[]> {
-  return context.placeLists.get(userId, async () =>
-    (await context.db.selectFrom("places").selectAll().where("user_id", "=", userId).orderBy("position").execute()).map(placeView),
-  );
+  return context.placeLists.get(userId, async () => (await context.loaders.placesOfUser.load(userId)).map(placeView));
 }
 
 function findOwnPlace(context: ApiContext, userId: string, id: string) {
