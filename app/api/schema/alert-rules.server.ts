@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { ALERT_METRICS, type AlertMetric, type Match } from "../bot/alert-evaluator";
+import type { AlertMetric, Match } from "../bot/alert-evaluator";
 import { ruleSpec } from "../bot/alerts.server";
 import { parseDays } from "../bot/briefings.server";
 import { WEEKDAYS } from "../bot/zoned-time";
@@ -8,82 +8,6 @@ import type { AlertRuleTable, PlaceTable } from "../db/tables";
 import { badInput, notFound } from "../errors.server";
 import { CONDITIONS } from "../weather/forecast";
 import { placeView } from "./places.server";
-
-export const alertRulesTypeDefs = /* GraphQL */ `
-  enum AlertMetric { ${ALERT_METRICS.join(" ")} }
-  enum Comparator { AT_LEAST AT_MOST }
-  enum AlertState { ARMED TRIGGERED SNOOZED }
-
-  "A threshold the bot watches. Thresholds are metric: °C, mm, %, cm, km/h, UV index."
-  type AlertRule {
-    id: ID!
-    name: String!
-    enabled: Boolean!
-    "Null: every place of the user."
-    place: Place
-    metric: AlertMetric!
-    comparator: Comparator!
-    threshold: Float
-    conditions: [Condition!]
-    lookaheadHours: Int!
-    activeDays: [Weekday!]!
-    activeFrom: LocalTime
-    activeTo: LocalTime
-    urgent: Boolean!
-    notifyAllClear: Boolean!
-    cooldownHours: Int!
-    state: AlertState!
-    snoozedUntil: DateTime
-    lastTriggeredAt: DateTime
-  }
-
-  "A window in which a rule's threshold is crossed, and its worst hour."
-  type AlertMatch {
-    id: ID!
-    place: Place!
-    from: DateTime!
-    to: DateTime!
-    peakAt: DateTime!
-    peakValue: Float!
-  }
-
-  input AlertRuleInput {
-    name: String!
-    enabled: Boolean = true
-    placeId: ID
-    metric: AlertMetric!
-    comparator: Comparator = AT_LEAST
-    threshold: Float
-    conditions: [Condition!]
-    lookaheadHours: Int = 24
-    activeDays: [Weekday!] = [MON, TUE, WED, THU, FRI, SAT, SUN]
-    activeFrom: LocalTime
-    activeTo: LocalTime
-    urgent: Boolean = false
-    notifyAllClear: Boolean = false
-    cooldownHours: Int = 6
-  }
-
-  extend type Message {
-    alertRule: AlertRule
-    match: AlertMatch
-  }
-
-  extend type Query {
-    alertRules: [AlertRule!]!
-    "When this rule would fire within its look-ahead (nothing is saved)."
-    previewAlertRule(input: AlertRuleInput!): [AlertMatch!]!
-  }
-
-  extend type Mutation {
-    saveAlertRule(id: ID, input: AlertRuleInput!): AlertRule!
-    "Silences the rule until the given time (none: 24 hours)."
-    snoozeAlertRule(id: ID!, until: DateTime): AlertRule!
-    "Ends a snooze: the rule watches again from its next pass."
-    resumeAlertRule(id: ID!): AlertRule!
-    deleteAlertRule(id: ID!): ID!
-  }
-`;
 
 type AlertRuleInput = {
   name: string;

@@ -1,5 +1,4 @@
 import { randomUUID } from "node:crypto";
-import { BRIEFING_PERIODS } from "../bot/briefing-text.server";
 import { nextRunAt, parseDays } from "../bot/briefings.server";
 import { WEEKDAYS } from "../bot/zoned-time";
 import { requireUserId, type ApiContext } from "../context.server";
@@ -9,48 +8,6 @@ import { RESTORE_WINDOW_MS } from "../db/removed-items.server";
 import { apiError, badInput, notFound } from "../errors.server";
 import { messageView } from "./messages.server";
 import { placeView } from "./places.server";
-
-export const briefingsTypeDefs = /* GraphQL */ `
-  enum Weekday { ${WEEKDAYS.join(" ")} }
-  enum BriefingPeriod { ${BRIEFING_PERIODS.join(" ")} }
-
-  "A scheduled summary: at 'time' on 'days' (the user's time zone), one message about 'places'."
-  type Briefing {
-    id: ID!
-    name: String!
-    enabled: Boolean!
-    places: [Place!]!
-    period: BriefingPeriod!
-    time: LocalTime!
-    days: [Weekday!]!
-    nextRunAt: DateTime
-    lastSentAt: DateTime
-  }
-
-  input BriefingInput {
-    name: String!
-    enabled: Boolean = true
-    placeIds: [ID!]!
-    period: BriefingPeriod!
-    time: LocalTime!
-    days: [Weekday!]!
-  }
-
-  extend type Query {
-    briefings: [Briefing!]!
-  }
-
-  extend type Mutation {
-    "Creates a briefing (no id) or replaces the one with this id."
-    saveBriefing(id: ID, input: BriefingInput!): Briefing!
-    "Deletes a briefing with its place slots; restoreBriefing can undo it for 10 minutes."
-    deleteBriefing(id: ID!): ID!
-    "Puts back a briefing deleted in the last 10 minutes, with its slots for places that still exist."
-    restoreBriefing(id: ID!): Briefing!
-    "Writes the briefing as of now to the inbox, whatever its schedule."
-    sendBriefingNow(id: ID!): Message!
-  }
-`;
 
 const NAME_MAX_LENGTH = 60;
 export const MAX_BRIEFINGS = 20;

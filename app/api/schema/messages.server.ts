@@ -9,63 +9,6 @@ import { userView } from "./account.server";
 import { briefingView } from "./briefings.server";
 import { placeView } from "./places.server";
 
-export const messagesTypeDefs = /* GraphQL */ `
-  enum MessageKind {
-    BRIEFING
-    ALERT
-    ALL_CLEAR
-    SYSTEM
-  }
-
-  type Message {
-    id: ID!
-    kind: MessageKind!
-    title: String!
-    body: String!
-    createdAt: DateTime!
-    readAt: DateTime
-    urgent: Boolean!
-    place: Place
-    briefing: Briefing
-    "Whose inbox this is (always the signed-in user): lets a client refresh the unread count with a change."
-    recipient: User!
-  }
-
-  type MessageConnection {
-    "Newest first."
-    edges: [Message!]!
-    "Pass as 'after' for the next page."
-    endCursor: String
-    hasMore: Boolean!
-  }
-
-  extend type User {
-    unreadCount: Int!
-  }
-
-  extend type Query {
-    messages(after: String, first: Int = 30, unreadOnly: Boolean = false): MessageConnection!
-  }
-
-  extend type Mutation {
-    markRead(ids: [ID!]!): [Message!]!
-    markAllRead: User!
-    "Deletes a message; restoreMessage can undo it for 10 minutes."
-    deleteMessage(id: ID!): ID!
-    "Puts back a message deleted in the last 10 minutes, in its place in the inbox."
-    restoreMessage(id: ID!): Message!
-  }
-
-  type Subscription {
-    """
-    The signed-in user's new messages, in order, as they are written. With 'after' (the
-    id of the last message the client has seen), the messages written since then come
-    first, so a client that reconnects misses nothing.
-    """
-    messageReceived(after: ID): Message!
-  }
-`;
-
 export function messageView(row: MessageTable) {
   return {
     id: row.id,

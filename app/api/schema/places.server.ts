@@ -8,58 +8,6 @@ import { apiError, badInput, notFound } from "../errors.server";
 import { keepable } from "../result-cache.server";
 import type { GeocodedLocation } from "../weather/open-meteo.server";
 
-export const placesTypeDefs = /* GraphQL */ `
-  "A search result: somewhere that can become a place."
-  type Location {
-    id: ID!
-    name: String!
-    admin1: String
-    country: String
-    countryCode: String
-    latitude: Float!
-    longitude: Float!
-    timeZone: TimeZone!
-    population: Int
-  }
-
-  "A location the user saved, under their own label, in their own order."
-  type Place {
-    id: ID!
-    label: String!
-    name: String!
-    admin1: String
-    countryCode: String
-    latitude: Float!
-    longitude: Float!
-    timeZone: TimeZone!
-    position: Int!
-  }
-
-  extend type User {
-    "The user's places, in their order (the same list as Query.places)."
-    places: [Place!]!
-  }
-
-  extend type Query {
-    places: [Place!]!
-    place(id: ID!): Place
-    "Location search (Open-Meteo geocoding, GeoNames data) in the user's language."
-    searchLocations(query: String!, count: Int = 8): [Location!]!
-  }
-
-  extend type Mutation {
-    "Saves a location found by searchLocations (locationId), or a coordinate."
-    addPlace(locationId: ID, latitude: Float, longitude: Float, label: String): Place!
-    renamePlace(id: ID!, label: String!): Place!
-    "The user's place ids in their new order: every place exactly once."
-    reorderPlaces(ids: [ID!]!): [Place!]!
-    "Removes a place with its alert rules and its slots in briefings; restorePlace can undo it for 10 minutes."
-    removePlace(id: ID!): ID!
-    "Puts a place removed in the last 10 minutes back where it was, with what went with it."
-    restorePlace(id: ID!): Place!
-  }
-`;
-
 export const MAX_PLACES = 20;
 const LABEL_MAX_LENGTH = 60;
 const QUERY_MAX_LENGTH = 100;

@@ -3,19 +3,6 @@ import { requireUserId, type ApiContext } from "../context.server";
 import { endpointProblem } from "../bot/push-endpoint.server";
 import { badInput } from "../errors.server";
 
-export const pushTypeDefs = /* GraphQL */ `
-  extend type Query {
-    "The VAPID public key browsers subscribe with (pushManager.subscribe applicationServerKey)."
-    pushPublicKey: String!
-  }
-
-  extend type Mutation {
-    "Stores this browser's push subscription for the signed-in user (the fields of PushSubscription.toJSON())."
-    savePushSubscription(endpoint: String!, p256dh: String!, auth: String!): Boolean!
-    deletePushSubscription(endpoint: String!): Boolean!
-  }
-`;
-
 const BASE64URL = /^[A-Za-z0-9_-]+={0,2}$/;
 const decodedLength = (value: string) => Buffer.from(value, "base64url").length;
 

@@ -49,10 +49,3 @@ export const scalarResolvers = {
     (value) => canonicalTimeZone(value)!,
   ),
 };
-
-export const scalarTypeDefs = /* GraphQL */ `
-  scalar DateTime
-  scalar Date
-  scalar LocalTime
-  scalar TimeZone
-`;

@@ -1,83 +1,8 @@
 import { limitAnonymousLookup, type ApiContext } from "../context.server";
 import { badInput } from "../errors.server";
 import { keepable, keepableFields, validUntil } from "../result-cache.server";
-import { conditionOf, CONDITIONS, type Forecast } from "../weather/forecast";
+import { conditionOf, type Forecast } from "../weather/forecast";
 import type { ForecastResult } from "../weather/forecast-service.server";
-
-export const weatherTypeDefs = /* GraphQL */ `
-  enum Condition { ${CONDITIONS.join(" ")} }
-
-  "A forecast for one place (metric: °C, km/h, mm, cm). Ids are stable: the client cache can key on them."
-  type Weather {
-    id: ID!
-    "When this forecast was fetched from the provider."
-    fetchedAt: DateTime!
-    "True when the provider could not be reached and this is the last known forecast."
-    stale: Boolean!
-    timeZone: TimeZone!
-    current: CurrentConditions!
-    hourly(hours: Int = 48): [HourlyForecast!]!
-    daily(days: Int = 7): [DailyForecast!]!
-  }
-
-  type CurrentConditions {
-    id: ID!
-    time: DateTime!
-    condition: Condition!
-    weatherCode: Int!
-    isDay: Boolean!
-    temperature: Float!
-    apparentTemperature: Float!
-    precipitation: Float!
-    windSpeed: Float!
-    windGusts: Float!
-    uvIndex: Float!
-  }
-
-  type HourlyForecast {
-    id: ID!
-    time: DateTime!
-    condition: Condition!
-    weatherCode: Int!
-    isDay: Boolean!
-    temperature: Float!
-    apparentTemperature: Float!
-    precipitation: Float!
-    precipitationProbability: Float!
-    snowfall: Float!
-    windSpeed: Float!
-    windGusts: Float!
-    uvIndex: Float!
-  }
-
-  type DailyForecast {
-    id: ID!
-    date: Date!
-    condition: Condition!
-    weatherCode: Int!
-    temperatureMax: Float!
-    temperatureMin: Float!
-    apparentTemperatureMax: Float!
-    apparentTemperatureMin: Float!
-    precipitationSum: Float!
-    precipitationProbabilityMax: Float!
-    snowfallSum: Float!
-    windSpeedMax: Float!
-    windGustsMax: Float!
-    uvIndexMax: Float!
-    sunrise: DateTime!
-    sunset: DateTime!
-  }
-
-  extend type Place {
-    weather: Weather!
-  }
-
-  extend type Query {
-    "A forecast for any coordinate, signed in or not (the visitor's ad-hoc lookup)."
-    weatherAt(latitude: Float!, longitude: Float!): Weather!
-  }
-`;
 
 type WeatherSource = { id: string; result: ForecastResult };
 
