@@ -2,7 +2,10 @@ import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useRouteLoaderData } from "react-router";
 import { useQuery } from "urql";
-import { VIEWER_QUERY, type ViewerSettings } from "./graphql/documents";
+import { VIEWER_QUERY } from "./graphql/documents";
+import type { ViewerQuery } from "./graphql/documents.generated";
+
+type ViewerSettings = NonNullable<ViewerQuery["me"]>["settings"];
 import { regionalDefaults } from "./regional-defaults";
 import { formatWeekdayClock, type UnitSettings } from "./units";
 

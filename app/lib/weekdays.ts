@@ -1,4 +1,5 @@
-import { WEEKDAYS, type Weekday } from "./graphql/documents";
+import { WEEKDAYS } from "../shared/enum-values";
+import type { Weekday } from "../shared/schema-enums.generated";
 
 // 2024-01-01 was a Monday: the API's weekdays in order, named by Intl in any locale.
 const MONDAY = Date.UTC(2024, 0, 1, 12);

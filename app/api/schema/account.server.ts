@@ -8,7 +8,7 @@ import { defaultSettings, settingsView } from "../db/settings-rows";
 import type { SettingsTable, UserTable } from "../db/tables";
 import { apiError, badInput } from "../errors.server";
 import { keepable } from "../result-cache.server";
-import { isTimeZone } from "./scalars.server";
+import { isTimeZone } from "../../shared/time-zone";
 
 const EMAIL_MAX_LENGTH = 254;
 // Deliberately loose: one @, something on each side, a dot in the domain, no spaces.

@@ -1,12 +1,12 @@
 import { randomUUID } from "node:crypto";
-import type { AlertMetric, Match } from "../bot/alert-evaluator";
+import { CONDITIONS, WEEKDAYS } from "../../shared/enum-values";
+import type { AlertMetric } from "../../shared/schema-enums.generated";
+import type { Match } from "../bot/alert-evaluator";
 import { ruleSpec } from "../bot/alerts.server";
 import { parseDays } from "../bot/briefings.server";
-import { WEEKDAYS } from "../bot/zoned-time";
 import { requireUserId, type ApiContext } from "../context.server";
 import type { AlertRuleTable, PlaceTable } from "../db/tables";
 import { badInput, notFound } from "../errors.server";
-import { CONDITIONS } from "../weather/forecast";
 import { placeView } from "./places.server";
 
 type AlertRuleInput = {

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { nextRunAt, parseDays } from "../bot/briefings.server";
-import { WEEKDAYS } from "../bot/zoned-time";
+import { WEEKDAYS } from "../../shared/enum-values";
 import { requireUserId, type ApiContext } from "../context.server";
 import type { BriefingTable } from "../db/tables";
 import { removeBriefingWithSnapshot, restoreRemovedBriefing } from "../db/briefing-removal.server";

@@ -1,5 +1,5 @@
 import { GraphQLError, GraphQLScalarType, Kind, type ValueNode } from "graphql";
-import { canonicalTimeZone } from "../../lib/time-zone-name";
+import { canonicalTimeZone, isTimeZone } from "../../shared/time-zone";
 
 function stringScalar(
   name: string,
@@ -23,10 +23,6 @@ function stringScalar(
       return parse(node.value);
     },
   });
-}
-
-export function isTimeZone(value: string): boolean {
-  return canonicalTimeZone(value) !== null;
 }
 
 export const scalarResolvers = {

@@ -100,8 +100,8 @@ export const typeDefs = /* GraphQL */ `
     A forecast for any coordinate, signed in or not (the visitor's ad-hoc lookup).
     """
     weatherAt(latitude: Float!, longitude: Float!): Weather!
-    briefings: [Briefing!]!
     messages(after: String, first: Int = 30, unreadOnly: Boolean = false): MessageConnection!
+    briefings: [Briefing!]!
     alertRules: [AlertRule!]!
 
     """
@@ -148,6 +148,18 @@ export const typeDefs = /* GraphQL */ `
     Puts a place removed in the last 10 minutes back where it was, with what went with it.
     """
     restorePlace(id: ID!): Place!
+    markRead(ids: [ID!]!): [Message!]!
+    markAllRead: User!
+
+    """
+    Deletes a message; restoreMessage can undo it for 10 minutes.
+    """
+    deleteMessage(id: ID!): ID!
+
+    """
+    Puts back a message deleted in the last 10 minutes, in its place in the inbox.
+    """
+    restoreMessage(id: ID!): Message!
 
     """
     Creates a briefing (no id) or replaces the one with this id.
@@ -168,18 +180,6 @@ export const typeDefs = /* GraphQL */ `
     Writes the briefing as of now to the inbox, whatever its schedule.
     """
     sendBriefingNow(id: ID!): Message!
-    markRead(ids: [ID!]!): [Message!]!
-    markAllRead: User!
-
-    """
-    Deletes a message; restoreMessage can undo it for 10 minutes.
-    """
-    deleteMessage(id: ID!): ID!
-
-    """
-    Puts back a message deleted in the last 10 minutes, in its place in the inbox.
-    """
-    restoreMessage(id: ID!): Message!
     saveAlertRule(id: ID, input: AlertRuleInput!): AlertRule!
 
     """
@@ -320,48 +320,6 @@ export const typeDefs = /* GraphQL */ `
     sunset: DateTime!
   }
 
-  enum Weekday {
-    MON
-    TUE
-    WED
-    THU
-    FRI
-    SAT
-    SUN
-  }
-
-  enum BriefingPeriod {
-    TODAY
-    REST_OF_TODAY
-    TONIGHT
-    TOMORROW
-    NEXT_3_DAYS
-  }
-
-  """
-  A scheduled summary: at 'time' on 'days' (the user's time zone), one message about 'places'.
-  """
-  type Briefing {
-    id: ID!
-    name: String!
-    enabled: Boolean!
-    places: [Place!]!
-    period: BriefingPeriod!
-    time: LocalTime!
-    days: [Weekday!]!
-    nextRunAt: DateTime
-    lastSentAt: DateTime
-  }
-
-  input BriefingInput {
-    name: String!
-    enabled: Boolean = true
-    placeIds: [ID!]!
-    period: BriefingPeriod!
-    time: LocalTime!
-    days: [Weekday!]!
-  }
-
   enum MessageKind {
     BRIEFING
     ALERT
@@ -408,6 +366,48 @@ export const typeDefs = /* GraphQL */ `
     first, so a client that reconnects misses nothing.
     """
     messageReceived(after: ID): Message!
+  }
+
+  enum Weekday {
+    MON
+    TUE
+    WED
+    THU
+    FRI
+    SAT
+    SUN
+  }
+
+  enum BriefingPeriod {
+    TODAY
+    REST_OF_TODAY
+    TONIGHT
+    TOMORROW
+    NEXT_3_DAYS
+  }
+
+  """
+  A scheduled summary: at 'time' on 'days' (the user's time zone), one message about 'places'.
+  """
+  type Briefing {
+    id: ID!
+    name: String!
+    enabled: Boolean!
+    places: [Place!]!
+    period: BriefingPeriod!
+    time: LocalTime!
+    days: [Weekday!]!
+    nextRunAt: DateTime
+    lastSentAt: DateTime
+  }
+
+  input BriefingInput {
+    name: String!
+    enabled: Boolean = true
+    placeIds: [ID!]!
+    period: BriefingPeriod!
+    time: LocalTime!
+    days: [Weekday!]!
   }
 
   enum AlertMetric {

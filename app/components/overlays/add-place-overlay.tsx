@@ -2,10 +2,13 @@ import { useId, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { useMutation } from "urql";
 import { describeLocation, LocationSearch } from "~/components/places/location-search";
-import { ADD_PLACE_MUTATION, type LocationResult } from "~/lib/graphql/documents";
+import { ADD_PLACE_MUTATION } from "~/lib/graphql/documents";
+import type { SearchLocationsQuery } from "~/lib/graphql/documents.generated";
 import { FieldError, OverlayHeader } from "~/components/ui/form-parts";
 import type { OverlayProps } from "~/lib/overlays/registry";
 import { showToast } from "~/lib/toast/toast-store";
+
+type LocationResult = SearchLocationsQuery["searchLocations"][number];
 
 /** Search → choose → optional label → add: the new card appears in the list straight from the answer. */
 export default function AddPlaceOverlay({ close }: OverlayProps) {

@@ -9,8 +9,8 @@ import {
   RENAME_PLACE_MUTATION,
   REORDER_PLACES_MUTATION,
   RESTORE_PLACE_MUTATION,
-  type PlaceSummary,
 } from "~/lib/graphql/documents";
+import type { PlaceFieldsFragment as PlaceSummary } from "~/lib/graphql/documents.generated";
 import { useDragReorder, type DragHandleProps } from "~/lib/drag-reorder";
 import { inOrder, moveBy, moveTo } from "~/lib/place-order";
 import { focusAfterRemoval } from "~/lib/focus-after-removal";

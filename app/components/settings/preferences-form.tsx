@@ -1,8 +1,9 @@
 import { useEffect, useId, useMemo, useState, type KeyboardEvent, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { useMutation, useQuery } from "urql";
-import { SETTINGS_QUERY, UPDATE_SETTINGS_MUTATION, type FullSettings } from "~/lib/graphql/documents";
-import { canonicalTimeZone } from "~/lib/time-zone-name";
+import { SETTINGS_QUERY, UPDATE_SETTINGS_MUTATION } from "~/lib/graphql/documents";
+import type { SettingsFieldsFragment as FullSettings } from "~/lib/graphql/documents.generated";
+import { canonicalTimeZone } from "~/shared/time-zone";
 import { toastStore } from "~/lib/toast/toast-store";
 
 type Draft = Omit<FullSettings, "id" | "language" | "pushEnabled">;

@@ -1,7 +1,8 @@
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { CloseIcon } from "~/components/icons";
-import { WEEKDAYS, type Weekday } from "~/lib/graphql/documents";
+import { WEEKDAYS } from "~/shared/enum-values";
+import type { Weekday } from "~/shared/schema-enums.generated";
 import type { OverlayName } from "~/lib/overlays/registry";
 import { weekdayName } from "~/lib/weekdays";
 
