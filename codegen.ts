@@ -38,6 +38,22 @@ const config: CodegenConfig = {
   generates: {
     // The server's schema as code, read by app/api/schema/index.server.ts.
     "app/api/schema/schema-sdl.generated.ts": { plugins: ["./scripts/codegen/sdl-string-plugin.cjs"] },
+    // The resolvers' types: each parent is what app/api/schema/mappers.ts says (a row, or a service's value).
+    "app/api/schema/resolvers.generated.ts": {
+      plugins: [header, "typescript", "typescript-resolvers"],
+      config: {
+        scalars,
+        strictScalars: true,
+        useTypeImports: true,
+        enumsAsTypes: true,
+        contextType: "../context.server#ApiContext",
+        mappers: Object.fromEntries(
+          ["User", "Settings", "Place", "Location", "Message", "Briefing", "AlertRule", "Weather", "CurrentConditions"]
+            .concat(["HourlyForecast", "DailyForecast"])
+            .map((type) => [type, `./mappers#${type}Mapper`]),
+        ),
+      },
+    },
     // The schema's enums as const objects (values in SDL order) for the app and the API alike.
     "app/shared/schema-enums.generated.ts": {
       plugins: [header, "typescript"],

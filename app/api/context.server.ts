@@ -10,7 +10,8 @@ import type { Db } from "./db/database.server";
 import type { ReadCache } from "./db/read-cache.server";
 import { apiError, unauthenticated } from "./errors.server";
 import type { ResultHints } from "./result-cache.server";
-import type { PlaceView } from "./schema/places.server";
+import type { PlaceTable } from "./db/tables";
+import type { UserMapper } from "./schema/mappers";
 import type { ForecastService } from "./weather/forecast-service.server";
 import type { OpenMeteoClient } from "./weather/open-meteo.server";
 
@@ -21,7 +22,7 @@ export type ApiServices = {
   openMeteo: OpenMeteoClient;
   forecasts: ForecastService;
   /** Each user's places in order, by user id (see createPlaceLists). */
-  placeLists: ReadCache<string, readonly PlaceView[]>;
+  placeLists: ReadCache<string, readonly PlaceTable[]>;
   loginGuard: LoginGuard;
   /** Password hashing that may run at once (see createHashSlots). */
   hashSlots: HashSlots;
@@ -38,7 +39,7 @@ export type ApiServices = {
 
 /** One request's view: the services plus who is asking. */
 export type ApiContext = ApiServices & {
-  session: { id: string; userId: string; expiresAt: string; user: { id: string; email: string; createdAt: string } } | null;
+  session: { id: string; userId: string; expiresAt: string; user: UserMapper } | null;
   clientIp: string;
   /** What this request's answer depends on, as its resolvers declare it (see useResultCache). */
   resultHints: ResultHints;

@@ -1,4 +1,4 @@
-import type { DocumentNode, ExecutionResult } from "graphql";
+import type { DocumentNode, ExecutionResult, GraphQLResolveInfo } from "graphql";
 import type { Plugin } from "graphql-yoga";
 import type { ChangeMark, ChangeTracker } from "./db/change-tracker.server";
 
@@ -26,17 +26,27 @@ const KEEPABLE = Symbol("keepable");
  * A resolver whose answers may be kept: beyond its parent and arguments it reads only
  * `tables`, and it calls `validUntil` for whatever else changes with time.
  */
-export function keepable<R extends Resolver<never>>(tables: readonly string[], resolve: R): R {
+// The resolver's own types pass through, so a typed resolver map (resolvers.generated.ts) types its parameters.
+// Its context is the API's, which carries `resultHints`.
+export function keepable<P, A, C, R>(
+  tables: readonly string[],
+  resolve: (parent: P, args: A, context: C, info: GraphQLResolveInfo) => R,
+): (parent: P, args: A, context: C, info: GraphQLResolveInfo) => R {
   const declared = (parent: never, args: never, context: HintedContext, info: never) => {
     for (const table of tables) if (!context.resultHints.tables.includes(table)) context.resultHints.tables.push(table);
     return (resolve as unknown as Resolver)(parent, args, context, info);
   };
-  return Object.assign(tables.length ? declared : resolve, { [KEEPABLE]: true }) as unknown as R;
+  return Object.assign(tables.length ? declared : resolve, { [KEEPABLE]: true }) as unknown as typeof resolve;
 }
 
 /** `keepable` for every resolver of a map that reads only its parent and arguments. */
-export function keepableFields<M extends Record<string, Resolver<never>>>(fields: M): M {
-  return Object.fromEntries(Object.entries(fields).map(([name, resolve]) => [name, keepable([], resolve)])) as M;
+export function keepableFields<M extends object>(fields: M): M {
+  return Object.fromEntries(
+    Object.entries(fields).map(([name, resolve]) => [
+      name,
+      keepable([], resolve as (parent: never, args: never, context: never, info: GraphQLResolveInfo) => unknown),
+    ]),
+  ) as M;
 }
 
 /**

@@ -4,10 +4,12 @@ import { createSession, revokeSession } from "../auth/sessions.server";
 import { rescheduleBriefings } from "../bot/briefings.server";
 import { requireUserId, type ApiContext } from "../context.server";
 import { isRegion } from "../../lib/regional-defaults";
-import { defaultSettings, settingsView } from "../db/settings-rows";
+import { defaultSettings } from "../db/settings-rows";
 import type { SettingsTable, UserTable } from "../db/tables";
 import { apiError, badInput } from "../errors.server";
-import { keepable } from "../result-cache.server";
+import { keepable, keepableFields } from "../result-cache.server";
+import type { Resolvers, SettingsResolvers } from "./resolvers.generated";
+import type { PrecipitationUnit, TemperatureUnit, WindSpeedUnit } from "../../shared/schema-enums.generated";
 import { isTimeZone } from "../../shared/time-zone";
 
 const EMAIL_MAX_LENGTH = 254;
@@ -25,10 +27,6 @@ function normaliseEmail(raw: string): string {
   return email;
 }
 
-export function userView(row: Pick<UserTable, "id" | "email" | "created_at">) {
-  return { id: row.id, email: row.email, createdAt: row.created_at };
-}
-
 // Verifying against this when the account does not exist keeps "no such email" as slow as "wrong password".
 const dummyHash = hashPassword("weatherbot-timing-equaliser");
 
@@ -36,25 +34,34 @@ const LOGIN_FAILED = "Email or password is not right";
 
 async function sessionFor(context: ApiContext, user: UserTable) {
   const session = await createSession(context.db, user.id, context.now());
-  return { id: session.id, token: session.token, expiresAt: session.expires_at, user: userView(user) };
+  return { id: session.id, token: session.token, expiresAt: session.expires_at, user };
 }
 
-export const accountResolvers = {
+export const accountResolvers: Resolvers = {
   Query: {
-    me: keepable(["users"], (_: unknown, __: unknown, context: ApiContext) => context.session?.user ?? null),
+    me: keepable(["users"], (_, __, context) => context.session?.user ?? null),
   },
   User: {
-    async settings(user: { id: string }, _: unknown, context: ApiContext) {
-      const row = await context.db.selectFrom("settings").selectAll().where("user_id", "=", user.id).executeTakeFirstOrThrow();
-      return settingsView(row);
+    createdAt: keepable([], (user) => user.created_at),
+    async settings(user, _, context) {
+      return context.db.selectFrom("settings").selectAll().where("user_id", "=", user.id).executeTakeFirstOrThrow();
     },
   },
+  // Read from the row alone.
+  Settings: keepableFields<SettingsResolvers>({
+    id: (settings) => settings.user_id,
+    timeZone: (settings) => settings.time_zone,
+    hour12: (settings) => settings.hour12 === 1,
+    temperatureUnit: (settings) => settings.temperature_unit as TemperatureUnit,
+    windSpeedUnit: (settings) => settings.wind_speed_unit as WindSpeedUnit,
+    precipitationUnit: (settings) => settings.precipitation_unit as PrecipitationUnit,
+    quietHoursEnabled: (settings) => settings.quiet_hours_enabled === 1,
+    quietFrom: (settings) => settings.quiet_from,
+    quietTo: (settings) => settings.quiet_to,
+    pushEnabled: (settings) => settings.push_enabled === 1,
+  }),
   Mutation: {
-    async signUp(
-      _: unknown,
-      args: { email: string; password: string; language?: string | null; timeZone?: string | null; region?: string | null },
-      context: ApiContext,
-    ) {
+    async signUp(_, args, context) {
       const email = normaliseEmail(args.email);
       const problem = passwordProblem(args.password, email);
       if (problem) throw badInput(problem.message, "password", problem.reason);
@@ -87,7 +94,7 @@ export const accountResolvers = {
       return sessionFor(context, user);
     },
 
-    async logIn(_: unknown, args: { email: string; password: string }, context: ApiContext) {
+    async logIn(_, args, context) {
       const email = args.email.trim().toLowerCase().slice(0, EMAIL_MAX_LENGTH);
       // Counted before anything is awaited: parallel attempts meet the limits one by one.
       const attempt = context.loginGuard.begin(email, context.clientIp);
@@ -106,7 +113,7 @@ export const accountResolvers = {
       return sessionFor(context, user);
     },
 
-    async logOut(_: unknown, __: unknown, context: ApiContext) {
+    async logOut(_, __, context) {
       if (!context.session) return false;
       await revokeSession(context.db, context.session.id, context.now());
       // Its open subscriptions end and its sockets close now, not at their next message.
@@ -114,7 +121,7 @@ export const accountResolvers = {
       return true;
     },
 
-    async updateSettings(_: unknown, { input }: { input: Record<string, unknown> }, context: ApiContext) {
+    async updateSettings(_, { input }, context) {
       const userId = requireUserId(context);
       const changes: Partial<SettingsTable> = {};
       const columns: Record<string, keyof SettingsTable> = {
@@ -145,8 +152,7 @@ export const accountResolvers = {
             await rescheduleBriefings(trx, userId, changes.time_zone, context.now());
         });
       }
-      const row = await context.db.selectFrom("settings").selectAll().where("user_id", "=", userId).executeTakeFirstOrThrow();
-      return settingsView(row);
+      return context.db.selectFrom("settings").selectAll().where("user_id", "=", userId).executeTakeFirstOrThrow();
     },
   },
 };

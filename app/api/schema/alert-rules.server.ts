@@ -1,30 +1,14 @@
 import { randomUUID } from "node:crypto";
 import { CONDITIONS, WEEKDAYS } from "../../shared/enum-values";
-import type { AlertMetric } from "../../shared/schema-enums.generated";
+import type { AlertMetric, AlertState, Condition } from "../../shared/schema-enums.generated";
 import type { Match } from "../bot/alert-evaluator";
 import { ruleSpec } from "../bot/alerts.server";
 import { parseDays } from "../bot/briefings.server";
 import { requireUserId, type ApiContext } from "../context.server";
 import type { AlertRuleTable, PlaceTable } from "../db/tables";
 import { badInput, notFound } from "../errors.server";
-import { placeView } from "./places.server";
-
-type AlertRuleInput = {
-  name: string;
-  enabled?: boolean | null;
-  placeId?: string | null;
-  metric: AlertMetric;
-  comparator?: string | null;
-  threshold?: number | null;
-  conditions?: string[] | null;
-  lookaheadHours?: number | null;
-  activeDays?: string[] | null;
-  activeFrom?: string | null;
-  activeTo?: string | null;
-  urgent?: boolean | null;
-  notifyAllClear?: boolean | null;
-  cooldownHours?: number | null;
-};
+import { keepableFields } from "../result-cache.server";
+import type { AlertRuleInput, AlertRuleResolvers, Resolvers } from "./resolvers.generated";
 
 /** Plausible thresholds per metric: anything outside is a typo, not a rule. */
 const THRESHOLD_RANGE: Record<Exclude<AlertMetric, "CONDITION">, [number, number]> = {
@@ -93,34 +77,11 @@ async function ruleFromInput(context: ApiContext, userId: string, input: AlertRu
   };
 }
 
-function ruleView(row: AlertRuleTable) {
-  return {
-    id: row.id,
-    userId: row.user_id,
-    placeId: row.place_id,
-    name: row.name,
-    enabled: row.enabled === 1,
-    metric: row.metric,
-    comparator: row.comparator,
-    threshold: row.threshold,
-    conditions: row.conditions ? row.conditions.split(",") : null,
-    lookaheadHours: row.lookahead_hours,
-    activeDays: parseDays(row.active_days),
-    activeFrom: row.active_from,
-    activeTo: row.active_to,
-    urgent: row.urgent === 1,
-    notifyAllClear: row.notify_all_clear === 1,
-    cooldownHours: row.cooldown_hours,
-    snoozedUntil: row.snoozed_until,
-  };
-}
-type RuleView = ReturnType<typeof ruleView>;
-
 function matchView(prefix: string, match: Match & { place: PlaceTable }) {
   const iso = (seconds: number) => new Date(seconds * 1000).toISOString();
   return {
     id: `${prefix}:${match.place.id}:${iso(match.from)}`,
-    place: placeView(match.place),
+    place: match.place,
     from: iso(match.from),
     to: iso(match.to),
     peakAt: iso(match.peakAt),
@@ -134,20 +95,13 @@ async function ownRule(context: ApiContext, userId: string, id: string) {
   return row;
 }
 
-export const alertRulesResolvers = {
+export const alertRulesResolvers: Resolvers = {
   Query: {
-    async alertRules(_: unknown, __: unknown, context: ApiContext) {
+    async alertRules(_, __, context) {
       const userId = requireUserId(context);
-      const rows = await context.db
-        .selectFrom("alert_rules")
-        .selectAll()
-        .where("user_id", "=", userId)
-        .orderBy("created_at")
-        .orderBy("id")
-        .execute();
-      return rows.map(ruleView);
+      return context.db.selectFrom("alert_rules").selectAll().where("user_id", "=", userId).orderBy("created_at").orderBy("id").execute();
     },
-    async previewAlertRule(_: unknown, { input }: { input: AlertRuleInput }, context: ApiContext) {
+    async previewAlertRule(_, { input }, context) {
       const userId = requireUserId(context);
       const fields = await ruleFromInput(context, userId, input);
       const spec = ruleSpec({ ...fields, id: "preview", user_id: userId, snoozed_until: null, created_at: "" });
@@ -156,18 +110,31 @@ export const alertRulesResolvers = {
     },
   },
   AlertRule: {
-    async place(rule: RuleView, _: unknown, context: ApiContext) {
-      if (!rule.placeId) return null;
+    // Read from the row alone.
+    ...keepableFields<AlertRuleResolvers>({
+      enabled: (rule) => rule.enabled === 1,
+      conditions: (rule) => (rule.conditions ? (rule.conditions.split(",") as Condition[]) : null),
+      lookaheadHours: (rule) => rule.lookahead_hours,
+      activeDays: (rule) => parseDays(rule.active_days),
+      activeFrom: (rule) => rule.active_from,
+      activeTo: (rule) => rule.active_to,
+      urgent: (rule) => rule.urgent === 1,
+      notifyAllClear: (rule) => rule.notify_all_clear === 1,
+      cooldownHours: (rule) => rule.cooldown_hours,
+      snoozedUntil: (rule) => rule.snoozed_until,
+    }),
+    async place(rule, _, context) {
+      if (!rule.place_id) return null;
       const row = await context.db
         .selectFrom("places")
         .selectAll()
-        .where("id", "=", rule.placeId)
-        .where("user_id", "=", rule.userId)
+        .where("id", "=", rule.place_id)
+        .where("user_id", "=", rule.user_id)
         .executeTakeFirst();
-      return row ? placeView(row) : null;
+      return row ?? null;
     },
-    async state(rule: RuleView, _: unknown, context: ApiContext) {
-      if (rule.snoozedUntil && Date.parse(rule.snoozedUntil) > context.now().getTime()) return "SNOOZED";
+    async state(rule, _, context): Promise<AlertState> {
+      if (rule.snoozed_until && Date.parse(rule.snoozed_until) > context.now().getTime()) return "SNOOZED";
       const triggered = await context.db
         .selectFrom("alert_states")
         .select("rule_id")
@@ -176,7 +143,7 @@ export const alertRulesResolvers = {
         .executeTakeFirst();
       return triggered ? "TRIGGERED" : "ARMED";
     },
-    async lastTriggeredAt(rule: RuleView, _: unknown, context: ApiContext) {
+    async lastTriggeredAt(rule, _, context) {
       const row = await context.db
         .selectFrom("alert_states")
         .select("last_triggered_at")
@@ -187,30 +154,30 @@ export const alertRulesResolvers = {
     },
   },
   Message: {
-    async alertRule(message: { alertRuleId?: string | null; userId: string }, _: unknown, context: ApiContext) {
-      if (!message.alertRuleId) return null;
+    async alertRule(message, _, context) {
+      if (!message.alert_rule_id) return null;
       const row = await context.db
         .selectFrom("alert_rules")
         .selectAll()
-        .where("id", "=", message.alertRuleId)
-        .where("user_id", "=", message.userId)
+        .where("id", "=", message.alert_rule_id)
+        .where("user_id", "=", message.user_id)
         .executeTakeFirst();
-      return row ? ruleView(row) : null;
+      return row ?? null;
     },
-    async match(message: { matchJson?: string | null; userId: string; alertRuleId?: string | null }, _: unknown, context: ApiContext) {
-      if (!message.matchJson) return null;
-      const match = JSON.parse(message.matchJson) as Match & { placeId: string };
+    async match(message, _, context) {
+      if (!message.match_json) return null;
+      const match = JSON.parse(message.match_json) as Match & { placeId: string };
       const place = await context.db
         .selectFrom("places")
         .selectAll()
         .where("id", "=", match.placeId)
-        .where("user_id", "=", message.userId)
+        .where("user_id", "=", message.user_id)
         .executeTakeFirst();
-      return place ? matchView(message.alertRuleId ?? "match", { ...match, place }) : null;
+      return place ? matchView(message.alert_rule_id ?? "match", { ...match, place }) : null;
     },
   },
   Mutation: {
-    async saveAlertRule(_: unknown, args: { id?: string | null; input: AlertRuleInput }, context: ApiContext) {
+    async saveAlertRule(_, args, context) {
       const userId = requireUserId(context);
       const fields = await ruleFromInput(context, userId, args.input);
       if (args.id) {
@@ -222,7 +189,7 @@ export const alertRulesResolvers = {
           // episodes yet (they are keyed by what it watches), one only renamed keeps those it announced.
           await trx.deleteFrom("alert_states").where("rule_id", "=", existing.id).execute();
         });
-        return ruleView(row);
+        return row;
       }
       const row: AlertRuleTable = {
         ...fields,
@@ -236,24 +203,24 @@ export const alertRulesResolvers = {
         if (count.length >= MAX_RULES) throw badInput(`You can have up to ${MAX_RULES} alert rules`);
         await trx.insertInto("alert_rules").values(row).execute();
       });
-      return ruleView(row);
+      return row;
     },
-    async snoozeAlertRule(_: unknown, args: { id: string; until?: string | null }, context: ApiContext) {
+    async snoozeAlertRule(_, args, context) {
       const userId = requireUserId(context);
       const rule = await ownRule(context, userId, args.id);
       const until = args.until ?? new Date(context.now().getTime() + 24 * 3_600_000).toISOString();
       if (Date.parse(until) <= context.now().getTime()) throw badInput("Snooze until a time in the future", "until");
       const snoozedUntil = new Date(until).toISOString();
       await context.db.updateTable("alert_rules").set({ snoozed_until: snoozedUntil }).where("id", "=", rule.id).execute();
-      return ruleView({ ...rule, snoozed_until: snoozedUntil });
+      return { ...rule, snoozed_until: snoozedUntil };
     },
-    async resumeAlertRule(_: unknown, { id }: { id: string }, context: ApiContext) {
+    async resumeAlertRule(_, { id }, context) {
       const userId = requireUserId(context);
       const rule = await ownRule(context, userId, id);
       await context.db.updateTable("alert_rules").set({ snoozed_until: null }).where("id", "=", rule.id).execute();
-      return ruleView({ ...rule, snoozed_until: null });
+      return { ...rule, snoozed_until: null };
     },
-    async deleteAlertRule(_: unknown, { id }: { id: string }, context: ApiContext) {
+    async deleteAlertRule(_, { id }, context) {
       const userId = requireUserId(context);
       const result = await context.db.deleteFrom("alert_rules").where("id", "=", id).where("user_id", "=", userId).executeTakeFirst();
       if (Number(result.numDeletedRows) === 0) throw notFound("Alert rule");

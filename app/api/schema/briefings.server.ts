@@ -6,27 +6,11 @@ import type { BriefingTable } from "../db/tables";
 import { removeBriefingWithSnapshot, restoreRemovedBriefing } from "../db/briefing-removal.server";
 import { RESTORE_WINDOW_MS } from "../db/removed-items.server";
 import { apiError, badInput, notFound } from "../errors.server";
-import { messageView } from "./messages.server";
-import { placeView } from "./places.server";
+import { keepableFields } from "../result-cache.server";
+import type { BriefingResolvers, Resolvers } from "./resolvers.generated";
 
 const NAME_MAX_LENGTH = 60;
 export const MAX_BRIEFINGS = 20;
-
-export function briefingView(row: BriefingTable) {
-  return {
-    id: row.id,
-    userId: row.user_id,
-    name: row.name,
-    enabled: row.enabled === 1,
-    period: row.period,
-    time: row.time,
-    days: parseDays(row.days),
-    nextRunAt: row.next_run_at,
-    lastSentAt: row.last_sent_at,
-  };
-}
-
-type BriefingInput = { name: string; enabled?: boolean | null; placeIds: string[]; period: string; time: string; days: string[] };
 
 async function ownBriefing(context: ApiContext, userId: string, id: string) {
   const row = await context.db.selectFrom("briefings").selectAll().where("id", "=", id).where("user_id", "=", userId).executeTakeFirst();
@@ -34,35 +18,34 @@ async function ownBriefing(context: ApiContext, userId: string, id: string) {
   return row;
 }
 
-export const briefingsResolvers = {
+export const briefingsResolvers: Resolvers = {
   Query: {
-    async briefings(_: unknown, __: unknown, context: ApiContext) {
+    async briefings(_, __, context) {
       const userId = requireUserId(context);
-      const rows = await context.db
-        .selectFrom("briefings")
-        .selectAll()
-        .where("user_id", "=", userId)
-        .orderBy("created_at")
-        .orderBy("id")
-        .execute();
-      return rows.map(briefingView);
+      return context.db.selectFrom("briefings").selectAll().where("user_id", "=", userId).orderBy("created_at").orderBy("id").execute();
     },
   },
   Briefing: {
-    async places(briefing: { id: string; userId: string }, _: unknown, context: ApiContext) {
-      const rows = await context.db
+    // Read from the row alone.
+    ...keepableFields<BriefingResolvers>({
+      enabled: (briefing) => briefing.enabled === 1,
+      days: (briefing) => parseDays(briefing.days),
+      nextRunAt: (briefing) => briefing.next_run_at,
+      lastSentAt: (briefing) => briefing.last_sent_at,
+    }),
+    async places(briefing, _, context) {
+      return context.db
         .selectFrom("briefing_places")
         .innerJoin("places", "places.id", "briefing_places.place_id")
         .selectAll("places")
         .where("briefing_places.briefing_id", "=", briefing.id)
-        .where("places.user_id", "=", briefing.userId)
+        .where("places.user_id", "=", briefing.user_id)
         .orderBy("briefing_places.position")
         .execute();
-      return rows.map(placeView);
     },
   },
   Mutation: {
-    async saveBriefing(_: unknown, args: { id?: string | null; input: BriefingInput }, context: ApiContext) {
+    async saveBriefing(_, args, context) {
       const userId = requireUserId(context);
       const { input } = args;
       const name = input.name.trim();
@@ -103,15 +86,15 @@ export const briefingsResolvers = {
           .values(placeIds.map((placeId, position) => ({ briefing_id: id, place_id: placeId, position })))
           .execute();
       });
-      return briefingView(row);
+      return row;
     },
-    async deleteBriefing(_: unknown, { id }: { id: string }, context: ApiContext) {
+    async deleteBriefing(_, { id }, context) {
       const userId = requireUserId(context);
       const removed = await context.db.transaction().execute((trx) => removeBriefingWithSnapshot(trx, userId, id, context.now()));
       if (!removed) throw notFound("Briefing");
       return id;
     },
-    async restoreBriefing(_: unknown, { id }: { id: string }, context: ApiContext) {
+    async restoreBriefing(_, { id }, context) {
       const userId = requireUserId(context);
       const row = await context.db.transaction().execute(async (trx) => {
         const count = await trx.selectFrom("briefings").select("id").where("user_id", "=", userId).execute();
@@ -127,12 +110,12 @@ export const briefingsResolvers = {
       if (!row) {
         throw apiError("NOT_FOUND", `Nothing to restore: no briefing was deleted here in the last ${RESTORE_WINDOW_MS / 60_000} minutes`);
       }
-      return briefingView(row);
+      return row;
     },
-    async sendBriefingNow(_: unknown, { id }: { id: string }, context: ApiContext) {
+    async sendBriefingNow(_, { id }, context) {
       const userId = requireUserId(context);
       const briefing = await ownBriefing(context, userId, id);
-      return messageView(await context.briefings.sendNow(briefing));
+      return context.briefings.sendNow(briefing);
     },
   },
 };

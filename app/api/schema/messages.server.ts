@@ -5,27 +5,8 @@ import type { MessageTable } from "../db/tables";
 import { removeMessageWithSnapshot, restoreRemovedMessage } from "../db/message-removal.server";
 import { RESTORE_WINDOW_MS } from "../db/removed-items.server";
 import { apiError, badInput, notFound } from "../errors.server";
-import { userView } from "./account.server";
-import { briefingView } from "./briefings.server";
-import { placeView } from "./places.server";
-
-export function messageView(row: MessageTable) {
-  return {
-    id: row.id,
-    kind: row.kind,
-    title: row.title,
-    body: row.body,
-    createdAt: row.created_at,
-    readAt: row.read_at,
-    urgent: row.urgent === 1,
-    placeId: row.place_id,
-    briefingId: row.briefing_id,
-    alertRuleId: row.alert_rule_id,
-    matchJson: row.match_json,
-    userId: row.user_id,
-  };
-}
-type MessageView = ReturnType<typeof messageView>;
+import { keepableFields } from "../result-cache.server";
+import type { MessageResolvers, Resolvers } from "./resolvers.generated";
 
 const encodeCursor = (row: MessageTable) => Buffer.from(`${row.created_at}|${row.id}`).toString("base64url");
 function decodeCursor(cursor: string): { createdAt: string; id: string } {
@@ -39,9 +20,9 @@ export const MAX_PAGE = 100;
 const MAX_CATCH_UP = 200;
 const MESSAGE_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export const messagesResolvers = {
+export const messagesResolvers: Resolvers = {
   Query: {
-    async messages(_: unknown, args: { after?: string | null; first?: number | null; unreadOnly?: boolean | null }, context: ApiContext) {
+    async messages(_, args, context) {
       const userId = requireUserId(context);
       const first = args.first ?? 30;
       if (!Number.isInteger(first) || first < 1 || first > MAX_PAGE) throw badInput(`first must be from 1 to ${MAX_PAGE}`, "first");
@@ -60,11 +41,11 @@ export const messagesResolvers = {
         .execute();
       const page = rows.slice(0, first);
       const last = page[page.length - 1];
-      return { edges: page.map(messageView), endCursor: last ? encodeCursor(last) : null, hasMore: rows.length > first };
+      return { edges: page, endCursor: last ? encodeCursor(last) : null, hasMore: rows.length > first };
     },
   },
   User: {
-    async unreadCount(user: { id: string }, _: unknown, context: ApiContext) {
+    async unreadCount(user, _, context) {
       const row = await context.db
         .selectFrom("messages")
         .select((eb) => eb.fn.countAll<number>().as("count"))
@@ -75,32 +56,42 @@ export const messagesResolvers = {
     },
   },
   Message: {
-    async recipient(message: MessageView, _: unknown, context: ApiContext) {
-      return userView(await context.db.selectFrom("users").selectAll().where("id", "=", message.userId).executeTakeFirstOrThrow());
+    // Read from the row alone.
+    ...keepableFields<MessageResolvers>({
+      createdAt: (message) => message.created_at,
+      readAt: (message) => message.read_at,
+      urgent: (message) => message.urgent === 1,
+    }),
+    async recipient(message, _, context) {
+      return context.db
+        .selectFrom("users")
+        .select(["id", "email", "created_at"])
+        .where("id", "=", message.user_id)
+        .executeTakeFirstOrThrow();
     },
-    async place(message: MessageView, _: unknown, context: ApiContext) {
-      if (!message.placeId) return null;
+    async place(message, _, context) {
+      if (!message.place_id) return null;
       const row = await context.db
         .selectFrom("places")
         .selectAll()
-        .where("id", "=", message.placeId)
-        .where("user_id", "=", message.userId)
+        .where("id", "=", message.place_id)
+        .where("user_id", "=", message.user_id)
         .executeTakeFirst();
-      return row ? placeView(row) : null;
+      return row ?? null;
     },
-    async briefing(message: MessageView, _: unknown, context: ApiContext) {
-      if (!message.briefingId) return null;
+    async briefing(message, _, context) {
+      if (!message.briefing_id) return null;
       const row = await context.db
         .selectFrom("briefings")
         .selectAll()
-        .where("id", "=", message.briefingId)
-        .where("user_id", "=", message.userId)
+        .where("id", "=", message.briefing_id)
+        .where("user_id", "=", message.user_id)
         .executeTakeFirst();
-      return row ? briefingView(row) : null;
+      return row ?? null;
     },
   },
   Mutation: {
-    async markRead(_: unknown, { ids }: { ids: string[] }, context: ApiContext) {
+    async markRead(_, { ids }, context) {
       const userId = requireUserId(context);
       if (ids.length > MAX_PAGE) throw badInput(`At most ${MAX_PAGE} ids at once`, "ids");
       if (ids.length === 0) return [];
@@ -111,10 +102,9 @@ export const messagesResolvers = {
         .where("id", "in", ids)
         .where("read_at", "is", null)
         .execute();
-      const rows = await context.db.selectFrom("messages").selectAll().where("user_id", "=", userId).where("id", "in", ids).execute();
-      return rows.map(messageView);
+      return context.db.selectFrom("messages").selectAll().where("user_id", "=", userId).where("id", "in", ids).execute();
     },
-    async markAllRead(_: unknown, __: unknown, context: ApiContext) {
+    async markAllRead(_, __, context) {
       const { userId, user } = requireSession(context);
       await context.db
         .updateTable("messages")
@@ -124,24 +114,24 @@ export const messagesResolvers = {
         .execute();
       return user;
     },
-    async deleteMessage(_: unknown, { id }: { id: string }, context: ApiContext) {
+    async deleteMessage(_, { id }, context) {
       const userId = requireUserId(context);
       const removed = await context.db.transaction().execute((trx) => removeMessageWithSnapshot(trx, userId, id, context.now()));
       if (!removed) throw notFound("Message");
       return id;
     },
-    async restoreMessage(_: unknown, { id }: { id: string }, context: ApiContext) {
+    async restoreMessage(_, { id }, context) {
       const userId = requireUserId(context);
       const row = await context.db.transaction().execute((trx) => restoreRemovedMessage(trx, userId, id, context.now()));
       if (!row) {
         throw apiError("NOT_FOUND", `Nothing to restore: no message was deleted here in the last ${RESTORE_WINDOW_MS / 60_000} minutes`);
       }
-      return messageView(row);
+      return row;
     },
   },
   Subscription: {
     messageReceived: {
-      async subscribe(_: unknown, { after }: { after?: string | null }, context: ApiContext) {
+      async subscribe(_, { after }, context) {
         const session = requireSession(context);
         const userId = session.userId;
         if (after != null && !MESSAGE_ID.test(after)) throw badInput("after must be a message id", "after");
@@ -159,7 +149,7 @@ export const messagesResolvers = {
         }
         return untilSessionEnds(stream, session, context);
       },
-      resolve: (row: MessageTable) => messageView(row),
+      resolve: (row: MessageTable) => row,
     },
   },
 };

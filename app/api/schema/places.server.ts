@@ -5,8 +5,9 @@ import { removePlaceWithSnapshot, restoreRemovedPlace, RESTORE_WINDOW_MS } from 
 import { createReadCache } from "../db/read-cache.server";
 import type { PlaceTable } from "../db/tables";
 import { apiError, badInput, notFound } from "../errors.server";
-import { keepable } from "../result-cache.server";
+import { keepable, keepableFields } from "../result-cache.server";
 import type { GeocodedLocation } from "../weather/open-meteo.server";
+import type { LocationResolvers, PlaceResolvers, Resolvers } from "./resolvers.generated";
 
 export const MAX_PLACES = 20;
 const LABEL_MAX_LENGTH = 60;
@@ -26,20 +27,6 @@ function remember(location: GeocodedLocation) {
 
 const LANGUAGE_CODES: Record<string, string> = { EN_US: "en", DE_DE: "de", FR_FR: "fr", ES_ES: "es" };
 
-export function placeView(row: PlaceTable) {
-  return {
-    id: row.id,
-    label: row.label,
-    name: row.name,
-    admin1: row.admin1,
-    countryCode: row.country_code,
-    latitude: row.latitude,
-    longitude: row.longitude,
-    timeZone: row.time_zone,
-    position: row.position,
-  };
-}
-
 // Control characters (NUL, bell, ...) and bidirectional overrides, which make a label read other than it is.
 const CONTROL_CHARACTER = /[\p{Cc}\u202A-\u202E\u2066-\u2069]/u;
 
@@ -57,19 +44,20 @@ function validCoordinate(latitude: number, longitude: number) {
   if (!(longitude >= -180 && longitude <= 180)) throw badInput("longitude must be between -180 and 180", "longitude");
 }
 
-export type PlaceView = ReturnType<typeof placeView>;
-
 /** Users whose place lists are kept in memory. */
 const PLACE_LIST_CACHE_ENTRIES = 10_000;
 
 /** Each user's places in order, kept until places are written (every screen of the app asks). */
 export function createPlaceLists(changes: ChangeTracker) {
-  return createReadCache<string, readonly PlaceView[]>({ changes, tables: ["places"], maxEntries: PLACE_LIST_CACHE_ENTRIES });
+  return createReadCache<string, readonly PlaceTable[]>({ changes, tables: ["places"], maxEntries: PLACE_LIST_CACHE_ENTRIES });
 }
 
-function userPlaces(context: ApiContext, userId: string): Promise<readonly PlaceView[]> {
-  return context.placeLists.get(userId, async () =>
-    (await context.db.selectFrom("places").selectAll().where("user_id", "=", userId).orderBy("position").execute()).map(placeView),
+// The list is shared by every request until places are written: resolvers pass it on and never change it.
+function userPlaces(context: ApiContext, userId: string) {
+  return <Promise<PlaceTable[]>>(
+    context.placeLists.get(userId, () =>
+      context.db.selectFrom("places").selectAll().where("user_id", "=", userId).orderBy("position").execute(),
+    )
   );
 }
 
@@ -84,17 +72,29 @@ async function ownPlace(context: ApiContext, userId: string, id: string) {
   return row;
 }
 
-export const placesResolvers = {
+export const placesResolvers: Resolvers = {
   User: {
-    places: keepable(["places"], (user: { id: string }, _: unknown, context: ApiContext) => userPlaces(context, user.id)),
+    places: keepable(["places"], (user, _, context) => userPlaces(context, user.id)),
   },
+  // Read from the row alone.
+  Place: keepableFields<PlaceResolvers>({
+    countryCode: (place) => place.country_code,
+    timeZone: (place) => place.time_zone,
+  }),
+  Location: keepableFields<LocationResolvers>({
+    id: (location) => String(location.id),
+    admin1: (location) => location.admin1 ?? null,
+    country: (location) => location.country ?? null,
+    countryCode: (location) => location.country_code ?? null,
+    timeZone: (location) => location.timezone!,
+    population: (location) => location.population ?? null,
+  }),
   Query: {
-    places: keepable(["places"], (_: unknown, __: unknown, context: ApiContext) => userPlaces(context, requireUserId(context))),
-    async place(_: unknown, { id }: { id: string }, context: ApiContext) {
-      const row = await findOwnPlace(context, requireUserId(context), id);
-      return row ? placeView(row) : null;
+    places: keepable(["places"], (_, __, context) => userPlaces(context, requireUserId(context))),
+    async place(_, { id }, context) {
+      return (await findOwnPlace(context, requireUserId(context), id)) ?? null;
     },
-    async searchLocations(_: unknown, args: { query: string; count?: number | null }, context: ApiContext) {
+    async searchLocations(_, args, context) {
       const query = args.query.trim();
       const count = args.count ?? 8;
       if (query.length > QUERY_MAX_LENGTH) throw badInput(`A search has at most ${QUERY_MAX_LENGTH} characters`, "query");
@@ -119,31 +119,14 @@ export const placesResolvers = {
           cause: (error as Error).message,
         });
       }
-      return results
-        .filter((location) => location.timezone)
-        .map((location) => {
-          remember(location);
-          return {
-            id: String(location.id),
-            name: location.name,
-            admin1: location.admin1 ?? null,
-            country: location.country ?? null,
-            countryCode: location.country_code ?? null,
-            latitude: location.latitude,
-            longitude: location.longitude,
-            timeZone: location.timezone,
-            population: location.population ?? null,
-          };
-        });
+      const found = results.filter((location) => location.timezone);
+      found.forEach(remember);
+      return found;
     },
   },
 
   Mutation: {
-    async addPlace(
-      _: unknown,
-      args: { locationId?: string | null; latitude?: number | null; longitude?: number | null; label?: string | null },
-      context: ApiContext,
-    ) {
+    async addPlace(_, args, context) {
       const userId = requireUserId(context);
       let base: Omit<PlaceTable, "id" | "user_id" | "label" | "position" | "created_at">;
       if (args.locationId) {
@@ -188,18 +171,18 @@ export const placesResolvers = {
         await trx.insertInto("places").values(place).execute();
         return place;
       });
-      return placeView(row);
+      return row;
     },
 
-    async renamePlace(_: unknown, args: { id: string; label: string }, context: ApiContext) {
+    async renamePlace(_, args, context) {
       const userId = requireUserId(context);
       const label = cleanLabel(args.label);
       const row = await ownPlace(context, userId, args.id);
       await context.db.updateTable("places").set({ label }).where("id", "=", row.id).where("user_id", "=", userId).execute();
-      return placeView({ ...row, label });
+      return { ...row, label };
     },
 
-    async reorderPlaces(_: unknown, { ids }: { ids: string[] }, context: ApiContext) {
+    async reorderPlaces(_, { ids }, context) {
       const userId = requireUserId(context);
       return context.db.transaction().execute(async (trx) => {
         const rows = await trx.selectFrom("places").selectAll().where("user_id", "=", userId).execute();
@@ -214,18 +197,18 @@ export const placesResolvers = {
           ),
         );
         const byId = new Map(rows.map((row) => [row.id, row]));
-        return ids.map((id, position) => placeView({ ...byId.get(id)!, position }));
+        return ids.map((id, position) => ({ ...byId.get(id)!, position }));
       });
     },
 
-    async removePlace(_: unknown, { id }: { id: string }, context: ApiContext) {
+    async removePlace(_, { id }, context) {
       const userId = requireUserId(context);
       const removed = await context.db.transaction().execute((trx) => removePlaceWithSnapshot(trx, userId, id, context.now()));
       if (!removed) throw notFound("Place");
       return id;
     },
 
-    async restorePlace(_: unknown, { id }: { id: string }, context: ApiContext) {
+    async restorePlace(_, { id }, context) {
       const userId = requireUserId(context);
       const row = await context.db.transaction().execute(async (trx) => {
         const count = await trx.selectFrom("places").select("id").where("user_id", "=", userId).execute();
@@ -235,7 +218,7 @@ export const placesResolvers = {
       if (!row) {
         throw apiError("NOT_FOUND", `Nothing to restore: no place was removed here in the last ${RESTORE_WINDOW_MS / 60_000} minutes`);
       }
-      return placeView(row);
+      return row;
     },
   },
 };

@@ -2,9 +2,8 @@ import { limitAnonymousLookup, type ApiContext } from "../context.server";
 import { badInput } from "../errors.server";
 import { keepable, keepableFields, validUntil } from "../result-cache.server";
 import { conditionOf, type Forecast } from "../weather/forecast";
-import type { ForecastResult } from "../weather/forecast-service.server";
-
-type WeatherSource = { id: string; result: ForecastResult };
+import type { WeatherMapper as WeatherSource } from "./mappers";
+import type { Resolvers, WeatherResolvers } from "./resolvers.generated";
 
 const iso = (epochSeconds: number) => new Date(epochSeconds * 1000).toISOString();
 
@@ -78,14 +77,14 @@ function viewsOf({ id, result }: WeatherSource) {
   return views;
 }
 
-export const weatherResolvers = {
+export const weatherResolvers: Resolvers = {
   // Built from the forecast alone; the current hour's views change with the hour.
-  Weather: keepableFields({
-    id: (source: WeatherSource) => source.id,
-    fetchedAt: (source: WeatherSource) => source.result.fetchedAt.toISOString(),
-    stale: (source: WeatherSource) => source.result.stale,
-    timeZone: (source: WeatherSource) => source.result.forecast.timeZone,
-    current(source: WeatherSource, _: unknown, context: ApiContext) {
+  Weather: keepableFields<WeatherResolvers>({
+    id: (source) => source.id,
+    fetchedAt: (source) => source.result.fetchedAt.toISOString(),
+    stale: (source) => source.result.stale,
+    timeZone: (source) => source.result.forecast.timeZone,
+    current(source, _, context) {
       validUntil(context, nextHourStart(context.now()));
       const views = viewsOf(source);
       const hourIndex = currentHourIndex(source.result.forecast, context.now());
@@ -94,19 +93,20 @@ export const weatherResolvers = {
       }
       return views.current.view;
     },
-    hourly(source: WeatherSource, { hours }: { hours: number }, context: ApiContext) {
-      if (!Number.isInteger(hours) || hours < 1 || hours > 168) throw badInput("hours must be from 1 to 168", "hours");
+    hourly(source, { hours }, context) {
+      if (typeof hours !== "number" || !Number.isInteger(hours) || hours < 1 || hours > 168)
+        throw badInput("hours must be from 1 to 168", "hours");
       validUntil(context, nextHourStart(context.now()));
       const start = currentHourIndex(source.result.forecast, context.now());
       return start === -1 ? [] : viewsOf(source).hourly.slice(start, start + hours);
     },
-    daily(source: WeatherSource, { days }: { days: number }) {
-      if (!Number.isInteger(days) || days < 1 || days > 8) throw badInput("days must be from 1 to 8", "days");
+    daily(source, { days }) {
+      if (typeof days !== "number" || !Number.isInteger(days) || days < 1 || days > 8) throw badInput("days must be from 1 to 8", "days");
       return viewsOf(source).daily.slice(0, days);
     },
   }),
   Place: {
-    weather: keepable([], async (place: { id: string; latitude: number; longitude: number }, _: unknown, context: ApiContext) => {
+    weather: keepable([], async (place, _, context) => {
       const result = await context.forecasts.get(place);
       // A stale forecast (the provider failing) is asked for again next time.
       validUntil(context, result.stale ? 0 : result.fetchedAt.getTime() + context.forecasts.ttlMs);
@@ -114,7 +114,7 @@ export const weatherResolvers = {
     }),
   },
   Query: {
-    async weatherAt(_: unknown, args: { latitude: number; longitude: number }, context: ApiContext) {
+    async weatherAt(_, args, context) {
       if (!(args.latitude >= -90 && args.latitude <= 90)) throw badInput("latitude must be between -90 and 90", "latitude");
       if (!(args.longitude >= -180 && args.longitude <= 180)) throw badInput("longitude must be between -180 and 180", "longitude");
       limitAnonymousLookup(context);
