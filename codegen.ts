@@ -69,6 +69,8 @@ const config: CodegenConfig = {
       documents: "app/lib/account.graphql",
       ...typedDocuments,
     },
+    // The operations integration tests read results of (their own selections, beside each test).
+    "tests/support/documents.generated.ts": { documents: "tests/**/*.graphql", ...typedDocuments },
   },
   hooks: { afterAllFileWrite: ["prettier --write"] },
   // Plugins from the project's node_modules, whoever runs this (the CLI, or scripts/codegen-check.ts through the ESM
