@@ -4,6 +4,7 @@ import { spawnSync } from "node:child_process";
 const steps = [
   ["formatting", "npm", ["run", "format:check"]],
   ["lint", "npm", ["run", "lint"]],
+  ["generated files up to date", "npx", ["tsx", "scripts/codegen-check.ts"]],
   ["typecheck", "npm", ["run", "typecheck"]],
   ["unit and integration tests", "npm", ["run", "test:unit"]],
   ["production build", "npm", ["run", "build"]],

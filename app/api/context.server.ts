@@ -11,7 +11,8 @@ import type { ReadCache } from "./db/read-cache.server";
 import { apiError, unauthenticated } from "./errors.server";
 import type { Loaders } from "./loaders.server";
 import type { ResultHints } from "./result-cache.server";
-import type { PlaceView } from "./schema/place-view.server";
+import type { PlaceTable } from "./db/tables";
+import type { UserMapper } from "./schema/mappers";
 import type { ForecastService } from "./weather/forecast-service.server";
 import type { OpenMeteoClient } from "./weather/open-meteo.server";
 import type { RecentLocations } from "./weather/recent-locations.server";
@@ -23,7 +24,7 @@ export type ApiServices = {
   openMeteo: OpenMeteoClient;
   forecasts: ForecastService;
   /** Each user's places in order, by user id (see createPlaceLists). */
-  placeLists: ReadCache<string, readonly PlaceView[]>;
+  placeLists: ReadCache<string, readonly PlaceTable[]>;
   /** Place search results handed out, for addPlace(locationId). */
   recentLocations: RecentLocations;
   loginGuard: LoginGuard;
@@ -42,7 +43,7 @@ export type ApiServices = {
 
 /** One request's view: the services plus who is asking. */
 export type ApiContext = ApiServices & {
-  session: { id: string; userId: string; expiresAt: string; user: { id: string; email: string; createdAt: string } } | null;
+  session: { id: string; userId: string; expiresAt: string; user: UserMapper } | null;
   clientIp: string;
   /** What this request's answer depends on, as its resolvers declare it (see useResultCache). */
   resultHints: ResultHints;

@@ -19,7 +19,7 @@ import { MAX_BRIEFINGS } from "./schema/briefings.server";
 import { MAX_PAGE } from "./schema/messages.server";
 import { MAX_PLACES } from "./schema/places.server";
 import { MAX_RULES } from "./schema/alert-rules.server";
-import { CONDITIONS } from "./weather/forecast";
+import { CONDITIONS } from "../shared/enum-values";
 
 /**
  * What an operation may cost: every field counts 1, and everything under a list counts once

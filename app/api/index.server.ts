@@ -22,7 +22,6 @@ import type { ApiContext, ApiServices } from "./context.server";
 import { openDatabase, sqlitePath } from "./db/database.server";
 import { newResultHints, useResultCache } from "./result-cache.server";
 import { useRequestRefusals } from "./request-refusals.server";
-import { userView } from "./schema/account.server";
 import { createApiSchema, type SchemaExtension } from "./schema/index.server";
 import { createPlaceLists } from "./schema/places.server";
 import { createForecastService } from "./weather/forecast-service.server";
@@ -150,7 +149,12 @@ export async function createApi(config: ApiConfig) {
     return {
       ...services,
       session: session
-        ? { id: session.id, userId: session.user_id, expiresAt: session.expires_at, user: userView({ ...session, id: session.user_id }) }
+        ? {
+            id: session.id,
+            userId: session.user_id,
+            expiresAt: session.expires_at,
+            user: { id: session.user_id, email: session.email, created_at: session.created_at },
+          }
         : null,
       clientIp,
       resultHints: newResultHints(),

@@ -1,4 +1,4 @@
-import type { DocumentNode, ExecutionResult } from "graphql";
+import type { DocumentNode, ExecutionResult, GraphQLResolveInfo } from "graphql";
 import type { Plugin } from "graphql-yoga";
 import type { ChangeMark, ChangeTracker } from "./db/change-tracker.server";
 import { ReadLog } from "./db/read-log.server";
@@ -29,13 +29,22 @@ const KEEPABLE = Symbol("keepable");
  * database (through Kysely, where what it reads is logged, or through a read cache, which
  * passes that on), and it calls `validUntil` for whatever else changes with time.
  */
-export function keepable<R extends Resolver<never>>(resolve: R): R {
-  return Object.assign(resolve, { [KEEPABLE]: true }) as unknown as R;
+// The resolver's own types pass through, so a typed resolver map (resolvers.generated.ts) types its parameters.
+// Its context is the API's, which carries `resultHints`.
+export function keepable<P, A, C, R>(
+  resolve: (parent: P, args: A, context: C, info: GraphQLResolveInfo) => R,
+): (parent: P, args: A, context: C, info: GraphQLResolveInfo) => R {
+  return Object.assign(resolve, { [KEEPABLE]: true });
 }
 
 /** `keepable` for every resolver of a map that reads only its parent and arguments. */
-export function keepableFields<M extends Record<string, Resolver<never>>>(fields: M): M {
-  return Object.fromEntries(Object.entries(fields).map(([name, resolve]) => [name, keepable(resolve)])) as M;
+export function keepableFields<M extends object>(fields: M): M {
+  return Object.fromEntries(
+    Object.entries(fields).map(([name, resolve]) => [
+      name,
+      keepable(resolve as (parent: never, args: never, context: never, info: GraphQLResolveInfo) => unknown),
+    ]),
+  ) as M;
 }
 
 /**

@@ -4,6 +4,7 @@ import { logInInput, signUpInput } from "~/shared/inputs/account";
 import { checkInput } from "~/shared/inputs/issues";
 import { apiIssues, fieldErrors } from "./forms/field-errors";
 import { graphqlErrorCodes } from "./graphql/errors";
+import { LogInDocument as LOG_IN, LogOutDocument as LOG_OUT, SignUpDocument as SIGN_UP } from "./account-documents.generated";
 import { VIEWER_QUERY } from "./graphql/documents";
 import { apiLanguage, DEFAULT_LOCALE, isLocale, localeOfApiLanguage } from "./i18n/config";
 import { serializeLocaleCookie } from "./i18n/locale-cookie.server";
@@ -11,22 +12,13 @@ import { i18nFor } from "./i18n/middleware.server";
 import { loadQuery, requestGraphQL } from "./graphql/request-client.server";
 import { browserRegion } from "../shared/regional-defaults";
 import { safeRedirectPath } from "./safe-redirect";
-import { canonicalTimeZone } from "../shared/time-zone-name";
+import { canonicalTimeZone } from "../shared/time-zone";
 import { clearedSessionCookie, sessionCookie, sessionToken } from "./session.server";
 import { redirectWithToast } from "./toast/flash-toast.server";
 
 export type AccountFormErrors = { email?: string; password?: string; form?: string };
 const ACCOUNT_FIELDS = ["email", "password"] as const;
 export type AccountActionData = { intent: "login" | "signup"; email: string; errors: AccountFormErrors };
-
-const SIGN_UP = `mutation SignUp($email: String!, $password: String!, $language: Language, $timeZone: TimeZone, $region: String) {
-  signUp(email: $email, password: $password, language: $language, timeZone: $timeZone, region: $region) { id token }
-}`;
-const LOG_IN = `mutation LogIn($email: String!, $password: String!) {
-  logIn(email: $email, password: $password) { id token user { id settings { id language } } }
-}`;
-type LoggedIn = { token: string; user: { settings: { language: string } } };
-const LOG_OUT = `mutation LogOut { logOut }`;
 
 /** The signed-in user, or null (no cookie, or a token that is expired or revoked). */
 export async function currentUser(request: Request, context: Readonly<RouterContextProvider>) {
@@ -80,7 +72,7 @@ export async function handleAccountIntent(request: Request, context: Readonly<Ro
   const result =
     intent === "signup"
       ? await client
-          .mutation<{ signUp: { token: string } }>(SIGN_UP, {
+          .mutation(SIGN_UP, {
             email,
             password,
             language: apiLanguage(locale),
@@ -89,7 +81,7 @@ export async function handleAccountIntent(request: Request, context: Readonly<Ro
             region: browserRegion(request.headers.get("Accept-Language"), locale),
           })
           .toPromise()
-      : await client.mutation<{ logIn: LoggedIn }>(LOG_IN, { email, password }).toPromise();
+      : await client.mutation(LOG_IN, { email, password }).toPromise();
 
   const token = result.data && ("signUp" in result.data ? result.data.signUp.token : result.data.logIn.token);
   if (!token) {

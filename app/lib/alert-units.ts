@@ -1,27 +1,5 @@
+import type { AlertMetric } from "../shared/schema-enums.generated";
 import type { UnitSettings } from "../shared/units";
-
-export type AlertMetric =
-  | "TEMPERATURE"
-  | "APPARENT_TEMPERATURE"
-  | "PRECIPITATION"
-  | "PRECIPITATION_PROBABILITY"
-  | "SNOWFALL"
-  | "WIND_SPEED"
-  | "WIND_GUSTS"
-  | "UV_INDEX"
-  | "CONDITION";
-
-export const ALERT_METRICS: AlertMetric[] = [
-  "TEMPERATURE",
-  "APPARENT_TEMPERATURE",
-  "PRECIPITATION",
-  "PRECIPITATION_PROBABILITY",
-  "SNOWFALL",
-  "WIND_SPEED",
-  "WIND_GUSTS",
-  "UV_INDEX",
-  "CONDITION",
-];
 
 type Units = Pick<UnitSettings, "temperatureUnit" | "windSpeedUnit" | "precipitationUnit">;
 type Conversion = { label: string; toMetric: (value: number) => number; fromMetric: (value: number) => number };

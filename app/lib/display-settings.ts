@@ -2,9 +2,12 @@ import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useRouteLoaderData } from "react-router";
 import { useQuery } from "urql";
-import { VIEWER_QUERY, type ViewerSettings } from "./graphql/documents";
+import { VIEWER_QUERY } from "./graphql/documents";
+import type { ViewerQuery } from "./graphql/documents.generated";
 import { regionalDefaults } from "../shared/regional-defaults";
 import { formatWeekdayClock, type UnitSettings } from "../shared/units";
+
+type ViewerSettings = NonNullable<ViewerQuery["me"]>["settings"];
 
 /** `timeZone`: the user's; for a visitor, UTC (the server and the browser must write the same text). */
 export type DisplaySettings = UnitSettings & { hour12: boolean; timeZone: string };

@@ -1,4 +1,5 @@
-import { WEEKDAYS, type AlertRuleInput } from "./graphql/documents";
+import type { CompleteAlertRuleInput as AlertRuleInput } from "./graphql/documents";
+import { WEEKDAYS } from "../shared/enum-values";
 
 /** Rules most people want, offered while a user has none. Thresholds are metric, like the API's. */
 export const STARTER_RULES = [

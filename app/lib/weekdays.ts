@@ -1,6 +1,5 @@
-/** The API's weekdays, in its week order (Monday first). */
-export type Weekday = "MON" | "TUE" | "WED" | "THU" | "FRI" | "SAT" | "SUN";
-export const WEEKDAYS: Weekday[] = ["MON", "TUE", "WED", "THU", "FRI", "SAT", "SUN"];
+import { WEEKDAYS } from "../shared/enum-values";
+import type { Weekday } from "../shared/schema-enums.generated";
 
 // 2024-01-01 was a Monday: the API's weekdays in order, named by Intl in any locale.
 const MONDAY = Date.UTC(2024, 0, 1, 12);

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { codes, startTestApi, type TestApi } from "../support/api-server";
+import type { TypedDocumentNode } from "@urql/core";
+import { codes, startTestApi, type GraphQLResponse, type TestApi } from "../support/api-server";
+import { TestAddPlaceDocument, TestPlacesDocument, TestSearchLocationsDocument } from "../support/documents.generated";
 
 let t: TestApi;
 beforeAll(async () => {
@@ -7,15 +9,14 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const SEARCH = `query ($q: String!) { searchLocations(query: $q) { id name countryCode timeZone latitude } }`;
-const ADD = `mutation ($locationId: ID, $latitude: Float, $longitude: Float, $label: String) {
-  addPlace(locationId: $locationId, latitude: $latitude, longitude: $longitude, label: $label) { id label name position timeZone }
-}`;
-const PLACES = `{ places { id label position } }`;
+// Typed documents (places.graphql): the answers below are read with their generated result types.
+const SEARCH = TestSearchLocationsDocument;
+const ADD = TestAddPlaceDocument;
+const PLACES = TestPlacesDocument;
 
 async function addCity(token: string, name: string, label?: string) {
   const found = await t.gql(SEARCH, { q: name }, { token });
-  const location = found.data!.searchLocations[0];
+  const location = found.data!.searchLocations[0]!;
   const added = await t.gql(ADD, { locationId: location.id, label }, { token });
   if (!added.data) throw new Error(JSON.stringify(added.errors));
   return added.data.addPlace as { id: string; label: string; position: number };
@@ -59,7 +60,7 @@ describe("places", () => {
       expect(renamed.errors![0]!.message).toBe("A label cannot contain control characters");
     }
     const found = await t.gql(SEARCH, { q: "berlin" }, { token });
-    const added = await t.gql(ADD, { locationId: found.data!.searchLocations[0].id, label: "Office\u0000" }, { token });
+    const added = await t.gql(ADD, { locationId: found.data!.searchLocations[0]!.id, label: "Office\u0000" }, { token });
     expect(added.errors![0]!.extensions).toMatchObject({ code: "BAD_USER_INPUT", field: "label" });
     expect((await t.gql(PLACES, {}, { token })).data!.places.map((p: { label: string }) => p.label)).toEqual(["Paris"]);
   });
@@ -153,7 +154,9 @@ describe("undo of a removed place", () => {
     const api = await startTestApi({ now: () => new Date(now) });
     try {
       const token = await api.signUp();
-      const gql = (query: string, variables: Record<string, unknown> = {}, as = token) => api.gql(query, variables, { token: as });
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- typed documents and string queries alike
+      const gql = <R = any>(query: TypedDocumentNode<R, any> | string, variables: Record<string, unknown> = {}, as = token) =>
+        api.gql(query as string, variables, { token: as }) as Promise<GraphQLResponse<R>>;
       const home = (await gql(ADD, { latitude: 51.5, longitude: -0.12, label: "Home" })).data!.addPlace;
       const cabin = (await gql(ADD, { latitude: 46.5, longitude: 9.8, label: "Cabin" })).data!.addPlace;
       await gql(ADD, { latitude: 52.5, longitude: 13.4, label: "Office" });

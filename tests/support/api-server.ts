@@ -3,10 +3,13 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import type { TypedDocumentNode } from "@urql/core";
+import { print } from "graphql";
 import proxyAddr from "proxy-addr";
 import { afterEach } from "vitest";
 import { createApi, MAX_REQUEST_BYTES, type Api } from "~/api/index.server";
 import type { SchemaExtension } from "~/api/schema/index.server";
+import { SignUpDocument } from "~/lib/account-documents.generated";
 import { attachWebSocket } from "~/server/websocket.server";
 import { clientAddress, createGraphQLEndpoint, isGraphQLPath } from "~/server/graphql-endpoint.server";
 import { startFakeOpenMeteo, type FakeOpenMeteo } from "../fakes/open-meteo";
@@ -17,17 +20,23 @@ export type GraphQLResponse<T = Record<string, unknown>> = {
   errors?: Array<{ message: string; extensions?: { code?: string; [key: string]: unknown } }>;
 };
 
+type RequestOptions = { token?: string; headers?: Record<string, string> };
+
 export type TestApi = {
   url: string;
   api: Api;
   fake: FakeOpenMeteo;
   dataDir: string;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- untyped GraphQL result (string queries): callers name the shape they expect
-  gql: <T = Record<string, any>>(
-    query: string,
-    variables?: Record<string, unknown>,
-    options?: { token?: string; headers?: Record<string, string> },
-  ) => Promise<GraphQLResponse<T>>;
+  /** A typed document (the app's, from documents.generated.ts) answers with its result type; a string with `T`. */
+  gql: {
+    <R, V extends Record<string, unknown>>(
+      document: TypedDocumentNode<R, V>,
+      variables?: V,
+      options?: RequestOptions,
+    ): Promise<GraphQLResponse<R>>;
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a string query's result is untyped: callers name the shape they expect
+    <T = Record<string, any>>(query: string, variables?: Record<string, unknown>, options?: RequestOptions): Promise<GraphQLResponse<T>>;
+  };
   /** Signs up a fresh account and returns its token. */
   signUp: (email?: string, password?: string) => Promise<string>;
   close: () => Promise<void>;
@@ -79,7 +88,8 @@ export async function startTestApi(
   const websocket = attachWebSocket(server, api, clientAddress(trust));
   let closing: Promise<void> | undefined;
 
-  const gql: TestApi["gql"] = async (query, variables, requestOptions = {}) => {
+  const gql = (async (document: string | TypedDocumentNode<unknown, object>, variables?: object, requestOptions: RequestOptions = {}) => {
+    const query = typeof document === "string" ? document : print(document);
     const response = await fetch(url, {
       method: "POST",
       headers: {
@@ -92,7 +102,7 @@ export async function startTestApi(
     const body = (await response.json()) as Omit<GraphQLResponse, "status">;
     // eslint-disable-next-line @typescript-eslint/no-explicit-any -- untyped GraphQL result (string queries): callers name the shape they expect
     return { status: response.status, ...body } as GraphQLResponse<any>;
-  };
+  }) as TestApi["gql"];
 
   return {
     url,
@@ -101,10 +111,7 @@ export async function startTestApi(
     dataDir,
     gql,
     async signUp(email = `user${++counter}-${Date.now()}@example.com`, password = "a sturdy passphrase") {
-      const result = await gql<{ signUp: { token: string } }>(
-        `mutation ($email: String!, $password: String!) { signUp(email: $email, password: $password) { token } }`,
-        { email, password },
-      );
+      const result = await gql(SignUpDocument, { email, password });
       if (!result.data?.signUp) throw new Error(`signUp failed: ${JSON.stringify(result.errors)}`);
       return result.data.signUp.token;
     },

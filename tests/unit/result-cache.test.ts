@@ -27,7 +27,10 @@ function smallApi(maxChars: number, { signedIn = true } = {}) {
     Mutation: { touch: keepable(() => ++runs.touch > 0) },
   });
   const yoga = createYoga<object, Context>({
-    schema: createSchema({ typeDefs: "type Query { word(n: Int!): String! count: Int! } type Mutation { touch: Boolean! }", resolvers }),
+    schema: createSchema<Context>({
+      typeDefs: "type Query { word(n: Int!): String! count: Int! } type Mutation { touch: Boolean! }",
+      resolvers,
+    }),
     context: () => ({ resultHints: newResultHints(), session: signedIn ? { userId: "u1" } : null, now: () => new Date() }),
     plugins: [cache],
   });

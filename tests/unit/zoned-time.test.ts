@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { addDays, nextOccurrence, zonedParts, zonedToInstant, WEEKDAYS } from "~/api/bot/zoned-time";
+import { addDays, nextOccurrence, zonedParts, zonedToInstant } from "~/api/bot/zoned-time";
+import { WEEKDAYS } from "~/shared/enum-values";
 
 describe("zoned time", () => {
   it("reads the wall clock in a zone", () => {

@@ -1,19 +1,6 @@
-import { conditionOf, type Condition, type HourlyForecast } from "../weather/forecast";
-import { zonedParts, type Weekday } from "./zoned-time";
-
-export const ALERT_METRICS = [
-  "TEMPERATURE",
-  "APPARENT_TEMPERATURE",
-  "PRECIPITATION",
-  "PRECIPITATION_PROBABILITY",
-  "SNOWFALL",
-  "WIND_SPEED",
-  "WIND_GUSTS",
-  "UV_INDEX",
-  "CONDITION",
-] as const;
-export type AlertMetric = (typeof ALERT_METRICS)[number];
-export type Comparator = "AT_LEAST" | "AT_MOST";
+import type { AlertMetric, Comparator, Condition, Weekday } from "../../shared/schema-enums.generated";
+import { conditionOf, type HourlyForecast } from "../weather/forecast";
+import { zonedParts } from "./zoned-time";
 
 export type RuleSpec = {
   metric: AlertMetric;

@@ -1,5 +1,6 @@
 import { conditionOf } from "../weather/forecast";
-import type { AlertMetric, Match } from "./alert-evaluator";
+import type { AlertMetric } from "../../shared/schema-enums.generated";
+import type { Match } from "./alert-evaluator";
 import type { ReaderSettings } from "./briefing-text.server";
 import { botTexts, LOCALE_OF } from "./texts.server";
 import {

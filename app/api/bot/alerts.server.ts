@@ -1,8 +1,9 @@
 import type { Db } from "../db/database.server";
 import type { AlertEpisodeTable, AlertRuleTable, AlertStateTable, MessageTable, PlaceTable, SettingsTable } from "../db/tables";
-import { coordinateKey, type Condition } from "../weather/forecast";
+import type { AlertMetric, Comparator, Condition } from "../../shared/schema-enums.generated";
+import { coordinateKey } from "../weather/forecast";
 import type { ForecastService } from "../weather/forecast-service.server";
-import { findMatches, planEpisodes, type AlertMetric, type Comparator, type Episode, type Match, type RuleSpec } from "./alert-evaluator";
+import { findMatches, planEpisodes, type Episode, type Match, type RuleSpec } from "./alert-evaluator";
 import { alertMessage, allClearMessage } from "./alert-text.server";
 import { settingsView } from "../db/settings-rows";
 import { parseDays } from "./briefings.server";

@@ -4,9 +4,10 @@ import type { Db } from "../db/database.server";
 import { settingsView } from "../db/settings-rows";
 import type { BriefingTable, Database, MessageTable, SettingsTable } from "../db/tables";
 import type { ForecastService } from "../weather/forecast-service.server";
-import { briefingTitle, emptyBriefingBody, periodWindow, placeLine, type BriefingPeriod } from "./briefing-text.server";
+import type { BriefingPeriod, Weekday } from "../../shared/schema-enums.generated";
+import { briefingTitle, emptyBriefingBody, periodWindow, placeLine } from "./briefing-text.server";
 import type { Inbox } from "./inbox.server";
-import { nextOccurrence, type Weekday } from "./zoned-time";
+import { nextOccurrence } from "./zoned-time";
 
 /** A briefing more than this late (the server was down) is skipped, not sent stale. */
 export const LATE_LIMIT_MS = 60 * 60_000;

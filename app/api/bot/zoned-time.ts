@@ -4,8 +4,7 @@
  * to land on the right instant on both daylight-saving edges.
  */
 
-export const WEEKDAYS = ["MON", "TUE", "WED", "THU", "FRI", "SAT", "SUN"] as const;
-export type Weekday = (typeof WEEKDAYS)[number];
+import type { Weekday } from "../../shared/schema-enums.generated";
 
 export type ZonedParts = { date: string; time: string; weekday: Weekday; hour: number; minute: number };
 

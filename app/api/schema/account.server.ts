@@ -3,96 +3,15 @@ import { hashPassword, verifyPassword } from "../auth/password.server";
 import { createSession, revokeSession } from "../auth/sessions.server";
 import { rescheduleBriefings } from "../bot/briefings.server";
 import { requireUserId, type ApiContext } from "../context.server";
-import { defaultSettings, settingsView } from "../db/settings-rows";
+import { defaultSettings } from "../db/settings-rows";
 import type { SettingsTable, UserTable } from "../db/tables";
 import { apiError } from "../errors.server";
 import { inputIssue, parseInput } from "../input.server";
-import { keepable } from "../result-cache.server";
+import { keepable, keepableFields } from "../result-cache.server";
+import type { Resolvers, SettingsResolvers } from "./resolvers.generated";
+import type { PrecipitationUnit, TemperatureUnit, WindSpeedUnit } from "../../shared/schema-enums.generated";
 import { EMAIL_MAX_LENGTH, logInInput, signUpInput } from "../../shared/inputs/account";
 import { settingsInput } from "../../shared/inputs/settings";
-
-export const accountTypeDefs = /* GraphQL */ `
-  enum Language {
-    EN_US
-    DE_DE
-    FR_FR
-    ES_ES
-  }
-  enum TemperatureUnit {
-    CELSIUS
-    FAHRENHEIT
-  }
-  enum WindSpeedUnit {
-    KMH
-    MS
-    MPH
-    KN
-  }
-  enum PrecipitationUnit {
-    MM
-    INCH
-  }
-
-  type User {
-    id: ID!
-    email: String!
-    createdAt: DateTime!
-    settings: Settings!
-  }
-
-  type Session {
-    id: ID!
-    "The bearer token. Shown once, at sign-up or log-in; only its hash is stored."
-    token: String!
-    expiresAt: DateTime!
-    user: User!
-  }
-
-  type Settings {
-    id: ID!
-    language: Language!
-    timeZone: TimeZone!
-    hour12: Boolean!
-    temperatureUnit: TemperatureUnit!
-    windSpeedUnit: WindSpeedUnit!
-    precipitationUnit: PrecipitationUnit!
-    quietHoursEnabled: Boolean!
-    quietFrom: LocalTime!
-    quietTo: LocalTime!
-    pushEnabled: Boolean!
-  }
-
-  input SettingsInput {
-    language: Language
-    timeZone: TimeZone
-    hour12: Boolean
-    temperatureUnit: TemperatureUnit
-    windSpeedUnit: WindSpeedUnit
-    precipitationUnit: PrecipitationUnit
-    quietHoursEnabled: Boolean
-    quietFrom: LocalTime
-    quietTo: LocalTime
-    pushEnabled: Boolean
-  }
-
-  type Query {
-    "The signed-in user, or null."
-    me: User
-  }
-
-  type Mutation {
-    "region: the ISO 3166 country code of the user (GB, US, …) for the first units; by default the language's."
-    signUp(email: String!, password: String!, language: Language, timeZone: TimeZone, region: String): Session!
-    logIn(email: String!, password: String!): Session!
-    "Revokes the session the request was made with."
-    logOut: Boolean!
-    updateSettings(input: SettingsInput!): Settings!
-  }
-`;
-
-export function userView(row: Pick<UserTable, "id" | "email" | "created_at">) {
-  return { id: row.id, email: row.email, createdAt: row.created_at };
-}
 
 // Verifying against this when the account does not exist keeps "no such email" as slow as "wrong password".
 const dummyHash = hashPassword("weatherbot-timing-equaliser");
@@ -101,24 +20,34 @@ const LOGIN_FAILED = "Email or password is not right";
 
 async function sessionFor(context: ApiContext, user: UserTable) {
   const session = await createSession(context.db, user.id, context.now());
-  return { id: session.id, token: session.token, expiresAt: session.expires_at, user: userView(user) };
+  return { id: session.id, token: session.token, expiresAt: session.expires_at, user };
 }
 
-export const accountResolvers = {
+export const accountResolvers: Resolvers = {
   Query: {
-    me: keepable((_: unknown, __: unknown, context: ApiContext) => context.session?.user ?? null),
+    me: keepable((_, __, context) => context.session?.user ?? null),
   },
   User: {
-    async settings(user: { id: string }, _: unknown, context: ApiContext) {
-      return settingsView(await context.loaders.settings.load(user.id));
+    createdAt: keepable((user) => user.created_at),
+    async settings(user, _, context) {
+      return context.loaders.settings.load(user.id);
     },
   },
+  // Read from the row alone.
+  Settings: keepableFields<SettingsResolvers>({
+    id: (settings) => settings.user_id,
+    timeZone: (settings) => settings.time_zone,
+    hour12: (settings) => settings.hour12 === 1,
+    temperatureUnit: (settings) => settings.temperature_unit as TemperatureUnit,
+    windSpeedUnit: (settings) => settings.wind_speed_unit as WindSpeedUnit,
+    precipitationUnit: (settings) => settings.precipitation_unit as PrecipitationUnit,
+    quietHoursEnabled: (settings) => settings.quiet_hours_enabled === 1,
+    quietFrom: (settings) => settings.quiet_from,
+    quietTo: (settings) => settings.quiet_to,
+    pushEnabled: (settings) => settings.push_enabled === 1,
+  }),
   Mutation: {
-    async signUp(
-      _: unknown,
-      args: { email: string; password: string; language?: string | null; timeZone?: string | null; region?: string | null },
-      context: ApiContext,
-    ) {
+    async signUp(_, args, context) {
       const { email } = parseInput(signUpInput, args);
       const language = args.language ?? "EN_US";
       const timeZone = args.timeZone ?? "UTC";
@@ -147,7 +76,7 @@ export const accountResolvers = {
       return sessionFor(context, user);
     },
 
-    async logIn(_: unknown, args: { email: string; password: string }, context: ApiContext) {
+    async logIn(_, args, context) {
       const email = parseInput(logInInput, args).email.slice(0, EMAIL_MAX_LENGTH);
       // Counted before anything is awaited: parallel attempts meet the limits one by one.
       const attempt = context.loginGuard.begin(email, context.clientIp);
@@ -166,7 +95,7 @@ export const accountResolvers = {
       return sessionFor(context, user);
     },
 
-    async logOut(_: unknown, __: unknown, context: ApiContext) {
+    async logOut(_, __, context) {
       if (!context.session) return false;
       await revokeSession(context.db, context.session.id, context.now());
       // Its open subscriptions end and its sockets close now, not at their next message.
@@ -174,7 +103,7 @@ export const accountResolvers = {
       return true;
     },
 
-    async updateSettings(_: unknown, { input }: { input: Record<string, unknown> }, context: ApiContext) {
+    async updateSettings(_, { input }, context) {
       const userId = requireUserId(context);
       parseInput(settingsInput, input);
       const changes: Partial<SettingsTable> = {};
@@ -205,8 +134,7 @@ export const accountResolvers = {
             await rescheduleBriefings(trx, userId, changes.time_zone, context.now());
         });
       }
-      const row = await context.db.selectFrom("settings").selectAll().where("user_id", "=", userId).executeTakeFirstOrThrow();
-      return settingsView(row);
+      return context.db.selectFrom("settings").selectAll().where("user_id", "=", userId).executeTakeFirstOrThrow();
     },
   },
 };

@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { BRIEFING_PERIODS } from "../bot/briefing-text.server";
 import { nextRunAt, parseDays } from "../bot/briefings.server";
-import { WEEKDAYS } from "../bot/zoned-time";
+import { WEEKDAYS } from "../../shared/enum-values";
 import { requireUserId, type ApiContext } from "../context.server";
 import type { BriefingTable } from "../db/tables";
 import { removeBriefingWithSnapshot, restoreRemovedBriefing } from "../db/briefing-removal.server";
@@ -9,68 +8,10 @@ import { RESTORE_WINDOW_MS } from "../db/removed-items.server";
 import { apiError, badInput, notFound } from "../errors.server";
 import { inputIssue, parseInput } from "../input.server";
 import { briefingInput } from "../../shared/inputs/briefing";
-import { messageView } from "./message-view.server";
-import { placeView } from "./places.server";
-
-export const briefingsTypeDefs = /* GraphQL */ `
-  enum Weekday { ${WEEKDAYS.join(" ")} }
-  enum BriefingPeriod { ${BRIEFING_PERIODS.join(" ")} }
-
-  "A scheduled summary: at 'time' on 'days' (the user's time zone), one message about 'places'."
-  type Briefing {
-    id: ID!
-    name: String!
-    enabled: Boolean!
-    places: [Place!]!
-    period: BriefingPeriod!
-    time: LocalTime!
-    days: [Weekday!]!
-    nextRunAt: DateTime
-    lastSentAt: DateTime
-  }
-
-  input BriefingInput {
-    name: String!
-    enabled: Boolean = true
-    placeIds: [ID!]!
-    period: BriefingPeriod!
-    time: LocalTime!
-    days: [Weekday!]!
-  }
-
-  extend type Query {
-    briefings: [Briefing!]!
-  }
-
-  extend type Mutation {
-    "Creates a briefing (no id) or replaces the one with this id."
-    saveBriefing(id: ID, input: BriefingInput!): Briefing!
-    "Deletes a briefing with its place slots; restoreBriefing can undo it for 10 minutes."
-    deleteBriefing(id: ID!): ID!
-    "Puts back a briefing deleted in the last 10 minutes, with its slots for places that still exist."
-    restoreBriefing(id: ID!): Briefing!
-    "Writes the briefing as of now to the inbox, whatever its schedule."
-    sendBriefingNow(id: ID!): Message!
-  }
-`;
+import { keepableFields } from "../result-cache.server";
+import type { BriefingResolvers, Resolvers } from "./resolvers.generated";
 
 export const MAX_BRIEFINGS = 20;
-
-export function briefingView(row: BriefingTable) {
-  return {
-    id: row.id,
-    userId: row.user_id,
-    name: row.name,
-    enabled: row.enabled === 1,
-    period: row.period,
-    time: row.time,
-    days: parseDays(row.days),
-    nextRunAt: row.next_run_at,
-    lastSentAt: row.last_sent_at,
-  };
-}
-
-type BriefingInput = { name: string; enabled?: boolean | null; placeIds: string[]; period: string; time: string; days: string[] };
 
 async function ownBriefing(context: ApiContext, userId: string, id: string) {
   const row = await context.db.selectFrom("briefings").selectAll().where("id", "=", id).where("user_id", "=", userId).executeTakeFirst();
@@ -78,28 +19,27 @@ async function ownBriefing(context: ApiContext, userId: string, id: string) {
   return row;
 }
 
-export const briefingsResolvers = {
+export const briefingsResolvers: Resolvers = {
   Query: {
-    async briefings(_: unknown, __: unknown, context: ApiContext) {
+    async briefings(_, __, context) {
       const userId = requireUserId(context);
-      const rows = await context.db
-        .selectFrom("briefings")
-        .selectAll()
-        .where("user_id", "=", userId)
-        .orderBy("created_at")
-        .orderBy("id")
-        .execute();
-      return rows.map(briefingView);
+      return context.db.selectFrom("briefings").selectAll().where("user_id", "=", userId).orderBy("created_at").orderBy("id").execute();
     },
   },
   Briefing: {
-    async places(briefing: { id: string; userId: string }, _: unknown, context: ApiContext) {
-      const rows = await context.loaders.briefingPlaces.load({ userId: briefing.userId, id: briefing.id });
-      return rows.map(placeView);
+    // Read from the row alone.
+    ...keepableFields<BriefingResolvers>({
+      enabled: (briefing) => briefing.enabled === 1,
+      days: (briefing) => parseDays(briefing.days),
+      nextRunAt: (briefing) => briefing.next_run_at,
+      lastSentAt: (briefing) => briefing.last_sent_at,
+    }),
+    async places(briefing, _, context) {
+      return context.loaders.briefingPlaces.load({ userId: briefing.user_id, id: briefing.id });
     },
   },
   Mutation: {
-    async saveBriefing(_: unknown, args: { id?: string | null; input: BriefingInput }, context: ApiContext) {
+    async saveBriefing(_, args, context) {
       const userId = requireUserId(context);
       const input = parseInput(briefingInput, args.input);
       const { name, placeIds } = input;
@@ -136,15 +76,15 @@ export const briefingsResolvers = {
           .values(placeIds.map((placeId, position) => ({ briefing_id: id, place_id: placeId, position })))
           .execute();
       });
-      return briefingView(row);
+      return row;
     },
-    async deleteBriefing(_: unknown, { id }: { id: string }, context: ApiContext) {
+    async deleteBriefing(_, { id }, context) {
       const userId = requireUserId(context);
       const removed = await context.db.transaction().execute((trx) => removeBriefingWithSnapshot(trx, userId, id, context.now()));
       if (!removed) throw notFound("Briefing");
       return id;
     },
-    async restoreBriefing(_: unknown, { id }: { id: string }, context: ApiContext) {
+    async restoreBriefing(_, { id }, context) {
       const userId = requireUserId(context);
       const row = await context.db.transaction().execute(async (trx) => {
         const count = await trx.selectFrom("briefings").select("id").where("user_id", "=", userId).execute();
@@ -160,12 +100,12 @@ export const briefingsResolvers = {
       if (!row) {
         throw apiError("NOT_FOUND", `Nothing to restore: no briefing was deleted here in the last ${RESTORE_WINDOW_MS / 60_000} minutes`);
       }
-      return briefingView(row);
+      return row;
     },
-    async sendBriefingNow(_: unknown, { id }: { id: string }, context: ApiContext) {
+    async sendBriefingNow(_, { id }, context) {
       const userId = requireUserId(context);
       const briefing = await ownBriefing(context, userId, id);
-      return messageView(await context.briefings.sendNow(briefing));
+      return context.briefings.sendNow(briefing);
     },
   },
 };

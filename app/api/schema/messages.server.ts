@@ -1,71 +1,12 @@
 import { timeOrderedLowerBound } from "../../shared/live-cursor";
 import { untilSessionEnds } from "../auth/session-stream.server";
-import { requireSession, requireUserId, type ApiContext } from "../context.server";
+import { requireSession, requireUserId } from "../context.server";
 import type { MessageTable } from "../db/tables";
 import { removeMessageWithSnapshot, restoreRemovedMessage } from "../db/message-removal.server";
 import { RESTORE_WINDOW_MS } from "../db/removed-items.server";
 import { apiError, badInput, notFound } from "../errors.server";
-import { userView } from "./account.server";
-import { briefingView } from "./briefings.server";
-import { messageView, type MessageView } from "./message-view.server";
-import { placeView } from "./places.server";
-
-export const messagesTypeDefs = /* GraphQL */ `
-  enum MessageKind {
-    BRIEFING
-    ALERT
-    ALL_CLEAR
-    SYSTEM
-  }
-
-  type Message {
-    id: ID!
-    kind: MessageKind!
-    title: String!
-    body: String!
-    createdAt: DateTime!
-    readAt: DateTime
-    urgent: Boolean!
-    place: Place
-    briefing: Briefing
-    "Whose inbox this is (always the signed-in user): lets a client refresh the unread count with a change."
-    recipient: User!
-  }
-
-  type MessageConnection {
-    "Newest first."
-    edges: [Message!]!
-    "Pass as 'after' for the next page."
-    endCursor: String
-    hasMore: Boolean!
-  }
-
-  extend type User {
-    unreadCount: Int!
-  }
-
-  extend type Query {
-    messages(after: String, first: Int = 30, unreadOnly: Boolean = false): MessageConnection!
-  }
-
-  extend type Mutation {
-    markRead(ids: [ID!]!): [Message!]!
-    markAllRead: User!
-    "Deletes a message; restoreMessage can undo it for 10 minutes."
-    deleteMessage(id: ID!): ID!
-    "Puts back a message deleted in the last 10 minutes, in its place in the inbox."
-    restoreMessage(id: ID!): Message!
-  }
-
-  type Subscription {
-    """
-    The signed-in user's new messages, in order, as they are written. With 'after' (the
-    id of the last message the client has seen), the messages written since then come
-    first, so a client that reconnects misses nothing.
-    """
-    messageReceived(after: ID): Message!
-  }
-`;
+import { keepableFields } from "../result-cache.server";
+import type { MessageResolvers, Resolvers } from "./resolvers.generated";
 
 const encodeCursor = (row: MessageTable) => Buffer.from(`${row.created_at}|${row.id}`).toString("base64url");
 function decodeCursor(cursor: string): { createdAt: string; id: string } {
@@ -79,9 +20,9 @@ export const MAX_PAGE = 100;
 const MAX_CATCH_UP = 200;
 const MESSAGE_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export const messagesResolvers = {
+export const messagesResolvers: Resolvers = {
   Query: {
-    async messages(_: unknown, args: { after?: string | null; first?: number | null; unreadOnly?: boolean | null }, context: ApiContext) {
+    async messages(_, args, context) {
       const userId = requireUserId(context);
       const first = args.first ?? 30;
       if (!Number.isInteger(first) || first < 1 || first > MAX_PAGE) throw badInput(`first must be from 1 to ${MAX_PAGE}`, "first");
@@ -100,31 +41,36 @@ export const messagesResolvers = {
         .execute();
       const page = rows.slice(0, first);
       const last = page[page.length - 1];
-      return { edges: page.map(messageView), endCursor: last ? encodeCursor(last) : null, hasMore: rows.length > first };
+      return { edges: page, endCursor: last ? encodeCursor(last) : null, hasMore: rows.length > first };
     },
   },
   User: {
-    async unreadCount(user: { id: string }, _: unknown, context: ApiContext) {
+    async unreadCount(user, _, context) {
       return context.loaders.unreadCount.load(user.id);
     },
   },
   Message: {
-    async recipient(message: MessageView, _: unknown, context: ApiContext) {
-      return userView(await context.loaders.user.load(message.userId));
+    // Read from the row alone.
+    ...keepableFields<MessageResolvers>({
+      createdAt: (message) => message.created_at,
+      readAt: (message) => message.read_at,
+      urgent: (message) => message.urgent === 1,
+    }),
+    async recipient(message, _, context) {
+      const { id, email, created_at } = await context.loaders.user.load(message.user_id);
+      return { id, email, created_at };
     },
-    async place(message: MessageView, _: unknown, context: ApiContext) {
-      if (!message.placeId) return null;
-      const row = await context.loaders.place.load({ userId: message.userId, id: message.placeId });
-      return row ? placeView(row) : null;
+    async place(message, _, context) {
+      if (!message.place_id) return null;
+      return (await context.loaders.place.load({ userId: message.user_id, id: message.place_id })) ?? null;
     },
-    async briefing(message: MessageView, _: unknown, context: ApiContext) {
-      if (!message.briefingId) return null;
-      const row = await context.loaders.briefing.load({ userId: message.userId, id: message.briefingId });
-      return row ? briefingView(row) : null;
+    async briefing(message, _, context) {
+      if (!message.briefing_id) return null;
+      return (await context.loaders.briefing.load({ userId: message.user_id, id: message.briefing_id })) ?? null;
     },
   },
   Mutation: {
-    async markRead(_: unknown, { ids }: { ids: string[] }, context: ApiContext) {
+    async markRead(_, { ids }, context) {
       const userId = requireUserId(context);
       if (ids.length > MAX_PAGE) throw badInput(`At most ${MAX_PAGE} ids at once`, "ids");
       if (ids.length === 0) return [];
@@ -135,10 +81,9 @@ export const messagesResolvers = {
         .where("id", "in", ids)
         .where("read_at", "is", null)
         .execute();
-      const rows = await context.db.selectFrom("messages").selectAll().where("user_id", "=", userId).where("id", "in", ids).execute();
-      return rows.map(messageView);
+      return context.db.selectFrom("messages").selectAll().where("user_id", "=", userId).where("id", "in", ids).execute();
     },
-    async markAllRead(_: unknown, __: unknown, context: ApiContext) {
+    async markAllRead(_, __, context) {
       const { userId, user } = requireSession(context);
       await context.db
         .updateTable("messages")
@@ -148,24 +93,24 @@ export const messagesResolvers = {
         .execute();
       return user;
     },
-    async deleteMessage(_: unknown, { id }: { id: string }, context: ApiContext) {
+    async deleteMessage(_, { id }, context) {
       const userId = requireUserId(context);
       const removed = await context.db.transaction().execute((trx) => removeMessageWithSnapshot(trx, userId, id, context.now()));
       if (!removed) throw notFound("Message");
       return id;
     },
-    async restoreMessage(_: unknown, { id }: { id: string }, context: ApiContext) {
+    async restoreMessage(_, { id }, context) {
       const userId = requireUserId(context);
       const row = await context.db.transaction().execute((trx) => restoreRemovedMessage(trx, userId, id, context.now()));
       if (!row) {
         throw apiError("NOT_FOUND", `Nothing to restore: no message was deleted here in the last ${RESTORE_WINDOW_MS / 60_000} minutes`);
       }
-      return messageView(row);
+      return row;
     },
   },
   Subscription: {
     messageReceived: {
-      async subscribe(_: unknown, { after }: { after?: string | null }, context: ApiContext) {
+      async subscribe(_, { after }, context) {
         const session = requireSession(context);
         const userId = session.userId;
         if (after != null && !MESSAGE_ID.test(after)) throw badInput("after must be a message id", "after");
@@ -183,7 +128,7 @@ export const messagesResolvers = {
         }
         return untilSessionEnds(stream, session, context);
       },
-      resolve: (row: MessageTable) => messageView(row),
+      resolve: (row: MessageTable) => row,
     },
   },
 };

@@ -6,64 +6,10 @@ import { createReadCache } from "../db/read-cache.server";
 import type { PlaceTable } from "../db/tables";
 import { apiError, badInput, notFound } from "../errors.server";
 import { parseInput } from "../input.server";
-import { keepable } from "../result-cache.server";
+import { keepable, keepableFields } from "../result-cache.server";
 import { addPlaceInput, LABEL_CONTROL_CHARACTER, renamePlaceInput } from "../../shared/inputs/place";
 import type { GeocodedLocation } from "../weather/open-meteo.server";
-import { placeView, type PlaceView } from "./place-view.server";
-
-export { placeView };
-
-export const placesTypeDefs = /* GraphQL */ `
-  "A search result: somewhere that can become a place."
-  type Location {
-    id: ID!
-    name: String!
-    admin1: String
-    country: String
-    countryCode: String
-    latitude: Float!
-    longitude: Float!
-    timeZone: TimeZone!
-    population: Int
-  }
-
-  "A location the user saved, under their own label, in their own order."
-  type Place {
-    id: ID!
-    label: String!
-    name: String!
-    admin1: String
-    countryCode: String
-    latitude: Float!
-    longitude: Float!
-    timeZone: TimeZone!
-    position: Int!
-  }
-
-  extend type User {
-    "The user's places, in their order (the same list as Query.places)."
-    places: [Place!]!
-  }
-
-  extend type Query {
-    places: [Place!]!
-    place(id: ID!): Place
-    "Location search (Open-Meteo geocoding, GeoNames data) in the user's language."
-    searchLocations(query: String!, count: Int = 8): [Location!]!
-  }
-
-  extend type Mutation {
-    "Saves a location found by searchLocations (locationId), or a coordinate."
-    addPlace(locationId: ID, latitude: Float, longitude: Float, label: String): Place!
-    renamePlace(id: ID!, label: String!): Place!
-    "The user's place ids in their new order: every place exactly once."
-    reorderPlaces(ids: [ID!]!): [Place!]!
-    "Removes a place with its alert rules and its slots in briefings; restorePlace can undo it for 10 minutes."
-    removePlace(id: ID!): ID!
-    "Puts a place removed in the last 10 minutes back where it was, with what went with it."
-    restorePlace(id: ID!): Place!
-  }
-`;
+import type { LocationResolvers, PlaceResolvers, Resolvers } from "./resolvers.generated";
 
 export const MAX_PLACES = 20;
 const QUERY_MAX_LENGTH = 100;
@@ -78,11 +24,12 @@ const PLACE_LIST_CACHE_ENTRIES = 10_000;
 
 /** Each user's places in order, kept until places are written (every screen of the app asks). */
 export function createPlaceLists(changes: ChangeTracker) {
-  return createReadCache<string, readonly PlaceView[]>({ changes, tables: ["places"], maxEntries: PLACE_LIST_CACHE_ENTRIES });
+  return createReadCache<string, readonly PlaceTable[]>({ changes, tables: ["places"], maxEntries: PLACE_LIST_CACHE_ENTRIES });
 }
 
-function userPlaces(context: ApiContext, userId: string): Promise<readonly PlaceView[]> {
-  return context.placeLists.get(userId, async () => (await context.loaders.placesOfUser.load(userId)).map(placeView));
+// The list is shared by every request until places are written: resolvers pass it on and never change it.
+function userPlaces(context: ApiContext, userId: string) {
+  return <Promise<PlaceTable[]>>context.placeLists.get(userId, () => context.loaders.placesOfUser.load(userId));
 }
 
 function findOwnPlace(context: ApiContext, userId: string, id: string) {
@@ -96,17 +43,29 @@ async function ownPlace(context: ApiContext, userId: string, id: string) {
   return row;
 }
 
-export const placesResolvers = {
+export const placesResolvers: Resolvers = {
   User: {
-    places: keepable((user: { id: string }, _: unknown, context: ApiContext) => userPlaces(context, user.id)),
+    places: keepable((user, _, context) => userPlaces(context, user.id)),
   },
+  // Read from the row alone.
+  Place: keepableFields<PlaceResolvers>({
+    countryCode: (place) => place.country_code,
+    timeZone: (place) => place.time_zone,
+  }),
+  Location: keepableFields<LocationResolvers>({
+    id: (location) => String(location.id),
+    admin1: (location) => location.admin1 ?? null,
+    country: (location) => location.country ?? null,
+    countryCode: (location) => location.country_code ?? null,
+    timeZone: (location) => location.timezone!,
+    population: (location) => location.population ?? null,
+  }),
   Query: {
-    places: keepable((_: unknown, __: unknown, context: ApiContext) => userPlaces(context, requireUserId(context))),
-    async place(_: unknown, { id }: { id: string }, context: ApiContext) {
-      const row = await findOwnPlace(context, requireUserId(context), id);
-      return row ? placeView(row) : null;
+    places: keepable((_, __, context) => userPlaces(context, requireUserId(context))),
+    async place(_, { id }, context) {
+      return (await findOwnPlace(context, requireUserId(context), id)) ?? null;
     },
-    async searchLocations(_: unknown, args: { query: string; count?: number | null }, context: ApiContext) {
+    async searchLocations(_, args, context) {
       const query = args.query.trim();
       const count = args.count ?? 8;
       if (query.length > QUERY_MAX_LENGTH) throw badInput(`A search has at most ${QUERY_MAX_LENGTH} characters`, "query");
@@ -131,31 +90,14 @@ export const placesResolvers = {
           cause: (error as Error).message,
         });
       }
-      return results
-        .filter((location) => location.timezone)
-        .map((location) => {
-          context.recentLocations.remember(location);
-          return {
-            id: String(location.id),
-            name: location.name,
-            admin1: location.admin1 ?? null,
-            country: location.country ?? null,
-            countryCode: location.country_code ?? null,
-            latitude: location.latitude,
-            longitude: location.longitude,
-            timeZone: location.timezone,
-            population: location.population ?? null,
-          };
-        });
+      const found = results.filter((location) => location.timezone);
+      for (const location of found) context.recentLocations.remember(location);
+      return found;
     },
   },
 
   Mutation: {
-    async addPlace(
-      _: unknown,
-      args: { locationId?: string | null; latitude?: number | null; longitude?: number | null; label?: string | null },
-      context: ApiContext,
-    ) {
+    async addPlace(_, args, context) {
       const userId = requireUserId(context);
       const input = parseInput(addPlaceInput, args);
       let base: Omit<PlaceTable, "id" | "user_id" | "label" | "position" | "created_at">;
@@ -200,18 +142,18 @@ export const placesResolvers = {
         await trx.insertInto("places").values(place).execute();
         return place;
       });
-      return placeView(row);
+      return row;
     },
 
-    async renamePlace(_: unknown, args: { id: string; label: string }, context: ApiContext) {
+    async renamePlace(_, args, context) {
       const userId = requireUserId(context);
       const label = cleanLabel(args.label);
       const row = await ownPlace(context, userId, args.id);
       await context.db.updateTable("places").set({ label }).where("id", "=", row.id).where("user_id", "=", userId).execute();
-      return placeView({ ...row, label });
+      return { ...row, label };
     },
 
-    async reorderPlaces(_: unknown, { ids }: { ids: string[] }, context: ApiContext) {
+    async reorderPlaces(_, { ids }, context) {
       const userId = requireUserId(context);
       return context.db.transaction().execute(async (trx) => {
         const rows = await trx.selectFrom("places").selectAll().where("user_id", "=", userId).execute();
@@ -226,18 +168,18 @@ export const placesResolvers = {
           ),
         );
         const byId = new Map(rows.map((row) => [row.id, row]));
-        return ids.map((id, position) => placeView({ ...byId.get(id)!, position }));
+        return ids.map((id, position) => ({ ...byId.get(id)!, position }));
       });
     },
 
-    async removePlace(_: unknown, { id }: { id: string }, context: ApiContext) {
+    async removePlace(_, { id }, context) {
       const userId = requireUserId(context);
       const removed = await context.db.transaction().execute((trx) => removePlaceWithSnapshot(trx, userId, id, context.now()));
       if (!removed) throw notFound("Place");
       return id;
     },
 
-    async restorePlace(_: unknown, { id }: { id: string }, context: ApiContext) {
+    async restorePlace(_, { id }, context) {
       const userId = requireUserId(context);
       const row = await context.db.transaction().execute(async (trx) => {
         const count = await trx.selectFrom("places").select("id").where("user_id", "=", userId).execute();
@@ -247,7 +189,7 @@ export const placesResolvers = {
       if (!row) {
         throw apiError("NOT_FOUND", `Nothing to restore: no place was removed here in the last ${RESTORE_WINDOW_MS / 60_000} minutes`);
       }
-      return placeView(row);
+      return row;
     },
   },
 };

@@ -2,19 +2,7 @@ import { randomUUID } from "node:crypto";
 import { requireUserId, type ApiContext } from "../context.server";
 import { endpointProblem } from "../bot/push-endpoint.server";
 import { badInput } from "../errors.server";
-
-export const pushTypeDefs = /* GraphQL */ `
-  extend type Query {
-    "The VAPID public key browsers subscribe with (pushManager.subscribe applicationServerKey)."
-    pushPublicKey: String!
-  }
-
-  extend type Mutation {
-    "Stores this browser's push subscription for the signed-in user (the fields of PushSubscription.toJSON())."
-    savePushSubscription(endpoint: String!, p256dh: String!, auth: String!): Boolean!
-    deletePushSubscription(endpoint: String!): Boolean!
-  }
-`;
+import type { Resolvers } from "./resolvers.generated";
 
 const BASE64URL = /^[A-Za-z0-9_-]+={0,2}$/;
 const decodedLength = (value: string) => Buffer.from(value, "base64url").length;
@@ -25,12 +13,12 @@ function validEndpoint(raw: string, context: ApiContext): string {
   return new URL(raw).toString();
 }
 
-export const pushResolvers = {
+export const pushResolvers: Resolvers = {
   Query: {
-    pushPublicKey: (_: unknown, __: unknown, context: ApiContext) => context.vapidPublicKey,
+    pushPublicKey: (_, __, context) => context.vapidPublicKey,
   },
   Mutation: {
-    async savePushSubscription(_: unknown, args: { endpoint: string; p256dh: string; auth: string }, context: ApiContext) {
+    async savePushSubscription(_, args, context) {
       const userId = requireUserId(context);
       const endpoint = validEndpoint(args.endpoint, context);
       // An uncompressed P-256 public key is 65 bytes; the auth secret 16.
@@ -52,7 +40,7 @@ export const pushResolvers = {
         .execute();
       return true;
     },
-    async deletePushSubscription(_: unknown, { endpoint }: { endpoint: string }, context: ApiContext) {
+    async deletePushSubscription(_, { endpoint }, context) {
       const userId = requireUserId(context);
       const result = await context.db
         .deleteFrom("push_subscriptions")

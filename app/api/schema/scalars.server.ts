@@ -1,5 +1,5 @@
 import { GraphQLError, GraphQLScalarType, Kind, type ValueNode } from "graphql";
-import { canonicalTimeZone } from "../../shared/time-zone-name";
+import { canonicalTimeZone, isTimeZone } from "../../shared/time-zone";
 import type { InputIssue } from "../../shared/inputs/issues";
 import { invalidInput } from "../input.server";
 
@@ -34,10 +34,6 @@ function stringScalar(
   });
 }
 
-export function isTimeZone(value: string): boolean {
-  return canonicalTimeZone(value) !== null;
-}
-
 export const scalarResolvers = {
   DateTime: stringScalar("DateTime", "An instant, ISO-8601 in UTC (2026-11-22T07:00:00.000Z).", (value) =>
     /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/.test(value) && !Number.isNaN(Date.parse(value))
@@ -59,10 +55,3 @@ export const scalarResolvers = {
     { field: "timeZone", code: "TIME_ZONE_UNKNOWN" },
   ),
 };
-
-export const scalarTypeDefs = /* GraphQL */ `
-  scalar DateTime
-  scalar Date
-  scalar LocalTime
-  scalar TimeZone
-`;

@@ -1,85 +1,9 @@
-import { limitAnonymousLookup, type ApiContext } from "../context.server";
+import { limitAnonymousLookup } from "../context.server";
 import { badInput } from "../errors.server";
 import { keepable, keepableFields, validUntil } from "../result-cache.server";
-import { conditionOf, CONDITIONS, type Forecast } from "../weather/forecast";
-import type { ForecastResult } from "../weather/forecast-service.server";
-
-export const weatherTypeDefs = /* GraphQL */ `
-  enum Condition { ${CONDITIONS.join(" ")} }
-
-  "A forecast for one place (metric: °C, km/h, mm, cm). Ids are stable: the client cache can key on them."
-  type Weather {
-    id: ID!
-    "When this forecast was fetched from the provider."
-    fetchedAt: DateTime!
-    "True when the provider could not be reached and this is the last known forecast."
-    stale: Boolean!
-    timeZone: TimeZone!
-    current: CurrentConditions!
-    hourly(hours: Int = 48): [HourlyForecast!]!
-    daily(days: Int = 7): [DailyForecast!]!
-  }
-
-  type CurrentConditions {
-    id: ID!
-    time: DateTime!
-    condition: Condition!
-    weatherCode: Int!
-    isDay: Boolean!
-    temperature: Float!
-    apparentTemperature: Float!
-    precipitation: Float!
-    windSpeed: Float!
-    windGusts: Float!
-    uvIndex: Float!
-  }
-
-  type HourlyForecast {
-    id: ID!
-    time: DateTime!
-    condition: Condition!
-    weatherCode: Int!
-    isDay: Boolean!
-    temperature: Float!
-    apparentTemperature: Float!
-    precipitation: Float!
-    precipitationProbability: Float!
-    snowfall: Float!
-    windSpeed: Float!
-    windGusts: Float!
-    uvIndex: Float!
-  }
-
-  type DailyForecast {
-    id: ID!
-    date: Date!
-    condition: Condition!
-    weatherCode: Int!
-    temperatureMax: Float!
-    temperatureMin: Float!
-    apparentTemperatureMax: Float!
-    apparentTemperatureMin: Float!
-    precipitationSum: Float!
-    precipitationProbabilityMax: Float!
-    snowfallSum: Float!
-    windSpeedMax: Float!
-    windGustsMax: Float!
-    uvIndexMax: Float!
-    sunrise: DateTime!
-    sunset: DateTime!
-  }
-
-  extend type Place {
-    weather: Weather!
-  }
-
-  extend type Query {
-    "A forecast for any coordinate, signed in or not (the visitor's ad-hoc lookup)."
-    weatherAt(latitude: Float!, longitude: Float!): Weather!
-  }
-`;
-
-type WeatherSource = { id: string; result: ForecastResult };
+import { conditionOf, type Forecast } from "../weather/forecast";
+import type { WeatherMapper as WeatherSource } from "./mappers";
+import type { Resolvers, WeatherResolvers } from "./resolvers.generated";
 
 const iso = (epochSeconds: number) => new Date(epochSeconds * 1000).toISOString();
 
@@ -153,14 +77,14 @@ function viewsOf({ id, result }: WeatherSource) {
   return views;
 }
 
-export const weatherResolvers = {
+export const weatherResolvers: Resolvers = {
   // Built from the forecast alone; the current hour's views change with the hour.
-  Weather: keepableFields({
-    id: (source: WeatherSource) => source.id,
-    fetchedAt: (source: WeatherSource) => source.result.fetchedAt.toISOString(),
-    stale: (source: WeatherSource) => source.result.stale,
-    timeZone: (source: WeatherSource) => source.result.forecast.timeZone,
-    current(source: WeatherSource, _: unknown, context: ApiContext) {
+  Weather: keepableFields<WeatherResolvers>({
+    id: (source) => source.id,
+    fetchedAt: (source) => source.result.fetchedAt.toISOString(),
+    stale: (source) => source.result.stale,
+    timeZone: (source) => source.result.forecast.timeZone,
+    current(source, _, context) {
       validUntil(context, nextHourStart(context.now()));
       const views = viewsOf(source);
       const hourIndex = currentHourIndex(source.result.forecast, context.now());
@@ -169,19 +93,20 @@ export const weatherResolvers = {
       }
       return views.current.view;
     },
-    hourly(source: WeatherSource, { hours }: { hours: number }, context: ApiContext) {
-      if (!Number.isInteger(hours) || hours < 1 || hours > 168) throw badInput("hours must be from 1 to 168", "hours");
+    hourly(source, { hours }, context) {
+      if (typeof hours !== "number" || !Number.isInteger(hours) || hours < 1 || hours > 168)
+        throw badInput("hours must be from 1 to 168", "hours");
       validUntil(context, nextHourStart(context.now()));
       const start = currentHourIndex(source.result.forecast, context.now());
       return start === -1 ? [] : viewsOf(source).hourly.slice(start, start + hours);
     },
-    daily(source: WeatherSource, { days }: { days: number }) {
-      if (!Number.isInteger(days) || days < 1 || days > 8) throw badInput("days must be from 1 to 8", "days");
+    daily(source, { days }) {
+      if (typeof days !== "number" || !Number.isInteger(days) || days < 1 || days > 8) throw badInput("days must be from 1 to 8", "days");
       return viewsOf(source).daily.slice(0, days);
     },
   }),
   Place: {
-    weather: keepable(async (place: { id: string; latitude: number; longitude: number }, _: unknown, context: ApiContext) => {
+    weather: keepable(async (place, _, context) => {
       const result = await context.forecasts.get(place);
       // A stale forecast (the provider failing) is asked for again next time.
       validUntil(context, result.stale ? 0 : result.fetchedAt.getTime() + context.forecasts.ttlMs);
@@ -189,7 +114,7 @@ export const weatherResolvers = {
     }),
   },
   Query: {
-    async weatherAt(_: unknown, args: { latitude: number; longitude: number }, context: ApiContext) {
+    async weatherAt(_, args, context) {
       if (!(args.latitude >= -90 && args.latitude <= 90)) throw badInput("latitude must be between -90 and 90", "latitude");
       if (!(args.longitude >= -180 && args.longitude <= 180)) throw badInput("longitude must be between -180 and 180", "longitude");
       limitAnonymousLookup(context);

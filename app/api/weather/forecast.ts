@@ -1,3 +1,5 @@
+import type { Condition } from "../../shared/schema-enums.generated";
+
 /** A forecast as the API keeps it: metric units, times as UTC epoch seconds, dates local to the place. */
 export type CurrentConditions = {
   time: number;
@@ -62,26 +64,6 @@ export function coordinateKey(coordinate: Coordinate): string {
   const { latitude, longitude } = roundCoordinate(coordinate);
   return `${latitude.toFixed(2)},${longitude.toFixed(2)}`;
 }
-
-export const CONDITIONS = [
-  "CLEAR",
-  "MAINLY_CLEAR",
-  "PARTLY_CLOUDY",
-  "OVERCAST",
-  "FOG",
-  "DRIZZLE",
-  "FREEZING_DRIZZLE",
-  "RAIN",
-  "FREEZING_RAIN",
-  "SNOW",
-  "SNOW_GRAINS",
-  "RAIN_SHOWERS",
-  "SNOW_SHOWERS",
-  "THUNDERSTORM",
-  "THUNDERSTORM_WITH_HAIL",
-  "UNKNOWN",
-] as const;
-export type Condition = (typeof CONDITIONS)[number];
 
 /** WMO weather interpretation codes (Open-Meteo's `weather_code`) as conditions. */
 export function conditionOf(code: number): Condition {

@@ -12,8 +12,8 @@ import {
   MARK_ALL_READ_MUTATION,
   MARK_READ_MUTATION,
   RESTORE_MESSAGE_MUTATION,
-  type MessageFields,
 } from "~/lib/graphql/documents";
+import type { MessageFieldsFragment as MessageFields } from "~/lib/graphql/documents.generated";
 import { focusAfterRemoval, focusWithinItem } from "~/lib/focus-after-removal";
 import { showToast } from "~/lib/toast/toast-store";
 import { showUndoToast } from "~/lib/toast/undo-toast";

@@ -2,7 +2,7 @@ import { useTranslation } from "react-i18next";
 import { VisitorLookup } from "~/components/home/visitor-lookup";
 import { ForecastCard } from "~/components/weather/forecast-card";
 import { openOverlay } from "~/lib/overlays/overlay-store";
-import type { PlaceSummary } from "~/lib/graphql/documents";
+import type { PlaceFieldsFragment as PlaceSummary } from "~/lib/graphql/documents.generated";
 
 /** Where a place is: its name when the user labelled it otherwise, and its region and country. */
 function placeSubtitle(place: PlaceSummary, locale: string): string {

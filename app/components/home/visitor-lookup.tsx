@@ -3,7 +3,10 @@ import { useTranslation } from "react-i18next";
 import { useQuery } from "urql";
 import { describeLocation, LocationSearch } from "~/components/places/location-search";
 import { ForecastCard } from "~/components/weather/forecast-card";
-import { WEATHER_AT_QUERY, type LocationResult } from "~/lib/graphql/documents";
+import { WEATHER_AT_QUERY } from "~/lib/graphql/documents";
+import type { SearchLocationsQuery } from "~/lib/graphql/documents.generated";
+
+type LocationResult = SearchLocationsQuery["searchLocations"][number];
 
 function LookupForecast({ location }: { location: LocationResult }) {
   const { t } = useTranslation();

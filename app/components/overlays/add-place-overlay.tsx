@@ -2,7 +2,8 @@ import { useId, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { useMutation } from "urql";
 import { describeLocation, LocationSearch } from "~/components/places/location-search";
-import { ADD_PLACE_MUTATION, type LocationResult } from "~/lib/graphql/documents";
+import { ADD_PLACE_MUTATION } from "~/lib/graphql/documents";
+import type { SearchLocationsQuery } from "~/lib/graphql/documents.generated";
 import { FieldError, OverlayHeader } from "~/components/ui/form-parts";
 import { apiIssues, fieldErrors, type FieldErrors } from "~/lib/forms/field-errors";
 import { checkInput } from "~/shared/inputs/issues";
@@ -12,6 +13,7 @@ import { showToast } from "~/lib/toast/toast-store";
 
 /** Where the input's problems are shown: the search for the location, the label under its field. */
 const FIELDS = { locationId: "location", label: "label" } as const;
+type LocationResult = SearchLocationsQuery["searchLocations"][number];
 
 /** Search → choose → optional label → add: the new card appears in the list straight from the answer. */
 export default function AddPlaceOverlay({ close }: OverlayProps) {

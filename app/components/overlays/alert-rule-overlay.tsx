@@ -1,17 +1,17 @@
 import { useId, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { useMutation, useQuery } from "urql";
-import { ALERT_METRICS, displayThreshold, thresholdUnit, type AlertMetric } from "~/lib/alert-units";
+import { displayThreshold, thresholdUnit } from "~/lib/alert-units";
 import { formatWhen, useDisplaySettings, type DisplaySettings } from "~/lib/display-settings";
 import {
   ALERT_RULES_QUERY,
   PLACES_QUERY,
   PREVIEW_ALERT_RULE_QUERY,
   SAVE_ALERT_RULE_MUTATION,
-  WEEKDAYS,
-  type AlertRuleInput,
-  type Condition,
+  type CompleteAlertRuleInput as AlertRuleInput,
 } from "~/lib/graphql/documents";
+import { ALERT_METRICS, WEEKDAYS } from "~/shared/enum-values";
+import type { AlertMetric, Condition } from "~/shared/schema-enums.generated";
 import { graphqlErrorMessage } from "~/lib/graphql/errors";
 import { apiIssues, fieldErrors, issueMessage, type FieldErrors } from "~/lib/forms/field-errors";
 import { alertRuleInput } from "~/shared/inputs/alert-rule";

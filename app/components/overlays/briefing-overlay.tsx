@@ -1,7 +1,9 @@
 import { useId, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { useMutation, useQuery } from "urql";
-import { BRIEFING_PERIODS, BRIEFINGS_QUERY, PLACES_QUERY, SAVE_BRIEFING_MUTATION, type BriefingInput } from "~/lib/graphql/documents";
+import { BRIEFINGS_QUERY, PLACES_QUERY, SAVE_BRIEFING_MUTATION } from "~/lib/graphql/documents";
+import type { BriefingInput } from "~/lib/graphql/documents.generated";
+import { BRIEFING_PERIODS } from "~/shared/enum-values";
 import { FieldError, OverlayHeader, WeekdayChoices } from "~/components/ui/form-parts";
 import { apiIssues, fieldErrors, type FieldErrors } from "~/lib/forms/field-errors";
 import { briefingInput } from "~/shared/inputs/briefing";
@@ -137,7 +139,7 @@ export default function BriefingOverlay({ close, params }: OverlayProps) {
         <input
           type="checkbox"
           className="accent-primary"
-          checked={draft.enabled}
+          checked={draft.enabled !== false}
           onChange={(event) => change({ enabled: event.target.checked })}
         />
         {t("briefings.form.enabled")}

@@ -1,10 +1,13 @@
 import { useId, useState, type KeyboardEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { useQuery } from "urql";
-import { SEARCH_LOCATIONS_QUERY, type LocationResult } from "~/lib/graphql/documents";
+import { SEARCH_LOCATIONS_QUERY } from "~/lib/graphql/documents";
+import type { SearchLocationsQuery } from "~/lib/graphql/documents.generated";
 import { SILENT_OPERATION } from "~/lib/graphql/install-browser";
 import { useConnectivity } from "~/lib/pwa/connectivity";
 import { useDebouncedValue } from "~/lib/use-debounced-value";
+
+export type LocationResult = SearchLocationsQuery["searchLocations"][number];
 
 /** Typing pauses this long before a search is sent (docs/product-constants.md). */
 export const SEARCH_DEBOUNCE_MS = 200;

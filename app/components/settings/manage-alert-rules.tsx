@@ -11,8 +11,8 @@ import {
   RESUME_ALERT_RULE_MUTATION,
   SAVE_ALERT_RULE_MUTATION,
   SNOOZE_ALERT_RULE_MUTATION,
-  type AlertRule,
 } from "~/lib/graphql/documents";
+import type { AlertRuleFieldsFragment as AlertRule } from "~/lib/graphql/documents.generated";
 import { openOverlay } from "~/lib/overlays/overlay-store";
 import { showToast } from "~/lib/toast/toast-store";
 import { useOptimisticToggle } from "~/lib/use-optimistic-toggle";

@@ -9,8 +9,8 @@ import {
   RESTORE_BRIEFING_MUTATION,
   SAVE_BRIEFING_MUTATION,
   SEND_BRIEFING_NOW_MUTATION,
-  type Briefing,
 } from "~/lib/graphql/documents";
+import type { BriefingFieldsFragment as Briefing } from "~/lib/graphql/documents.generated";
 import { openOverlay } from "~/lib/overlays/overlay-store";
 import { focusAfterRemoval } from "~/lib/focus-after-removal";
 import { showToast } from "~/lib/toast/toast-store";

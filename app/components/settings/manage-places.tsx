@@ -9,8 +9,8 @@ import {
   RENAME_PLACE_MUTATION,
   REORDER_PLACES_MUTATION,
   RESTORE_PLACE_MUTATION,
-  type PlaceSummary,
 } from "~/lib/graphql/documents";
+import type { PlaceFieldsFragment as PlaceSummary } from "~/lib/graphql/documents.generated";
 import { useDragReorder, type DragHandleProps } from "~/lib/drag-reorder";
 import { apiIssues, fieldErrors } from "~/lib/forms/field-errors";
 import { checkInput } from "~/shared/inputs/issues";

@@ -1,9 +1,10 @@
 import { useEffect, useId, useMemo, useState, type KeyboardEvent, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { useMutation, useQuery } from "urql";
-import { SETTINGS_QUERY, UPDATE_SETTINGS_MUTATION, type FullSettings } from "~/lib/graphql/documents";
+import { SETTINGS_QUERY, UPDATE_SETTINGS_MUTATION } from "~/lib/graphql/documents";
+import type { SettingsFieldsFragment as FullSettings } from "~/lib/graphql/documents.generated";
 import { apiIssues, fieldErrors } from "~/lib/forms/field-errors";
-import { canonicalTimeZone } from "~/shared/time-zone-name";
+import { canonicalTimeZone } from "~/shared/time-zone";
 import { checkInput } from "~/shared/inputs/issues";
 import { settingsInput } from "~/shared/inputs/settings";
 import { toastStore } from "~/lib/toast/toast-store";

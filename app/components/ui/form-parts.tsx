@@ -1,8 +1,10 @@
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { CloseIcon } from "~/components/icons";
+import { WEEKDAYS } from "~/shared/enum-values";
+import type { Weekday } from "~/shared/schema-enums.generated";
 import type { OverlayName } from "~/lib/overlays/registry";
-import { WEEKDAYS, weekdayName, type Weekday } from "~/lib/weekdays";
+import { weekdayName } from "~/lib/weekdays";
 
 /** An overlay's title (it names the dialog: `overlay-{name}-title`) and its close button. */
 export function OverlayHeader({ name, title, close }: { name: OverlayName; title: ReactNode; close: () => void }) {

@@ -1,4 +1,4 @@
-import type { Condition } from "~/lib/graphql/documents";
+import type { Condition } from "~/shared/schema-enums.generated";
 
 /*
  * One drawing per kind of weather, built from a few shapes (sun, moon, cloud, drops,

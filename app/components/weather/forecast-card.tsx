@@ -1,6 +1,10 @@
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
-import type { CurrentConditions, DailyForecast, HourlyForecast, WeatherReport } from "~/lib/graphql/documents";
+import type { WeatherFieldsFragment as WeatherReport } from "~/lib/graphql/documents.generated";
+
+type CurrentConditions = WeatherReport["current"];
+type HourlyForecast = WeatherReport["hourly"][number];
+type DailyForecast = WeatherReport["daily"][number];
 import { useDisplaySettings, useNow, type DisplaySettings } from "~/lib/display-settings";
 import {
   hourCycle,

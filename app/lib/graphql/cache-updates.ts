@@ -1,4 +1,4 @@
-import { gql } from "@urql/core";
+import { ReadAtFragmentDoc as READ_AT, UnreadCountFragmentDoc as UNREAD_COUNT } from "./documents.generated";
 import type { Cache, Data, UpdatesConfig } from "@urql/exchange-graphcache";
 
 /*
@@ -106,13 +106,6 @@ function removeMessage(cache: Cache, id: string) {
   cache.invalidate({ __typename: "Message", id });
 }
 
-const UNREAD_COUNT = gql`
-  fragment UnreadCount on User {
-    id
-    unreadCount
-  }
-`;
-
 function adjustUnreadCount(cache: Cache, by: number) {
   const me = cache.resolve("Query", "me") as string | null;
   const unread = me ? (cache.resolve(me, "unreadCount") as number | null) : null;
@@ -162,13 +155,6 @@ function restoreMessage(cache: Cache, message: (Keyed & { readAt?: string | null
     return;
   }
 }
-
-const READ_AT = gql`
-  fragment ReadAt on Message {
-    id
-    readAt
-  }
-`;
 
 /** After "mark all read": every cached message read, the unread count zero. */
 function markAllMessagesRead(cache: Cache, readAt: string) {

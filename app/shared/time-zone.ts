@@ -29,3 +29,8 @@ export function canonicalTimeZone(value: string): string | null {
     return null;
   }
 }
+
+/** Whether the runtime knows the zone (in any case): the TimeZone scalar's check, and the forms'. */
+export function isTimeZone(value: string): boolean {
+  return canonicalTimeZone(value) !== null;
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { canonicalTimeZone } from "~/shared/time-zone-name";
+import { canonicalTimeZone } from "~/shared/time-zone";
 
 describe("canonicalTimeZone", () => {
   it("gives the IANA name of a zone written in any case", () => {

@@ -1,0 +1,32 @@
+// What each GraphQL type's resolvers receive as their parent (codegen.ts `mappers`): the database row, or what a
+// service hands out. Field resolvers turn them into the schema's fields; nothing is converted ahead of time.
+import type { Condition } from "../../shared/schema-enums.generated";
+import type { AlertRuleTable, BriefingTable, MessageTable, PlaceTable, SettingsTable, UserTable } from "../db/tables";
+import type { Forecast } from "../weather/forecast";
+import type { ForecastResult } from "../weather/forecast-service.server";
+import type { GeocodedLocation } from "../weather/open-meteo.server";
+
+export type UserMapper = Pick<UserTable, "id" | "email" | "created_at">;
+export type SettingsMapper = SettingsTable;
+export type PlaceMapper = PlaceTable;
+export type LocationMapper = GeocodedLocation;
+export type MessageMapper = MessageTable;
+export type BriefingMapper = BriefingTable;
+export type AlertRuleMapper = AlertRuleTable;
+
+/** A forecast for a place (keyed by the place) or for a coordinate. */
+export type WeatherMapper = { id: string; result: ForecastResult };
+/** A forecast's hours and days, built once per forecast (weather.server.ts keeps them): ISO times, conditions. */
+export type CurrentConditionsMapper = Omit<Forecast["current"], "time"> & {
+  id: string;
+  time: string;
+  condition: Condition;
+  uvIndex: number;
+};
+export type HourlyForecastMapper = Omit<Forecast["hourly"][number], "time"> & { id: string; time: string; condition: Condition };
+export type DailyForecastMapper = Omit<Forecast["daily"][number], "sunrise" | "sunset"> & {
+  id: string;
+  condition: Condition;
+  sunrise: string;
+  sunset: string;
+};
