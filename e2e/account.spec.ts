@@ -1,11 +1,8 @@
 import type { Page } from "@playwright/test";
 import { expect, gotoHydrated, test } from "./fixtures";
 import { startAppServer } from "./support/app-server";
-import { accountWithPlace } from "./support/graphql";
+import { accountWithPlace, uniqueEmail } from "./support/graphql";
 import { waitForOfflineReady } from "./support/pwa";
-
-let counter = 0;
-const uniqueEmail = () => `e2e-${Date.now()}-${++counter}@example.com`;
 
 async function fillAccountForm(page: Page, email: string, password: string) {
   await page.getByLabel("Email").fill(email);

@@ -90,9 +90,13 @@ describe("ChangeTracker", () => {
 describe("createReadCache", () => {
   it("reads once while its tables are unchanged, and again after a write to one of them", async () => {
     const { changes, otherProcessCommits } = tracker();
-    const cache = createReadCache<string, string[]>({ changes, tables: ["places"], maxEntries: 10 });
+    const cache = createReadCache<string, string[]>({ changes, maxEntries: 10 });
     let reads = 0;
-    const read = async () => [`read ${++reads}`];
+    // As a query on places would: the read log hears which tables the read ran on.
+    const read = async () => {
+      changes.reads.note(["places"]);
+      return [`read ${++reads}`];
+    };
     expect(await cache.get("u1", read)).toEqual(["read 1"]);
     expect(await cache.get("u1", read)).toEqual(["read 1"]);
     changes.recordStatement('update "messages" set x = 1');
@@ -106,8 +110,9 @@ describe("createReadCache", () => {
 
   it("does not keep a read during which its table was written", async () => {
     const { changes } = tracker();
-    const cache = createReadCache<string, string>({ changes, tables: ["places"], maxEntries: 10 });
+    const cache = createReadCache<string, string>({ changes, maxEntries: 10 });
     const first = await cache.get("u1", async () => {
+      changes.reads.note(["places"]);
       changes.recordStatement('insert into "places" values (?)');
       return "during a write";
     });
@@ -120,7 +125,6 @@ describe("createReadCache", () => {
     let now = 0;
     const cache = createReadCache<string, { until: number } | null>({
       changes,
-      tables: ["sessions"],
       maxEntries: 2,
       fresh: (value) => value !== null && now < value.until,
     });

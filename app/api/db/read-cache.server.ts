@@ -10,7 +10,7 @@ export type ReadCache<K, V> = {
 /**
  * Keeps what a read returned until one of the tables it came from is written (here or by
  * another process: see ChangeTracker). Those tables are the ones the read ran queries on
- * (logged as it runs), besides any `tables` named. A value given from memory runs no
+ * (logged as it runs). A value given from memory runs no
  * query, so its tables are passed on to the computation under way (a kept GraphQL
  * answer depends on them too). Values are shared between callers: treat them as
  * read-only. At most `maxEntries` are kept; the least recently used go first. A read that
@@ -18,8 +18,6 @@ export type ReadCache<K, V> = {
  */
 export function createReadCache<K, V>(options: {
   changes: ChangeTracker;
-  /** Tables the value depends on beyond those its read runs queries on. */
-  tables?: readonly string[];
   maxEntries: number;
   /** A kept value that is no longer good for other reasons (it expired) is read again. */
   fresh?: (value: V) => boolean;
@@ -39,7 +37,6 @@ export function createReadCache<K, V>(options: {
       }
       const mark = changes.mark();
       const log = new ReadLog();
-      log.add(options.tables ?? []);
       const value = await changes.reads.run(log, read);
       changes.reads.note(log.tables);
       if (value === null) return value;

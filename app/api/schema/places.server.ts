@@ -24,7 +24,7 @@ const PLACE_LIST_CACHE_ENTRIES = 10_000;
 
 /** Each user's places in order, kept until places are written (every screen of the app asks). */
 export function createPlaceLists(changes: ChangeTracker) {
-  return createReadCache<string, readonly PlaceTable[]>({ changes, tables: ["places"], maxEntries: PLACE_LIST_CACHE_ENTRIES });
+  return createReadCache<string, readonly PlaceTable[]>({ changes, maxEntries: PLACE_LIST_CACHE_ENTRIES });
 }
 
 // The list is shared by every request until places are written: resolvers pass it on and never change it.

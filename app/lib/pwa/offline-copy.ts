@@ -6,7 +6,7 @@
 export const OFFLINE_COPY_HEADER = "X-Weatherbot-Offline-Copy";
 
 export function offlineCopyRequest(url: string): Request {
-  return new Request(new URL(url, location.href), { headers: { [OFFLINE_COPY_HEADER]: "1" }, credentials: "same-origin" });
+  return new Request(new URL(url, location.href), { headers: { [OFFLINE_COPY_HEADER]: "1" } });
 }
 
 export function isOfflineCopyRequest(request: Request): boolean {
