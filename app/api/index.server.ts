@@ -20,6 +20,7 @@ import { Loaders } from "./loaders.server";
 import { createSessionLookup } from "./auth/sessions.server";
 import type { ApiContext, ApiServices } from "./context.server";
 import { openDatabase, sqlitePath } from "./db/database.server";
+import { databaseUnavailableError, isDatabaseUnavailable } from "./db/unavailable.server";
 import { newResultHints, useResultCache } from "./result-cache.server";
 import { useRequestRefusals } from "./request-refusals.server";
 import { createApiSchema, type SchemaExtension } from "./schema/index.server";
@@ -189,6 +190,10 @@ export async function createApi(config: ApiConfig) {
         // whose details stay in the server log.
         const original = (error as GraphQLError).originalError ?? error;
         if (original instanceof GraphQLError) return original;
+        if (isDatabaseUnavailable(original)) {
+          console.warn("[graphql] database unavailable:", original instanceof Error ? original.message : original);
+          return databaseUnavailableError();
+        }
         console.error("[graphql] unexpected error:", original);
         return new GraphQLError(message, { extensions: { code: "INTERNAL_SERVER_ERROR" } });
       },

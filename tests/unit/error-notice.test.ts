@@ -12,6 +12,7 @@ describe("what a person is told about a failed operation", () => {
     ["RATE_LIMITED", "errors.rateLimited"],
     ["BAD_USER_INPUT", "errors.invalidInput"],
     ["WEATHER_UNAVAILABLE", "errors.weatherUnavailable"],
+    ["SERVICE_UNAVAILABLE", "errors.serviceUnavailable"],
     ["NOT_FOUND", "errors.notFound"],
     ["FORBIDDEN", "errors.notFound"],
     ["INTERNAL_SERVER_ERROR", "errors.serverError"],

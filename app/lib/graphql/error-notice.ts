@@ -8,6 +8,7 @@ export type ErrorNotice =
   | "errors.rateLimited"
   | "errors.invalidInput"
   | "errors.weatherUnavailable"
+  | "errors.serviceUnavailable"
   | "errors.notFound"
   | "errors.serverError";
 
@@ -18,6 +19,7 @@ const BY_CODE: Record<string, ErrorNotice> = {
   BAD_USER_INPUT: "errors.invalidInput",
   GRAPHQL_VALIDATION_FAILED: "errors.invalidInput",
   WEATHER_UNAVAILABLE: "errors.weatherUnavailable",
+  SERVICE_UNAVAILABLE: "errors.serviceUnavailable",
   NOT_FOUND: "errors.notFound",
   FORBIDDEN: "errors.notFound",
 };
