@@ -80,6 +80,60 @@ export function encodeRequest(url: URL, body: string, headers: Record<string, st
 
 const ERRORS = Buffer.from('"errors"');
 
+/** Where each client's next request comes from: null when there is none left. */
+type RequestSource = { next(): Buffer | null; endsAt: number };
+
+async function drive(url: URL, source: RequestSource, connections: number): Promise<LoadResult> {
+  const latencies: number[] = [];
+  let errors = 0;
+  const started = performance.now();
+
+  function client(): Promise<void> {
+    return new Promise((resolve) => {
+      let socket: Socket;
+      let sentAt = 0;
+      let reader: ResponseReader;
+      let finished = false;
+      const finish = () => {
+        finished = true;
+        socket.end(resolve);
+      };
+      const send = () => {
+        const request = performance.now() < source.endsAt ? source.next() : null;
+        if (!request) return finish();
+        sentAt = performance.now();
+        socket.write(request);
+      };
+      const open = () => {
+        reader = new ResponseReader();
+        socket = connect({ host: url.hostname, port: Number(url.port), noDelay: true }, send);
+        socket.on("data", (chunk: Buffer) => {
+          for (const response of reader.push(chunk)) {
+            latencies.push(performance.now() - sentAt);
+            if (response.status !== 200 || response.body.includes(ERRORS)) errors++;
+            send();
+          }
+        });
+        // A connection lost before the end is an error; the client opens another.
+        socket.on("error", () => {});
+        socket.on("close", () => {
+          if (finished) return resolve();
+          errors++;
+          open();
+        });
+      };
+      open();
+    });
+  }
+
+  await Promise.all(Array.from({ length: connections }, client));
+  const elapsed = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
+  return { requests: latencies.length, errors, rps: latencies.length / elapsed, p50: at(0.5), p99: at(0.99) };
+}
+
+/** The same request over and over on every connection, for `durationMs`. */
 export async function runLoad(options: {
   url: string;
   body: string;
@@ -89,47 +143,17 @@ export async function runLoad(options: {
 }): Promise<LoadResult> {
   const url = new URL(options.url);
   const request = encodeRequest(url, options.body, options.headers ?? {});
-  const latencies: number[] = [];
-  let errors = 0;
-  const started = performance.now();
-  const deadline = started + options.durationMs;
+  return drive(url, { next: () => request, endsAt: performance.now() + options.durationMs }, options.connections);
+}
 
-  function client(): Promise<void> {
-    return new Promise((resolve) => {
-      let socket: Socket;
-      let sentAt = 0;
-      let reader: ResponseReader;
-      const send = () => {
-        sentAt = performance.now();
-        socket.write(request);
-      };
-      const open = () => {
-        reader = new ResponseReader();
-        socket = connect({ host: url.hostname, port: Number(url.port), noDelay: true }, send);
-        socket.on("data", (chunk: Buffer) => {
-          for (const response of reader.push(chunk)) {
-            const now = performance.now();
-            latencies.push(now - sentAt);
-            if (response.status !== 200 || response.body.includes(ERRORS)) errors++;
-            if (now < deadline) send();
-            else socket.end(resolve);
-          }
-        });
-        // A connection lost before the end is an error; the client opens another.
-        socket.on("error", () => {});
-        socket.on("close", () => {
-          if (performance.now() >= deadline) return resolve();
-          errors++;
-          open();
-        });
-      };
-      open();
-    });
-  }
-
-  await Promise.all(Array.from({ length: options.connections }, client));
-  const elapsed = (performance.now() - started) / 1000;
-  latencies.sort((a, b) => a - b);
-  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
-  return { requests: latencies.length, errors, rps: latencies.length / elapsed, p50: at(0.5), p99: at(0.99) };
+/** Each request once, shared out among the connections as they come free (a cold path: nothing repeats). */
+export async function runEach(options: {
+  url: string;
+  requests: ReadonlyArray<{ body: string; headers?: Record<string, string> }>;
+  connections: number;
+}): Promise<LoadResult> {
+  const url = new URL(options.url);
+  const encoded = options.requests.map(({ body, headers }) => encodeRequest(url, body, headers ?? {}));
+  let index = 0;
+  return drive(url, { next: () => encoded[index++] ?? null, endsAt: Infinity }, options.connections);
 }

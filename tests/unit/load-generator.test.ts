@@ -1,7 +1,7 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
-import { encodeRequest, ResponseReader, runLoad } from "../../scripts/bench/load";
+import { encodeRequest, ResponseReader, runEach, runLoad } from "../../scripts/bench/load";
 
 const text = (responses: Array<{ status: number; body: Buffer }>) => responses.map(({ status, body }) => [status, body.toString()]);
 
@@ -58,6 +58,27 @@ describe("the benchmark's response reader", () => {
       expect(result.requests).toBeGreaterThan(20);
       expect(result.errors).toBe(Math.floor(served / 10) + Math.floor((served + 5) / 10));
       expect(result.p99).toBeGreaterThanOrEqual(result.p50);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});
+
+describe("the benchmark's cold path", () => {
+  it("sends each request exactly once, spread over the connections", async () => {
+    const seen: string[] = [];
+    const server = createServer((req, res) => {
+      seen.push(String(req.headers.authorization));
+      req.resume();
+      req.on("end", () => res.writeHead(200, { "content-type": "application/json" }).end('{"data":{}}'));
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const requests = Array.from({ length: 57 }, (_, i) => ({ body: "{}", headers: { authorization: `Bearer u${i}` } }));
+      const result = await runEach({ url: `http://127.0.0.1:${port}/graphql`, requests, connections: 5 });
+      expect(result).toMatchObject({ requests: 57, errors: 0 });
+      expect(seen.sort()).toEqual(requests.map(({ headers }) => headers.authorization).sort());
     } finally {
       await new Promise((resolve) => server.close(resolve));
     }
