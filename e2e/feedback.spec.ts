@@ -2,7 +2,7 @@ import type { Page } from "@playwright/test";
 import { startFakeOpenMeteo } from "../tests/fakes/open-meteo";
 import { expect, gotoHydrated, test } from "./fixtures";
 import { startAppServer } from "./support/app-server";
-import { signedInOnlineOnce, waitForOfflineReady } from "./support/pwa";
+import { goOffline, signedInOnlineOnce, waitForOfflineQueue, waitForOfflineReady } from "./support/pwa";
 import { accountWithPlace, signInBrowser, uniqueEmail } from "./support/graphql";
 
 const notifications = (page: Page) => page.getByRole("region", { name: "Notifications (F8)" }).getByRole("listitem");
@@ -163,7 +163,8 @@ test("offline: the banner promises only what is kept; a deleted message and new 
   const { account, message: sent } = await signedInOnlineOnce(page, request, baseURL!, "Offline Oasis");
   const toasts = await recordToasts(page);
 
-  await context.setOffline(true);
+  // The app's banner comes from the browser's offline event; the page's own requests must fail too before anything is deleted.
+  await goOffline(page);
   await expect(page.getByTestId("offline-banner")).toContainText(
     "Read marks, deleted messages, renamed places and preferences are sent when you're back online; everything else needs a connection.",
   );
@@ -182,7 +183,8 @@ test("offline: the banner promises only what is kept; a deleted message and new 
   // Offline, the navigation is a full load of the worker's copy: wait until it is hydrated.
   await page.getByRole("navigation").getByRole("link", { name: "Settings" }).click();
   await page.waitForURL("**/settings");
-  await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true");
+  // Hydrated, and the queue kept by the home page read back: only then is a change made here kept.
+  await waitForOfflineQueue(page);
   const preferences = page.getByRole("region", { name: "Preferences" });
   await preferences.getByLabel("Celsius (°C)").check();
   await expect(preferences.getByLabel("Celsius (°C)")).toBeChecked();
