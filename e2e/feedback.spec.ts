@@ -163,6 +163,11 @@ test("offline: the banner promises only what is kept; a deleted message and new 
   const { account, message: sent } = await signedInOnlineOnce(page, request, baseURL!, "Offline Oasis");
   const toasts = await recordToasts(page);
 
+  const onServer = async () =>
+    account.gql<{ me: { settings: { temperatureUnit: string } }; messages: { edges: Array<{ id: string }> } }>(
+      `{ me { settings { temperatureUnit } } messages(first: 10) { edges { id } } }`,
+    );
+
   // The app's banner comes from the browser's offline event; the page's own requests must fail too before anything is deleted.
   await goOffline(page);
   await expect(page.getByTestId("offline-banner")).toContainText(
@@ -171,6 +176,8 @@ test("offline: the banner promises only what is kept; a deleted message and new 
   const message = page.locator(`[data-message-id="${sent.id}"]`);
   await message.getByRole("button", { name: "Delete message" }).click();
   await expect(message).toHaveCount(0);
+  // Kept here, not sent (checked before the offline full load below, whose first act is to send the kept queue again).
+  expect((await onServer()).messages.edges.map((edge) => edge.id)).toContain(sent.id);
 
   await page.getByRole("button", { name: "Add a place" }).click();
   const dialog = page.getByRole("dialog", { name: "Add a place" });
@@ -192,10 +199,6 @@ test("offline: the banner promises only what is kept; a deleted message and new 
     notifications(page).filter({ hasText: "Preferences changed on this device. They're sent when you're back online." }),
   ).toBeVisible();
 
-  const onServer = async () =>
-    account.gql<{ me: { settings: { temperatureUnit: string } }; messages: { edges: Array<{ id: string }> } }>(
-      `{ me { settings { temperatureUnit } } messages(first: 10) { edges { id } } }`,
-    );
   expect((await onServer()).me.settings.temperatureUnit).toBe("FAHRENHEIT");
   expect((await onServer()).messages.edges.map((edge) => edge.id)).toContain(sent.id);
 
