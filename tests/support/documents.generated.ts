@@ -5,6 +5,141 @@ type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 export type Incremental<T> = T | { [P in keyof T]?: P extends " $fragmentName" | "__typename" ? T[P] : never };
 import type { TypedDocumentNode as DocumentNode } from "@urql/core";
 import { gql } from "@urql/core";
+export type Language = "EN_US" | "DE_DE" | "FR_FR" | "ES_ES";
+
+export type TemperatureUnit = "CELSIUS" | "FAHRENHEIT";
+
+export type WindSpeedUnit = "KMH" | "MS" | "MPH" | "KN";
+
+export type PrecipitationUnit = "MM" | "INCH";
+
+export type SettingsInput = {
+  language?: Language | null | undefined;
+  timeZone?: string | null | undefined;
+  hour12?: boolean | null | undefined;
+  temperatureUnit?: TemperatureUnit | null | undefined;
+  windSpeedUnit?: WindSpeedUnit | null | undefined;
+  precipitationUnit?: PrecipitationUnit | null | undefined;
+  quietHoursEnabled?: boolean | null | undefined;
+  quietFrom?: string | null | undefined;
+  quietTo?: string | null | undefined;
+  pushEnabled?: boolean | null | undefined;
+};
+
+export type MessageKind = "BRIEFING" | "ALERT" | "ALL_CLEAR" | "SYSTEM";
+
+export type Weekday = "MON" | "TUE" | "WED" | "THU" | "FRI" | "SAT" | "SUN";
+
+export type BriefingPeriod = "TODAY" | "REST_OF_TODAY" | "TONIGHT" | "TOMORROW" | "NEXT_3_DAYS";
+
+export type BriefingInput = {
+  name: string;
+  enabled?: boolean | null | undefined;
+  placeIds: Array<string | number>;
+  period: BriefingPeriod;
+  time: string;
+  days: Array<Weekday>;
+};
+
+export type TestSaveBriefingMutationVariables = Exact<{
+  id?: string | number | null | undefined;
+  input: BriefingInput;
+}>;
+
+export type TestSaveBriefingMutation = {
+  saveBriefing: {
+    id: string;
+    name: string;
+    enabled: boolean;
+    period: BriefingPeriod;
+    time: string;
+    days: Array<Weekday>;
+    nextRunAt: string | null;
+    places: Array<{ label: string }>;
+  };
+};
+
+export type TestBriefingInboxQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestBriefingInboxQuery = {
+  messages: {
+    edges: Array<{
+      id: string;
+      kind: MessageKind;
+      title: string;
+      body: string;
+      briefing: { name: string } | null;
+      place: { label: string } | null;
+    }>;
+  };
+  me: { unreadCount: number } | null;
+};
+
+export type TestBriefingUserSettingsMutationVariables = Exact<{
+  input: SettingsInput;
+}>;
+
+export type TestBriefingUserSettingsMutation = { updateSettings: { id: string; timeZone: string } };
+
+export type TestBriefingSearchQueryVariables = Exact<{
+  query: string;
+}>;
+
+export type TestBriefingSearchQuery = { searchLocations: Array<{ id: string }> };
+
+export type TestBriefingAddPlaceMutationVariables = Exact<{
+  locationId: string | number;
+  label?: string | null | undefined;
+}>;
+
+export type TestBriefingAddPlaceMutation = { addPlace: { id: string } };
+
+export type TestBriefingRunsQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestBriefingRunsQuery = { briefings: Array<{ name: string; nextRunAt: string | null }> };
+
+export type TestBriefingTimesQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestBriefingTimesQuery = { briefings: Array<{ nextRunAt: string | null; lastSentAt: string | null }> };
+
+export type TestBriefingIdsQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestBriefingIdsQuery = { briefings: Array<{ id: string }> };
+
+export type TestSendBriefingNowMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+export type TestSendBriefingNowMutation = { sendBriefingNow: { id: string; kind: MessageKind; title: string; body: string } };
+
+export type TestDeleteBriefingMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+export type TestDeleteBriefingMutation = { deleteBriefing: string };
+
+export type TestInboxMeQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestInboxMeQuery = { me: { id: string } | null };
+
+export type TestInboxPageQueryVariables = Exact<{
+  after?: string | null | undefined;
+  first?: number | null | undefined;
+  unreadOnly?: boolean | null | undefined;
+}>;
+
+export type TestInboxPageQuery = {
+  messages: { endCursor: string | null; hasMore: boolean; edges: Array<{ id: string; title: string; readAt: string | null }> };
+};
+
+export type TestInboxUnreadCountQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestInboxUnreadCountQuery = { me: { unreadCount: number } | null };
+
+export type TestInboxLiveSubscriptionVariables = Exact<{ [key: string]: never }>;
+
+export type TestInboxLiveSubscription = { messageReceived: { id: string; title: string; kind: MessageKind } };
+
 export type TestSearchLocationsQueryVariables = Exact<{
   q: string;
 }>;
@@ -26,6 +161,139 @@ export type TestPlacesQueryVariables = Exact<{ [key: string]: never }>;
 
 export type TestPlacesQuery = { places: Array<{ id: string; label: string; position: number }> };
 
+export const TestSaveBriefingDocument = gql`
+  mutation TestSaveBriefing($id: ID, $input: BriefingInput!) {
+    saveBriefing(id: $id, input: $input) {
+      id
+      name
+      enabled
+      period
+      time
+      days
+      nextRunAt
+      places {
+        label
+      }
+    }
+  }
+` as unknown as DocumentNode<TestSaveBriefingMutation, TestSaveBriefingMutationVariables>;
+export const TestBriefingInboxDocument = gql`
+  query TestBriefingInbox {
+    messages(first: 50) {
+      edges {
+        id
+        kind
+        title
+        body
+        briefing {
+          name
+        }
+        place {
+          label
+        }
+      }
+    }
+    me {
+      unreadCount
+    }
+  }
+` as unknown as DocumentNode<TestBriefingInboxQuery, TestBriefingInboxQueryVariables>;
+export const TestBriefingUserSettingsDocument = gql`
+  mutation TestBriefingUserSettings($input: SettingsInput!) {
+    updateSettings(input: $input) {
+      id
+      timeZone
+    }
+  }
+` as unknown as DocumentNode<TestBriefingUserSettingsMutation, TestBriefingUserSettingsMutationVariables>;
+export const TestBriefingSearchDocument = gql`
+  query TestBriefingSearch($query: String!) {
+    searchLocations(query: $query) {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestBriefingSearchQuery, TestBriefingSearchQueryVariables>;
+export const TestBriefingAddPlaceDocument = gql`
+  mutation TestBriefingAddPlace($locationId: ID!, $label: String) {
+    addPlace(locationId: $locationId, label: $label) {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestBriefingAddPlaceMutation, TestBriefingAddPlaceMutationVariables>;
+export const TestBriefingRunsDocument = gql`
+  query TestBriefingRuns {
+    briefings {
+      name
+      nextRunAt
+    }
+  }
+` as unknown as DocumentNode<TestBriefingRunsQuery, TestBriefingRunsQueryVariables>;
+export const TestBriefingTimesDocument = gql`
+  query TestBriefingTimes {
+    briefings {
+      nextRunAt
+      lastSentAt
+    }
+  }
+` as unknown as DocumentNode<TestBriefingTimesQuery, TestBriefingTimesQueryVariables>;
+export const TestBriefingIdsDocument = gql`
+  query TestBriefingIds {
+    briefings {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestBriefingIdsQuery, TestBriefingIdsQueryVariables>;
+export const TestSendBriefingNowDocument = gql`
+  mutation TestSendBriefingNow($id: ID!) {
+    sendBriefingNow(id: $id) {
+      id
+      kind
+      title
+      body
+    }
+  }
+` as unknown as DocumentNode<TestSendBriefingNowMutation, TestSendBriefingNowMutationVariables>;
+export const TestDeleteBriefingDocument = gql`
+  mutation TestDeleteBriefing($id: ID!) {
+    deleteBriefing(id: $id)
+  }
+` as unknown as DocumentNode<TestDeleteBriefingMutation, TestDeleteBriefingMutationVariables>;
+export const TestInboxMeDocument = gql`
+  query TestInboxMe {
+    me {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestInboxMeQuery, TestInboxMeQueryVariables>;
+export const TestInboxPageDocument = gql`
+  query TestInboxPage($after: String, $first: Int, $unreadOnly: Boolean) {
+    messages(after: $after, first: $first, unreadOnly: $unreadOnly) {
+      edges {
+        id
+        title
+        readAt
+      }
+      endCursor
+      hasMore
+    }
+  }
+` as unknown as DocumentNode<TestInboxPageQuery, TestInboxPageQueryVariables>;
+export const TestInboxUnreadCountDocument = gql`
+  query TestInboxUnreadCount {
+    me {
+      unreadCount
+    }
+  }
+` as unknown as DocumentNode<TestInboxUnreadCountQuery, TestInboxUnreadCountQueryVariables>;
+export const TestInboxLiveDocument = gql`
+  subscription TestInboxLive {
+    messageReceived {
+      id
+      title
+      kind
+    }
+  }
+` as unknown as DocumentNode<TestInboxLiveSubscription, TestInboxLiveSubscriptionVariables>;
 export const TestSearchLocationsDocument = gql`
   query TestSearchLocations($q: String!) {
     searchLocations(query: $q) {
