@@ -26,6 +26,24 @@ export type SettingsInput = {
   pushEnabled?: boolean | null | undefined;
 };
 
+export type Condition =
+  | "CLEAR"
+  | "MAINLY_CLEAR"
+  | "PARTLY_CLOUDY"
+  | "OVERCAST"
+  | "FOG"
+  | "DRIZZLE"
+  | "FREEZING_DRIZZLE"
+  | "RAIN"
+  | "FREEZING_RAIN"
+  | "SNOW"
+  | "SNOW_GRAINS"
+  | "RAIN_SHOWERS"
+  | "SNOW_SHOWERS"
+  | "THUNDERSTORM"
+  | "THUNDERSTORM_WITH_HAIL"
+  | "UNKNOWN";
+
 export type MessageKind = "BRIEFING" | "ALERT" | "ALL_CLEAR" | "SYSTEM";
 
 export type Weekday = "MON" | "TUE" | "WED" | "THU" | "FRI" | "SAT" | "SUN";
@@ -160,6 +178,42 @@ export type TestAddPlaceMutation = { addPlace: { id: string; label: string; name
 export type TestPlacesQueryVariables = Exact<{ [key: string]: never }>;
 
 export type TestPlacesQuery = { places: Array<{ id: string; label: string; position: number }> };
+
+export type TestWeatherAtQueryVariables = Exact<{
+  lat: number;
+  lon: number;
+}>;
+
+export type TestWeatherAtQuery = {
+  weatherAt: {
+    id: string;
+    fetchedAt: string;
+    stale: boolean;
+    timeZone: string;
+    current: { temperature: number; condition: Condition };
+    hourly: Array<{ id: string; time: string }>;
+    daily: Array<{ id: string; date: string }>;
+  };
+};
+
+export type TestPlacesWeatherQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestPlacesWeatherQuery = {
+  places: Array<{
+    id: string;
+    weather: { id: string; fetchedAt: string; stale: boolean; current: { temperature: number }; daily: Array<{ temperatureMax: number }> };
+  }>;
+};
+
+export type TestWeatherAddPlaceMutationVariables = Exact<{
+  lat: number;
+}>;
+
+export type TestWeatherAddPlaceMutation = { addPlace: { id: string } };
+
+export type TestWeatherTooManyHoursQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestWeatherTooManyHoursQuery = { weatherAt: { hourly: Array<{ id: string }> } };
 
 export const TestSaveBriefingDocument = gql`
   mutation TestSaveBriefing($id: ID, $input: BriefingInput!) {
@@ -325,3 +379,59 @@ export const TestPlacesDocument = gql`
     }
   }
 ` as unknown as DocumentNode<TestPlacesQuery, TestPlacesQueryVariables>;
+export const TestWeatherAtDocument = gql`
+  query TestWeatherAt($lat: Float!, $lon: Float!) {
+    weatherAt(latitude: $lat, longitude: $lon) {
+      id
+      fetchedAt
+      stale
+      timeZone
+      current {
+        temperature
+        condition
+      }
+      hourly(hours: 3) {
+        id
+        time
+      }
+      daily(days: 2) {
+        id
+        date
+      }
+    }
+  }
+` as unknown as DocumentNode<TestWeatherAtQuery, TestWeatherAtQueryVariables>;
+export const TestPlacesWeatherDocument = gql`
+  query TestPlacesWeather {
+    places {
+      id
+      weather {
+        id
+        fetchedAt
+        stale
+        current {
+          temperature
+        }
+        daily(days: 7) {
+          temperatureMax
+        }
+      }
+    }
+  }
+` as unknown as DocumentNode<TestPlacesWeatherQuery, TestPlacesWeatherQueryVariables>;
+export const TestWeatherAddPlaceDocument = gql`
+  mutation TestWeatherAddPlace($lat: Float!) {
+    addPlace(latitude: $lat, longitude: 8.5, label: "P") {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestWeatherAddPlaceMutation, TestWeatherAddPlaceMutationVariables>;
+export const TestWeatherTooManyHoursDocument = gql`
+  query TestWeatherTooManyHours {
+    weatherAt(latitude: 1, longitude: 1) {
+      hourly(hours: 1000) {
+        id
+      }
+    }
+  }
+` as unknown as DocumentNode<TestWeatherTooManyHoursQuery, TestWeatherTooManyHoursQueryVariables>;
