@@ -179,6 +179,51 @@ export type TestPlacesQueryVariables = Exact<{ [key: string]: never }>;
 
 export type TestPlacesQuery = { places: Array<{ id: string; label: string; position: number }> };
 
+export type TestUndoInboxQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestUndoInboxQuery = {
+  messages: {
+    edges: Array<{ id: string; title: string; readAt: string | null; briefing: { id: string } | null; place: { id: string } | null }>;
+  };
+  me: { unreadCount: number } | null;
+};
+
+export type TestUndoBriefingsQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestUndoBriefingsQuery = {
+  briefings: Array<{ id: string; name: string; enabled: boolean; nextRunAt: string | null; places: Array<{ id: string }> }>;
+};
+
+export type TestUndoAddPlaceMutationVariables = Exact<{ [key: string]: never }>;
+
+export type TestUndoAddPlaceMutation = { addPlace: { id: string } };
+
+export type TestUndoSaveBriefingMutationVariables = Exact<{
+  ids: Array<string | number> | string | number;
+}>;
+
+export type TestUndoSaveBriefingMutation = { saveBriefing: { id: string } };
+
+export type TestUndoSendBriefingNowMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+export type TestUndoSendBriefingNowMutation = { sendBriefingNow: { id: string } };
+
+export type TestUndoRestoreBriefingMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+export type TestUndoRestoreBriefingMutation = {
+  restoreBriefing: { id: string; name: string; nextRunAt: string | null; places: Array<{ id: string }> };
+};
+
+export type TestUndoRestorePlaceMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+export type TestUndoRestorePlaceMutation = { restorePlace: { id: string } };
+
 export type TestWeatherAtQueryVariables = Exact<{
   lat: number;
   lon: number;
@@ -379,6 +424,79 @@ export const TestPlacesDocument = gql`
     }
   }
 ` as unknown as DocumentNode<TestPlacesQuery, TestPlacesQueryVariables>;
+export const TestUndoInboxDocument = gql`
+  query TestUndoInbox {
+    messages(first: 50) {
+      edges {
+        id
+        title
+        readAt
+        briefing {
+          id
+        }
+        place {
+          id
+        }
+      }
+    }
+    me {
+      unreadCount
+    }
+  }
+` as unknown as DocumentNode<TestUndoInboxQuery, TestUndoInboxQueryVariables>;
+export const TestUndoBriefingsDocument = gql`
+  query TestUndoBriefings {
+    briefings {
+      id
+      name
+      enabled
+      nextRunAt
+      places {
+        id
+      }
+    }
+  }
+` as unknown as DocumentNode<TestUndoBriefingsQuery, TestUndoBriefingsQueryVariables>;
+export const TestUndoAddPlaceDocument = gql`
+  mutation TestUndoAddPlace {
+    addPlace(latitude: 52.52, longitude: 13.41, label: "Home") {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestUndoAddPlaceMutation, TestUndoAddPlaceMutationVariables>;
+export const TestUndoSaveBriefingDocument = gql`
+  mutation TestUndoSaveBriefing($ids: [ID!]!) {
+    saveBriefing(input: { name: "Morning", placeIds: $ids, period: TODAY, time: "07:00", days: [MON, TUE, WED, THU, FRI, SAT, SUN] }) {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestUndoSaveBriefingMutation, TestUndoSaveBriefingMutationVariables>;
+export const TestUndoSendBriefingNowDocument = gql`
+  mutation TestUndoSendBriefingNow($id: ID!) {
+    sendBriefingNow(id: $id) {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestUndoSendBriefingNowMutation, TestUndoSendBriefingNowMutationVariables>;
+export const TestUndoRestoreBriefingDocument = gql`
+  mutation TestUndoRestoreBriefing($id: ID!) {
+    restoreBriefing(id: $id) {
+      id
+      name
+      nextRunAt
+      places {
+        id
+      }
+    }
+  }
+` as unknown as DocumentNode<TestUndoRestoreBriefingMutation, TestUndoRestoreBriefingMutationVariables>;
+export const TestUndoRestorePlaceDocument = gql`
+  mutation TestUndoRestorePlace($id: ID!) {
+    restorePlace(id: $id) {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestUndoRestorePlaceMutation, TestUndoRestorePlaceMutationVariables>;
 export const TestWeatherAtDocument = gql`
   query TestWeatherAt($lat: Float!, $lon: Float!) {
     weatherAt(latitude: $lat, longitude: $lon) {
