@@ -179,6 +179,34 @@ export type TestPlacesQueryVariables = Exact<{ [key: string]: never }>;
 
 export type TestPlacesQuery = { places: Array<{ id: string; label: string; position: number }> };
 
+export type TestKeptMeQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestKeptMeQuery = { me: { email: string; places: Array<{ label: string }> } | null };
+
+export type TestKeptAddPlaceMutationVariables = Exact<{
+  label: string;
+}>;
+
+export type TestKeptAddPlaceMutation = { addPlace: { id: string } };
+
+export type TestKeptRenameMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+export type TestKeptRenameMutation = { renamePlace: { id: string } };
+
+export type TestKeptPlaceIdsQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestKeptPlaceIdsQuery = { places: Array<{ id: string }> };
+
+export type TestKeptPlaceLabelsQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestKeptPlaceLabelsQuery = { places: Array<{ label: string }> };
+
+export type TestKeptViewerQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestKeptViewerQuery = { me: { id: string } | null };
+
 export type TestUndoInboxQueryVariables = Exact<{ [key: string]: never }>;
 
 export type TestUndoInboxQuery = {
@@ -424,6 +452,51 @@ export const TestPlacesDocument = gql`
     }
   }
 ` as unknown as DocumentNode<TestPlacesQuery, TestPlacesQueryVariables>;
+export const TestKeptMeDocument = gql`
+  query TestKeptMe {
+    me {
+      email
+      places {
+        label
+      }
+    }
+  }
+` as unknown as DocumentNode<TestKeptMeQuery, TestKeptMeQueryVariables>;
+export const TestKeptAddPlaceDocument = gql`
+  mutation TestKeptAddPlace($label: String!) {
+    addPlace(latitude: 47.37, longitude: 8.54, label: $label) {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestKeptAddPlaceMutation, TestKeptAddPlaceMutationVariables>;
+export const TestKeptRenameDocument = gql`
+  mutation TestKeptRename($id: ID!) {
+    renamePlace(id: $id, label: "Flat") {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestKeptRenameMutation, TestKeptRenameMutationVariables>;
+export const TestKeptPlaceIdsDocument = gql`
+  query TestKeptPlaceIds {
+    places {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestKeptPlaceIdsQuery, TestKeptPlaceIdsQueryVariables>;
+export const TestKeptPlaceLabelsDocument = gql`
+  query TestKeptPlaceLabels {
+    places {
+      label
+    }
+  }
+` as unknown as DocumentNode<TestKeptPlaceLabelsQuery, TestKeptPlaceLabelsQueryVariables>;
+export const TestKeptViewerDocument = gql`
+  query TestKeptViewer {
+    me {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestKeptViewerQuery, TestKeptViewerQueryVariables>;
 export const TestUndoInboxDocument = gql`
   query TestUndoInbox {
     messages(first: 50) {
