@@ -59,189 +59,6 @@ export type BriefingInput = {
   days: Array<Weekday>;
 };
 
-export type TestOfflineInboxQueryVariables = Exact<{ [key: string]: never }>;
-
-export type TestOfflineInboxQuery = {
-  messages: { hasMore: boolean; endCursor: string | null; edges: Array<{ id: string; title: string; readAt: string | null }> };
-  me: { id: string; unreadCount: number } | null;
-};
-
-export type TestOfflineAddPlaceMutationVariables = Exact<{ [key: string]: never }>;
-
-export type TestOfflineAddPlaceMutation = { addPlace: { id: string } };
-
-export type TestOfflineSaveBriefingMutationVariables = Exact<{
-  placeId: string | number;
-}>;
-
-export type TestOfflineSaveBriefingMutation = { saveBriefing: { id: string } };
-
-export type TestOfflineSendBriefingNowMutationVariables = Exact<{
-  id: string | number;
-}>;
-
-export type TestOfflineSendBriefingNowMutation = { sendBriefingNow: { id: string } };
-
-export type TestOfflineMessageIdsQueryVariables = Exact<{ [key: string]: never }>;
-
-export type TestOfflineMessageIdsQuery = { messages: { edges: Array<{ id: string }> } };
-
-export type TestOfflineTemperatureUnitQueryVariables = Exact<{ [key: string]: never }>;
-
-export type TestOfflineTemperatureUnitQuery = { me: { settings: { temperatureUnit: TemperatureUnit } } | null };
-
-export type TestKeptMeQueryVariables = Exact<{ [key: string]: never }>;
-
-export type TestKeptMeQuery = { me: { email: string; places: Array<{ label: string }> } | null };
-
-export type TestKeptAddPlaceMutationVariables = Exact<{
-  label: string;
-}>;
-
-export type TestKeptAddPlaceMutation = { addPlace: { id: string } };
-
-export type TestKeptRenameMutationVariables = Exact<{
-  id: string | number;
-}>;
-
-export type TestKeptRenameMutation = { renamePlace: { id: string } };
-
-export type TestKeptPlaceIdsQueryVariables = Exact<{ [key: string]: never }>;
-
-export type TestKeptPlaceIdsQuery = { places: Array<{ id: string }> };
-
-export type TestKeptPlaceLabelsQueryVariables = Exact<{ [key: string]: never }>;
-
-export type TestKeptPlaceLabelsQuery = { places: Array<{ label: string }> };
-
-export type TestKeptViewerQueryVariables = Exact<{ [key: string]: never }>;
-
-export type TestKeptViewerQuery = { me: { id: string } | null };
-
-export type TestInboxMeQueryVariables = Exact<{ [key: string]: never }>;
-
-export type TestInboxMeQuery = { me: { id: string } | null };
-
-export type TestInboxPageQueryVariables = Exact<{
-  after?: string | null | undefined;
-  first?: number | null | undefined;
-  unreadOnly?: boolean | null | undefined;
-}>;
-
-export type TestInboxPageQuery = {
-  messages: { endCursor: string | null; hasMore: boolean; edges: Array<{ id: string; title: string; readAt: string | null }> };
-};
-
-export type TestInboxUnreadCountQueryVariables = Exact<{ [key: string]: never }>;
-
-export type TestInboxUnreadCountQuery = { me: { unreadCount: number } | null };
-
-export type TestInboxLiveSubscriptionVariables = Exact<{ [key: string]: never }>;
-
-export type TestInboxLiveSubscription = { messageReceived: { id: string; title: string; kind: MessageKind } };
-
-export type TestUndoInboxQueryVariables = Exact<{ [key: string]: never }>;
-
-export type TestUndoInboxQuery = {
-  messages: {
-    edges: Array<{ id: string; title: string; readAt: string | null; briefing: { id: string } | null; place: { id: string } | null }>;
-  };
-  me: { unreadCount: number } | null;
-};
-
-export type TestUndoBriefingsQueryVariables = Exact<{ [key: string]: never }>;
-
-export type TestUndoBriefingsQuery = {
-  briefings: Array<{ id: string; name: string; enabled: boolean; nextRunAt: string | null; places: Array<{ id: string }> }>;
-};
-
-export type TestUndoAddPlaceMutationVariables = Exact<{ [key: string]: never }>;
-
-export type TestUndoAddPlaceMutation = { addPlace: { id: string } };
-
-export type TestUndoSaveBriefingMutationVariables = Exact<{
-  ids: Array<string | number> | string | number;
-}>;
-
-export type TestUndoSaveBriefingMutation = { saveBriefing: { id: string } };
-
-export type TestUndoSendBriefingNowMutationVariables = Exact<{
-  id: string | number;
-}>;
-
-export type TestUndoSendBriefingNowMutation = { sendBriefingNow: { id: string } };
-
-export type TestUndoRestoreBriefingMutationVariables = Exact<{
-  id: string | number;
-}>;
-
-export type TestUndoRestoreBriefingMutation = {
-  restoreBriefing: { id: string; name: string; nextRunAt: string | null; places: Array<{ id: string }> };
-};
-
-export type TestUndoRestorePlaceMutationVariables = Exact<{
-  id: string | number;
-}>;
-
-export type TestUndoRestorePlaceMutation = { restorePlace: { id: string } };
-
-export type TestSearchLocationsQueryVariables = Exact<{
-  q: string;
-}>;
-
-export type TestSearchLocationsQuery = {
-  searchLocations: Array<{ id: string; name: string; countryCode: string | null; timeZone: string; latitude: number }>;
-};
-
-export type TestAddPlaceMutationVariables = Exact<{
-  locationId?: string | number | null | undefined;
-  latitude?: number | null | undefined;
-  longitude?: number | null | undefined;
-  label?: string | null | undefined;
-}>;
-
-export type TestAddPlaceMutation = { addPlace: { id: string; label: string; name: string; position: number; timeZone: string } };
-
-export type TestPlacesQueryVariables = Exact<{ [key: string]: never }>;
-
-export type TestPlacesQuery = { places: Array<{ id: string; label: string; position: number }> };
-
-export type TestWeatherAtQueryVariables = Exact<{
-  lat: number;
-  lon: number;
-}>;
-
-export type TestWeatherAtQuery = {
-  weatherAt: {
-    id: string;
-    fetchedAt: string;
-    stale: boolean;
-    timeZone: string;
-    current: { temperature: number; condition: Condition };
-    hourly: Array<{ id: string; time: string }>;
-    daily: Array<{ id: string; date: string }>;
-  };
-};
-
-export type TestPlacesWeatherQueryVariables = Exact<{ [key: string]: never }>;
-
-export type TestPlacesWeatherQuery = {
-  places: Array<{
-    id: string;
-    weather: { id: string; fetchedAt: string; stale: boolean; current: { temperature: number }; daily: Array<{ temperatureMax: number }> };
-  }>;
-};
-
-export type TestWeatherAddPlaceMutationVariables = Exact<{
-  lat: number;
-}>;
-
-export type TestWeatherAddPlaceMutation = { addPlace: { id: string } };
-
-export type TestWeatherTooManyHoursQueryVariables = Exact<{ [key: string]: never }>;
-
-export type TestWeatherTooManyHoursQuery = { weatherAt: { hourly: Array<{ id: string }> } };
-
 export type TestSaveBriefingMutationVariables = Exact<{
   id?: string | number | null | undefined;
   input: BriefingInput;
@@ -319,303 +136,207 @@ export type TestDeleteBriefingMutationVariables = Exact<{
 
 export type TestDeleteBriefingMutation = { deleteBriefing: string };
 
-export const TestOfflineInboxDocument = gql`
-  query TestOfflineInbox {
-    messages(first: 10) {
-      edges {
-        id
-        title
-        readAt
-      }
-      hasMore
-      endCursor
-    }
-    me {
-      id
-      unreadCount
-    }
-  }
-` as unknown as DocumentNode<TestOfflineInboxQuery, TestOfflineInboxQueryVariables>;
-export const TestOfflineAddPlaceDocument = gql`
-  mutation TestOfflineAddPlace {
-    addPlace(latitude: 52.52, longitude: 13.41, label: "Home") {
-      id
-    }
-  }
-` as unknown as DocumentNode<TestOfflineAddPlaceMutation, TestOfflineAddPlaceMutationVariables>;
-export const TestOfflineSaveBriefingDocument = gql`
-  mutation TestOfflineSaveBriefing($placeId: ID!) {
-    saveBriefing(input: { name: "Morning", placeIds: [$placeId], period: TODAY, time: "07:00", days: [MON] }) {
-      id
-    }
-  }
-` as unknown as DocumentNode<TestOfflineSaveBriefingMutation, TestOfflineSaveBriefingMutationVariables>;
-export const TestOfflineSendBriefingNowDocument = gql`
-  mutation TestOfflineSendBriefingNow($id: ID!) {
-    sendBriefingNow(id: $id) {
-      id
-    }
-  }
-` as unknown as DocumentNode<TestOfflineSendBriefingNowMutation, TestOfflineSendBriefingNowMutationVariables>;
-export const TestOfflineMessageIdsDocument = gql`
-  query TestOfflineMessageIds {
-    messages(first: 10) {
-      edges {
-        id
-      }
-    }
-  }
-` as unknown as DocumentNode<TestOfflineMessageIdsQuery, TestOfflineMessageIdsQueryVariables>;
-export const TestOfflineTemperatureUnitDocument = gql`
-  query TestOfflineTemperatureUnit {
-    me {
-      settings {
-        temperatureUnit
-      }
-    }
-  }
-` as unknown as DocumentNode<TestOfflineTemperatureUnitQuery, TestOfflineTemperatureUnitQueryVariables>;
-export const TestKeptMeDocument = gql`
-  query TestKeptMe {
-    me {
-      email
-      places {
-        label
-      }
-    }
-  }
-` as unknown as DocumentNode<TestKeptMeQuery, TestKeptMeQueryVariables>;
-export const TestKeptAddPlaceDocument = gql`
-  mutation TestKeptAddPlace($label: String!) {
-    addPlace(latitude: 47.37, longitude: 8.54, label: $label) {
-      id
-    }
-  }
-` as unknown as DocumentNode<TestKeptAddPlaceMutation, TestKeptAddPlaceMutationVariables>;
-export const TestKeptRenameDocument = gql`
-  mutation TestKeptRename($id: ID!) {
-    renamePlace(id: $id, label: "Flat") {
-      id
-    }
-  }
-` as unknown as DocumentNode<TestKeptRenameMutation, TestKeptRenameMutationVariables>;
-export const TestKeptPlaceIdsDocument = gql`
-  query TestKeptPlaceIds {
-    places {
-      id
-    }
-  }
-` as unknown as DocumentNode<TestKeptPlaceIdsQuery, TestKeptPlaceIdsQueryVariables>;
-export const TestKeptPlaceLabelsDocument = gql`
-  query TestKeptPlaceLabels {
-    places {
-      label
-    }
-  }
-` as unknown as DocumentNode<TestKeptPlaceLabelsQuery, TestKeptPlaceLabelsQueryVariables>;
-export const TestKeptViewerDocument = gql`
-  query TestKeptViewer {
-    me {
-      id
-    }
-  }
-` as unknown as DocumentNode<TestKeptViewerQuery, TestKeptViewerQueryVariables>;
-export const TestInboxMeDocument = gql`
-  query TestInboxMe {
-    me {
-      id
-    }
-  }
-` as unknown as DocumentNode<TestInboxMeQuery, TestInboxMeQueryVariables>;
-export const TestInboxPageDocument = gql`
-  query TestInboxPage($after: String, $first: Int, $unreadOnly: Boolean) {
-    messages(after: $after, first: $first, unreadOnly: $unreadOnly) {
-      edges {
-        id
-        title
-        readAt
-      }
-      endCursor
-      hasMore
-    }
-  }
-` as unknown as DocumentNode<TestInboxPageQuery, TestInboxPageQueryVariables>;
-export const TestInboxUnreadCountDocument = gql`
-  query TestInboxUnreadCount {
-    me {
-      unreadCount
-    }
-  }
-` as unknown as DocumentNode<TestInboxUnreadCountQuery, TestInboxUnreadCountQueryVariables>;
-export const TestInboxLiveDocument = gql`
-  subscription TestInboxLive {
-    messageReceived {
-      id
-      title
-      kind
-    }
-  }
-` as unknown as DocumentNode<TestInboxLiveSubscription, TestInboxLiveSubscriptionVariables>;
-export const TestUndoInboxDocument = gql`
-  query TestUndoInbox {
-    messages(first: 50) {
-      edges {
-        id
-        title
-        readAt
-        briefing {
-          id
-        }
-        place {
-          id
-        }
-      }
-    }
-    me {
-      unreadCount
-    }
-  }
-` as unknown as DocumentNode<TestUndoInboxQuery, TestUndoInboxQueryVariables>;
-export const TestUndoBriefingsDocument = gql`
-  query TestUndoBriefings {
-    briefings {
-      id
-      name
-      enabled
-      nextRunAt
-      places {
-        id
-      }
-    }
-  }
-` as unknown as DocumentNode<TestUndoBriefingsQuery, TestUndoBriefingsQueryVariables>;
-export const TestUndoAddPlaceDocument = gql`
-  mutation TestUndoAddPlace {
-    addPlace(latitude: 52.52, longitude: 13.41, label: "Home") {
-      id
-    }
-  }
-` as unknown as DocumentNode<TestUndoAddPlaceMutation, TestUndoAddPlaceMutationVariables>;
-export const TestUndoSaveBriefingDocument = gql`
-  mutation TestUndoSaveBriefing($ids: [ID!]!) {
-    saveBriefing(input: { name: "Morning", placeIds: $ids, period: TODAY, time: "07:00", days: [MON, TUE, WED, THU, FRI, SAT, SUN] }) {
-      id
-    }
-  }
-` as unknown as DocumentNode<TestUndoSaveBriefingMutation, TestUndoSaveBriefingMutationVariables>;
-export const TestUndoSendBriefingNowDocument = gql`
-  mutation TestUndoSendBriefingNow($id: ID!) {
-    sendBriefingNow(id: $id) {
-      id
-    }
-  }
-` as unknown as DocumentNode<TestUndoSendBriefingNowMutation, TestUndoSendBriefingNowMutationVariables>;
-export const TestUndoRestoreBriefingDocument = gql`
-  mutation TestUndoRestoreBriefing($id: ID!) {
-    restoreBriefing(id: $id) {
-      id
-      name
-      nextRunAt
-      places {
-        id
-      }
-    }
-  }
-` as unknown as DocumentNode<TestUndoRestoreBriefingMutation, TestUndoRestoreBriefingMutationVariables>;
-export const TestUndoRestorePlaceDocument = gql`
-  mutation TestUndoRestorePlace($id: ID!) {
-    restorePlace(id: $id) {
-      id
-    }
-  }
-` as unknown as DocumentNode<TestUndoRestorePlaceMutation, TestUndoRestorePlaceMutationVariables>;
-export const TestSearchLocationsDocument = gql`
-  query TestSearchLocations($q: String!) {
-    searchLocations(query: $q) {
-      id
-      name
-      countryCode
-      timeZone
-      latitude
-    }
-  }
-` as unknown as DocumentNode<TestSearchLocationsQuery, TestSearchLocationsQueryVariables>;
-export const TestAddPlaceDocument = gql`
-  mutation TestAddPlace($locationId: ID, $latitude: Float, $longitude: Float, $label: String) {
-    addPlace(locationId: $locationId, latitude: $latitude, longitude: $longitude, label: $label) {
-      id
-      label
-      name
-      position
-      timeZone
-    }
-  }
-` as unknown as DocumentNode<TestAddPlaceMutation, TestAddPlaceMutationVariables>;
-export const TestPlacesDocument = gql`
-  query TestPlaces {
-    places {
-      id
-      label
-      position
-    }
-  }
-` as unknown as DocumentNode<TestPlacesQuery, TestPlacesQueryVariables>;
-export const TestWeatherAtDocument = gql`
-  query TestWeatherAt($lat: Float!, $lon: Float!) {
-    weatherAt(latitude: $lat, longitude: $lon) {
-      id
-      fetchedAt
-      stale
-      timeZone
-      current {
-        temperature
-        condition
-      }
-      hourly(hours: 3) {
-        id
-        time
-      }
-      daily(days: 2) {
-        id
-        date
-      }
-    }
-  }
-` as unknown as DocumentNode<TestWeatherAtQuery, TestWeatherAtQueryVariables>;
-export const TestPlacesWeatherDocument = gql`
-  query TestPlacesWeather {
-    places {
-      id
-      weather {
-        id
-        fetchedAt
-        stale
-        current {
-          temperature
-        }
-        daily(days: 7) {
-          temperatureMax
-        }
-      }
-    }
-  }
-` as unknown as DocumentNode<TestPlacesWeatherQuery, TestPlacesWeatherQueryVariables>;
-export const TestWeatherAddPlaceDocument = gql`
-  mutation TestWeatherAddPlace($lat: Float!) {
-    addPlace(latitude: $lat, longitude: 8.5, label: "P") {
-      id
-    }
-  }
-` as unknown as DocumentNode<TestWeatherAddPlaceMutation, TestWeatherAddPlaceMutationVariables>;
-export const TestWeatherTooManyHoursDocument = gql`
-  query TestWeatherTooManyHours {
-    weatherAt(latitude: 1, longitude: 1) {
-      hourly(hours: 1000) {
-        id
-      }
-    }
-  }
-` as unknown as DocumentNode<TestWeatherTooManyHoursQuery, TestWeatherTooManyHoursQueryVariables>;
+export type TestInboxMeQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestInboxMeQuery = { me: { id: string } | null };
+
+export type TestInboxPageQueryVariables = Exact<{
+  after?: string | null | undefined;
+  first?: number | null | undefined;
+  unreadOnly?: boolean | null | undefined;
+}>;
+
+export type TestInboxPageQuery = {
+  messages: { endCursor: string | null; hasMore: boolean; edges: Array<{ id: string; title: string; readAt: string | null }> };
+};
+
+export type TestInboxUnreadCountQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestInboxUnreadCountQuery = { me: { unreadCount: number } | null };
+
+export type TestInboxLiveSubscriptionVariables = Exact<{ [key: string]: never }>;
+
+export type TestInboxLiveSubscription = { messageReceived: { id: string; title: string; kind: MessageKind } };
+
+export type TestOfflineInboxQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestOfflineInboxQuery = {
+  messages: { hasMore: boolean; endCursor: string | null; edges: Array<{ id: string; title: string; readAt: string | null }> };
+  me: { id: string; unreadCount: number } | null;
+};
+
+export type TestOfflineAddPlaceMutationVariables = Exact<{ [key: string]: never }>;
+
+export type TestOfflineAddPlaceMutation = { addPlace: { id: string } };
+
+export type TestOfflineSaveBriefingMutationVariables = Exact<{
+  placeId: string | number;
+}>;
+
+export type TestOfflineSaveBriefingMutation = { saveBriefing: { id: string } };
+
+export type TestOfflineSendBriefingNowMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+export type TestOfflineSendBriefingNowMutation = { sendBriefingNow: { id: string } };
+
+export type TestOfflineMessageIdsQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestOfflineMessageIdsQuery = { messages: { edges: Array<{ id: string }> } };
+
+export type TestOfflineTemperatureUnitQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestOfflineTemperatureUnitQuery = { me: { settings: { temperatureUnit: TemperatureUnit } } | null };
+
+export type TestSearchLocationsQueryVariables = Exact<{
+  q: string;
+}>;
+
+export type TestSearchLocationsQuery = {
+  searchLocations: Array<{ id: string; name: string; countryCode: string | null; timeZone: string; latitude: number }>;
+};
+
+export type TestAddPlaceMutationVariables = Exact<{
+  locationId?: string | number | null | undefined;
+  latitude?: number | null | undefined;
+  longitude?: number | null | undefined;
+  label?: string | null | undefined;
+}>;
+
+export type TestAddPlaceMutation = { addPlace: { id: string; label: string; name: string; position: number; timeZone: string } };
+
+export type TestPlacesQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestPlacesQuery = { places: Array<{ id: string; label: string; position: number }> };
+
+export type TestPushSettingsMutationVariables = Exact<{
+  input: SettingsInput;
+}>;
+
+export type TestPushSettingsMutation = { updateSettings: { id: string } };
+
+export type TestPushOffMutationVariables = Exact<{ [key: string]: never }>;
+
+export type TestPushOffMutation = { updateSettings: { id: string } };
+
+export type TestPushViewerQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestPushViewerQuery = { me: { id: string } | null };
+
+export type TestPushUnreadCountQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestPushUnreadCountQuery = { me: { unreadCount: number } | null };
+
+export type TestKeptMeQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestKeptMeQuery = { me: { email: string; places: Array<{ label: string }> } | null };
+
+export type TestKeptAddPlaceMutationVariables = Exact<{
+  label: string;
+}>;
+
+export type TestKeptAddPlaceMutation = { addPlace: { id: string } };
+
+export type TestKeptRenameMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+export type TestKeptRenameMutation = { renamePlace: { id: string } };
+
+export type TestKeptPlaceIdsQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestKeptPlaceIdsQuery = { places: Array<{ id: string }> };
+
+export type TestKeptPlaceLabelsQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestKeptPlaceLabelsQuery = { places: Array<{ label: string }> };
+
+export type TestKeptViewerQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestKeptViewerQuery = { me: { id: string } | null };
+
+export type TestUndoInboxQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestUndoInboxQuery = {
+  messages: {
+    edges: Array<{ id: string; title: string; readAt: string | null; briefing: { id: string } | null; place: { id: string } | null }>;
+  };
+  me: { unreadCount: number } | null;
+};
+
+export type TestUndoBriefingsQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestUndoBriefingsQuery = {
+  briefings: Array<{ id: string; name: string; enabled: boolean; nextRunAt: string | null; places: Array<{ id: string }> }>;
+};
+
+export type TestUndoAddPlaceMutationVariables = Exact<{ [key: string]: never }>;
+
+export type TestUndoAddPlaceMutation = { addPlace: { id: string } };
+
+export type TestUndoSaveBriefingMutationVariables = Exact<{
+  ids: Array<string | number> | string | number;
+}>;
+
+export type TestUndoSaveBriefingMutation = { saveBriefing: { id: string } };
+
+export type TestUndoSendBriefingNowMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+export type TestUndoSendBriefingNowMutation = { sendBriefingNow: { id: string } };
+
+export type TestUndoRestoreBriefingMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+export type TestUndoRestoreBriefingMutation = {
+  restoreBriefing: { id: string; name: string; nextRunAt: string | null; places: Array<{ id: string }> };
+};
+
+export type TestUndoRestorePlaceMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+export type TestUndoRestorePlaceMutation = { restorePlace: { id: string } };
+
+export type TestWeatherAtQueryVariables = Exact<{
+  lat: number;
+  lon: number;
+}>;
+
+export type TestWeatherAtQuery = {
+  weatherAt: {
+    id: string;
+    fetchedAt: string;
+    stale: boolean;
+    timeZone: string;
+    current: { temperature: number; condition: Condition };
+    hourly: Array<{ id: string; time: string }>;
+    daily: Array<{ id: string; date: string }>;
+  };
+};
+
+export type TestPlacesWeatherQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestPlacesWeatherQuery = {
+  places: Array<{
+    id: string;
+    weather: { id: string; fetchedAt: string; stale: boolean; current: { temperature: number }; daily: Array<{ temperatureMax: number }> };
+  }>;
+};
+
+export type TestWeatherAddPlaceMutationVariables = Exact<{
+  lat: number;
+}>;
+
+export type TestWeatherAddPlaceMutation = { addPlace: { id: string } };
+
+export type TestWeatherTooManyHoursQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestWeatherTooManyHoursQuery = { weatherAt: { hourly: Array<{ id: string }> } };
+
 export const TestSaveBriefingDocument = gql`
   mutation TestSaveBriefing($id: ID, $input: BriefingInput!) {
     saveBriefing(id: $id, input: $input) {
@@ -713,3 +434,328 @@ export const TestDeleteBriefingDocument = gql`
     deleteBriefing(id: $id)
   }
 ` as unknown as DocumentNode<TestDeleteBriefingMutation, TestDeleteBriefingMutationVariables>;
+export const TestInboxMeDocument = gql`
+  query TestInboxMe {
+    me {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestInboxMeQuery, TestInboxMeQueryVariables>;
+export const TestInboxPageDocument = gql`
+  query TestInboxPage($after: String, $first: Int, $unreadOnly: Boolean) {
+    messages(after: $after, first: $first, unreadOnly: $unreadOnly) {
+      edges {
+        id
+        title
+        readAt
+      }
+      endCursor
+      hasMore
+    }
+  }
+` as unknown as DocumentNode<TestInboxPageQuery, TestInboxPageQueryVariables>;
+export const TestInboxUnreadCountDocument = gql`
+  query TestInboxUnreadCount {
+    me {
+      unreadCount
+    }
+  }
+` as unknown as DocumentNode<TestInboxUnreadCountQuery, TestInboxUnreadCountQueryVariables>;
+export const TestInboxLiveDocument = gql`
+  subscription TestInboxLive {
+    messageReceived {
+      id
+      title
+      kind
+    }
+  }
+` as unknown as DocumentNode<TestInboxLiveSubscription, TestInboxLiveSubscriptionVariables>;
+export const TestOfflineInboxDocument = gql`
+  query TestOfflineInbox {
+    messages(first: 10) {
+      edges {
+        id
+        title
+        readAt
+      }
+      hasMore
+      endCursor
+    }
+    me {
+      id
+      unreadCount
+    }
+  }
+` as unknown as DocumentNode<TestOfflineInboxQuery, TestOfflineInboxQueryVariables>;
+export const TestOfflineAddPlaceDocument = gql`
+  mutation TestOfflineAddPlace {
+    addPlace(latitude: 52.52, longitude: 13.41, label: "Home") {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestOfflineAddPlaceMutation, TestOfflineAddPlaceMutationVariables>;
+export const TestOfflineSaveBriefingDocument = gql`
+  mutation TestOfflineSaveBriefing($placeId: ID!) {
+    saveBriefing(input: { name: "Morning", placeIds: [$placeId], period: TODAY, time: "07:00", days: [MON] }) {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestOfflineSaveBriefingMutation, TestOfflineSaveBriefingMutationVariables>;
+export const TestOfflineSendBriefingNowDocument = gql`
+  mutation TestOfflineSendBriefingNow($id: ID!) {
+    sendBriefingNow(id: $id) {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestOfflineSendBriefingNowMutation, TestOfflineSendBriefingNowMutationVariables>;
+export const TestOfflineMessageIdsDocument = gql`
+  query TestOfflineMessageIds {
+    messages(first: 10) {
+      edges {
+        id
+      }
+    }
+  }
+` as unknown as DocumentNode<TestOfflineMessageIdsQuery, TestOfflineMessageIdsQueryVariables>;
+export const TestOfflineTemperatureUnitDocument = gql`
+  query TestOfflineTemperatureUnit {
+    me {
+      settings {
+        temperatureUnit
+      }
+    }
+  }
+` as unknown as DocumentNode<TestOfflineTemperatureUnitQuery, TestOfflineTemperatureUnitQueryVariables>;
+export const TestSearchLocationsDocument = gql`
+  query TestSearchLocations($q: String!) {
+    searchLocations(query: $q) {
+      id
+      name
+      countryCode
+      timeZone
+      latitude
+    }
+  }
+` as unknown as DocumentNode<TestSearchLocationsQuery, TestSearchLocationsQueryVariables>;
+export const TestAddPlaceDocument = gql`
+  mutation TestAddPlace($locationId: ID, $latitude: Float, $longitude: Float, $label: String) {
+    addPlace(locationId: $locationId, latitude: $latitude, longitude: $longitude, label: $label) {
+      id
+      label
+      name
+      position
+      timeZone
+    }
+  }
+` as unknown as DocumentNode<TestAddPlaceMutation, TestAddPlaceMutationVariables>;
+export const TestPlacesDocument = gql`
+  query TestPlaces {
+    places {
+      id
+      label
+      position
+    }
+  }
+` as unknown as DocumentNode<TestPlacesQuery, TestPlacesQueryVariables>;
+export const TestPushSettingsDocument = gql`
+  mutation TestPushSettings($input: SettingsInput!) {
+    updateSettings(input: $input) {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestPushSettingsMutation, TestPushSettingsMutationVariables>;
+export const TestPushOffDocument = gql`
+  mutation TestPushOff {
+    updateSettings(input: { pushEnabled: false }) {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestPushOffMutation, TestPushOffMutationVariables>;
+export const TestPushViewerDocument = gql`
+  query TestPushViewer {
+    me {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestPushViewerQuery, TestPushViewerQueryVariables>;
+export const TestPushUnreadCountDocument = gql`
+  query TestPushUnreadCount {
+    me {
+      unreadCount
+    }
+  }
+` as unknown as DocumentNode<TestPushUnreadCountQuery, TestPushUnreadCountQueryVariables>;
+export const TestKeptMeDocument = gql`
+  query TestKeptMe {
+    me {
+      email
+      places {
+        label
+      }
+    }
+  }
+` as unknown as DocumentNode<TestKeptMeQuery, TestKeptMeQueryVariables>;
+export const TestKeptAddPlaceDocument = gql`
+  mutation TestKeptAddPlace($label: String!) {
+    addPlace(latitude: 47.37, longitude: 8.54, label: $label) {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestKeptAddPlaceMutation, TestKeptAddPlaceMutationVariables>;
+export const TestKeptRenameDocument = gql`
+  mutation TestKeptRename($id: ID!) {
+    renamePlace(id: $id, label: "Flat") {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestKeptRenameMutation, TestKeptRenameMutationVariables>;
+export const TestKeptPlaceIdsDocument = gql`
+  query TestKeptPlaceIds {
+    places {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestKeptPlaceIdsQuery, TestKeptPlaceIdsQueryVariables>;
+export const TestKeptPlaceLabelsDocument = gql`
+  query TestKeptPlaceLabels {
+    places {
+      label
+    }
+  }
+` as unknown as DocumentNode<TestKeptPlaceLabelsQuery, TestKeptPlaceLabelsQueryVariables>;
+export const TestKeptViewerDocument = gql`
+  query TestKeptViewer {
+    me {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestKeptViewerQuery, TestKeptViewerQueryVariables>;
+export const TestUndoInboxDocument = gql`
+  query TestUndoInbox {
+    messages(first: 50) {
+      edges {
+        id
+        title
+        readAt
+        briefing {
+          id
+        }
+        place {
+          id
+        }
+      }
+    }
+    me {
+      unreadCount
+    }
+  }
+` as unknown as DocumentNode<TestUndoInboxQuery, TestUndoInboxQueryVariables>;
+export const TestUndoBriefingsDocument = gql`
+  query TestUndoBriefings {
+    briefings {
+      id
+      name
+      enabled
+      nextRunAt
+      places {
+        id
+      }
+    }
+  }
+` as unknown as DocumentNode<TestUndoBriefingsQuery, TestUndoBriefingsQueryVariables>;
+export const TestUndoAddPlaceDocument = gql`
+  mutation TestUndoAddPlace {
+    addPlace(latitude: 52.52, longitude: 13.41, label: "Home") {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestUndoAddPlaceMutation, TestUndoAddPlaceMutationVariables>;
+export const TestUndoSaveBriefingDocument = gql`
+  mutation TestUndoSaveBriefing($ids: [ID!]!) {
+    saveBriefing(input: { name: "Morning", placeIds: $ids, period: TODAY, time: "07:00", days: [MON, TUE, WED, THU, FRI, SAT, SUN] }) {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestUndoSaveBriefingMutation, TestUndoSaveBriefingMutationVariables>;
+export const TestUndoSendBriefingNowDocument = gql`
+  mutation TestUndoSendBriefingNow($id: ID!) {
+    sendBriefingNow(id: $id) {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestUndoSendBriefingNowMutation, TestUndoSendBriefingNowMutationVariables>;
+export const TestUndoRestoreBriefingDocument = gql`
+  mutation TestUndoRestoreBriefing($id: ID!) {
+    restoreBriefing(id: $id) {
+      id
+      name
+      nextRunAt
+      places {
+        id
+      }
+    }
+  }
+` as unknown as DocumentNode<TestUndoRestoreBriefingMutation, TestUndoRestoreBriefingMutationVariables>;
+export const TestUndoRestorePlaceDocument = gql`
+  mutation TestUndoRestorePlace($id: ID!) {
+    restorePlace(id: $id) {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestUndoRestorePlaceMutation, TestUndoRestorePlaceMutationVariables>;
+export const TestWeatherAtDocument = gql`
+  query TestWeatherAt($lat: Float!, $lon: Float!) {
+    weatherAt(latitude: $lat, longitude: $lon) {
+      id
+      fetchedAt
+      stale
+      timeZone
+      current {
+        temperature
+        condition
+      }
+      hourly(hours: 3) {
+        id
+        time
+      }
+      daily(days: 2) {
+        id
+        date
+      }
+    }
+  }
+` as unknown as DocumentNode<TestWeatherAtQuery, TestWeatherAtQueryVariables>;
+export const TestPlacesWeatherDocument = gql`
+  query TestPlacesWeather {
+    places {
+      id
+      weather {
+        id
+        fetchedAt
+        stale
+        current {
+          temperature
+        }
+        daily(days: 7) {
+          temperatureMax
+        }
+      }
+    }
+  }
+` as unknown as DocumentNode<TestPlacesWeatherQuery, TestPlacesWeatherQueryVariables>;
+export const TestWeatherAddPlaceDocument = gql`
+  mutation TestWeatherAddPlace($lat: Float!) {
+    addPlace(latitude: $lat, longitude: 8.5, label: "P") {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestWeatherAddPlaceMutation, TestWeatherAddPlaceMutationVariables>;
+export const TestWeatherTooManyHoursDocument = gql`
+  query TestWeatherTooManyHours {
+    weatherAt(latitude: 1, longitude: 1) {
+      hourly(hours: 1000) {
+        id
+      }
+    }
+  }
+` as unknown as DocumentNode<TestWeatherTooManyHoursQuery, TestWeatherTooManyHoursQueryVariables>;
