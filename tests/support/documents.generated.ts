@@ -158,6 +158,10 @@ export type TestInboxLiveSubscriptionVariables = Exact<{ [key: string]: never }>
 
 export type TestInboxLiveSubscription = { messageReceived: { id: string; title: string; kind: MessageKind } };
 
+export type TestLiveViewerQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestLiveViewerQuery = { me: { id: string; email: string } | null };
+
 export type TestOfflineInboxQueryVariables = Exact<{ [key: string]: never }>;
 
 export type TestOfflineInboxQuery = {
@@ -470,6 +474,14 @@ export const TestInboxLiveDocument = gql`
     }
   }
 ` as unknown as DocumentNode<TestInboxLiveSubscription, TestInboxLiveSubscriptionVariables>;
+export const TestLiveViewerDocument = gql`
+  query TestLiveViewer {
+    me {
+      id
+      email
+    }
+  }
+` as unknown as DocumentNode<TestLiveViewerQuery, TestLiveViewerQueryVariables>;
 export const TestOfflineInboxDocument = gql`
   query TestOfflineInbox {
     messages(first: 10) {
