@@ -158,6 +158,39 @@ export type TestInboxLiveSubscriptionVariables = Exact<{ [key: string]: never }>
 
 export type TestInboxLiveSubscription = { messageReceived: { id: string; title: string; kind: MessageKind } };
 
+export type TestIssuesSearchQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestIssuesSearchQuery = { searchLocations: Array<{ id: string }> };
+
+export type TestIssuesAddHomeMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+export type TestIssuesAddHomeMutation = { addPlace: { id: string } };
+
+export type TestIssuesSaveRuleMutationVariables = Exact<{ [key: string]: never }>;
+
+export type TestIssuesSaveRuleMutation = { saveAlertRule: { id: string } };
+
+export type TestIssuesBriefingsQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestIssuesBriefingsQuery = { briefings: Array<{ id: string }> };
+
+export type TestIssuesSaveBriefingMutationVariables = Exact<{
+  p: string | number;
+}>;
+
+export type TestIssuesSaveBriefingMutation = { saveBriefing: { id: string } };
+
+export type TestIssuesAddPlaceMutationVariables = Exact<{
+  locationId?: string | number | null | undefined;
+  latitude?: number | null | undefined;
+  longitude?: number | null | undefined;
+  label?: string | null | undefined;
+}>;
+
+export type TestIssuesAddPlaceMutation = { addPlace: { id: string } };
+
 export type TestLiveViewerQueryVariables = Exact<{ [key: string]: never }>;
 
 export type TestLiveViewerQuery = { me: { id: string; email: string } | null };
@@ -474,6 +507,48 @@ export const TestInboxLiveDocument = gql`
     }
   }
 ` as unknown as DocumentNode<TestInboxLiveSubscription, TestInboxLiveSubscriptionVariables>;
+export const TestIssuesSearchDocument = gql`
+  query TestIssuesSearch {
+    searchLocations(query: "berlin") {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestIssuesSearchQuery, TestIssuesSearchQueryVariables>;
+export const TestIssuesAddHomeDocument = gql`
+  mutation TestIssuesAddHome($id: ID!) {
+    addPlace(locationId: $id, label: "Home") {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestIssuesAddHomeMutation, TestIssuesAddHomeMutationVariables>;
+export const TestIssuesSaveRuleDocument = gql`
+  mutation TestIssuesSaveRule {
+    saveAlertRule(input: { name: "Gale", metric: WIND_GUSTS, threshold: 60 }) {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestIssuesSaveRuleMutation, TestIssuesSaveRuleMutationVariables>;
+export const TestIssuesBriefingsDocument = gql`
+  query TestIssuesBriefings {
+    briefings {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestIssuesBriefingsQuery, TestIssuesBriefingsQueryVariables>;
+export const TestIssuesSaveBriefingDocument = gql`
+  mutation TestIssuesSaveBriefing($p: ID!) {
+    saveBriefing(input: { name: "B", placeIds: [$p], period: TODAY, time: "07:00", days: [MON] }) {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestIssuesSaveBriefingMutation, TestIssuesSaveBriefingMutationVariables>;
+export const TestIssuesAddPlaceDocument = gql`
+  mutation TestIssuesAddPlace($locationId: ID, $latitude: Float, $longitude: Float, $label: String) {
+    addPlace(locationId: $locationId, latitude: $latitude, longitude: $longitude, label: $label) {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestIssuesAddPlaceMutation, TestIssuesAddPlaceMutationVariables>;
 export const TestLiveViewerDocument = gql`
   query TestLiveViewer {
     me {
