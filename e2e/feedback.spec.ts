@@ -2,7 +2,7 @@ import type { Page } from "@playwright/test";
 import { startFakeOpenMeteo } from "../tests/fakes/open-meteo";
 import { expect, gotoHydrated, test } from "./fixtures";
 import { startAppServer } from "./support/app-server";
-import { signedInOnlineOnce, waitForOfflineReady } from "./support/pwa";
+import { goOffline, signedInOnlineOnce, waitForOfflineQueue, waitForOfflineReady } from "./support/pwa";
 import { accountWithPlace, signInBrowser, uniqueEmail } from "./support/graphql";
 
 const notifications = (page: Page) => page.getByRole("region", { name: "Notifications (F8)" }).getByRole("listitem");
@@ -163,13 +163,21 @@ test("offline: the banner promises only what is kept; a deleted message and new 
   const { account, message: sent } = await signedInOnlineOnce(page, request, baseURL!, "Offline Oasis");
   const toasts = await recordToasts(page);
 
-  await context.setOffline(true);
+  const onServer = async () =>
+    account.gql<{ me: { settings: { temperatureUnit: string } }; messages: { edges: Array<{ id: string }> } }>(
+      `{ me { settings { temperatureUnit } } messages(first: 10) { edges { id } } }`,
+    );
+
+  // The app's banner comes from the browser's offline event; the page's own requests must fail too before anything is deleted.
+  await goOffline(page);
   await expect(page.getByTestId("offline-banner")).toContainText(
     "Read marks, deleted messages, renamed places and preferences are sent when you're back online; everything else needs a connection.",
   );
   const message = page.locator(`[data-message-id="${sent.id}"]`);
   await message.getByRole("button", { name: "Delete message" }).click();
   await expect(message).toHaveCount(0);
+  // Kept here, not sent (checked before the offline full load below, whose first act is to send the kept queue again).
+  expect((await onServer()).messages.edges.map((edge) => edge.id)).toContain(sent.id);
 
   await page.getByRole("button", { name: "Add a place" }).click();
   const dialog = page.getByRole("dialog", { name: "Add a place" });
@@ -182,7 +190,8 @@ test("offline: the banner promises only what is kept; a deleted message and new 
   // Offline, the navigation is a full load of the worker's copy: wait until it is hydrated.
   await page.getByRole("navigation").getByRole("link", { name: "Settings" }).click();
   await page.waitForURL("**/settings");
-  await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true");
+  // Hydrated, and the queue kept by the home page read back: only then is a change made here kept.
+  await waitForOfflineQueue(page);
   const preferences = page.getByRole("region", { name: "Preferences" });
   await preferences.getByLabel("Celsius (°C)").check();
   await expect(preferences.getByLabel("Celsius (°C)")).toBeChecked();
@@ -190,10 +199,6 @@ test("offline: the banner promises only what is kept; a deleted message and new 
     notifications(page).filter({ hasText: "Preferences changed on this device. They're sent when you're back online." }),
   ).toBeVisible();
 
-  const onServer = async () =>
-    account.gql<{ me: { settings: { temperatureUnit: string } }; messages: { edges: Array<{ id: string }> } }>(
-      `{ me { settings { temperatureUnit } } messages(first: 10) { edges { id } } }`,
-    );
   expect((await onServer()).me.settings.temperatureUnit).toBe("FAHRENHEIT");
   expect((await onServer()).messages.edges.map((edge) => edge.id)).toContain(sent.id);
 

@@ -6,7 +6,7 @@ import { expect, gotoHydrated, test } from "./fixtures";
 import { startAppServer } from "./support/app-server";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "./support/chromium";
 import { accountWithPlace, signInBrowser } from "./support/graphql";
-import { signedInOnlineOnce, waitForOfflineReady } from "./support/pwa";
+import { goOffline, signedInOnlineOnce, waitForOfflineQueue, waitForOfflineReady } from "./support/pwa";
 
 const NETWORK_GONE = /ERR_INTERNET_DISCONNECTED|Failed to load resource|Failed to fetch/;
 /** These tests stop their own server under the open page (a deploy, or the test's end). */
@@ -132,15 +132,21 @@ test("the worker shows the bot's push as a notification, one per message", async
   await gotoHydrated(page, "/");
   await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 15_000 });
   const cdp = await context.newCDPSession(page);
-  const registrationId = new Promise<string>((resolve) =>
-    cdp.on("ServiceWorker.workerRegistrationUpdated", ({ registrations }) => {
-      const ours = registrations.find((registration) => registration.scopeURL === `${baseURL}/` && !registration.isDeleted);
-      if (ours) resolve(ours.registrationId);
-    }),
-  );
+  // A push is delivered once: the registration's worker must be activated when it comes, or it is lost.
+  // The browser reports its registrations and worker versions as they change (and all of them on enable).
+  let registrationId: string | null = null;
+  const activated = new Set<string>();
+  cdp.on("ServiceWorker.workerRegistrationUpdated", ({ registrations }) => {
+    const ours = registrations.find((registration) => registration.scopeURL === `${baseURL}/` && !registration.isDeleted);
+    if (ours) registrationId = ours.registrationId;
+  });
+  cdp.on("ServiceWorker.workerVersionUpdated", ({ versions }) => {
+    for (const version of versions) if (version.status === "activated") activated.add(version.registrationId);
+  });
   await cdp.send("ServiceWorker.enable");
+  await expect.poll(() => registrationId !== null && activated.has(registrationId), { timeout: 15_000 }).toBe(true);
   const push = async (payload: object) =>
-    cdp.send("ServiceWorker.deliverPushMessage", { origin: baseURL!, registrationId: await registrationId, data: JSON.stringify(payload) });
+    cdp.send("ServiceWorker.deliverPushMessage", { origin: baseURL!, registrationId: registrationId!, data: JSON.stringify(payload) });
   const notifications = () =>
     page.evaluate(async () =>
       (await (await navigator.serviceWorker.ready).getNotifications()).map(({ title, body, tag, icon, data }) => ({
@@ -168,8 +174,8 @@ test("the worker shows the bot's push as a notification, one per message", async
   await expect.poll(async () => (await notifications()).map((n) => n.title), { timeout: 15_000 }).toEqual(["Rain from 16:00"]);
 
   // A click (dispatched in the worker: headless Chromium has no notification to click) takes the open window to the message.
-  const [worker] = context.serviceWorkers();
-  await worker!.evaluate(async () => {
+  const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent("serviceworker"));
+  await worker.evaluate(async () => {
     const scope = self as unknown as { registration: ServiceWorkerRegistration; dispatchEvent(event: Event): boolean };
     const [notification] = await scope.registration.getNotifications();
     const NotificationEventClass = (
@@ -301,7 +307,7 @@ test("marking a message read and renaming a place offline are kept and sent when
     ).messages.edges.find((message) => message.id === sent.id)?.readAt ?? null;
   const labelOnServer = async () => (await account.gql<{ places: Array<{ label: string }> }>(`{ places { label } }`)).places[0]?.label;
 
-  await context.setOffline(true);
+  await goOffline(page);
   const item = page.locator(`[data-message-id="${sent.id}"]`);
   await item.getByRole("button", { name: "Mark as read" }).click();
   await expect(item).not.toHaveAttribute("data-unread");
@@ -310,6 +316,9 @@ test("marking a message read and renaming a place offline are kept and sent when
 
   // Offline, the navigation is a full load answered by the worker; the queued mark-read survives it.
   await page.getByRole("navigation").getByRole("link", { name: "Settings" }).click();
+  await page.waitForURL("**/settings");
+  // The page is hydrated before its kept cache is read: a rename saved in between would be refused, not queued.
+  await waitForOfflineQueue(page);
   const label = page.locator("#places").getByRole("textbox").first();
   await expect(label).toHaveValue("Queue Quay");
   await label.fill("Queue Quay North");

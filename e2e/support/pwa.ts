@@ -17,6 +17,37 @@ export async function waitForOfflineReady(page: Page) {
     .toEqual(["/", "/settings"]);
 }
 
+/**
+ * Waits until the page has read its kept GraphQL cache and the mutations queued in it
+ * (app/lib/graphql/offline-storage.ts): only then is a change made offline kept for later.
+ * A fresh page is hydrated first and reads the store after; on a busy machine a click can
+ * land in between, and the change is then refused instead of queued.
+ */
+export async function waitForOfflineQueue(page: Page) {
+  await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true");
+  await expect(page.locator("html")).toHaveAttribute("data-offline-queue", "ready");
+}
+
+/**
+ * Takes the browser offline and waits until the page itself finds the network gone: it
+ * knows it is offline, and a request of its own fails (the app's offline banner alone
+ * proves only the first).
+ */
+export async function goOffline(page: Page) {
+  await page.context().setOffline(true);
+  await expect.poll(() => page.evaluate(() => navigator.onLine)).toBe(false);
+  await expect
+    .poll(() =>
+      page.evaluate(() =>
+        fetch("/healthz", { cache: "no-store" }).then(
+          () => "reached",
+          () => "unreachable",
+        ),
+      ),
+    )
+    .toBe("unreachable");
+}
+
 /** An account with a place and one briefing in its inbox, signed in; its home page seen once online, kept by the worker. */
 export async function signedInOnlineOnce(page: Page, request: APIRequestContext, baseURL: string, placeLabel: string) {
   const account = await accountWithPlace(request, baseURL, placeLabel);
@@ -25,5 +56,6 @@ export async function signedInOnlineOnce(page: Page, request: APIRequestContext,
   await gotoHydrated(page, "/");
   await expect(page.getByRole("heading", { name: placeLabel, exact: true })).toBeVisible();
   await waitForOfflineReady(page);
+  await waitForOfflineQueue(page);
   return { account, message };
 }

@@ -1,5 +1,19 @@
 import { describe, expect, it } from "vitest";
 import { codes, testApis, type TestApi } from "../support/api-server";
+import {
+  TestBriefingAddPlaceDocument as ADD_PLACE,
+  TestBriefingIdsDocument as BRIEFING_IDS,
+  TestBriefingInboxDocument as INBOX,
+  TestBriefingRunsDocument as RUNS,
+  TestBriefingSearchDocument as SEARCH,
+  TestBriefingTimesDocument as TIMES,
+  TestBriefingUserSettingsDocument as UPDATE_SETTINGS,
+  TestDeleteBriefingDocument as DELETE_BRIEFING,
+  TestSaveBriefingDocument as SAVE,
+  TestSendBriefingNowDocument as SEND_NOW,
+  type BriefingInput,
+  type SettingsInput,
+} from "../support/documents.generated";
 
 const api = testApis();
 
@@ -8,26 +22,19 @@ function manualClock(start: string) {
   return { now: () => new Date(now), set: (iso: string) => (now = Date.parse(iso)) };
 }
 
-const SAVE = `mutation ($id: ID, $input: BriefingInput!) {
-  saveBriefing(id: $id, input: $input) { id name enabled period time days nextRunAt places { label } }
-}`;
-const INBOX = `{ messages(first: 50) { edges { id kind title body briefing { name } place { label } } } me { unreadCount } }`;
+// Typed documents (briefings.graphql): the answers below are read with their generated result types.
 
-async function userWithPlace(t: TestApi, settings: Record<string, unknown> = {}) {
+async function userWithPlace(t: TestApi, settings: SettingsInput = {}) {
   const token = await t.signUp();
   if (Object.keys(settings).length) {
-    await t.gql(`mutation ($input: SettingsInput!) { updateSettings(input: $input) { id } }`, { input: settings }, { token });
+    await t.gql(UPDATE_SETTINGS, { input: settings }, { token });
   }
-  const found = await t.gql(`{ searchLocations(query: "berlin") { id } }`, {}, { token });
-  const place = await t.gql(
-    `mutation ($id: ID!) { addPlace(locationId: $id, label: "Home") { id } }`,
-    { id: found.data!.searchLocations[0].id },
-    { token },
-  );
-  return { token, placeId: place.data!.addPlace.id as string };
+  const found = await t.gql(SEARCH, { query: "berlin" }, { token });
+  const place = await t.gql(ADD_PLACE, { locationId: found.data!.searchLocations[0]!.id, label: "Home" }, { token });
+  return { token, placeId: place.data!.addPlace.id };
 }
 
-const morning = (placeIds: string[]) => ({
+const morning = (placeIds: string[]): BriefingInput => ({
   name: "Morning",
   placeIds,
   period: "TODAY",
@@ -65,21 +72,10 @@ describe("briefings", () => {
     const other = await userWithPlace(t, { timeZone: "Europe/Berlin" });
     await t.gql(SAVE, { input: morning([other.placeId]) }, { token: other.token });
 
-    const changed = await t.gql(
-      `mutation ($input: SettingsInput!) { updateSettings(input: $input) { timeZone } }`,
-      { input: { timeZone: "Asia/Tokyo" } },
-      { token },
-    );
+    const changed = await t.gql(UPDATE_SETTINGS, { input: { timeZone: "Asia/Tokyo" } }, { token });
     expect(changed.data!.updateSettings.timeZone).toBe("Asia/Tokyo");
     const runs = async (who: string) =>
-      Object.fromEntries(
-        (
-          (await t.gql(`{ briefings { name nextRunAt } }`, {}, { token: who })).data!.briefings as Array<{
-            name: string;
-            nextRunAt: string | null;
-          }>
-        ).map((b) => [b.name, b.nextRunAt]),
-      );
+      Object.fromEntries((await t.gql(RUNS, {}, { token: who })).data!.briefings.map((b) => [b.name, b.nextRunAt]));
     // 12:00 UTC is 21:00 on Saturday in Tokyo: next 07:00 there is Sunday (22:00 UTC Saturday), next weekday 18:30 is Monday.
     expect(await runs(token)).toEqual({ Morning: "2026-03-28T22:00:00.000Z", Weekdays: "2026-03-30T09:30:00.000Z", Off: null });
     // Another user's schedule is theirs: still 07:00 Berlin (CEST from Sunday).
@@ -91,15 +87,9 @@ describe("briefings", () => {
     expect((await runs(token)).Morning).toBe("2026-03-29T22:00:00.000Z");
 
     // Saving the same zone again changes nothing; an unknown zone changes nothing at all.
-    expect(
-      codes(
-        await t.gql(
-          `mutation ($input: SettingsInput!) { updateSettings(input: $input) { timeZone } }`,
-          { input: { timeZone: "Mars/Olympus", language: "DE_DE" } },
-          { token },
-        ),
-      ),
-    ).toEqual(["BAD_USER_INPUT"]);
+    expect(codes(await t.gql(UPDATE_SETTINGS, { input: { timeZone: "Mars/Olympus", language: "DE_DE" } }, { token }))).toEqual([
+      "BAD_USER_INPUT",
+    ]);
     expect((await runs(token)).Morning).toBe("2026-03-29T22:00:00.000Z");
   });
 
@@ -118,11 +108,9 @@ describe("briefings", () => {
     const mine = await t.gql(SAVE, { input: morning([alice.placeId]) }, { token: alice.token });
     const id = mine.data!.saveBriefing.id;
     expect(codes(await t.gql(SAVE, { id, input: morning([bob.placeId]) }, { token: bob.token }))).toEqual(["NOT_FOUND"]);
-    expect(codes(await t.gql(`mutation ($id: ID!) { sendBriefingNow(id: $id) { id } }`, { id }, { token: bob.token }))).toEqual([
-      "NOT_FOUND",
-    ]);
-    expect(codes(await t.gql(`mutation ($id: ID!) { deleteBriefing(id: $id) }`, { id }, { token: bob.token }))).toEqual(["NOT_FOUND"]);
-    expect((await t.gql(`{ briefings { id } }`, {}, { token: bob.token })).data!.briefings).toEqual([]);
+    expect(codes(await t.gql(SEND_NOW, { id }, { token: bob.token }))).toEqual(["NOT_FOUND"]);
+    expect(codes(await t.gql(DELETE_BRIEFING, { id }, { token: bob.token }))).toEqual(["NOT_FOUND"]);
+    expect((await t.gql(BRIEFING_IDS, {}, { token: bob.token })).data!.briefings).toEqual([]);
   });
 
   it("'send now' writes the briefing in the user's language and units", async () => {
@@ -135,11 +123,7 @@ describe("briefings", () => {
       timeZone: "Europe/Berlin",
     });
     const saved = await t.gql(SAVE, { input: { ...morning([german.placeId]), period: "TOMORROW" } }, { token: german.token });
-    const sent = await t.gql(
-      `mutation ($id: ID!) { sendBriefingNow(id: $id) { kind title body } }`,
-      { id: saved.data!.saveBriefing.id },
-      { token: german.token },
-    );
+    const sent = await t.gql(SEND_NOW, { id: saved.data!.saveBriefing.id }, { token: german.token });
     expect(sent.data!.sendBriefingNow.kind).toBe("BRIEFING");
     expect(sent.data!.sendBriefingNow.title).toBe("Morning · Morgen");
     // The fake's Berlin has rain and strong gusts tomorrow; Intl puts a no-break space before "%".
@@ -149,11 +133,7 @@ describe("briefings", () => {
 
     const american = await userWithPlace(t, { language: "EN_US", temperatureUnit: "FAHRENHEIT" });
     const savedUs = await t.gql(SAVE, { input: morning([american.placeId]) }, { token: american.token });
-    const sentUs = await t.gql(
-      `mutation ($id: ID!) { sendBriefingNow(id: $id) { title body } }`,
-      { id: savedUs.data!.saveBriefing.id },
-      { token: american.token },
-    );
+    const sentUs = await t.gql(SEND_NOW, { id: savedUs.data!.saveBriefing.id }, { token: american.token });
     expect(sentUs.data!.sendBriefingNow.title).toBe("Morning · Today");
     expect(sentUs.data!.sendBriefingNow.body).toMatch(
       /^Home: [^,]+, -?\d+ °F to -?\d+ °F, (dry|rain from [1-9]\d?:\d\d [AP]M \(\d+%\))(, gusts up to \d+ mph)?\.$/,
@@ -162,7 +142,7 @@ describe("briefings", () => {
     const inbox = await t.gql(INBOX, {}, { token: german.token });
     expect(inbox.data!.messages.edges).toHaveLength(1);
     expect(inbox.data!.messages.edges[0]).toMatchObject({ briefing: { name: "Morning" }, place: { label: "Home" } });
-    expect(inbox.data!.me.unreadCount).toBe(1);
+    expect(inbox.data!.me!.unreadCount).toBe(1);
   });
 
   it.each([
@@ -181,7 +161,7 @@ describe("briefings", () => {
     clock.set(new Date(Date.parse(dueUtc) + 30_000).toISOString());
     expect(await t.api.services.briefings.runDue()).toEqual({ sent: 0, skipped: 0 });
 
-    const briefing = await t.gql(`{ briefings { nextRunAt lastSentAt } }`, {}, { token });
+    const briefing = await t.gql(TIMES, {}, { token });
     expect(briefing.data!.briefings[0]).toEqual({ nextRunAt: nextUtc, lastSentAt: dueUtc });
     expect((await t.gql(INBOX, {}, { token })).data!.messages.edges).toHaveLength(1);
   });
@@ -215,8 +195,8 @@ describe("briefings", () => {
     };
     await expect(t.api.services.briefings.runDue()).rejects.toThrow("process killed");
     inbox.write = realWrite;
-    const briefing = await t.gql(`{ briefings { nextRunAt } }`, {}, { token });
-    expect(briefing.data!.briefings[0].nextRunAt).toBe("2026-06-01T05:00:00.000Z"); // still due
+    const briefing = await t.gql(TIMES, {}, { token });
+    expect(briefing.data!.briefings[0]!.nextRunAt).toBe("2026-06-01T05:00:00.000Z"); // still due
     clock.set("2026-06-01T05:01:00Z");
     expect(await t.api.services.briefings.runDue()).toEqual({ sent: 1, skipped: 0 });
   });
@@ -228,6 +208,6 @@ describe("briefings", () => {
     await t.gql(SAVE, { input: morning([placeId]) }, { token });
     clock.set("2026-06-01T07:30:00Z");
     expect(await t.api.services.briefings.runDue()).toEqual({ sent: 0, skipped: 1 });
-    expect((await t.gql(`{ briefings { nextRunAt } }`, {}, { token })).data!.briefings[0].nextRunAt).toBe("2026-06-02T05:00:00.000Z");
+    expect((await t.gql(TIMES, {}, { token })).data!.briefings[0]!.nextRunAt).toBe("2026-06-02T05:00:00.000Z");
   });
 });

@@ -1,8 +1,16 @@
+import { print } from "graphql";
 import { createClient, type Client } from "graphql-ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { FOLLOW_INTERVAL_MS, FOLLOW_PAGE_SIZE } from "~/api/bot/inbox.server";
+import { DeleteMessageDocument, MarkAllReadDocument, MarkReadDocument } from "~/lib/graphql/documents.generated";
 import { codes, startTestApi, type TestApi } from "../support/api-server";
+import {
+  TestInboxLiveDocument,
+  TestInboxMeDocument,
+  TestInboxPageDocument as PAGE,
+  TestInboxUnreadCountDocument,
+} from "../support/documents.generated";
 
 let t: TestApi;
 beforeAll(async () => {
@@ -12,8 +20,8 @@ afterAll(() => t.close());
 
 async function userWithMessages(count: number) {
   const token = await t.signUp();
-  const me = await t.gql(`{ me { id } }`, {}, { token });
-  const userId = me.data!.me.id as string;
+  const me = await t.gql(TestInboxMeDocument, {}, { token });
+  const userId = me.data!.me!.id;
   for (let i = 0; i < count; i++) {
     const row = await t.api.services.inbox.write({
       userId,
@@ -26,10 +34,6 @@ async function userWithMessages(count: number) {
   }
   return { token, userId };
 }
-
-const PAGE = `query ($after: String, $first: Int, $unreadOnly: Boolean) {
-  messages(after: $after, first: $first, unreadOnly: $unreadOnly) { edges { id title readAt } endCursor hasMore }
-}`;
 
 function wsClient(token?: string, headers?: Record<string, string>, url = t.url): Client {
   return createClient({
@@ -52,7 +56,7 @@ function collect(client: Client, count: number) {
   let resolveDone: () => void;
   const done = new Promise<void>((resolve) => (resolveDone = resolve));
   const dispose = client.subscribe(
-    { query: `subscription { messageReceived { id title kind } }` },
+    { query: print(TestInboxLiveDocument) },
     {
       next: (value) => {
         received.push(value as never);
@@ -72,10 +76,10 @@ describe("inbox", () => {
   it("pages newest first by cursor", async () => {
     const { token } = await userWithMessages(5);
     const first = await t.gql(PAGE, { first: 2 }, { token });
-    expect(first.data!.messages.edges.map((m: { title: string }) => m.title)).toEqual(["Message 4", "Message 3"]);
+    expect(first.data!.messages.edges.map((m) => m.title)).toEqual(["Message 4", "Message 3"]);
     expect(first.data!.messages.hasMore).toBe(true);
     const second = await t.gql(PAGE, { first: 2, after: first.data!.messages.endCursor }, { token });
-    expect(second.data!.messages.edges.map((m: { title: string }) => m.title)).toEqual(["Message 2", "Message 1"]);
+    expect(second.data!.messages.edges.map((m) => m.title)).toEqual(["Message 2", "Message 1"]);
     const last = await t.gql(PAGE, { first: 2, after: second.data!.messages.endCursor }, { token });
     expect(last.data!.messages).toMatchObject({ hasMore: false, edges: [{ title: "Message 0" }] });
     expect(codes(await t.gql(PAGE, { after: "bogus" }, { token }))).toEqual(["BAD_USER_INPUT"]);
@@ -86,25 +90,19 @@ describe("inbox", () => {
     const alice = await userWithMessages(3);
     const mallory = await userWithMessages(0);
     const page = await t.gql(PAGE, {}, { token: alice.token });
-    const [newest, middle] = page.data!.messages.edges as Array<{ id: string }>;
+    const [newest, middle] = page.data!.messages.edges;
 
-    const stolen = await t.gql(`mutation ($ids: [ID!]!) { markRead(ids: $ids) { id } }`, { ids: [newest!.id] }, { token: mallory.token });
+    const stolen = await t.gql(MarkReadDocument, { ids: [newest!.id] }, { token: mallory.token });
     expect(stolen.data!.markRead).toEqual([]);
-    expect(codes(await t.gql(`mutation ($id: ID!) { deleteMessage(id: $id) }`, { id: newest!.id }, { token: mallory.token }))).toEqual([
-      "NOT_FOUND",
-    ]);
+    expect(codes(await t.gql(DeleteMessageDocument, { id: newest!.id }, { token: mallory.token }))).toEqual(["NOT_FOUND"]);
 
-    const read = await t.gql(
-      `mutation ($ids: [ID!]!) { markRead(ids: $ids) { id readAt } }`,
-      { ids: [newest!.id] },
-      { token: alice.token },
-    );
-    expect(read.data!.markRead[0].readAt).toBeTruthy();
-    expect((await t.gql(`{ me { unreadCount } }`, {}, { token: alice.token })).data!.me.unreadCount).toBe(2);
+    const read = await t.gql(MarkReadDocument, { ids: [newest!.id] }, { token: alice.token });
+    expect(read.data!.markRead[0]!.readAt).toBeTruthy();
+    expect((await t.gql(TestInboxUnreadCountDocument, {}, { token: alice.token })).data!.me!.unreadCount).toBe(2);
     expect((await t.gql(PAGE, { unreadOnly: true }, { token: alice.token })).data!.messages.edges).toHaveLength(2);
 
-    await t.gql(`mutation ($id: ID!) { deleteMessage(id: $id) }`, { id: middle!.id }, { token: alice.token });
-    const all = await t.gql(`mutation { markAllRead { unreadCount } }`, {}, { token: alice.token });
+    await t.gql(DeleteMessageDocument, { id: middle!.id }, { token: alice.token });
+    const all = await t.gql(MarkAllReadDocument, {}, { token: alice.token });
     expect(all.data!.markAllRead.unreadCount).toBe(0);
     expect((await t.gql(PAGE, {}, { token: alice.token })).data!.messages.edges).toHaveLength(2);
   });

@@ -1,5 +1,24 @@
+import type { TypedDocumentNode } from "@urql/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { codes, startTestApi, type GraphQLResponse, type TestApi } from "../support/api-server";
+import { LogInDocument, SignUpDocument } from "~/lib/account-documents.generated";
+import {
+  PreviewAlertRuleDocument,
+  RenamePlaceDocument,
+  SaveAlertRuleDocument,
+  SaveBriefingDocument,
+  UpdateSettingsDocument,
+  type AlertRuleInput,
+  type BriefingInput,
+} from "~/lib/graphql/documents.generated";
+import { codes, startTestApi, type TestApi } from "../support/api-server";
+import {
+  TestIssuesAddHomeDocument,
+  TestIssuesAddPlaceDocument,
+  TestIssuesBriefingsDocument,
+  TestIssuesSaveBriefingDocument,
+  TestIssuesSaveRuleDocument,
+  TestIssuesSearchDocument,
+} from "../support/documents.generated";
 
 // Each input's refusal: BAD_USER_INPUT, the first issue as `field`/`reason` (as before), every
 // issue in `extensions.issues` (codes the app translates), and nothing written.
@@ -11,25 +30,14 @@ let briefingId: string;
 beforeAll(async () => {
   t = await startTestApi();
   token = await t.signUp("issues@example.com");
-  const found = await t.gql(`{ searchLocations(query: "berlin") { id } }`, {}, { token });
-  const added = await t.gql(
-    `mutation ($id: ID!) { addPlace(locationId: $id, label: "Home") { id } }`,
-    { id: found.data!.searchLocations[0].id },
-    { token },
-  );
+  const found = await t.gql(TestIssuesSearchDocument, {}, { token });
+  const added = await t.gql(TestIssuesAddHomeDocument, { id: found.data!.searchLocations[0]!.id }, { token });
   placeId = added.data!.addPlace.id;
-  const rule = await t.gql(`mutation { saveAlertRule(input: { name: "Gale", metric: WIND_GUSTS, threshold: 60 }) { id } }`, {}, { token });
+  const rule = await t.gql(TestIssuesSaveRuleDocument, {}, { token });
   ruleId = rule.data!.saveAlertRule.id;
-  const briefings = await t.gql(`{ briefings { id } }`, {}, { token });
+  const briefings = await t.gql(TestIssuesBriefingsDocument, {}, { token });
   briefingId =
-    briefings.data!.briefings[0]?.id ??
-    (
-      await t.gql(
-        `mutation ($p: ID!) { saveBriefing(input: { name: "B", placeIds: [$p], period: TODAY, time: "07:00", days: [MON] }) { id } }`,
-        { p: placeId },
-        { token },
-      )
-    ).data!.saveBriefing.id;
+    briefings.data!.briefings[0]?.id ?? (await t.gql(TestIssuesSaveBriefingDocument, { p: placeId }, { token })).data!.saveBriefing.id;
 });
 afterAll(() => t.close());
 
@@ -48,9 +56,13 @@ async function everything() {
 
 type Issue = { field: string; code: string; params?: Record<string, unknown> };
 
-async function refused(query: string, variables: Record<string, unknown>, options: { token?: string } = { token }) {
+async function refused<R extends Record<string, unknown>, V extends Record<string, unknown>>(
+  document: TypedDocumentNode<R, V>,
+  variables: V,
+  options: { token?: string } = { token },
+) {
   const before = await everything();
-  const result: GraphQLResponse = await t.gql(query, variables, options);
+  const result = await t.gql(document, variables, options);
   expect(codes(result)).toEqual(["BAD_USER_INPUT"]);
   expect(await everything()).toEqual(before);
   const extensions = result.errors![0]!.extensions as { field?: string; reason?: string; issues?: Issue[] };
@@ -58,16 +70,15 @@ async function refused(query: string, variables: Record<string, unknown>, option
   return { message: result.errors![0]!.message, issues: extensions.issues! };
 }
 
-const SIGN_UP = `mutation ($email: String!, $password: String!, $region: String) { signUp(email: $email, password: $password, region: $region) { token } }`;
-const LOG_IN = `mutation ($email: String!, $password: String!) { logIn(email: $email, password: $password) { token } }`;
-const ADD = `mutation ($locationId: ID, $latitude: Float, $longitude: Float, $label: String) {
-  addPlace(locationId: $locationId, latitude: $latitude, longitude: $longitude, label: $label) { id }
-}`;
-const RENAME = `mutation ($id: ID!, $label: String!) { renamePlace(id: $id, label: $label) { id } }`;
-const SAVE_BRIEFING = `mutation ($id: ID, $input: BriefingInput!) { saveBriefing(id: $id, input: $input) { id } }`;
-const SAVE_RULE = `mutation ($id: ID, $input: AlertRuleInput!) { saveAlertRule(id: $id, input: $input) { id } }`;
-const PREVIEW = `query ($input: AlertRuleInput!) { previewAlertRule(input: $input) { id } }`;
-const SETTINGS = `mutation ($input: SettingsInput!) { updateSettings(input: $input) { id } }`;
+// The app's own operations where it sends the same (typed documents); the place input's own (input-issues.graphql).
+const SIGN_UP = SignUpDocument;
+const LOG_IN = LogInDocument;
+const ADD = TestIssuesAddPlaceDocument;
+const RENAME = RenamePlaceDocument;
+const SAVE_BRIEFING = SaveBriefingDocument;
+const SAVE_RULE = SaveAlertRuleDocument;
+const PREVIEW = PreviewAlertRuleDocument;
+const SETTINGS = UpdateSettingsDocument;
 
 describe("the API refuses bad input with its issues, and writes nothing", () => {
   it("sign-up and log-in", async () => {
@@ -104,7 +115,7 @@ describe("the API refuses bad input with its issues, and writes nothing", () => 
   });
 
   it("briefings", async () => {
-    const input = { name: "  ", placeIds: [], period: "TODAY", time: "07:00", days: [] };
+    const input: BriefingInput = { name: "  ", placeIds: [], period: "TODAY", time: "07:00", days: [] };
     for (const id of [null, briefingId]) {
       expect((await refused(SAVE_BRIEFING, { id, input })).issues).toEqual([
         { field: "name", code: "BRIEFING_NAME_REQUIRED", params: { max: 60 } },
@@ -119,20 +130,16 @@ describe("the API refuses bad input with its issues, and writes nothing", () => 
   });
 
   it("alert rules, saved or previewed", async () => {
-    const input = { name: "Rain", metric: "PRECIPITATION_PROBABILITY", threshold: 150, activeFrom: "07:00" };
-    for (const [query, id] of [
-      [SAVE_RULE, null],
-      [SAVE_RULE, ruleId],
-      [PREVIEW, undefined],
-    ] as const) {
-      expect(await refused(query, { ...(id !== undefined ? { id } : {}), input })).toEqual({
-        message: "The threshold for this metric must be from 0 to 100",
-        issues: [
-          { field: "threshold", code: "THRESHOLD_RANGE", params: { min: 0, max: 100 } },
-          { field: "activeTo", code: "ACTIVE_HOURS_INCOMPLETE" },
-        ],
-      });
-    }
+    const input: AlertRuleInput = { name: "Rain", metric: "PRECIPITATION_PROBABILITY", threshold: 150, activeFrom: "07:00" };
+    const expected = {
+      message: "The threshold for this metric must be from 0 to 100",
+      issues: [
+        { field: "threshold", code: "THRESHOLD_RANGE", params: { min: 0, max: 100 } },
+        { field: "activeTo", code: "ACTIVE_HOURS_INCOMPLETE" },
+      ],
+    };
+    for (const id of [null, ruleId]) expect(await refused(SAVE_RULE, { id, input })).toEqual(expected);
+    expect(await refused(PREVIEW, { input })).toEqual(expected);
     expect((await refused(SAVE_RULE, { input: { name: "", metric: "CONDITION", conditions: [], lookaheadHours: 0 } })).issues).toEqual([
       { field: "name", code: "ALERT_RULE_NAME_REQUIRED", params: { max: 60 } },
       { field: "lookaheadHours", code: "LOOKAHEAD_RANGE", params: { min: 1, max: 72 } },

@@ -7,7 +7,9 @@ import { createBrowserGraphQL } from "~/lib/graphql/browser-client";
 import { MESSAGE_RECEIVED_SUBSCRIPTION } from "~/lib/graphql/documents";
 import { timeOrderedLowerBound } from "~/shared/live-cursor";
 import { createWsClient } from "~/lib/graphql/ws-client";
+import { LogInDocument, LogOutDocument } from "~/lib/account-documents.generated";
 import { codes, startTestApi, type TestApi } from "../support/api-server";
+import { TestLiveViewerDocument } from "../support/documents.generated";
 
 let t: TestApi;
 beforeAll(async () => {
@@ -17,8 +19,8 @@ afterAll(() => t.close());
 
 async function newUser() {
   const token = await t.signUp();
-  const me = await t.gql(`{ me { id } }`, {}, { token });
-  return { token, userId: me.data!.me.id as string };
+  const me = await t.gql(TestLiveViewerDocument, {}, { token });
+  return { token, userId: me.data!.me!.id };
 }
 
 let written = 0;
@@ -149,8 +151,8 @@ describe("live messages", () => {
 
     async function userOf(api: TestApi) {
       const token = await api.signUp();
-      const me = await api.gql(`{ me { id } }`, {}, { token });
-      return { token, userId: me.data!.me.id as string };
+      const me = await api.gql(TestLiveViewerDocument, {}, { token });
+      return { token, userId: me.data!.me!.id };
     }
 
     let count = 0;
@@ -168,8 +170,9 @@ describe("live messages", () => {
 
     it("logging out ends the session's WebSocket subscriptions and closes its socket as Unauthorized", async () => {
       const { token, userId } = await userOf(t);
-      const other = await t.gql(`mutation ($email: String!) { logIn(email: $email, password: "a sturdy passphrase") { token } }`, {
-        email: (await t.gql(`{ me { email } }`, {}, { token })).data!.me.email,
+      const other = await t.gql(LogInDocument, {
+        email: (await t.gql(TestLiveViewerDocument, {}, { token })).data!.me!.email,
+        password: "a sturdy passphrase",
       });
       const mine = socketSubscriber(t, token);
       const elsewhere = socketSubscriber(t, other.data!.logIn.token);
@@ -177,7 +180,7 @@ describe("live messages", () => {
       await vi.waitFor(() => expect(mine.seen.ids).toEqual([first]));
       await vi.waitFor(() => expect(elsewhere.seen.ids).toEqual([first]));
 
-      expect((await t.gql(`mutation { logOut }`, {}, { token })).data).toEqual({ logOut: true });
+      expect((await t.gql(LogOutDocument, {}, { token })).data).toEqual({ logOut: true });
       await vi.waitFor(() => expect(mine.seen.closeCode).toBe(4401));
       expect(mine.seen.ended).toBe(true);
       // The same account's other session keeps listening.
@@ -229,7 +232,7 @@ describe("live messages", () => {
       const first = await write(t, userId);
       while (!text.includes(first)) text += (await reader.read()).value ?? "";
 
-      await t.gql(`mutation { logOut }`, {}, { token });
+      await t.gql(LogOutDocument, {}, { token });
       const after = await write(t, userId);
       // The stream ends (a subscription left open would wait here for ever, and the test time out).
       for (;;) {

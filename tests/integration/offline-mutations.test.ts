@@ -1,9 +1,17 @@
-import { Client, fetchExchange, gql } from "@urql/core";
+import { Client, fetchExchange } from "@urql/core";
 import type { SerializedEntries, SerializedRequest, StorageAdapter } from "@urql/exchange-graphcache";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCacheExchange } from "~/lib/graphql/cache";
 import { DELETE_MESSAGE_MUTATION, SETTINGS_QUERY, UPDATE_SETTINGS_MUTATION } from "~/lib/graphql/documents";
 import { startTestApi, type TestApi } from "../support/api-server";
+import {
+  TestOfflineAddPlaceDocument,
+  TestOfflineInboxDocument as INBOX,
+  TestOfflineMessageIdsDocument,
+  TestOfflineSaveBriefingDocument,
+  TestOfflineSendBriefingNowDocument,
+  TestOfflineTemperatureUnitDocument,
+} from "../support/documents.generated";
 
 /**
  * The browser's offline exchange with the app's optimistic updates, against the real API:
@@ -47,40 +55,10 @@ function offlineCapableClient() {
   return { client, memory, goOffline: () => (offline = true), goOnline: () => (offline = false) };
 }
 
-const INBOX = gql`
-  query Inbox {
-    messages(first: 10) {
-      edges {
-        id
-        title
-        readAt
-      }
-      hasMore
-      endCursor
-    }
-    me {
-      id
-      unreadCount
-    }
-  }
-`;
-
 async function oneMessage(): Promise<string> {
-  const place = await t.gql<{ addPlace: { id: string } }>(
-    `mutation { addPlace(latitude: 52.52, longitude: 13.41, label: "Home") { id } }`,
-    {},
-    { token },
-  );
-  const briefing = await t.gql<{ saveBriefing: { id: string } }>(
-    `mutation ($placeId: ID!) { saveBriefing(input: { name: "Morning", placeIds: [$placeId], period: TODAY, time: "07:00", days: [MON] }) { id } }`,
-    { placeId: place.data!.addPlace.id },
-    { token },
-  );
-  const sent = await t.gql<{ sendBriefingNow: { id: string } }>(
-    `mutation ($id: ID!) { sendBriefingNow(id: $id) { id } }`,
-    { id: briefing.data!.saveBriefing.id },
-    { token },
-  );
+  const place = await t.gql(TestOfflineAddPlaceDocument, {}, { token });
+  const briefing = await t.gql(TestOfflineSaveBriefingDocument, { placeId: place.data!.addPlace.id }, { token });
+  const sent = await t.gql(TestOfflineSendBriefingNowDocument, { id: briefing.data!.saveBriefing.id }, { token });
   return sent.data!.sendBriefingNow.id;
 }
 
@@ -89,23 +67,16 @@ describe("mutations made offline", () => {
     const id = await oneMessage();
     const { client, memory, goOffline, goOnline } = offlineCapableClient();
     await client.query(INBOX, {}).toPromise();
-    const inbox = () =>
-      client.readQuery(INBOX, {}, { requestPolicy: "cache-only" })?.data as {
-        messages: { edges: Array<{ id: string }> };
-        me: { unreadCount: number };
-      };
+    const inbox = () => client.readQuery(INBOX, {}, { requestPolicy: "cache-only" })!.data!;
     expect(inbox().messages.edges.map((edge) => edge.id)).toContain(id);
-    const unread = inbox().me.unreadCount;
+    const unread = inbox().me!.unreadCount;
 
     goOffline();
     void client.mutation(DELETE_MESSAGE_MUTATION, { id }).toPromise();
     await expect.poll(() => memory.queued()).toBe(1);
     expect(inbox().messages.edges.map((edge) => edge.id)).not.toContain(id);
-    expect(inbox().me.unreadCount).toBe(unread - 1);
-    const onServer = async () =>
-      (
-        await t.gql<{ messages: { edges: Array<{ id: string }> } }>(`{ messages(first: 10) { edges { id } } }`, {}, { token })
-      ).data!.messages.edges.map((edge) => edge.id);
+    expect(inbox().me!.unreadCount).toBe(unread - 1);
+    const onServer = async () => (await t.gql(TestOfflineMessageIdsDocument, {}, { token })).data!.messages.edges.map((edge) => edge.id);
     expect(await onServer()).toContain(id);
 
     goOnline();
@@ -125,9 +96,7 @@ describe("mutations made offline", () => {
     void client.mutation(UPDATE_SETTINGS_MUTATION, { input: { temperatureUnit: next } }).toPromise();
     await expect.poll(() => memory.queued()).toBe(1);
     expect(cached()).toEqual({ ...before, temperatureUnit: next });
-    const onServer = async () =>
-      (await t.gql<{ me: { settings: { temperatureUnit: string } } }>(`{ me { settings { temperatureUnit } } }`, {}, { token })).data!.me
-        .settings.temperatureUnit;
+    const onServer = async () => (await t.gql(TestOfflineTemperatureUnitDocument, {}, { token })).data!.me!.settings.temperatureUnit;
     expect(await onServer()).toBe(before.temperatureUnit);
 
     goOnline();

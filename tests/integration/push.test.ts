@@ -1,7 +1,18 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { guardedLookup, postPush } from "~/api/bot/push-endpoint.server";
 import { startFakePushService } from "../fakes/push-service";
+import {
+  PushPublicKeyDocument,
+  SavePushSubscriptionDocument,
+  type SavePushSubscriptionMutationVariables,
+} from "~/lib/graphql/documents.generated";
 import { codes, startTestApi, type TestApi } from "../support/api-server";
+import {
+  TestPushOffDocument,
+  TestPushSettingsDocument,
+  TestPushUnreadCountDocument,
+  TestPushViewerDocument,
+} from "../support/documents.generated";
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -18,7 +29,7 @@ async function setUp(start = "2026-06-01T12:00:00Z", { pushAllowLoopback = true 
   );
   const token = await t.signUp();
   await t.gql(
-    `mutation ($input: SettingsInput!) { updateSettings(input: $input) { id } }`,
+    TestPushSettingsDocument,
     {
       input: { pushEnabled: true, timeZone: "UTC", quietHoursEnabled: true, quietFrom: "22:00", quietTo: "07:00" },
     },
@@ -26,16 +37,16 @@ async function setUp(start = "2026-06-01T12:00:00Z", { pushAllowLoopback = true 
   );
   const subscription = pushService.subscription("device-1");
   const saved = await t.gql(
-    `mutation ($e: String!, $k: String!, $a: String!) { savePushSubscription(endpoint: $e, p256dh: $k, auth: $a) }`,
+    SavePushSubscriptionDocument,
     {
-      e: subscription.endpoint,
-      k: subscription.p256dh,
-      a: subscription.auth,
+      endpoint: subscription.endpoint,
+      p256dh: subscription.p256dh,
+      auth: subscription.auth,
     },
     { token },
   );
   expect(saved.data).toEqual(pushAllowLoopback ? { savePushSubscription: true } : null);
-  const userId = (await t.gql(`{ me { id } }`, {}, { token })).data!.me.id as string;
+  const userId = (await t.gql(TestPushViewerDocument, {}, { token })).data!.me!.id;
   async function message(title: string, urgent = false) {
     const row = await t.api.services.inbox.write({
       userId,
@@ -53,11 +64,11 @@ async function setUp(start = "2026-06-01T12:00:00Z", { pushAllowLoopback = true 
 describe("web push", () => {
   it("publishes a stable VAPID public key", async () => {
     const { t } = await setUp();
-    const key = (await t.gql(`{ pushPublicKey }`)).data!.pushPublicKey as string;
+    const key = (await t.gql(PushPublicKeyDocument)).data!.pushPublicKey;
     expect(Buffer.from(key, "base64url")).toHaveLength(65);
     const again = await startTestApi({ dataDir: t.dataDir, fake: t.fake });
     cleanups.push(() => again.close());
-    expect((await again.gql(`{ pushPublicKey }`)).data!.pushPublicKey).toBe(key);
+    expect((await again.gql(PushPublicKeyDocument)).data!.pushPublicKey).toBe(key);
   });
 
   it("sends an encrypted, VAPID-signed push the browser can read", async () => {
@@ -67,7 +78,7 @@ describe("web push", () => {
     expect(push!.path).toBe("/push/device-1");
     expect(push!.headers["content-encoding"]).toBe("aes128gcm");
     expect(push!.headers.ttl).toBe("86400");
-    const vapidKey = (await t.gql(`{ pushPublicKey }`)).data!.pushPublicKey;
+    const vapidKey = (await t.gql(PushPublicKeyDocument)).data!.pushPublicKey;
     expect(String(push!.headers.authorization)).toMatch(new RegExp(`^vapid t=[\\w-]+\\.[\\w-]+\\.[\\w-]+, k=${vapidKey}$`));
     const payload = subscription.decrypt(push!.body);
     expect(payload).toMatchObject({ title: "Morning · Today", body: "Morning · Today body", kind: "BRIEFING" });
@@ -81,7 +92,7 @@ describe("web push", () => {
     expect(await message("Storm", true)).toBe(1);
     expect(pushService.received.map((push) => subscription.decrypt(push.body).title)).toEqual(["Storm"]);
     // The inbox has everything regardless.
-    expect((await t.gql(`{ me { unreadCount } }`, {}, { token })).data!.me.unreadCount).toBe(3);
+    expect((await t.gql(TestPushUnreadCountDocument, {}, { token })).data!.me!.unreadCount).toBe(3);
 
     setTime("2026-06-02T03:00:00Z");
     expect(await t.api.services.push.sendDigests()).toBe(0);
@@ -94,7 +105,7 @@ describe("web push", () => {
 
   it("sends nothing while push is off", async () => {
     const { t, token, pushService, message } = await setUp();
-    await t.gql(`mutation { updateSettings(input: { pushEnabled: false }) { id } }`, {}, { token });
+    await t.gql(TestPushOffDocument, {}, { token });
     expect(await message("Quiet")).toBe("off");
     expect(pushService.received).toEqual([]);
   });
@@ -111,27 +122,22 @@ describe("web push", () => {
   it("validates subscriptions", async () => {
     const { t, token, pushService } = await setUp();
     const good = pushService.subscription("device-2");
-    const save = (variables: Record<string, string>) =>
-      t.gql(`mutation ($e: String!, $k: String!, $a: String!) { savePushSubscription(endpoint: $e, p256dh: $k, auth: $a) }`, variables, {
+    const save = (variables: SavePushSubscriptionMutationVariables) =>
+      t.gql(SavePushSubscriptionDocument, variables, {
         token,
       });
-    expect(codes(await save({ e: "http://push.example.com/x", k: good.p256dh, a: good.auth }))).toEqual(["BAD_USER_INPUT"]);
-    expect(codes(await save({ e: good.endpoint, k: "short", a: good.auth }))).toEqual(["BAD_USER_INPUT"]);
-    expect(codes(await save({ e: good.endpoint, k: good.p256dh, a: "AAAA" }))).toEqual(["BAD_USER_INPUT"]);
-    expect(codes(await t.gql(`mutation { savePushSubscription(endpoint: "https://push.example.com/x", p256dh: "x", auth: "y") }`))).toEqual(
-      ["UNAUTHENTICATED"],
-    );
+    expect(codes(await save({ endpoint: "http://push.example.com/x", p256dh: good.p256dh, auth: good.auth }))).toEqual(["BAD_USER_INPUT"]);
+    expect(codes(await save({ endpoint: good.endpoint, p256dh: "short", auth: good.auth }))).toEqual(["BAD_USER_INPUT"]);
+    expect(codes(await save({ endpoint: good.endpoint, p256dh: good.p256dh, auth: "AAAA" }))).toEqual(["BAD_USER_INPUT"]);
+    expect(codes(await t.gql(SavePushSubscriptionDocument, { endpoint: "https://push.example.com/x", p256dh: "x", auth: "y" }))).toEqual([
+      "UNAUTHENTICATED",
+    ]);
   });
 
   it("accepts only https endpoints on public addresses", async () => {
     const { t, token, pushService } = await setUp("2026-06-01T12:00:00Z", { pushAllowLoopback: false });
     const keys = pushService.subscription("device-3");
-    const save = (endpoint: string) =>
-      t.gql(
-        `mutation ($e: String!, $k: String!, $a: String!) { savePushSubscription(endpoint: $e, p256dh: $k, auth: $a) }`,
-        { e: endpoint, k: keys.p256dh, a: keys.auth },
-        { token },
-      );
+    const save = (endpoint: string) => t.gql(SavePushSubscriptionDocument, { endpoint, p256dh: keys.p256dh, auth: keys.auth }, { token });
     for (const endpoint of [
       "http://push.example.com/x",
       "https://localhost/x",
@@ -171,13 +177,13 @@ describe("web push", () => {
     const { t, token, pushService, message } = await setUp("2026-06-01T12:00:00Z", { pushAllowLoopback: false });
     const device = pushService.subscription("device-4");
     const saved = await t.gql(
-      `mutation ($e: String!, $k: String!, $a: String!) { savePushSubscription(endpoint: $e, p256dh: $k, auth: $a) }`,
-      { e: device.endpoint, k: device.p256dh, a: device.auth },
+      SavePushSubscriptionDocument,
+      { endpoint: device.endpoint, p256dh: device.p256dh, auth: device.auth },
       { token },
     );
     expect(codes(saved)).toEqual(["BAD_USER_INPUT"]);
     // A row that got in before this rule is not posted to either.
-    const userId = (await t.gql(`{ me { id } }`, {}, { token })).data!.me.id as string;
+    const userId = (await t.gql(TestPushViewerDocument, {}, { token })).data!.me!.id;
     await t.api.services.db
       .insertInto("push_subscriptions")
       .values({

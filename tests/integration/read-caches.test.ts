@@ -1,11 +1,20 @@
 import { describe, expect, it } from "vitest";
 import { SESSION_LIFETIME_SECONDS } from "~/api/auth/sessions.server";
+import { LogOutDocument } from "~/lib/account-documents.generated";
+import { RemovePlaceDocument } from "~/lib/graphql/documents.generated";
 import { codes, testApis } from "../support/api-server";
+import {
+  TestKeptAddPlaceDocument as ADD,
+  TestKeptMeDocument as ME,
+  TestKeptPlaceIdsDocument as PLACE_IDS,
+  TestKeptPlaceLabelsDocument as PLACE_LABELS,
+  TestKeptRenameDocument,
+  TestKeptViewerDocument as VIEWER,
+} from "../support/documents.generated";
 
 const api = testApis();
 
-const ME = `{ me { email places { label } } }`;
-const ADD = `mutation ($label: String!) { addPlace(latitude: 47.37, longitude: 8.54, label: $label) { id } }`;
+// Typed documents (read-caches.graphql, and the app's own): the answers below are read with their generated result types.
 
 /**
  * Sessions and place lists are kept in memory between requests. These tests prove that
@@ -20,15 +29,15 @@ describe("what the API keeps in memory", () => {
     const { data } = await here.gql(ADD, { label: "Home" }, { token });
     expect((await here.gql(ME, {}, { token })).data!.me).toEqual({ email: "kept@example.com", places: [{ label: "Home" }] });
 
-    await there.gql(`mutation ($id: ID!) { renamePlace(id: $id, label: "Flat") { id } }`, { id: data!.addPlace.id }, { token });
-    expect((await here.gql(ME, {}, { token })).data!.me.places).toEqual([{ label: "Flat" }]);
+    await there.gql(TestKeptRenameDocument, { id: data!.addPlace.id }, { token });
+    expect((await here.gql(ME, {}, { token })).data!.me!.places).toEqual([{ label: "Flat" }]);
     await there.gql(ADD, { label: "Office" }, { token });
-    expect((await here.gql(ME, {}, { token })).data!.me.places).toEqual([{ label: "Flat" }, { label: "Office" }]);
+    expect((await here.gql(ME, {}, { token })).data!.me!.places).toEqual([{ label: "Flat" }, { label: "Office" }]);
 
-    expect((await there.gql(`mutation { logOut }`, {}, { token })).data).toEqual({ logOut: true });
+    expect((await there.gql(LogOutDocument, {}, { token })).data).toEqual({ logOut: true });
     const refused = await here.gql(ME, {}, { token });
     expect(refused.data!.me).toBeNull();
-    expect(codes(await here.gql(`{ places { id } }`, {}, { token }))).toEqual(["UNAUTHENTICATED"]);
+    expect(codes(await here.gql(PLACE_IDS, {}, { token }))).toEqual(["UNAUTHENTICATED"]);
   });
 
   it("sees its own log-out and place changes at once, and one user's change leaves another's list as it was", async () => {
@@ -37,25 +46,25 @@ describe("what the API keeps in memory", () => {
     const bob = await t.signUp();
     await t.gql(ADD, { label: "Alice's" }, { token: alice });
     await t.gql(ADD, { label: "Bob's" }, { token: bob });
-    expect((await t.gql(`{ places { label } }`, {}, { token: alice })).data!.places).toEqual([{ label: "Alice's" }]);
-    const removed = (await t.gql(`{ places { id } }`, {}, { token: bob })).data!.places[0].id;
-    await t.gql(`mutation ($id: ID!) { removePlace(id: $id) }`, { id: removed }, { token: bob });
-    expect((await t.gql(`{ places { label } }`, {}, { token: bob })).data!.places).toEqual([]);
-    expect((await t.gql(`{ places { label } }`, {}, { token: alice })).data!.places).toEqual([{ label: "Alice's" }]);
+    expect((await t.gql(PLACE_LABELS, {}, { token: alice })).data!.places).toEqual([{ label: "Alice's" }]);
+    const removed = (await t.gql(PLACE_IDS, {}, { token: bob })).data!.places[0]!.id;
+    await t.gql(RemovePlaceDocument, { id: removed }, { token: bob });
+    expect((await t.gql(PLACE_LABELS, {}, { token: bob })).data!.places).toEqual([]);
+    expect((await t.gql(PLACE_LABELS, {}, { token: alice })).data!.places).toEqual([{ label: "Alice's" }]);
 
-    await t.gql(`mutation { logOut }`, {}, { token: alice });
-    expect(codes(await t.gql(`{ places { id } }`, {}, { token: alice }))).toEqual(["UNAUTHENTICATED"]);
-    expect((await t.gql(`{ places { label } }`, {}, { token: bob })).data!.places).toEqual([]);
+    await t.gql(LogOutDocument, {}, { token: alice });
+    expect(codes(await t.gql(PLACE_IDS, {}, { token: alice }))).toEqual(["UNAUTHENTICATED"]);
+    expect((await t.gql(PLACE_LABELS, {}, { token: bob })).data!.places).toEqual([]);
   });
 
   it("lets a session expire on time, though nothing was written", async () => {
     let now = Date.parse("2026-06-01T12:00:00Z");
     const t = await api({ now: () => new Date(now) });
     const token = await t.signUp();
-    expect((await t.gql(`{ me { id } }`, {}, { token })).data!.me).not.toBeNull();
+    expect((await t.gql(VIEWER, {}, { token })).data!.me).not.toBeNull();
     now += SESSION_LIFETIME_SECONDS * 1000 - 1;
-    expect((await t.gql(`{ me { id } }`, {}, { token })).data!.me).not.toBeNull();
+    expect((await t.gql(VIEWER, {}, { token })).data!.me).not.toBeNull();
     now += 1;
-    expect((await t.gql(`{ me { id } }`, {}, { token })).data!.me).toBeNull();
+    expect((await t.gql(VIEWER, {}, { token })).data!.me).toBeNull();
   });
 });

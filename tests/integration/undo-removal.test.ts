@@ -1,24 +1,35 @@
+import type { TypedDocumentNode } from "@urql/core";
 import { describe, expect, it } from "vitest";
+import {
+  DeleteBriefingDocument,
+  DeleteMessageDocument,
+  MarkReadDocument,
+  RemovePlaceDocument,
+  RestoreMessageDocument,
+} from "~/lib/graphql/documents.generated";
 import { codes, testApis } from "../support/api-server";
+import {
+  TestUndoAddPlaceDocument,
+  TestUndoBriefingsDocument as BRIEFINGS,
+  TestUndoInboxDocument as INBOX,
+  TestUndoRestoreBriefingDocument,
+  TestUndoRestorePlaceDocument,
+  TestUndoSaveBriefingDocument,
+  TestUndoSendBriefingNowDocument,
+} from "../support/documents.generated";
 
 const api = testApis();
 
-const INBOX = `{ messages(first: 50) { edges { id title readAt briefing { id } place { id } } } me { unreadCount } }`;
-const BRIEFINGS = `{ briefings { id name enabled nextRunAt places { id } } }`;
+// Typed documents (undo-removal.graphql, and the app's own): the answers below are read with their generated result types.
 
 async function userWithBriefing(now: () => Date) {
   const t = await api({ now });
   const token = await t.signUp();
-  const gql = (query: string, variables: Record<string, unknown> = {}, as = token) => t.gql(query, variables, { token: as });
-  const place = (await gql(`mutation { addPlace(latitude: 52.52, longitude: 13.41, label: "Home") { id } }`)).data!.addPlace;
-  const briefing = (
-    await gql(
-      `mutation ($ids: [ID!]!) { saveBriefing(input: { name: "Morning", placeIds: $ids, period: TODAY, time: "07:00", days: [MON, TUE, WED, THU, FRI, SAT, SUN] }) { id } }`,
-      { ids: [place.id] },
-    )
-  ).data!.saveBriefing;
-  const send = async () =>
-    (await gql(`mutation ($id: ID!) { sendBriefingNow(id: $id) { id } }`, { id: briefing.id })).data!.sendBriefingNow.id as string;
+  const gql = <R, V extends Record<string, unknown>>(document: TypedDocumentNode<R, V>, variables?: V, as = token) =>
+    t.gql(document, variables, { token: as });
+  const place = (await gql(TestUndoAddPlaceDocument)).data!.addPlace;
+  const briefing = (await gql(TestUndoSaveBriefingDocument, { ids: [place.id] })).data!.saveBriefing;
+  const send = async () => (await gql(TestUndoSendBriefingNowDocument, { id: briefing.id })).data!.sendBriefingNow.id;
   return { t, token, gql, place, briefing, send };
 }
 
@@ -27,29 +38,29 @@ describe("undo of a deleted message", () => {
     let now = Date.parse("2026-06-01T06:00:00Z");
     const { t, gql, send } = await userWithBriefing(() => new Date(now));
     const [first, second, third] = [await send(), await send(), await send()];
-    await gql(`mutation ($ids: [ID!]!) { markRead(ids: $ids) { id } }`, { ids: [third] });
+    await gql(MarkReadDocument, { ids: [third!] });
     const before = (await gql(INBOX)).data!;
-    expect(before.me.unreadCount).toBe(2);
+    expect(before.me!.unreadCount).toBe(2);
 
-    expect((await gql(`mutation ($id: ID!) { deleteMessage(id: $id) }`, { id: second })).data!.deleteMessage).toBe(second);
-    expect((await gql(INBOX)).data!.messages.edges.map((edge: { id: string }) => edge.id)).toEqual([third, first]);
-    expect((await gql(INBOX)).data!.me.unreadCount).toBe(1);
+    expect((await gql(DeleteMessageDocument, { id: second! })).data!.deleteMessage).toBe(second);
+    expect((await gql(INBOX)).data!.messages.edges.map((edge) => edge.id)).toEqual([third, first]);
+    expect((await gql(INBOX)).data!.me!.unreadCount).toBe(1);
 
-    const RESTORE = `mutation ($id: ID!) { restoreMessage(id: $id) { id title } }`;
+    const RESTORE = RestoreMessageDocument;
     const mallory = await t.signUp();
-    const refused = await gql(RESTORE, { id: second }, mallory);
+    const refused = await gql(RESTORE, { id: second! }, mallory);
     expect(codes(refused)).toEqual(["NOT_FOUND"]);
     expect(refused.errors![0]!.message).toBe("Nothing to restore: no message was deleted here in the last 10 minutes");
 
     now += 9 * 60_000;
-    expect((await gql(RESTORE, { id: second })).data!.restoreMessage.id).toBe(second);
+    expect((await gql(RESTORE, { id: second! })).data!.restoreMessage.id).toBe(second);
     expect((await gql(INBOX)).data).toEqual(before);
-    expect(codes(await gql(RESTORE, { id: second }))).toEqual(["NOT_FOUND"]);
+    expect(codes(await gql(RESTORE, { id: second! }))).toEqual(["NOT_FOUND"]);
 
     // Past the window it is gone for good.
-    await gql(`mutation ($id: ID!) { deleteMessage(id: $id) }`, { id: first });
+    await gql(DeleteMessageDocument, { id: first! });
     now += 10 * 60_000 + 1;
-    expect(codes(await gql(RESTORE, { id: first }))).toEqual(["NOT_FOUND"]);
+    expect(codes(await gql(RESTORE, { id: first! }))).toEqual(["NOT_FOUND"]);
   });
 });
 
@@ -63,13 +74,13 @@ describe("undo of a deleted briefing", () => {
       { id: briefing.id, name: "Morning", enabled: true, nextRunAt: "2026-06-01T07:00:00.000Z", places: [{ id: place.id }] },
     ]);
 
-    expect((await gql(`mutation ($id: ID!) { deleteBriefing(id: $id) }`, { id: briefing.id })).data!.deleteBriefing).toBe(briefing.id);
+    expect((await gql(DeleteBriefingDocument, { id: briefing.id })).data!.deleteBriefing).toBe(briefing.id);
     expect((await gql(BRIEFINGS)).data!.briefings).toEqual([]);
-    expect((await gql(INBOX)).data!.messages.edges.find((edge: { id: string }) => edge.id === message).briefing).toBeNull();
+    expect((await gql(INBOX)).data!.messages.edges.find((edge) => edge.id === message)!.briefing).toBeNull();
 
     // Back after 07:00: its next run is tomorrow's, not a late one now.
     now = Date.parse("2026-06-01T07:05:00Z");
-    const RESTORE = `mutation ($id: ID!) { restoreBriefing(id: $id) { id name nextRunAt places { id } } }`;
+    const RESTORE = TestUndoRestoreBriefingDocument;
     const restored = await gql(RESTORE, { id: briefing.id });
     expect(restored.errors).toBeUndefined();
     expect(restored.data!.restoreBriefing).toEqual({
@@ -78,7 +89,7 @@ describe("undo of a deleted briefing", () => {
       nextRunAt: "2026-06-02T07:00:00.000Z",
       places: [{ id: place.id }],
     });
-    expect((await gql(INBOX)).data!.messages.edges.find((edge: { id: string }) => edge.id === message).briefing).toEqual({
+    expect((await gql(INBOX)).data!.messages.edges.find((edge) => edge.id === message)!.briefing).toEqual({
       id: briefing.id,
     });
     expect(codes(await gql(RESTORE, { id: briefing.id }))).toEqual(["NOT_FOUND"]);
@@ -88,8 +99,8 @@ describe("undo of a deleted briefing", () => {
 describe("removed places", () => {
   it("are kept in the same store and still come back", async () => {
     const { gql, place } = await userWithBriefing(() => new Date("2026-06-01T06:00:00Z"));
-    await gql(`mutation ($id: ID!) { removePlace(id: $id) }`, { id: place.id });
-    expect((await gql(`mutation ($id: ID!) { restorePlace(id: $id) { id } }`, { id: place.id })).data!.restorePlace).toEqual({
+    await gql(RemovePlaceDocument, { id: place.id });
+    expect((await gql(TestUndoRestorePlaceDocument, { id: place.id })).data!.restorePlace).toEqual({
       id: place.id,
     });
   });

@@ -5,13 +5,16 @@ import { describe, expect, it, vi } from "vitest";
 import { STORE_DELAY_MS } from "~/api/weather/forecast-service.server";
 import { startFakeOpenMeteo } from "../fakes/open-meteo";
 import { codes, testApis } from "../support/api-server";
+import {
+  TestPlacesWeatherDocument as PLACES_WEATHER,
+  TestWeatherAddPlaceDocument,
+  TestWeatherAtDocument as WEATHER_AT,
+  TestWeatherTooManyHoursDocument,
+} from "../support/documents.generated";
 
 const api = testApis();
 
-const WEATHER_AT = `query ($lat: Float!, $lon: Float!) {
-  weatherAt(latitude: $lat, longitude: $lon) { id fetchedAt stale timeZone current { temperature condition } hourly(hours: 3) { id time } daily(days: 2) { id date } }
-}`;
-const PLACES_WEATHER = `{ places { id weather { id fetchedAt stale current { temperature } daily(days: 7) { temperatureMax } } } }`;
+// Typed documents (weather.graphql): the answers below are read with their generated result types.
 
 /** A clock the test moves by hand. */
 function manualClock(start = new Date("2026-11-22T10:15:00Z")) {
@@ -27,7 +30,7 @@ describe("weather", () => {
     const weather = result.data!.weatherAt;
     expect(weather).toMatchObject({ id: "at:52.52,13.41", stale: false, timeZone: "Europe/Berlin" });
     expect(weather.hourly).toHaveLength(3);
-    expect(weather.hourly[0].id).toBe(`at:52.52,13.41:${weather.hourly[0].time}`);
+    expect(weather.hourly[0]!.id).toBe(`at:52.52,13.41:${weather.hourly[0]!.time}`);
     expect(weather.daily).toHaveLength(2);
   });
 
@@ -36,7 +39,7 @@ describe("weather", () => {
     const t = await api({ now: clock.now });
     const token = await t.signUp();
     for (let i = 0; i < 10; i++) {
-      await t.gql(`mutation ($lat: Float!) { addPlace(latitude: $lat, longitude: 8.5, label: "P") { id } }`, { lat: 40 + i }, { token });
+      await t.gql(TestWeatherAddPlaceDocument, { lat: 40 + i }, { token });
     }
     // Adding a coordinate fetched its forecast (for the time zone); let those go stale.
     clock.advance(16 * 60_000);
@@ -127,7 +130,7 @@ describe("weather", () => {
   it("validates coordinates and ranges", async () => {
     const t = await api();
     expect(codes(await t.gql(WEATHER_AT, { lat: 100, lon: 0 }))).toEqual(["BAD_USER_INPUT"]);
-    const hours = await t.gql(`{ weatherAt(latitude: 1, longitude: 1) { hourly(hours: 1000) { id } } }`);
+    const hours = await t.gql(TestWeatherTooManyHoursDocument);
     expect(codes(hours)).toEqual(["BAD_USER_INPUT"]);
   });
 });

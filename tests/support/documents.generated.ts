@@ -5,6 +5,227 @@ type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 export type Incremental<T> = T | { [P in keyof T]?: P extends " $fragmentName" | "__typename" ? T[P] : never };
 import type { TypedDocumentNode as DocumentNode } from "@urql/core";
 import { gql } from "@urql/core";
+export type Language = "EN_US" | "DE_DE" | "FR_FR" | "ES_ES";
+
+export type TemperatureUnit = "CELSIUS" | "FAHRENHEIT";
+
+export type WindSpeedUnit = "KMH" | "MS" | "MPH" | "KN";
+
+export type PrecipitationUnit = "MM" | "INCH";
+
+export type SettingsInput = {
+  language?: Language | null | undefined;
+  timeZone?: string | null | undefined;
+  hour12?: boolean | null | undefined;
+  temperatureUnit?: TemperatureUnit | null | undefined;
+  windSpeedUnit?: WindSpeedUnit | null | undefined;
+  precipitationUnit?: PrecipitationUnit | null | undefined;
+  quietHoursEnabled?: boolean | null | undefined;
+  quietFrom?: string | null | undefined;
+  quietTo?: string | null | undefined;
+  pushEnabled?: boolean | null | undefined;
+};
+
+export type Condition =
+  | "CLEAR"
+  | "MAINLY_CLEAR"
+  | "PARTLY_CLOUDY"
+  | "OVERCAST"
+  | "FOG"
+  | "DRIZZLE"
+  | "FREEZING_DRIZZLE"
+  | "RAIN"
+  | "FREEZING_RAIN"
+  | "SNOW"
+  | "SNOW_GRAINS"
+  | "RAIN_SHOWERS"
+  | "SNOW_SHOWERS"
+  | "THUNDERSTORM"
+  | "THUNDERSTORM_WITH_HAIL"
+  | "UNKNOWN";
+
+export type MessageKind = "BRIEFING" | "ALERT" | "ALL_CLEAR" | "SYSTEM";
+
+export type Weekday = "MON" | "TUE" | "WED" | "THU" | "FRI" | "SAT" | "SUN";
+
+export type BriefingPeriod = "TODAY" | "REST_OF_TODAY" | "TONIGHT" | "TOMORROW" | "NEXT_3_DAYS";
+
+export type BriefingInput = {
+  name: string;
+  enabled?: boolean | null | undefined;
+  placeIds: Array<string | number>;
+  period: BriefingPeriod;
+  time: string;
+  days: Array<Weekday>;
+};
+
+export type TestSaveBriefingMutationVariables = Exact<{
+  id?: string | number | null | undefined;
+  input: BriefingInput;
+}>;
+
+export type TestSaveBriefingMutation = {
+  saveBriefing: {
+    id: string;
+    name: string;
+    enabled: boolean;
+    period: BriefingPeriod;
+    time: string;
+    days: Array<Weekday>;
+    nextRunAt: string | null;
+    places: Array<{ label: string }>;
+  };
+};
+
+export type TestBriefingInboxQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestBriefingInboxQuery = {
+  messages: {
+    edges: Array<{
+      id: string;
+      kind: MessageKind;
+      title: string;
+      body: string;
+      briefing: { name: string } | null;
+      place: { label: string } | null;
+    }>;
+  };
+  me: { unreadCount: number } | null;
+};
+
+export type TestBriefingUserSettingsMutationVariables = Exact<{
+  input: SettingsInput;
+}>;
+
+export type TestBriefingUserSettingsMutation = { updateSettings: { id: string; timeZone: string } };
+
+export type TestBriefingSearchQueryVariables = Exact<{
+  query: string;
+}>;
+
+export type TestBriefingSearchQuery = { searchLocations: Array<{ id: string }> };
+
+export type TestBriefingAddPlaceMutationVariables = Exact<{
+  locationId: string | number;
+  label?: string | null | undefined;
+}>;
+
+export type TestBriefingAddPlaceMutation = { addPlace: { id: string } };
+
+export type TestBriefingRunsQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestBriefingRunsQuery = { briefings: Array<{ name: string; nextRunAt: string | null }> };
+
+export type TestBriefingTimesQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestBriefingTimesQuery = { briefings: Array<{ nextRunAt: string | null; lastSentAt: string | null }> };
+
+export type TestBriefingIdsQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestBriefingIdsQuery = { briefings: Array<{ id: string }> };
+
+export type TestSendBriefingNowMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+export type TestSendBriefingNowMutation = { sendBriefingNow: { id: string; kind: MessageKind; title: string; body: string } };
+
+export type TestDeleteBriefingMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+export type TestDeleteBriefingMutation = { deleteBriefing: string };
+
+export type TestInboxMeQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestInboxMeQuery = { me: { id: string } | null };
+
+export type TestInboxPageQueryVariables = Exact<{
+  after?: string | null | undefined;
+  first?: number | null | undefined;
+  unreadOnly?: boolean | null | undefined;
+}>;
+
+export type TestInboxPageQuery = {
+  messages: { endCursor: string | null; hasMore: boolean; edges: Array<{ id: string; title: string; readAt: string | null }> };
+};
+
+export type TestInboxUnreadCountQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestInboxUnreadCountQuery = { me: { unreadCount: number } | null };
+
+export type TestInboxLiveSubscriptionVariables = Exact<{ [key: string]: never }>;
+
+export type TestInboxLiveSubscription = { messageReceived: { id: string; title: string; kind: MessageKind } };
+
+export type TestIssuesSearchQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestIssuesSearchQuery = { searchLocations: Array<{ id: string }> };
+
+export type TestIssuesAddHomeMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+export type TestIssuesAddHomeMutation = { addPlace: { id: string } };
+
+export type TestIssuesSaveRuleMutationVariables = Exact<{ [key: string]: never }>;
+
+export type TestIssuesSaveRuleMutation = { saveAlertRule: { id: string } };
+
+export type TestIssuesBriefingsQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestIssuesBriefingsQuery = { briefings: Array<{ id: string }> };
+
+export type TestIssuesSaveBriefingMutationVariables = Exact<{
+  p: string | number;
+}>;
+
+export type TestIssuesSaveBriefingMutation = { saveBriefing: { id: string } };
+
+export type TestIssuesAddPlaceMutationVariables = Exact<{
+  locationId?: string | number | null | undefined;
+  latitude?: number | null | undefined;
+  longitude?: number | null | undefined;
+  label?: string | null | undefined;
+}>;
+
+export type TestIssuesAddPlaceMutation = { addPlace: { id: string } };
+
+export type TestLiveViewerQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestLiveViewerQuery = { me: { id: string; email: string } | null };
+
+export type TestOfflineInboxQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestOfflineInboxQuery = {
+  messages: { hasMore: boolean; endCursor: string | null; edges: Array<{ id: string; title: string; readAt: string | null }> };
+  me: { id: string; unreadCount: number } | null;
+};
+
+export type TestOfflineAddPlaceMutationVariables = Exact<{ [key: string]: never }>;
+
+export type TestOfflineAddPlaceMutation = { addPlace: { id: string } };
+
+export type TestOfflineSaveBriefingMutationVariables = Exact<{
+  placeId: string | number;
+}>;
+
+export type TestOfflineSaveBriefingMutation = { saveBriefing: { id: string } };
+
+export type TestOfflineSendBriefingNowMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+export type TestOfflineSendBriefingNowMutation = { sendBriefingNow: { id: string } };
+
+export type TestOfflineMessageIdsQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestOfflineMessageIdsQuery = { messages: { edges: Array<{ id: string }> } };
+
+export type TestOfflineTemperatureUnitQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestOfflineTemperatureUnitQuery = { me: { settings: { temperatureUnit: TemperatureUnit } } | null };
+
 export type TestSearchLocationsQueryVariables = Exact<{
   q: string;
 }>;
@@ -26,6 +247,372 @@ export type TestPlacesQueryVariables = Exact<{ [key: string]: never }>;
 
 export type TestPlacesQuery = { places: Array<{ id: string; label: string; position: number }> };
 
+export type TestPushSettingsMutationVariables = Exact<{
+  input: SettingsInput;
+}>;
+
+export type TestPushSettingsMutation = { updateSettings: { id: string } };
+
+export type TestPushOffMutationVariables = Exact<{ [key: string]: never }>;
+
+export type TestPushOffMutation = { updateSettings: { id: string } };
+
+export type TestPushViewerQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestPushViewerQuery = { me: { id: string } | null };
+
+export type TestPushUnreadCountQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestPushUnreadCountQuery = { me: { unreadCount: number } | null };
+
+export type TestKeptMeQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestKeptMeQuery = { me: { email: string; places: Array<{ label: string }> } | null };
+
+export type TestKeptAddPlaceMutationVariables = Exact<{
+  label: string;
+}>;
+
+export type TestKeptAddPlaceMutation = { addPlace: { id: string } };
+
+export type TestKeptRenameMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+export type TestKeptRenameMutation = { renamePlace: { id: string } };
+
+export type TestKeptPlaceIdsQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestKeptPlaceIdsQuery = { places: Array<{ id: string }> };
+
+export type TestKeptPlaceLabelsQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestKeptPlaceLabelsQuery = { places: Array<{ label: string }> };
+
+export type TestKeptViewerQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestKeptViewerQuery = { me: { id: string } | null };
+
+export type TestUndoInboxQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestUndoInboxQuery = {
+  messages: {
+    edges: Array<{ id: string; title: string; readAt: string | null; briefing: { id: string } | null; place: { id: string } | null }>;
+  };
+  me: { unreadCount: number } | null;
+};
+
+export type TestUndoBriefingsQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestUndoBriefingsQuery = {
+  briefings: Array<{ id: string; name: string; enabled: boolean; nextRunAt: string | null; places: Array<{ id: string }> }>;
+};
+
+export type TestUndoAddPlaceMutationVariables = Exact<{ [key: string]: never }>;
+
+export type TestUndoAddPlaceMutation = { addPlace: { id: string } };
+
+export type TestUndoSaveBriefingMutationVariables = Exact<{
+  ids: Array<string | number> | string | number;
+}>;
+
+export type TestUndoSaveBriefingMutation = { saveBriefing: { id: string } };
+
+export type TestUndoSendBriefingNowMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+export type TestUndoSendBriefingNowMutation = { sendBriefingNow: { id: string } };
+
+export type TestUndoRestoreBriefingMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+export type TestUndoRestoreBriefingMutation = {
+  restoreBriefing: { id: string; name: string; nextRunAt: string | null; places: Array<{ id: string }> };
+};
+
+export type TestUndoRestorePlaceMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+export type TestUndoRestorePlaceMutation = { restorePlace: { id: string } };
+
+export type TestWeatherAtQueryVariables = Exact<{
+  lat: number;
+  lon: number;
+}>;
+
+export type TestWeatherAtQuery = {
+  weatherAt: {
+    id: string;
+    fetchedAt: string;
+    stale: boolean;
+    timeZone: string;
+    current: { temperature: number; condition: Condition };
+    hourly: Array<{ id: string; time: string }>;
+    daily: Array<{ id: string; date: string }>;
+  };
+};
+
+export type TestPlacesWeatherQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestPlacesWeatherQuery = {
+  places: Array<{
+    id: string;
+    weather: { id: string; fetchedAt: string; stale: boolean; current: { temperature: number }; daily: Array<{ temperatureMax: number }> };
+  }>;
+};
+
+export type TestWeatherAddPlaceMutationVariables = Exact<{
+  lat: number;
+}>;
+
+export type TestWeatherAddPlaceMutation = { addPlace: { id: string } };
+
+export type TestWeatherTooManyHoursQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestWeatherTooManyHoursQuery = { weatherAt: { hourly: Array<{ id: string }> } };
+
+export const TestSaveBriefingDocument = gql`
+  mutation TestSaveBriefing($id: ID, $input: BriefingInput!) {
+    saveBriefing(id: $id, input: $input) {
+      id
+      name
+      enabled
+      period
+      time
+      days
+      nextRunAt
+      places {
+        label
+      }
+    }
+  }
+` as unknown as DocumentNode<TestSaveBriefingMutation, TestSaveBriefingMutationVariables>;
+export const TestBriefingInboxDocument = gql`
+  query TestBriefingInbox {
+    messages(first: 50) {
+      edges {
+        id
+        kind
+        title
+        body
+        briefing {
+          name
+        }
+        place {
+          label
+        }
+      }
+    }
+    me {
+      unreadCount
+    }
+  }
+` as unknown as DocumentNode<TestBriefingInboxQuery, TestBriefingInboxQueryVariables>;
+export const TestBriefingUserSettingsDocument = gql`
+  mutation TestBriefingUserSettings($input: SettingsInput!) {
+    updateSettings(input: $input) {
+      id
+      timeZone
+    }
+  }
+` as unknown as DocumentNode<TestBriefingUserSettingsMutation, TestBriefingUserSettingsMutationVariables>;
+export const TestBriefingSearchDocument = gql`
+  query TestBriefingSearch($query: String!) {
+    searchLocations(query: $query) {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestBriefingSearchQuery, TestBriefingSearchQueryVariables>;
+export const TestBriefingAddPlaceDocument = gql`
+  mutation TestBriefingAddPlace($locationId: ID!, $label: String) {
+    addPlace(locationId: $locationId, label: $label) {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestBriefingAddPlaceMutation, TestBriefingAddPlaceMutationVariables>;
+export const TestBriefingRunsDocument = gql`
+  query TestBriefingRuns {
+    briefings {
+      name
+      nextRunAt
+    }
+  }
+` as unknown as DocumentNode<TestBriefingRunsQuery, TestBriefingRunsQueryVariables>;
+export const TestBriefingTimesDocument = gql`
+  query TestBriefingTimes {
+    briefings {
+      nextRunAt
+      lastSentAt
+    }
+  }
+` as unknown as DocumentNode<TestBriefingTimesQuery, TestBriefingTimesQueryVariables>;
+export const TestBriefingIdsDocument = gql`
+  query TestBriefingIds {
+    briefings {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestBriefingIdsQuery, TestBriefingIdsQueryVariables>;
+export const TestSendBriefingNowDocument = gql`
+  mutation TestSendBriefingNow($id: ID!) {
+    sendBriefingNow(id: $id) {
+      id
+      kind
+      title
+      body
+    }
+  }
+` as unknown as DocumentNode<TestSendBriefingNowMutation, TestSendBriefingNowMutationVariables>;
+export const TestDeleteBriefingDocument = gql`
+  mutation TestDeleteBriefing($id: ID!) {
+    deleteBriefing(id: $id)
+  }
+` as unknown as DocumentNode<TestDeleteBriefingMutation, TestDeleteBriefingMutationVariables>;
+export const TestInboxMeDocument = gql`
+  query TestInboxMe {
+    me {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestInboxMeQuery, TestInboxMeQueryVariables>;
+export const TestInboxPageDocument = gql`
+  query TestInboxPage($after: String, $first: Int, $unreadOnly: Boolean) {
+    messages(after: $after, first: $first, unreadOnly: $unreadOnly) {
+      edges {
+        id
+        title
+        readAt
+      }
+      endCursor
+      hasMore
+    }
+  }
+` as unknown as DocumentNode<TestInboxPageQuery, TestInboxPageQueryVariables>;
+export const TestInboxUnreadCountDocument = gql`
+  query TestInboxUnreadCount {
+    me {
+      unreadCount
+    }
+  }
+` as unknown as DocumentNode<TestInboxUnreadCountQuery, TestInboxUnreadCountQueryVariables>;
+export const TestInboxLiveDocument = gql`
+  subscription TestInboxLive {
+    messageReceived {
+      id
+      title
+      kind
+    }
+  }
+` as unknown as DocumentNode<TestInboxLiveSubscription, TestInboxLiveSubscriptionVariables>;
+export const TestIssuesSearchDocument = gql`
+  query TestIssuesSearch {
+    searchLocations(query: "berlin") {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestIssuesSearchQuery, TestIssuesSearchQueryVariables>;
+export const TestIssuesAddHomeDocument = gql`
+  mutation TestIssuesAddHome($id: ID!) {
+    addPlace(locationId: $id, label: "Home") {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestIssuesAddHomeMutation, TestIssuesAddHomeMutationVariables>;
+export const TestIssuesSaveRuleDocument = gql`
+  mutation TestIssuesSaveRule {
+    saveAlertRule(input: { name: "Gale", metric: WIND_GUSTS, threshold: 60 }) {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestIssuesSaveRuleMutation, TestIssuesSaveRuleMutationVariables>;
+export const TestIssuesBriefingsDocument = gql`
+  query TestIssuesBriefings {
+    briefings {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestIssuesBriefingsQuery, TestIssuesBriefingsQueryVariables>;
+export const TestIssuesSaveBriefingDocument = gql`
+  mutation TestIssuesSaveBriefing($p: ID!) {
+    saveBriefing(input: { name: "B", placeIds: [$p], period: TODAY, time: "07:00", days: [MON] }) {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestIssuesSaveBriefingMutation, TestIssuesSaveBriefingMutationVariables>;
+export const TestIssuesAddPlaceDocument = gql`
+  mutation TestIssuesAddPlace($locationId: ID, $latitude: Float, $longitude: Float, $label: String) {
+    addPlace(locationId: $locationId, latitude: $latitude, longitude: $longitude, label: $label) {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestIssuesAddPlaceMutation, TestIssuesAddPlaceMutationVariables>;
+export const TestLiveViewerDocument = gql`
+  query TestLiveViewer {
+    me {
+      id
+      email
+    }
+  }
+` as unknown as DocumentNode<TestLiveViewerQuery, TestLiveViewerQueryVariables>;
+export const TestOfflineInboxDocument = gql`
+  query TestOfflineInbox {
+    messages(first: 10) {
+      edges {
+        id
+        title
+        readAt
+      }
+      hasMore
+      endCursor
+    }
+    me {
+      id
+      unreadCount
+    }
+  }
+` as unknown as DocumentNode<TestOfflineInboxQuery, TestOfflineInboxQueryVariables>;
+export const TestOfflineAddPlaceDocument = gql`
+  mutation TestOfflineAddPlace {
+    addPlace(latitude: 52.52, longitude: 13.41, label: "Home") {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestOfflineAddPlaceMutation, TestOfflineAddPlaceMutationVariables>;
+export const TestOfflineSaveBriefingDocument = gql`
+  mutation TestOfflineSaveBriefing($placeId: ID!) {
+    saveBriefing(input: { name: "Morning", placeIds: [$placeId], period: TODAY, time: "07:00", days: [MON] }) {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestOfflineSaveBriefingMutation, TestOfflineSaveBriefingMutationVariables>;
+export const TestOfflineSendBriefingNowDocument = gql`
+  mutation TestOfflineSendBriefingNow($id: ID!) {
+    sendBriefingNow(id: $id) {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestOfflineSendBriefingNowMutation, TestOfflineSendBriefingNowMutationVariables>;
+export const TestOfflineMessageIdsDocument = gql`
+  query TestOfflineMessageIds {
+    messages(first: 10) {
+      edges {
+        id
+      }
+    }
+  }
+` as unknown as DocumentNode<TestOfflineMessageIdsQuery, TestOfflineMessageIdsQueryVariables>;
+export const TestOfflineTemperatureUnitDocument = gql`
+  query TestOfflineTemperatureUnit {
+    me {
+      settings {
+        temperatureUnit
+      }
+    }
+  }
+` as unknown as DocumentNode<TestOfflineTemperatureUnitQuery, TestOfflineTemperatureUnitQueryVariables>;
 export const TestSearchLocationsDocument = gql`
   query TestSearchLocations($q: String!) {
     searchLocations(query: $q) {
@@ -57,3 +644,205 @@ export const TestPlacesDocument = gql`
     }
   }
 ` as unknown as DocumentNode<TestPlacesQuery, TestPlacesQueryVariables>;
+export const TestPushSettingsDocument = gql`
+  mutation TestPushSettings($input: SettingsInput!) {
+    updateSettings(input: $input) {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestPushSettingsMutation, TestPushSettingsMutationVariables>;
+export const TestPushOffDocument = gql`
+  mutation TestPushOff {
+    updateSettings(input: { pushEnabled: false }) {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestPushOffMutation, TestPushOffMutationVariables>;
+export const TestPushViewerDocument = gql`
+  query TestPushViewer {
+    me {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestPushViewerQuery, TestPushViewerQueryVariables>;
+export const TestPushUnreadCountDocument = gql`
+  query TestPushUnreadCount {
+    me {
+      unreadCount
+    }
+  }
+` as unknown as DocumentNode<TestPushUnreadCountQuery, TestPushUnreadCountQueryVariables>;
+export const TestKeptMeDocument = gql`
+  query TestKeptMe {
+    me {
+      email
+      places {
+        label
+      }
+    }
+  }
+` as unknown as DocumentNode<TestKeptMeQuery, TestKeptMeQueryVariables>;
+export const TestKeptAddPlaceDocument = gql`
+  mutation TestKeptAddPlace($label: String!) {
+    addPlace(latitude: 47.37, longitude: 8.54, label: $label) {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestKeptAddPlaceMutation, TestKeptAddPlaceMutationVariables>;
+export const TestKeptRenameDocument = gql`
+  mutation TestKeptRename($id: ID!) {
+    renamePlace(id: $id, label: "Flat") {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestKeptRenameMutation, TestKeptRenameMutationVariables>;
+export const TestKeptPlaceIdsDocument = gql`
+  query TestKeptPlaceIds {
+    places {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestKeptPlaceIdsQuery, TestKeptPlaceIdsQueryVariables>;
+export const TestKeptPlaceLabelsDocument = gql`
+  query TestKeptPlaceLabels {
+    places {
+      label
+    }
+  }
+` as unknown as DocumentNode<TestKeptPlaceLabelsQuery, TestKeptPlaceLabelsQueryVariables>;
+export const TestKeptViewerDocument = gql`
+  query TestKeptViewer {
+    me {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestKeptViewerQuery, TestKeptViewerQueryVariables>;
+export const TestUndoInboxDocument = gql`
+  query TestUndoInbox {
+    messages(first: 50) {
+      edges {
+        id
+        title
+        readAt
+        briefing {
+          id
+        }
+        place {
+          id
+        }
+      }
+    }
+    me {
+      unreadCount
+    }
+  }
+` as unknown as DocumentNode<TestUndoInboxQuery, TestUndoInboxQueryVariables>;
+export const TestUndoBriefingsDocument = gql`
+  query TestUndoBriefings {
+    briefings {
+      id
+      name
+      enabled
+      nextRunAt
+      places {
+        id
+      }
+    }
+  }
+` as unknown as DocumentNode<TestUndoBriefingsQuery, TestUndoBriefingsQueryVariables>;
+export const TestUndoAddPlaceDocument = gql`
+  mutation TestUndoAddPlace {
+    addPlace(latitude: 52.52, longitude: 13.41, label: "Home") {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestUndoAddPlaceMutation, TestUndoAddPlaceMutationVariables>;
+export const TestUndoSaveBriefingDocument = gql`
+  mutation TestUndoSaveBriefing($ids: [ID!]!) {
+    saveBriefing(input: { name: "Morning", placeIds: $ids, period: TODAY, time: "07:00", days: [MON, TUE, WED, THU, FRI, SAT, SUN] }) {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestUndoSaveBriefingMutation, TestUndoSaveBriefingMutationVariables>;
+export const TestUndoSendBriefingNowDocument = gql`
+  mutation TestUndoSendBriefingNow($id: ID!) {
+    sendBriefingNow(id: $id) {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestUndoSendBriefingNowMutation, TestUndoSendBriefingNowMutationVariables>;
+export const TestUndoRestoreBriefingDocument = gql`
+  mutation TestUndoRestoreBriefing($id: ID!) {
+    restoreBriefing(id: $id) {
+      id
+      name
+      nextRunAt
+      places {
+        id
+      }
+    }
+  }
+` as unknown as DocumentNode<TestUndoRestoreBriefingMutation, TestUndoRestoreBriefingMutationVariables>;
+export const TestUndoRestorePlaceDocument = gql`
+  mutation TestUndoRestorePlace($id: ID!) {
+    restorePlace(id: $id) {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestUndoRestorePlaceMutation, TestUndoRestorePlaceMutationVariables>;
+export const TestWeatherAtDocument = gql`
+  query TestWeatherAt($lat: Float!, $lon: Float!) {
+    weatherAt(latitude: $lat, longitude: $lon) {
+      id
+      fetchedAt
+      stale
+      timeZone
+      current {
+        temperature
+        condition
+      }
+      hourly(hours: 3) {
+        id
+        time
+      }
+      daily(days: 2) {
+        id
+        date
+      }
+    }
+  }
+` as unknown as DocumentNode<TestWeatherAtQuery, TestWeatherAtQueryVariables>;
+export const TestPlacesWeatherDocument = gql`
+  query TestPlacesWeather {
+    places {
+      id
+      weather {
+        id
+        fetchedAt
+        stale
+        current {
+          temperature
+        }
+        daily(days: 7) {
+          temperatureMax
+        }
+      }
+    }
+  }
+` as unknown as DocumentNode<TestPlacesWeatherQuery, TestPlacesWeatherQueryVariables>;
+export const TestWeatherAddPlaceDocument = gql`
+  mutation TestWeatherAddPlace($lat: Float!) {
+    addPlace(latitude: $lat, longitude: 8.5, label: "P") {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestWeatherAddPlaceMutation, TestWeatherAddPlaceMutationVariables>;
+export const TestWeatherTooManyHoursDocument = gql`
+  query TestWeatherTooManyHours {
+    weatherAt(latitude: 1, longitude: 1) {
+      hourly(hours: 1000) {
+        id
+      }
+    }
+  }
+` as unknown as DocumentNode<TestWeatherTooManyHoursQuery, TestWeatherTooManyHoursQueryVariables>;

@@ -12,6 +12,15 @@ export function pageHydrated() {
 }
 
 /**
+ * The store has been read, with the mutations kept offline by an earlier page: from now on a
+ * mutation made offline is kept too (before, the offline exchange refuses it). End-to-end
+ * tests wait for <html data-offline-queue="ready"> before they act offline on a fresh page.
+ */
+function markOfflineQueueReady() {
+  document.documentElement.dataset.offlineQueue = "ready";
+}
+
+/**
  * The IndexedDB store a session's cache persists in (7 days), one per session. Stores of
  * other sessions on this browser (an account logged out elsewhere, an expired session)
  * are deleted: only the account signed in here may find its data here. Persisted entries
@@ -26,7 +35,7 @@ export function offlineStorageFor(key: string | null): SessionStorage | undefine
       for (const { name: other } of databases) if (other?.startsWith(PREFIX) && other !== name) indexedDB.deleteDatabase(other);
     })
     .catch(() => undefined);
-  const storage = makeDefaultStorage({ idbName: name, maxAge: 7 });
+  const storage = makeDefaultStorage({ idbName: name, maxAge: 7, onCacheHydrated: markOfflineQueueReady });
   // Until hydration ends, the page renders from the server's data alone: the offline exchange
   // holds queries back while it reads its store, and a re-render then would not match the HTML.
   return { ...storage, readData: () => hydrated.then(() => storage.readData()) };
