@@ -7,7 +7,7 @@ import { sessionTokenFromCookie } from "../shared/session-cookie";
 import { createHashSlots } from "./auth/hash-slots.server";
 import { createLoginGuard } from "./auth/login-guard.server";
 import { createSessionEnds } from "./auth/session-ends.server";
-import { createWindowLimiter } from "./auth/rate-limit.server";
+import { createRateLimits } from "./auth/rate-limit.server";
 import { createAlertService } from "./bot/alerts.server";
 import { createBriefingService } from "./bot/briefings.server";
 import { createInbox } from "./bot/inbox.server";
@@ -124,6 +124,7 @@ export async function createApi(config: ApiConfig) {
     deliveries.add(delivery);
     void delivery.finally(() => deliveries.delete(delivery));
   });
+  const rateLimits = createRateLimits(db, { dialect: "sqlite", now: () => now().getTime() });
   const services: ApiServices = {
     db,
     now,
@@ -136,10 +137,10 @@ export async function createApi(config: ApiConfig) {
     alerts: createAlertService({ db, inbox, forecasts, now }),
     push,
     vapidPublicKey: vapid.publicKey,
-    loginGuard: createLoginGuard(() => now().getTime()),
+    loginGuard: createLoginGuard(rateLimits),
     hashSlots: createHashSlots(),
     sessionEnds: createSessionEnds(now),
-    anonymousLookups: createWindowLimiter({ limit: 60, windowMs: 60_000, now: () => now().getTime() }),
+    rateLimits,
   };
 
   const findSession = createSessionLookup(db, changes, now);
@@ -225,6 +226,7 @@ export async function createApi(config: ApiConfig) {
       await stopFollowing();
       await scheduler?.stop();
       await Promise.allSettled([...deliveries]);
+      await rateLimits.settled();
       await forecasts.flushStores();
       await db.destroy();
     },

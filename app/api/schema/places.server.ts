@@ -72,7 +72,7 @@ export const placesResolvers: Resolvers = {
       if (!Number.isInteger(count) || count < 1 || count > 20) throw badInput("count must be from 1 to 20", "count");
       // Open-Meteo returns nothing for one character; do not spend a call on it.
       if (query.length < 2) return [];
-      limitAnonymousLookup(context);
+      await limitAnonymousLookup(context);
       let language = "en";
       if (context.session) {
         const settings = await context.db

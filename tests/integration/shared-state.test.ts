@@ -1,0 +1,73 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { LOGIN_LIMITS } from "~/api/auth/login-guard.server";
+import { codes, startTestApi, type TestApi } from "../support/api-server";
+
+/**
+ * Two instances on one database: two APIs, each with its own connection, HTTP server and
+ * WebSocket server, on one SQLite file. What one counts, hands out or writes, the other sees.
+ */
+const open: TestApi[] = [];
+afterEach(async () => {
+  // The first owns the data directory (and the fake): it closes last.
+  for (const api of open.splice(0).reverse()) await api.close();
+});
+
+async function twoInstances(): Promise<[TestApi, TestApi]> {
+  const a = await startTestApi();
+  open.push(a);
+  const b = await startTestApi({ dataDir: a.dataDir, fake: a.fake });
+  open.push(b);
+  return [a, b];
+}
+
+const LOG_IN = `mutation ($email: String!, $password: String!) { logIn(email: $email, password: $password) { token } }`;
+const from = (address: string) => ({ headers: { "x-forwarded-for": address } });
+
+describe("two instances on one database", () => {
+  describe("rate limits", () => {
+    it("count failed log-ins made on either instance against one limit", async () => {
+      const [a, b] = await twoInstances();
+      await a.signUp("shared-target@example.com", "the real password");
+      for (let i = 0; i < LOGIN_LIMITS.perAccountFromAddress; i++) {
+        const instance = i % 2 === 0 ? a : b;
+        const result = await instance.gql(LOG_IN, { email: "shared-target@example.com", password: `guess ${i}` }, from("198.51.100.7"));
+        expect(codes(result)).toEqual(["UNAUTHENTICATED"]);
+      }
+      for (const instance of [a, b]) {
+        const limited = await instance.gql(
+          LOG_IN,
+          { email: "shared-target@example.com", password: "the real password" },
+          from("198.51.100.7"),
+        );
+        expect(codes(limited)).toEqual(["RATE_LIMITED"]);
+        expect(limited.errors![0]!.extensions!.retryAfterSeconds).toBeGreaterThan(800);
+      }
+      // Elsewhere the owner still gets in, on either instance.
+      expect(
+        codes(await b.gql(LOG_IN, { email: "shared-target@example.com", password: "the real password" }, from("198.51.100.8"))),
+      ).toEqual([]);
+    }, 120_000);
+
+    it("let no more than the limit through when attempts reach both instances at once", async () => {
+      const [a, b] = await twoInstances();
+      await a.signUp("shared-parallel@example.com", "the real password");
+      const attempts = Array.from({ length: 20 }, (_, i) =>
+        (i % 2 === 0 ? a : b).gql(LOG_IN, { email: "shared-parallel@example.com", password: `parallel guess ${i}` }, from("198.51.100.9")),
+      );
+      const results = await Promise.all(attempts);
+      const checked = results.filter((result) => !codes(result).includes("RATE_LIMITED"));
+      expect(checked.length).toBe(LOGIN_LIMITS.perAccountFromAddress);
+    }, 120_000);
+
+    it("spend one signed-out lookup budget per address, whichever instance answers", async () => {
+      const [a, b] = await twoInstances();
+      const lookup = (instance: TestApi) =>
+        instance.gql(`{ weatherAt(latitude: 52.52, longitude: 13.41) { id } }`, {}, from("198.51.100.20"));
+      for (let i = 0; i < 60; i++) expect((await lookup(i % 2 === 0 ? a : b)).errors).toBeUndefined();
+      expect(codes(await lookup(a))).toEqual(["RATE_LIMITED"]);
+      expect(codes(await lookup(b))).toEqual(["RATE_LIMITED"]);
+      // Another address has its own budget.
+      expect((await b.gql(`{ weatherAt(latitude: 52.52, longitude: 13.41) { id } }`, {}, from("198.51.100.21"))).errors).toBeUndefined();
+    }, 60_000);
+  });
+});
