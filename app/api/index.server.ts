@@ -131,7 +131,7 @@ export async function createApi(config: ApiConfig) {
     openMeteo,
     forecasts,
     placeLists: createPlaceLists(changes),
-    recentLocations: createRecentLocations(),
+    recentLocations: createRecentLocations(db, now),
     inbox,
     briefings: createBriefingService({ db, inbox, forecasts, now }),
     alerts: createAlertService({ db, inbox, forecasts, now }),

@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { LOGIN_LIMITS } from "~/api/auth/login-guard.server";
+import { SEARCH_RESULT_TTL_MS } from "~/api/weather/recent-locations.server";
 import { codes, startTestApi, type TestApi } from "../support/api-server";
+import { TestAddPlaceDocument, TestSearchLocationsDocument } from "../support/documents.generated";
 
 /**
  * Two instances on one database: two APIs, each with its own connection, HTTP server and
@@ -69,5 +71,30 @@ describe("two instances on one database", () => {
       // Another address has its own budget.
       expect((await b.gql(`{ weatherAt(latitude: 52.52, longitude: 13.41) { id } }`, {}, from("198.51.100.21"))).errors).toBeUndefined();
     }, 60_000);
+  });
+
+  describe("search results", () => {
+    it("a place found through one instance can be added through the other, until the result expires", async () => {
+      const clock = { now: Date.now() };
+      const a = await startTestApi({ now: () => new Date(clock.now) });
+      open.push(a);
+      const b = await startTestApi({ dataDir: a.dataDir, fake: a.fake, now: () => new Date(clock.now) });
+      open.push(b);
+      const token = await a.signUp();
+      const found = await a.gql(TestSearchLocationsDocument, { q: "Berlin" }, { token });
+      const [berlin, second] = found.data!.searchLocations;
+      const added = await b.gql(TestAddPlaceDocument, { locationId: berlin!.id }, { token });
+      expect(added.errors).toBeUndefined();
+      expect(added.data!.addPlace).toMatchObject({ label: "Berlin" });
+
+      // An hour on, what was handed out is no longer accepted, on either instance.
+      clock.now += SEARCH_RESULT_TTL_MS + 1000;
+      if (second) expect(codes(await b.gql(TestAddPlaceDocument, { locationId: second.id }, { token }))).toEqual(["NOT_FOUND"]);
+      expect(codes(await a.gql(TestAddPlaceDocument, { locationId: berlin!.id }, { token }))).toEqual(["NOT_FOUND"]);
+      // A search after that prunes the expired rows: the table stays bounded.
+      await b.gql(TestSearchLocationsDocument, { q: "Zurich" }, { token });
+      const kept = await b.api.services.db.selectFrom("search_results").select("id").execute();
+      expect(kept.map((row) => row.id)).not.toContain(berlin!.id);
+    });
   });
 });
