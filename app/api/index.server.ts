@@ -7,6 +7,7 @@ import { sessionTokenFromCookie } from "../shared/session-cookie";
 import { createHashSlots } from "./auth/hash-slots.server";
 import { createLoginGuard } from "./auth/login-guard.server";
 import { createSessionEnds } from "./auth/session-ends.server";
+import { followSessionEnds } from "./auth/session-follower.server";
 import { createRateLimits } from "./auth/rate-limit.server";
 import { createAlertService } from "./bot/alerts.server";
 import { createBriefingService } from "./bot/briefings.server";
@@ -217,6 +218,7 @@ export async function createApi(config: ApiConfig) {
 
   const scheduler = config.scheduler === false ? null : startScheduler(services);
   const stopFollowing = inbox.follow();
+  const stopFollowingSessions = followSessionEnds(db, services.sessionEnds);
 
   return {
     yoga,
@@ -224,6 +226,7 @@ export async function createApi(config: ApiConfig) {
     maxAnswerChars,
     async close() {
       await stopFollowing();
+      await stopFollowingSessions();
       await scheduler?.stop();
       await Promise.allSettled([...deliveries]);
       await rateLimits.settled();

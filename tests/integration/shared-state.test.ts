@@ -1,5 +1,8 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { createClient } from "graphql-ws";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import WebSocket from "ws";
 import { LOGIN_LIMITS } from "~/api/auth/login-guard.server";
+import { timeOrderedLowerBound } from "~/shared/live-cursor";
 import { SEARCH_RESULT_TTL_MS } from "~/api/weather/recent-locations.server";
 import { codes, startTestApi, type TestApi } from "../support/api-server";
 import { TestAddPlaceDocument, TestSearchLocationsDocument } from "../support/documents.generated";
@@ -20,6 +23,27 @@ async function twoInstances(): Promise<[TestApi, TestApi]> {
   const b = await startTestApi({ dataDir: a.dataDir, fake: a.fake });
   open.push(b);
   return [a, b];
+}
+
+/** A graphql-ws client on `api` that never reconnects, subscribed to the user's messages from `after` on. */
+function subscriber(api: TestApi, token: string, after = timeOrderedLowerBound(Date.now())) {
+  const seen = { ids: [] as string[], ended: false, closeCode: null as number | null };
+  const client = createClient({
+    url: api.url.replace("http", "ws"),
+    webSocketImpl: WebSocket,
+    connectionParams: { authorization: `Bearer ${token}` },
+    retryAttempts: 0,
+    on: { closed: (event) => (seen.closeCode = (event as { code: number }).code) },
+  });
+  client.subscribe<{ messageReceived: { id: string } }>(
+    { query: "subscription ($after: ID) { messageReceived(after: $after) { id } }", variables: { after } },
+    {
+      next: (result) => void (result.data && seen.ids.push(result.data.messageReceived.id)),
+      error: () => (seen.ended = true),
+      complete: () => (seen.ended = true),
+    },
+  );
+  return { seen, dispose: () => client.dispose() };
 }
 
 const LOG_IN = `mutation ($email: String!, $password: String!) { logIn(email: $email, password: $password) { token } }`;
@@ -95,6 +119,40 @@ describe("two instances on one database", () => {
       await b.gql(TestSearchLocationsDocument, { q: "Zurich" }, { token });
       const kept = await b.api.services.db.selectFrom("search_results").select("id").execute();
       expect(kept.map((row) => row.id)).not.toContain(berlin!.id);
+    });
+  });
+
+  describe("session ends", () => {
+    it("logging out on one instance ends the session's subscriptions on the other within about a second", async () => {
+      const [a, b] = await twoInstances();
+      const token = await a.signUp();
+      const email = (await a.gql(`{ me { email } }`, {}, { token })).data!.me.email as string;
+      const other = (await b.gql(LOG_IN, { email, password: "a sturdy passphrase" })).data!.logIn.token as string;
+      const onB = subscriber(b, token);
+      const elsewhereOnB = subscriber(b, other);
+      // Subscribed: the session is being listened with on B.
+      await vi.waitFor(() => expect(b.api.services.sessionEnds.watched().length).toBe(2));
+
+      expect((await a.gql(`mutation { logOut }`, {}, { token })).data).toEqual({ logOut: true });
+      await vi.waitFor(() => expect(onB.seen.closeCode).toBe(4401), { timeout: 5_000, interval: 20 });
+      expect(onB.seen.ended).toBe(true);
+      // The same account's other session keeps listening.
+      expect(elsewhereOnB.seen.closeCode).toBeNull();
+      expect(b.api.services.sessionEnds.watched()).toHaveLength(1);
+      await onB.dispose();
+      await elsewhereOnB.dispose();
+    });
+
+    it("a session revoked in the database (by any instance) ends its subscriptions everywhere", async () => {
+      const [a, b] = await twoInstances();
+      const token = await a.signUp();
+      const onA = subscriber(a, token);
+      const onB = subscriber(b, token);
+      await vi.waitFor(() => expect([a, b].map((t) => t.api.services.sessionEnds.watched().length)).toEqual([1, 1]));
+      await a.api.services.db.updateTable("sessions").set({ revoked_at: new Date().toISOString() }).execute();
+      await vi.waitFor(() => expect([onA.seen.closeCode, onB.seen.closeCode]).toEqual([4401, 4401]), { timeout: 5_000, interval: 20 });
+      await onA.dispose();
+      await onB.dispose();
     });
   });
 });
