@@ -155,4 +155,78 @@ describe("two instances on one database", () => {
       await onB.dispose();
     });
   });
+
+  describe("live messages", () => {
+    let written = 0;
+    /** Writes a message as the bot does on `api`: stored, then published to that instance's own subscribers. */
+    async function botWrites(api: TestApi, userId: string) {
+      const row = await api.api.services.inbox.write({
+        userId,
+        kind: "SYSTEM",
+        title: `Shared ${++written}`,
+        body: "…",
+        dedupeKey: `shared:${written}`,
+      });
+      api.api.services.inbox.publish(row!);
+      return row!.id;
+    }
+
+    async function userOn(api: TestApi) {
+      const token = await api.signUp();
+      const me = await api.gql(`{ me { id } }`, {}, { token });
+      return { token, userId: me.data!.me.id as string };
+    }
+
+    it("a message written through either instance reaches the subscribers on both, once, in order, within a second", async () => {
+      const [a, b] = await twoInstances();
+      const { token, userId } = await userOn(a);
+      const onA = subscriber(a, token);
+      const onB = subscriber(b, token);
+      await vi.waitFor(() => expect([a, b].map((t) => t.api.services.sessionEnds.watched().length)).toEqual([1, 1]));
+
+      const ids: string[] = [];
+      for (const through of [a, b, a, a, b]) {
+        ids.push(await botWrites(through, userId));
+        // Published at once where it was written; the other instance's follower brings it within a second.
+        await vi.waitFor(() => expect([onA.seen.ids, onB.seen.ids]).toEqual([ids, ids]), { timeout: 1_000, interval: 10 });
+      }
+      // Ids sort in the order they were written, whichever instance wrote them.
+      expect([...ids].sort()).toEqual(ids);
+      // One more through A: when B has it, B's follower has looked past everything before, and nothing came twice.
+      ids.push(await botWrites(a, userId));
+      await vi.waitFor(() => expect(onB.seen.ids.at(-1)).toBe(ids.at(-1)));
+      expect(onB.seen.ids).toEqual(ids);
+      expect(onA.seen.ids).toEqual(ids);
+      await onA.dispose();
+      await onB.dispose();
+    });
+
+    it("a subscriber that reconnects after a message another instance committed late still gets it (ids follow commit order)", async () => {
+      const [a, b] = await twoInstances();
+      const { token, userId } = await userOn(a);
+      const first = subscriber(b, token);
+      await vi.waitFor(() => expect(b.api.services.sessionEnds.watched()).toHaveLength(1));
+
+      // A's connection is busy (a long read): a message A is asked to write waits behind it...
+      let release!: () => void;
+      const held = a.api.services.db.transaction().execute(async (trx) => {
+        await trx.selectFrom("users").select("id").execute();
+        await new Promise<void>((resolve) => (release = resolve));
+      });
+      await vi.waitFor(() => expect(release).toBeTypeOf("function"));
+      const late = botWrites(a, userId);
+      // ...while B writes one and its subscriber takes it, then goes away.
+      const early = await botWrites(b, userId);
+      await vi.waitFor(() => expect(first.seen.ids).toEqual([early]));
+      await first.dispose();
+      release();
+      await held;
+      const lateId = await late;
+      // Committed after B's: it sorts after it, so "everything after what I have" includes it.
+      expect(lateId > early).toBe(true);
+      const again = subscriber(b, token, early);
+      await vi.waitFor(() => expect(again.seen.ids).toEqual([lateId]), { timeout: 3_000 });
+      await again.dispose();
+    });
+  });
 });
