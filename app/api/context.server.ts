@@ -1,7 +1,7 @@
 import type { HashSlots } from "./auth/hash-slots.server";
 import type { LoginGuard } from "./auth/login-guard.server";
 import type { SessionEnds } from "./auth/session-ends.server";
-import type { WindowLimiter } from "./auth/rate-limit.server";
+import type { RateLimits, WindowRule } from "./auth/rate-limit.server";
 import type { AlertService } from "./bot/alerts.server";
 import type { BriefingService } from "./bot/briefings.server";
 import type { Inbox } from "./bot/inbox.server";
@@ -32,8 +32,8 @@ export type ApiServices = {
   hashSlots: HashSlots;
   /** Tells a session's subscriptions and sockets that it has ended. */
   sessionEnds: SessionEnds;
-  /** Requests per address for signed-out weather and place lookups (each spends the provider's quota). */
-  anonymousLookups: WindowLimiter;
+  /** Sliding-window limits counted in the database (log-ins, signed-out lookups). */
+  rateLimits: RateLimits;
   inbox: Inbox;
   briefings: BriefingService;
   alerts: AlertService;
@@ -51,19 +51,20 @@ export type ApiContext = ApiServices & {
   loaders: Loaders;
 };
 
+/** Requests per address for signed-out weather and place lookups (each spends the provider's quota). */
+export const ANONYMOUS_LOOKUPS: WindowRule = { name: "lookup", limit: 60, windowMs: 60_000 };
+
 /**
  * Signed-out callers may look up weather and places only so often per address; signed-in
  * users are accountable and not limited here.
  */
-export function limitAnonymousLookup(context: ApiContext): void {
+export async function limitAnonymousLookup(context: ApiContext): Promise<void> {
   if (context.session) return;
-  const key = `lookup:${context.clientIp}`;
-  const waitMs = context.anonymousLookups.retryAfterMs(key);
-  if (waitMs > 0) {
-    const retryAfterSeconds = Math.ceil(waitMs / 1000);
+  const taken = await context.rateLimits.take([{ rule: ANONYMOUS_LOOKUPS, key: context.clientIp }]);
+  if ("waitMs" in taken) {
+    const retryAfterSeconds = Math.ceil(taken.waitMs / 1000);
     throw apiError("RATE_LIMITED", `Too many lookups; try again in ${retryAfterSeconds} seconds, or log in`, { retryAfterSeconds });
   }
-  context.anonymousLookups.record(key);
 }
 
 /** The signed-in user's id, or an UNAUTHENTICATED error. */

@@ -7,7 +7,8 @@ import { sessionTokenFromCookie } from "../shared/session-cookie";
 import { createHashSlots } from "./auth/hash-slots.server";
 import { createLoginGuard } from "./auth/login-guard.server";
 import { createSessionEnds } from "./auth/session-ends.server";
-import { createWindowLimiter } from "./auth/rate-limit.server";
+import { followSessionEnds } from "./auth/session-follower.server";
+import { createRateLimits } from "./auth/rate-limit.server";
 import { createAlertService } from "./bot/alerts.server";
 import { createBriefingService } from "./bot/briefings.server";
 import { createInbox } from "./bot/inbox.server";
@@ -125,22 +126,23 @@ export async function createApi(config: ApiConfig) {
     deliveries.add(delivery);
     void delivery.finally(() => deliveries.delete(delivery));
   });
+  const rateLimits = createRateLimits(db, { dialect: "sqlite", now: () => now().getTime() });
   const services: ApiServices = {
     db,
     now,
     openMeteo,
     forecasts,
     placeLists: createPlaceLists(changes),
-    recentLocations: createRecentLocations(),
+    recentLocations: createRecentLocations(db, now),
     inbox,
     briefings: createBriefingService({ db, inbox, forecasts, now }),
     alerts: createAlertService({ db, inbox, forecasts, now }),
     push,
     vapidPublicKey: vapid.publicKey,
-    loginGuard: createLoginGuard(() => now().getTime()),
+    loginGuard: createLoginGuard(rateLimits),
     hashSlots: createHashSlots(),
     sessionEnds: createSessionEnds(now),
-    anonymousLookups: createWindowLimiter({ limit: 60, windowMs: 60_000, now: () => now().getTime() }),
+    rateLimits,
   };
 
   const findSession = createSessionLookup(db, changes, now);
@@ -221,6 +223,7 @@ export async function createApi(config: ApiConfig) {
 
   const scheduler = config.scheduler === false ? null : startScheduler(services);
   const stopFollowing = inbox.follow();
+  const stopFollowingSessions = followSessionEnds(db, services.sessionEnds);
 
   return {
     yoga,
@@ -228,8 +231,10 @@ export async function createApi(config: ApiConfig) {
     maxAnswerChars,
     async close() {
       await stopFollowing();
+      await stopFollowingSessions();
       await scheduler?.stop();
       await Promise.allSettled([...deliveries]);
+      await rateLimits.settled();
       await forecasts.flushStores();
       await db.destroy();
     },

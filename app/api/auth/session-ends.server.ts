@@ -5,8 +5,9 @@ export type WatchedSession = { id: string; expiresAt: string };
 
 /**
  * Who is listening with a session (its subscriptions, its WebSocket), told once when
- * the session ends: logged out in this process, found revoked or expired at a delivery,
- * or at its expiry time.
+ * the session ends: logged out in this process, found revoked or gone by the follower
+ * (another instance logged it out: see session-follower.server.ts) or at a delivery, or
+ * at its expiry time.
  */
 export function createSessionEnds(now: () => Date) {
   const listeners = new Map<string, Set<() => void>>();
@@ -20,6 +21,8 @@ export function createSessionEnds(now: () => Date) {
 
   return {
     end,
+    /** The sessions someone here is listening with (the follower checks them in the database). */
+    watched: (): string[] => [...listeners.keys()],
     /** Calls `listener` once when the session ends; the function returned stops watching. */
     watch(session: WatchedSession, listener: () => void): () => void {
       let timer: NodeJS.Timeout | undefined;

@@ -1,6 +1,5 @@
-import { sql } from "kysely";
 import type { Db } from "../db/database.server";
-import { timeOrderedId } from "../db/ids.server";
+import { timeOrderedIdAfter } from "../db/ids.server";
 import type { MessageTable } from "../db/tables";
 import { createMessageStream, type MessageStream } from "./message-stream";
 
@@ -20,8 +19,8 @@ export type NewMessage = {
   dedupeKey: string;
 };
 
-/** How often the follower looks for messages other processes wrote. */
-export const FOLLOW_INTERVAL_MS = 1000;
+/** How often the follower looks for messages other processes wrote: a message reaches every instance's subscribers within this and one read. */
+export const FOLLOW_INTERVAL_MS = 250;
 /** Messages the follower reads at once (another process's engine pass may have written thousands). */
 export const FOLLOW_PAGE_SIZE = 500;
 
@@ -31,15 +30,21 @@ export const FOLLOW_PAGE_SIZE = 500;
  * message actually written is published to that user's live subscribers, in order.
  * Messages written by another process on the same database reach this process's
  * subscribers through `follow()`.
+ *
+ * Message ids follow commit order across every process on the database: a write first
+ * takes the `message_order` row (an UPDATE: on PostgreSQL a row lock held until the
+ * transaction commits, on SQLite the database's one write lock), then makes its ids after
+ * the last one handed out. So an id is never committed below one already visible, and
+ * "the messages after id X" (the follower's cursor, a subscriber's `after` on reconnect)
+ * misses nothing. The price: transactions that write messages commit one at a time.
  */
 export function createInbox(db: Db, now: () => Date) {
   const streams = new Map<string, Set<MessageStream>>();
   const publishedListeners = new Set<(row: MessageTable) => void>();
 
-  function toRow(message: NewMessage): MessageTable {
-    // Time-ordered ids keep messages written in the same millisecond in write order.
+  function toRow(message: NewMessage, id: string): MessageTable {
     return {
-      id: timeOrderedId(),
+      id,
       user_id: message.userId,
       kind: message.kind,
       title: message.title,
@@ -55,29 +60,41 @@ export function createInbox(db: Db, now: () => Date) {
     };
   }
 
-  return {
-    /** Inserts the message unless its key exists; returns the new row, or null for a duplicate. */
-    async write(message: NewMessage, executor: Db = db): Promise<MessageTable | null> {
-      const row = toRow(message);
-      const result = await executor
-        .insertInto("messages")
-        .values(row)
-        .onConflict((conflict) => conflict.column("dedupe_key").doNothing())
-        .executeTakeFirst();
-      return Number(result.numInsertedOrUpdatedRows ?? 0) > 0 ? row : null;
-    },
-    /** Many messages in one statement; returns those that were new (duplicates by key are skipped). */
-    async writeMany(messages: NewMessage[], executor: Db = db): Promise<MessageTable[]> {
-      if (messages.length === 0) return [];
-      const rows = messages.map(toRow);
-      const inserted = await executor
+  /** Inserts the messages (duplicates by key skipped) with ids after every id handed out so far; returns the new rows. */
+  async function insertInOrder(messages: readonly NewMessage[], executor: Db): Promise<MessageTable[]> {
+    const run = async (trx: Db) => {
+      const { last_id } = await trx
+        .updateTable("message_order")
+        .set((eb) => ({ last_id: eb.ref("last_id") }))
+        .where("name", "=", "messages")
+        .returning("last_id")
+        .executeTakeFirstOrThrow();
+      let previous = last_id;
+      const rows = messages.map((message) => toRow(message, (previous = timeOrderedIdAfter(previous))));
+      const inserted = await trx
         .insertInto("messages")
         .values(rows)
         .onConflict((conflict) => conflict.column("dedupe_key").doNothing())
         .returning("id")
         .execute();
+      await trx.updateTable("message_order").set({ last_id: previous }).where("name", "=", "messages").execute();
       const ids = new Set(inserted.map((row) => row.id));
       return rows.filter((row) => ids.has(row.id));
+    };
+    // Inside the caller's transaction, the order row stays taken until it commits.
+    return executor.isTransaction ? run(executor) : db.transaction().execute(run);
+  }
+
+  return {
+    /** Inserts the message unless its key exists; returns the new row, or null for a duplicate. */
+    async write(message: NewMessage, executor: Db = db): Promise<MessageTable | null> {
+      const [row] = await insertInOrder([message], executor);
+      return row ?? null;
+    },
+    /** Many messages in one statement; returns those that were new (duplicates by key are skipped). */
+    async writeMany(messages: NewMessage[], executor: Db = db): Promise<MessageTable[]> {
+      if (messages.length === 0) return [];
+      return insertInOrder(messages, executor);
     },
     /** Call after the transaction that wrote `row` has committed. */
     publish(row: MessageTable) {
@@ -91,22 +108,21 @@ export function createInbox(db: Db, now: () => Date) {
     /**
      * Reads, every `intervalMs`, the messages committed since the last look, by any process
      * on this database, and hands them to their users' subscribers here (each stream takes
-     * a message once, so this process's own writes are not delivered twice). SQLite's
-     * rowid follows commit order, one writer at a time; on PostgreSQL this would be
-     * LISTEN/NOTIFY. Returns a function that stops it (and waits for a look under way).
+     * a message once, so this process's own writes are not delivered twice). It follows
+     * message ids, which follow commit order (see above), on SQLite and PostgreSQL alike.
+     * Returns a function that stops it (and waits for a look under way).
      */
-    follow(intervalMs = FOLLOW_INTERVAL_MS): () => Promise<void> {
-      let cursor: number | null = null;
+    follow(intervalMs = FOLLOW_INTERVAL_MS): (() => Promise<void>) & { ready: Promise<void> } {
+      let cursor: string | null = null;
       let running: Promise<void> | null = null;
-      const seq = sql<number>`rowid`;
       const look = () => (running ??= readNew().finally(() => (running = null)));
       const readNew = async () => {
         try {
           const last = await db
             .selectFrom("messages")
-            .select(sql<number | null>`max(rowid)`.as("seq"))
+            .select((eb) => eb.fn.max("id").as("id"))
             .executeTakeFirst();
-          const upTo = last?.seq ?? 0;
+          const upTo = last?.id ?? "";
           // Nobody listening here: only the place is kept (a subscriber's own catch-up read
           // covers what came before it subscribed).
           if (cursor === null || streams.size === 0) {
@@ -120,27 +136,28 @@ export function createInbox(db: Db, now: () => Date) {
             const page = await db
               .selectFrom("messages")
               .selectAll()
-              .select(seq.as("seq"))
-              .where(seq, ">", cursor)
-              .where(seq, "<=", upTo)
+              .where("id", ">", cursor)
+              .where("id", "<=", upTo)
               .$if(listeners.length <= FOLLOW_PAGE_SIZE, (query) => query.where("user_id", "in", listeners))
-              .orderBy(seq)
+              .orderBy("id")
               .limit(FOLLOW_PAGE_SIZE)
               .execute();
-            for (const { seq: _seq, ...row } of page) for (const stream of streams.get(row.user_id) ?? []) stream.push(row);
-            cursor = page.length < FOLLOW_PAGE_SIZE ? upTo : page.at(-1)!.seq;
+            for (const row of page) for (const stream of streams.get(row.user_id) ?? []) stream.push(row);
+            cursor = page.length < FOLLOW_PAGE_SIZE ? upTo : page.at(-1)!.id;
           }
         } catch (error) {
           console.error("[inbox] could not read new messages:", error);
         }
       };
-      void look();
+      const first = look();
       const timer = setInterval(() => void look(), intervalMs);
       timer.unref();
-      return async () => {
+      const stop = async () => {
         clearInterval(timer);
         await running;
       };
+      // `ready`: the first look is done, so what is committed from now on is delivered live.
+      return Object.assign(stop, { ready: first });
     },
     /**
      * The user's messages from now on, buffered from the moment of this call (before any

@@ -258,4 +258,42 @@ export const migrations: Record<string, Migration> = {
       await db.schema.dropTable("removed_places").execute();
     },
   },
+  "0009_shared_state": {
+    async up(db: Kysely<unknown>) {
+      // Sliding-window limits every instance counts against: one row per event, and one lock row
+      // per key that a check-and-count writes first (see rate-limit.server.ts).
+      await db.schema
+        .createTable("rate_limit_keys")
+        .addColumn("rule", "text", (col) => col.notNull())
+        .addColumn("key", "text", (col) => col.notNull())
+        .addColumn("touched_at", "text", (col) => col.notNull())
+        .addPrimaryKeyConstraint("rate_limit_keys_pk", ["rule", "key"])
+        .execute();
+      await db.schema
+        .createTable("rate_events")
+        .addColumn("id", "text", (col) => col.primaryKey())
+        .addColumn("rule", "text", (col) => col.notNull())
+        .addColumn("key", "text", (col) => col.notNull())
+        .addColumn("at", "text", (col) => col.notNull())
+        .execute();
+      await db.schema.createIndex("rate_events_rule_key_at").on("rate_events").columns(["rule", "key", "at"]).execute();
+
+      // Place search results handed out, so addPlace(locationId) on any instance can save one.
+      await db.schema
+        .createTable("search_results")
+        .addColumn("id", "text", (col) => col.primaryKey())
+        .addColumn("location", "text", (col) => col.notNull())
+        .addColumn("expires_at", "text", (col) => col.notNull())
+        .execute();
+      await db.schema.createIndex("search_results_expires").on("search_results").column("expires_at").execute();
+
+      // The newest message id handed out: message writers take it under a row lock, so ids follow commit order.
+      await db.schema
+        .createTable("message_order")
+        .addColumn("name", "text", (col) => col.primaryKey())
+        .addColumn("last_id", "text", (col) => col.notNull())
+        .execute();
+      await sql`INSERT INTO message_order (name, last_id) SELECT 'messages', coalesce(max(id), '') FROM messages`.execute(db);
+    },
+  },
 };

@@ -151,6 +151,18 @@ export type RemovedItemTable = { kind: string; item_id: string; user_id: string;
 
 export type HeldPushTable = { message_id: string; user_id: string; created_at: string };
 
+/** One lock row per rate-limited key (rate-limit.server.ts): a check-and-count writes it first. */
+export type RateLimitKeyTable = { rule: string; key: string; touched_at: string };
+
+/** One counted event of a sliding-window limit. */
+export type RateEventTable = { id: string; rule: string; key: string; at: string };
+
+/** A place search result handed out: `location` is the GeocodedLocation as JSON. */
+export type SearchResultTable = { id: string; location: string; expires_at: string };
+
+/** The newest message id handed out (one row, name "messages"): see inbox.server.ts. */
+export type MessageOrderTable = { name: string; last_id: string };
+
 export type Database = {
   users: UserTable;
   sessions: SessionTable;
@@ -166,4 +178,8 @@ export type Database = {
   alert_episodes: AlertEpisodeTable;
   push_subscriptions: PushSubscriptionTable;
   held_pushes: HeldPushTable;
+  rate_limit_keys: RateLimitKeyTable;
+  rate_events: RateEventTable;
+  search_results: SearchResultTable;
+  message_order: MessageOrderTable;
 };

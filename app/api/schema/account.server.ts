@@ -78,8 +78,8 @@ export const accountResolvers: Resolvers = {
 
     async logIn(_, args, context) {
       const email = parseInput(logInInput, args).email.slice(0, EMAIL_MAX_LENGTH);
-      // Counted before anything is awaited: parallel attempts meet the limits one by one.
-      const attempt = context.loginGuard.begin(email, context.clientIp);
+      // Counted before the password is checked: parallel attempts meet the limits one by one.
+      const attempt = await context.loginGuard.begin(email, context.clientIp);
       let passwordOk: boolean;
       let user: UserTable | undefined;
       try {
@@ -87,11 +87,11 @@ export const accountResolvers: Resolvers = {
         const stored = user?.password_hash ?? (await dummyHash);
         passwordOk = args.password.length <= 1024 && (await context.hashSlots.run(() => verifyPassword(args.password, stored)));
       } catch (error) {
-        attempt.abandoned();
+        await attempt.abandoned();
         throw error;
       }
       if (!user || !passwordOk) throw apiError("UNAUTHENTICATED", LOGIN_FAILED);
-      attempt.succeeded();
+      await attempt.succeeded();
       return sessionFor(context, user);
     },
 

@@ -72,7 +72,7 @@ export const placesResolvers: Resolvers = {
       if (!Number.isInteger(count) || count < 1 || count > 20) throw badInput("count must be from 1 to 20", "count");
       // Open-Meteo returns nothing for one character; do not spend a call on it.
       if (query.length < 2) return [];
-      limitAnonymousLookup(context);
+      await limitAnonymousLookup(context);
       let language = "en";
       if (context.session) {
         const settings = await context.db
@@ -91,7 +91,7 @@ export const placesResolvers: Resolvers = {
         });
       }
       const found = results.filter((location) => location.timezone);
-      for (const location of found) context.recentLocations.remember(location);
+      await context.recentLocations.remember(found);
       return found;
     },
   },
@@ -102,7 +102,7 @@ export const placesResolvers: Resolvers = {
       const input = parseInput(addPlaceInput, args);
       let base: Omit<PlaceTable, "id" | "user_id" | "label" | "position" | "created_at">;
       if (args.locationId) {
-        const location = context.recentLocations.get(args.locationId);
+        const location = await context.recentLocations.get(args.locationId);
         if (!location?.timezone) throw apiError("NOT_FOUND", "Location not found; search for it again", { field: "locationId" });
         base = {
           name: location.name,

@@ -117,7 +117,7 @@ export const weatherResolvers: Resolvers = {
     async weatherAt(_, args, context) {
       if (!(args.latitude >= -90 && args.latitude <= 90)) throw badInput("latitude must be between -90 and 90", "latitude");
       if (!(args.longitude >= -180 && args.longitude <= 180)) throw badInput("longitude must be between -180 and 180", "longitude");
-      limitAnonymousLookup(context);
+      await limitAnonymousLookup(context);
       const result = await context.forecasts.get(args);
       return { id: `at:${result.key}`, result } satisfies WeatherSource;
     },
