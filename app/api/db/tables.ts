@@ -151,6 +151,11 @@ export type RemovedItemTable = { kind: string; item_id: string; user_id: string;
 
 export type HeldPushTable = { message_id: string; user_id: string; created_at: string };
 
+/** A slice of the users whose engine work one instance holds at a time (decision 010). */
+export type EngineShardTable = { shard: number; owner: string | null; lease_until: string | null; done_tick: number };
+
+export type EngineInstanceTable = { id: string; seen_at: string };
+
 export type Database = {
   users: UserTable;
   sessions: SessionTable;
@@ -166,4 +171,6 @@ export type Database = {
   alert_episodes: AlertEpisodeTable;
   push_subscriptions: PushSubscriptionTable;
   held_pushes: HeldPushTable;
+  engine_shards: EngineShardTable;
+  engine_instances: EngineInstanceTable;
 };
