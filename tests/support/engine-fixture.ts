@@ -2,7 +2,7 @@
  * A database with users whose briefings are due and whose rules will fire, and the engine run in
  * child processes on it: for the kill-and-restart test and the several-instances tests.
  */
-import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import path from "node:path";
 import { createInterface } from "node:readline";
@@ -144,7 +144,7 @@ export type PassReport = { tick: number; shards: number[]; briefings: number; al
  * "ready" once it is registered, runs a tick's pass when told, and reports each claim and pass.
  */
 export function startEngineInstance(dataDir: string, weatherUrl: string, now: string, options: { id: string; leaseMs: number }) {
-  const child: ChildProcessWithoutNullStreams = spawn(
+  const child = spawn(
     process.execPath,
     ["--import", "tsx", ENGINE_ENTRY, dataDir, weatherUrl, now, "--shared", options.id, String(options.leaseMs)],
     { stdio: ["pipe", "pipe", "inherit"] },
