@@ -267,7 +267,8 @@ export const migrations: Record<string, Migration> = {
         .addColumn("shard", "integer", (col) => col.primaryKey())
         .addColumn("owner", "text")
         .addColumn("lease_until", "text")
-        .addColumn("done_tick", "integer", (col) => col.notNull())
+        // Ticks are numbered from the epoch in intervals: too big for 32 bits when the interval is short.
+        .addColumn("done_tick", "bigint", (col) => col.notNull())
         .execute();
       await (db as Kysely<{ engine_shards: { shard: number; done_tick: number } }>)
         .insertInto("engine_shards")
