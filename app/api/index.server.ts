@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import path from "node:path";
 import { EnvelopArmorPlugin } from "@escape.tech/graphql-armor";
 import { GraphQLError, NoSchemaIntrospectionCustomRule } from "graphql";
@@ -13,6 +14,8 @@ import { createAlertService } from "./bot/alerts.server";
 import { createBriefingService } from "./bot/briefings.server";
 import { createInbox } from "./bot/inbox.server";
 import { createPushService, loadVapidKeys } from "./bot/push.server";
+import { createEngine } from "./bot/engine.server";
+import { createShardLeases } from "./bot/engine-shards.server";
 import { startScheduler } from "./bot/scheduler.server";
 import { MAX_ANSWER_CHARS, useAnswerSizeLimit } from "./answer-size.server";
 import { costLimitRule } from "./cost-limit.server";
@@ -50,6 +53,11 @@ export type ApiConfig = {
   maxAnswerChars?: number;
   /** Run the bot's scheduler in this process (tests drive it by hand instead). */
   scheduler?: boolean;
+  /**
+   * The engine's tick (default 30 s), its lease on the shards it holds (default two thirds of a
+   * tick: shorter, so a dead instance's shards are free by the next tick) and its name.
+   */
+  engine?: { intervalMs?: number; leaseMs?: number; instanceId?: string };
   /** Fields beside the API's own, for tests only (a resolver the API does not have). */
   schemaExtensions?: readonly SchemaExtension[];
   /** Hears every SQL statement before it runs (tests count a request's statements); nothing in production sets it. */
@@ -221,13 +229,25 @@ export async function createApi(config: ApiConfig) {
     ],
   });
 
-  const scheduler = config.scheduler === false ? null : startScheduler(services);
+  const intervalMs = config.engine?.intervalMs ?? 30_000;
+  const leaseMs = config.engine?.leaseMs ?? Math.floor((intervalMs * 2) / 3);
+  const leases = createShardLeases({
+    db,
+    dialect: "sqlite",
+    instanceId: config.engine?.instanceId ?? randomUUID(),
+    leaseMs,
+    aliveMs: 2 * intervalMs,
+  });
+  const engine = createEngine({ ...services, leases, leaseMs });
+  const scheduler = config.scheduler === false ? null : startScheduler(engine, intervalMs);
   const stopFollowing = inbox.follow();
   const stopFollowingSessions = followSessionEnds(db, services.sessionEnds);
 
   return {
     yoga,
     services,
+    /** The bot engine's pass, shared with the other instances on the database (the scheduler runs it). */
+    engine,
     maxAnswerChars,
     async close() {
       await stopFollowing();

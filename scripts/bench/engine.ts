@@ -1,6 +1,6 @@
 /**
  * Engine: 10,000 alert rules over 1,000 places (100 users × 10 places × 10 rules)
- * evaluated in one tick, against the Open-Meteo fake. Prints wall time and upstream calls:
+ * evaluated in one engine tick (decision 010: one instance alone takes every shard), against the Open-Meteo fake. Prints wall time and upstream calls:
  * the median of RUNS ticks, each on a fresh database with a cold forecast cache.
  */
 import { randomUUID } from "node:crypto";
@@ -116,12 +116,13 @@ async function oneTick() {
       await (await fetch(url)).arrayBuffer();
     }
     const callsBefore = (await weather.calls()).forecast;
+    // A tick as the scheduler runs it: claiming the shards (all of them, alone), due briefings, rules, digests.
     const started = performance.now();
-    const first = await api.services.alerts.evaluateAll();
+    const first = await api.engine.pass(1);
     const firstMs = performance.now() - started;
     const upstreamCalls = (await weather.calls()).forecast - callsBefore;
     const again = performance.now();
-    await api.services.alerts.evaluateAll();
+    await api.engine.pass(2);
     const warmMs = performance.now() - again;
     return {
       rules: USERS * PLACES_PER_USER * RULES_PER_PLACE,

@@ -2,12 +2,9 @@ import { spawn } from "node:child_process";
 import { cp, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createApi } from "~/api/index.server";
-import { episodeMessageKey } from "~/api/bot/alerts.server";
-import { defaultSettings } from "~/api/db/settings-rows";
 import { startFakeOpenMeteo, type FakeOpenMeteo } from "../fakes/open-meteo";
+import { ENGINE_ENTRY, engineOutcome, seedEngineWork } from "../support/engine-fixture";
 
 /*
  * The engine in a real process, killed with SIGKILL at several moments of a pass over
@@ -16,7 +13,6 @@ import { startFakeOpenMeteo, type FakeOpenMeteo } from "../fakes/open-meteo";
  */
 const NOW = "2026-06-01T05:00:30.000Z";
 const USERS = 20;
-const ENTRY = path.resolve("tests/support/engine-process.ts");
 
 let weather: FakeOpenMeteo;
 const dirs: string[] = [];
@@ -34,105 +30,12 @@ async function freshDir() {
   return dir;
 }
 
-/** Users with places, briefings due now and rules that will fire, written straight to the database. */
-async function seed(dataDir: string) {
-  const api = await createApi({
-    production: true,
-    dataDir,
-    openMeteoForecastUrl: weather.url,
-    openMeteoGeocodingUrl: weather.url,
-    now: () => new Date(NOW),
-    scheduler: false,
-  });
-  const created = "2026-05-01T00:00:00.000Z";
-  await api.services.db.transaction().execute(async (trx) => {
-    for (let u = 0; u < USERS; u++) {
-      const userId = randomUUID();
-      await trx
-        .insertInto("users")
-        .values({ id: userId, email: `k${u}@kill.example`, password_hash: "-", created_at: created })
-        .execute();
-      await trx
-        .insertInto("settings")
-        .values(defaultSettings(userId, "EN_US", "UTC"))
-        .execute();
-      const placeIds: string[] = [];
-      for (let p = 0; p < 5; p++) {
-        const id = randomUUID();
-        placeIds.push(id);
-        await trx
-          .insertInto("places")
-          .values({
-            id,
-            user_id: userId,
-            label: `P${p}`,
-            name: `P${p}`,
-            admin1: null,
-            country_code: null,
-            latitude: 10 + u,
-            longitude: 5 * p,
-            time_zone: "UTC",
-            position: p,
-            created_at: created,
-          })
-          .execute();
-      }
-      for (let b = 0; b < 2; b++) {
-        const id = randomUUID();
-        await trx
-          .insertInto("briefings")
-          .values({
-            id,
-            user_id: userId,
-            name: `B${b}`,
-            enabled: 1,
-            period: "TODAY",
-            time: "05:00",
-            days: "MON,TUE,WED,THU,FRI,SAT,SUN",
-            next_run_at: "2026-06-01T05:00:00.000Z",
-            last_sent_at: null,
-            created_at: created,
-          })
-          .execute();
-        await trx
-          .insertInto("briefing_places")
-          .values(placeIds.map((placeId, position) => ({ briefing_id: id, place_id: placeId, position })))
-          .execute();
-      }
-      await trx
-        .insertInto("alert_rules")
-        .values(
-          Array.from({ length: 4 }, (_, r) => ({
-            id: randomUUID(),
-            user_id: userId,
-            name: `R${r}`,
-            enabled: 1,
-            place_id: null,
-            metric: "TEMPERATURE",
-            comparator: "AT_LEAST",
-            threshold: -50 + r,
-            conditions: null,
-            lookahead_hours: 24,
-            active_days: "MON,TUE,WED,THU,FRI,SAT,SUN",
-            active_from: null,
-            active_to: null,
-            urgent: 0,
-            notify_all_clear: 0,
-            cooldown_hours: 6,
-            snoozed_until: null,
-            created_at: created,
-          })),
-        )
-        .execute();
-    }
-  });
-  await api.close();
-}
-
 /** Runs one pass in a child; `killAfterMs` kills it with SIGKILL that long after it is ready. */
 function pass(dataDir: string, killAfterMs?: number): Promise<"done" | "killed"> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", ENTRY, dataDir, weather.url, NOW], { stdio: ["ignore", "pipe", "inherit"] });
+    const child = spawn(process.execPath, ["--import", "tsx", ENGINE_ENTRY, dataDir, weather.url, NOW], {
+      stdio: ["ignore", "pipe", "inherit"],
+    });
     let output = "";
     child.stdout.on("data", (chunk: Buffer) => {
       output += chunk.toString();
@@ -147,33 +50,8 @@ function pass(dataDir: string, killAfterMs?: number): Promise<"done" | "killed">
   });
 }
 
-async function outcome(dataDir: string) {
-  const api = await createApi({
-    production: true,
-    dataDir,
-    openMeteoForecastUrl: weather.url,
-    openMeteoGeocodingUrl: weather.url,
-    now: () => new Date(NOW),
-    scheduler: false,
-  });
-  try {
-    const { db } = api.services;
-    const messages = await db.selectFrom("messages").select(["kind", "dedupe_key"]).execute();
-    const episodes = await db.selectFrom("alert_episodes").selectAll().where("closed_at", "is", null).execute();
-    const due = await db.selectFrom("briefings").select("id").where("next_run_at", "<=", NOW).execute();
-    return {
-      briefings: messages.filter((m) => m.kind === "BRIEFING").length,
-      alerts: messages.filter((m) => m.kind === "ALERT").length,
-      uniqueKeys: new Set(messages.map((m) => m.dedupe_key)).size,
-      total: messages.length,
-      triggered: new Set(episodes.map((episode) => episodeMessageKey("alert", episode))),
-      alertKeys: new Set(messages.filter((m) => m.kind === "ALERT").map((m) => m.dedupe_key)),
-      stillDue: due.length,
-    };
-  } finally {
-    await api.close();
-  }
-}
+const seed = (dataDir: string) => seedEngineWork(dataDir, weather.url, NOW, USERS);
+const outcome = (dataDir: string) => engineOutcome(dataDir, weather.url, NOW);
 
 describe("the engine killed mid-pass", () => {
   it("writes every message exactly once after a restart, with the state that goes with each alert", async () => {

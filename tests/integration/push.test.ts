@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { guardedLookup, postPush } from "~/api/bot/push-endpoint.server";
+import { createPushService, loadVapidKeys } from "~/api/bot/push.server";
+import { ENGINE_SHARDS, scopeOf, shardOf } from "~/api/bot/shard-ranges";
 import { startFakePushService } from "../fakes/push-service";
 import {
   PushPublicKeyDocument,
@@ -101,6 +103,28 @@ describe("web push", () => {
     expect(await t.api.services.push.sendDigests()).toBe(0);
     const digest = subscription.decrypt(pushService.received[1]!.body);
     expect(digest).toMatchObject({ title: "2 messages during quiet hours", body: "Tomorrow\nLater", kind: "DIGEST" });
+  });
+
+  it("sends one digest when two engine instances reach the same held pushes at once, and only for the users in scope", async () => {
+    const { t, pushService, subscription, message, setTime } = await setUp("2026-06-01T23:00:00Z");
+    expect(await message("Tomorrow")).toBe("held");
+    expect(await message("Later")).toBe("held");
+    setTime("2026-06-02T07:05:00Z");
+    const { db, now } = t.api.services;
+    const other = createPushService({
+      db,
+      now,
+      vapid: loadVapidKeys(t.dataDir),
+      subject: "mailto:admin@weatherbot.example",
+      endpointPolicy: { allowLoopback: true },
+    });
+    const userId = (await db.selectFrom("held_pushes").select("user_id").executeTakeFirstOrThrow()).user_id;
+    // Another instance's shards: this user is not among them.
+    const elsewhere = scopeOf(Array.from({ length: ENGINE_SHARDS }, (_, shard) => shard).filter((shard) => shard !== shardOf(userId)));
+    expect(await other.sendDigests(elsewhere)).toBe(0);
+    const sent = await Promise.all([t.api.services.push.sendDigests(), other.sendDigests(scopeOf([shardOf(userId)]))]);
+    expect(sent[0] + sent[1]).toBe(1);
+    expect(pushService.received.map((push) => subscription.decrypt(push.body).kind)).toEqual(["DIGEST"]);
   });
 
   it("sends nothing while push is off", async () => {

@@ -1,12 +1,24 @@
 /**
- * One engine pass (due briefings and every alert rule) in its own process, on a data
- * directory, at a fixed time, for the kill-and-restart test:
+ * The engine in its own process, on a data directory, at a fixed time:
  *   node --import tsx tests/support/engine-process.ts <dataDir> <weatherUrl> <nowIso>
- * It prints "ready" before the pass and "done" after it.
+ * runs one pass over everything (due briefings and every alert rule), printing "ready" before
+ * it and "done" after it (the kill-and-restart test).
+ *   … <dataDir> <weatherUrl> <nowIso> --shared <instanceId> <leaseMs>
+ * is one of several instances sharing ticks (decision 010): it registers, prints "ready", and
+ * for each "tick N" line on stdin runs that tick's pass, printing "claimed [shards]" for each
+ * claim and "passed {report}" at the end; "exit" (or the end of stdin) ends it.
  */
+import { createInterface } from "node:readline";
 import { createApi } from "../../app/api/index.server";
 
-const [dataDir, weatherUrl, nowIso] = process.argv.slice(2) as [string, string, string];
+const [dataDir, weatherUrl, nowIso, mode, instanceId, leaseMs] = process.argv.slice(2) as [
+  string,
+  string,
+  string,
+  string?,
+  string?,
+  string?,
+];
 const now = () => new Date(nowIso);
 const api = await createApi({
   production: true,
@@ -15,9 +27,22 @@ const api = await createApi({
   openMeteoGeocodingUrl: weatherUrl,
   now,
   scheduler: false,
+  engine: mode === "--shared" ? { instanceId, leaseMs: Number(leaseMs), intervalMs: 60_000 } : undefined,
 });
-process.stdout.write("ready\n");
-await api.services.briefings.runDue();
-await api.services.alerts.evaluateAll();
-process.stdout.write("done\n");
+
+if (mode === "--shared") {
+  await api.engine.register();
+  process.stdout.write("ready\n");
+  for await (const line of createInterface({ input: process.stdin })) {
+    if (line === "exit") break;
+    const tick = Number(line.replace(/^tick /, ""));
+    const report = await api.engine.pass(tick, { onClaim: (shards) => process.stdout.write(`claimed ${JSON.stringify(shards)}\n`) });
+    process.stdout.write(`passed ${JSON.stringify({ tick, ...report })}\n`);
+  }
+} else {
+  process.stdout.write("ready\n");
+  await api.services.briefings.runDue();
+  await api.services.alerts.evaluateAll();
+  process.stdout.write("done\n");
+}
 await api.close();

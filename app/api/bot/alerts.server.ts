@@ -9,6 +9,7 @@ import { settingsView } from "../db/settings-rows";
 import { parseDays } from "./briefings.server";
 import type { Inbox, NewMessage } from "./inbox.server";
 import { ruleKey } from "./rule-key";
+import { inScope, type UserScope } from "./shard-ranges";
 
 export function ruleSpec(row: AlertRuleTable): RuleSpec {
   return {
@@ -250,14 +251,15 @@ export function createAlertService({ db, inbox, forecasts, now }: { db: Db; inbo
   }
 
   return {
-    /** One pass over every enabled, unsnoozed rule. */
-    async evaluateAll(): Promise<{ alerts: number; allClears: number }> {
+    /** One pass over every enabled, unsnoozed rule (of the users in `scope`: an engine instance's shards). */
+    async evaluateAll(scope: UserScope = null): Promise<{ alerts: number; allClears: number }> {
       const current = now().toISOString();
       const rules = await db
         .selectFrom("alert_rules")
         .selectAll()
         .where("enabled", "=", 1)
         .where((eb) => eb.or([eb("snoozed_until", "is", null), eb("snoozed_until", "<=", current)]))
+        .$if(scope !== null, (query) => query.where((eb) => inScope(eb, "user_id", scope!)))
         // Two rules that watch the same thing share their episodes and the first to see one tells it:
         // an urgent rule first, so a duplicate that is not urgent cannot hold its push in quiet hours.
         .orderBy("urgent", "desc")
@@ -296,7 +298,12 @@ export function createAlertService({ db, inbox, forecasts, now }: { db: Db; inbo
       );
       const states = await statesOf(rules.map((rule) => rule.id));
       const forgotten = new Date(now().getTime() - EPISODE_MEMORY_MS).toISOString();
-      await db.deleteFrom("alert_episodes").where("alerted_at", "<", forgotten).where("window_to", "<", forgotten).execute();
+      await db
+        .deleteFrom("alert_episodes")
+        .where("alerted_at", "<", forgotten)
+        .where("window_to", "<", forgotten)
+        .$if(scope !== null, (query) => query.where((eb) => inScope(eb, "user_id", scope!)))
+        .execute();
       const pools = await poolsOf([...new Set(rules.map((rule) => rule.user_id))], now());
       const decisions = pairs.flatMap((pair) => {
         const key = `${pair.rule.user_id}|${ruleKey(pair.rule)}|${coordinateKey(pair.place)}`;

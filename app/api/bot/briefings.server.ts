@@ -7,6 +7,7 @@ import type { ForecastService } from "../weather/forecast-service.server";
 import type { BriefingPeriod, Weekday } from "../../shared/schema-enums.generated";
 import { briefingTitle, emptyBriefingBody, periodWindow, placeLine } from "./briefing-text.server";
 import type { Inbox } from "./inbox.server";
+import { inScope, type UserScope } from "./shard-ranges";
 import { nextOccurrence } from "./zoned-time";
 
 /** A briefing more than this late (the server was down) is skipped, not sent stale. */
@@ -103,14 +104,16 @@ export function createBriefingService({
      * One scheduler pass: every enabled briefing whose time has come writes one
      * message, keyed by briefing and due time, and moves on to its next run, in one
      * transaction. Run twice, or by two processes, it still writes each message once.
+     * `scope` limits it to some users (an engine instance's shards).
      */
-    async runDue(): Promise<{ sent: number; skipped: number }> {
+    async runDue(scope: UserScope = null): Promise<{ sent: number; skipped: number }> {
       const current = now();
       const due = await db
         .selectFrom("briefings")
         .selectAll()
         .where("enabled", "=", 1)
         .where("next_run_at", "<=", current.toISOString())
+        .$if(scope !== null, (query) => query.where((eb) => inScope(eb, "user_id", scope!)))
         .orderBy("next_run_at")
         .limit(500)
         .execute();

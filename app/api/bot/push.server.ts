@@ -5,6 +5,7 @@ import webpush from "web-push";
 import type { Db } from "../db/database.server";
 import type { MessageTable, SettingsTable } from "../db/tables";
 import { postPush, type EndpointPolicy } from "./push-endpoint.server";
+import { inScope, type UserScope } from "./shard-ranges";
 import { botTexts } from "./texts.server";
 import { zonedParts } from "./zoned-time";
 
@@ -132,31 +133,42 @@ export function createPushService({
       );
     },
 
-    /** Sends one digest to every user whose quiet hours are over and who has held pushes. */
-    async sendDigests(): Promise<number> {
+    /**
+     * Sends one digest to every user (in `scope`: an engine instance's shards) whose quiet hours
+     * are over and who has held pushes.
+     */
+    async sendDigests(scope: UserScope = null): Promise<number> {
       const held = await db
         .selectFrom("held_pushes")
         .innerJoin("messages", "messages.id", "held_pushes.message_id")
         .select(["held_pushes.user_id", "messages.id", "messages.title"])
+        .$if(scope !== null, (query) => query.where((eb) => inScope(eb, "held_pushes.user_id", scope!)))
         .orderBy("messages.id")
         .execute();
       const byUser = new Map<string, typeof held>();
       for (const row of held) byUser.set(row.user_id, [...(byUser.get(row.user_id) ?? []), row]);
       let sent = 0;
-      for (const [userId, rows] of byUser) {
+      for (const [userId, waiting] of byUser) {
         const settings = await settingsOf(userId);
         if (!settings || inQuietHours(settings, now())) continue;
-        // Taken off the list first: a digest is sent at most once.
-        await db
-          .deleteFrom("held_pushes")
-          .where("user_id", "=", userId)
-          .where(
-            "message_id",
-            "in",
-            rows.map((row) => row.id),
-          )
-          .execute();
-        if (settings.push_enabled !== 1) continue;
+        // Taken off the list first, and only what this process itself took goes out: an instance that
+        // races another on the same user (a lease taken over) cannot send a held push twice.
+        const taken = new Set(
+          (
+            await db
+              .deleteFrom("held_pushes")
+              .where("user_id", "=", userId)
+              .where(
+                "message_id",
+                "in",
+                waiting.map((row) => row.id),
+              )
+              .returning("message_id")
+              .execute()
+          ).map((row) => row.message_id),
+        );
+        const rows = waiting.filter((row) => taken.has(row.id));
+        if (settings.push_enabled !== 1 || rows.length === 0) continue;
         const t = botTexts(settings.language);
         await sendToUser(
           userId,

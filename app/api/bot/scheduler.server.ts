@@ -1,34 +1,43 @@
-import type { AlertService } from "./alerts.server";
-import type { BriefingService } from "./briefings.server";
-import type { PushService } from "./push.server";
+import type { Engine } from "./engine.server";
 
 /**
- * Wakes the bot every `intervalMs` (at most a minute): due briefings are written, then
- * every rule is checked against the (cached) forecasts, and pushes held through quiet
- * hours that have ended go out as digests. A pass never overlaps the last.
+ * Wakes the bot on every multiple of `intervalMs` of the wall clock (at most a minute), so the
+ * instances on one database start each tick together and share it (decision 010): due briefings
+ * are written, every rule is checked against the (cached) forecasts, and pushes held through
+ * quiet hours that have ended go out as digests. A pass never overlaps the last.
  */
 export function startScheduler(
-  bot: { briefings: BriefingService; alerts: AlertService; push: PushService },
+  engine: Pick<Engine, "pass">,
   intervalMs = 30_000,
+  clock: () => number = Date.now,
 ): { stop: () => Promise<void> } {
   let running: Promise<unknown> | null = null;
-  const pass = async () => {
-    await bot.briefings.runDue();
-    await bot.alerts.evaluateAll();
-    await bot.push.sendDigests();
-  };
+  let timer: NodeJS.Timeout | null = null;
+  let stopped = false;
   const tick = () => {
     if (running) return;
-    running = pass()
+    running = engine
+      .pass(Math.floor(clock() / intervalMs))
       .catch((error: unknown) => console.error("[bot] scheduler pass failed:", error))
       .finally(() => (running = null));
   };
-  const timer = setInterval(tick, intervalMs);
-  timer.unref();
+  const schedule = () => {
+    if (stopped) return;
+    timer = setTimeout(
+      () => {
+        tick();
+        schedule();
+      },
+      intervalMs - (clock() % intervalMs),
+    );
+    timer.unref();
+  };
   tick();
+  schedule();
   return {
     async stop() {
-      clearInterval(timer);
+      stopped = true;
+      if (timer) clearTimeout(timer);
       await running;
     },
   };

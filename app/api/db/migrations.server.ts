@@ -1,6 +1,7 @@
 import { sql, type Kysely, type Migration } from "kysely";
 import { coordinateKey } from "../weather/forecast";
 import { ruleKey } from "../bot/rule-key";
+import { ENGINE_SHARDS } from "../bot/shard-ranges";
 
 /**
  * Versioned schema changes, applied in name order on startup. Kysely's migrator records
@@ -294,6 +295,27 @@ export const migrations: Record<string, Migration> = {
         .addColumn("last_id", "text", (col) => col.notNull())
         .execute();
       await sql`INSERT INTO message_order (name, last_id) SELECT 'messages', coalesce(max(id), '') FROM messages`.execute(db);
+  "0010_engine_work": {
+    async up(db: Kysely<unknown>) {
+      // The engine's tick is shared by leased shards of users (decision 010); every shard is a row from the start.
+      await db.schema
+        .createTable("engine_shards")
+        .addColumn("shard", "integer", (col) => col.primaryKey())
+        .addColumn("owner", "text")
+        .addColumn("lease_until", "text")
+        // Ticks are numbered from the epoch in intervals: too big for 32 bits when the interval is short.
+        .addColumn("done_tick", "bigint", (col) => col.notNull())
+        .execute();
+      await (db as Kysely<{ engine_shards: { shard: number; done_tick: number } }>)
+        .insertInto("engine_shards")
+        .values(Array.from({ length: ENGINE_SHARDS }, (_, shard) => ({ shard, done_tick: -1 })))
+        .execute();
+      // Who ran the engine lately: their number sets each one's share of a tick.
+      await db.schema
+        .createTable("engine_instances")
+        .addColumn("id", "text", (col) => col.primaryKey())
+        .addColumn("seen_at", "text", (col) => col.notNull())
+        .execute();
     },
   },
 };

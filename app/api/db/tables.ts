@@ -162,6 +162,10 @@ export type SearchResultTable = { id: string; location: string; expires_at: stri
 
 /** The newest message id handed out (one row, name "messages"): see inbox.server.ts. */
 export type MessageOrderTable = { name: string; last_id: string };
+/** A slice of the users whose engine work one instance holds at a time (decision 010). */
+export type EngineShardTable = { shard: number; owner: string | null; lease_until: string | null; done_tick: number };
+
+export type EngineInstanceTable = { id: string; seen_at: string };
 
 export type Database = {
   users: UserTable;
@@ -182,4 +186,6 @@ export type Database = {
   rate_events: RateEventTable;
   search_results: SearchResultTable;
   message_order: MessageOrderTable;
+  engine_shards: EngineShardTable;
+  engine_instances: EngineInstanceTable;
 };

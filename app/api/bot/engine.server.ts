@@ -1,0 +1,77 @@
+import type { AlertService } from "./alerts.server";
+import type { BriefingService } from "./briefings.server";
+import type { ShardLeases } from "./engine-shards.server";
+import type { PushService } from "./push.server";
+import { ENGINE_SHARDS, scopeOf } from "./shard-ranges";
+
+export type EnginePassResult = { shards: number[]; briefings: number; alerts: number; digests: number };
+
+/**
+ * One engine pass of a tick, shared with every other instance on the database (decision 010):
+ * claim this instance's share of the shards, run due briefings, alert rules and digests for
+ * their users, mark them done, and claim again until no shard is left for the tick (those
+ * nobody took, and those a dead instance held). Alone, an instance claims every shard at once
+ * and does everything in one go, as a single process always did.
+ */
+export function createEngine({
+  briefings,
+  alerts,
+  push,
+  leases,
+  leaseMs,
+}: {
+  briefings: BriefingService;
+  alerts: AlertService;
+  push: PushService;
+  leases: ShardLeases;
+  leaseMs: number;
+}) {
+  /** Keeps the lease on `shards` while `work` runs (a big tick on a loaded machine may outlast one lease). */
+  async function holding<T>(tick: number, shards: number[], work: () => Promise<T>): Promise<T> {
+    let renewing: Promise<unknown> = Promise.resolve();
+    const timer = setInterval(() => {
+      renewing = renewing
+        .then(() => leases.renew(tick, shards))
+        .catch((error: unknown) => console.error("[bot] lease renewal failed:", error));
+    }, leaseMs / 3);
+    timer.unref();
+    try {
+      return await work();
+    } finally {
+      clearInterval(timer);
+      await renewing;
+    }
+  }
+
+  return {
+    /** Notes this instance as running (a pass does it too); returns its share of a tick. */
+    register: () => leases.register(ENGINE_SHARDS),
+
+    /** The pass of `tick` (ticks are numbered by the scheduler from the wall clock). `onClaim` hears each claim (tests). */
+    async pass(tick: number, { onClaim }: { onClaim?: (shards: number[]) => void } = {}): Promise<EnginePassResult> {
+      const result: EnginePassResult = { shards: [], briefings: 0, alerts: 0, digests: 0 };
+      const share = await leases.register(ENGINE_SHARDS);
+      for (;;) {
+        const shards = await leases.claim(tick, share);
+        if (shards.length === 0) return result;
+        onClaim?.(shards);
+        const scope = scopeOf(shards);
+        try {
+          await holding(tick, shards, async () => {
+            result.briefings += (await briefings.runDue(scope)).sent;
+            const checked = await alerts.evaluateAll(scope);
+            result.alerts += checked.alerts + checked.allClears;
+            result.digests += await push.sendDigests(scope);
+          });
+        } catch (error) {
+          await leases.release(tick, shards).catch(() => {});
+          throw error;
+        }
+        await leases.finish(tick, shards);
+        result.shards.push(...shards);
+      }
+    },
+  };
+}
+
+export type Engine = ReturnType<typeof createEngine>;

@@ -1,0 +1,130 @@
+import { randomUUID } from "node:crypto";
+import { Kysely, PostgresDialect } from "kysely";
+import pg from "pg";
+import { afterAll, describe, expect, it } from "vitest";
+import { createShardLeases, type ShardDialect } from "~/api/bot/engine-shards.server";
+import { ENGINE_SHARDS, scopeOf, shardOf } from "~/api/bot/shard-ranges";
+import { openDatabase, type Db } from "~/api/db/database.server";
+import { migrations } from "~/api/db/migrations.server";
+import type { Database } from "~/api/db/tables";
+
+/*
+ * The engine's shard leases (decision 010) on SQLite, and on PostgreSQL when TEST_POSTGRES_URL
+ * names a server (each run in a schema of its own, dropped after). The claim is the one statement
+ * written twice: PostgreSQL's reads its candidates FOR UPDATE SKIP LOCKED.
+ */
+const LEASE_MS = 10_000;
+const ALIVE_MS = 60_000;
+const range = (from: number, to: number) => Array.from({ length: to - from }, (_, index) => from + index);
+
+type Opened = { db: Db; dialect: ShardDialect; close: () => Promise<void> };
+
+async function openSqlite(): Promise<Opened> {
+  const { db } = await openDatabase(":memory:");
+  return { db, dialect: "sqlite", close: () => db.destroy() };
+}
+
+async function openPostgres(url: string): Promise<Opened> {
+  const schema = `engine_${randomUUID().replaceAll("-", "")}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`CREATE SCHEMA ${schema}`);
+  await admin.end();
+  const db = new Kysely<Database>({
+    dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 10, options: `-c search_path=${schema}` }) }),
+  });
+  await migrations["0010_engine_work"]!.up(db as Kysely<unknown>);
+  return {
+    db,
+    dialect: "postgres",
+    async close() {
+      await db.destroy();
+      const cleanup = new pg.Client({ connectionString: url });
+      await cleanup.connect();
+      await cleanup.query(`DROP SCHEMA ${schema} CASCADE`);
+      await cleanup.end();
+    },
+  };
+}
+
+const databases: Array<[string, () => Promise<Opened>]> = [["sqlite", openSqlite]];
+const postgresUrl = process.env.TEST_POSTGRES_URL;
+if (postgresUrl) databases.push(["postgres", () => openPostgres(postgresUrl)]);
+
+const opened: Opened[] = [];
+afterAll(async () => {
+  await Promise.all(opened.map((database) => database.close()));
+});
+
+describe("user shards", () => {
+  it("cover every id exactly once, and merge into ranges", () => {
+    const ids = [...Array.from({ length: 200 }, () => randomUUID()), "", "0", "f", "g-not-hex", "ZZ", "~"];
+    for (const id of ids) {
+      const holders = range(0, ENGINE_SHARDS).filter((shard) =>
+        scopeOf([shard])!.some((r) => (r.from === null || id >= r.from) && (r.to === null || id < r.to)),
+      );
+      expect(holders).toEqual([shardOf(id)]);
+    }
+    expect(scopeOf(range(0, ENGINE_SHARDS))).toBeNull();
+    expect(scopeOf([0, 1, 2, 7, 15])).toEqual([
+      { from: null, to: "3" },
+      { from: "7", to: "8" },
+      { from: "f", to: null },
+    ]);
+  });
+});
+
+describe.each(databases)("shard leases on %s", (_name, open) => {
+  async function setup() {
+    const database = await open();
+    opened.push(database);
+    let now = Date.parse("2026-06-01T05:00:00.000Z");
+    const clock = () => now;
+    const instance = (instanceId: string) =>
+      createShardLeases({ db: database.db, dialect: database.dialect, instanceId, leaseMs: LEASE_MS, aliveMs: ALIVE_MS, clock });
+    return { database, instance, advance: (ms: number) => (now += ms) };
+  }
+
+  it("gives each shard to one holder at a time; a held shard is free again when its lease runs out, a done one in the next tick", async () => {
+    const { instance, advance } = await setup();
+    const [a, b, c] = [instance("a"), instance("b"), instance("c")];
+    expect(await a.claim(1, 6)).toEqual(range(0, 6));
+    expect(await b.claim(1, 6)).toEqual(range(6, 12));
+    expect(await a.claim(1, 6)).toEqual(range(12, 16));
+    expect(await c.claim(1, 16)).toEqual([]);
+    await a.finish(1, range(0, 6));
+    // Renewed, a lease outlives its first term; not renewed, it runs out.
+    advance(LEASE_MS / 2);
+    expect(await b.renew(1, range(6, 12))).toEqual(range(6, 12));
+    advance(LEASE_MS / 2 + 1);
+    expect(await c.claim(1, 16)).toEqual(range(12, 16));
+    // The late holder has lost them: it can neither renew nor finish them.
+    expect(await a.renew(1, range(12, 16))).toEqual([]);
+    await a.finish(1, range(12, 16));
+    // The next tick: the shards done in tick 1 are free, the held ones are not.
+    expect(await c.claim(2, 16)).toEqual(range(0, 6));
+    // Given back undone, a shard is free at once.
+    await b.release(1, range(6, 12));
+    expect(await a.claim(1, 16)).toEqual(range(6, 12));
+  });
+
+  it("shares a tick out by the instances seen lately", async () => {
+    const { instance, advance } = await setup();
+    const [a, b, c] = [instance("a"), instance("b"), instance("c")];
+    expect(await a.register(ENGINE_SHARDS)).toBe(16);
+    expect(await b.register(ENGINE_SHARDS)).toBe(8);
+    expect(await c.register(ENGINE_SHARDS)).toBe(6);
+    advance(ALIVE_MS + 1);
+    expect(await a.register(ENGINE_SHARDS)).toBe(16);
+  });
+
+  it("lets instances claiming at the same moment take different shards, none twice", async () => {
+    const { instance } = await setup();
+    const claimers = range(0, 8).map((index) => instance(`claimer-${index}`));
+    const claimed = await Promise.all(claimers.map((claimer) => claimer.claim(1, 2)));
+    const all = claimed.flat().sort((x, y) => x - y);
+    expect(new Set(all).size).toBe(all.length);
+    // None queued behind another's rows and came back empty.
+    expect(all).toEqual(range(0, ENGINE_SHARDS));
+  });
+});

@@ -1,0 +1,36 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { startScheduler } from "~/api/bot/scheduler.server";
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe("the engine scheduler", () => {
+  it("runs a pass at once and then on every boundary of the wall clock, numbered by it, never two at a time", async () => {
+    vi.useFakeTimers();
+    vi.setSystemTime(30_000 * 1000 + 12_345);
+    const ticks: number[] = [];
+    let finish: () => void = () => {};
+    const scheduler = startScheduler(
+      {
+        pass: (tick) => {
+          ticks.push(tick);
+          return new Promise((resolve) => (finish = () => resolve({ shards: [], briefings: 0, alerts: 0, digests: 0 })));
+        },
+      },
+      30_000,
+    );
+    expect(ticks).toEqual([1000]);
+    // The first pass is still running at the boundary: that tick is skipped here (another instance takes it).
+    await vi.advanceTimersByTimeAsync(30_000 - 12_345);
+    expect(ticks).toEqual([1000]);
+    finish();
+    await vi.advanceTimersByTimeAsync(30_000);
+    expect(ticks).toEqual([1000, 1002]);
+    expect(Date.now() % 30_000).toBe(0);
+    finish();
+    await scheduler.stop();
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(ticks).toEqual([1000, 1002]);
+  });
+});
