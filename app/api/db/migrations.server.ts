@@ -295,6 +295,8 @@ export const migrations: Record<string, Migration> = {
         .addColumn("last_id", "text", (col) => col.notNull())
         .execute();
       await sql`INSERT INTO message_order (name, last_id) SELECT 'messages', coalesce(max(id), '') FROM messages`.execute(db);
+    },
+  },
   "0010_engine_work": {
     async up(db: Kysely<unknown>) {
       // The engine's tick is shared by leased shards of users (decision 010); every shard is a row from the start.
