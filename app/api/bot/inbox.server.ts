@@ -30,9 +30,10 @@ export const FOLLOW_PAGE_SIZE = 500;
  * tick, a restart mid-tick or a second process never writes it twice), and every
  * message actually written is published to that user's live subscribers, in order.
  * Messages written by another process on the same database reach this process's
- * subscribers through `follow()`.
+ * subscribers through `follow()`, which reads through `followDb` (reads no kept answer
+ * depends on: see ReadRecorder.exempt).
  */
-export function createInbox(db: Db, now: () => Date) {
+export function createInbox(db: Db, now: () => Date, { followDb = db }: { followDb?: Db } = {}) {
   const streams = new Map<string, Set<MessageStream>>();
   const publishedListeners = new Set<(row: MessageTable) => void>();
 
@@ -102,7 +103,7 @@ export function createInbox(db: Db, now: () => Date) {
       const look = () => (running ??= readNew().finally(() => (running = null)));
       const readNew = async () => {
         try {
-          const last = await db
+          const last = await followDb
             .selectFrom("messages")
             .select(sql<number | null>`max(rowid)`.as("seq"))
             .executeTakeFirst();
@@ -117,7 +118,7 @@ export function createInbox(db: Db, now: () => Date) {
           // fails is tried again at the next look.
           while (cursor < upTo) {
             const listeners = [...streams.keys()];
-            const page = await db
+            const page = await followDb
               .selectFrom("messages")
               .selectAll()
               .select(seq.as("seq"))
