@@ -169,7 +169,8 @@ export function useResultCache(changes: ChangeTracker, maxChars = RESULT_CACHE_M
       const entry = entries.get(key);
       if (entry) {
         forget(key);
-        if (context.now().getTime() < entry.until && changes.unchangedSince(entry.mark, entry.tables)) {
+        // The request's own mark (its session's check) already asked for other processes' commits.
+        if (context.now().getTime() < entry.until && changes.unchangedSince(entry.mark, entry.tables, reads.mark)) {
           entries.set(key, entry);
           chars += entry.text.length;
           setResultAndStopExecution(keptResult(entry.text));

@@ -140,7 +140,7 @@ try {
       return own / (cpu.get(reference)![round]! / samples.get(reference)![round]!.requests);
     });
     console.log(
-      `  ${label.padEnd(12)} ${(cpuPerRequest(label) * 1e6).toFixed(0).padStart(6)} µs   ` +
+      `  ${label.padEnd(12)} ${(cpuPerRequest(label) * 1e6).toFixed(0).padStart(6)} µs of ${sum(samples.get(label)!.map((sample) => sample.requests))} requests   ` +
         `${((cpuPerRequest(label) / cpuPerRequest(reference)) * 100).toFixed(1).padStart(6)} % of ${reference}; per round ` +
         `${(median(perRound) * 100).toFixed(1)} % (${(Math.min(...perRound) * 100).toFixed(1)}–${(Math.max(...perRound) * 100).toFixed(1)} %)`,
     );

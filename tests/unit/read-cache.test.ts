@@ -82,6 +82,18 @@ describe("ChangeTracker", () => {
     expect(changes.unchangedSince(second, ["messages"])).toBe(false);
   });
 
+  it("answers as of a mark taken during the asking computation: other processes' commits since it are not asked for again, own writes are", () => {
+    const { changes, otherProcessCommits } = tracker();
+    const kept = changes.mark();
+    const asOf = changes.stillSince(kept, ["places"])!;
+    expect(asOf).not.toBeNull();
+    otherProcessCommits();
+    expect(changes.unchangedSince(kept, ["places"])).toBe(false);
+    expect(changes.unchangedSince(kept, ["places"], asOf)).toBe(true);
+    changes.recordStatement('update "places" set "label" = ?');
+    expect(changes.unchangedSince(kept, ["places"], asOf)).toBe(false);
+  });
+
   it("trusts nothing marked before another connection's commit", () => {
     const { changes, otherProcessCommits } = tracker();
     const mark = changes.mark();

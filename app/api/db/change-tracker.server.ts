@@ -73,22 +73,28 @@ export class ChangeTracker {
     return { clock: this.#clock, dataVersion: this.#dataVersion() };
   }
 
-  /** Whether none of `tables` (EVERY_TABLE: any) can have changed since `mark`, here or in another process. */
-  unchangedSince(mark: ChangeMark, tables: Iterable<string>): boolean {
-    return this.stillSince(mark, tables) !== null;
+  /**
+   * Whether none of `tables` (EVERY_TABLE: any) can have changed since `mark`, here or in
+   * another process. `asOf`, a mark taken while the computation asking was under way,
+   * stands for now as far as other processes go (their commits since it are not asked
+   * about again: the computation answers as of then); this process's writes are always
+   * checked up to now.
+   */
+  unchangedSince(mark: ChangeMark, tables: Iterable<string>, asOf?: ChangeMark): boolean {
+    return this.stillSince(mark, tables, asOf) !== null;
   }
 
   /**
    * If none of `tables` changed since `mark`, a mark of now (what was read then is as good
    * as read now; a reader passing it on marks its own reads with it), else null. It asks
-   * `dataVersion` once, as `unchangedSince` does.
+   * `dataVersion` once, or not at all given `asOf` (see unchangedSince).
    */
-  stillSince(mark: ChangeMark, tables: Iterable<string>): ChangeMark | null {
+  stillSince(mark: ChangeMark, tables: Iterable<string>, asOf?: ChangeMark): ChangeMark | null {
     if (this.#everything > mark.clock) return null;
     for (const table of tables) {
       if (table === EVERY_TABLE ? this.#clock > mark.clock : (this.#lastWrite.get(table) ?? 0) > mark.clock) return null;
     }
-    const dataVersion = this.#dataVersion();
+    const dataVersion = asOf ? asOf.dataVersion : this.#dataVersion();
     return dataVersion === mark.dataVersion ? { clock: this.#clock, dataVersion } : null;
   }
 }

@@ -23,7 +23,9 @@ export const isBefore = (a: ChangeMark, b: ChangeMark) => a.clock < b.clock || (
 /**
  * What a computation (a GraphQL request, a cached read) read: the tables of every query it
  * ran, and a mark taken before the first of them (`since`), so that a write after it counts
- * as a change to what it read.
+ * as a change to what it read. Every mark it is given is taken while the computation runs
+ * (a value kept from before is marked as good at the moment it was checked: see
+ * ChangeTracker.stillSince), so its mark is never older than the computation.
  */
 export class ReadLog {
   readonly tables = new Set<string>();
