@@ -84,19 +84,6 @@ function collectTables(node: AnyNode, tables: Set<string>): void {
   }
 }
 
-/** The tables a query reads, walked once per query node (a query built once and run again reuses it). */
-const tablesOfNode = new WeakMap<RootOperationNode, readonly string[]>();
-function tablesOf(node: RootOperationNode): readonly string[] {
-  let tables = tablesOfNode.get(node);
-  if (!tables) {
-    const found = new Set<string>();
-    collectTables(node as unknown as AnyNode, found);
-    tables = [...found];
-    tablesOfNode.set(node, tables);
-  }
-  return tables;
-}
-
 const passResult = async ({ result }: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> => result;
 
 /**
@@ -149,7 +136,7 @@ export class ReadRecorder {
       transformQuery: ({ node }: PluginTransformQueryArgs) => {
         this.#take(node);
         if (!log.mark) log.since(this.#mark());
-        log.add(tablesOf(node));
+        collectTables(node as unknown as AnyNode, log.tables);
         return node;
       },
       transformResult: passResult,
