@@ -51,12 +51,13 @@ type Contestant = { label: string; pid: number; load: Parameters<typeof runLoad>
 /** Clock ticks per second of /proc's CPU times (USER_HZ, 100 on Linux). */
 const TICKS_PER_SECOND = 100;
 
-/** CPU seconds (user + system) a process has used so far. */
-function cpuSeconds(pid: number): number {
+/** CPU seconds a process has used so far: in user mode (its JavaScript, mostly), and in all (with the kernel's, its sockets). */
+function cpuSeconds(pid: number): { user: number; all: number } {
   const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  // Fields 14 and 15 of stat(5), counted from the state (field 3) here.
-  return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+  // Fields 14 and 15 of stat(5) (utime, stime), counted from the state (field 3) here.
+  const user = Number(fields[11]) / TICKS_PER_SECOND;
+  return { user, all: user + Number(fields[12]) / TICKS_PER_SECOND };
 }
 
 const weather = await startFakeOpenMeteo();
@@ -102,13 +103,17 @@ try {
   const samples = new Map<string, LoadResult[]>(contestants.map(({ label }) => [label, []]));
   /** CPU seconds per round. */
   const cpu = new Map<string, number[]>(contestants.map(({ label }) => [label, []]));
+  /** User-mode CPU seconds per round. */
+  const userCpu = new Map<string, number[]>(contestants.map(({ label }) => [label, []]));
   for (let round = 0; round < rounds; round++) {
     const order = contestants.map((_, i) => contestants[(i + round) % contestants.length]!);
     const line: string[] = [];
     for (const { label, pid, load } of order) {
       const cpuBefore = cpuSeconds(pid);
       const result = await runLoad(load);
-      cpu.get(label)!.push(cpuSeconds(pid) - cpuBefore);
+      const cpuAfter = cpuSeconds(pid);
+      cpu.get(label)!.push(cpuAfter.all - cpuBefore.all);
+      userCpu.get(label)!.push(cpuAfter.user - cpuBefore.user);
       if (result.errors > 0) throw new Error(`${label}: ${result.errors} errors in round ${round + 1}`);
       samples.get(label)!.push(result);
       line.push(`${label} ${result.rps.toFixed(0)}`);
@@ -129,21 +134,27 @@ try {
     );
   }
   // Per round too, though /proc counts in hundredths of a second: a 1-second round is read to about 1 %.
-  console.log(
-    `\nCPU time of each server per request: over every round; share of ${reference}'s, over every round and per round (median, range):`,
-  );
   const sum = (list: number[]) => list.reduce((total, value) => total + value, 0);
-  const cpuPerRequest = (label: string) => sum(cpu.get(label)!) / sum(samples.get(label)!.map((sample) => sample.requests));
-  for (const { label } of contestants) {
-    const perRound = cpu.get(label)!.map((seconds, round) => {
-      const own = seconds / samples.get(label)![round]!.requests;
-      return own / (cpu.get(reference)![round]! / samples.get(reference)![round]!.requests);
-    });
+  const requestsOf = (label: string) => sum(samples.get(label)!.map((sample) => sample.requests));
+  for (const [what, seconds] of [
+    ["CPU time (user + system)", cpu],
+    ["user-mode CPU time", userCpu],
+  ] as const) {
     console.log(
-      `  ${label.padEnd(12)} ${(cpuPerRequest(label) * 1e6).toFixed(0).padStart(6)} µs of ${sum(samples.get(label)!.map((sample) => sample.requests))} requests   ` +
-        `${((cpuPerRequest(label) / cpuPerRequest(reference)) * 100).toFixed(1).padStart(6)} % of ${reference}; per round ` +
-        `${(median(perRound) * 100).toFixed(1)} % (${(Math.min(...perRound) * 100).toFixed(1)}–${(Math.max(...perRound) * 100).toFixed(1)} %)`,
+      `\n${what} of each server per request: over every round; share of ${reference}'s, over every round and per round (median, range):`,
     );
+    const perRequest = (label: string) => sum(seconds.get(label)!) / requestsOf(label);
+    for (const { label } of contestants) {
+      const perRound = seconds.get(label)!.map((own, round) => {
+        const theirs = seconds.get(reference)![round]! / samples.get(reference)![round]!.requests;
+        return own / samples.get(label)![round]!.requests / theirs;
+      });
+      console.log(
+        `  ${label.padEnd(12)} ${(perRequest(label) * 1e6).toFixed(0).padStart(6)} µs of ${requestsOf(label)} requests   ` +
+          `${((perRequest(label) / perRequest(reference)) * 100).toFixed(1).padStart(6)} % of ${reference}; per round ` +
+          `${(median(perRound) * 100).toFixed(1)} % (${(Math.min(...perRound) * 100).toFixed(1)}–${(Math.max(...perRound) * 100).toFixed(1)} %)`,
+      );
+    }
   }
   if (values.baseline) {
     console.log("\neach build's share of bare yoga in the same round (median, range):");
