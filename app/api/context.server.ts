@@ -10,7 +10,7 @@ import type { Db } from "./db/database.server";
 import type { ReadCache } from "./db/read-cache.server";
 import { apiError, unauthenticated } from "./errors.server";
 import type { Loaders } from "./loaders.server";
-import type { ResultHints } from "./result-cache.server";
+import type { RequestReads, ResultHints } from "./result-cache.server";
 import type { PlaceTable } from "./db/tables";
 import type { UserMapper } from "./schema/mappers";
 import type { ForecastService } from "./weather/forecast-service.server";
@@ -19,6 +19,10 @@ import type { RecentLocations } from "./weather/recent-locations.server";
 
 /** What lives as long as the API: shared by every request. */
 export type ApiServices = {
+  /**
+   * The shared database. Requests do not see it: their context's `db` is their own,
+   * logging what they read (see RequestReads).
+   */
   db: Db;
   now: () => Date;
   openMeteo: OpenMeteoClient;
@@ -43,6 +47,10 @@ export type ApiServices = {
 
 /** One request's view: the services plus who is asking. */
 export type ApiContext = ApiServices & {
+  /** The database as this request sees it: every query run on it is logged in `reads`. */
+  db: Db;
+  /** What this request has read (a kept answer depends on it); read caches asked on its behalf are given it. */
+  reads: RequestReads;
   session: { id: string; userId: string; expiresAt: string; user: UserMapper } | null;
   clientIp: string;
   /** What this request's answer depends on, as its resolvers declare it (see useResultCache). */

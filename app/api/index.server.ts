@@ -25,7 +25,7 @@ import { createSessionLookup } from "./auth/sessions.server";
 import type { ApiContext, ApiServices } from "./context.server";
 import { openDatabase, sqlitePath } from "./db/database.server";
 import { databaseUnavailableError, isDatabaseUnavailable } from "./db/unavailable.server";
-import { newResultHints, useResultCache } from "./result-cache.server";
+import { newResultHints, RequestReads, useResultCache } from "./result-cache.server";
 import { useRequestRefusals } from "./request-refusals.server";
 import { createApiSchema, type SchemaExtension } from "./schema/index.server";
 import { createPlaceLists } from "./schema/places.server";
@@ -117,8 +117,11 @@ export async function createApi(config: ApiConfig) {
     forecastUrl: config.openMeteoForecastUrl,
     geocodingUrl: config.openMeteoGeocodingUrl,
   });
-  const forecasts = createForecastService({ client: openMeteo, db, now });
-  const inbox = createInbox(db, now);
+  // The forecast store's values say themselves how long they hold (a resolver passes that on
+  // with validUntil), so no kept answer depends on the table behind it.
+  const forecasts = createForecastService({ client: openMeteo, db: changes.reads.exempt(db), now });
+  // Its follower only hands new rows to subscribers, which no kept answer depends on.
+  const inbox = createInbox(db, now, { followDb: changes.reads.exempt(db) });
   const vapid = loadVapidKeys(path.resolve(config.dataDir));
   const push = createPushService({
     db,
@@ -140,7 +143,7 @@ export async function createApi(config: ApiConfig) {
     now,
     openMeteo,
     forecasts,
-    placeLists: createPlaceLists(changes),
+    placeLists: createPlaceLists(changes, db),
     recentLocations: createRecentLocations(db, now),
     inbox,
     briefings: createBriefingService({ db, inbox, forecasts, now }),
@@ -155,10 +158,15 @@ export async function createApi(config: ApiConfig) {
 
   const findSession = createSessionLookup(db, changes, now);
   async function contextFor(request: Request, clientIp: string): Promise<ApiContext> {
+    // Every query of the request, its session's included, runs on its own Kysely, which logs what it reads.
+    const reads = new RequestReads(changes);
+    const requestDb = changes.reads.logTo(db, reads);
     const token = bearerToken(request);
-    const session = token ? await findSession(token) : null;
+    const session = token ? await findSession(token, reads) : null;
     return {
       ...services,
+      db: requestDb,
+      reads,
       session: session
         ? {
             id: session.id,
@@ -169,7 +177,7 @@ export async function createApi(config: ApiConfig) {
         : null,
       clientIp,
       resultHints: newResultHints(),
-      loaders: new Loaders(db),
+      loaders: new Loaders(requestDb),
     };
   }
 
@@ -241,7 +249,8 @@ export async function createApi(config: ApiConfig) {
   const engine = createEngine({ ...services, leases, leaseMs });
   const scheduler = config.scheduler === false ? null : startScheduler(engine, intervalMs);
   const stopFollowing = inbox.follow();
-  const stopFollowingSessions = followSessionEnds(db, services.sessionEnds);
+  // It only ends listeners: no kept answer depends on what it reads.
+  const stopFollowingSessions = followSessionEnds(changes.reads.exempt(db), services.sessionEnds);
 
   return {
     yoga,

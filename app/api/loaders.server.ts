@@ -98,7 +98,7 @@ function userRow<Row>(table: string, idOf: (row: Row) => string, read: (userIds:
  * loader is made when first used, so a request that needs none (an answer the result cache
  * kept) pays for none. Items are asked for with their owner (`OwnedKey`), taken from the
  * parent row the API already read for the signed-in user; a user's own rows (account,
- * settings, places, unread count) are asked for by that user's id.
+ * settings, unread count) are asked for by that user's id.
  */
 export class Loaders {
   readonly #db: Db;
@@ -107,7 +107,6 @@ export class Loaders {
   #alertRule?: DataLoader<OwnedKey, AlertRuleTable | null>;
   #alertStates?: DataLoader<OwnedKey, AlertStateRow[]>;
   #briefingPlaces?: DataLoader<OwnedKey, BriefingPlaceRow[]>;
-  #placesOfUser?: DataLoader<string, PlaceTable[]>;
   #user?: DataLoader<string, Pick<UserTable, "id" | "email" | "created_at">>;
   #settings?: DataLoader<string, SettingsTable>;
   #unreadCount?: DataLoader<string, number>;
@@ -167,19 +166,6 @@ export class Loaders {
           .orderBy("briefing_places.position")
           .execute(),
     ));
-  }
-
-  /** A user's places in their order. */
-  get placesOfUser() {
-    return (this.#placesOfUser ??= batched(async (userIds) => {
-      const rows = await this.#db
-        .selectFrom("places")
-        .selectAll()
-        .where("user_id", "in", [...new Set(userIds)])
-        .orderBy("position")
-        .execute();
-      return userIds.map((userId) => rows.filter((row) => row.user_id === userId));
-    }));
   }
 
   /** A user's account. */

@@ -5,7 +5,7 @@ import { ReadLog } from "./db/read-log.server";
 
 /**
  * What one execution's answer depends on beyond the tables it read (those are logged from
- * the queries it runs: see useResultCache). An answer can be kept only if every resolver
+ * the queries it runs: see RequestReads). An answer can be kept only if every resolver
  * that ran is `keepable`, and until the earliest time one gave `validUntil`, after which
  * it would answer differently. Every other resolver (see `keepUnlessDeclared`) makes the
  * answer one-off.
@@ -26,8 +26,9 @@ const KEEPABLE = Symbol("keepable");
 
 /**
  * A resolver whose answers may be kept: beyond its parent and arguments it reads only the
- * database (through Kysely, where what it reads is logged, or through a read cache, which
- * passes that on), and it calls `validUntil` for whatever else changes with time.
+ * database (through its context's `db` or `loaders`, where what it reads is logged, or
+ * through a read cache given its context's `reads`, which passes that on), and it calls
+ * `validUntil` for whatever else changes with time.
  */
 // The resolver's own types pass through, so a typed resolver map (resolvers.generated.ts) types its parameters.
 // Its context is the API's, which carries `resultHints`.
@@ -76,13 +77,28 @@ export function keepUnlessDeclared<T extends ResolverMap>(resolvers: T): T {
 const RESULT_CACHE_MAX_CHARS = 16_000_000;
 
 type Entry = { text: string; mark: ChangeMark; tables: ReadonlySet<string>; until: number };
-/** What a request has read so far (its context included), with the mark taken before it read anything. */
-class RequestReads extends ReadLog {
-  constructor(readonly mark: ChangeMark) {
+
+/**
+ * What one request has read so far, its context included: every query it runs goes
+ * through a Kysely logging here (`changes.reads.logTo`), made with its context. It also
+ * holds how many queries had run outside any log when it began: if that count moves
+ * before its answer is done, something it called may have read the database unlogged,
+ * and the answer is not kept.
+ */
+export class RequestReads extends ReadLog {
+  readonly unloggedAtStart: number;
+  constructor(readonly changes: ChangeTracker) {
     super();
+    this.unloggedAtStart = changes.reads.unlogged;
+  }
+
+  /** Whether every query run since the request began was logged (here or in another computation's log). */
+  get complete(): boolean {
+    return this.changes.reads.unlogged === this.unloggedAtStart;
   }
 }
-type CacheContext = { resultHints: ResultHints; session: { userId: string } | null; now: () => Date };
+
+type CacheContext = { resultHints: ResultHints; session: { userId: string } | null; now: () => Date; reads?: RequestReads };
 
 /**
  * A kept answer as a result. Yoga sends `text` as it is (it serializes with a result's own
@@ -104,10 +120,10 @@ function keptResult(text: string): ExecutionResult {
  * Answers are kept per user, document and variables, so nobody is ever given another
  * user's answer, and signed-out requests (limited per address) always run.
  *
- * The tables an answer was read from are those of every query run while its request built
- * its context (the session and its user) and executed, logged by `changes.reads`. The
- * request is tied to its queries by instrumenting both steps, which envelop runs for
- * HTTP and WebSocket alike; the mark is taken before either reads anything.
+ * The tables an answer was read from are those of every query its request ran while it
+ * built its context (the session and its user) and executed: the context's `reads`
+ * (RequestReads), which its `db`, its loaders and the read caches it asks log into. Its
+ * mark is the earliest of what it read, and at the latest the moment execution starts.
  */
 export function useResultCache(changes: ChangeTracker, maxChars = RESULT_CACHE_MAX_CHARS): Plugin & { readonly size: number } {
   const entries = new Map<string, Entry>();
@@ -135,31 +151,16 @@ export function useResultCache(changes: ChangeTracker, maxChars = RESULT_CACHE_M
     chars -= entry.text.length;
   }
 
-  // Keyed by the request's initial context object: envelop hands the same one to both steps.
-  const requests = new WeakMap<object, RequestReads>();
-  const readsOf = (context: object): RequestReads => {
-    let reads = requests.get(context);
-    if (!reads) {
-      reads = new RequestReads(changes.mark());
-      requests.set(context, reads);
-    }
-    return reads;
-  };
-
   return {
     get size() {
       return entries.size;
-    },
-    instrumentation: {
-      context: ({ context }, build) => changes.reads.run(readsOf(context), build),
-      execute: ({ context }, execute) => changes.reads.run(readsOf(context), execute),
     },
     onExecute({ args, setResultAndStopExecution }) {
       const context = args.contextValue as unknown as CacheContext;
       const userId = context.session?.userId;
       const document = userId ? documentId(args.document) : null;
-      // An execution whose reads are not being logged (run outside the instrumented steps) is never kept.
-      const reads = changes.reads.current();
+      // An execution whose reads are not being logged (a context made without them) is never kept.
+      const reads = context.reads;
       if (!userId || document === null || !(reads instanceof RequestReads)) {
         context.resultHints.keepable = false;
         return;
@@ -168,21 +169,31 @@ export function useResultCache(changes: ChangeTracker, maxChars = RESULT_CACHE_M
       const entry = entries.get(key);
       if (entry) {
         forget(key);
-        if (context.now().getTime() < entry.until && changes.unchangedSince(entry.mark, entry.tables)) {
+        // The request's own mark (its session's check) already asked for other processes' commits.
+        if (context.now().getTime() < entry.until && changes.unchangedSince(entry.mark, entry.tables, reads.mark)) {
           entries.set(key, entry);
           chars += entry.text.length;
           setResultAndStopExecution(keptResult(entry.text));
           return;
         }
       }
+      // What execution reads from now on was read after this (its context's reads may have an earlier mark).
+      reads.since(changes.mark());
       return {
         onExecuteDone({ result, setResult }) {
           const hints = context.resultHints;
-          if (!hints.keepable || !("data" in result) || result.errors || result.extensions || context.now().getTime() >= hints.until)
+          if (
+            !hints.keepable ||
+            !reads.complete ||
+            !("data" in result) ||
+            result.errors ||
+            result.extensions ||
+            context.now().getTime() >= hints.until
+          )
             return;
           const text = JSON.stringify({ data: result.data });
           if (text.length > maxChars / 4) return;
-          entries.set(key, { text, mark: reads.mark, tables: reads.tables, until: hints.until });
+          entries.set(key, { text, mark: reads.mark!, tables: reads.tables, until: hints.until });
           chars += text.length;
           while (chars > maxChars) forget(entries.keys().next().value!);
           setResult({ data: result.data, stringify: () => text } as ExecutionResult);

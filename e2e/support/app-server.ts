@@ -10,6 +10,8 @@ export const SERVER_ENTRY = path.join(ROOT, "build/server/index.js");
 export type AppServer = {
   baseURL: string;
   port: number;
+  /** The server process (benchmarks read its CPU time). */
+  pid: number;
   /** Everything the server printed so far (stdout and stderr). */
   output: () => string;
   stop: () => Promise<void>;
@@ -49,15 +51,19 @@ async function waitForHealth(url: string, child: ChildProcess, output: () => str
 /**
  * Starts the production build (`build/server/index.js`) on a free loopback port (or `env.PORT`,
  * to restart a server where its pages expect it), with its own empty data directory
- * (removed on stop) unless `env.DATA_DIR` names one. `entry` names another build's server.
+ * (removed on stop) unless `env.DATA_DIR` names one. `entry` names another build's server;
+ * `nodeArgs` go to node before it (benchmarks profile with `--cpu-prof`).
  */
-export async function startAppServer(env: Record<string, string> = {}, { entry = SERVER_ENTRY } = {}): Promise<AppServer> {
+export async function startAppServer(
+  env: Record<string, string> = {},
+  { entry = SERVER_ENTRY, nodeArgs = [] as string[] } = {},
+): Promise<AppServer> {
   if (!existsSync(entry)) {
     throw new Error("No production build: run `npm run build` before the end-to-end tests.");
   }
   const port = env.PORT ? Number(env.PORT) : await freePort();
   const ownDataDir = env.DATA_DIR ? null : mkdtempSync(path.join(tmpdir(), "weatherbot-e2e-"));
-  const child = spawn(process.execPath, [entry], {
+  const child = spawn(process.execPath, [...nodeArgs, entry], {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH ?? "",
@@ -85,6 +91,7 @@ export async function startAppServer(env: Record<string, string> = {}, { entry =
   return {
     baseURL,
     port,
+    pid: child.pid!,
     output,
     stop: async () => {
       await new Promise<void>((resolve) => {

@@ -16,7 +16,7 @@ import { median } from "./median";
 const CONNECTIONS = 50;
 const DURATION_MS = 5_000;
 const ROUNDS = 3;
-const QUERY = `{ me { places { weather { current { temperature condition } daily { date temperatureMax temperatureMin } } } } }`;
+export const QUERY = `{ me { places { weather { current { temperature condition } daily { date temperatureMax temperatureMin } } } } }`;
 
 type ApiFigures = LoadResult & { samples: LoadResult[] };
 
@@ -31,14 +31,44 @@ function summary(samples: LoadResult[]): ApiFigures {
   };
 }
 
-async function startHelloYoga() {
+export async function startHelloYoga() {
   const port = await freePort();
   const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "scripts/bench/hello-yoga.ts")], {
     env: { ...process.env, PORT: String(port) },
     stdio: ["ignore", "pipe", "inherit"],
   });
   await new Promise<void>((resolve) => child.stdout!.once("data", () => resolve()));
-  return { url: `http://127.0.0.1:${port}/graphql`, stop: () => child.kill("SIGTERM") };
+  return { url: `http://127.0.0.1:${port}/graphql`, pid: child.pid!, stop: () => child.kill("SIGTERM") };
+}
+
+/** Signs a benchmark user up on the API at `url` and gives them 10 places; returns their token. */
+export async function signUpWithPlaces(url: string, email = "bench@example.com"): Promise<string> {
+  const { signUp } = await graphql(
+    url,
+    `
+      mutation ($email: String!) {
+        signUp(email: $email, password: "benchmark pass") {
+          token
+        }
+      }
+    `,
+    { email },
+  );
+  for (let i = 0; i < 10; i++) {
+    await graphql(
+      url,
+      `
+        mutation ($lat: Float!) {
+          addPlace(latitude: $lat, longitude: 8.5, label: "P") {
+            id
+          }
+        }
+      `,
+      { lat: 40 + i },
+      signUp.token,
+    );
+  }
+  return signUp.token as string;
 }
 
 export async function benchApi() {
@@ -47,34 +77,11 @@ export async function benchApi() {
   const hello = await startHelloYoga();
   try {
     const url = `${server.baseURL}/graphql`;
-    const { signUp } = await graphql(
-      url,
-      `
-        mutation {
-          signUp(email: "bench@example.com", password: "benchmark pass") {
-            token
-          }
-        }
-      `,
-    );
-    for (let i = 0; i < 10; i++) {
-      await graphql(
-        url,
-        `
-          mutation ($lat: Float!) {
-            addPlace(latitude: $lat, longitude: 8.5, label: "P") {
-              id
-            }
-          }
-        `,
-        { lat: 40 + i },
-        signUp.token,
-      );
-    }
+    const token = await signUpWithPlaces(url);
     const app = {
       url,
       body: JSON.stringify({ query: QUERY }),
-      headers: { authorization: `Bearer ${signUp.token}` },
+      headers: { authorization: `Bearer ${token}` },
       connections: CONNECTIONS,
     };
     const baseline = { url: hello.url, body: JSON.stringify({ query: "{ hello }" }), connections: CONNECTIONS };

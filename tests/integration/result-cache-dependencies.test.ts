@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import { describe, expect, it, vi } from "vitest";
 import { requireUserId, type ApiContext } from "~/api/context.server";
+import type { Db } from "~/api/db/database.server";
 import { keepable } from "~/api/result-cache.server";
 import type { SchemaExtension } from "~/api/schema/index.server";
 import { testApis, type TestApi } from "../support/api-server";
@@ -89,6 +90,60 @@ async function userWithPlace(t: TestApi) {
 }
 
 describe("what a kept answer depends on, found from the SQL it ran", () => {
+  it("keeps no answer of a resolver that reads the database around its request's log, so a write still shows", async () => {
+    let runs = 0;
+    const shared: { db?: Db } = {};
+    const extension: SchemaExtension = {
+      typeDefs: `extend type Query { carelessProbe: String! }`,
+      resolvers: {
+        Query: {
+          // Keepable, but it reads through a Kysely it kept itself: the shared one, which logs for nobody.
+          carelessProbe: keepable(async (_: unknown, __: unknown, context: ApiContext) => {
+            runs++;
+            const row = await shared
+              .db!.selectFrom("settings")
+              .select("time_zone")
+              .where("user_id", "=", requireUserId(context))
+              .executeTakeFirstOrThrow();
+            return row.time_zone;
+          }),
+        },
+      },
+    };
+    const t = await api({ schemaExtensions: [extension] });
+    shared.db = t.api.services.db;
+    const { token } = await userWithPlace(t);
+    const ask = async () => (await t.gql(`{ carelessProbe }`, {}, { token })).data!.carelessProbe;
+
+    expect(await ask()).toBe("UTC");
+    expect(await ask()).toBe("UTC");
+    expect(runs).toBe(2);
+    await t.gql(SETTINGS, { input: { timeZone: "Europe/Berlin" } }, { token });
+    expect(await ask()).toBe("Europe/Berlin");
+  });
+
+  it("gives resolvers their request's own Kysely, never the shared one", async () => {
+    const seen: Db[] = [];
+    const extension: SchemaExtension = {
+      typeDefs: `extend type Query { dbProbe: Boolean! }`,
+      resolvers: {
+        Query: {
+          dbProbe: (_: unknown, __: unknown, context: ApiContext) => {
+            seen.push(context.db);
+            return true;
+          },
+        },
+      },
+    };
+    const t = await api({ schemaExtensions: [extension] });
+    const token = await t.signUp();
+    await t.gql(`{ dbProbe }`, {}, { token });
+    await t.gql(`{ dbProbe }`, {}, { token });
+    expect(seen).toHaveLength(2);
+    expect(seen[0]).not.toBe(t.api.services.db);
+    expect(seen[1]).not.toBe(seen[0]);
+  });
+
   it("runs a resolver again after a write to a table nobody declared", async () => {
     const { runs, extension } = probes();
     const t = await api({ schemaExtensions: [extension] });

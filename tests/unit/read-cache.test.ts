@@ -1,10 +1,14 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import type { Kysely } from "kysely";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ChangeTracker } from "~/api/db/change-tracker.server";
 import { openDatabase } from "~/api/db/database.server";
 import { createReadCache } from "~/api/db/read-cache.server";
+import { ReadLog } from "~/api/db/read-log.server";
+import type { Database } from "~/api/db/tables";
+import { queryOnlyDb } from "../support/query-only-db";
 
 function tracker() {
   let dataVersion = 1;
@@ -15,7 +19,7 @@ function tracker() {
       ["places", ["alert_rules"]],
     ]),
   );
-  return { changes, otherProcessCommits: () => dataVersion++ };
+  return { changes, db: queryOnlyDb<Database>(changes), otherProcessCommits: () => dataVersion++ };
 }
 
 describe("ChangeTracker", () => {
@@ -78,6 +82,18 @@ describe("ChangeTracker", () => {
     expect(changes.unchangedSince(second, ["messages"])).toBe(false);
   });
 
+  it("answers as of a mark taken during the asking computation: other processes' commits since it are not asked for again, own writes are", () => {
+    const { changes, otherProcessCommits } = tracker();
+    const kept = changes.mark();
+    const asOf = changes.stillSince(kept, ["places"])!;
+    expect(asOf).not.toBeNull();
+    otherProcessCommits();
+    expect(changes.unchangedSince(kept, ["places"])).toBe(false);
+    expect(changes.unchangedSince(kept, ["places"], asOf)).toBe(true);
+    changes.recordStatement('update "places" set "label" = ?');
+    expect(changes.unchangedSince(kept, ["places"], asOf)).toBe(false);
+  });
+
   it("trusts nothing marked before another connection's commit", () => {
     const { changes, otherProcessCommits } = tracker();
     const mark = changes.mark();
@@ -89,65 +105,81 @@ describe("ChangeTracker", () => {
 
 describe("createReadCache", () => {
   it("reads once while its tables are unchanged, and again after a write to one of them", async () => {
-    const { changes, otherProcessCommits } = tracker();
-    const cache = createReadCache<string, string[]>({ changes, maxEntries: 10 });
+    const { changes, db, otherProcessCommits } = tracker();
+    const cache = createReadCache<string, string[]>({ changes, db, maxEntries: 10 });
     let reads = 0;
-    // As a query on places would: the read log hears which tables the read ran on.
-    const read = async () => {
-      changes.reads.note(["places"]);
+    // A query on places, through the Kysely the cache hands over: the read log hears which tables it ran on.
+    const read = async (logged: Kysely<Database>) => {
+      await logged.selectFrom("places").selectAll().execute();
       return [`read ${++reads}`];
     };
-    expect(await cache.get("u1", read)).toEqual(["read 1"]);
-    expect(await cache.get("u1", read)).toEqual(["read 1"]);
+    const log = new ReadLog();
+    expect(await cache.get("u1", log, read)).toEqual(["read 1"]);
+    expect(await cache.get("u1", log, read)).toEqual(["read 1"]);
     changes.recordStatement('update "messages" set x = 1');
-    expect(await cache.get("u1", read)).toEqual(["read 1"]);
+    expect(await cache.get("u1", log, read)).toEqual(["read 1"]);
     changes.recordStatement('update "places" set "label" = ?');
-    expect(await cache.get("u1", read)).toEqual(["read 2"]);
+    expect(await cache.get("u1", log, read)).toEqual(["read 2"]);
     otherProcessCommits();
-    expect(await cache.get("u1", read)).toEqual(["read 3"]);
-    expect(await cache.get("u1", read)).toEqual(["read 3"]);
+    expect(await cache.get("u1", log, read)).toEqual(["read 3"]);
+    expect(await cache.get("u1", log, read)).toEqual(["read 3"]);
+    expect([...log.tables]).toEqual(["places"]);
+  });
+
+  it("does not keep a read that ran a query outside any log (on the shared Kysely, not the one it was handed)", async () => {
+    const { changes, db } = tracker();
+    const cache = createReadCache<string, string>({ changes, db, maxEntries: 10 });
+    const careless = vi.fn(async () => {
+      await db.selectFrom("places").selectAll().execute();
+      return "read";
+    });
+    await cache.get("u1", new ReadLog(), careless);
+    await cache.get("u1", new ReadLog(), careless);
+    expect(careless).toHaveBeenCalledTimes(2);
+    expect(cache.size).toBe(0);
   });
 
   it("does not keep a read during which its table was written", async () => {
-    const { changes } = tracker();
-    const cache = createReadCache<string, string>({ changes, maxEntries: 10 });
-    const first = await cache.get("u1", async () => {
-      changes.reads.note(["places"]);
+    const { changes, db } = tracker();
+    const cache = createReadCache<string, string>({ changes, db, maxEntries: 10 });
+    const first = await cache.get("u1", new ReadLog(), async (logged) => {
+      await logged.selectFrom("places").selectAll().execute();
       changes.recordStatement('insert into "places" values (?)');
       return "during a write";
     });
     expect(first).toBe("during a write");
-    expect(await cache.get("u1", async () => "after it")).toBe("after it");
+    expect(await cache.get("u1", new ReadLog(), async () => "after it")).toBe("after it");
   });
 
   it("reads again what is no longer fresh, keeps no null, and keeps at most maxEntries, least recently used going first", async () => {
-    const { changes } = tracker();
+    const { changes, db } = tracker();
     let now = 0;
     const cache = createReadCache<string, { until: number } | null>({
       changes,
+      db,
       maxEntries: 2,
       fresh: (value) => value !== null && now < value.until,
     });
     const read = vi.fn(async () => ({ until: 10 }));
-    await cache.get("a", read);
+    await cache.get("a", new ReadLog(), read);
     now = 10;
-    await cache.get("a", read);
+    await cache.get("a", new ReadLog(), read);
     expect(read).toHaveBeenCalledTimes(2);
 
     const unknown = vi.fn(async () => null);
-    expect(await cache.get("nobody", unknown)).toBeNull();
-    expect(await cache.get("nobody", unknown)).toBeNull();
+    expect(await cache.get("nobody", new ReadLog(), unknown)).toBeNull();
+    expect(await cache.get("nobody", new ReadLog(), unknown)).toBeNull();
     expect(unknown).toHaveBeenCalledTimes(2);
 
     now = 0;
     const readB = vi.fn(async () => ({ until: 10 }));
     const readC = vi.fn(async () => ({ until: 10 }));
-    await cache.get("b", readB);
-    await cache.get("a", read); // a is now the most recently used
-    await cache.get("c", readC); // b goes
+    await cache.get("b", new ReadLog(), readB);
+    await cache.get("a", new ReadLog(), read); // a is now the most recently used
+    await cache.get("c", new ReadLog(), readC); // b goes
     expect(cache.size).toBe(2);
-    await cache.get("a", read);
-    await cache.get("b", readB);
+    await cache.get("a", new ReadLog(), read);
+    await cache.get("b", new ReadLog(), readB);
     expect(read).toHaveBeenCalledTimes(2);
     expect(readB).toHaveBeenCalledTimes(2);
   });

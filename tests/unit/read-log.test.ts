@@ -18,10 +18,10 @@ async function database() {
   return opened;
 }
 
-/** The tables `run` read, as the database's recorder logged them. */
-async function tablesRead(changes: ChangeTracker, run: () => Promise<unknown>): Promise<string[]> {
+/** The tables `run` read through the Kysely it is given, which logs them. */
+async function tablesRead(db: Db, changes: ChangeTracker, run: (logged: Db) => Promise<unknown>): Promise<string[]> {
   const log = new ReadLog();
-  await changes.reads.run(log, run);
+  await run(changes.reads.logTo(db, log));
   return [...log.tables].sort();
 }
 
@@ -29,7 +29,7 @@ describe("the read log", () => {
   it("logs every table of a join, of subqueries in the columns, conditions and FROM, of a CTE and of a union", async () => {
     const { db, changes } = await database();
     expect(
-      await tablesRead(changes, () =>
+      await tablesRead(db, changes, (db) =>
         db
           .selectFrom("places")
           .innerJoin("alert_rules", "alert_rules.place_id", "places.id")
@@ -45,7 +45,7 @@ describe("the read log", () => {
     ).toEqual(["alert_rules", "briefing_places", "messages", "places", "sessions", "settings"]);
 
     expect(
-      await tablesRead(changes, () =>
+      await tablesRead(db, changes, (db) =>
         db
           .with("recent", (eb) => eb.selectFrom("messages").select("user_id"))
           .selectFrom((eb) => eb.selectFrom("users").select("id").as("u"))
@@ -59,9 +59,9 @@ describe("the read log", () => {
 
   it("logs a raw statement that reads as reading every table, and a raw expression without FROM as nothing more", async () => {
     const { db, changes } = await database();
-    expect(await tablesRead(changes, () => sql`select count(*) from places`.execute(db))).toEqual([EVERY_TABLE]);
+    expect(await tablesRead(db, changes, (db) => sql`select count(*) from places`.execute(db))).toEqual([EVERY_TABLE]);
     expect(
-      await tablesRead(changes, () =>
+      await tablesRead(db, changes, (db) =>
         db
           .selectFrom("messages")
           .select(sql<number>`max(rowid)`.as("seq"))
@@ -70,26 +70,37 @@ describe("the read log", () => {
     ).toEqual(["messages"]);
   });
 
-  it("logs nothing outside a run, and keeps runs under way at once apart", async () => {
+  it("keeps computations under way at once apart, each logging through its own Kysely, transactions included", async () => {
     const { db, changes } = await database();
-    const outside = new ReadLog();
-    await db.selectFrom("places").selectAll().execute();
     const first = new ReadLog();
     const second = new ReadLog();
+    const firstDb = changes.reads.logTo(db, first);
+    const secondDb = changes.reads.logTo(db, second);
     await Promise.all([
-      changes.reads.run(first, async () => {
-        await db.selectFrom("users").selectAll().execute();
+      (async () => {
+        await firstDb.selectFrom("users").selectAll().execute();
         await new Promise((resolve) => setTimeout(resolve, 5));
-        await db.selectFrom("settings").selectAll().execute();
-      }),
-      changes.reads.run(second, async () => {
+        await firstDb.transaction().execute((trx) => trx.selectFrom("settings").selectAll().execute());
+      })(),
+      (async () => {
         await new Promise((resolve) => setTimeout(resolve, 1));
-        await db.selectFrom("messages").selectAll().execute();
-      }),
+        await secondDb.selectFrom("messages").selectAll().execute();
+      })(),
     ]);
-    expect([...outside.tables]).toEqual([]);
     expect([...first.tables].sort()).toEqual(["settings", "users"]);
     expect([...second.tables]).toEqual(["messages"]);
+    expect(first.mark).toBeDefined();
+  });
+
+  it("counts the queries run on the shared Kysely, outside any log, and not those logged or exempt", async () => {
+    const { db, changes } = await database();
+    const before = changes.reads.unlogged;
+    await changes.reads.logTo(db, new ReadLog()).selectFrom("places").selectAll().execute();
+    await changes.reads.exempt(db).selectFrom("places").selectAll().execute();
+    expect(changes.reads.unlogged).toBe(before);
+    await db.selectFrom("places").selectAll().execute();
+    await db.transaction().execute((trx) => trx.selectFrom("users").selectAll().execute());
+    expect(changes.reads.unlogged).toBe(before + 2);
   });
 });
 
@@ -106,19 +117,26 @@ describe("ChangeTracker and every table", () => {
 });
 
 describe("a read cache and the read log", () => {
-  it("depends on the tables its read ran SQL on, and passes them on to the run under way, kept or read", async () => {
+  it("depends on the tables its read ran SQL on, and passes them on to the caller's log, kept or read", async () => {
     const { db, changes } = await database();
-    const cache = createReadCache<string, number>({ changes, maxEntries: 10 });
+    const cache = createReadCache<string, number>({ changes, db, maxEntries: 10 });
     let reads = 0;
-    const read = async () => {
+    const read = async (logged: Db) => {
       reads++;
-      return (await db.selectFrom("places").innerJoin("users", "users.id", "places.user_id").select("places.id").execute()).length;
+      return (await logged.selectFrom("places").innerJoin("users", "users.id", "places.user_id").select("places.id").execute()).length;
     };
-    expect(await tablesRead(changes, () => cache.get("u1", read))).toEqual(["places", "users"]);
-    expect(await tablesRead(changes, () => cache.get("u1", read))).toEqual(["places", "users"]);
+    const first = new ReadLog();
+    await cache.get("u1", first, read);
+    expect([...first.tables].sort()).toEqual(["places", "users"]);
+    const kept = new ReadLog();
+    await cache.get("u1", kept, read);
+    expect([...kept.tables].sort()).toEqual(["places", "users"]);
+    expect(kept.mark).toBeDefined();
     expect(reads).toBe(1);
     await db.deleteFrom("users").execute();
-    expect(await tablesRead(changes, () => cache.get("u1", read))).toEqual(["places", "users"]);
+    const again = new ReadLog();
+    await cache.get("u1", again, read);
+    expect([...again.tables].sort()).toEqual(["places", "users"]);
     expect(reads).toBe(2);
   });
 });

@@ -2,25 +2,33 @@ import { GraphQLScalarType } from "graphql";
 import { createSchema, createYoga } from "graphql-yoga";
 import { describe, expect, it } from "vitest";
 import { ChangeTracker } from "~/api/db/change-tracker.server";
-import { keepable, keepUnlessDeclared, newResultHints, useResultCache, type ResultHints } from "~/api/result-cache.server";
+import { keepable, keepUnlessDeclared, newResultHints, RequestReads, useResultCache, type ResultHints } from "~/api/result-cache.server";
+import { queryOnlyDb } from "../support/query-only-db";
 
-type Context = { resultHints: ResultHints; session: { userId: string } | null; now: () => Date };
+type Context = { resultHints: ResultHints; session: { userId: string } | null; now: () => Date; reads: RequestReads };
+type Tables = { words: { n: number } };
 
 /**
- * A small API with the cache: `word(n)` may be kept (it reads "words", as a query on that
- * table would log), and so may the mutation `touch`, as far as its resolver goes; `count`
- * is not keepable.
+ * A small API with the cache: `word(n)` may be kept (it runs a query on "words" through
+ * its request's logging Kysely, as the API's resolvers do), and so may the mutation
+ * `touch`, as far as its resolver goes; `count` is not keepable. `careless` is keepable but
+ * queries the shared Kysely, outside its request's log.
  */
 function smallApi(maxChars: number, { signedIn = true } = {}) {
-  const runs = { word: 0, count: 0, touch: 0 };
+  const runs = { word: 0, count: 0, touch: 0, careless: 0 };
   const changes = new ChangeTracker(() => 1);
+  const db = queryOnlyDb<Tables>(changes);
   const cache = useResultCache(changes, maxChars);
   const resolvers = keepUnlessDeclared({
     Query: {
-      word: keepable((_: unknown, { n }: { n: number }) => {
-        changes.reads.note(["words"]);
+      word: keepable(async (_: unknown, { n }: { n: number }, context: Context) => {
+        await changes.reads.logTo(db, context.reads).selectFrom("words").selectAll().execute();
         runs.word++;
         return "x".repeat(n);
+      }),
+      careless: keepable(async () => {
+        await db.selectFrom("words").selectAll().execute();
+        return ++runs.careless;
       }),
       count: () => ++runs.count,
     },
@@ -28,10 +36,15 @@ function smallApi(maxChars: number, { signedIn = true } = {}) {
   });
   const yoga = createYoga<object, Context>({
     schema: createSchema<Context>({
-      typeDefs: "type Query { word(n: Int!): String! count: Int! } type Mutation { touch: Boolean! }",
+      typeDefs: "type Query { word(n: Int!): String! count: Int! careless: Int! } type Mutation { touch: Boolean! }",
       resolvers,
     }),
-    context: () => ({ resultHints: newResultHints(), session: signedIn ? { userId: "u1" } : null, now: () => new Date() }),
+    context: () => ({
+      resultHints: newResultHints(),
+      session: signedIn ? { userId: "u1" } : null,
+      now: () => new Date(),
+      reads: new RequestReads(changes),
+    }),
     plugins: [cache],
   });
   const ask = async (query: string) => {
@@ -87,6 +100,13 @@ describe("useResultCache", () => {
     await api.ask(`{ word(n: 1) }`);
     await api.ask(`{ word(n: 1) }`);
     expect(api.runs.word).toBe(2);
+    expect(api.cache.size).toBe(0);
+  });
+
+  it("keeps no answer during whose execution a query ran outside any log", async () => {
+    const api = smallApi(220);
+    expect(await api.ask(`{ careless }`)).toBe(`{"data":{"careless":1}}`);
+    expect(await api.ask(`{ careless }`)).toBe(`{"data":{"careless":2}}`);
     expect(api.cache.size).toBe(0);
   });
 

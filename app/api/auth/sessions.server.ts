@@ -2,6 +2,7 @@ import { createHash, randomBytes, randomUUID } from "node:crypto";
 import type { ChangeTracker } from "../db/change-tracker.server";
 import type { Db } from "../db/database.server";
 import { createReadCache } from "../db/read-cache.server";
+import type { ReadLog } from "../db/read-log.server";
 
 export const SESSION_LIFETIME_SECONDS = 7 * 24 * 60 * 60;
 
@@ -49,18 +50,20 @@ const SESSION_CACHE_ENTRIES = 10_000;
 /**
  * The session a token names (see findSessionByHash), remembered: every request asks, and
  * the answer stays the same until the session or its user is written (log-out revokes it
- * at once, in this process or another) or it expires.
+ * at once, in this process or another) or it expires. What it was read from goes into
+ * `log`, the asking request's.
  */
 export function createSessionLookup(db: Db, changes: ChangeTracker, now: () => Date) {
   const sessions = createReadCache<string, SessionRow>({
     changes,
+    db,
     maxEntries: SESSION_CACHE_ENTRIES,
     fresh: (session) => session.expires_at > now().toISOString(),
   });
-  return (token: string): Promise<SessionRow | null> => {
+  return (token: string, log: ReadLog): Promise<SessionRow | null> => {
     if (!token || token.length > 200) return Promise.resolve(null);
     const tokenHash = hashToken(token);
-    return sessions.get(tokenHash, () => findSessionByHash(db, tokenHash, now()));
+    return sessions.get(tokenHash, log, (logged) => findSessionByHash(logged, tokenHash, now()));
   };
 }
 

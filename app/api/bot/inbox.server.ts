@@ -29,7 +29,8 @@ export const FOLLOW_PAGE_SIZE = 500;
  * tick, a restart mid-tick or a second process never writes it twice), and every
  * message actually written is published to that user's live subscribers, in order.
  * Messages written by another process on the same database reach this process's
- * subscribers through `follow()`.
+ * subscribers through `follow()`, which reads through `followDb` (reads no kept answer
+ * depends on: see ReadRecorder.exempt).
  *
  * Message ids follow commit order across every process on the database: a write first
  * takes the `message_order` row (an UPDATE: on PostgreSQL a row lock held until the
@@ -38,7 +39,7 @@ export const FOLLOW_PAGE_SIZE = 500;
  * "the messages after id X" (the follower's cursor, a subscriber's `after` on reconnect)
  * misses nothing. The price: transactions that write messages commit one at a time.
  */
-export function createInbox(db: Db, now: () => Date) {
+export function createInbox(db: Db, now: () => Date, { followDb = db }: { followDb?: Db } = {}) {
   const streams = new Map<string, Set<MessageStream>>();
   const publishedListeners = new Set<(row: MessageTable) => void>();
 
@@ -118,7 +119,7 @@ export function createInbox(db: Db, now: () => Date) {
       const look = () => (running ??= readNew().finally(() => (running = null)));
       const readNew = async () => {
         try {
-          const last = await db
+          const last = await followDb
             .selectFrom("messages")
             .select((eb) => eb.fn.max("id").as("id"))
             .executeTakeFirst();
@@ -133,7 +134,7 @@ export function createInbox(db: Db, now: () => Date) {
           // fails is tried again at the next look.
           while (cursor < upTo) {
             const listeners = [...streams.keys()];
-            const page = await db
+            const page = await followDb
               .selectFrom("messages")
               .selectAll()
               .where("id", ">", cursor)

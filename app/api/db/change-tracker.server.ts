@@ -1,4 +1,14 @@
-import { EVERY_TABLE, ReadRecorder } from "./read-log.server";
+import { EVERY_TABLE, ReadRecorder, type ChangeMark } from "./read-log.server";
+
+export type { ChangeMark };
+
+/** Tables a write to the key reaches through `ON DELETE`/`ON UPDATE` actions (direct ones). */
+export type CascadeMap = ReadonlyMap<string, readonly string[]>;
+
+const WRITE = /^\s*(insert(?:\s+or\s+(\w+))?\s+into|replace\s+into|update(?:\s+or\s+\w+)?|delete\s+from)\s+"?(\w+)"?/i;
+/** Statements that change no rows: reads, and the brackets of transactions. */
+const NO_CHANGE =
+  /^\s*(?:select|pragma|explain|begin|commit|end|rollback|savepoint|release)\b|^\s*with\b(?![\s\S]*\b(?:insert|update|delete|replace)\b)/i;
 
 /**
  * Tells a reader whether the tables it read may have changed since a moment it marked,
@@ -9,27 +19,18 @@ import { EVERY_TABLE, ReadRecorder } from "./read-log.server";
  *   every table a foreign key cascades it to; a write whose table cannot be read from its
  *   text counts for every table.
  * - Commits by any other connection (another process on the same file) are seen through
- *   SQLite's `PRAGMA data_version`, which changes only then: after one, nothing marked
- *   before it is trusted.
+ *   `dataVersion` (on SQLite its `PRAGMA data_version`, which changes only then): after
+ *   one, nothing marked before it is trusted. It is the tracker's one source of other
+ *   processes' commits, given by the database module, and must never decrease.
  *
  * It errs one way only: a rolled-back write still counts as a change.
  *
  * Which tables a reader read is found from the queries it ran (`reads`, see ReadRecorder),
  * so that no list kept by hand can leave one out.
  */
-export type ChangeMark = { readonly clock: number; readonly dataVersion: number };
-
-/** Tables a write to the key reaches through `ON DELETE`/`ON UPDATE` actions (direct ones). */
-export type CascadeMap = ReadonlyMap<string, readonly string[]>;
-
-const WRITE = /^\s*(insert(?:\s+or\s+(\w+))?\s+into|replace\s+into|update(?:\s+or\s+\w+)?|delete\s+from)\s+"?(\w+)"?/i;
-/** Statements that change no rows: reads, and the brackets of transactions. */
-const NO_CHANGE =
-  /^\s*(?:select|pragma|explain|begin|commit|end|rollback|savepoint|release)\b|^\s*with\b(?![\s\S]*\b(?:insert|update|delete|replace)\b)/i;
-
 export class ChangeTracker {
-  /** Logs the tables each computation under way reads (its plugin is on the database's Kysely). */
-  readonly reads = new ReadRecorder();
+  /** Logs the tables each computation reads (its plugin is on the database's Kysely; see ReadRecorder). */
+  readonly reads = new ReadRecorder(() => this.mark());
   #clock = 0;
   /** Clock of the last write that reached each table; `#everything` for writes of unknown reach. */
   readonly #lastWrite = new Map<string, number>();
@@ -72,12 +73,28 @@ export class ChangeTracker {
     return { clock: this.#clock, dataVersion: this.#dataVersion() };
   }
 
-  /** Whether none of `tables` (EVERY_TABLE: any) can have changed since `mark`, here or in another process. */
-  unchangedSince(mark: ChangeMark, tables: Iterable<string>): boolean {
-    if (this.#everything > mark.clock) return false;
+  /**
+   * Whether none of `tables` (EVERY_TABLE: any) can have changed since `mark`, here or in
+   * another process. `asOf`, a mark taken while the computation asking was under way,
+   * stands for now as far as other processes go (their commits since it are not asked
+   * about again: the computation answers as of then); this process's writes are always
+   * checked up to now.
+   */
+  unchangedSince(mark: ChangeMark, tables: Iterable<string>, asOf?: ChangeMark): boolean {
+    return this.stillSince(mark, tables, asOf) !== null;
+  }
+
+  /**
+   * If none of `tables` changed since `mark`, a mark of now (what was read then is as good
+   * as read now; a reader passing it on marks its own reads with it), else null. It asks
+   * `dataVersion` once, or not at all given `asOf` (see unchangedSince).
+   */
+  stillSince(mark: ChangeMark, tables: Iterable<string>, asOf?: ChangeMark): ChangeMark | null {
+    if (this.#everything > mark.clock) return null;
     for (const table of tables) {
-      if (table === EVERY_TABLE ? this.#clock > mark.clock : (this.#lastWrite.get(table) ?? 0) > mark.clock) return false;
+      if (table === EVERY_TABLE ? this.#clock > mark.clock : (this.#lastWrite.get(table) ?? 0) > mark.clock) return null;
     }
-    return this.#dataVersion() === mark.dataVersion;
+    const dataVersion = asOf ? asOf.dataVersion : this.#dataVersion();
+    return dataVersion === mark.dataVersion ? { clock: this.#clock, dataVersion } : null;
   }
 }

@@ -1,46 +1,60 @@
+import type { Kysely } from "kysely";
 import type { ChangeMark, ChangeTracker } from "./change-tracker.server";
 import { ReadLog } from "./read-log.server";
+import type { Database } from "./tables";
 
-export type ReadCache<K, V> = {
-  /** The value read for `key` while its tables are unchanged and `fresh(value)` holds, else a new read. */
-  get<R extends V | null>(key: K, read: () => Promise<R>): Promise<V | R>;
+export type ReadCache<K, V, D = Database> = {
+  /**
+   * The value read for `key` while its tables are unchanged and `fresh(value)` holds, else
+   * a new read. `read` must run its queries on the Kysely it is given (it logs them);
+   * what the value was read from goes into `log`, the caller's, whether kept or read.
+   */
+  get<R extends V | null>(key: K, log: ReadLog, read: (db: Kysely<D>) => Promise<R>): Promise<V | R>;
   readonly size: number;
 };
 
 /**
  * Keeps what a read returned until one of the tables it came from is written (here or by
- * another process: see ChangeTracker). Those tables are the ones the read ran queries on
- * (logged as it runs). A value given from memory runs no
- * query, so its tables are passed on to the computation under way (a kept GraphQL
- * answer depends on them too). Values are shared between callers: treat them as
- * read-only. At most `maxEntries` are kept; the least recently used go first. A read that
- * returns nothing (`null`) is not kept, so unknown keys cannot fill the cache.
+ * another process: see ChangeTracker). Those tables are the ones the read ran queries on,
+ * logged from the Kysely it is handed. A value given from memory runs no query, so its
+ * tables go into the caller's log (a kept GraphQL answer depends on them too), marked
+ * as read now: they were unchanged until now.
+ * A read during which a query ran outside any log (see ReadRecorder) is not kept. Values
+ * are shared between callers: treat them as read-only. At most `maxEntries` are kept; the
+ * least recently used go first. A read that returns nothing (`null`) is not kept, so
+ * unknown keys cannot fill the cache.
  */
-export function createReadCache<K, V>(options: {
+export function createReadCache<K, V, D = Database>(options: {
   changes: ChangeTracker;
+  /** The shared Kysely, from which each read's logging one is made. */
+  db: Kysely<D>;
   maxEntries: number;
   /** A kept value that is no longer good for other reasons (it expired) is read again. */
   fresh?: (value: V) => boolean;
-}): ReadCache<K, V> {
-  const { changes } = options;
+}): ReadCache<K, V, D> {
+  const { changes, db } = options;
   const entries = new Map<K, { value: V; mark: ChangeMark; tables: ReadonlySet<string> }>();
   return {
-    async get(key, read) {
+    async get(key, log, read) {
       const entry = entries.get(key);
       if (entry) {
         entries.delete(key);
-        if (changes.unchangedSince(entry.mark, entry.tables) && (options.fresh?.(entry.value) ?? true)) {
+        const now = changes.stillSince(entry.mark, entry.tables);
+        if (now && (options.fresh?.(entry.value) ?? true)) {
           entries.set(key, entry);
-          changes.reads.note(entry.tables);
+          log.since(now);
+          log.add(entry.tables);
           return entry.value;
         }
       }
-      const mark = changes.mark();
-      const log = new ReadLog();
-      const value = await changes.reads.run(log, read);
-      changes.reads.note(log.tables);
-      if (value === null) return value;
-      entries.set(key, { value, mark, tables: log.tables });
+      const own = new ReadLog();
+      own.since(changes.mark());
+      const unlogged = changes.reads.unlogged;
+      const value = await read(changes.reads.logTo(db, own));
+      log.since(own.mark!);
+      log.add(own.tables);
+      if (value === null || changes.reads.unlogged !== unlogged) return value;
+      entries.set(key, { value, mark: own.mark!, tables: own.tables });
       if (entries.size > options.maxEntries) entries.delete(entries.keys().next().value!);
       return value;
     },

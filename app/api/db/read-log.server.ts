@@ -1,12 +1,45 @@
-import { AsyncLocalStorage } from "node:async_hooks";
-import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, UnknownRow } from "kysely";
+import type {
+  Kysely,
+  KyselyPlugin,
+  PluginTransformQueryArgs,
+  PluginTransformResultArgs,
+  QueryResult,
+  RootOperationNode,
+  UnknownRow,
+} from "kysely";
 
 /** Stands for every table: a read whose tables cannot be told from its query (raw SQL). */
 export const EVERY_TABLE = "*";
 
-/** The tables read while something was computed. */
+/**
+ * A moment to compare later state with (see ChangeTracker): the clock of this process's
+ * writes, and the version of the data other processes commit to. Both only grow.
+ */
+export type ChangeMark = { readonly clock: number; readonly dataVersion: number };
+
+/** Whether mark `a` was taken before `b` (or at the same moment). */
+export const isBefore = (a: ChangeMark, b: ChangeMark) => a.clock < b.clock || (a.clock === b.clock && a.dataVersion <= b.dataVersion);
+
+/**
+ * What a computation (a GraphQL request, a cached read) read: the tables of every query it
+ * ran, and a mark taken before the first of them (`since`), so that a write after it counts
+ * as a change to what it read. Every mark it is given is taken while the computation runs
+ * (a value kept from before is marked as good at the moment it was checked: see
+ * ChangeTracker.stillSince), so its mark is never older than the computation.
+ */
 export class ReadLog {
   readonly tables = new Set<string>();
+  #mark: ChangeMark | undefined;
+
+  /** The earliest mark of what was read, if anything was. */
+  get mark(): ChangeMark | undefined {
+    return this.#mark;
+  }
+
+  /** Something read was unchanged since `mark`: the log's mark is the earliest such. */
+  since(mark: ChangeMark): void {
+    if (!this.#mark || !isBefore(this.#mark, mark)) this.#mark = mark;
+  }
 
   add(tables: Iterable<string>): void {
     for (const table of tables) this.tables.add(table);
@@ -51,39 +84,73 @@ function collectTables(node: AnyNode, tables: Set<string>): void {
   }
 }
 
+const passResult = async ({ result }: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> => result;
+
 /**
- * Logs which tables each computation under way reads, from the queries it actually runs:
- * a Kysely plugin sees every query as it is compiled, in the caller's async context, and
- * AsyncLocalStorage tells which computation (a GraphQL execution, a cached read) that is.
- * Queries run outside any `run` are not logged. A service that hands one read's result to
- * several computations (a cache, a shared batch) must pass on what that read logged:
- * createReadCache does.
+ * Ties queries to the computation they belong to without tracking async context: each
+ * computation runs its queries through its own Kysely (`logTo`, the shared one with a
+ * plugin that logs into the computation's ReadLog), handed to it explicitly: a request's
+ * context and loaders, a read cache's read. Queries run through the shared Kysely (the
+ * one `plugin` is on) belong to no computation; they are counted (`unlogged`), and a
+ * computation during which the count moved cannot tell what it read and is not kept.
+ * Background work whose reads no kept answer depends on (a loop that hands rows to
+ * subscribers, a store whose values say how long they hold) says so with `exempt`.
+ *
+ * Kysely runs a query's plugins in order, synchronously, the shared one first: the
+ * plugin of a derived Kysely takes back the count its query just added.
  */
 export class ReadRecorder {
-  readonly #current = new AsyncLocalStorage<ReadLog>();
+  readonly #mark: () => ChangeMark;
+  #unlogged = 0;
+  #counted: RootOperationNode | null = null;
 
-  /** Runs `fn`, logging in `log` the tables it and everything it starts read. */
-  run<T>(log: ReadLog, fn: () => T): T {
-    return this.#current.run(log, fn);
+  /** `mark` is taken before a log's first query, if it has no mark yet. */
+  constructor(mark: () => ChangeMark) {
+    this.#mark = mark;
   }
 
-  /** The log of the computation under way, if any. */
-  current(): ReadLog | undefined {
-    return this.#current.getStore();
+  /** How many queries ran outside any log so far. */
+  get unlogged(): number {
+    return this.#unlogged;
   }
 
-  /** Adds tables to the log of the computation under way, if any. */
-  note(tables: Iterable<string>): void {
-    this.#current.getStore()?.add(tables);
-  }
-
-  /** For Kysely's `plugins`: logs each query's tables. */
+  /** For the shared Kysely's `plugins`: counts each query, unless a derived Kysely takes it (see `logTo`, `exempt`). */
   readonly plugin: KyselyPlugin = {
     transformQuery: ({ node }: PluginTransformQueryArgs) => {
-      const log = this.#current.getStore();
-      if (log) collectTables(node as unknown as AnyNode, log.tables);
+      this.#unlogged++;
+      this.#counted = node;
       return node;
     },
-    transformResult: async ({ result }: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> => result,
+    transformResult: passResult,
   };
+
+  #take(node: RootOperationNode): void {
+    if (this.#counted !== node) return;
+    this.#counted = null;
+    this.#unlogged--;
+  }
+
+  /** `db` (the shared Kysely, or one made from it), logging in `log` what every query it runs reads. */
+  logTo<D>(db: Kysely<D>, log: ReadLog): Kysely<D> {
+    return db.withPlugin({
+      transformQuery: ({ node }: PluginTransformQueryArgs) => {
+        this.#take(node);
+        if (!log.mark) log.since(this.#mark());
+        collectTables(node as unknown as AnyNode, log.tables);
+        return node;
+      },
+      transformResult: passResult,
+    });
+  }
+
+  /** `db` for reads that no kept answer depends on: they are neither logged nor counted. */
+  exempt<D>(db: Kysely<D>): Kysely<D> {
+    return db.withPlugin({
+      transformQuery: ({ node }: PluginTransformQueryArgs) => {
+        this.#take(node);
+        return node;
+      },
+      transformResult: passResult,
+    });
+  }
 }

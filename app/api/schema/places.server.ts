@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { limitAnonymousLookup, requireUserId, type ApiContext } from "../context.server";
 import type { ChangeTracker } from "../db/change-tracker.server";
+import type { Db } from "../db/database.server";
 import { removePlaceWithSnapshot, restoreRemovedPlace, RESTORE_WINDOW_MS } from "../db/place-snapshots.server";
 import { createReadCache } from "../db/read-cache.server";
 import type { PlaceTable } from "../db/tables";
@@ -23,13 +24,17 @@ const cleanLabel = (label: string) => parseInput(renamePlaceInput, { label }).la
 const PLACE_LIST_CACHE_ENTRIES = 10_000;
 
 /** Each user's places in order, kept until places are written (every screen of the app asks). */
-export function createPlaceLists(changes: ChangeTracker) {
-  return createReadCache<string, readonly PlaceTable[]>({ changes, maxEntries: PLACE_LIST_CACHE_ENTRIES });
+export function createPlaceLists(changes: ChangeTracker, db: Db) {
+  return createReadCache<string, readonly PlaceTable[]>({ changes, db, maxEntries: PLACE_LIST_CACHE_ENTRIES });
 }
 
 // The list is shared by every request until places are written: resolvers pass it on and never change it.
 function userPlaces(context: ApiContext, userId: string) {
-  return <Promise<PlaceTable[]>>context.placeLists.get(userId, () => context.loaders.placesOfUser.load(userId));
+  return <Promise<PlaceTable[]>>(
+    context.placeLists.get(userId, context.reads, (db) =>
+      db.selectFrom("places").selectAll().where("user_id", "=", userId).orderBy("position").execute(),
+    )
+  );
 }
 
 function findOwnPlace(context: ApiContext, userId: string, id: string) {

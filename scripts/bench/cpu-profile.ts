@@ -1,0 +1,72 @@
+/**
+ * Reads V8 CPU profiles (`node --cpu-prof`, see compare-api.ts --profile) and prints where
+ * the time went as shares of the busy time (idle left out): the functions that used most
+ * of it themselves, and the share of every sample whose stack holds a function matching
+ * one of the patterns given (its own time and everything it called).
+ *
+ *   npx tsx scripts/bench/cpu-profile.ts [--top 25] [--match async_hooks --match collectTables] FILE.cpuprofile...
+ */
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { parseArgs } from "node:util";
+
+type ProfileNode = {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  children?: number[];
+};
+type Profile = { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] };
+
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { top: { type: "string", default: "25" }, match: { type: "string", multiple: true, default: [] } },
+});
+
+/** A function as a reader recognises it: its name and where it is. */
+function frameName({ functionName, url, lineNumber }: ProfileNode["callFrame"]): string {
+  const where = url ? `${url.replace(/^file:\/\//, "").replace(/^.*\/node_modules\//, "")}:${lineNumber + 1}` : "";
+  return `${functionName || "(anonymous)"} ${where}`.trim();
+}
+
+const IDLE = "(idle)";
+
+for (const file of positionals) {
+  const profile = JSON.parse(readFileSync(file, "utf8")) as Profile;
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const parent = new Map<number, number>();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
+  const patterns = (values.match ?? []).map((text) => new RegExp(text));
+  /** The patterns matched anywhere on a node's stack (memoised per node). */
+  const stackMatches = new Map<number, boolean[]>();
+  const matchesOf = (id: number): boolean[] => {
+    let found = stackMatches.get(id);
+    if (found) return found;
+    const name = frameName(byId.get(id)!.callFrame);
+    const up = parent.has(id) ? matchesOf(parent.get(id)!) : patterns.map(() => false);
+    found = patterns.map((pattern, i) => up[i]! || pattern.test(name));
+    stackMatches.set(id, found);
+    return found;
+  };
+
+  const self = new Map<string, number>();
+  const inclusive = patterns.map(() => 0);
+  let busy = 0;
+  profile.samples.forEach((id, i) => {
+    const delta = profile.timeDeltas[i] ?? 0;
+    const name = frameName(byId.get(id)!.callFrame);
+    if (name === IDLE) return;
+    busy += delta;
+    self.set(name, (self.get(name) ?? 0) + delta);
+    matchesOf(id).forEach((hit, j) => {
+      if (hit) inclusive[j]! += delta;
+    });
+  });
+
+  const share = (micros: number) => `${((micros / busy) * 100).toFixed(1).padStart(5)} %`;
+  console.log(`\n${path.basename(path.dirname(file))}/${path.basename(file)}: ${(busy / 1e6).toFixed(2)} s busy`);
+  console.log("  self time, top functions:");
+  for (const [name, micros] of [...self].sort((a, b) => b[1] - a[1]).slice(0, Number(values.top)))
+    console.log(`    ${share(micros)}  ${name}`);
+  if (patterns.length) console.log("  stacks holding (self + callees):");
+  patterns.forEach((pattern, i) => console.log(`    ${share(inclusive[i]!)}  /${pattern.source}/`));
+}
