@@ -8,6 +8,7 @@ import { createApi } from "~/api/index.server";
 import { episodeMessageKey } from "~/api/bot/alerts.server";
 import { defaultSettings } from "~/api/db/settings-rows";
 import { startFakeOpenMeteo, type FakeOpenMeteo } from "../fakes/open-meteo";
+import { copyTestDatabase, testDatabaseUrl } from "../support/test-database";
 
 /*
  * The engine in a real process, killed with SIGKILL at several moments of a pass over
@@ -28,17 +29,32 @@ afterAll(async () => {
   await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
 });
 
+/** A data directory, and in the PostgreSQL run the database that goes with it. */
+type Store = { dataDir: string; databaseUrl: string | undefined };
+
 async function freshDir() {
   const dir = await mkdtemp(path.join(tmpdir(), "weatherbot-kill-"));
   dirs.push(dir);
   return dir;
 }
 
+async function freshStore(): Promise<Store> {
+  return { dataDir: await freshDir(), databaseUrl: await testDatabaseUrl() };
+}
+
+/** A copy of everything `from` holds: its data directory (SQLite's file is in it) and its PostgreSQL database. */
+async function copyStore(from: Store): Promise<Store> {
+  const dataDir = await freshDir();
+  await cp(from.dataDir, dataDir, { recursive: true });
+  return { dataDir, databaseUrl: from.databaseUrl && (await copyTestDatabase(from.databaseUrl)) };
+}
+
 /** Users with places, briefings due now and rules that will fire, written straight to the database. */
-async function seed(dataDir: string) {
+async function seed({ dataDir, databaseUrl }: Store) {
   const api = await createApi({
     production: true,
     dataDir,
+    databaseUrl,
     openMeteoForecastUrl: weather.url,
     openMeteoGeocodingUrl: weather.url,
     now: () => new Date(NOW),
@@ -130,9 +146,10 @@ async function seed(dataDir: string) {
 }
 
 /** Runs one pass in a child; `killAfterMs` kills it with SIGKILL that long after it is ready. */
-function pass(dataDir: string, killAfterMs?: number): Promise<"done" | "killed"> {
+function pass({ dataDir, databaseUrl }: Store, killAfterMs?: number): Promise<"done" | "killed"> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", ENTRY, dataDir, weather.url, NOW], { stdio: ["ignore", "pipe", "inherit"] });
+    const args = [ENTRY, dataDir, weather.url, NOW, ...(databaseUrl ? [databaseUrl] : [])];
+    const child = spawn(process.execPath, ["--import", "tsx", ...args], { stdio: ["ignore", "pipe", "inherit"] });
     let output = "";
     child.stdout.on("data", (chunk: Buffer) => {
       output += chunk.toString();
@@ -147,10 +164,11 @@ function pass(dataDir: string, killAfterMs?: number): Promise<"done" | "killed">
   });
 }
 
-async function outcome(dataDir: string) {
+async function outcome({ dataDir, databaseUrl }: Store) {
   const api = await createApi({
     production: true,
     dataDir,
+    databaseUrl,
     openMeteoForecastUrl: weather.url,
     openMeteoGeocodingUrl: weather.url,
     now: () => new Date(NOW),
@@ -177,12 +195,11 @@ async function outcome(dataDir: string) {
 
 describe("the engine killed mid-pass", () => {
   it("writes every message exactly once after a restart, with the state that goes with each alert", async () => {
-    const template = await freshDir();
+    const template = await freshStore();
     await seed(template);
 
     // What one pass that nobody interrupts writes.
-    const clean = await freshDir();
-    await cp(template, clean, { recursive: true });
+    const clean = await copyStore(template);
     expect(await pass(clean)).toBe("done");
     const expected = await outcome(clean);
     expect(expected.briefings).toBe(USERS * 2);
@@ -190,8 +207,7 @@ describe("the engine killed mid-pass", () => {
 
     const kills: string[] = [];
     for (const delay of [0, 40, 120, 300]) {
-      const dir = await freshDir();
-      await cp(template, dir, { recursive: true });
+      const dir = await copyStore(template);
       kills.push(await pass(dir, delay));
       // Killed twice in a row, then a pass that finishes.
       kills.push(await pass(dir, delay + 20));
