@@ -19,7 +19,7 @@ import { useJitForRepeatedOperations } from "./jit.server";
 import { Loaders } from "./loaders.server";
 import { createSessionLookup } from "./auth/sessions.server";
 import type { ApiContext, ApiServices } from "./context.server";
-import { openDatabase, sqlitePath } from "./db/database.server";
+import { databaseTarget, openDatabase } from "./db/database.server";
 import { newResultHints, useResultCache } from "./result-cache.server";
 import { useRequestRefusals } from "./request-refusals.server";
 import { createApiSchema, type SchemaExtension } from "./schema/index.server";
@@ -36,7 +36,10 @@ import { createRecentLocations } from "./weather/recent-locations.server";
 export type ApiConfig = {
   production: boolean;
   dataDir: string;
+  /** DATABASE_URL: `postgres://…` for PostgreSQL; unset or `sqlite:<path>` for SQLite. */
   databaseUrl?: string;
+  /** DATABASE_POOL_SIZE: PostgreSQL connections kept at most (default 10). */
+  databasePoolSize?: number;
   openMeteoForecastUrl: string;
   openMeteoGeocodingUrl: string;
   now?: () => Date;
@@ -100,8 +103,9 @@ const useErrorCodes = (): Plugin => ({
 export async function createApi(config: ApiConfig) {
   const now = config.now ?? (() => new Date());
   const maxAnswerChars = config.maxAnswerChars ?? MAX_ANSWER_CHARS;
-  const { db, changes } = await openDatabase(sqlitePath(path.resolve(config.dataDir), config.databaseUrl), {
+  const { db, changes, dialect } = await openDatabase(databaseTarget(path.resolve(config.dataDir), config.databaseUrl), {
     onStatement: config.onStatement,
+    poolSize: config.databasePoolSize,
   });
   const openMeteo = createOpenMeteoClient({
     forecastUrl: config.openMeteoForecastUrl,
@@ -215,7 +219,10 @@ export async function createApi(config: ApiConfig) {
   });
 
   const scheduler = config.scheduler === false ? null : startScheduler(services);
-  const stopFollowing = inbox.follow();
+  // The follower reads SQLite's rowid. TEMPORARY: on PostgreSQL, other instances' messages
+  // reach this one's subscribers once the PostgreSQL follower lands (another branch); this
+  // process's own messages are published as they are written, on either database.
+  const stopFollowing = dialect === "sqlite" ? inbox.follow() : async () => {};
 
   return {
     yoga,
