@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import path from "node:path";
 import pg from "pg";
 import { inject } from "vitest";
 
@@ -88,4 +89,12 @@ export async function dropTestDatabases(): Promise<void> {
     // FORCE: a connection a test left open must not keep its database alive.
     for (const name of names) await client.query(`drop database if exists "${name}" with (force)`);
   });
+}
+
+/**
+ * What `openDatabase` should open for a test that opens the database itself: a fresh
+ * PostgreSQL database of the run (migrated unless `empty`), or a SQLite file in `dir`.
+ */
+export async function testDatabaseTarget(dir: string, options: { empty?: boolean } = {}): Promise<string> {
+  return (await testDatabaseUrl(options)) ?? path.join(dir, "weatherbot.sqlite");
 }

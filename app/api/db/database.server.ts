@@ -22,6 +22,12 @@ export type DatabaseOptions = {
   onStatement?: (sql: string) => void;
   /** PostgreSQL: how many connections the pool keeps at most (DATABASE_POOL_SIZE). */
   poolSize?: number;
+  /**
+   * PostgreSQL: no other process writes to this database, so the change tracker need not
+   * distrust everything it did not see (tests of this process's own tracking; nothing in
+   * production sets it).
+   */
+  assumeAlone?: boolean;
 };
 
 /**

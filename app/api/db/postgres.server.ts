@@ -85,6 +85,9 @@ function untrustedDataVersion(): () => number {
   return () => ++version;
 }
 
+/** No other instance writes (`assumeAlone`): nothing to hear of beyond this process's own statements. */
+const aloneDataVersion = () => 0;
+
 /**
  * PostgreSQL through Kysely's dialect over a `pg.Pool` of `poolSize` connections. A pooled
  * connection that fails while idle (the server restarted, a network cut) is dropped by the
@@ -92,7 +95,7 @@ function untrustedDataVersion(): () => number {
  */
 export function openPostgres(
   url: string,
-  options: { poolSize?: number; onStatement?: (sql: string) => void },
+  options: { poolSize?: number; onStatement?: (sql: string) => void; assumeAlone?: boolean },
 ): { db: Kysely<Database>; changes: ChangeTracker; readCascades: () => Promise<CascadeMap> } {
   const pool = new pg.Pool({
     connectionString: url,
@@ -101,7 +104,7 @@ export function openPostgres(
     application_name: "weatherbot",
   });
   pool.on("error", (error) => console.warn("[db] an idle PostgreSQL connection failed:", error.message));
-  const changes = new ChangeTracker(untrustedDataVersion());
+  const changes = new ChangeTracker(options.assumeAlone ? aloneDataVersion : untrustedDataVersion());
   const db = new Kysely<Database>({
     dialect: new PostgresDialect({
       pool: observedPool(pool, (text) => {
