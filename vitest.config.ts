@@ -4,13 +4,6 @@ import { defineConfig } from "vitest/config";
 
 const require = createRequire(import.meta.url);
 
-/**
- * Integration tests that exercise SQLite-only code, so they run in the SQLite project only:
- * both build a SQLite file as an older version left it and check what a migration makes of
- * its rows (a PostgreSQL database never held an older version's data).
- */
-const SQLITE_ONLY = ["tests/integration/alert-episodes-migration.test.ts", "tests/integration/removed-items-migration.test.ts"];
-
 // Vitest cannot reuse the React Router Vite plugin ("can't detect preamble"), so tests
 // get their own config with the same alias and defines.
 export default defineConfig({
@@ -42,7 +35,6 @@ export default defineConfig({
         test: {
           name: "integration-postgres",
           include: ["tests/integration/**/*.test.{ts,tsx}"],
-          exclude: SQLITE_ONLY,
           // Starts a PostgreSQL server for the run (or uses TEST_POSTGRES_ADMIN_URL's) and hands it to the tests.
           globalSetup: ["tests/support/postgres-global-setup.ts"],
         },

@@ -1,5 +1,7 @@
 import { randomBytes } from "node:crypto";
 import path from "node:path";
+import SQLite from "better-sqlite3";
+import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
 import pg from "pg";
 import { inject } from "vitest";
 
@@ -97,4 +99,16 @@ export async function dropTestDatabases(): Promise<void> {
  */
 export async function testDatabaseTarget(dir: string, options: { empty?: boolean } = {}): Promise<string> {
   return (await testDatabaseUrl(options)) ?? path.join(dir, "weatherbot.sqlite");
+}
+
+/**
+ * A plain Kysely on `target` (a PostgreSQL URL or a SQLite file): no plugins, no
+ * migrations run, for tests that build a database as an older version left it.
+ */
+export function plainKysely<DB>(target: string): Kysely<DB> {
+  return new Kysely<DB>({
+    dialect: /^postgres(?:ql)?:\/\//.test(target)
+      ? new PostgresDialect({ pool: new pg.Pool({ connectionString: target, max: 2 }) })
+      : new SqliteDialect({ database: new SQLite(target) }),
+  });
 }
