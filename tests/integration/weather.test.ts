@@ -114,7 +114,7 @@ describe("weather", () => {
       const first = await api({ dataDir, fake });
       await first.gql(WEATHER_AT, { lat: 47.37, lon: 8.55 });
       await first.close();
-      const second = await api({ dataDir, fake });
+      const second = await api({ dataDir, databaseUrl: first.databaseUrl, fake });
       expect((await second.gql(WEATHER_AT, { lat: 47.37, lon: 8.55 })).data!.weatherAt.stale).toBe(false);
       expect(fake.calls.forecast).toBe(1);
       await second.close();
