@@ -19,7 +19,6 @@ export default defineConfig({
     __BUILD_ID__: JSON.stringify("test-build"),
   },
   test: {
-    include: ["tests/**/*.test.{ts,tsx}"],
     setupFiles: ["tests/support/setup.ts"],
     environment: "node",
     restoreMocks: true,
@@ -27,5 +26,19 @@ export default defineConfig({
     // that on a busy 2-core machine): a bound for states awaited, not a wait.
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    // Unit tests once; integration tests once per database. `extends: true` gives each project the settings above.
+    projects: [
+      { extends: true, test: { name: "unit", include: ["tests/unit/**/*.test.{ts,tsx}"] } },
+      { extends: true, test: { name: "integration-sqlite", include: ["tests/integration/**/*.test.{ts,tsx}"] } },
+      {
+        extends: true,
+        test: {
+          name: "integration-postgres",
+          include: ["tests/integration/**/*.test.{ts,tsx}"],
+          // Starts a PostgreSQL server for the run (or uses TEST_POSTGRES_ADMIN_URL's) and hands it to the tests.
+          globalSetup: ["tests/support/postgres-global-setup.ts"],
+        },
+      },
+    ],
   },
 });

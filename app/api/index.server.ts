@@ -23,7 +23,7 @@ import { useJitForRepeatedOperations } from "./jit.server";
 import { Loaders } from "./loaders.server";
 import { createSessionLookup } from "./auth/sessions.server";
 import type { ApiContext, ApiServices } from "./context.server";
-import { openDatabase, sqlitePath } from "./db/database.server";
+import { databaseTarget, openDatabase } from "./db/database.server";
 import { databaseUnavailableError, isDatabaseUnavailable } from "./db/unavailable.server";
 import { newResultHints, RequestReads, useResultCache } from "./result-cache.server";
 import { useRequestRefusals } from "./request-refusals.server";
@@ -41,7 +41,10 @@ import { createRecentLocations } from "./weather/recent-locations.server";
 export type ApiConfig = {
   production: boolean;
   dataDir: string;
+  /** DATABASE_URL: `postgres://…` for PostgreSQL; unset or `sqlite:<path>` for SQLite. */
   databaseUrl?: string;
+  /** DATABASE_POOL_SIZE: PostgreSQL connections kept at most (default 10). */
+  databasePoolSize?: number;
   openMeteoForecastUrl: string;
   openMeteoGeocodingUrl: string;
   now?: () => Date;
@@ -110,8 +113,9 @@ const useErrorCodes = (): Plugin => ({
 export async function createApi(config: ApiConfig) {
   const now = config.now ?? (() => new Date());
   const maxAnswerChars = config.maxAnswerChars ?? MAX_ANSWER_CHARS;
-  const { db, changes } = await openDatabase(sqlitePath(path.resolve(config.dataDir), config.databaseUrl), {
+  const { db, changes, dialect } = await openDatabase(databaseTarget(path.resolve(config.dataDir), config.databaseUrl), {
     onStatement: config.onStatement,
+    poolSize: config.databasePoolSize,
   });
   const openMeteo = createOpenMeteoClient({
     forecastUrl: config.openMeteoForecastUrl,
@@ -137,7 +141,7 @@ export async function createApi(config: ApiConfig) {
     deliveries.add(delivery);
     void delivery.finally(() => deliveries.delete(delivery));
   });
-  const rateLimits = createRateLimits(db, { dialect: "sqlite", now: () => now().getTime() });
+  const rateLimits = createRateLimits(db, { dialect, now: () => now().getTime() });
   const services: ApiServices = {
     db,
     now,
@@ -241,7 +245,7 @@ export async function createApi(config: ApiConfig) {
   const leaseMs = config.engine?.leaseMs ?? Math.floor((intervalMs * 2) / 3);
   const leases = createShardLeases({
     db,
-    dialect: "sqlite",
+    dialect,
     instanceId: config.engine?.instanceId ?? randomUUID(),
     leaseMs,
     aliveMs: 2 * intervalMs,

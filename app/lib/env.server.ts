@@ -83,10 +83,18 @@ const envSchema = z.object({
   DATABASE_URL: z
     .string()
     .trim()
-    .refine((value) => /^sqlite:/.test(value), {
-      message: 'expected "sqlite:<path>" (PostgreSQL is not supported yet)',
+    .refine((value) => /^(?:sqlite:|postgres(?:ql)?:\/\/)/i.test(value), {
+      message: 'expected "sqlite:<path>" or "postgres://user@host:port/database"',
     })
     .optional(),
+  /** PostgreSQL only: the most connections the pool keeps. */
+  DATABASE_POOL_SIZE: z
+    .string()
+    .trim()
+    .regex(/^\d+$/, "expected a whole number from 1 to 1000")
+    .transform(Number)
+    .refine((n) => n >= 1 && n <= 1000, "expected a whole number from 1 to 1000")
+    .default(10),
   OPEN_METEO_FORECAST_URL: baseUrl.default("https://api.open-meteo.com"),
   OPEN_METEO_GEOCODING_URL: baseUrl.default("https://geocoding-api.open-meteo.com"),
   /** A hosted GraphQL API to use instead of the embedded one (its full endpoint URL). */

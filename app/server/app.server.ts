@@ -129,6 +129,7 @@ export async function createAppServer(env: ServerEnv, assets: AssetSource): Prom
         production: env.NODE_ENV === "production",
         dataDir: env.DATA_DIR,
         databaseUrl: env.DATABASE_URL,
+        databasePoolSize: env.DATABASE_POOL_SIZE,
         openMeteoForecastUrl: env.OPEN_METEO_FORECAST_URL,
         openMeteoGeocodingUrl: env.OPEN_METEO_GEOCODING_URL,
         pushSubject: env.VAPID_SUBJECT,

@@ -2,20 +2,22 @@ import { randomUUID } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import SQLite from "better-sqlite3";
-import { Kysely, Migrator, SqliteDialect } from "kysely";
+import { Migrator } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApi } from "~/api/index.server";
 import { migrations } from "~/api/db/migrations.server";
 import { defaultSettings } from "~/api/db/settings-rows";
 import type { Database } from "~/api/db/tables";
 import { startFakeOpenMeteo, type FakeOpenMeteo, type Scenario } from "../fakes/open-meteo";
+import { plainKysely, testDatabaseUrl } from "../support/test-database";
 
 const DAY1 = Date.parse("2026-06-01T00:00:00Z") / 1000;
 const H = 3600;
 let now = (DAY1 + 7 * H) * 1000;
 let weather: FakeOpenMeteo;
 let dataDir: string;
+/** The PostgreSQL database of the PostgreSQL run; SQLite in dataDir otherwise. */
+let databaseUrl: string | undefined;
 
 /** Gusts of 80 km/h on day 1 from 12:00 to 15:00 (UTC), calm otherwise. */
 const gale: Scenario = (_lat, _lon, time) => ({ wind_gusts_10m: time >= DAY1 + 12 * H && time < DAY1 + 15 * H ? 80 : 20, weather_code: 3 });
@@ -24,6 +26,7 @@ beforeAll(async () => {
   weather = await startFakeOpenMeteo({ now: () => new Date(now) });
   weather.setScenario(gale);
   dataDir = await mkdtemp(path.join(tmpdir(), "weatherbot-migrate-"));
+  databaseUrl = await testDatabaseUrl({ empty: true });
 });
 afterAll(async () => {
   await weather.close();
@@ -32,7 +35,7 @@ afterAll(async () => {
 
 /** A database as the previous version left it: a rule TRIGGERED for a gale it has already announced. */
 async function previousVersionDatabase() {
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: new SQLite(path.join(dataDir, "weatherbot.sqlite")) }) });
+  const db = plainKysely<Database>(databaseUrl ?? path.join(dataDir, "weatherbot.sqlite"));
   const previous = Object.fromEntries(Object.entries(migrations).filter(([name]) => name < "0006"));
   const { error } = await new Migrator({ db, provider: { getMigrations: async () => previous } }).migrateToLatest();
   expect(error).toBeUndefined();
@@ -123,6 +126,7 @@ describe("the alert episodes migration", () => {
     const api = await createApi({
       production: true,
       dataDir,
+      databaseUrl,
       openMeteoForecastUrl: weather.url,
       openMeteoGeocodingUrl: weather.url,
       now: () => new Date(now),

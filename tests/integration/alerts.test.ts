@@ -225,7 +225,7 @@ describe("alert rules", () => {
 
   it("a repeated pass, or two processes, write an alert once", async () => {
     const { t, token, clock } = await setUp(3);
-    const second = await api({ now: clock.now, dataDir: t.dataDir, fake: t.fake });
+    const second = await api({ now: clock.now, dataDir: t.dataDir, databaseUrl: t.databaseUrl, fake: t.fake });
     // 07:00 on day 1: the 6-hour look-ahead reaches the first gale.
     clock.set(DAY1 + 7 * H);
     await Promise.all([t.api.services.alerts.evaluateAll(), second.api.services.alerts.evaluateAll(), t.api.services.alerts.evaluateAll()]);

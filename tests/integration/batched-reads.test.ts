@@ -40,7 +40,8 @@ async function statementsOf(token: string, work: () => Promise<unknown>): Promis
 function byKind(statements: string[]): Record<string, number> {
   const kinds: Record<string, number> = {};
   for (const sql of statements) {
-    const kind = sql.replace(/\(\?(?:, \?)*\)/g, "(?…)");
+    // PostgreSQL numbers its parameters ($1, $2, …), SQLite does not (?): one kind on either.
+    const kind = sql.replace(/\$\d+/g, "?").replace(/\(\?(?:, \?)*\)/g, "(?…)");
     kinds[kind] = (kinds[kind] ?? 0) + 1;
   }
   return kinds;

@@ -169,7 +169,7 @@ describe("briefings", () => {
   it("two processes on one database write each briefing once", async () => {
     const clock = manualClock("2026-06-01T04:00:00Z");
     const first = await api({ now: clock.now });
-    const second = await api({ now: clock.now, dataDir: first.dataDir, fake: first.fake });
+    const second = await api({ now: clock.now, dataDir: first.dataDir, databaseUrl: first.databaseUrl, fake: first.fake });
     const { token, placeId } = await userWithPlace(first, { timeZone: "Europe/Berlin" });
     await first.gql(SAVE, { input: morning([placeId]) }, { token });
     clock.set("2026-06-01T05:00:10Z");

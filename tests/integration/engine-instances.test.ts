@@ -1,11 +1,11 @@
 import { cp, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import SQLite from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ENGINE_SHARDS } from "~/api/bot/shard-ranges";
 import { startFakeOpenMeteo, type FakeOpenMeteo } from "../fakes/open-meteo";
-import { engineOutcome, seedEngineWork, startEngineInstance, type EngineInstance } from "../support/engine-fixture";
+import { engineOutcome, seedEngineWork, startEngineInstance, type EngineInstance, type EngineStore } from "../support/engine-fixture";
+import { copyTestDatabase, plainKysely, testDatabaseUrl } from "../support/test-database";
 
 /*
  * Several engine processes on one database share each tick (decision 010): every due briefing
@@ -17,7 +17,7 @@ const USERS = 40;
 const ALL_SHARDS = Array.from({ length: ENGINE_SHARDS }, (_, shard) => shard);
 
 let weather: FakeOpenMeteo;
-let template: string;
+let template: EngineStore;
 const dirs: string[] = [];
 const instances: EngineInstance[] = [];
 let expected: Awaited<ReturnType<typeof engineOutcome>>;
@@ -28,13 +28,14 @@ async function freshDir() {
   return dir;
 }
 
-async function copyOfTemplate() {
-  const dir = await freshDir();
-  await cp(template, dir, { recursive: true });
-  return dir;
+/** A copy of the seeded data directory (SQLite's file is in it) and of its PostgreSQL database. */
+async function copyOfTemplate(): Promise<EngineStore> {
+  const dataDir = await freshDir();
+  await cp(template.dataDir, dataDir, { recursive: true });
+  return { dataDir, databaseUrl: template.databaseUrl && (await copyTestDatabase(template.databaseUrl)) };
 }
 
-async function start(dir: string, count: number, leaseMs = 60_000) {
+async function start(dir: EngineStore, count: number, leaseMs = 60_000) {
   const started = Array.from({ length: count }, (_, index) =>
     startEngineInstance(dir, weather.url, NOW, { id: `instance-${String.fromCharCode(65 + index)}`, leaseMs }),
   );
@@ -44,9 +45,9 @@ async function start(dir: string, count: number, leaseMs = 60_000) {
 }
 
 /** Polls until `condition` holds: a state, not a time (the machine may be loaded). */
-async function waitFor(condition: () => boolean, what: string, timeoutMs = 60_000) {
+async function waitFor(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 60_000) {
   const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
+  while (!(await condition())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
@@ -54,7 +55,7 @@ async function waitFor(condition: () => boolean, what: string, timeoutMs = 60_00
 
 beforeAll(async () => {
   weather = await startFakeOpenMeteo({ now: () => new Date(NOW) });
-  template = await freshDir();
+  template = { dataDir: await freshDir(), databaseUrl: await testDatabaseUrl() };
   await seedEngineWork(template, weather.url, NOW, USERS);
   // What one instance alone writes in a tick: everything, in one claim of every shard.
   const alone = await copyOfTemplate();
@@ -116,16 +117,20 @@ describe("several engine instances on one database", () => {
     expect(held.length).toBeGreaterThan(0);
 
     // The next tick starts after the dead instance's lease has run out (the lease is shorter than a tick).
-    const file = path.join(dir, "weatherbot.sqlite");
-    const database = new SQLite(file, { readonly: true });
+    const database = plainKysely<{ engine_shards: { lease_until: string | null } }>(
+      dir.databaseUrl ?? path.join(dir.dataDir, "weatherbot.sqlite"),
+    );
     try {
-      const leased = database.prepare("select max(lease_until) from engine_shards where lease_until is not null").pluck();
-      await waitFor(() => {
-        const until = leased.get() as string | null;
+      await waitFor(async () => {
+        const row = await database
+          .selectFrom("engine_shards")
+          .select((eb) => eb.fn.max("lease_until").as("until"))
+          .executeTakeFirst();
+        until = row?.until ?? null;
         return until === null || Date.parse(until) < Date.now();
       }, "the dead instance's lease to run out");
     } finally {
-      database.close();
+      await database.destroy();
     }
     for (const instance of survivors) instance.tick(2);
     const reports = await Promise.all(survivors.map((instance) => instance.passed(2)));

@@ -4,7 +4,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeOpenMeteo, type FakeOpenMeteo } from "../fakes/open-meteo";
-import { ENGINE_ENTRY, engineOutcome, seedEngineWork } from "../support/engine-fixture";
+import { ENGINE_ENTRY, engineOutcome, seedEngineWork, type EngineStore } from "../support/engine-fixture";
+import { copyTestDatabase, testDatabaseUrl } from "../support/test-database";
 
 /*
  * The engine in a real process, killed with SIGKILL at several moments of a pass over
@@ -30,11 +31,23 @@ async function freshDir() {
   return dir;
 }
 
+async function freshStore(): Promise<EngineStore> {
+  return { dataDir: await freshDir(), databaseUrl: await testDatabaseUrl() };
+}
+
+/** A copy of everything `from` holds: its data directory (SQLite's file is in it) and its PostgreSQL database. */
+async function copyStore(from: EngineStore): Promise<EngineStore> {
+  const dataDir = await freshDir();
+  await cp(from.dataDir, dataDir, { recursive: true });
+  return { dataDir, databaseUrl: from.databaseUrl && (await copyTestDatabase(from.databaseUrl)) };
+}
+
 /** Runs one pass in a child; `killAfterMs` kills it with SIGKILL that long after it is ready. */
-function pass(dataDir: string, killAfterMs?: number): Promise<"done" | "killed"> {
+function pass(store: EngineStore, killAfterMs?: number): Promise<"done" | "killed"> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", ENGINE_ENTRY, dataDir, weather.url, NOW], {
+    const child = spawn(process.execPath, ["--import", "tsx", ENGINE_ENTRY, store.dataDir, weather.url, NOW], {
       stdio: ["ignore", "pipe", "inherit"],
+      env: { ...process.env, DATABASE_URL: store.databaseUrl ?? "" },
     });
     let output = "";
     child.stdout.on("data", (chunk: Buffer) => {
@@ -50,17 +63,16 @@ function pass(dataDir: string, killAfterMs?: number): Promise<"done" | "killed">
   });
 }
 
-const seed = (dataDir: string) => seedEngineWork(dataDir, weather.url, NOW, USERS);
-const outcome = (dataDir: string) => engineOutcome(dataDir, weather.url, NOW);
+const seed = (store: EngineStore) => seedEngineWork(store, weather.url, NOW, USERS);
+const outcome = (store: EngineStore) => engineOutcome(store, weather.url, NOW);
 
 describe("the engine killed mid-pass", () => {
   it("writes every message exactly once after a restart, with the state that goes with each alert", async () => {
-    const template = await freshDir();
+    const template = await freshStore();
     await seed(template);
 
     // What one pass that nobody interrupts writes.
-    const clean = await freshDir();
-    await cp(template, clean, { recursive: true });
+    const clean = await copyStore(template);
     expect(await pass(clean)).toBe("done");
     const expected = await outcome(clean);
     expect(expected.briefings).toBe(USERS * 2);
@@ -68,13 +80,12 @@ describe("the engine killed mid-pass", () => {
 
     const kills: string[] = [];
     for (const delay of [0, 40, 120, 300]) {
-      const dir = await freshDir();
-      await cp(template, dir, { recursive: true });
-      kills.push(await pass(dir, delay));
+      const store = await copyStore(template);
+      kills.push(await pass(store, delay));
       // Killed twice in a row, then a pass that finishes.
-      kills.push(await pass(dir, delay + 20));
-      expect(await pass(dir)).toBe("done");
-      const after = await outcome(dir);
+      kills.push(await pass(store, delay + 20));
+      expect(await pass(store)).toBe("done");
+      const after = await outcome(store);
       expect({ briefings: after.briefings, alerts: after.alerts, total: after.total, stillDue: after.stillDue }).toEqual({
         briefings: expected.briefings,
         alerts: expected.alerts,

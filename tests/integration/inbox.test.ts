@@ -137,7 +137,7 @@ describe("inbox", () => {
   });
 
   it("delivers messages another process writes on the same database, to both processes' subscribers, each once", async () => {
-    const other = await startTestApi({ dataDir: t.dataDir, fake: t.fake });
+    const other = await startTestApi({ dataDir: t.dataDir, databaseUrl: t.databaseUrl, fake: t.fake });
     try {
       const { token, userId } = await userWithMessages(0);
       const here = wsClient(token);
@@ -171,7 +171,7 @@ describe("inbox", () => {
   }, 15_000);
 
   it("hands over more than a page of another process's messages, in order, and only its listeners' ones", async () => {
-    const other = await startTestApi({ dataDir: t.dataDir, fake: t.fake });
+    const other = await startTestApi({ dataDir: t.dataDir, databaseUrl: t.databaseUrl, fake: t.fake });
     try {
       const { token, userId } = await userWithMessages(0);
       const bystander = await userWithMessages(0);

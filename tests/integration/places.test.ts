@@ -137,6 +137,21 @@ describe("places", () => {
     expect((await t.gql(PLACES, {}, { token })).data!.places).toHaveLength(20);
   });
 
+  it("caps places added at the same moment too, each at a position of its own", async () => {
+    const token = await t.signUp();
+    for (let i = 0; i < 17; i++) {
+      expect((await t.gql(ADD, { latitude: 10 + i, longitude: 10, label: `P${i}` }, { token })).errors).toBeUndefined();
+    }
+    // On PostgreSQL transactions run side by side: each must still see the others' places.
+    const added = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => t.gql(ADD, { latitude: 50 + i, longitude: 10, label: `Q${i}` }, { token })),
+    );
+    expect(added.filter((result) => result.data?.addPlace).length).toBe(3);
+    expect(added.flatMap(codes).sort()).toEqual(["BAD_USER_INPUT", "BAD_USER_INPUT", "BAD_USER_INPUT"]);
+    const positions = (await t.gql(PLACES, {}, { token })).data!.places.map((place: { position: number }) => place.position);
+    expect(positions).toEqual(Array.from({ length: 20 }, (_, i) => i));
+  });
+
   it("returns nothing for a one-character search without asking upstream", async () => {
     const before = t.fake.calls.geocoding;
     expect((await t.gql(SEARCH, { q: "b" })).data!.searchLocations).toEqual([]);

@@ -68,7 +68,7 @@ describe("web push", () => {
     const { t } = await setUp();
     const key = (await t.gql(PushPublicKeyDocument)).data!.pushPublicKey;
     expect(Buffer.from(key, "base64url")).toHaveLength(65);
-    const again = await startTestApi({ dataDir: t.dataDir, fake: t.fake });
+    const again = await startTestApi({ dataDir: t.dataDir, databaseUrl: t.databaseUrl, fake: t.fake });
     cleanups.push(() => again.close());
     expect((await again.gql(PushPublicKeyDocument)).data!.pushPublicKey).toBe(key);
   });

@@ -24,7 +24,7 @@ const api = testApis();
 describe("what the API keeps in memory", () => {
   it("sees another process's log-out, rename and new place at once", async () => {
     const here = await api();
-    const there = await api({ dataDir: here.dataDir, fake: here.fake });
+    const there = await api({ dataDir: here.dataDir, databaseUrl: here.databaseUrl, fake: here.fake });
     const token = await here.signUp("kept@example.com");
     const { data } = await here.gql(ADD, { label: "Home" }, { token });
     expect((await here.gql(ME, {}, { token })).data!.me).toEqual({ email: "kept@example.com", places: [{ label: "Home" }] });

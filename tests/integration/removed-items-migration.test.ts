@@ -1,12 +1,16 @@
-import SQLite from "better-sqlite3";
-import { Kysely, Migrator, SqliteDialect, sql } from "kysely";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { Migrator } from "kysely";
 import { describe, expect, it } from "vitest";
 import { migrations } from "~/api/db/migrations.server";
+import { plainKysely, testDatabaseTarget } from "../support/test-database";
 
 describe("migration 0007_removed_items", () => {
   it("moves the places kept for undo into the one store for every kind, so they can still be restored", async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), "weatherbot-removed-items-"));
     // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a migration test opens the database before and after the schema it knows
-    const db = new Kysely<any>({ dialect: new SqliteDialect({ database: new SQLite(":memory:") }) });
+    const db = plainKysely<any>(await testDatabaseTarget(dir, { empty: true }));
     const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
     try {
       expect((await migrator.migrateTo("0005_removed_places")).error).toBeUndefined();
@@ -23,12 +27,12 @@ describe("migration 0007_removed_items", () => {
       expect(await db.selectFrom("removed_items").selectAll().execute()).toEqual([
         { kind: "place", item_id: "p1", user_id: "u1", removed_at: "2026-06-01T06:00:00.000Z", snapshot: '{"place":{"id":"p1"}}' },
       ]);
-      const tables = await sql<{ name: string }>`select name from sqlite_schema where type = 'table' and name = 'removed_places'`.execute(
-        db,
-      );
-      expect(tables.rows).toEqual([]);
+      const tables = await db.introspection.getTables();
+      expect(tables.map((table) => table.name)).not.toContain("removed_places");
+      expect(tables.map((table) => table.name)).toContain("removed_items");
     } finally {
       await db.destroy();
+      await rm(dir, { recursive: true, force: true });
     }
   });
 });

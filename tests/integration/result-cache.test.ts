@@ -63,7 +63,7 @@ describe("kept answers", () => {
 
   it("runs the query again after any write to what it read, by this process or another one", async () => {
     const here = await api();
-    const there = await api({ dataDir: here.dataDir, fake: here.fake });
+    const there = await api({ dataDir: here.dataDir, databaseUrl: here.databaseUrl, fake: here.fake });
     const token = await here.signUp();
     const id = (await here.gql(ADD, { label: "Home", lat: 47.37 }, { token })).data!.addPlace.id;
     const labels = async () => (await here.gql(HOME, {}, { token })).data!.me.places.map((place: { label: string }) => place.label);

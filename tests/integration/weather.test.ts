@@ -104,7 +104,7 @@ describe("weather", () => {
     const stored = () => first.api.services.db.selectFrom("forecast_cache").select("coordinate_key").execute();
     expect(await stored()).toEqual([]);
     await vi.waitFor(async () => expect(await stored()).toHaveLength(1), { timeout: STORE_DELAY_MS + 1000, interval: 50 });
-    const second = await api({ dataDir: first.dataDir, fake: first.fake });
+    const second = await api({ dataDir: first.dataDir, databaseUrl: first.databaseUrl, fake: first.fake });
     const again = await second.gql(WEATHER_AT, { lat: 47.37, lon: 8.55 });
     expect(again.data!.weatherAt.timeZone).toBe("Europe/Zurich");
     expect(first.fake.calls.forecast).toBe(1);
@@ -117,7 +117,7 @@ describe("weather", () => {
       const first = await api({ dataDir, fake });
       await first.gql(WEATHER_AT, { lat: 47.37, lon: 8.55 });
       await first.close();
-      const second = await api({ dataDir, fake });
+      const second = await api({ dataDir, databaseUrl: first.databaseUrl, fake });
       expect((await second.gql(WEATHER_AT, { lat: 47.37, lon: 8.55 })).data!.weatherAt.stale).toBe(false);
       expect(fake.calls.forecast).toBe(1);
       await second.close();

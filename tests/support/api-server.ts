@@ -13,6 +13,7 @@ import { SignUpDocument } from "~/lib/account-documents.generated";
 import { attachWebSocket } from "~/server/websocket.server";
 import { clientAddress, createGraphQLEndpoint, isGraphQLPath } from "~/server/graphql-endpoint.server";
 import { startFakeOpenMeteo, type FakeOpenMeteo } from "../fakes/open-meteo";
+import { testDatabaseUrl } from "./test-database";
 
 export type GraphQLResponse<T = Record<string, unknown>> = {
   status: number;
@@ -27,6 +28,8 @@ export type TestApi = {
   api: Api;
   fake: FakeOpenMeteo;
   dataDir: string;
+  /** The PostgreSQL database it runs on (undefined: SQLite in `dataDir`); a second API on it shares its data. */
+  databaseUrl: string | undefined;
   /** A typed document (the app's, from documents.generated.ts) answers with its result type; a string with `T`. */
   gql: {
     <R, V extends Record<string, unknown>>(
@@ -45,13 +48,16 @@ export type TestApi = {
 let counter = 0;
 
 /**
- * The real API on a real SQLite file in a temporary directory, served over real HTTP
- * on a loopback port, with the Open-Meteo fake as its provider.
+ * The real API on a real database (SQLite in a temporary directory, or a fresh PostgreSQL
+ * database in the PostgreSQL run), served over real HTTP on a loopback port, with the
+ * Open-Meteo fake as its provider.
  */
 export async function startTestApi(
   options: {
     now?: () => Date;
     dataDir?: string;
+    /** Default: a fresh database of the run (testDatabaseUrl): PostgreSQL in its project, else SQLite in `dataDir`. */
+    databaseUrl?: string;
     fake?: FakeOpenMeteo;
     production?: boolean;
     pushAllowLoopback?: boolean;
@@ -62,9 +68,11 @@ export async function startTestApi(
 ): Promise<TestApi> {
   const fake = options.fake ?? (await startFakeOpenMeteo({ now: options.now }));
   const dataDir = options.dataDir ?? (await mkdtemp(path.join(tmpdir(), "weatherbot-test-")));
+  const databaseUrl = "databaseUrl" in options ? options.databaseUrl : await testDatabaseUrl();
   const api = await createApi({
     production: options.production ?? true,
     dataDir,
+    databaseUrl,
     openMeteoForecastUrl: fake.url,
     openMeteoGeocodingUrl: fake.url,
     now: options.now,
@@ -109,6 +117,7 @@ export async function startTestApi(
     api,
     fake,
     dataDir,
+    databaseUrl,
     gql,
     async signUp(email = `user${++counter}-${Date.now()}@example.com`, password = "a sturdy passphrase") {
       const result = await gql(SignUpDocument, { email, password });

@@ -12,10 +12,14 @@ import { defaultSettings } from "~/api/db/settings-rows";
 
 export const ENGINE_ENTRY = path.resolve("tests/support/engine-process.ts");
 
-export async function openApi(dataDir: string, weatherUrl: string, now: string) {
+/** Where an engine's data lives: a data directory, and the PostgreSQL database when the tests run on one. */
+export type EngineStore = { dataDir: string; databaseUrl?: string };
+
+export async function openApi({ dataDir, databaseUrl }: EngineStore, weatherUrl: string, now: string) {
   return createApi({
     production: true,
     dataDir,
+    databaseUrl,
     openMeteoForecastUrl: weatherUrl,
     openMeteoGeocodingUrl: weatherUrl,
     now: () => new Date(now),
@@ -24,8 +28,8 @@ export async function openApi(dataDir: string, weatherUrl: string, now: string) 
 }
 
 /** `users` users, each with 5 places, 2 briefings due at 05:00 and 4 rules that fire, written straight to the database. */
-export async function seedEngineWork(dataDir: string, weatherUrl: string, now: string, users: number) {
-  const api = await openApi(dataDir, weatherUrl, now);
+export async function seedEngineWork(store: EngineStore, weatherUrl: string, now: string, users: number) {
+  const api = await openApi(store, weatherUrl, now);
   const created = "2026-05-01T00:00:00.000Z";
   await api.services.db.transaction().execute(async (trx) => {
     for (let u = 0; u < users; u++) {
@@ -112,8 +116,8 @@ export async function seedEngineWork(dataDir: string, weatherUrl: string, now: s
 }
 
 /** What the engine has written: messages by key and content, open episodes, briefings still due, the shards. */
-export async function engineOutcome(dataDir: string, weatherUrl: string, now: string) {
-  const api = await openApi(dataDir, weatherUrl, now);
+export async function engineOutcome(store: EngineStore, weatherUrl: string, now: string) {
+  const api = await openApi(store, weatherUrl, now);
   try {
     const { db } = api.services;
     const messages = await db.selectFrom("messages").select(["kind", "dedupe_key", "user_id", "title", "body"]).execute();
@@ -143,11 +147,11 @@ export type PassReport = { tick: number; shards: number[]; briefings: number; al
  * An engine instance in its own process, sharing ticks with the others on its database: it says
  * "ready" once it is registered, runs a tick's pass when told, and reports each claim and pass.
  */
-export function startEngineInstance(dataDir: string, weatherUrl: string, now: string, options: { id: string; leaseMs: number }) {
+export function startEngineInstance(store: EngineStore, weatherUrl: string, now: string, options: { id: string; leaseMs: number }) {
   const child = spawn(
     process.execPath,
-    ["--import", "tsx", ENGINE_ENTRY, dataDir, weatherUrl, now, "--shared", options.id, String(options.leaseMs)],
-    { stdio: ["pipe", "pipe", "inherit"] },
+    ["--import", "tsx", ENGINE_ENTRY, store.dataDir, weatherUrl, now, "--shared", options.id, String(options.leaseMs)],
+    { stdio: ["pipe", "pipe", "inherit"], env: { ...process.env, DATABASE_URL: store.databaseUrl ?? "" } },
   );
   const claims: number[][] = [];
   const passes: PassReport[] = [];

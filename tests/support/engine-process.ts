@@ -7,6 +7,7 @@
  * is one of several instances sharing ticks (decision 010): it registers, prints "ready", and
  * for each "tick N" line on stdin runs that tick's pass, printing "claimed [shards]" for each
  * claim and "passed {report}" at the end; "exit" (or the end of stdin) ends it.
+ * DATABASE_URL in its environment puts it on that database instead of the data directory's SQLite file.
  */
 import { createInterface } from "node:readline";
 import { createApi } from "../../app/api/index.server";
@@ -23,6 +24,7 @@ const now = () => new Date(nowIso);
 const api = await createApi({
   production: true,
   dataDir,
+  databaseUrl: process.env.DATABASE_URL || undefined,
   openMeteoForecastUrl: weatherUrl,
   openMeteoGeocodingUrl: weatherUrl,
   now,

@@ -1,5 +1,6 @@
-import { afterEach } from "vitest";
+import { afterAll, afterEach } from "vitest";
 import { format } from "node:util";
+import { dropTestDatabases } from "./test-database";
 
 /**
  * Any console.error a test did not ask for fails it. The error is thrown where it is
@@ -19,3 +20,6 @@ afterEach(() => {
   const logged = unexpected.splice(0);
   if (logged.length > 0) throw new Error(logged.join("\n"));
 });
+
+// Registered first, so it runs after the file's own afterAll hooks have closed their APIs.
+afterAll(dropTestDatabases);

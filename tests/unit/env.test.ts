@@ -21,6 +21,7 @@ describe("parseEnv", () => {
       TEST_HOOKS: false,
       PUSH_ALLOW_LOOPBACK: false,
       DATA_DIR: "./data",
+      DATABASE_POOL_SIZE: 10,
       OPEN_METEO_FORECAST_URL: "https://api.open-meteo.com",
       OPEN_METEO_GEOCODING_URL: "https://geocoding-api.open-meteo.com",
       VAPID_SUBJECT: "mailto:admin@weatherbot.example",
@@ -43,7 +44,13 @@ describe("parseEnv", () => {
     expect(() => parseEnv({ OPEN_METEO_GEOCODING_URL: "ftp://example.com" })).toThrow(
       /OPEN_METEO_GEOCODING_URL: expected an http\(s\) base URL/,
     );
-    expect(() => parseEnv({ DATABASE_URL: "postgres://db/weatherbot" })).toThrow(/DATABASE_URL: expected "sqlite:<path>"/);
+    expect(parseEnv({ DATABASE_URL: "postgres://app@db:5432/weatherbot" }).DATABASE_URL).toBe("postgres://app@db:5432/weatherbot");
+    expect(parseEnv({ DATABASE_URL: "postgresql://db/weatherbot" }).DATABASE_URL).toBe("postgresql://db/weatherbot");
+    expect(() => parseEnv({ DATABASE_URL: "mysql://db/weatherbot" })).toThrow(/DATABASE_URL: expected "sqlite:<path>" or "postgres:\/\//);
+    expect(parseEnv({}).DATABASE_POOL_SIZE).toBe(10);
+    expect(parseEnv({ DATABASE_POOL_SIZE: "25" }).DATABASE_POOL_SIZE).toBe(25);
+    expect(() => parseEnv({ DATABASE_POOL_SIZE: "0" })).toThrow(/DATABASE_POOL_SIZE: expected a whole number from 1 to 1000/);
+    expect(() => parseEnv({ DATABASE_POOL_SIZE: "many" })).toThrow(/DATABASE_POOL_SIZE: expected a whole number/);
     expect(parseEnv({ GRAPHQL_URL: "https://api.example.com/graphql" }).GRAPHQL_URL).toBe("https://api.example.com/graphql");
     expect(() => parseEnv({ GRAPHQL_URL: "api.example.com/graphql" })).toThrow(
       /GRAPHQL_URL: expected the http\(s\) URL of a GraphQL endpoint/,

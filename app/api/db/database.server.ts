@@ -1,94 +1,55 @@
-import { mkdirSync } from "node:fs";
-import path from "node:path";
-import SQLite from "better-sqlite3";
-import { Kysely, Migrator, type MigrationProvider, type SqliteDatabase } from "kysely";
-import { ChangeTracker, type CascadeMap } from "./change-tracker.server";
+import { Kysely, Migrator, type MigrationProvider } from "kysely";
+import type { ChangeTracker } from "./change-tracker.server";
 import { migrations } from "./migrations.server";
-import { QueuedSqliteDialect } from "./sqlite-dialect.server";
+import { isPostgresUrl, openPostgres } from "./postgres.server";
+import { openSqlite, sqlitePath } from "./sqlite.server";
 import type { Database } from "./tables";
 
 export type Db = Kysely<Database>;
 
-/** Where SQLite keeps the database: `sqlite:<path>` from DATABASE_URL, else DATA_DIR/weatherbot.sqlite. */
-export function sqlitePath(dataDir: string, databaseUrl?: string): string {
-  if (databaseUrl) return databaseUrl.replace(/^sqlite:(\/\/)?/, "");
-  return path.join(dataDir, "weatherbot.sqlite");
-}
+/** Which database a Db runs on: SQLite (embedded, the default) or PostgreSQL (several instances). */
+export type DatabaseDialect = "sqlite" | "postgres";
 
-const STATEMENT_CACHE_SIZE = 500;
+export { isPostgresUrl, sqlitePath };
 
-/**
- * The database as Kysely sees it, with its prepared statements kept (least recently used
- * go first): Kysely prepares every query anew, and preparing cost as much as running the
- * small queries a request makes. Statements are never shared while running: better-sqlite3
- * runs each one to the end synchronously, and nothing here streams rows. Kysely prepares
- * each statement right before running it, so `changes` hears of every write as it happens.
- */
-function withStatementCache(sqlite: SQLite.Database, changes: ChangeTracker, onStatement?: (sql: string) => void): SqliteDatabase {
-  const statements = new Map<string, SQLite.Statement>();
-  return {
-    close: () => sqlite.close(),
-    prepare(sql: string) {
-      changes.recordStatement(sql);
-      onStatement?.(sql);
-      let statement = statements.get(sql);
-      if (statement) statements.delete(sql);
-      else statement = sqlite.prepare(sql);
-      statements.set(sql, statement);
-      if (statements.size > STATEMENT_CACHE_SIZE) statements.delete(statements.keys().next().value!);
-      return statement;
-    },
-  };
-}
-
-/** The foreign-key actions that write to the referencing table. */
-const ACTS = /^(?:CASCADE|SET NULL|SET DEFAULT)$/;
-
-/** For each table, the tables whose foreign keys act on its deletes or updates. */
-function readCascades(sqlite: SQLite.Database): CascadeMap {
-  const cascades = new Map<string, string[]>();
-  const tables = sqlite.prepare("select name from sqlite_schema where type = 'table'").pluck().all() as string[];
-  for (const table of tables) {
-    const keys = sqlite.pragma(`foreign_key_list("${table}")`) as Array<{ table: string; on_update: string; on_delete: string }>;
-    for (const key of keys) {
-      if (!ACTS.test(key.on_delete) && !ACTS.test(key.on_update)) continue;
-      cascades.set(key.table, [...(cascades.get(key.table) ?? []), table]);
-    }
-  }
-  return cascades;
+/** What `openDatabase` opens for DATABASE_URL: the PostgreSQL URL itself, else the SQLite file. */
+export function databaseTarget(dataDir: string, databaseUrl?: string): string {
+  return isPostgresUrl(databaseUrl) ? databaseUrl : sqlitePath(dataDir, databaseUrl);
 }
 
 export type DatabaseOptions = {
   /** Hears every statement as it is about to run (tests count what a request costs). */
   onStatement?: (sql: string) => void;
+  /** PostgreSQL: how many connections the pool keeps at most (DATABASE_POOL_SIZE). */
+  poolSize?: number;
+  /**
+   * PostgreSQL: no other process writes to this database, so the change tracker need not
+   * distrust everything it did not see (tests of this process's own tracking; nothing in
+   * production sets it).
+   */
+  assumeAlone?: boolean;
 };
 
 /**
- * Opens (creating if needed) the database and brings its schema up to date. `changes`
- * tells readers which tables were written since they read, and logs what they read (see
- * ChangeTracker). The SQLite handle stays in this module: every statement outside it goes
- * through Kysely, where reads are logged.
+ * Opens the database and brings its schema up to date: a `postgres://` or `postgresql://`
+ * URL opens PostgreSQL, anything else is a SQLite file (created if needed). `changes` tells
+ * readers which tables were written since they read, and logs what they read (see
+ * ChangeTracker).
  */
-export async function openDatabase(file: string, options: DatabaseOptions = {}): Promise<{ db: Db; changes: ChangeTracker }> {
-  if (file !== ":memory:") mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-  const sqlite = new SQLite(file);
-  // WAL: readers never wait for the writer; busy_timeout: a second process waits for the lock instead of failing.
-  sqlite.pragma("journal_mode = WAL");
-  // In WAL mode NORMAL never corrupts the database and survives a process crash; only a
-  // power cut can lose the last commits. It makes each commit several times cheaper.
-  sqlite.pragma("synchronous = NORMAL");
-  sqlite.pragma("busy_timeout = 5000");
-  sqlite.pragma("foreign_keys = ON");
-  const dataVersion = sqlite.prepare("pragma data_version").pluck();
-  const changes = new ChangeTracker(() => dataVersion.get() as number);
-  const db = new Kysely<Database>({
-    dialect: new QueuedSqliteDialect({ database: withStatementCache(sqlite, changes, options.onStatement) }),
-    // Reads are logged from the queries (kept answers depend on them); writes from the SQL the connection prepares.
-    plugins: [changes.reads.plugin],
-  });
-  await migrate(db);
-  changes.setCascades(readCascades(sqlite));
-  return { db, changes };
+export async function openDatabase(
+  target: string,
+  options: DatabaseOptions = {},
+): Promise<{ db: Db; changes: ChangeTracker; dialect: DatabaseDialect }> {
+  const dialect: DatabaseDialect = isPostgresUrl(target) ? "postgres" : "sqlite";
+  const opened = dialect === "postgres" ? openPostgres(target, options) : openSqlite(sqlitePath("", target), options);
+  try {
+    await migrate(opened.db);
+    opened.changes.setCascades(await opened.readCascades());
+  } catch (error) {
+    await opened.db.destroy();
+    throw error;
+  }
+  return { db: opened.db, changes: opened.changes, dialect };
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -2,6 +2,7 @@ import { sql, type Kysely, type Migration } from "kysely";
 import { coordinateKey } from "../weather/forecast";
 import { ruleKey } from "../bot/rule-key";
 import { ENGINE_SHARDS } from "../bot/shard-ranges";
+import { columnTypes } from "./column-types.server";
 
 /**
  * Versioned schema changes, applied in name order on startup. Kysely's migrator records
@@ -11,6 +12,7 @@ import { ENGINE_SHARDS } from "../bot/shard-ranges";
 export const migrations: Record<string, Migration> = {
   "0001_accounts_places": {
     async up(db: Kysely<unknown>) {
+      const { real } = columnTypes(db);
       await db.schema
         .createTable("users")
         .addColumn("id", "text", (col) => col.primaryKey())
@@ -53,8 +55,8 @@ export const migrations: Record<string, Migration> = {
         .addColumn("name", "text", (col) => col.notNull())
         .addColumn("admin1", "text")
         .addColumn("country_code", "text")
-        .addColumn("latitude", "real", (col) => col.notNull())
-        .addColumn("longitude", "real", (col) => col.notNull())
+        .addColumn("latitude", real, (col) => col.notNull())
+        .addColumn("longitude", real, (col) => col.notNull())
         .addColumn("time_zone", "text", (col) => col.notNull())
         .addColumn("position", "integer", (col) => col.notNull())
         .addColumn("created_at", "text", (col) => col.notNull())
@@ -114,6 +116,7 @@ export const migrations: Record<string, Migration> = {
   },
   "0003_alert_rules": {
     async up(db: Kysely<unknown>) {
+      const { real } = columnTypes(db);
       await db.schema
         .createTable("alert_rules")
         .addColumn("id", "text", (col) => col.primaryKey())
@@ -124,7 +127,7 @@ export const migrations: Record<string, Migration> = {
         .addColumn("place_id", "text", (col) => col.references("places.id").onDelete("cascade"))
         .addColumn("metric", "text", (col) => col.notNull())
         .addColumn("comparator", "text", (col) => col.notNull())
-        .addColumn("threshold", "real")
+        .addColumn("threshold", real)
         .addColumn("conditions", "text")
         .addColumn("lookahead_hours", "integer", (col) => col.notNull())
         .addColumn("active_days", "text", (col) => col.notNull())

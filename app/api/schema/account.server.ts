@@ -5,6 +5,7 @@ import { rescheduleBriefings } from "../bot/briefings.server";
 import { requireUserId, type ApiContext } from "../context.server";
 import { defaultSettings } from "../db/settings-rows";
 import type { SettingsTable, UserTable } from "../db/tables";
+import { isUniqueViolation } from "../db/unique-violation.server";
 import { apiError } from "../errors.server";
 import { inputIssue, parseInput } from "../input.server";
 import { keepable, keepableFields } from "../result-cache.server";
@@ -70,7 +71,7 @@ export const accountResolvers: Resolvers = {
         });
       } catch (error) {
         // Two sign-ups with one email at the same moment: the unique index decides.
-        if (/UNIQUE/i.test(String(error))) throw inputIssue("email", "EMAIL_TAKEN");
+        if (isUniqueViolation(error)) throw inputIssue("email", "EMAIL_TAKEN");
         throw error;
       }
       return sessionFor(context, user);

@@ -6,6 +6,7 @@ import { ruleSpec } from "../bot/alerts.server";
 import { parseDays } from "../bot/briefings.server";
 import { requireUserId, type ApiContext } from "../context.server";
 import type { AlertRuleTable, PlaceTable } from "../db/tables";
+import { lockUser } from "../db/user-lock.server";
 import { badInput, notFound } from "../errors.server";
 import { parseInput } from "../input.server";
 import { alertRuleInput } from "../../shared/inputs/alert-rule";
@@ -153,6 +154,7 @@ export const alertRulesResolvers: Resolvers = {
         created_at: context.now().toISOString(),
       };
       await context.db.transaction().execute(async (trx) => {
+        await lockUser(trx, userId);
         const count = await trx.selectFrom("alert_rules").select("id").where("user_id", "=", userId).execute();
         if (count.length >= MAX_RULES) throw badInput(`You can have up to ${MAX_RULES} alert rules`);
         await trx.insertInto("alert_rules").values(row).execute();

@@ -5,6 +5,7 @@ import { requireUserId, type ApiContext } from "../context.server";
 import type { BriefingTable } from "../db/tables";
 import { removeBriefingWithSnapshot, restoreRemovedBriefing } from "../db/briefing-removal.server";
 import { RESTORE_WINDOW_MS } from "../db/removed-items.server";
+import { lockUser } from "../db/user-lock.server";
 import { apiError, badInput, notFound } from "../errors.server";
 import { inputIssue, parseInput } from "../input.server";
 import { briefingInput } from "../../shared/inputs/briefing";
@@ -63,6 +64,7 @@ export const briefingsResolvers: Resolvers = {
       };
       row.next_run_at = nextRunAt(row, settings.time_zone, context.now());
       await context.db.transaction().execute(async (trx) => {
+        await lockUser(trx, userId);
         if (existing) {
           await trx.updateTable("briefings").set(row).where("id", "=", id).where("user_id", "=", userId).execute();
           await trx.deleteFrom("briefing_places").where("briefing_id", "=", id).execute();
@@ -87,6 +89,7 @@ export const briefingsResolvers: Resolvers = {
     async restoreBriefing(_, { id }, context) {
       const userId = requireUserId(context);
       const row = await context.db.transaction().execute(async (trx) => {
+        await lockUser(trx, userId);
         const count = await trx.selectFrom("briefings").select("id").where("user_id", "=", userId).execute();
         if (count.length >= MAX_BRIEFINGS) throw badInput(`You can have up to ${MAX_BRIEFINGS} briefings`);
         const restored = await restoreRemovedBriefing(trx, userId, id, context.now());

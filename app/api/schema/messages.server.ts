@@ -81,7 +81,8 @@ export const messagesResolvers: Resolvers = {
         .where("id", "in", ids)
         .where("read_at", "is", null)
         .execute();
-      return context.db.selectFrom("messages").selectAll().where("user_id", "=", userId).where("id", "in", ids).execute();
+      // In id order on either database (PostgreSQL gives rows in no particular order without one).
+      return context.db.selectFrom("messages").selectAll().where("user_id", "=", userId).where("id", "in", ids).orderBy("id").execute();
     },
     async markAllRead(_, __, context) {
       const { userId, user } = requireSession(context);

@@ -5,6 +5,7 @@ import type { Db } from "../db/database.server";
 import { removePlaceWithSnapshot, restoreRemovedPlace, RESTORE_WINDOW_MS } from "../db/place-snapshots.server";
 import { createReadCache } from "../db/read-cache.server";
 import type { PlaceTable } from "../db/tables";
+import { lockUser } from "../db/user-lock.server";
 import { apiError, badInput, notFound } from "../errors.server";
 import { parseInput } from "../input.server";
 import { keepable, keepableFields } from "../result-cache.server";
@@ -134,6 +135,7 @@ export const placesResolvers: Resolvers = {
       }
       const label = input.label ?? cleanLabel(base.name.replace(new RegExp(LABEL_CONTROL_CHARACTER.source, "gu"), ""));
       const row = await context.db.transaction().execute(async (trx) => {
+        await lockUser(trx, userId);
         const existing = await trx.selectFrom("places").select(["position"]).where("user_id", "=", userId).execute();
         if (existing.length >= MAX_PLACES) throw badInput(`You can save up to ${MAX_PLACES} places`);
         const place: PlaceTable = {
@@ -161,6 +163,7 @@ export const placesResolvers: Resolvers = {
     async reorderPlaces(_, { ids }, context) {
       const userId = requireUserId(context);
       return context.db.transaction().execute(async (trx) => {
+        await lockUser(trx, userId);
         const rows = await trx.selectFrom("places").selectAll().where("user_id", "=", userId).execute();
         const known = new Set(rows.map((row) => row.id));
         const unique = new Set(ids);
@@ -179,7 +182,10 @@ export const placesResolvers: Resolvers = {
 
     async removePlace(_, { id }, context) {
       const userId = requireUserId(context);
-      const removed = await context.db.transaction().execute((trx) => removePlaceWithSnapshot(trx, userId, id, context.now()));
+      const removed = await context.db.transaction().execute(async (trx) => {
+        await lockUser(trx, userId);
+        return removePlaceWithSnapshot(trx, userId, id, context.now());
+      });
       if (!removed) throw notFound("Place");
       return id;
     },
@@ -187,6 +193,7 @@ export const placesResolvers: Resolvers = {
     async restorePlace(_, { id }, context) {
       const userId = requireUserId(context);
       const row = await context.db.transaction().execute(async (trx) => {
+        await lockUser(trx, userId);
         const count = await trx.selectFrom("places").select("id").where("user_id", "=", userId).execute();
         if (count.length >= MAX_PLACES) throw badInput(`You can save up to ${MAX_PLACES} places`);
         return restoreRemovedPlace(trx, userId, id, context.now());

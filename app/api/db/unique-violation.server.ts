@@ -1,0 +1,10 @@
+/**
+ * Whether a failed statement broke a unique index or primary key, on either database:
+ * better-sqlite3 says `SQLITE_CONSTRAINT_UNIQUE` (or `_PRIMARYKEY`), PostgreSQL SQLSTATE
+ * 23505. Kysely passes the driver's error on as it is.
+ */
+export function isUniqueViolation(error: unknown): boolean {
+  if (typeof error !== "object" || error === null || !("code" in error)) return false;
+  const { code } = error as { code: unknown };
+  return code === "23505" || code === "SQLITE_CONSTRAINT_UNIQUE" || code === "SQLITE_CONSTRAINT_PRIMARYKEY";
+}

@@ -1,0 +1,183 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { sql } from "kysely";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { openDatabase, type Db } from "~/api/db/database.server";
+import { migrations } from "~/api/db/migrations.server";
+import { isUniqueViolation } from "~/api/db/unique-violation.server";
+import { testDatabaseTarget, testPostgres, withAdmin } from "../support/test-database";
+
+/*
+ * What the two databases must do alike, on whichever this run uses: the same schema from
+ * the same migrations, numbers as numbers, every statement heard, cascades followed.
+ */
+const dirs: string[] = [];
+const open: Db[] = [];
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((db) => db.destroy()));
+  await Promise.all(dirs.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
+});
+
+async function target(options: { empty?: boolean } = {}) {
+  const dir = await mkdtemp(path.join(tmpdir(), "weatherbot-databases-"));
+  dirs.push(dir);
+  return testDatabaseTarget(dir, options);
+}
+
+async function opened(where: string, statements?: string[], options: { assumeAlone?: boolean } = {}) {
+  const database = await openDatabase(where, { ...options, onStatement: statements && ((text) => statements.push(text)) });
+  open.push(database.db);
+  return database;
+}
+
+const created = "2026-06-01T00:00:00.000Z";
+const user = (id: string) => ({ id, email: `${id}@example.com`, password_hash: "-", created_at: created });
+const place = (id: string, userId: string, latitude: number, position: number) => ({
+  id,
+  user_id: userId,
+  label: id,
+  name: id,
+  admin1: null,
+  country_code: null,
+  latitude,
+  longitude: 8.541694,
+  time_zone: "Europe/Zurich",
+  position,
+  created_at: created,
+});
+
+describe("either database", () => {
+  it("is the one DATABASE_URL names", async () => {
+    const { dialect } = await opened(await target());
+    expect(dialect).toBe(testPostgres() ? "postgres" : "sqlite");
+  });
+
+  it("gives counts, sums and maxima as numbers", async () => {
+    const { db } = await opened(await target());
+    await db.insertInto("users").values(user("u1")).execute();
+    await db
+      .insertInto("places")
+      .values([place("p1", "u1", 47.376887123456, 0), place("p2", "u1", -33.868820123456, 7)])
+      .execute();
+    const figures = await db
+      .selectFrom("places")
+      .select((eb) => [
+        eb.fn.countAll<number>().as("count"),
+        eb.fn.max<number>("position").as("max"),
+        eb.fn.sum<number>("position").as("sum"),
+      ])
+      .executeTakeFirstOrThrow();
+    expect(figures).toEqual({ count: 2, max: 7, sum: 7 });
+  });
+
+  it("keeps every digit of a float", async () => {
+    const { db } = await opened(await target());
+    await db.insertInto("users").values(user("u1")).execute();
+    await db
+      .insertInto("places")
+      .values([place("p1", "u1", 47.376887123456, 0), place("p2", "u1", -33.868820123456, 7)])
+      .execute();
+    const latitudes = await db.selectFrom("places").select("latitude").orderBy("position").execute();
+    expect(latitudes.map((row) => row.latitude)).toEqual([47.376887123456, -33.868820123456]);
+  });
+
+  it("lets the change tracker hear every write and follow the schema's cascades", async () => {
+    const statements: string[] = [];
+    // Alone: on PostgreSQL, other instances' commits are not looked for (only this process's writes are tested here).
+    const { db, changes } = await opened(await target(), statements, { assumeAlone: true });
+    let mark = changes.mark();
+    await db.insertInto("users").values(user("u1")).execute();
+    await db
+      .insertInto("places")
+      .values(place("p1", "u1", 47.37, 0))
+      .execute();
+    expect(statements.some((text) => /^insert into "places"/.test(text))).toBe(true);
+    expect(changes.unchangedSince(mark, ["users"])).toBe(false);
+    expect(changes.unchangedSince(mark, ["forecast_cache"])).toBe(true);
+
+    // The schema's ON DELETE CASCADE from users reaches sessions and places; forecast_cache is not reached.
+    mark = changes.mark();
+    const reachedBefore = (tables: string[]) => tables.filter((table) => !changes.unchangedSince(mark, [table]));
+    await db.deleteFrom("users").where("id", "=", "u1").execute();
+    expect(reachedBefore(["users", "sessions", "places", "alert_states", "briefing_places", "forecast_cache"])).toEqual([
+      "users",
+      "sessions",
+      "places",
+      "alert_states",
+      "briefing_places",
+    ]);
+  });
+
+  it("trusts nothing read on PostgreSQL once read, since another instance may have written (until instances share versions)", async () => {
+    const { db, changes } = await opened(await target());
+    const mark = changes.mark();
+    await db.selectFrom("forecast_cache").selectAll().execute();
+    // SQLite hears other processes' commits through data_version; PostgreSQL cannot yet.
+    expect(changes.unchangedSince(mark, ["forecast_cache"])).toBe(!testPostgres());
+  });
+
+  it("tells a broken unique index or primary key from other failures", async () => {
+    const { db } = await opened(await target());
+    await db.insertInto("users").values(user("u1")).execute();
+    const failure = (write: Promise<unknown>) =>
+      write.then(
+        () => null,
+        (error: unknown) => error,
+      );
+    const sameEmail = await failure(
+      db
+        .insertInto("users")
+        .values({ ...user("u2"), email: "u1@example.com" })
+        .execute(),
+    );
+    const sameId = await failure(
+      db
+        .insertInto("users")
+        .values({ ...user("u1"), email: "other@example.com" })
+        .execute(),
+    );
+    const noUser = await failure(
+      db
+        .insertInto("places")
+        .values(place("p1", "nobody", 1, 0))
+        .execute(),
+    );
+    expect([sameEmail, sameId, noUser].map((error) => error !== null)).toEqual([true, true, true]);
+    expect([sameEmail, sameId, noUser].map(isUniqueViolation)).toEqual([true, true, false]);
+  });
+});
+
+describe.runIf(testPostgres())("PostgreSQL", () => {
+  it("runs every migration exactly once when three instances open a fresh database at the same moment", async () => {
+    const url = await target({ empty: true });
+    const statements: string[][] = [[], [], []];
+    const all = await Promise.allSettled(statements.map((heard) => opened(url, heard)));
+    expect(all.map((result) => result.status)).toEqual(["fulfilled", "fulfilled", "fulfilled"]);
+
+    const { db } = (all[0] as PromiseFulfilledResult<Awaited<ReturnType<typeof opened>>>).value;
+    const ran = await db
+      .selectFrom("kysely_migration" as never)
+      .select(sql<string>`name`.as("name"))
+      .execute();
+    expect(ran.map((row) => row.name).sort()).toEqual(Object.keys(migrations).sort());
+    // Each migration's first statement (and so the migration) ran in one instance only.
+    const heard = statements.flat();
+    expect(heard.filter((text) => /^create table "users"/.test(text))).toHaveLength(1);
+    expect(heard.filter((text) => /^create table "removed_items"/.test(text))).toHaveLength(1);
+    expect(heard.filter((text) => /^insert into "kysely_migration"/.test(text))).toHaveLength(Object.keys(migrations).length);
+  });
+
+  it("keeps serving when the server ends an idle pooled connection", async () => {
+    const url = await target();
+    const { db } = await opened(url);
+    await db.selectFrom("users").select("id").execute();
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    const database = new URL(url).pathname.slice(1);
+    await withAdmin(testPostgres()!.adminUrl, (client) =>
+      client.query("select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()", [database]),
+    );
+    await vi.waitFor(() => expect(warn).toHaveBeenCalledWith("[db] an idle PostgreSQL connection failed:", expect.any(String)));
+    expect(await db.selectFrom("users").select("id").execute()).toEqual([]);
+  });
+});

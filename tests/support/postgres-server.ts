@@ -1,0 +1,127 @@
+import { execFile } from "node:child_process";
+import { existsSync, readdirSync } from "node:fs";
+import { chown, mkdtemp, rm } from "node:fs/promises";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+
+const run = promisify(execFile);
+
+/**
+ * Where Debian puts PostgreSQL's programs: version 15 (what `.ci/run` installs), else the
+ * newest installed; POSTGRES_BIN names another directory.
+ */
+function postgresBin(): string {
+  if (process.env.POSTGRES_BIN) return process.env.POSTGRES_BIN;
+  const root = "/usr/lib/postgresql";
+  if (existsSync(`${root}/15/bin/initdb`)) return `${root}/15/bin`;
+  const versions = existsSync(root) ? readdirSync(root).filter((name) => /^\d+$/.test(name)) : [];
+  const newest = versions.sort((a, b) => Number(b) - Number(a))[0];
+  if (!newest) throw new Error(`PostgreSQL is not installed (no ${root}/*/bin/initdb): apt-get install -y postgresql, or set POSTGRES_BIN`);
+  return `${root}/${newest}/bin`;
+}
+
+export type PostgresServer = {
+  /** Superuser URL of the `postgres` database: tests create their own databases through it. */
+  adminUrl: string;
+  port: number;
+  stop: () => Promise<void>;
+};
+
+const asRoot = process.getuid?.() === 0;
+
+/** PostgreSQL refuses to run as root: as root, its programs run as the `postgres` user. */
+async function pgTool(tool: string, args: string[]): Promise<void> {
+  const program = path.join(postgresBin(), tool);
+  const [command, commandArgs] = asRoot ? ["runuser", ["-u", "postgres", "--", program, ...args]] : [program, args];
+  try {
+    await run(command, commandArgs, { maxBuffer: 16 * 1024 * 1024 });
+  } catch (error) {
+    const { stdout = "", stderr = "" } = error as { stdout?: string; stderr?: string };
+    throw new Error(`${tool} ${args.join(" ")} failed:\n${stdout}${stderr}`, { cause: error });
+  }
+}
+
+async function userIds(name: string): Promise<{ uid: number; gid: number }> {
+  const [{ stdout: uid }, { stdout: gid }] = await Promise.all([run("id", ["-u", name]), run("id", ["-g", name])]);
+  return { uid: Number(uid.trim()), gid: Number(gid.trim()) };
+}
+
+/** A port nobody listens on right now (the server may still lose it to another process: start retries). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * A throwaway PostgreSQL server for a test run: a fresh cluster in a temporary directory
+ * (trust authentication, loopback only, its socket inside that directory), tuned to lose
+ * data on a crash in exchange for speed, since nothing in it outlives the run. `stop`
+ * shuts it down and removes the directory.
+ */
+export async function startPostgresServer(): Promise<PostgresServer> {
+  const dir = await mkdtemp(path.join(tmpdir(), "weatherbot-pg-"));
+  if (asRoot) {
+    const { uid, gid } = await userIds("postgres");
+    await chown(dir, uid, gid);
+  }
+  const data = path.join(dir, "data");
+  try {
+    // C.UTF-8 sorts by code point, as SQLite's BINARY collation does.
+    await pgTool("initdb", [
+      "-D",
+      data,
+      "-A",
+      "trust",
+      "-U",
+      "postgres",
+      "-E",
+      "UTF8",
+      "--locale=C.UTF-8",
+      "--no-sync",
+      "--no-instructions",
+    ]);
+    let port = 0;
+    for (let attempt = 1; ; attempt++) {
+      port = await freePort();
+      const options = [
+        `-p ${port}`,
+        `-k ${dir}`,
+        "-c listen_addresses=127.0.0.1",
+        "-c fsync=off",
+        "-c synchronous_commit=off",
+        "-c full_page_writes=off",
+        // Every test file runs its own APIs, each with its own pool, several files at once.
+        "-c max_connections=300",
+      ].join(" ");
+      try {
+        await pgTool("pg_ctl", ["-D", data, "-o", options, "-l", path.join(dir, "log"), "-w", "-t", "120", "start"]);
+        break;
+      } catch (error) {
+        // Another process took the port between freePort and the server's bind.
+        if (attempt >= 3) throw error;
+      }
+    }
+    return {
+      adminUrl: `postgres://postgres@127.0.0.1:${port}/postgres`,
+      port,
+      stop: async () => {
+        try {
+          await pgTool("pg_ctl", ["-D", data, "-m", "immediate", "-w", "stop"]);
+        } finally {
+          await rm(dir, { recursive: true, force: true });
+        }
+      },
+    };
+  } catch (error) {
+    await rm(dir, { recursive: true, force: true });
+    throw error;
+  }
+}
