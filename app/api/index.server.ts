@@ -162,6 +162,9 @@ export async function createApi(config: ApiConfig) {
 
   const findSession = createSessionLookup(db, changes, now);
   async function contextFor(request: Request, clientIp: string): Promise<ApiContext> {
+    // On PostgreSQL: hear every write other instances committed before this request came, so no kept answer or read is stale.
+    const heard = changes.sync();
+    if (heard) await heard;
     // Every query of the request, its session's included, runs on its own Kysely, which logs what it reads.
     const reads = new RequestReads(changes);
     const requestDb = changes.reads.logTo(db, reads);

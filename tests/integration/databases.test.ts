@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { openDatabase, type Db } from "~/api/db/database.server";
 import { migrations } from "~/api/db/migrations.server";
 import { isUniqueViolation } from "~/api/db/unique-violation.server";
+import { LISTENER_NAME } from "~/api/db/write-announcements.server";
 import { testDatabaseTarget, testPostgres, withAdmin } from "../support/test-database";
 
 /*
@@ -25,8 +26,8 @@ async function target(options: { empty?: boolean } = {}) {
   return testDatabaseTarget(dir, options);
 }
 
-async function opened(where: string, statements?: string[], options: { assumeAlone?: boolean } = {}) {
-  const database = await openDatabase(where, { ...options, onStatement: statements && ((text) => statements.push(text)) });
+async function opened(where: string, statements?: string[]) {
+  const database = await openDatabase(where, { onStatement: statements && ((text) => statements.push(text)) });
   open.push(database.db);
   return database;
 }
@@ -84,8 +85,7 @@ describe("either database", () => {
 
   it("lets the change tracker hear every write and follow the schema's cascades", async () => {
     const statements: string[] = [];
-    // Alone: on PostgreSQL, other instances' commits are not looked for (only this process's writes are tested here).
-    const { db, changes } = await opened(await target(), statements, { assumeAlone: true });
+    const { db, changes } = await opened(await target(), statements);
     let mark = changes.mark();
     await db.insertInto("users").values(user("u1")).execute();
     await db
@@ -109,12 +109,46 @@ describe("either database", () => {
     ]);
   });
 
-  it("trusts nothing read on PostgreSQL once read, since another instance may have written (until instances share versions)", async () => {
-    const { db, changes } = await opened(await target());
-    const mark = changes.mark();
-    await db.selectFrom("forecast_cache").selectAll().execute();
-    // SQLite hears other processes' commits through data_version; PostgreSQL cannot yet.
-    expect(changes.unchangedSince(mark, ["forecast_cache"])).toBe(!testPostgres());
+  it("hears another instance's commits, table by table on PostgreSQL, before a request's check", async () => {
+    const where = await target();
+    const a = await opened(where);
+    const b = await opened(where);
+    await a.db.insertInto("users").values(user("u1")).execute();
+    await a.db
+      .insertInto("places")
+      .values(place("p1", "u1", 47.37, 0))
+      .execute();
+    await b.changes.sync();
+    const mark = b.changes.mark();
+    await a.db.deleteFrom("users").where("id", "=", "u1").execute();
+    await b.changes.sync();
+    // What A's delete reached (its cascades included) has changed for B; on SQLite data_version says "something", for every table.
+    expect(b.changes.unchangedSince(mark, ["users"])).toBe(false);
+    expect(b.changes.unchangedSince(mark, ["places"])).toBe(false);
+    expect(b.changes.unchangedSince(mark, ["forecast_cache"])).toBe(Boolean(testPostgres()));
+  });
+
+  it("trusts nothing kept while it cannot hear the other instances, and hears them again after", async ({ skip }) => {
+    if (!testPostgres()) skip("SQLite reads other processes' commits from the file: there is no connection to lose");
+    const where = await target();
+    const a = await opened(where);
+    const b = await opened(where);
+    await b.changes.sync();
+    const before = b.changes.mark();
+    // The server drops B's listening connection (as a restart or a network cut would).
+    await sql`select pg_terminate_backend(pid) from pg_stat_activity where application_name = ${LISTENER_NAME}`.execute(a.db);
+    await b.changes.sync();
+    expect(b.changes.unchangedSince(before, ["forecast_cache"])).toBe(false);
+    // Back: a later mark holds until another instance writes what it covers.
+    let mark = b.changes.mark();
+    await vi.waitFor(async () => {
+      mark = b.changes.mark();
+      await b.changes.sync();
+      expect(b.changes.unchangedSince(mark, ["forecast_cache"])).toBe(true);
+    });
+    await a.db.insertInto("forecast_cache").values({ coordinate_key: "k", fetched_at: created, payload: "{}" }).execute();
+    await b.changes.sync();
+    expect(b.changes.unchangedSince(mark, ["forecast_cache"])).toBe(false);
   });
 
   it("tells a broken unique index or primary key from other failures", async () => {

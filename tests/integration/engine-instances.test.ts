@@ -126,7 +126,7 @@ describe("several engine instances on one database", () => {
           .selectFrom("engine_shards")
           .select((eb) => eb.fn.max("lease_until").as("until"))
           .executeTakeFirst();
-        until = row?.until ?? null;
+        const until = row?.until ?? null;
         return until === null || Date.parse(until) < Date.now();
       }, "the dead instance's lease to run out");
     } finally {

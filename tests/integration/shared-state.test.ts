@@ -9,7 +9,7 @@ import { TestAddPlaceDocument, TestSearchLocationsDocument } from "../support/do
 
 /**
  * Two instances on one database: two APIs, each with its own connection, HTTP server and
- * WebSocket server, on one SQLite file. What one counts, hands out or writes, the other sees.
+ * WebSocket server, on one database (a SQLite file or a PostgreSQL database). What one counts, hands out or writes, the other sees.
  */
 const open: TestApi[] = [];
 afterEach(async () => {
@@ -20,7 +20,7 @@ afterEach(async () => {
 async function twoInstances(): Promise<[TestApi, TestApi]> {
   const a = await startTestApi();
   open.push(a);
-  const b = await startTestApi({ dataDir: a.dataDir, fake: a.fake });
+  const b = await startTestApi({ dataDir: a.dataDir, databaseUrl: a.databaseUrl, fake: a.fake });
   open.push(b);
   return [a, b];
 }
@@ -102,7 +102,7 @@ describe("two instances on one database", () => {
       const clock = { now: Date.now() };
       const a = await startTestApi({ now: () => new Date(clock.now) });
       open.push(a);
-      const b = await startTestApi({ dataDir: a.dataDir, fake: a.fake, now: () => new Date(clock.now) });
+      const b = await startTestApi({ dataDir: a.dataDir, databaseUrl: a.databaseUrl, fake: a.fake, now: () => new Date(clock.now) });
       open.push(b);
       const token = await a.signUp();
       const found = await a.gql(TestSearchLocationsDocument, { q: "Berlin" }, { token });

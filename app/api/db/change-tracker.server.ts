@@ -18,10 +18,12 @@ const NO_CHANGE =
  *   the connection prepares passes `recordStatement`. A write counts for its table and for
  *   every table a foreign key cascades it to; a write whose table cannot be read from its
  *   text counts for every table.
- * - Commits by any other connection (another process on the same file) are seen through
- *   `dataVersion` (on SQLite its `PRAGMA data_version`, which changes only then): after
- *   one, nothing marked before it is trusted. It is the tracker's one source of other
- *   processes' commits, given by the database module, and must never decrease.
+ * - Commits by any other connection are seen, on SQLite, through `dataVersion` (its
+ *   `PRAGMA data_version`, which changes only then): after one, nothing marked before it
+ *   is trusted; it must never decrease. On PostgreSQL every instance announces the tables
+ *   its commits wrote (write-announcements.server.ts): they arrive as `recordWrite`, and
+ *   `sync` waits until every commit made before it was called has been heard, so a
+ *   request that syncs first is never answered from what another instance changed.
  *
  * It errs one way only: a rolled-back write still counts as a change.
  *
@@ -37,9 +39,37 @@ export class ChangeTracker {
   #everything = 0;
   #cascades: CascadeMap = new Map();
   readonly #dataVersion: () => number;
+  #sync: (() => Promise<boolean>) | null = null;
 
   constructor(dataVersion: () => number) {
     this.#dataVersion = dataVersion;
+  }
+
+  /** Where `sync` asks whether every commit before now has been heard (PostgreSQL's announcements). */
+  setSync(sync: () => Promise<boolean>): void {
+    this.#sync = sync;
+  }
+
+  /**
+   * Resolves once every commit made anywhere before the call has reached `recordWrite`
+   * (undefined when there is nothing to wait for: SQLite sees them through `dataVersion`).
+   * When that cannot be known (the announcements' connection is down), nothing marked
+   * before is trusted.
+   */
+  sync(): Promise<void> | undefined {
+    return this.#sync?.().then((heard) => {
+      if (!heard) this.recordUnknownWrite();
+    });
+  }
+
+  /** A commit (of any instance) wrote `table`; the tables its foreign keys reached are announced too. */
+  recordWrite(table: string): void {
+    this.#lastWrite.set(table, ++this.#clock);
+  }
+
+  /** Writes may have been missed: nothing marked before now is trusted. */
+  recordUnknownWrite(): void {
+    this.#everything = ++this.#clock;
   }
 
   /** Which tables follow a write to which (read from the schema once it is migrated). */

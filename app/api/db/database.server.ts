@@ -22,12 +22,6 @@ export type DatabaseOptions = {
   onStatement?: (sql: string) => void;
   /** PostgreSQL: how many connections the pool keeps at most (DATABASE_POOL_SIZE). */
   poolSize?: number;
-  /**
-   * PostgreSQL: no other process writes to this database, so the change tracker need not
-   * distrust everything it did not see (tests of this process's own tracking; nothing in
-   * production sets it).
-   */
-  assumeAlone?: boolean;
 };
 
 /**
@@ -41,10 +35,12 @@ export async function openDatabase(
   options: DatabaseOptions = {},
 ): Promise<{ db: Db; changes: ChangeTracker; dialect: DatabaseDialect }> {
   const dialect: DatabaseDialect = isPostgresUrl(target) ? "postgres" : "sqlite";
-  const opened = dialect === "postgres" ? openPostgres(target, options) : openSqlite(sqlitePath("", target), options);
+  const opened: ReturnType<typeof openSqlite> & { hearWrites?: () => Promise<void> } =
+    dialect === "postgres" ? openPostgres(target, options) : openSqlite(sqlitePath("", target), options);
   try {
     await migrate(opened.db);
     opened.changes.setCascades(await opened.readCascades());
+    await opened.hearWrites?.();
   } catch (error) {
     await opened.db.destroy();
     throw error;

@@ -2,6 +2,7 @@ import { Kysely, PostgresDialect, sql, type PostgresPool, type PostgresPoolClien
 import pg from "pg";
 import { ChangeTracker, type CascadeMap } from "./change-tracker.server";
 import type { Database } from "./tables";
+import { announceWrites, listenForWrites, type WriteAnnouncements } from "./write-announcements.server";
 
 /** `postgres://` and `postgresql://` URLs name a PostgreSQL database; anything else is SQLite. */
 export function isPostgresUrl(url: string | undefined): url is string {
@@ -73,30 +74,14 @@ async function readCascades(db: Kysely<Database>): Promise<CascadeMap> {
 }
 
 /**
- * Other instances' commits, for the change tracker. PostgreSQL has nothing like SQLite's
- * `data_version` that can be read without a round trip, so this version changes every time
- * it is read: nothing marked is ever trusted to be unchanged elsewhere, and kept answers
- * and reads are computed again. Correct with any number of instances, at the cost of the
- * caches' hits.
- * TEMPORARY ADAPTER: cross-instance versions for PostgreSQL replace it (another branch).
- */
-function untrustedDataVersion(): () => number {
-  let version = 0;
-  return () => ++version;
-}
-
-/** No other instance writes (`assumeAlone`): nothing to hear of beyond this process's own statements. */
-const aloneDataVersion = () => 0;
-
-/**
  * PostgreSQL through Kysely's dialect over a `pg.Pool` of `poolSize` connections. A pooled
  * connection that fails while idle (the server restarted, a network cut) is dropped by the
  * pool and reported; it must not end the process.
  */
 export function openPostgres(
   url: string,
-  options: { poolSize?: number; onStatement?: (sql: string) => void; assumeAlone?: boolean },
-): { db: Kysely<Database>; changes: ChangeTracker; readCascades: () => Promise<CascadeMap> } {
+  options: { poolSize?: number; onStatement?: (sql: string) => void },
+): { db: Kysely<Database>; changes: ChangeTracker; readCascades: () => Promise<CascadeMap>; hearWrites: () => Promise<void> } {
   const pool = new pg.Pool({
     connectionString: url,
     max: options.poolSize ?? DEFAULT_POOL_SIZE,
@@ -104,15 +89,34 @@ export function openPostgres(
     application_name: "weatherbot",
   });
   pool.on("error", (error) => console.warn("[db] an idle PostgreSQL connection failed:", error.message));
-  const changes = new ChangeTracker(options.assumeAlone ? aloneDataVersion : untrustedDataVersion());
+  // Other instances' commits arrive as announcements (hearWrites), not through a version to compare.
+  const changes = new ChangeTracker(() => 0);
+  let announcements: WriteAnnouncements | null = null;
+  const observed = observedPool(pool, (text) => {
+    changes.recordStatement(text);
+    options.onStatement?.(text);
+  });
   const db = new Kysely<Database>({
     dialect: new PostgresDialect({
-      pool: observedPool(pool, (text) => {
-        changes.recordStatement(text);
-        options.onStatement?.(text);
-      }),
+      pool: {
+        connect: () => observed.connect(),
+        // Destroying the Kysely also ends the listening connection.
+        end: async () => {
+          await announcements?.close();
+          await observed.end();
+        },
+      },
     }),
     plugins: [changes.reads.plugin],
   });
-  return { db, changes, readCascades: () => readCascades(db) };
+  /** After migrating: every table announces its writes, and this instance listens to them. */
+  async function hearWrites(): Promise<void> {
+    await announceWrites(db as unknown as Kysely<unknown>);
+    announcements = await listenForWrites(url, {
+      onWrite: (table) => changes.recordWrite(table),
+      onGap: () => changes.recordUnknownWrite(),
+    });
+    changes.setSync(() => announcements!.sync());
+  }
+  return { db, changes, readCascades: () => readCascades(db), hearWrites };
 }

@@ -64,6 +64,9 @@ type Listeners = {
 
 const RECONNECT_MS = [100, 250, 500, 1000, 2000];
 
+/** The listening connection's name in pg_stat_activity. */
+export const LISTENER_NAME = "weatherbot-write-announcements";
+
 /**
  * Listens on its own connection (a pooled one would hand its notifications to whoever holds
  * it next). Reconnects when the connection drops, reporting the gap; `sync` round trips are
@@ -76,7 +79,7 @@ export async function listenForWrites(connectionString: string, listeners: Liste
   let reconnectTimer: ReturnType<typeof setTimeout> | undefined;
 
   async function connect(): Promise<void> {
-    const next = new pg.Client({ connectionString });
+    const next = new pg.Client({ connectionString, application_name: LISTENER_NAME });
     next.on("notification", (message) => {
       if (message.channel === CHANNEL && message.payload) listeners.onWrite(message.payload);
     });
