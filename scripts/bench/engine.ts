@@ -4,11 +4,9 @@
  * the median of RUNS ticks, each on a fresh database with a cold forecast cache.
  */
 import { randomUUID } from "node:crypto";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { defaultSettings } from "../../app/api/db/settings-rows";
 import { createApi } from "../../app/api/index.server";
+import type { BenchDatabaseKind, BenchDatabases, BenchStore } from "./databases";
 import { startFakeWeatherProcess } from "./fake-weather-process";
 import { median } from "./median";
 
@@ -17,9 +15,17 @@ const PLACES_PER_USER = 10;
 const RULES_PER_PLACE = 10;
 const RUNS = 3;
 
-export async function benchEngine() {
+/** The engine's tick on one kind of database: each run on a fresh one. */
+export async function benchEngine(databases: BenchDatabases, kind: BenchDatabaseKind) {
   const runs = [];
-  for (let run = 0; run < RUNS; run++) runs.push(await oneTick());
+  for (let run = 0; run < RUNS; run++) {
+    const store = await databases.fresh(kind);
+    try {
+      runs.push(await oneTick(store));
+    } finally {
+      await store.remove();
+    }
+  }
   return {
     rules: runs[0]!.rules,
     places: runs[0]!.places,
@@ -31,13 +37,13 @@ export async function benchEngine() {
   };
 }
 
-async function oneTick() {
+async function oneTick({ dataDir, databaseUrl }: BenchStore) {
   // The provider runs in its own process, as it would on its own machine: its work is not the engine's.
   const weather = await startFakeWeatherProcess();
-  const dataDir = await mkdtemp(path.join(tmpdir(), "weatherbot-bench-"));
   const api = await createApi({
     production: true,
     dataDir,
+    databaseUrl,
     openMeteoForecastUrl: weather.url,
     openMeteoGeocodingUrl: weather.url,
     scheduler: false,
@@ -135,6 +141,5 @@ async function oneTick() {
   } finally {
     await api.close();
     await weather.close();
-    await rm(dataDir, { recursive: true, force: true });
   }
 }

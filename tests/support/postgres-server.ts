@@ -64,9 +64,11 @@ function freePort(): Promise<number> {
  * A throwaway PostgreSQL server for a test run: a fresh cluster in a temporary directory
  * (trust authentication, loopback only, its socket inside that directory), tuned to lose
  * data on a crash in exchange for speed, since nothing in it outlives the run. `stop`
- * shuts it down and removes the directory.
+ * shuts it down and removes the directory. `durable` (the benchmark's) keeps fsync and full
+ * page writes and only lets commits return before they are flushed, as SQLite's WAL with
+ * synchronous=NORMAL does: the two are then compared on equal terms.
  */
-export async function startPostgresServer(): Promise<PostgresServer> {
+export async function startPostgresServer({ durable = false }: { durable?: boolean } = {}): Promise<PostgresServer> {
   const dir = await mkdtemp(path.join(tmpdir(), "weatherbot-pg-"));
   if (asRoot) {
     const { uid, gid } = await userIds("postgres");
@@ -95,9 +97,8 @@ export async function startPostgresServer(): Promise<PostgresServer> {
         `-p ${port}`,
         `-k ${dir}`,
         "-c listen_addresses=127.0.0.1",
-        "-c fsync=off",
+        ...(durable ? [] : ["-c fsync=off", "-c full_page_writes=off"]),
         "-c synchronous_commit=off",
-        "-c full_page_writes=off",
         // Every test file runs its own APIs, each with its own pool, several files at once.
         "-c max_connections=300",
       ].join(" ");

@@ -1,0 +1,68 @@
+/**
+ * The two databases the benchmark compares: SQLite in a data directory (the embedded
+ * default) and PostgreSQL, on a server of the benchmark's own (durable settings, see
+ * startPostgresServer), a fresh database for each use.
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { startPostgresServer, type PostgresServer } from "../../tests/support/postgres-server";
+
+export type BenchDatabaseKind = "SQLite" | "PostgreSQL";
+
+/** Where one benchmark's data lives: the environment an app server needs, and the same for createApi. */
+export type BenchStore = {
+  kind: BenchDatabaseKind;
+  dataDir: string;
+  databaseUrl?: string;
+  env: Record<string, string>;
+  remove: () => Promise<void>;
+};
+
+let counter = 0;
+
+export type BenchDatabases = {
+  fresh(kind: BenchDatabaseKind): Promise<BenchStore>;
+  stop(): Promise<void>;
+};
+
+export async function startBenchDatabases(): Promise<BenchDatabases> {
+  let server: PostgresServer | null = null;
+  const admin = async (sql: string) => {
+    const client = new pg.Client({ connectionString: server!.adminUrl });
+    await client.connect();
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end();
+    }
+  };
+  return {
+    async fresh(kind): Promise<BenchStore> {
+      const dataDir = await mkdtemp(path.join(tmpdir(), "weatherbot-bench-"));
+      if (kind === "SQLite") {
+        return { kind, dataDir, env: { DATA_DIR: dataDir }, remove: () => rm(dataDir, { recursive: true, force: true }) };
+      }
+      server ??= await startPostgresServer({ durable: true });
+      const name = `bench_${process.pid}_${++counter}`;
+      await admin(`create database "${name}"`);
+      const url = new URL(server.adminUrl);
+      url.pathname = `/${name}`;
+      const databaseUrl = url.toString();
+      return {
+        kind,
+        dataDir,
+        databaseUrl,
+        env: { DATA_DIR: dataDir, DATABASE_URL: databaseUrl },
+        remove: async () => {
+          await rm(dataDir, { recursive: true, force: true });
+          await admin(`drop database if exists "${name}" with (force)`);
+        },
+      };
+    },
+    async stop() {
+      await server?.stop();
+    },
+  };
+}
