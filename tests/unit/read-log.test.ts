@@ -148,7 +148,11 @@ describe("SQL outside the read log", () => {
 
   it("runs nowhere but in the database modules: only they open SQLite or PostgreSQL themselves", () => {
     expect(using(/["']better-sqlite3["']/)).toEqual([path.join("api", "db", "sqlite.server.ts")]);
-    expect(using(/from ["']pg["']/)).toEqual([path.join("api", "db", "postgres.server.ts")]);
+    // The write announcements' listener reads no rows: it LISTENs and makes empty round trips (`select 1`).
+    expect(using(/from ["']pg["']/).sort()).toEqual([
+      path.join("api", "db", "postgres.server.ts"),
+      path.join("api", "db", "write-announcements.server.ts"),
+    ]);
   });
 
   it("is not sent to Kysely precompiled, which skips its plugins", () => {
