@@ -7,7 +7,7 @@ import { createInbox } from "~/api/bot/inbox.server";
 import type { MessageStream } from "~/api/bot/message-stream";
 import type { Db } from "~/api/db/database.server";
 import { timeOrderedLowerBound } from "~/shared/live-cursor";
-import { postgresTestDatabaseUrl } from "../../support/test-database";
+import { postgresTestDatabaseUrl, requireTestPostgres, withAdmin } from "../../support/test-database";
 
 /**
  * What several instances share, on PostgreSQL, where it needs its own code: two instances,
@@ -24,13 +24,26 @@ function instanceDb(url: string, size = 10): Db {
 
 let a: Db;
 let b: Db;
+let database: string;
 beforeAll(async () => {
   const url = await postgresTestDatabaseUrl();
+  database = new URL(url).pathname.slice(1);
   a = instanceDb(url);
   b = instanceDb(url);
 });
 afterAll(async () => {
   await Promise.all(pools.map((pool) => pool.end()));
+  // An ended pool's connections take a moment to go; the database's drop after this file would end
+  // those left by force, and their clients, no longer in a pool that listens, would throw that error.
+  await vi.waitFor(
+    async () => {
+      const { rows } = await withAdmin(requireTestPostgres().adminUrl, (client) =>
+        client.query<{ left: number }>("select count(*)::int as left from pg_stat_activity where datname = $1", [database]),
+      );
+      expect(rows[0]!.left).toBe(0);
+    },
+    { timeout: 10_000, interval: 100 },
+  );
 });
 
 describe("PostgreSQL: state several instances share", () => {
