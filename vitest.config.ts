@@ -1,6 +1,6 @@
 import { createRequire } from "node:module";
 import path from "node:path";
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
 
 const require = createRequire(import.meta.url);
 
@@ -27,14 +27,23 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     // Unit tests once; integration tests once per database. `extends: true` gives each project the settings above.
+    // What only one database can show lives in its own folder, run only in its project: no test skips itself.
     projects: [
       { extends: true, test: { name: "unit", include: ["tests/unit/**/*.test.{ts,tsx}"] } },
-      { extends: true, test: { name: "integration-sqlite", include: ["tests/integration/**/*.test.{ts,tsx}"] } },
+      {
+        extends: true,
+        test: {
+          name: "integration-sqlite",
+          include: ["tests/integration/**/*.test.{ts,tsx}"],
+          exclude: [...configDefaults.exclude, "tests/integration/postgres/**"],
+        },
+      },
       {
         extends: true,
         test: {
           name: "integration-postgres",
           include: ["tests/integration/**/*.test.{ts,tsx}"],
+          exclude: [...configDefaults.exclude, "tests/integration/sqlite/**"],
           // Starts a PostgreSQL server for the run (or uses TEST_POSTGRES_ADMIN_URL's) and hands it to the tests.
           globalSetup: ["tests/support/postgres-global-setup.ts"],
         },

@@ -1,17 +1,16 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { sql } from "kysely";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { openDatabase, type Db } from "~/api/db/database.server";
-import { migrations } from "~/api/db/migrations.server";
 import { isUniqueViolation } from "~/api/db/unique-violation.server";
-import { LISTENER_NAME } from "~/api/db/write-announcements.server";
-import { testDatabaseTarget, testPostgres, withAdmin } from "../support/test-database";
+import { testDatabaseTarget, testPostgres } from "../support/test-database";
 
 /*
  * What the two databases must do alike, on whichever this run uses: the same schema from
  * the same migrations, numbers as numbers, every statement heard, cascades followed.
+ * What only PostgreSQL has (a listening connection to lose, concurrent migrations, a pool)
+ * is in postgres/databases.test.ts.
  */
 const dirs: string[] = [];
 const open: Db[] = [];
@@ -128,29 +127,6 @@ describe("either database", () => {
     expect(b.changes.unchangedSince(mark, ["forecast_cache"])).toBe(Boolean(testPostgres()));
   });
 
-  it("trusts nothing kept while it cannot hear the other instances, and hears them again after", async ({ skip }) => {
-    if (!testPostgres()) skip("SQLite reads other processes' commits from the file: there is no connection to lose");
-    const where = await target();
-    const a = await opened(where);
-    const b = await opened(where);
-    await b.changes.sync();
-    const before = b.changes.mark();
-    // The server drops B's listening connection (as a restart or a network cut would).
-    await sql`select pg_terminate_backend(pid) from pg_stat_activity where application_name = ${LISTENER_NAME}`.execute(a.db);
-    await b.changes.sync();
-    expect(b.changes.unchangedSince(before, ["forecast_cache"])).toBe(false);
-    // Back: a later mark holds until another instance writes what it covers.
-    let mark = b.changes.mark();
-    await vi.waitFor(async () => {
-      mark = b.changes.mark();
-      await b.changes.sync();
-      expect(b.changes.unchangedSince(mark, ["forecast_cache"])).toBe(true);
-    });
-    await a.db.insertInto("forecast_cache").values({ coordinate_key: "k", fetched_at: created, payload: "{}" }).execute();
-    await b.changes.sync();
-    expect(b.changes.unchangedSince(mark, ["forecast_cache"])).toBe(false);
-  });
-
   it("tells a broken unique index or primary key from other failures", async () => {
     const { db } = await opened(await target());
     await db.insertInto("users").values(user("u1")).execute();
@@ -179,39 +155,5 @@ describe("either database", () => {
     );
     expect([sameEmail, sameId, noUser].map((error) => error !== null)).toEqual([true, true, true]);
     expect([sameEmail, sameId, noUser].map(isUniqueViolation)).toEqual([true, true, false]);
-  });
-});
-
-describe.runIf(testPostgres())("PostgreSQL", () => {
-  it("runs every migration exactly once when three instances open a fresh database at the same moment", async () => {
-    const url = await target({ empty: true });
-    const statements: string[][] = [[], [], []];
-    const all = await Promise.allSettled(statements.map((heard) => opened(url, heard)));
-    expect(all.map((result) => result.status)).toEqual(["fulfilled", "fulfilled", "fulfilled"]);
-
-    const { db } = (all[0] as PromiseFulfilledResult<Awaited<ReturnType<typeof opened>>>).value;
-    const ran = await db
-      .selectFrom("kysely_migration" as never)
-      .select(sql<string>`name`.as("name"))
-      .execute();
-    expect(ran.map((row) => row.name).sort()).toEqual(Object.keys(migrations).sort());
-    // Each migration's first statement (and so the migration) ran in one instance only.
-    const heard = statements.flat();
-    expect(heard.filter((text) => /^create table "users"/.test(text))).toHaveLength(1);
-    expect(heard.filter((text) => /^create table "removed_items"/.test(text))).toHaveLength(1);
-    expect(heard.filter((text) => /^insert into "kysely_migration"/.test(text))).toHaveLength(Object.keys(migrations).length);
-  });
-
-  it("keeps serving when the server ends an idle pooled connection", async () => {
-    const url = await target();
-    const { db } = await opened(url);
-    await db.selectFrom("users").select("id").execute();
-    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
-    const database = new URL(url).pathname.slice(1);
-    await withAdmin(testPostgres()!.adminUrl, (client) =>
-      client.query("select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()", [database]),
-    );
-    await vi.waitFor(() => expect(warn).toHaveBeenCalledWith("[db] an idle PostgreSQL connection failed:", expect.any(String)));
-    expect(await db.selectFrom("users").select("id").execute()).toEqual([]);
   });
 });

@@ -1,16 +1,13 @@
 import { randomUUID } from "node:crypto";
-import { Kysely, PostgresDialect } from "kysely";
-import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { createShardLeases, type ShardDialect } from "~/api/bot/engine-shards.server";
 import { ENGINE_SHARDS, scopeOf, shardOf } from "~/api/bot/shard-ranges";
 import { openDatabase, type Db } from "~/api/db/database.server";
-import { migrations } from "~/api/db/migrations.server";
-import type { Database } from "~/api/db/tables";
+import { testDatabaseUrl } from "../support/test-database";
 
 /*
- * The engine's shard leases (decision 010) on SQLite, and on PostgreSQL when TEST_POSTGRES_URL
- * names a server (each run in a schema of its own, dropped after). The claim is the one statement
+ * The engine's shard leases (decision 010), on the database of the run's project (SQLite,
+ * or a database of its own on the run's PostgreSQL server). The claim is the one statement
  * written twice: PostgreSQL's reads its candidates FOR UPDATE SKIP LOCKED.
  */
 const LEASE_MS = 10_000;
@@ -19,37 +16,11 @@ const range = (from: number, to: number) => Array.from({ length: to - from }, (_
 
 type Opened = { db: Db; dialect: ShardDialect; close: () => Promise<void> };
 
-async function openSqlite(): Promise<Opened> {
-  const { db } = await openDatabase(":memory:");
-  return { db, dialect: "sqlite", close: () => db.destroy() };
+/** A fresh database: in memory on SQLite, a migrated database of the run on PostgreSQL. */
+async function open(): Promise<Opened> {
+  const { db, dialect } = await openDatabase((await testDatabaseUrl()) ?? ":memory:");
+  return { db, dialect, close: () => db.destroy() };
 }
-
-async function openPostgres(url: string): Promise<Opened> {
-  const schema = `engine_${randomUUID().replaceAll("-", "")}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`CREATE SCHEMA ${schema}`);
-  await admin.end();
-  const db = new Kysely<Database>({
-    dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 10, options: `-c search_path=${schema}` }) }),
-  });
-  await migrations["0010_engine_work"]!.up(db as Kysely<unknown>);
-  return {
-    db,
-    dialect: "postgres",
-    async close() {
-      await db.destroy();
-      const cleanup = new pg.Client({ connectionString: url });
-      await cleanup.connect();
-      await cleanup.query(`DROP SCHEMA ${schema} CASCADE`);
-      await cleanup.end();
-    },
-  };
-}
-
-const databases: Array<[string, () => Promise<Opened>]> = [["sqlite", openSqlite]];
-const postgresUrl = process.env.TEST_POSTGRES_URL;
-if (postgresUrl) databases.push(["postgres", () => openPostgres(postgresUrl)]);
 
 const opened: Opened[] = [];
 afterAll(async () => {
@@ -74,7 +45,7 @@ describe("user shards", () => {
   });
 });
 
-describe.each(databases)("shard leases on %s", (_name, open) => {
+describe("shard leases", () => {
   async function setup() {
     const database = await open();
     opened.push(database);

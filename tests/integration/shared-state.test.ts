@@ -202,7 +202,11 @@ describe("two instances on one database", () => {
     });
 
     it("a subscriber that reconnects after a message another instance committed late still gets it (ids follow commit order)", async () => {
-      const [a, b] = await twoInstances();
+      // A has one connection (SQLite's always, a pool of one on PostgreSQL), so holding it makes A's write wait.
+      const a = await startTestApi({ databasePoolSize: 1 });
+      open.push(a);
+      const b = await startTestApi({ dataDir: a.dataDir, databaseUrl: a.databaseUrl, fake: a.fake });
+      open.push(b);
       const { token, userId } = await userOn(a);
       const first = subscriber(b, token);
       await vi.waitFor(() => expect(b.api.services.sessionEnds.watched()).toHaveLength(1));

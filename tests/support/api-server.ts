@@ -64,6 +64,8 @@ export async function startTestApi(
     maxAnswerChars?: number;
     schemaExtensions?: readonly SchemaExtension[];
     onStatement?: (sql: string) => void;
+    /** PostgreSQL: the pool's size (DATABASE_POOL_SIZE); 1 makes an instance wait for its one connection, as SQLite's does. */
+    databasePoolSize?: number;
   } = {},
 ): Promise<TestApi> {
   const fake = options.fake ?? (await startFakeOpenMeteo({ now: options.now }));
@@ -82,6 +84,7 @@ export async function startTestApi(
     maxAnswerChars: options.maxAnswerChars,
     schemaExtensions: options.schemaExtensions,
     onStatement: options.onStatement,
+    databasePoolSize: options.databasePoolSize,
   });
   // The production server's /graphql handler, with loopback as a trusted proxy.
   const trust = proxyAddr.compile("loopback");

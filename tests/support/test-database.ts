@@ -26,6 +26,22 @@ export function testPostgres(): TestPostgres | undefined {
   return inject("testPostgres");
 }
 
+/**
+ * The run's PostgreSQL server, for tests under tests/integration/postgres/ (which only the
+ * integration-postgres project includes): anywhere else it is a mistake, said at once.
+ */
+export function requireTestPostgres(): TestPostgres {
+  const server = testPostgres();
+  if (!server) throw new Error("tests/integration/postgres/ runs only in the integration-postgres project");
+  return server;
+}
+
+/** A fresh migrated database of the run's PostgreSQL server (for tests under tests/integration/postgres/). */
+export async function postgresTestDatabaseUrl(options: { empty?: boolean } = {}): Promise<string> {
+  requireTestPostgres();
+  return (await testDatabaseUrl(options))!;
+}
+
 /** The same server's URL for another database. */
 export function databaseUrlFor(adminUrl: string, database: string): string {
   const url = new URL(adminUrl);

@@ -5,54 +5,48 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createRateLimits, type WindowRule } from "~/api/auth/rate-limit.server";
 import { createInbox } from "~/api/bot/inbox.server";
 import type { MessageStream } from "~/api/bot/message-stream";
-import { migrate, type Db } from "~/api/db/database.server";
+import type { Db } from "~/api/db/database.server";
 import { timeOrderedLowerBound } from "~/shared/live-cursor";
+import { postgresTestDatabaseUrl, requireTestPostgres, withAdmin } from "../../support/test-database";
 
 /**
- * What several instances share, on PostgreSQL, where it needs its own code. Runs against
- * TEST_POSTGRES_URL (a server the caller started) until the test harness starts one itself;
- * each run works in a database of its own, dropped at the end.
+ * What several instances share, on PostgreSQL, where it needs its own code: two instances,
+ * each with its own pool, on one migrated database of the run (dropped when the file ends).
  */
-const url = process.env.TEST_POSTGRES_URL;
-const database = `shared_${randomBytes(6).toString("hex")}`;
 const pools: pg.Pool[] = [];
 
-function urlOf(name: string): string {
-  const parsed = new URL(url!);
-  parsed.pathname = `/${name}`;
-  return parsed.toString();
-}
-
 /** One instance's database: its own pool on the run's database. */
-function instanceDb(size = 10): Db {
-  const pool = new pg.Pool({ connectionString: urlOf(database), max: size });
+function instanceDb(url: string, size = 10): Db {
+  const pool = new pg.Pool({ connectionString: url, max: size });
   pools.push(pool);
   return new Kysely({ dialect: new PostgresDialect({ pool }) });
 }
 
 let a: Db;
 let b: Db;
+let database: string;
 beforeAll(async () => {
-  if (!url) return;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${database}`);
-  await admin.end();
-  a = instanceDb();
-  b = instanceDb();
-  await migrate(a);
+  const url = await postgresTestDatabaseUrl();
+  database = new URL(url).pathname.slice(1);
+  a = instanceDb(url);
+  b = instanceDb(url);
 });
 afterAll(async () => {
-  if (!url) return;
   await Promise.all(pools.map((pool) => pool.end()));
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  // Closed pools' server processes may take a moment to go.
-  await vi.waitFor(() => admin.query(`DROP DATABASE ${database}`), { timeout: 10_000, interval: 100 });
-  await admin.end();
+  // An ended pool's connections take a moment to go; the database's drop after this file would end
+  // those left by force, and their clients, no longer in a pool that listens, would throw that error.
+  await vi.waitFor(
+    async () => {
+      const { rows } = await withAdmin(requireTestPostgres().adminUrl, (client) =>
+        client.query<{ left: number }>("select count(*)::int as left from pg_stat_activity where datname = $1", [database]),
+      );
+      expect(rows[0]!.left).toBe(0);
+    },
+    { timeout: 10_000, interval: 100 },
+  );
 });
 
-describe.skipIf(!url)("PostgreSQL: state several instances share", () => {
+describe("PostgreSQL: state several instances share", () => {
   it("rate limits: of 40 events at once from two instances on one key, exactly the limit pass", async () => {
     const rule: WindowRule = { name: "pg-race", limit: 7, windowMs: 60_000 };
     const onA = createRateLimits(a, { dialect: "postgres" });
