@@ -59,6 +59,196 @@ export type BriefingInput = {
   days: Array<Weekday>;
 };
 
+export type AlertMetric =
+  | "TEMPERATURE"
+  | "APPARENT_TEMPERATURE"
+  | "PRECIPITATION"
+  | "PRECIPITATION_PROBABILITY"
+  | "SNOWFALL"
+  | "WIND_SPEED"
+  | "WIND_GUSTS"
+  | "UV_INDEX"
+  | "CONDITION";
+
+export type Comparator = "AT_LEAST" | "AT_MOST";
+
+export type AlertState = "ARMED" | "TRIGGERED" | "SNOOZED";
+
+export type AlertRuleInput = {
+  name: string;
+  enabled?: boolean | null | undefined;
+  placeId?: string | number | null | undefined;
+  metric: AlertMetric;
+  comparator?: Comparator | null | undefined;
+  threshold?: number | null | undefined;
+  conditions?: Array<Condition> | null | undefined;
+  lookaheadHours?: number | null | undefined;
+  activeDays?: Array<Weekday> | null | undefined;
+  activeFrom?: string | null | undefined;
+  activeTo?: string | null | undefined;
+  urgent?: boolean | null | undefined;
+  notifyAllClear?: boolean | null | undefined;
+  cooldownHours?: number | null | undefined;
+};
+
+export type TestAccountSignUpMutationVariables = Exact<{
+  email: string;
+  password: string;
+  language?: Language | null | undefined;
+  timeZone?: string | null | undefined;
+}>;
+
+export type TestAccountSignUpMutation = {
+  signUp: {
+    token: string;
+    expiresAt: string;
+    user: {
+      id: string;
+      email: string;
+      settings: { language: Language; timeZone: string; temperatureUnit: TemperatureUnit; hour12: boolean };
+    };
+  };
+};
+
+export type TestAccountSignUpInMutationVariables = Exact<{
+  email: string;
+  region?: string | null | undefined;
+}>;
+
+export type TestAccountSignUpInMutation = {
+  signUp: {
+    user: {
+      settings: { temperatureUnit: TemperatureUnit; windSpeedUnit: WindSpeedUnit; precipitationUnit: PrecipitationUnit; hour12: boolean };
+    };
+  };
+};
+
+export type TestAccountLogInMutationVariables = Exact<{
+  email: string;
+  password: string;
+}>;
+
+export type TestAccountLogInMutation = { logIn: { token: string; user: { email: string } } };
+
+export type TestAccountMeQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestAccountMeQuery = { me: { id: string; email: string } | null };
+
+export type TestAccountMeIdQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestAccountMeIdQuery = { me: { id: string } | null };
+
+export type TestAccountPlaceIdsQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestAccountPlaceIdsQuery = { places: Array<{ id: string }> };
+
+export type TestAccountTimeZoneMutationVariables = Exact<{
+  input: SettingsInput;
+}>;
+
+export type TestAccountTimeZoneMutation = { updateSettings: { timeZone: string } };
+
+export type TestAccountUpdateSettingsMutationVariables = Exact<{
+  input: SettingsInput;
+}>;
+
+export type TestAccountUpdateSettingsMutation = {
+  updateSettings: { temperatureUnit: TemperatureUnit; quietHoursEnabled: boolean; quietFrom: string; timeZone: string };
+};
+
+export type TestAlertSaveRuleMutationVariables = Exact<{
+  input: AlertRuleInput;
+}>;
+
+export type TestAlertSaveRuleMutation = { saveAlertRule: { id: string; state: AlertState } };
+
+export type TestAlertInboxQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestAlertInboxQuery = {
+  messages: {
+    edges: Array<{
+      kind: MessageKind;
+      title: string;
+      body: string;
+      urgent: boolean;
+      alertRule: { name: string } | null;
+      match: { from: string; to: string; peakAt: string; peakValue: number; place: { label: string } } | null;
+    }>;
+  };
+};
+
+export type TestAlertSettingsMutationVariables = Exact<{
+  input: SettingsInput;
+}>;
+
+export type TestAlertSettingsMutation = { updateSettings: { id: string } };
+
+export type TestAlertSearchLondonQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestAlertSearchLondonQuery = { searchLocations: Array<{ id: string }> };
+
+export type TestAlertAddOfficeMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+export type TestAlertAddOfficeMutation = { addPlace: { id: string } };
+
+export type TestAlertAddOfficeAgainMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+export type TestAlertAddOfficeAgainMutation = { addPlace: { id: string } };
+
+export type TestAlertPlaceIdsQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestAlertPlaceIdsQuery = { places: Array<{ id: string }> };
+
+export type TestAlertPreviewQueryVariables = Exact<{
+  input: AlertRuleInput;
+}>;
+
+export type TestAlertPreviewQuery = { previewAlertRule: Array<{ from: string; to: string; peakValue: number; place: { label: string } }> };
+
+export type TestAlertPreviewWindowsQueryVariables = Exact<{
+  input: AlertRuleInput;
+}>;
+
+export type TestAlertPreviewWindowsQuery = { previewAlertRule: Array<{ from: string; to: string }> };
+
+export type TestAlertRuleNamesQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestAlertRuleNamesQuery = { alertRules: Array<{ name: string }> };
+
+export type TestAlertRuleIdsQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestAlertRuleIdsQuery = { alertRules: Array<{ id: string }> };
+
+export type TestAlertSnoozeStateMutationVariables = Exact<{
+  id: string | number;
+  until?: string | null | undefined;
+}>;
+
+export type TestAlertSnoozeStateMutation = { snoozeAlertRule: { state: AlertState } };
+
+export type TestAlertSnoozeMutationVariables = Exact<{
+  id: string | number;
+  until?: string | null | undefined;
+}>;
+
+export type TestAlertSnoozeMutation = { snoozeAlertRule: { state: AlertState; snoozedUntil: string | null } };
+
+export type TestAlertSnoozeIdMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+export type TestAlertSnoozeIdMutation = { snoozeAlertRule: { id: string } };
+
+export type TestAlertResumeMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+export type TestAlertResumeMutation = { resumeAlertRule: { state: AlertState; snoozedUntil: string | null } };
+
 export type TestSaveBriefingMutationVariables = Exact<{
   id?: string | number | null | undefined;
   input: BriefingInput;
@@ -293,6 +483,61 @@ export type TestKeptViewerQueryVariables = Exact<{ [key: string]: never }>;
 
 export type TestKeptViewerQuery = { me: { id: string } | null };
 
+export type TestCacheHomeQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestCacheHomeQuery = {
+  me: {
+    id: string;
+    places: Array<{
+      id: string;
+      label: string;
+      weather: {
+        id: string;
+        fetchedAt: string;
+        stale: boolean;
+        current: { time: string; temperature: number };
+        hourly: Array<{ time: string }>;
+        daily: Array<{ date: string; temperatureMax: number }>;
+      };
+    }>;
+  } | null;
+};
+
+export type TestCacheAddPlaceMutationVariables = Exact<{
+  label: string;
+  lat: number;
+}>;
+
+export type TestCacheAddPlaceMutation = { addPlace: { id: string } };
+
+export type TestCacheRenameFlatMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+export type TestCacheRenameFlatMutation = { renamePlace: { id: string } };
+
+export type TestCacheRenameLoftMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+export type TestCacheRenameLoftMutation = { renamePlace: { id: string } };
+
+export type TestCacheWithInboxQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestCacheWithInboxQuery = { me: { unreadCount: number; places: Array<{ label: string }> } | null };
+
+export type TestCacheTooManyHoursQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestCacheTooManyHoursQuery = { me: { places: Array<{ weather: { hourly: Array<{ time: string }> } }> } | null };
+
+export type TestCacheWeatherFreshnessQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestCacheWeatherFreshnessQuery = { me: { places: Array<{ weather: { stale: boolean; fetchedAt: string } }> } | null };
+
+export type TestCacheVisitorQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestCacheVisitorQuery = { weatherAt: { id: string } };
+
 export type TestUndoInboxQueryVariables = Exact<{ [key: string]: never }>;
 
 export type TestUndoInboxQuery = {
@@ -374,6 +619,218 @@ export type TestWeatherTooManyHoursQueryVariables = Exact<{ [key: string]: never
 
 export type TestWeatherTooManyHoursQuery = { weatherAt: { hourly: Array<{ id: string }> } };
 
+export const TestAccountSignUpDocument = gql`
+  mutation TestAccountSignUp($email: String!, $password: String!, $language: Language, $timeZone: TimeZone) {
+    signUp(email: $email, password: $password, language: $language, timeZone: $timeZone) {
+      token
+      expiresAt
+      user {
+        id
+        email
+        settings {
+          language
+          timeZone
+          temperatureUnit
+          hour12
+        }
+      }
+    }
+  }
+` as unknown as DocumentNode<TestAccountSignUpMutation, TestAccountSignUpMutationVariables>;
+export const TestAccountSignUpInDocument = gql`
+  mutation TestAccountSignUpIn($email: String!, $region: String) {
+    signUp(email: $email, password: "analytical engine", language: EN_US, region: $region) {
+      user {
+        settings {
+          temperatureUnit
+          windSpeedUnit
+          precipitationUnit
+          hour12
+        }
+      }
+    }
+  }
+` as unknown as DocumentNode<TestAccountSignUpInMutation, TestAccountSignUpInMutationVariables>;
+export const TestAccountLogInDocument = gql`
+  mutation TestAccountLogIn($email: String!, $password: String!) {
+    logIn(email: $email, password: $password) {
+      token
+      user {
+        email
+      }
+    }
+  }
+` as unknown as DocumentNode<TestAccountLogInMutation, TestAccountLogInMutationVariables>;
+export const TestAccountMeDocument = gql`
+  query TestAccountMe {
+    me {
+      id
+      email
+    }
+  }
+` as unknown as DocumentNode<TestAccountMeQuery, TestAccountMeQueryVariables>;
+export const TestAccountMeIdDocument = gql`
+  query TestAccountMeId {
+    me {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestAccountMeIdQuery, TestAccountMeIdQueryVariables>;
+export const TestAccountPlaceIdsDocument = gql`
+  query TestAccountPlaceIds {
+    places {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestAccountPlaceIdsQuery, TestAccountPlaceIdsQueryVariables>;
+export const TestAccountTimeZoneDocument = gql`
+  mutation TestAccountTimeZone($input: SettingsInput!) {
+    updateSettings(input: $input) {
+      timeZone
+    }
+  }
+` as unknown as DocumentNode<TestAccountTimeZoneMutation, TestAccountTimeZoneMutationVariables>;
+export const TestAccountUpdateSettingsDocument = gql`
+  mutation TestAccountUpdateSettings($input: SettingsInput!) {
+    updateSettings(input: $input) {
+      temperatureUnit
+      quietHoursEnabled
+      quietFrom
+      timeZone
+    }
+  }
+` as unknown as DocumentNode<TestAccountUpdateSettingsMutation, TestAccountUpdateSettingsMutationVariables>;
+export const TestAlertSaveRuleDocument = gql`
+  mutation TestAlertSaveRule($input: AlertRuleInput!) {
+    saveAlertRule(input: $input) {
+      id
+      state
+    }
+  }
+` as unknown as DocumentNode<TestAlertSaveRuleMutation, TestAlertSaveRuleMutationVariables>;
+export const TestAlertInboxDocument = gql`
+  query TestAlertInbox {
+    messages(first: 50) {
+      edges {
+        kind
+        title
+        body
+        urgent
+        alertRule {
+          name
+        }
+        match {
+          from
+          to
+          peakAt
+          peakValue
+          place {
+            label
+          }
+        }
+      }
+    }
+  }
+` as unknown as DocumentNode<TestAlertInboxQuery, TestAlertInboxQueryVariables>;
+export const TestAlertSettingsDocument = gql`
+  mutation TestAlertSettings($input: SettingsInput!) {
+    updateSettings(input: $input) {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestAlertSettingsMutation, TestAlertSettingsMutationVariables>;
+export const TestAlertSearchLondonDocument = gql`
+  query TestAlertSearchLondon {
+    searchLocations(query: "london") {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestAlertSearchLondonQuery, TestAlertSearchLondonQueryVariables>;
+export const TestAlertAddOfficeDocument = gql`
+  mutation TestAlertAddOffice($id: ID!) {
+    addPlace(locationId: $id, label: "Office") {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestAlertAddOfficeMutation, TestAlertAddOfficeMutationVariables>;
+export const TestAlertAddOfficeAgainDocument = gql`
+  mutation TestAlertAddOfficeAgain($id: ID!) {
+    addPlace(locationId: $id, label: "Office again") {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestAlertAddOfficeAgainMutation, TestAlertAddOfficeAgainMutationVariables>;
+export const TestAlertPlaceIdsDocument = gql`
+  query TestAlertPlaceIds {
+    places {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestAlertPlaceIdsQuery, TestAlertPlaceIdsQueryVariables>;
+export const TestAlertPreviewDocument = gql`
+  query TestAlertPreview($input: AlertRuleInput!) {
+    previewAlertRule(input: $input) {
+      from
+      to
+      peakValue
+      place {
+        label
+      }
+    }
+  }
+` as unknown as DocumentNode<TestAlertPreviewQuery, TestAlertPreviewQueryVariables>;
+export const TestAlertPreviewWindowsDocument = gql`
+  query TestAlertPreviewWindows($input: AlertRuleInput!) {
+    previewAlertRule(input: $input) {
+      from
+      to
+    }
+  }
+` as unknown as DocumentNode<TestAlertPreviewWindowsQuery, TestAlertPreviewWindowsQueryVariables>;
+export const TestAlertRuleNamesDocument = gql`
+  query TestAlertRuleNames {
+    alertRules {
+      name
+    }
+  }
+` as unknown as DocumentNode<TestAlertRuleNamesQuery, TestAlertRuleNamesQueryVariables>;
+export const TestAlertRuleIdsDocument = gql`
+  query TestAlertRuleIds {
+    alertRules {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestAlertRuleIdsQuery, TestAlertRuleIdsQueryVariables>;
+export const TestAlertSnoozeStateDocument = gql`
+  mutation TestAlertSnoozeState($id: ID!, $until: DateTime) {
+    snoozeAlertRule(id: $id, until: $until) {
+      state
+    }
+  }
+` as unknown as DocumentNode<TestAlertSnoozeStateMutation, TestAlertSnoozeStateMutationVariables>;
+export const TestAlertSnoozeDocument = gql`
+  mutation TestAlertSnooze($id: ID!, $until: DateTime) {
+    snoozeAlertRule(id: $id, until: $until) {
+      state
+      snoozedUntil
+    }
+  }
+` as unknown as DocumentNode<TestAlertSnoozeMutation, TestAlertSnoozeMutationVariables>;
+export const TestAlertSnoozeIdDocument = gql`
+  mutation TestAlertSnoozeId($id: ID!) {
+    snoozeAlertRule(id: $id) {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestAlertSnoozeIdMutation, TestAlertSnoozeIdMutationVariables>;
+export const TestAlertResumeDocument = gql`
+  mutation TestAlertResume($id: ID!) {
+    resumeAlertRule(id: $id) {
+      state
+      snoozedUntil
+    }
+  }
+` as unknown as DocumentNode<TestAlertResumeMutation, TestAlertResumeMutationVariables>;
 export const TestSaveBriefingDocument = gql`
   mutation TestSaveBriefing($id: ID, $input: BriefingInput!) {
     saveBriefing(id: $id, input: $input) {
@@ -717,6 +1174,96 @@ export const TestKeptViewerDocument = gql`
     }
   }
 ` as unknown as DocumentNode<TestKeptViewerQuery, TestKeptViewerQueryVariables>;
+export const TestCacheHomeDocument = gql`
+  query TestCacheHome {
+    me {
+      id
+      places {
+        id
+        label
+        weather {
+          id
+          fetchedAt
+          stale
+          current {
+            time
+            temperature
+          }
+          hourly(hours: 2) {
+            time
+          }
+          daily(days: 7) {
+            date
+            temperatureMax
+          }
+        }
+      }
+    }
+  }
+` as unknown as DocumentNode<TestCacheHomeQuery, TestCacheHomeQueryVariables>;
+export const TestCacheAddPlaceDocument = gql`
+  mutation TestCacheAddPlace($label: String!, $lat: Float!) {
+    addPlace(latitude: $lat, longitude: 8.54, label: $label) {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestCacheAddPlaceMutation, TestCacheAddPlaceMutationVariables>;
+export const TestCacheRenameFlatDocument = gql`
+  mutation TestCacheRenameFlat($id: ID!) {
+    renamePlace(id: $id, label: "Flat") {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestCacheRenameFlatMutation, TestCacheRenameFlatMutationVariables>;
+export const TestCacheRenameLoftDocument = gql`
+  mutation TestCacheRenameLoft($id: ID!) {
+    renamePlace(id: $id, label: "Loft") {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestCacheRenameLoftMutation, TestCacheRenameLoftMutationVariables>;
+export const TestCacheWithInboxDocument = gql`
+  query TestCacheWithInbox {
+    me {
+      unreadCount
+      places {
+        label
+      }
+    }
+  }
+` as unknown as DocumentNode<TestCacheWithInboxQuery, TestCacheWithInboxQueryVariables>;
+export const TestCacheTooManyHoursDocument = gql`
+  query TestCacheTooManyHours {
+    me {
+      places {
+        weather {
+          hourly(hours: 500) {
+            time
+          }
+        }
+      }
+    }
+  }
+` as unknown as DocumentNode<TestCacheTooManyHoursQuery, TestCacheTooManyHoursQueryVariables>;
+export const TestCacheWeatherFreshnessDocument = gql`
+  query TestCacheWeatherFreshness {
+    me {
+      places {
+        weather {
+          stale
+          fetchedAt
+        }
+      }
+    }
+  }
+` as unknown as DocumentNode<TestCacheWeatherFreshnessQuery, TestCacheWeatherFreshnessQueryVariables>;
+export const TestCacheVisitorDocument = gql`
+  query TestCacheVisitor {
+    weatherAt(latitude: 47.37, longitude: 8.54) {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestCacheVisitorQuery, TestCacheVisitorQueryVariables>;
 export const TestUndoInboxDocument = gql`
   query TestUndoInbox {
     messages(first: 50) {
