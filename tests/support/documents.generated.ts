@@ -483,6 +483,49 @@ export type TestKeptViewerQueryVariables = Exact<{ [key: string]: never }>;
 
 export type TestKeptViewerQuery = { me: { id: string } | null };
 
+export type TestDepsAddPlaceMutationVariables = Exact<{
+  label: string;
+}>;
+
+export type TestDepsAddPlaceMutation = { addPlace: { id: string } };
+
+export type TestDepsSettingsMutationVariables = Exact<{
+  input: SettingsInput;
+}>;
+
+export type TestDepsSettingsMutation = { updateSettings: { id: string } };
+
+export type TestDepsSaveRuleMutationVariables = Exact<{
+  id?: string | number | null | undefined;
+  input: AlertRuleInput;
+}>;
+
+export type TestDepsSaveRuleMutation = { saveAlertRule: { id: string } };
+
+export type TestDepsSaveBriefingMutationVariables = Exact<{
+  input: BriefingInput;
+}>;
+
+export type TestDepsSaveBriefingMutation = { saveBriefing: { id: string } };
+
+export type TestDepsMeQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestDepsMeQuery = { me: { id: string } | null };
+
+export type TestDepsMyPlaceLabelsQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestDepsMyPlaceLabelsQuery = { me: { places: Array<{ label: string }> } | null };
+
+export type TestDepsPlaceLabelsQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestDepsPlaceLabelsQuery = { places: Array<{ label: string }> };
+
+export type TestDepsRenameFlatMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+export type TestDepsRenameFlatMutation = { renamePlace: { id: string } };
+
 export type TestCacheHomeQueryVariables = Exact<{ [key: string]: never }>;
 
 export type TestCacheHomeQuery = {
@@ -1174,6 +1217,64 @@ export const TestKeptViewerDocument = gql`
     }
   }
 ` as unknown as DocumentNode<TestKeptViewerQuery, TestKeptViewerQueryVariables>;
+export const TestDepsAddPlaceDocument = gql`
+  mutation TestDepsAddPlace($label: String!) {
+    addPlace(latitude: 47.37, longitude: 8.54, label: $label) {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestDepsAddPlaceMutation, TestDepsAddPlaceMutationVariables>;
+export const TestDepsSettingsDocument = gql`
+  mutation TestDepsSettings($input: SettingsInput!) {
+    updateSettings(input: $input) {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestDepsSettingsMutation, TestDepsSettingsMutationVariables>;
+export const TestDepsSaveRuleDocument = gql`
+  mutation TestDepsSaveRule($id: ID, $input: AlertRuleInput!) {
+    saveAlertRule(id: $id, input: $input) {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestDepsSaveRuleMutation, TestDepsSaveRuleMutationVariables>;
+export const TestDepsSaveBriefingDocument = gql`
+  mutation TestDepsSaveBriefing($input: BriefingInput!) {
+    saveBriefing(input: $input) {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestDepsSaveBriefingMutation, TestDepsSaveBriefingMutationVariables>;
+export const TestDepsMeDocument = gql`
+  query TestDepsMe {
+    me {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestDepsMeQuery, TestDepsMeQueryVariables>;
+export const TestDepsMyPlaceLabelsDocument = gql`
+  query TestDepsMyPlaceLabels {
+    me {
+      places {
+        label
+      }
+    }
+  }
+` as unknown as DocumentNode<TestDepsMyPlaceLabelsQuery, TestDepsMyPlaceLabelsQueryVariables>;
+export const TestDepsPlaceLabelsDocument = gql`
+  query TestDepsPlaceLabels {
+    places {
+      label
+    }
+  }
+` as unknown as DocumentNode<TestDepsPlaceLabelsQuery, TestDepsPlaceLabelsQueryVariables>;
+export const TestDepsRenameFlatDocument = gql`
+  mutation TestDepsRenameFlat($id: ID!) {
+    renamePlace(id: $id, label: "Flat") {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestDepsRenameFlatMutation, TestDepsRenameFlatMutationVariables>;
 export const TestCacheHomeDocument = gql`
   query TestCacheHome {
     me {
