@@ -91,71 +91,6 @@ export type AlertRuleInput = {
   cooldownHours?: number | null | undefined;
 };
 
-export type TestAccountSignUpMutationVariables = Exact<{
-  email: string;
-  password: string;
-  language?: Language | null | undefined;
-  timeZone?: string | null | undefined;
-}>;
-
-export type TestAccountSignUpMutation = {
-  signUp: {
-    token: string;
-    expiresAt: string;
-    user: {
-      id: string;
-      email: string;
-      settings: { language: Language; timeZone: string; temperatureUnit: TemperatureUnit; hour12: boolean };
-    };
-  };
-};
-
-export type TestAccountSignUpInMutationVariables = Exact<{
-  email: string;
-  region?: string | null | undefined;
-}>;
-
-export type TestAccountSignUpInMutation = {
-  signUp: {
-    user: {
-      settings: { temperatureUnit: TemperatureUnit; windSpeedUnit: WindSpeedUnit; precipitationUnit: PrecipitationUnit; hour12: boolean };
-    };
-  };
-};
-
-export type TestAccountLogInMutationVariables = Exact<{
-  email: string;
-  password: string;
-}>;
-
-export type TestAccountLogInMutation = { logIn: { token: string; user: { email: string } } };
-
-export type TestAccountMeQueryVariables = Exact<{ [key: string]: never }>;
-
-export type TestAccountMeQuery = { me: { id: string; email: string } | null };
-
-export type TestAccountMeIdQueryVariables = Exact<{ [key: string]: never }>;
-
-export type TestAccountMeIdQuery = { me: { id: string } | null };
-
-export type TestAccountPlaceIdsQueryVariables = Exact<{ [key: string]: never }>;
-
-export type TestAccountPlaceIdsQuery = { places: Array<{ id: string }> };
-
-export type TestAccountTimeZoneMutationVariables = Exact<{
-  input: SettingsInput;
-}>;
-
-export type TestAccountTimeZoneMutation = { updateSettings: { timeZone: string } };
-
-export type TestAccountUpdateSettingsMutationVariables = Exact<{
-  input: SettingsInput;
-}>;
-
-export type TestAccountUpdateSettingsMutation = {
-  updateSettings: { temperatureUnit: TemperatureUnit; quietHoursEnabled: boolean; quietFrom: string; timeZone: string };
-};
-
 export type TestAlertSaveRuleMutationVariables = Exact<{
   input: AlertRuleInput;
 }>;
@@ -249,6 +184,58 @@ export type TestAlertResumeMutationVariables = Exact<{
 
 export type TestAlertResumeMutation = { resumeAlertRule: { state: AlertState; snoozedUntil: string | null } };
 
+export type TestBatchedEveryRelationQueryVariables = Exact<{
+  first?: number | null | undefined;
+}>;
+
+export type TestBatchedEveryRelationQuery = {
+  me: { id: string; unreadCount: number; settings: { id: string; timeZone: string }; places: Array<{ id: string; label: string }> } | null;
+  messages: {
+    edges: Array<{
+      id: string;
+      kind: MessageKind;
+      place: { id: string; label: string } | null;
+      briefing: { id: string; name: string; places: Array<{ id: string }> } | null;
+      alertRule: { id: string; state: AlertState; lastTriggeredAt: string | null; place: { id: string } | null } | null;
+      match: { id: string; place: { id: string; label: string } } | null;
+      recipient: { id: string; unreadCount: number; settings: { id: string }; places: Array<{ id: string }> };
+    }>;
+  };
+  alertRules: Array<{ id: string; state: AlertState; lastTriggeredAt: string | null; place: { id: string; label: string } | null }>;
+  briefings: Array<{ id: string; places: Array<{ id: string; label: string }> }>;
+};
+
+export type TestBatchedMeQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestBatchedMeQuery = { me: { id: string } | null };
+
+export type TestBatchedRenameBetweenReadsMutationVariables = Exact<{
+  message: string | number;
+  place: string | number;
+}>;
+
+export type TestBatchedRenameBetweenReadsMutation = {
+  before: Array<{ place: { label: string } | null }>;
+  renamePlace: { id: string };
+  after: Array<{ place: { label: string } | null }>;
+};
+
+export type TestBatchedAddBeforeMutationVariables = Exact<{ [key: string]: never }>;
+
+export type TestBatchedAddBeforeMutation = { addPlace: { id: string } };
+
+export type TestBatchedRenameAfterMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+export type TestBatchedRenameAfterMutation = { renamePlace: { id: string } };
+
+export type TestBatchedMessagePlaceSubscriptionVariables = Exact<{
+  after?: string | number | null | undefined;
+}>;
+
+export type TestBatchedMessagePlaceSubscription = { messageReceived: { id: string; place: { label: string } | null } };
+
 export type TestSaveBriefingMutationVariables = Exact<{
   id?: string | number | null | undefined;
   input: BriefingInput;
@@ -325,6 +312,71 @@ export type TestDeleteBriefingMutationVariables = Exact<{
 }>;
 
 export type TestDeleteBriefingMutation = { deleteBriefing: string };
+
+export type TestAccountSignUpMutationVariables = Exact<{
+  email: string;
+  password: string;
+  language?: Language | null | undefined;
+  timeZone?: string | null | undefined;
+}>;
+
+export type TestAccountSignUpMutation = {
+  signUp: {
+    token: string;
+    expiresAt: string;
+    user: {
+      id: string;
+      email: string;
+      settings: { language: Language; timeZone: string; temperatureUnit: TemperatureUnit; hour12: boolean };
+    };
+  };
+};
+
+export type TestAccountSignUpInMutationVariables = Exact<{
+  email: string;
+  region?: string | null | undefined;
+}>;
+
+export type TestAccountSignUpInMutation = {
+  signUp: {
+    user: {
+      settings: { temperatureUnit: TemperatureUnit; windSpeedUnit: WindSpeedUnit; precipitationUnit: PrecipitationUnit; hour12: boolean };
+    };
+  };
+};
+
+export type TestAccountLogInMutationVariables = Exact<{
+  email: string;
+  password: string;
+}>;
+
+export type TestAccountLogInMutation = { logIn: { token: string; user: { email: string } } };
+
+export type TestAccountMeQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestAccountMeQuery = { me: { id: string; email: string } | null };
+
+export type TestAccountMeIdQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestAccountMeIdQuery = { me: { id: string } | null };
+
+export type TestAccountPlaceIdsQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestAccountPlaceIdsQuery = { places: Array<{ id: string }> };
+
+export type TestAccountTimeZoneMutationVariables = Exact<{
+  input: SettingsInput;
+}>;
+
+export type TestAccountTimeZoneMutation = { updateSettings: { timeZone: string } };
+
+export type TestAccountUpdateSettingsMutationVariables = Exact<{
+  input: SettingsInput;
+}>;
+
+export type TestAccountUpdateSettingsMutation = {
+  updateSettings: { temperatureUnit: TemperatureUnit; quietHoursEnabled: boolean; quietFrom: string; timeZone: string };
+};
 
 export type TestInboxMeQueryVariables = Exact<{ [key: string]: never }>;
 
@@ -662,87 +714,6 @@ export type TestWeatherTooManyHoursQueryVariables = Exact<{ [key: string]: never
 
 export type TestWeatherTooManyHoursQuery = { weatherAt: { hourly: Array<{ id: string }> } };
 
-export const TestAccountSignUpDocument = gql`
-  mutation TestAccountSignUp($email: String!, $password: String!, $language: Language, $timeZone: TimeZone) {
-    signUp(email: $email, password: $password, language: $language, timeZone: $timeZone) {
-      token
-      expiresAt
-      user {
-        id
-        email
-        settings {
-          language
-          timeZone
-          temperatureUnit
-          hour12
-        }
-      }
-    }
-  }
-` as unknown as DocumentNode<TestAccountSignUpMutation, TestAccountSignUpMutationVariables>;
-export const TestAccountSignUpInDocument = gql`
-  mutation TestAccountSignUpIn($email: String!, $region: String) {
-    signUp(email: $email, password: "analytical engine", language: EN_US, region: $region) {
-      user {
-        settings {
-          temperatureUnit
-          windSpeedUnit
-          precipitationUnit
-          hour12
-        }
-      }
-    }
-  }
-` as unknown as DocumentNode<TestAccountSignUpInMutation, TestAccountSignUpInMutationVariables>;
-export const TestAccountLogInDocument = gql`
-  mutation TestAccountLogIn($email: String!, $password: String!) {
-    logIn(email: $email, password: $password) {
-      token
-      user {
-        email
-      }
-    }
-  }
-` as unknown as DocumentNode<TestAccountLogInMutation, TestAccountLogInMutationVariables>;
-export const TestAccountMeDocument = gql`
-  query TestAccountMe {
-    me {
-      id
-      email
-    }
-  }
-` as unknown as DocumentNode<TestAccountMeQuery, TestAccountMeQueryVariables>;
-export const TestAccountMeIdDocument = gql`
-  query TestAccountMeId {
-    me {
-      id
-    }
-  }
-` as unknown as DocumentNode<TestAccountMeIdQuery, TestAccountMeIdQueryVariables>;
-export const TestAccountPlaceIdsDocument = gql`
-  query TestAccountPlaceIds {
-    places {
-      id
-    }
-  }
-` as unknown as DocumentNode<TestAccountPlaceIdsQuery, TestAccountPlaceIdsQueryVariables>;
-export const TestAccountTimeZoneDocument = gql`
-  mutation TestAccountTimeZone($input: SettingsInput!) {
-    updateSettings(input: $input) {
-      timeZone
-    }
-  }
-` as unknown as DocumentNode<TestAccountTimeZoneMutation, TestAccountTimeZoneMutationVariables>;
-export const TestAccountUpdateSettingsDocument = gql`
-  mutation TestAccountUpdateSettings($input: SettingsInput!) {
-    updateSettings(input: $input) {
-      temperatureUnit
-      quietHoursEnabled
-      quietFrom
-      timeZone
-    }
-  }
-` as unknown as DocumentNode<TestAccountUpdateSettingsMutation, TestAccountUpdateSettingsMutationVariables>;
 export const TestAlertSaveRuleDocument = gql`
   mutation TestAlertSaveRule($input: AlertRuleInput!) {
     saveAlertRule(input: $input) {
@@ -874,6 +845,128 @@ export const TestAlertResumeDocument = gql`
     }
   }
 ` as unknown as DocumentNode<TestAlertResumeMutation, TestAlertResumeMutationVariables>;
+export const TestBatchedEveryRelationDocument = gql`
+  query TestBatchedEveryRelation($first: Int) {
+    me {
+      id
+      unreadCount
+      settings {
+        id
+        timeZone
+      }
+      places {
+        id
+        label
+      }
+    }
+    messages(first: $first) {
+      edges {
+        id
+        kind
+        place {
+          id
+          label
+        }
+        briefing {
+          id
+          name
+          places {
+            id
+          }
+        }
+        alertRule {
+          id
+          place {
+            id
+          }
+          state
+          lastTriggeredAt
+        }
+        match {
+          id
+          place {
+            id
+            label
+          }
+        }
+        recipient {
+          id
+          unreadCount
+          settings {
+            id
+          }
+          places {
+            id
+          }
+        }
+      }
+    }
+    alertRules {
+      id
+      place {
+        id
+        label
+      }
+      state
+      lastTriggeredAt
+    }
+    briefings {
+      id
+      places {
+        id
+        label
+      }
+    }
+  }
+` as unknown as DocumentNode<TestBatchedEveryRelationQuery, TestBatchedEveryRelationQueryVariables>;
+export const TestBatchedMeDocument = gql`
+  query TestBatchedMe {
+    me {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestBatchedMeQuery, TestBatchedMeQueryVariables>;
+export const TestBatchedRenameBetweenReadsDocument = gql`
+  mutation TestBatchedRenameBetweenReads($message: ID!, $place: ID!) {
+    before: markRead(ids: [$message]) {
+      place {
+        label
+      }
+    }
+    renamePlace(id: $place, label: "Renamed in between") {
+      id
+    }
+    after: markRead(ids: [$message]) {
+      place {
+        label
+      }
+    }
+  }
+` as unknown as DocumentNode<TestBatchedRenameBetweenReadsMutation, TestBatchedRenameBetweenReadsMutationVariables>;
+export const TestBatchedAddBeforeDocument = gql`
+  mutation TestBatchedAddBefore {
+    addPlace(latitude: 47.37, longitude: 8.54, label: "Before") {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestBatchedAddBeforeMutation, TestBatchedAddBeforeMutationVariables>;
+export const TestBatchedRenameAfterDocument = gql`
+  mutation TestBatchedRenameAfter($id: ID!) {
+    renamePlace(id: $id, label: "After") {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestBatchedRenameAfterMutation, TestBatchedRenameAfterMutationVariables>;
+export const TestBatchedMessagePlaceDocument = gql`
+  subscription TestBatchedMessagePlace($after: ID) {
+    messageReceived(after: $after) {
+      id
+      place {
+        label
+      }
+    }
+  }
+` as unknown as DocumentNode<TestBatchedMessagePlaceSubscription, TestBatchedMessagePlaceSubscriptionVariables>;
 export const TestSaveBriefingDocument = gql`
   mutation TestSaveBriefing($id: ID, $input: BriefingInput!) {
     saveBriefing(id: $id, input: $input) {
@@ -971,6 +1064,87 @@ export const TestDeleteBriefingDocument = gql`
     deleteBriefing(id: $id)
   }
 ` as unknown as DocumentNode<TestDeleteBriefingMutation, TestDeleteBriefingMutationVariables>;
+export const TestAccountSignUpDocument = gql`
+  mutation TestAccountSignUp($email: String!, $password: String!, $language: Language, $timeZone: TimeZone) {
+    signUp(email: $email, password: $password, language: $language, timeZone: $timeZone) {
+      token
+      expiresAt
+      user {
+        id
+        email
+        settings {
+          language
+          timeZone
+          temperatureUnit
+          hour12
+        }
+      }
+    }
+  }
+` as unknown as DocumentNode<TestAccountSignUpMutation, TestAccountSignUpMutationVariables>;
+export const TestAccountSignUpInDocument = gql`
+  mutation TestAccountSignUpIn($email: String!, $region: String) {
+    signUp(email: $email, password: "analytical engine", language: EN_US, region: $region) {
+      user {
+        settings {
+          temperatureUnit
+          windSpeedUnit
+          precipitationUnit
+          hour12
+        }
+      }
+    }
+  }
+` as unknown as DocumentNode<TestAccountSignUpInMutation, TestAccountSignUpInMutationVariables>;
+export const TestAccountLogInDocument = gql`
+  mutation TestAccountLogIn($email: String!, $password: String!) {
+    logIn(email: $email, password: $password) {
+      token
+      user {
+        email
+      }
+    }
+  }
+` as unknown as DocumentNode<TestAccountLogInMutation, TestAccountLogInMutationVariables>;
+export const TestAccountMeDocument = gql`
+  query TestAccountMe {
+    me {
+      id
+      email
+    }
+  }
+` as unknown as DocumentNode<TestAccountMeQuery, TestAccountMeQueryVariables>;
+export const TestAccountMeIdDocument = gql`
+  query TestAccountMeId {
+    me {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestAccountMeIdQuery, TestAccountMeIdQueryVariables>;
+export const TestAccountPlaceIdsDocument = gql`
+  query TestAccountPlaceIds {
+    places {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestAccountPlaceIdsQuery, TestAccountPlaceIdsQueryVariables>;
+export const TestAccountTimeZoneDocument = gql`
+  mutation TestAccountTimeZone($input: SettingsInput!) {
+    updateSettings(input: $input) {
+      timeZone
+    }
+  }
+` as unknown as DocumentNode<TestAccountTimeZoneMutation, TestAccountTimeZoneMutationVariables>;
+export const TestAccountUpdateSettingsDocument = gql`
+  mutation TestAccountUpdateSettings($input: SettingsInput!) {
+    updateSettings(input: $input) {
+      temperatureUnit
+      quietHoursEnabled
+      quietFrom
+      timeZone
+    }
+  }
+` as unknown as DocumentNode<TestAccountUpdateSettingsMutation, TestAccountUpdateSettingsMutationVariables>;
 export const TestInboxMeDocument = gql`
   query TestInboxMe {
     me {
