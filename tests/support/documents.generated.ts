@@ -91,6 +91,71 @@ export type AlertRuleInput = {
   cooldownHours?: number | null | undefined;
 };
 
+export type TestAccountSignUpMutationVariables = Exact<{
+  email: string;
+  password: string;
+  language?: Language | null | undefined;
+  timeZone?: string | null | undefined;
+}>;
+
+export type TestAccountSignUpMutation = {
+  signUp: {
+    token: string;
+    expiresAt: string;
+    user: {
+      id: string;
+      email: string;
+      settings: { language: Language; timeZone: string; temperatureUnit: TemperatureUnit; hour12: boolean };
+    };
+  };
+};
+
+export type TestAccountSignUpInMutationVariables = Exact<{
+  email: string;
+  region?: string | null | undefined;
+}>;
+
+export type TestAccountSignUpInMutation = {
+  signUp: {
+    user: {
+      settings: { temperatureUnit: TemperatureUnit; windSpeedUnit: WindSpeedUnit; precipitationUnit: PrecipitationUnit; hour12: boolean };
+    };
+  };
+};
+
+export type TestAccountLogInMutationVariables = Exact<{
+  email: string;
+  password: string;
+}>;
+
+export type TestAccountLogInMutation = { logIn: { token: string; user: { email: string } } };
+
+export type TestAccountMeQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestAccountMeQuery = { me: { id: string; email: string } | null };
+
+export type TestAccountMeIdQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestAccountMeIdQuery = { me: { id: string } | null };
+
+export type TestAccountPlaceIdsQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestAccountPlaceIdsQuery = { places: Array<{ id: string }> };
+
+export type TestAccountTimeZoneMutationVariables = Exact<{
+  input: SettingsInput;
+}>;
+
+export type TestAccountTimeZoneMutation = { updateSettings: { timeZone: string } };
+
+export type TestAccountUpdateSettingsMutationVariables = Exact<{
+  input: SettingsInput;
+}>;
+
+export type TestAccountUpdateSettingsMutation = {
+  updateSettings: { temperatureUnit: TemperatureUnit; quietHoursEnabled: boolean; quietFrom: string; timeZone: string };
+};
+
 export type TestAlertSaveRuleMutationVariables = Exact<{
   input: AlertRuleInput;
 }>;
@@ -312,71 +377,6 @@ export type TestDeleteBriefingMutationVariables = Exact<{
 }>;
 
 export type TestDeleteBriefingMutation = { deleteBriefing: string };
-
-export type TestAccountSignUpMutationVariables = Exact<{
-  email: string;
-  password: string;
-  language?: Language | null | undefined;
-  timeZone?: string | null | undefined;
-}>;
-
-export type TestAccountSignUpMutation = {
-  signUp: {
-    token: string;
-    expiresAt: string;
-    user: {
-      id: string;
-      email: string;
-      settings: { language: Language; timeZone: string; temperatureUnit: TemperatureUnit; hour12: boolean };
-    };
-  };
-};
-
-export type TestAccountSignUpInMutationVariables = Exact<{
-  email: string;
-  region?: string | null | undefined;
-}>;
-
-export type TestAccountSignUpInMutation = {
-  signUp: {
-    user: {
-      settings: { temperatureUnit: TemperatureUnit; windSpeedUnit: WindSpeedUnit; precipitationUnit: PrecipitationUnit; hour12: boolean };
-    };
-  };
-};
-
-export type TestAccountLogInMutationVariables = Exact<{
-  email: string;
-  password: string;
-}>;
-
-export type TestAccountLogInMutation = { logIn: { token: string; user: { email: string } } };
-
-export type TestAccountMeQueryVariables = Exact<{ [key: string]: never }>;
-
-export type TestAccountMeQuery = { me: { id: string; email: string } | null };
-
-export type TestAccountMeIdQueryVariables = Exact<{ [key: string]: never }>;
-
-export type TestAccountMeIdQuery = { me: { id: string } | null };
-
-export type TestAccountPlaceIdsQueryVariables = Exact<{ [key: string]: never }>;
-
-export type TestAccountPlaceIdsQuery = { places: Array<{ id: string }> };
-
-export type TestAccountTimeZoneMutationVariables = Exact<{
-  input: SettingsInput;
-}>;
-
-export type TestAccountTimeZoneMutation = { updateSettings: { timeZone: string } };
-
-export type TestAccountUpdateSettingsMutationVariables = Exact<{
-  input: SettingsInput;
-}>;
-
-export type TestAccountUpdateSettingsMutation = {
-  updateSettings: { temperatureUnit: TemperatureUnit; quietHoursEnabled: boolean; quietFrom: string; timeZone: string };
-};
 
 export type TestInboxMeQueryVariables = Exact<{ [key: string]: never }>;
 
@@ -714,6 +714,91 @@ export type TestWeatherTooManyHoursQueryVariables = Exact<{ [key: string]: never
 
 export type TestWeatherTooManyHoursQuery = { weatherAt: { hourly: Array<{ id: string }> } };
 
+export type TestWsClientMessageIdsSubscriptionVariables = Exact<{ [key: string]: never }>;
+
+export type TestWsClientMessageIdsSubscription = { messageReceived: { id: string } };
+
+export const TestAccountSignUpDocument = gql`
+  mutation TestAccountSignUp($email: String!, $password: String!, $language: Language, $timeZone: TimeZone) {
+    signUp(email: $email, password: $password, language: $language, timeZone: $timeZone) {
+      token
+      expiresAt
+      user {
+        id
+        email
+        settings {
+          language
+          timeZone
+          temperatureUnit
+          hour12
+        }
+      }
+    }
+  }
+` as unknown as DocumentNode<TestAccountSignUpMutation, TestAccountSignUpMutationVariables>;
+export const TestAccountSignUpInDocument = gql`
+  mutation TestAccountSignUpIn($email: String!, $region: String) {
+    signUp(email: $email, password: "analytical engine", language: EN_US, region: $region) {
+      user {
+        settings {
+          temperatureUnit
+          windSpeedUnit
+          precipitationUnit
+          hour12
+        }
+      }
+    }
+  }
+` as unknown as DocumentNode<TestAccountSignUpInMutation, TestAccountSignUpInMutationVariables>;
+export const TestAccountLogInDocument = gql`
+  mutation TestAccountLogIn($email: String!, $password: String!) {
+    logIn(email: $email, password: $password) {
+      token
+      user {
+        email
+      }
+    }
+  }
+` as unknown as DocumentNode<TestAccountLogInMutation, TestAccountLogInMutationVariables>;
+export const TestAccountMeDocument = gql`
+  query TestAccountMe {
+    me {
+      id
+      email
+    }
+  }
+` as unknown as DocumentNode<TestAccountMeQuery, TestAccountMeQueryVariables>;
+export const TestAccountMeIdDocument = gql`
+  query TestAccountMeId {
+    me {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestAccountMeIdQuery, TestAccountMeIdQueryVariables>;
+export const TestAccountPlaceIdsDocument = gql`
+  query TestAccountPlaceIds {
+    places {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestAccountPlaceIdsQuery, TestAccountPlaceIdsQueryVariables>;
+export const TestAccountTimeZoneDocument = gql`
+  mutation TestAccountTimeZone($input: SettingsInput!) {
+    updateSettings(input: $input) {
+      timeZone
+    }
+  }
+` as unknown as DocumentNode<TestAccountTimeZoneMutation, TestAccountTimeZoneMutationVariables>;
+export const TestAccountUpdateSettingsDocument = gql`
+  mutation TestAccountUpdateSettings($input: SettingsInput!) {
+    updateSettings(input: $input) {
+      temperatureUnit
+      quietHoursEnabled
+      quietFrom
+      timeZone
+    }
+  }
+` as unknown as DocumentNode<TestAccountUpdateSettingsMutation, TestAccountUpdateSettingsMutationVariables>;
 export const TestAlertSaveRuleDocument = gql`
   mutation TestAlertSaveRule($input: AlertRuleInput!) {
     saveAlertRule(input: $input) {
@@ -1064,87 +1149,6 @@ export const TestDeleteBriefingDocument = gql`
     deleteBriefing(id: $id)
   }
 ` as unknown as DocumentNode<TestDeleteBriefingMutation, TestDeleteBriefingMutationVariables>;
-export const TestAccountSignUpDocument = gql`
-  mutation TestAccountSignUp($email: String!, $password: String!, $language: Language, $timeZone: TimeZone) {
-    signUp(email: $email, password: $password, language: $language, timeZone: $timeZone) {
-      token
-      expiresAt
-      user {
-        id
-        email
-        settings {
-          language
-          timeZone
-          temperatureUnit
-          hour12
-        }
-      }
-    }
-  }
-` as unknown as DocumentNode<TestAccountSignUpMutation, TestAccountSignUpMutationVariables>;
-export const TestAccountSignUpInDocument = gql`
-  mutation TestAccountSignUpIn($email: String!, $region: String) {
-    signUp(email: $email, password: "analytical engine", language: EN_US, region: $region) {
-      user {
-        settings {
-          temperatureUnit
-          windSpeedUnit
-          precipitationUnit
-          hour12
-        }
-      }
-    }
-  }
-` as unknown as DocumentNode<TestAccountSignUpInMutation, TestAccountSignUpInMutationVariables>;
-export const TestAccountLogInDocument = gql`
-  mutation TestAccountLogIn($email: String!, $password: String!) {
-    logIn(email: $email, password: $password) {
-      token
-      user {
-        email
-      }
-    }
-  }
-` as unknown as DocumentNode<TestAccountLogInMutation, TestAccountLogInMutationVariables>;
-export const TestAccountMeDocument = gql`
-  query TestAccountMe {
-    me {
-      id
-      email
-    }
-  }
-` as unknown as DocumentNode<TestAccountMeQuery, TestAccountMeQueryVariables>;
-export const TestAccountMeIdDocument = gql`
-  query TestAccountMeId {
-    me {
-      id
-    }
-  }
-` as unknown as DocumentNode<TestAccountMeIdQuery, TestAccountMeIdQueryVariables>;
-export const TestAccountPlaceIdsDocument = gql`
-  query TestAccountPlaceIds {
-    places {
-      id
-    }
-  }
-` as unknown as DocumentNode<TestAccountPlaceIdsQuery, TestAccountPlaceIdsQueryVariables>;
-export const TestAccountTimeZoneDocument = gql`
-  mutation TestAccountTimeZone($input: SettingsInput!) {
-    updateSettings(input: $input) {
-      timeZone
-    }
-  }
-` as unknown as DocumentNode<TestAccountTimeZoneMutation, TestAccountTimeZoneMutationVariables>;
-export const TestAccountUpdateSettingsDocument = gql`
-  mutation TestAccountUpdateSettings($input: SettingsInput!) {
-    updateSettings(input: $input) {
-      temperatureUnit
-      quietHoursEnabled
-      quietFrom
-      timeZone
-    }
-  }
-` as unknown as DocumentNode<TestAccountUpdateSettingsMutation, TestAccountUpdateSettingsMutationVariables>;
 export const TestInboxMeDocument = gql`
   query TestInboxMe {
     me {
@@ -1668,3 +1672,10 @@ export const TestWeatherTooManyHoursDocument = gql`
     }
   }
 ` as unknown as DocumentNode<TestWeatherTooManyHoursQuery, TestWeatherTooManyHoursQueryVariables>;
+export const TestWsClientMessageIdsDocument = gql`
+  subscription TestWsClientMessageIds {
+    messageReceived {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestWsClientMessageIdsSubscription, TestWsClientMessageIdsSubscriptionVariables>;
