@@ -91,71 +91,6 @@ export type AlertRuleInput = {
   cooldownHours?: number | null | undefined;
 };
 
-export type TestAccountSignUpMutationVariables = Exact<{
-  email: string;
-  password: string;
-  language?: Language | null | undefined;
-  timeZone?: string | null | undefined;
-}>;
-
-export type TestAccountSignUpMutation = {
-  signUp: {
-    token: string;
-    expiresAt: string;
-    user: {
-      id: string;
-      email: string;
-      settings: { language: Language; timeZone: string; temperatureUnit: TemperatureUnit; hour12: boolean };
-    };
-  };
-};
-
-export type TestAccountSignUpInMutationVariables = Exact<{
-  email: string;
-  region?: string | null | undefined;
-}>;
-
-export type TestAccountSignUpInMutation = {
-  signUp: {
-    user: {
-      settings: { temperatureUnit: TemperatureUnit; windSpeedUnit: WindSpeedUnit; precipitationUnit: PrecipitationUnit; hour12: boolean };
-    };
-  };
-};
-
-export type TestAccountLogInMutationVariables = Exact<{
-  email: string;
-  password: string;
-}>;
-
-export type TestAccountLogInMutation = { logIn: { token: string; user: { email: string } } };
-
-export type TestAccountMeQueryVariables = Exact<{ [key: string]: never }>;
-
-export type TestAccountMeQuery = { me: { id: string; email: string } | null };
-
-export type TestAccountMeIdQueryVariables = Exact<{ [key: string]: never }>;
-
-export type TestAccountMeIdQuery = { me: { id: string } | null };
-
-export type TestAccountPlaceIdsQueryVariables = Exact<{ [key: string]: never }>;
-
-export type TestAccountPlaceIdsQuery = { places: Array<{ id: string }> };
-
-export type TestAccountTimeZoneMutationVariables = Exact<{
-  input: SettingsInput;
-}>;
-
-export type TestAccountTimeZoneMutation = { updateSettings: { timeZone: string } };
-
-export type TestAccountUpdateSettingsMutationVariables = Exact<{
-  input: SettingsInput;
-}>;
-
-export type TestAccountUpdateSettingsMutation = {
-  updateSettings: { temperatureUnit: TemperatureUnit; quietHoursEnabled: boolean; quietFrom: string; timeZone: string };
-};
-
 export type TestAlertSaveRuleMutationVariables = Exact<{
   input: AlertRuleInput;
 }>;
@@ -378,6 +313,109 @@ export type TestDeleteBriefingMutationVariables = Exact<{
 
 export type TestDeleteBriefingMutation = { deleteBriefing: string };
 
+export type TestGcPlacesQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestGcPlacesQuery = {
+  places: Array<{ id: string; label: string; position: number }>;
+  me: { id: string; unreadCount: number; places: Array<{ id: string; label: string }> } | null;
+};
+
+export type TestGcBriefingsQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestGcBriefingsQuery = { briefings: Array<{ id: string; name: string }> };
+
+export type TestGcInboxQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestGcInboxQuery = {
+  messages: { hasMore: boolean; endCursor: string | null; edges: Array<{ id: string; title: string; readAt: string | null }> };
+  me: { id: string; unreadCount: number } | null;
+};
+
+export type TestGcNextRunsQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestGcNextRunsQuery = { briefings: Array<{ id: string; name: string; nextRunAt: string | null }> };
+
+export type TestGcRulesQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestGcRulesQuery = { alertRules: Array<{ id: string; name: string; place: { id: string } | null }> };
+
+export type TestGcBriefingPlacesQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestGcBriefingPlacesQuery = { briefings: Array<{ id: string; places: Array<{ id: string }> }> };
+
+export type TestGcRulesListQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestGcRulesListQuery = { alertRules: Array<{ id: string; name: string }> };
+
+export type TestGcAddPlaceMutationVariables = Exact<{
+  lat: number;
+  label: string;
+}>;
+
+export type TestGcAddPlaceMutation = { addPlace: { id: string; label: string; position: number } };
+
+export type TestGcRenameHomeMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+export type TestGcRenameHomeMutation = { renamePlace: { id: string; label: string } };
+
+export type TestGcReorderPlacesMutationVariables = Exact<{
+  ids: Array<string | number> | string | number;
+}>;
+
+export type TestGcReorderPlacesMutation = { reorderPlaces: Array<{ id: string; position: number }> };
+
+export type TestGcRestorePlaceMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+export type TestGcRestorePlaceMutation = { restorePlace: { id: string; label: string; position: number } };
+
+export type TestGcSaveMorningMutationVariables = Exact<{
+  placeId: string | number;
+}>;
+
+export type TestGcSaveMorningMutation = { saveBriefing: { id: string; name: string } };
+
+export type TestGcSaveZonedMutationVariables = Exact<{
+  placeId: string | number;
+}>;
+
+export type TestGcSaveZonedMutation = { saveBriefing: { id: string; name: string; nextRunAt: string | null } };
+
+export type TestGcSaveBothMutationVariables = Exact<{
+  ids: Array<string | number> | string | number;
+}>;
+
+export type TestGcSaveBothMutation = { saveBriefing: { id: string } };
+
+export type TestGcSendBriefingNowMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+export type TestGcSendBriefingNowMutation = { sendBriefingNow: { id: string; title: string; readAt: string | null } };
+
+export type TestGcRestoreMessageMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+export type TestGcRestoreMessageMutation = { restoreMessage: { id: string; title: string; readAt: string | null; createdAt: string } };
+
+export type TestGcMarkAllReadMutationVariables = Exact<{ [key: string]: never }>;
+
+export type TestGcMarkAllReadMutation = { markAllRead: { id: string } };
+
+export type TestGcSaveWindRuleMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+export type TestGcSaveWindRuleMutation = { saveAlertRule: { id: string; name: string; place: { id: string } | null } };
+
+export type TestGcSaveHeatRuleMutationVariables = Exact<{ [key: string]: never }>;
+
+export type TestGcSaveHeatRuleMutation = { saveAlertRule: { id: string; name: string } };
+
 export type TestInboxMeQueryVariables = Exact<{ [key: string]: never }>;
 
 export type TestInboxMeQuery = { me: { id: string } | null };
@@ -436,6 +474,12 @@ export type TestIssuesAddPlaceMutation = { addPlace: { id: string } };
 export type TestLiveViewerQueryVariables = Exact<{ [key: string]: never }>;
 
 export type TestLiveViewerQuery = { me: { id: string; email: string } | null };
+
+export type TestLiveMessageIdsSubscriptionVariables = Exact<{
+  after?: string | number | null | undefined;
+}>;
+
+export type TestLiveMessageIdsSubscription = { messageReceived: { id: string } };
 
 export type TestOfflineInboxQueryVariables = Exact<{ [key: string]: never }>;
 
@@ -535,6 +579,71 @@ export type TestKeptViewerQueryVariables = Exact<{ [key: string]: never }>;
 
 export type TestKeptViewerQuery = { me: { id: string } | null };
 
+export type TestAccountSignUpMutationVariables = Exact<{
+  email: string;
+  password: string;
+  language?: Language | null | undefined;
+  timeZone?: string | null | undefined;
+}>;
+
+export type TestAccountSignUpMutation = {
+  signUp: {
+    token: string;
+    expiresAt: string;
+    user: {
+      id: string;
+      email: string;
+      settings: { language: Language; timeZone: string; temperatureUnit: TemperatureUnit; hour12: boolean };
+    };
+  };
+};
+
+export type TestAccountSignUpInMutationVariables = Exact<{
+  email: string;
+  region?: string | null | undefined;
+}>;
+
+export type TestAccountSignUpInMutation = {
+  signUp: {
+    user: {
+      settings: { temperatureUnit: TemperatureUnit; windSpeedUnit: WindSpeedUnit; precipitationUnit: PrecipitationUnit; hour12: boolean };
+    };
+  };
+};
+
+export type TestAccountLogInMutationVariables = Exact<{
+  email: string;
+  password: string;
+}>;
+
+export type TestAccountLogInMutation = { logIn: { token: string; user: { email: string } } };
+
+export type TestAccountMeQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestAccountMeQuery = { me: { id: string; email: string } | null };
+
+export type TestAccountMeIdQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestAccountMeIdQuery = { me: { id: string } | null };
+
+export type TestAccountPlaceIdsQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestAccountPlaceIdsQuery = { places: Array<{ id: string }> };
+
+export type TestAccountTimeZoneMutationVariables = Exact<{
+  input: SettingsInput;
+}>;
+
+export type TestAccountTimeZoneMutation = { updateSettings: { timeZone: string } };
+
+export type TestAccountUpdateSettingsMutationVariables = Exact<{
+  input: SettingsInput;
+}>;
+
+export type TestAccountUpdateSettingsMutation = {
+  updateSettings: { temperatureUnit: TemperatureUnit; quietHoursEnabled: boolean; quietFrom: string; timeZone: string };
+};
+
 export type TestDepsAddPlaceMutationVariables = Exact<{
   label: string;
 }>;
@@ -577,61 +686,6 @@ export type TestDepsRenameFlatMutationVariables = Exact<{
 }>;
 
 export type TestDepsRenameFlatMutation = { renamePlace: { id: string } };
-
-export type TestCacheHomeQueryVariables = Exact<{ [key: string]: never }>;
-
-export type TestCacheHomeQuery = {
-  me: {
-    id: string;
-    places: Array<{
-      id: string;
-      label: string;
-      weather: {
-        id: string;
-        fetchedAt: string;
-        stale: boolean;
-        current: { time: string; temperature: number };
-        hourly: Array<{ time: string }>;
-        daily: Array<{ date: string; temperatureMax: number }>;
-      };
-    }>;
-  } | null;
-};
-
-export type TestCacheAddPlaceMutationVariables = Exact<{
-  label: string;
-  lat: number;
-}>;
-
-export type TestCacheAddPlaceMutation = { addPlace: { id: string } };
-
-export type TestCacheRenameFlatMutationVariables = Exact<{
-  id: string | number;
-}>;
-
-export type TestCacheRenameFlatMutation = { renamePlace: { id: string } };
-
-export type TestCacheRenameLoftMutationVariables = Exact<{
-  id: string | number;
-}>;
-
-export type TestCacheRenameLoftMutation = { renamePlace: { id: string } };
-
-export type TestCacheWithInboxQueryVariables = Exact<{ [key: string]: never }>;
-
-export type TestCacheWithInboxQuery = { me: { unreadCount: number; places: Array<{ label: string }> } | null };
-
-export type TestCacheTooManyHoursQueryVariables = Exact<{ [key: string]: never }>;
-
-export type TestCacheTooManyHoursQuery = { me: { places: Array<{ weather: { hourly: Array<{ time: string }> } }> } | null };
-
-export type TestCacheWeatherFreshnessQueryVariables = Exact<{ [key: string]: never }>;
-
-export type TestCacheWeatherFreshnessQuery = { me: { places: Array<{ weather: { stale: boolean; fetchedAt: string } }> } | null };
-
-export type TestCacheVisitorQueryVariables = Exact<{ [key: string]: never }>;
-
-export type TestCacheVisitorQuery = { weatherAt: { id: string } };
 
 export type TestUndoInboxQueryVariables = Exact<{ [key: string]: never }>;
 
@@ -718,87 +772,61 @@ export type TestWsClientMessageIdsSubscriptionVariables = Exact<{ [key: string]:
 
 export type TestWsClientMessageIdsSubscription = { messageReceived: { id: string } };
 
-export const TestAccountSignUpDocument = gql`
-  mutation TestAccountSignUp($email: String!, $password: String!, $language: Language, $timeZone: TimeZone) {
-    signUp(email: $email, password: $password, language: $language, timeZone: $timeZone) {
-      token
-      expiresAt
-      user {
-        id
-        email
-        settings {
-          language
-          timeZone
-          temperatureUnit
-          hour12
-        }
-      }
-    }
-  }
-` as unknown as DocumentNode<TestAccountSignUpMutation, TestAccountSignUpMutationVariables>;
-export const TestAccountSignUpInDocument = gql`
-  mutation TestAccountSignUpIn($email: String!, $region: String) {
-    signUp(email: $email, password: "analytical engine", language: EN_US, region: $region) {
-      user {
-        settings {
-          temperatureUnit
-          windSpeedUnit
-          precipitationUnit
-          hour12
-        }
-      }
-    }
-  }
-` as unknown as DocumentNode<TestAccountSignUpInMutation, TestAccountSignUpInMutationVariables>;
-export const TestAccountLogInDocument = gql`
-  mutation TestAccountLogIn($email: String!, $password: String!) {
-    logIn(email: $email, password: $password) {
-      token
-      user {
-        email
-      }
-    }
-  }
-` as unknown as DocumentNode<TestAccountLogInMutation, TestAccountLogInMutationVariables>;
-export const TestAccountMeDocument = gql`
-  query TestAccountMe {
-    me {
-      id
-      email
-    }
-  }
-` as unknown as DocumentNode<TestAccountMeQuery, TestAccountMeQueryVariables>;
-export const TestAccountMeIdDocument = gql`
-  query TestAccountMeId {
-    me {
-      id
-    }
-  }
-` as unknown as DocumentNode<TestAccountMeIdQuery, TestAccountMeIdQueryVariables>;
-export const TestAccountPlaceIdsDocument = gql`
-  query TestAccountPlaceIds {
-    places {
-      id
-    }
-  }
-` as unknown as DocumentNode<TestAccountPlaceIdsQuery, TestAccountPlaceIdsQueryVariables>;
-export const TestAccountTimeZoneDocument = gql`
-  mutation TestAccountTimeZone($input: SettingsInput!) {
-    updateSettings(input: $input) {
-      timeZone
-    }
-  }
-` as unknown as DocumentNode<TestAccountTimeZoneMutation, TestAccountTimeZoneMutationVariables>;
-export const TestAccountUpdateSettingsDocument = gql`
-  mutation TestAccountUpdateSettings($input: SettingsInput!) {
-    updateSettings(input: $input) {
-      temperatureUnit
-      quietHoursEnabled
-      quietFrom
-      timeZone
-    }
-  }
-` as unknown as DocumentNode<TestAccountUpdateSettingsMutation, TestAccountUpdateSettingsMutationVariables>;
+export type TestCacheHomeQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestCacheHomeQuery = {
+  me: {
+    id: string;
+    places: Array<{
+      id: string;
+      label: string;
+      weather: {
+        id: string;
+        fetchedAt: string;
+        stale: boolean;
+        current: { time: string; temperature: number };
+        hourly: Array<{ time: string }>;
+        daily: Array<{ date: string; temperatureMax: number }>;
+      };
+    }>;
+  } | null;
+};
+
+export type TestCacheAddPlaceMutationVariables = Exact<{
+  label: string;
+  lat: number;
+}>;
+
+export type TestCacheAddPlaceMutation = { addPlace: { id: string } };
+
+export type TestCacheRenameFlatMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+export type TestCacheRenameFlatMutation = { renamePlace: { id: string } };
+
+export type TestCacheRenameLoftMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+export type TestCacheRenameLoftMutation = { renamePlace: { id: string } };
+
+export type TestCacheWithInboxQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestCacheWithInboxQuery = { me: { unreadCount: number; places: Array<{ label: string }> } | null };
+
+export type TestCacheTooManyHoursQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestCacheTooManyHoursQuery = { me: { places: Array<{ weather: { hourly: Array<{ time: string }> } }> } | null };
+
+export type TestCacheWeatherFreshnessQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestCacheWeatherFreshnessQuery = { me: { places: Array<{ weather: { stale: boolean; fetchedAt: string } }> } | null };
+
+export type TestCacheVisitorQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestCacheVisitorQuery = { weatherAt: { id: string } };
+
 export const TestAlertSaveRuleDocument = gql`
   mutation TestAlertSaveRule($input: AlertRuleInput!) {
     saveAlertRule(input: $input) {
@@ -1149,6 +1177,189 @@ export const TestDeleteBriefingDocument = gql`
     deleteBriefing(id: $id)
   }
 ` as unknown as DocumentNode<TestDeleteBriefingMutation, TestDeleteBriefingMutationVariables>;
+export const TestGcPlacesDocument = gql`
+  query TestGcPlaces {
+    places {
+      id
+      label
+      position
+    }
+    me {
+      id
+      places {
+        id
+        label
+      }
+      unreadCount
+    }
+  }
+` as unknown as DocumentNode<TestGcPlacesQuery, TestGcPlacesQueryVariables>;
+export const TestGcBriefingsDocument = gql`
+  query TestGcBriefings {
+    briefings {
+      id
+      name
+    }
+  }
+` as unknown as DocumentNode<TestGcBriefingsQuery, TestGcBriefingsQueryVariables>;
+export const TestGcInboxDocument = gql`
+  query TestGcInbox {
+    messages(first: 10) {
+      edges {
+        id
+        title
+        readAt
+      }
+      hasMore
+      endCursor
+    }
+    me {
+      id
+      unreadCount
+    }
+  }
+` as unknown as DocumentNode<TestGcInboxQuery, TestGcInboxQueryVariables>;
+export const TestGcNextRunsDocument = gql`
+  query TestGcNextRuns {
+    briefings {
+      id
+      name
+      nextRunAt
+    }
+  }
+` as unknown as DocumentNode<TestGcNextRunsQuery, TestGcNextRunsQueryVariables>;
+export const TestGcRulesDocument = gql`
+  query TestGcRules {
+    alertRules {
+      id
+      name
+      place {
+        id
+      }
+    }
+  }
+` as unknown as DocumentNode<TestGcRulesQuery, TestGcRulesQueryVariables>;
+export const TestGcBriefingPlacesDocument = gql`
+  query TestGcBriefingPlaces {
+    briefings {
+      id
+      places {
+        id
+      }
+    }
+  }
+` as unknown as DocumentNode<TestGcBriefingPlacesQuery, TestGcBriefingPlacesQueryVariables>;
+export const TestGcRulesListDocument = gql`
+  query TestGcRulesList {
+    alertRules {
+      id
+      name
+    }
+  }
+` as unknown as DocumentNode<TestGcRulesListQuery, TestGcRulesListQueryVariables>;
+export const TestGcAddPlaceDocument = gql`
+  mutation TestGcAddPlace($lat: Float!, $label: String!) {
+    addPlace(latitude: $lat, longitude: 5, label: $label) {
+      id
+      label
+      position
+    }
+  }
+` as unknown as DocumentNode<TestGcAddPlaceMutation, TestGcAddPlaceMutationVariables>;
+export const TestGcRenameHomeDocument = gql`
+  mutation TestGcRenameHome($id: ID!) {
+    renamePlace(id: $id, label: "Home") {
+      id
+      label
+    }
+  }
+` as unknown as DocumentNode<TestGcRenameHomeMutation, TestGcRenameHomeMutationVariables>;
+export const TestGcReorderPlacesDocument = gql`
+  mutation TestGcReorderPlaces($ids: [ID!]!) {
+    reorderPlaces(ids: $ids) {
+      id
+      position
+    }
+  }
+` as unknown as DocumentNode<TestGcReorderPlacesMutation, TestGcReorderPlacesMutationVariables>;
+export const TestGcRestorePlaceDocument = gql`
+  mutation TestGcRestorePlace($id: ID!) {
+    restorePlace(id: $id) {
+      id
+      label
+      position
+    }
+  }
+` as unknown as DocumentNode<TestGcRestorePlaceMutation, TestGcRestorePlaceMutationVariables>;
+export const TestGcSaveMorningDocument = gql`
+  mutation TestGcSaveMorning($placeId: ID!) {
+    saveBriefing(input: { name: "Morning", placeIds: [$placeId], period: TODAY, time: "07:00", days: [MON] }) {
+      id
+      name
+    }
+  }
+` as unknown as DocumentNode<TestGcSaveMorningMutation, TestGcSaveMorningMutationVariables>;
+export const TestGcSaveZonedDocument = gql`
+  mutation TestGcSaveZoned($placeId: ID!) {
+    saveBriefing(input: { name: "Zoned", placeIds: [$placeId], period: TODAY, time: "07:00", days: [MON, TUE, WED, THU, FRI, SAT, SUN] }) {
+      id
+      name
+      nextRunAt
+    }
+  }
+` as unknown as DocumentNode<TestGcSaveZonedMutation, TestGcSaveZonedMutationVariables>;
+export const TestGcSaveBothDocument = gql`
+  mutation TestGcSaveBoth($ids: [ID!]!) {
+    saveBriefing(input: { name: "Both", placeIds: $ids, period: TODAY, time: "07:00", days: [MON] }) {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestGcSaveBothMutation, TestGcSaveBothMutationVariables>;
+export const TestGcSendBriefingNowDocument = gql`
+  mutation TestGcSendBriefingNow($id: ID!) {
+    sendBriefingNow(id: $id) {
+      id
+      title
+      readAt
+    }
+  }
+` as unknown as DocumentNode<TestGcSendBriefingNowMutation, TestGcSendBriefingNowMutationVariables>;
+export const TestGcRestoreMessageDocument = gql`
+  mutation TestGcRestoreMessage($id: ID!) {
+    restoreMessage(id: $id) {
+      id
+      title
+      readAt
+      createdAt
+    }
+  }
+` as unknown as DocumentNode<TestGcRestoreMessageMutation, TestGcRestoreMessageMutationVariables>;
+export const TestGcMarkAllReadDocument = gql`
+  mutation TestGcMarkAllRead {
+    markAllRead {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestGcMarkAllReadMutation, TestGcMarkAllReadMutationVariables>;
+export const TestGcSaveWindRuleDocument = gql`
+  mutation TestGcSaveWindRule($id: ID!) {
+    saveAlertRule(input: { name: "Wind", placeId: $id, metric: WIND_GUSTS, threshold: 90 }) {
+      id
+      name
+      place {
+        id
+      }
+    }
+  }
+` as unknown as DocumentNode<TestGcSaveWindRuleMutation, TestGcSaveWindRuleMutationVariables>;
+export const TestGcSaveHeatRuleDocument = gql`
+  mutation TestGcSaveHeatRule {
+    saveAlertRule(input: { name: "Heat", metric: TEMPERATURE, threshold: 30 }) {
+      id
+      name
+    }
+  }
+` as unknown as DocumentNode<TestGcSaveHeatRuleMutation, TestGcSaveHeatRuleMutationVariables>;
 export const TestInboxMeDocument = gql`
   query TestInboxMe {
     me {
@@ -1235,6 +1446,13 @@ export const TestLiveViewerDocument = gql`
     }
   }
 ` as unknown as DocumentNode<TestLiveViewerQuery, TestLiveViewerQueryVariables>;
+export const TestLiveMessageIdsDocument = gql`
+  subscription TestLiveMessageIds($after: ID) {
+    messageReceived(after: $after) {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestLiveMessageIdsSubscription, TestLiveMessageIdsSubscriptionVariables>;
 export const TestOfflineInboxDocument = gql`
   query TestOfflineInbox {
     messages(first: 10) {
@@ -1395,6 +1613,87 @@ export const TestKeptViewerDocument = gql`
     }
   }
 ` as unknown as DocumentNode<TestKeptViewerQuery, TestKeptViewerQueryVariables>;
+export const TestAccountSignUpDocument = gql`
+  mutation TestAccountSignUp($email: String!, $password: String!, $language: Language, $timeZone: TimeZone) {
+    signUp(email: $email, password: $password, language: $language, timeZone: $timeZone) {
+      token
+      expiresAt
+      user {
+        id
+        email
+        settings {
+          language
+          timeZone
+          temperatureUnit
+          hour12
+        }
+      }
+    }
+  }
+` as unknown as DocumentNode<TestAccountSignUpMutation, TestAccountSignUpMutationVariables>;
+export const TestAccountSignUpInDocument = gql`
+  mutation TestAccountSignUpIn($email: String!, $region: String) {
+    signUp(email: $email, password: "analytical engine", language: EN_US, region: $region) {
+      user {
+        settings {
+          temperatureUnit
+          windSpeedUnit
+          precipitationUnit
+          hour12
+        }
+      }
+    }
+  }
+` as unknown as DocumentNode<TestAccountSignUpInMutation, TestAccountSignUpInMutationVariables>;
+export const TestAccountLogInDocument = gql`
+  mutation TestAccountLogIn($email: String!, $password: String!) {
+    logIn(email: $email, password: $password) {
+      token
+      user {
+        email
+      }
+    }
+  }
+` as unknown as DocumentNode<TestAccountLogInMutation, TestAccountLogInMutationVariables>;
+export const TestAccountMeDocument = gql`
+  query TestAccountMe {
+    me {
+      id
+      email
+    }
+  }
+` as unknown as DocumentNode<TestAccountMeQuery, TestAccountMeQueryVariables>;
+export const TestAccountMeIdDocument = gql`
+  query TestAccountMeId {
+    me {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestAccountMeIdQuery, TestAccountMeIdQueryVariables>;
+export const TestAccountPlaceIdsDocument = gql`
+  query TestAccountPlaceIds {
+    places {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestAccountPlaceIdsQuery, TestAccountPlaceIdsQueryVariables>;
+export const TestAccountTimeZoneDocument = gql`
+  mutation TestAccountTimeZone($input: SettingsInput!) {
+    updateSettings(input: $input) {
+      timeZone
+    }
+  }
+` as unknown as DocumentNode<TestAccountTimeZoneMutation, TestAccountTimeZoneMutationVariables>;
+export const TestAccountUpdateSettingsDocument = gql`
+  mutation TestAccountUpdateSettings($input: SettingsInput!) {
+    updateSettings(input: $input) {
+      temperatureUnit
+      quietHoursEnabled
+      quietFrom
+      timeZone
+    }
+  }
+` as unknown as DocumentNode<TestAccountUpdateSettingsMutation, TestAccountUpdateSettingsMutationVariables>;
 export const TestDepsAddPlaceDocument = gql`
   mutation TestDepsAddPlace($label: String!) {
     addPlace(latitude: 47.37, longitude: 8.54, label: $label) {
@@ -1453,96 +1752,6 @@ export const TestDepsRenameFlatDocument = gql`
     }
   }
 ` as unknown as DocumentNode<TestDepsRenameFlatMutation, TestDepsRenameFlatMutationVariables>;
-export const TestCacheHomeDocument = gql`
-  query TestCacheHome {
-    me {
-      id
-      places {
-        id
-        label
-        weather {
-          id
-          fetchedAt
-          stale
-          current {
-            time
-            temperature
-          }
-          hourly(hours: 2) {
-            time
-          }
-          daily(days: 7) {
-            date
-            temperatureMax
-          }
-        }
-      }
-    }
-  }
-` as unknown as DocumentNode<TestCacheHomeQuery, TestCacheHomeQueryVariables>;
-export const TestCacheAddPlaceDocument = gql`
-  mutation TestCacheAddPlace($label: String!, $lat: Float!) {
-    addPlace(latitude: $lat, longitude: 8.54, label: $label) {
-      id
-    }
-  }
-` as unknown as DocumentNode<TestCacheAddPlaceMutation, TestCacheAddPlaceMutationVariables>;
-export const TestCacheRenameFlatDocument = gql`
-  mutation TestCacheRenameFlat($id: ID!) {
-    renamePlace(id: $id, label: "Flat") {
-      id
-    }
-  }
-` as unknown as DocumentNode<TestCacheRenameFlatMutation, TestCacheRenameFlatMutationVariables>;
-export const TestCacheRenameLoftDocument = gql`
-  mutation TestCacheRenameLoft($id: ID!) {
-    renamePlace(id: $id, label: "Loft") {
-      id
-    }
-  }
-` as unknown as DocumentNode<TestCacheRenameLoftMutation, TestCacheRenameLoftMutationVariables>;
-export const TestCacheWithInboxDocument = gql`
-  query TestCacheWithInbox {
-    me {
-      unreadCount
-      places {
-        label
-      }
-    }
-  }
-` as unknown as DocumentNode<TestCacheWithInboxQuery, TestCacheWithInboxQueryVariables>;
-export const TestCacheTooManyHoursDocument = gql`
-  query TestCacheTooManyHours {
-    me {
-      places {
-        weather {
-          hourly(hours: 500) {
-            time
-          }
-        }
-      }
-    }
-  }
-` as unknown as DocumentNode<TestCacheTooManyHoursQuery, TestCacheTooManyHoursQueryVariables>;
-export const TestCacheWeatherFreshnessDocument = gql`
-  query TestCacheWeatherFreshness {
-    me {
-      places {
-        weather {
-          stale
-          fetchedAt
-        }
-      }
-    }
-  }
-` as unknown as DocumentNode<TestCacheWeatherFreshnessQuery, TestCacheWeatherFreshnessQueryVariables>;
-export const TestCacheVisitorDocument = gql`
-  query TestCacheVisitor {
-    weatherAt(latitude: 47.37, longitude: 8.54) {
-      id
-    }
-  }
-` as unknown as DocumentNode<TestCacheVisitorQuery, TestCacheVisitorQueryVariables>;
 export const TestUndoInboxDocument = gql`
   query TestUndoInbox {
     messages(first: 50) {
@@ -1679,3 +1888,93 @@ export const TestWsClientMessageIdsDocument = gql`
     }
   }
 ` as unknown as DocumentNode<TestWsClientMessageIdsSubscription, TestWsClientMessageIdsSubscriptionVariables>;
+export const TestCacheHomeDocument = gql`
+  query TestCacheHome {
+    me {
+      id
+      places {
+        id
+        label
+        weather {
+          id
+          fetchedAt
+          stale
+          current {
+            time
+            temperature
+          }
+          hourly(hours: 2) {
+            time
+          }
+          daily(days: 7) {
+            date
+            temperatureMax
+          }
+        }
+      }
+    }
+  }
+` as unknown as DocumentNode<TestCacheHomeQuery, TestCacheHomeQueryVariables>;
+export const TestCacheAddPlaceDocument = gql`
+  mutation TestCacheAddPlace($label: String!, $lat: Float!) {
+    addPlace(latitude: $lat, longitude: 8.54, label: $label) {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestCacheAddPlaceMutation, TestCacheAddPlaceMutationVariables>;
+export const TestCacheRenameFlatDocument = gql`
+  mutation TestCacheRenameFlat($id: ID!) {
+    renamePlace(id: $id, label: "Flat") {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestCacheRenameFlatMutation, TestCacheRenameFlatMutationVariables>;
+export const TestCacheRenameLoftDocument = gql`
+  mutation TestCacheRenameLoft($id: ID!) {
+    renamePlace(id: $id, label: "Loft") {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestCacheRenameLoftMutation, TestCacheRenameLoftMutationVariables>;
+export const TestCacheWithInboxDocument = gql`
+  query TestCacheWithInbox {
+    me {
+      unreadCount
+      places {
+        label
+      }
+    }
+  }
+` as unknown as DocumentNode<TestCacheWithInboxQuery, TestCacheWithInboxQueryVariables>;
+export const TestCacheTooManyHoursDocument = gql`
+  query TestCacheTooManyHours {
+    me {
+      places {
+        weather {
+          hourly(hours: 500) {
+            time
+          }
+        }
+      }
+    }
+  }
+` as unknown as DocumentNode<TestCacheTooManyHoursQuery, TestCacheTooManyHoursQueryVariables>;
+export const TestCacheWeatherFreshnessDocument = gql`
+  query TestCacheWeatherFreshness {
+    me {
+      places {
+        weather {
+          stale
+          fetchedAt
+        }
+      }
+    }
+  }
+` as unknown as DocumentNode<TestCacheWeatherFreshnessQuery, TestCacheWeatherFreshnessQueryVariables>;
+export const TestCacheVisitorDocument = gql`
+  query TestCacheVisitor {
+    weatherAt(latitude: 47.37, longitude: 8.54) {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestCacheVisitorQuery, TestCacheVisitorQueryVariables>;
