@@ -71,6 +71,8 @@ const config: CodegenConfig = {
     },
     // The operations integration tests read results of (their own selections, beside each test).
     "tests/support/documents.generated.ts": { documents: "tests/**/*.graphql", ...typedDocuments },
+    // The operations the e2e helpers send to set accounts up (e2e/support/graphql.graphql).
+    "e2e/support/documents.generated.ts": { documents: "e2e/**/*.graphql", ...typedDocuments },
   },
   hooks: { afterAllFileWrite: ["prettier --write"] },
   // Plugins from the project's node_modules, whoever runs this (the CLI, or scripts/codegen-check.ts through the ESM

@@ -91,6 +91,71 @@ export type AlertRuleInput = {
   cooldownHours?: number | null | undefined;
 };
 
+export type TestAccountSignUpMutationVariables = Exact<{
+  email: string;
+  password: string;
+  language?: Language | null | undefined;
+  timeZone?: string | null | undefined;
+}>;
+
+export type TestAccountSignUpMutation = {
+  signUp: {
+    token: string;
+    expiresAt: string;
+    user: {
+      id: string;
+      email: string;
+      settings: { language: Language; timeZone: string; temperatureUnit: TemperatureUnit; hour12: boolean };
+    };
+  };
+};
+
+export type TestAccountSignUpInMutationVariables = Exact<{
+  email: string;
+  region?: string | null | undefined;
+}>;
+
+export type TestAccountSignUpInMutation = {
+  signUp: {
+    user: {
+      settings: { temperatureUnit: TemperatureUnit; windSpeedUnit: WindSpeedUnit; precipitationUnit: PrecipitationUnit; hour12: boolean };
+    };
+  };
+};
+
+export type TestAccountLogInMutationVariables = Exact<{
+  email: string;
+  password: string;
+}>;
+
+export type TestAccountLogInMutation = { logIn: { token: string; user: { email: string } } };
+
+export type TestAccountMeQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestAccountMeQuery = { me: { id: string; email: string } | null };
+
+export type TestAccountMeIdQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestAccountMeIdQuery = { me: { id: string } | null };
+
+export type TestAccountPlaceIdsQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestAccountPlaceIdsQuery = { places: Array<{ id: string }> };
+
+export type TestAccountTimeZoneMutationVariables = Exact<{
+  input: SettingsInput;
+}>;
+
+export type TestAccountTimeZoneMutation = { updateSettings: { timeZone: string } };
+
+export type TestAccountUpdateSettingsMutationVariables = Exact<{
+  input: SettingsInput;
+}>;
+
+export type TestAccountUpdateSettingsMutation = {
+  updateSettings: { temperatureUnit: TemperatureUnit; quietHoursEnabled: boolean; quietFrom: string; timeZone: string };
+};
+
 export type TestAlertSaveRuleMutationVariables = Exact<{
   input: AlertRuleInput;
 }>;
@@ -579,71 +644,6 @@ export type TestKeptViewerQueryVariables = Exact<{ [key: string]: never }>;
 
 export type TestKeptViewerQuery = { me: { id: string } | null };
 
-export type TestAccountSignUpMutationVariables = Exact<{
-  email: string;
-  password: string;
-  language?: Language | null | undefined;
-  timeZone?: string | null | undefined;
-}>;
-
-export type TestAccountSignUpMutation = {
-  signUp: {
-    token: string;
-    expiresAt: string;
-    user: {
-      id: string;
-      email: string;
-      settings: { language: Language; timeZone: string; temperatureUnit: TemperatureUnit; hour12: boolean };
-    };
-  };
-};
-
-export type TestAccountSignUpInMutationVariables = Exact<{
-  email: string;
-  region?: string | null | undefined;
-}>;
-
-export type TestAccountSignUpInMutation = {
-  signUp: {
-    user: {
-      settings: { temperatureUnit: TemperatureUnit; windSpeedUnit: WindSpeedUnit; precipitationUnit: PrecipitationUnit; hour12: boolean };
-    };
-  };
-};
-
-export type TestAccountLogInMutationVariables = Exact<{
-  email: string;
-  password: string;
-}>;
-
-export type TestAccountLogInMutation = { logIn: { token: string; user: { email: string } } };
-
-export type TestAccountMeQueryVariables = Exact<{ [key: string]: never }>;
-
-export type TestAccountMeQuery = { me: { id: string; email: string } | null };
-
-export type TestAccountMeIdQueryVariables = Exact<{ [key: string]: never }>;
-
-export type TestAccountMeIdQuery = { me: { id: string } | null };
-
-export type TestAccountPlaceIdsQueryVariables = Exact<{ [key: string]: never }>;
-
-export type TestAccountPlaceIdsQuery = { places: Array<{ id: string }> };
-
-export type TestAccountTimeZoneMutationVariables = Exact<{
-  input: SettingsInput;
-}>;
-
-export type TestAccountTimeZoneMutation = { updateSettings: { timeZone: string } };
-
-export type TestAccountUpdateSettingsMutationVariables = Exact<{
-  input: SettingsInput;
-}>;
-
-export type TestAccountUpdateSettingsMutation = {
-  updateSettings: { temperatureUnit: TemperatureUnit; quietHoursEnabled: boolean; quietFrom: string; timeZone: string };
-};
-
 export type TestDepsAddPlaceMutationVariables = Exact<{
   label: string;
 }>;
@@ -686,6 +686,61 @@ export type TestDepsRenameFlatMutationVariables = Exact<{
 }>;
 
 export type TestDepsRenameFlatMutation = { renamePlace: { id: string } };
+
+export type TestCacheHomeQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestCacheHomeQuery = {
+  me: {
+    id: string;
+    places: Array<{
+      id: string;
+      label: string;
+      weather: {
+        id: string;
+        fetchedAt: string;
+        stale: boolean;
+        current: { time: string; temperature: number };
+        hourly: Array<{ time: string }>;
+        daily: Array<{ date: string; temperatureMax: number }>;
+      };
+    }>;
+  } | null;
+};
+
+export type TestCacheAddPlaceMutationVariables = Exact<{
+  label: string;
+  lat: number;
+}>;
+
+export type TestCacheAddPlaceMutation = { addPlace: { id: string } };
+
+export type TestCacheRenameFlatMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+export type TestCacheRenameFlatMutation = { renamePlace: { id: string } };
+
+export type TestCacheRenameLoftMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+export type TestCacheRenameLoftMutation = { renamePlace: { id: string } };
+
+export type TestCacheWithInboxQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestCacheWithInboxQuery = { me: { unreadCount: number; places: Array<{ label: string }> } | null };
+
+export type TestCacheTooManyHoursQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestCacheTooManyHoursQuery = { me: { places: Array<{ weather: { hourly: Array<{ time: string }> } }> } | null };
+
+export type TestCacheWeatherFreshnessQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestCacheWeatherFreshnessQuery = { me: { places: Array<{ weather: { stale: boolean; fetchedAt: string } }> } | null };
+
+export type TestCacheVisitorQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestCacheVisitorQuery = { weatherAt: { id: string } };
 
 export type TestUndoInboxQueryVariables = Exact<{ [key: string]: never }>;
 
@@ -772,61 +827,87 @@ export type TestWsClientMessageIdsSubscriptionVariables = Exact<{ [key: string]:
 
 export type TestWsClientMessageIdsSubscription = { messageReceived: { id: string } };
 
-export type TestCacheHomeQueryVariables = Exact<{ [key: string]: never }>;
-
-export type TestCacheHomeQuery = {
-  me: {
-    id: string;
-    places: Array<{
-      id: string;
-      label: string;
-      weather: {
-        id: string;
-        fetchedAt: string;
-        stale: boolean;
-        current: { time: string; temperature: number };
-        hourly: Array<{ time: string }>;
-        daily: Array<{ date: string; temperatureMax: number }>;
-      };
-    }>;
-  } | null;
-};
-
-export type TestCacheAddPlaceMutationVariables = Exact<{
-  label: string;
-  lat: number;
-}>;
-
-export type TestCacheAddPlaceMutation = { addPlace: { id: string } };
-
-export type TestCacheRenameFlatMutationVariables = Exact<{
-  id: string | number;
-}>;
-
-export type TestCacheRenameFlatMutation = { renamePlace: { id: string } };
-
-export type TestCacheRenameLoftMutationVariables = Exact<{
-  id: string | number;
-}>;
-
-export type TestCacheRenameLoftMutation = { renamePlace: { id: string } };
-
-export type TestCacheWithInboxQueryVariables = Exact<{ [key: string]: never }>;
-
-export type TestCacheWithInboxQuery = { me: { unreadCount: number; places: Array<{ label: string }> } | null };
-
-export type TestCacheTooManyHoursQueryVariables = Exact<{ [key: string]: never }>;
-
-export type TestCacheTooManyHoursQuery = { me: { places: Array<{ weather: { hourly: Array<{ time: string }> } }> } | null };
-
-export type TestCacheWeatherFreshnessQueryVariables = Exact<{ [key: string]: never }>;
-
-export type TestCacheWeatherFreshnessQuery = { me: { places: Array<{ weather: { stale: boolean; fetchedAt: string } }> } | null };
-
-export type TestCacheVisitorQueryVariables = Exact<{ [key: string]: never }>;
-
-export type TestCacheVisitorQuery = { weatherAt: { id: string } };
-
+export const TestAccountSignUpDocument = gql`
+  mutation TestAccountSignUp($email: String!, $password: String!, $language: Language, $timeZone: TimeZone) {
+    signUp(email: $email, password: $password, language: $language, timeZone: $timeZone) {
+      token
+      expiresAt
+      user {
+        id
+        email
+        settings {
+          language
+          timeZone
+          temperatureUnit
+          hour12
+        }
+      }
+    }
+  }
+` as unknown as DocumentNode<TestAccountSignUpMutation, TestAccountSignUpMutationVariables>;
+export const TestAccountSignUpInDocument = gql`
+  mutation TestAccountSignUpIn($email: String!, $region: String) {
+    signUp(email: $email, password: "analytical engine", language: EN_US, region: $region) {
+      user {
+        settings {
+          temperatureUnit
+          windSpeedUnit
+          precipitationUnit
+          hour12
+        }
+      }
+    }
+  }
+` as unknown as DocumentNode<TestAccountSignUpInMutation, TestAccountSignUpInMutationVariables>;
+export const TestAccountLogInDocument = gql`
+  mutation TestAccountLogIn($email: String!, $password: String!) {
+    logIn(email: $email, password: $password) {
+      token
+      user {
+        email
+      }
+    }
+  }
+` as unknown as DocumentNode<TestAccountLogInMutation, TestAccountLogInMutationVariables>;
+export const TestAccountMeDocument = gql`
+  query TestAccountMe {
+    me {
+      id
+      email
+    }
+  }
+` as unknown as DocumentNode<TestAccountMeQuery, TestAccountMeQueryVariables>;
+export const TestAccountMeIdDocument = gql`
+  query TestAccountMeId {
+    me {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestAccountMeIdQuery, TestAccountMeIdQueryVariables>;
+export const TestAccountPlaceIdsDocument = gql`
+  query TestAccountPlaceIds {
+    places {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestAccountPlaceIdsQuery, TestAccountPlaceIdsQueryVariables>;
+export const TestAccountTimeZoneDocument = gql`
+  mutation TestAccountTimeZone($input: SettingsInput!) {
+    updateSettings(input: $input) {
+      timeZone
+    }
+  }
+` as unknown as DocumentNode<TestAccountTimeZoneMutation, TestAccountTimeZoneMutationVariables>;
+export const TestAccountUpdateSettingsDocument = gql`
+  mutation TestAccountUpdateSettings($input: SettingsInput!) {
+    updateSettings(input: $input) {
+      temperatureUnit
+      quietHoursEnabled
+      quietFrom
+      timeZone
+    }
+  }
+` as unknown as DocumentNode<TestAccountUpdateSettingsMutation, TestAccountUpdateSettingsMutationVariables>;
 export const TestAlertSaveRuleDocument = gql`
   mutation TestAlertSaveRule($input: AlertRuleInput!) {
     saveAlertRule(input: $input) {
@@ -1613,87 +1694,6 @@ export const TestKeptViewerDocument = gql`
     }
   }
 ` as unknown as DocumentNode<TestKeptViewerQuery, TestKeptViewerQueryVariables>;
-export const TestAccountSignUpDocument = gql`
-  mutation TestAccountSignUp($email: String!, $password: String!, $language: Language, $timeZone: TimeZone) {
-    signUp(email: $email, password: $password, language: $language, timeZone: $timeZone) {
-      token
-      expiresAt
-      user {
-        id
-        email
-        settings {
-          language
-          timeZone
-          temperatureUnit
-          hour12
-        }
-      }
-    }
-  }
-` as unknown as DocumentNode<TestAccountSignUpMutation, TestAccountSignUpMutationVariables>;
-export const TestAccountSignUpInDocument = gql`
-  mutation TestAccountSignUpIn($email: String!, $region: String) {
-    signUp(email: $email, password: "analytical engine", language: EN_US, region: $region) {
-      user {
-        settings {
-          temperatureUnit
-          windSpeedUnit
-          precipitationUnit
-          hour12
-        }
-      }
-    }
-  }
-` as unknown as DocumentNode<TestAccountSignUpInMutation, TestAccountSignUpInMutationVariables>;
-export const TestAccountLogInDocument = gql`
-  mutation TestAccountLogIn($email: String!, $password: String!) {
-    logIn(email: $email, password: $password) {
-      token
-      user {
-        email
-      }
-    }
-  }
-` as unknown as DocumentNode<TestAccountLogInMutation, TestAccountLogInMutationVariables>;
-export const TestAccountMeDocument = gql`
-  query TestAccountMe {
-    me {
-      id
-      email
-    }
-  }
-` as unknown as DocumentNode<TestAccountMeQuery, TestAccountMeQueryVariables>;
-export const TestAccountMeIdDocument = gql`
-  query TestAccountMeId {
-    me {
-      id
-    }
-  }
-` as unknown as DocumentNode<TestAccountMeIdQuery, TestAccountMeIdQueryVariables>;
-export const TestAccountPlaceIdsDocument = gql`
-  query TestAccountPlaceIds {
-    places {
-      id
-    }
-  }
-` as unknown as DocumentNode<TestAccountPlaceIdsQuery, TestAccountPlaceIdsQueryVariables>;
-export const TestAccountTimeZoneDocument = gql`
-  mutation TestAccountTimeZone($input: SettingsInput!) {
-    updateSettings(input: $input) {
-      timeZone
-    }
-  }
-` as unknown as DocumentNode<TestAccountTimeZoneMutation, TestAccountTimeZoneMutationVariables>;
-export const TestAccountUpdateSettingsDocument = gql`
-  mutation TestAccountUpdateSettings($input: SettingsInput!) {
-    updateSettings(input: $input) {
-      temperatureUnit
-      quietHoursEnabled
-      quietFrom
-      timeZone
-    }
-  }
-` as unknown as DocumentNode<TestAccountUpdateSettingsMutation, TestAccountUpdateSettingsMutationVariables>;
 export const TestDepsAddPlaceDocument = gql`
   mutation TestDepsAddPlace($label: String!) {
     addPlace(latitude: 47.37, longitude: 8.54, label: $label) {
@@ -1752,6 +1752,96 @@ export const TestDepsRenameFlatDocument = gql`
     }
   }
 ` as unknown as DocumentNode<TestDepsRenameFlatMutation, TestDepsRenameFlatMutationVariables>;
+export const TestCacheHomeDocument = gql`
+  query TestCacheHome {
+    me {
+      id
+      places {
+        id
+        label
+        weather {
+          id
+          fetchedAt
+          stale
+          current {
+            time
+            temperature
+          }
+          hourly(hours: 2) {
+            time
+          }
+          daily(days: 7) {
+            date
+            temperatureMax
+          }
+        }
+      }
+    }
+  }
+` as unknown as DocumentNode<TestCacheHomeQuery, TestCacheHomeQueryVariables>;
+export const TestCacheAddPlaceDocument = gql`
+  mutation TestCacheAddPlace($label: String!, $lat: Float!) {
+    addPlace(latitude: $lat, longitude: 8.54, label: $label) {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestCacheAddPlaceMutation, TestCacheAddPlaceMutationVariables>;
+export const TestCacheRenameFlatDocument = gql`
+  mutation TestCacheRenameFlat($id: ID!) {
+    renamePlace(id: $id, label: "Flat") {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestCacheRenameFlatMutation, TestCacheRenameFlatMutationVariables>;
+export const TestCacheRenameLoftDocument = gql`
+  mutation TestCacheRenameLoft($id: ID!) {
+    renamePlace(id: $id, label: "Loft") {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestCacheRenameLoftMutation, TestCacheRenameLoftMutationVariables>;
+export const TestCacheWithInboxDocument = gql`
+  query TestCacheWithInbox {
+    me {
+      unreadCount
+      places {
+        label
+      }
+    }
+  }
+` as unknown as DocumentNode<TestCacheWithInboxQuery, TestCacheWithInboxQueryVariables>;
+export const TestCacheTooManyHoursDocument = gql`
+  query TestCacheTooManyHours {
+    me {
+      places {
+        weather {
+          hourly(hours: 500) {
+            time
+          }
+        }
+      }
+    }
+  }
+` as unknown as DocumentNode<TestCacheTooManyHoursQuery, TestCacheTooManyHoursQueryVariables>;
+export const TestCacheWeatherFreshnessDocument = gql`
+  query TestCacheWeatherFreshness {
+    me {
+      places {
+        weather {
+          stale
+          fetchedAt
+        }
+      }
+    }
+  }
+` as unknown as DocumentNode<TestCacheWeatherFreshnessQuery, TestCacheWeatherFreshnessQueryVariables>;
+export const TestCacheVisitorDocument = gql`
+  query TestCacheVisitor {
+    weatherAt(latitude: 47.37, longitude: 8.54) {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestCacheVisitorQuery, TestCacheVisitorQueryVariables>;
 export const TestUndoInboxDocument = gql`
   query TestUndoInbox {
     messages(first: 50) {
@@ -1888,93 +1978,3 @@ export const TestWsClientMessageIdsDocument = gql`
     }
   }
 ` as unknown as DocumentNode<TestWsClientMessageIdsSubscription, TestWsClientMessageIdsSubscriptionVariables>;
-export const TestCacheHomeDocument = gql`
-  query TestCacheHome {
-    me {
-      id
-      places {
-        id
-        label
-        weather {
-          id
-          fetchedAt
-          stale
-          current {
-            time
-            temperature
-          }
-          hourly(hours: 2) {
-            time
-          }
-          daily(days: 7) {
-            date
-            temperatureMax
-          }
-        }
-      }
-    }
-  }
-` as unknown as DocumentNode<TestCacheHomeQuery, TestCacheHomeQueryVariables>;
-export const TestCacheAddPlaceDocument = gql`
-  mutation TestCacheAddPlace($label: String!, $lat: Float!) {
-    addPlace(latitude: $lat, longitude: 8.54, label: $label) {
-      id
-    }
-  }
-` as unknown as DocumentNode<TestCacheAddPlaceMutation, TestCacheAddPlaceMutationVariables>;
-export const TestCacheRenameFlatDocument = gql`
-  mutation TestCacheRenameFlat($id: ID!) {
-    renamePlace(id: $id, label: "Flat") {
-      id
-    }
-  }
-` as unknown as DocumentNode<TestCacheRenameFlatMutation, TestCacheRenameFlatMutationVariables>;
-export const TestCacheRenameLoftDocument = gql`
-  mutation TestCacheRenameLoft($id: ID!) {
-    renamePlace(id: $id, label: "Loft") {
-      id
-    }
-  }
-` as unknown as DocumentNode<TestCacheRenameLoftMutation, TestCacheRenameLoftMutationVariables>;
-export const TestCacheWithInboxDocument = gql`
-  query TestCacheWithInbox {
-    me {
-      unreadCount
-      places {
-        label
-      }
-    }
-  }
-` as unknown as DocumentNode<TestCacheWithInboxQuery, TestCacheWithInboxQueryVariables>;
-export const TestCacheTooManyHoursDocument = gql`
-  query TestCacheTooManyHours {
-    me {
-      places {
-        weather {
-          hourly(hours: 500) {
-            time
-          }
-        }
-      }
-    }
-  }
-` as unknown as DocumentNode<TestCacheTooManyHoursQuery, TestCacheTooManyHoursQueryVariables>;
-export const TestCacheWeatherFreshnessDocument = gql`
-  query TestCacheWeatherFreshness {
-    me {
-      places {
-        weather {
-          stale
-          fetchedAt
-        }
-      }
-    }
-  }
-` as unknown as DocumentNode<TestCacheWeatherFreshnessQuery, TestCacheWeatherFreshnessQueryVariables>;
-export const TestCacheVisitorDocument = gql`
-  query TestCacheVisitor {
-    weatherAt(latitude: 47.37, longitude: 8.54) {
-      id
-    }
-  }
-` as unknown as DocumentNode<TestCacheVisitorQuery, TestCacheVisitorQueryVariables>;
