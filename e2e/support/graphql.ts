@@ -1,4 +1,13 @@
 import type { APIRequestContext, BrowserContext, Page } from "@playwright/test";
+import type { TypedDocumentNode } from "@urql/core";
+import { print } from "graphql";
+import {
+  E2eAddPlaceDocument,
+  E2eLogInDocument,
+  E2eSaveBriefingDocument,
+  E2eSendBriefingNowDocument,
+  E2eSignUpDocument,
+} from "./documents.generated";
 
 export type RecordedOperation = { operationName?: string; variables?: Record<string, unknown> };
 
@@ -11,12 +20,17 @@ export function recordGraphQLOperations(page: Page): RecordedOperation[] {
   return operations;
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- untyped GraphQL result (string queries): callers name the shape they expect
-export type Gql = <Data = any>(query: string, variables?: Record<string, unknown>) => Promise<Data>;
+/** A typed document (graphql.graphql's) answers with its result type; a string with the `Data` its caller names. */
+export type Gql = {
+  <R, V extends Record<string, unknown>>(document: TypedDocumentNode<R, V>, variables?: V): Promise<R>;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- untyped GraphQL result (string queries): callers name the shape they expect
+  <Data = any>(query: string, variables?: Record<string, unknown>): Promise<Data>;
+};
 
 /** Calls the API at `baseURL` with a bearer token, as another client of the same account would. */
 export function apiAs(request: APIRequestContext, baseURL: string, token: string | null): Gql {
-  return async (query, variables = {}) => {
+  return (async (document: string | TypedDocumentNode<unknown, object>, variables: object = {}) => {
+    const query = typeof document === "string" ? document : print(document);
     const response = await request.post(`${baseURL}/graphql`, {
       data: { query, variables },
       headers: token ? { authorization: `Bearer ${token}` } : {},
@@ -24,7 +38,7 @@ export function apiAs(request: APIRequestContext, baseURL: string, token: string
     const body = (await response.json()) as { data?: unknown; errors?: Array<{ message: string }> };
     if (body.errors?.length) throw new Error(`GraphQL errors: ${body.errors.map((error) => error.message).join(", ")}`);
     return body.data as never;
-  };
+  }) as Gql;
 }
 
 let counter = 0;
@@ -34,44 +48,21 @@ const PASSWORD = "a sturdy passphrase";
 /** A new account with one place and a briefing for it; returns its token and helpers. */
 export async function accountWithPlace(request: APIRequestContext, baseURL: string, label: string) {
   const email = uniqueEmail();
-  const signUp = await apiAs(
-    request,
-    baseURL,
-    null,
-  )<{ signUp: { token: string } }>(
-    `mutation ($email: String!, $password: String!) { signUp(email: $email, password: $password, timeZone: "Europe/Berlin") { token } }`,
-    { email, password: PASSWORD },
-  );
+  const signUp = await apiAs(request, baseURL, null)(E2eSignUpDocument, { email, password: PASSWORD });
   const token = signUp.signUp.token;
   const gql = apiAs(request, baseURL, token);
-  const { addPlace } = await gql<{ addPlace: { id: string } }>(
-    `mutation ($label: String) { addPlace(latitude: 52.52, longitude: 13.41, label: $label) { id } }`,
-    { label },
-  );
-  const { saveBriefing } = await gql<{ saveBriefing: { id: string } }>(
-    `mutation ($input: BriefingInput!) { saveBriefing(input: $input) { id } }`,
-    { input: { name: `${label} morning`, placeIds: [addPlace.id], period: "TODAY", time: "07:00", days: ["MON"] } },
-  );
+  const { addPlace } = await gql(E2eAddPlaceDocument, { label });
+  const { saveBriefing } = await gql(E2eSaveBriefingDocument, {
+    input: { name: `${label} morning`, placeIds: [addPlace.id], period: "TODAY", time: "07:00", days: ["MON"] },
+  });
   /** Has the bot write a briefing message now; returns its title. */
-  const sendBriefing = async (api: Gql = gql) =>
-    (
-      await api<{ sendBriefingNow: { id: string; title: string } }>(`mutation ($id: ID!) { sendBriefingNow(id: $id) { id title } }`, {
-        id: saveBriefing.id,
-      })
-    ).sendBriefingNow;
+  const sendBriefing = async (api: Gql = gql) => (await api(E2eSendBriefingNowDocument, { id: saveBriefing.id })).sendBriefingNow;
   return { email, password: PASSWORD, token, gql, placeId: addPlace.id, sendBriefing };
 }
 
 /** Logs in through the API (a second device of the same account): a client with a new token. */
 export async function logInApi(request: APIRequestContext, baseURL: string, email: string, password: string): Promise<Gql> {
-  const { logIn } = await apiAs(
-    request,
-    baseURL,
-    null,
-  )<{ logIn: { token: string } }>(
-    `mutation ($email: String!, $password: String!) { logIn(email: $email, password: $password) { token } }`,
-    { email, password },
-  );
+  const { logIn } = await apiAs(request, baseURL, null)(E2eLogInDocument, { email, password });
   return apiAs(request, baseURL, logIn.token);
 }
 

@@ -4,7 +4,20 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { HASH_SLOTS } from "~/api/auth/hash-slots.server";
 import { LOGIN_LIMITS } from "~/api/auth/login-guard.server";
+import { print } from "graphql";
+import { LogOutDocument as LOG_OUT } from "~/lib/account-documents.generated";
 import { codes, startTestApi, type GraphQLResponse, type TestApi } from "../support/api-server";
+import {
+  TestAccountLogInDocument as LOG_IN,
+  TestAccountMeDocument as ME,
+  TestAccountMeIdDocument as ME_ID,
+  TestAccountPlaceIdsDocument as PLACE_IDS,
+  TestAccountSignUpDocument as SIGN_UP,
+  TestAccountSignUpInDocument as SIGN_UP_IN,
+  TestAccountTimeZoneDocument as UPDATE_TIME_ZONE,
+  TestAccountUpdateSettingsDocument as UPDATE_SETTINGS,
+  type TestAccountLogInMutation,
+} from "../support/documents.generated";
 
 let t: TestApi;
 beforeAll(async () => {
@@ -12,13 +25,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const SIGN_UP = `mutation ($email: String!, $password: String!, $language: Language, $timeZone: TimeZone) {
-  signUp(email: $email, password: $password, language: $language, timeZone: $timeZone) {
-    token expiresAt user { id email settings { language timeZone temperatureUnit hour12 } }
-  }
-}`;
-const LOG_IN = `mutation ($email: String!, $password: String!) { logIn(email: $email, password: $password) { token user { email } } }`;
-const ME = `{ me { id email } }`;
+// Typed documents (accounts.graphql; the app's LogOut): the answers below are read with their generated result types.
 
 describe("accounts", () => {
   it("signs up, and the token identifies the user for 7 days", async () => {
@@ -43,11 +50,6 @@ describe("accounts", () => {
   });
 
   it("starts a new account on its region's units: the UK °C and mph, the US °F, elsewhere metric; a bad region is refused", async () => {
-    const SIGN_UP_IN = `mutation ($email: String!, $region: String) {
-      signUp(email: $email, password: "analytical engine", language: EN_US, region: $region) {
-        user { settings { temperatureUnit windSpeedUnit precipitationUnit hour12 } }
-      }
-    }`;
     const settingsFor = async (email: string, region?: string) => (await t.gql(SIGN_UP_IN, { email, region })).data?.signUp.user.settings;
     expect(await settingsFor("uk@example.com", "GB")).toEqual({
       temperatureUnit: "CELSIUS",
@@ -120,11 +122,10 @@ describe("accounts", () => {
     const signedUp = await t.gql(SIGN_UP, { email: "zones@example.com", password: "time zone traveller", timeZone: "europe/berlin" });
     expect(signedUp.data!.signUp.user.settings.timeZone).toBe("Europe/Berlin");
     const token = signedUp.data!.signUp.token;
-    const UPDATE = `mutation ($input: SettingsInput!) { updateSettings(input: $input) { timeZone } }`;
-    expect((await t.gql(UPDATE, { input: { timeZone: "AMERICA/NEW_YORK" } }, { token })).data!.updateSettings.timeZone).toBe(
+    expect((await t.gql(UPDATE_TIME_ZONE, { input: { timeZone: "AMERICA/NEW_YORK" } }, { token })).data!.updateSettings.timeZone).toBe(
       "America/New_York",
     );
-    expect((await t.gql(UPDATE, { input: { timeZone: "utc" } }, { token })).data!.updateSettings.timeZone).toBe("UTC");
+    expect((await t.gql(UPDATE_TIME_ZONE, { input: { timeZone: "utc" } }, { token })).data!.updateSettings.timeZone).toBe("UTC");
   });
 
   it("logs in with the right password only", async () => {
@@ -140,10 +141,10 @@ describe("accounts", () => {
   it("logOut revokes the session it was called with, and only that one", async () => {
     const first = await t.signUp("linus@example.com", "kernel hacker");
     const second = (await t.gql(LOG_IN, { email: "linus@example.com", password: "kernel hacker" })).data!.logIn.token;
-    const out = await t.gql(`mutation { logOut }`, {}, { token: first });
+    const out = await t.gql(LOG_OUT, {}, { token: first });
     expect(out.data).toEqual({ logOut: true });
     expect((await t.gql(ME, {}, { token: first })).data!.me).toBeNull();
-    expect((await t.gql(ME, {}, { token: second })).data!.me.email).toBe("linus@example.com");
+    expect((await t.gql(ME, {}, { token: second })).data!.me!.email).toBe("linus@example.com");
   });
 
   it("rate-limits failed log-ins per account, even for the right password", async () => {
@@ -222,7 +223,7 @@ describe("accounts", () => {
       // Issued while the log-ins are being checked: a cheap query, and a file read, which needs
       // libuv's thread pool as scrypt does (as /healthz's static-file lookup does).
       const probes = Promise.all([
-        own.gql(`{ me { id } }`).then((result) => (finished.push("query"), result)),
+        own.gql(ME_ID).then((result) => (finished.push("query"), result)),
         stat(own.dataDir).then(() => finished.push("file")),
       ]);
       const [results, [query]] = await Promise.all([flood, probes]);
@@ -273,11 +274,16 @@ describe("accounts", () => {
         retryAttempts: 0,
       });
     const logIn = (client: ReturnType<typeof overWebSocket>, email: string) =>
-      new Promise<GraphQLResponse>((resolve, reject) => {
-        let result: GraphQLResponse;
-        client.subscribe(
-          { query: LOG_IN, variables: { email, password: "wrong password" } },
-          { next: (value) => (result = value as GraphQLResponse), error: reject, complete: () => resolve(result) },
+      new Promise<GraphQLResponse<TestAccountLogInMutation>>((resolve, reject) => {
+        let result: GraphQLResponse<TestAccountLogInMutation>;
+        // graphql-ws takes the text: the printed typed document, its result read with the document's type.
+        client.subscribe<TestAccountLogInMutation>(
+          { query: print(LOG_IN), variables: { email, password: "wrong password" } },
+          {
+            next: (value) => (result = value as GraphQLResponse<TestAccountLogInMutation>),
+            error: reject,
+            complete: () => resolve(result),
+          },
         );
       });
     const first = overWebSocket("203.0.113.7");
@@ -304,23 +310,26 @@ describe("accounts", () => {
 
   it("updates settings with validation", async () => {
     const token = await t.signUp();
-    const UPDATE = `mutation ($input: SettingsInput!) { updateSettings(input: $input) { temperatureUnit quietHoursEnabled quietFrom timeZone } }`;
-    const ok = await t.gql(UPDATE, { input: { temperatureUnit: "FAHRENHEIT", quietHoursEnabled: true, quietFrom: "21:30" } }, { token });
+    const ok = await t.gql(
+      UPDATE_SETTINGS,
+      { input: { temperatureUnit: "FAHRENHEIT", quietHoursEnabled: true, quietFrom: "21:30" } },
+      { token },
+    );
     expect(ok.data!.updateSettings).toEqual({
       temperatureUnit: "FAHRENHEIT",
       quietHoursEnabled: true,
       quietFrom: "21:30",
       timeZone: "UTC",
     });
-    const badTime = await t.gql(UPDATE, { input: { quietFrom: "25:00" } }, { token });
+    const badTime = await t.gql(UPDATE_SETTINGS, { input: { quietFrom: "25:00" } }, { token });
     expect(badTime.errors![0]!.message).toContain("LocalTime must be a time from 00:00 to 23:59");
-    const badZone = await t.gql(UPDATE, { input: { timeZone: "Mars/Olympus" } }, { token });
+    const badZone = await t.gql(UPDATE_SETTINGS, { input: { timeZone: "Mars/Olympus" } }, { token });
     expect(badZone.errors![0]!.message).toContain("IANA time zone");
-    expect(codes(await t.gql(UPDATE, { input: { hour12: true } }))).toEqual(["UNAUTHENTICATED"]);
+    expect(codes(await t.gql(UPDATE_SETTINGS, { input: { hour12: true } }))).toEqual(["UNAUTHENTICATED"]);
   });
 
   it("answers UNAUTHENTICATED for an unknown or malformed token", async () => {
     expect((await t.gql(ME, {}, { token: "x".repeat(43) })).data!.me).toBeNull();
-    expect(codes(await t.gql(`{ places { id } }`, {}, { token: "garbage" }))).toEqual(["UNAUTHENTICATED"]);
+    expect(codes(await t.gql(PLACE_IDS, {}, { token: "garbage" }))).toEqual(["UNAUTHENTICATED"]);
   });
 });

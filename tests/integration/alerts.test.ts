@@ -1,6 +1,25 @@
 import { describe, expect, it } from "vitest";
 import type { Scenario } from "../fakes/open-meteo";
+import { DeleteAlertRuleDocument as DELETE_RULE, RemovePlaceDocument as REMOVE_PLACE } from "~/lib/graphql/documents.generated";
 import { codes, testApis } from "../support/api-server";
+import {
+  TestAlertAddOfficeAgainDocument as ADD_OFFICE_AGAIN,
+  TestAlertAddOfficeDocument as ADD_OFFICE,
+  TestAlertInboxDocument as INBOX,
+  TestAlertPlaceIdsDocument as PLACE_IDS,
+  TestAlertPreviewDocument as PREVIEW,
+  TestAlertPreviewWindowsDocument as PREVIEW_WINDOWS,
+  TestAlertResumeDocument as RESUME,
+  TestAlertRuleIdsDocument as RULE_IDS,
+  TestAlertRuleNamesDocument as RULE_NAMES,
+  TestAlertSaveRuleDocument as SAVE,
+  TestAlertSearchLondonDocument as SEARCH_LONDON,
+  TestAlertSettingsDocument as UPDATE_SETTINGS,
+  TestAlertSnoozeDocument as SNOOZE,
+  TestAlertSnoozeIdDocument as SNOOZE_ID,
+  TestAlertSnoozeStateDocument as SNOOZE_STATE,
+  type AlertRuleInput,
+} from "../support/documents.generated";
 
 const api = testApis();
 
@@ -14,27 +33,22 @@ const twoGales: Scenario = (_lat, _lon, time) => {
   return { wind_gusts_10m: episode ? peak : 20, weather_code: 3 };
 };
 
-const SAVE = `mutation ($input: AlertRuleInput!) { saveAlertRule(input: $input) { id state } }`;
-const INBOX = `{ messages(first: 50) { edges { kind title body urgent alertRule { name } match { from to peakAt peakValue place { label } } } } }`;
+// Typed documents (alerts.graphql; the app's RemovePlace and DeleteAlertRule): answers read with their generated result types.
 
-async function setUp(cooldownHours: number, rule: Record<string, unknown> = {}) {
+async function setUp(cooldownHours: number, rule: Partial<AlertRuleInput> = {}) {
   let now = DAY1 * 1000;
   const t = await api({ now: () => new Date(now) });
   t.fake.setScenario(twoGales);
   const token = await t.signUp();
   await t.gql(
-    `mutation ($input: SettingsInput!) { updateSettings(input: $input) { id } }`,
+    UPDATE_SETTINGS,
     {
       input: { timeZone: "UTC", windSpeedUnit: "KMH", hour12: false, language: "EN_US" },
     },
     { token },
   );
-  const found = await t.gql(`{ searchLocations(query: "london") { id } }`, {}, { token });
-  await t.gql(
-    `mutation ($id: ID!) { addPlace(locationId: $id, label: "Office") { id } }`,
-    { id: found.data!.searchLocations[0].id },
-    { token },
-  );
+  const found = await t.gql(SEARCH_LONDON, {}, { token });
+  await t.gql(ADD_OFFICE, { id: found.data!.searchLocations[0]!.id }, { token });
   const saved = await t.gql(
     SAVE,
     {
@@ -61,7 +75,7 @@ async function setUp(cooldownHours: number, rule: Record<string, unknown> = {}) 
     }
   }
   const clock = { now: () => new Date(now), set: (epochSeconds: number) => (now = epochSeconds * 1000) };
-  return { t, token, replay, clock, ruleId: saved.data!.saveAlertRule.id as string };
+  return { t, token, replay, clock, ruleId: saved.data!.saveAlertRule.id };
 }
 
 describe("alert rules", () => {
@@ -69,7 +83,7 @@ describe("alert rules", () => {
     const { t, token, replay } = await setUp(3);
     await replay(72);
     const messages = (await t.gql(INBOX, {}, { token })).data!.messages.edges.reverse();
-    expect(messages.map((m: { kind: string }) => m.kind)).toEqual(["ALERT", "ALL_CLEAR", "ALERT", "ALL_CLEAR"]);
+    expect(messages.map((m) => m.kind)).toEqual(["ALERT", "ALL_CLEAR", "ALERT", "ALL_CLEAR"]);
     expect(messages[0]).toMatchObject({
       title: "Gale: Office",
       body: "Gusts 82 km/h in Office from 12:00 to 15:00, peak 13:00.",
@@ -84,16 +98,16 @@ describe("alert rules", () => {
       },
     });
     expect(messages[1]).toMatchObject({ kind: "ALL_CLEAR", title: "All clear: Office" });
-    expect(messages[2].body).toBe("Gusts 70 km/h in Office from 12:00 to 14:00, peak 12:00."); // sent the same morning
+    expect(messages[2]!.body).toBe("Gusts 70 km/h in Office from 12:00 to 14:00, peak 12:00."); // sent the same morning
   });
 
   it("wait out the cooldown before alerting again: a second episode inside it is announced when it ends, if still on", async () => {
     const { t, token, replay } = await setUp(30);
     await replay(72);
     const messages = (await t.gql(INBOX, {}, { token })).data!.messages.edges.reverse();
-    expect(messages.map((m: { kind: string }) => m.kind)).toEqual(["ALERT", "ALL_CLEAR", "ALERT", "ALL_CLEAR"]);
+    expect(messages.map((m) => m.kind)).toEqual(["ALERT", "ALL_CLEAR", "ALERT", "ALL_CLEAR"]);
     // Alerted on day 1 at 07:00, so not again before day 2 at 13:00: the second gale is told then, while it lasts.
-    expect(messages[2].body).toBe("Gusts 70 km/h in Office from 13:00 to 14:00, peak 13:00.");
+    expect(messages[2]!.body).toBe("Gusts 70 km/h in Office from 13:00 to 14:00, peak 13:00.");
   });
 
   it("announce each separate window of one forecast once, over repeated passes and refreshes, each with its all-clear", async () => {
@@ -114,7 +128,7 @@ describe("alert rules", () => {
       await t.api.services.alerts.evaluateAll();
     }
     const messages = (await t.gql(INBOX, {}, { token })).data!.messages.edges.reverse();
-    expect(messages.map((m: { kind: string; body: string }) => [m.kind, m.body])).toEqual([
+    expect(messages.map((m) => [m.kind, m.body])).toEqual([
       ["ALERT", "Gusts 75 km/h in Office from 02:00 to 04:00, peak 02:00."],
       ["ALERT", "Gusts 75 km/h in Office from 07:00 to 09:00, peak 07:00."],
       ["ALL_CLEAR", expect.any(String)],
@@ -126,20 +140,15 @@ describe("alert rules", () => {
     const { t, token, clock } = await setUp(6, { lookaheadHours: 24 });
     clock.set(DAY1 + 7 * H);
     await t.api.services.alerts.evaluateAll();
-    const alerts = async () =>
-      (await t.gql(INBOX, {}, { token })).data!.messages.edges.filter((m: { kind: string }) => m.kind === "ALERT").length;
+    const alerts = async () => (await t.gql(INBOX, {}, { token })).data!.messages.edges.filter((m) => m.kind === "ALERT").length;
     expect(await alerts()).toBe(1);
 
-    const place = (await t.gql(`{ places { id } }`, {}, { token })).data!.places[0].id;
-    expect((await t.gql(`mutation ($id: ID!) { removePlace(id: $id) }`, { id: place }, { token })).errors).toBeUndefined();
+    const place = (await t.gql(PLACE_IDS, {}, { token })).data!.places[0]!.id;
+    expect((await t.gql(REMOVE_PLACE, { id: place }, { token })).errors).toBeUndefined();
     clock.set(DAY1 + 8 * H);
     await t.api.services.alerts.evaluateAll();
-    const found = await t.gql(`{ searchLocations(query: "london") { id } }`, {}, { token });
-    const again = await t.gql(
-      `mutation ($id: ID!) { addPlace(locationId: $id, label: "Office again") { id } }`,
-      { id: found.data!.searchLocations[0].id },
-      { token },
-    );
+    const found = await t.gql(SEARCH_LONDON, {}, { token });
+    const again = await t.gql(ADD_OFFICE_AGAIN, { id: found.data!.searchLocations[0]!.id }, { token });
     expect(again.data!.addPlace.id).not.toBe(place);
     clock.set(DAY1 + 9 * H);
     await t.api.services.alerts.evaluateAll();
@@ -156,18 +165,14 @@ describe("alert rules", () => {
     const { t, token, clock } = await setUp(3, { lookaheadHours: 24 });
     clock.set(DAY1 + 7 * H);
     await t.api.services.alerts.evaluateAll();
-    const place = (await t.gql(`{ places { id } }`, {}, { token })).data!.places[0].id;
-    await t.gql(`mutation ($id: ID!) { removePlace(id: $id) }`, { id: place }, { token });
+    const place = (await t.gql(PLACE_IDS, {}, { token })).data!.places[0]!.id;
+    await t.gql(REMOVE_PLACE, { id: place }, { token });
     // Back in the evening, hours after the gale (12:00 to 15:00) blew over.
     clock.set(DAY1 + 20 * H);
-    const found = await t.gql(`{ searchLocations(query: "london") { id } }`, {}, { token });
-    await t.gql(
-      `mutation ($id: ID!) { addPlace(locationId: $id, label: "Office") { id } }`,
-      { id: found.data!.searchLocations[0].id },
-      { token },
-    );
+    const found = await t.gql(SEARCH_LONDON, {}, { token });
+    await t.gql(ADD_OFFICE, { id: found.data!.searchLocations[0]!.id }, { token });
     await t.api.services.alerts.evaluateAll();
-    const kinds = (await t.gql(INBOX, {}, { token })).data!.messages.edges.map((m: { kind: string }) => m.kind);
+    const kinds = (await t.gql(INBOX, {}, { token })).data!.messages.edges.map((m) => m.kind);
     // Day 1's alert, and day 2's gale now in view; no stale all-clear in between.
     expect(kinds).toEqual(["ALERT", "ALERT"]);
   });
@@ -192,19 +197,12 @@ describe("alert rules", () => {
     expect(copy.errors).toBeUndefined();
     clock.set(DAY1 + 7 * H);
     await t.api.services.alerts.evaluateAll();
-    const alerts = async () =>
-      (
-        (await t.gql(INBOX, {}, { token })).data!.messages.edges as Array<{
-          kind: string;
-          urgent: boolean;
-          alertRule: { name: string } | null;
-        }>
-      ).filter((m) => m.kind === "ALERT");
+    const alerts = async () => (await t.gql(INBOX, {}, { token })).data!.messages.edges.filter((m) => m.kind === "ALERT");
     expect(await alerts()).toMatchObject([{ urgent: true, alertRule: { name: "Gale (urgent)" } }]);
 
     // Deleted and made again as it was: the gale it told is not news.
-    await t.gql(`mutation ($id: ID!) { deleteAlertRule(id: $id) }`, { id: ruleId }, { token });
-    await t.gql(`mutation ($id: ID!) { deleteAlertRule(id: $id) }`, { id: copy.data!.saveAlertRule.id }, { token });
+    await t.gql(DELETE_RULE, { id: ruleId }, { token });
+    await t.gql(DELETE_RULE, { id: copy.data!.saveAlertRule.id }, { token });
     await t.gql(
       SAVE,
       { input: { name: "Gale again", metric: "WIND_GUSTS", comparator: "AT_LEAST", threshold: 60, lookaheadHours: 24, cooldownHours: 6 } },
@@ -235,7 +233,7 @@ describe("alert rules", () => {
   it("previews when a rule would fire within its look-ahead, saving nothing", async () => {
     const { t, token } = await setUp(3);
     const preview = await t.gql(
-      `query ($input: AlertRuleInput!) { previewAlertRule(input: $input) { from to peakValue place { label } } }`,
+      PREVIEW,
       {
         input: { name: "Try", metric: "WIND_GUSTS", threshold: 75 },
       },
@@ -244,14 +242,13 @@ describe("alert rules", () => {
     expect(preview.data!.previewAlertRule).toEqual([
       { from: "2026-06-01T13:00:00.000Z", to: "2026-06-01T14:00:00.000Z", peakValue: 82, place: { label: "Office" } },
     ]);
-    expect((await t.gql(`{ alertRules { name } }`, {}, { token })).data!.alertRules).toEqual([{ name: "Gale" }]);
+    expect((await t.gql(RULE_NAMES, {}, { token })).data!.alertRules).toEqual([{ name: "Gale" }]);
   });
 
   it("previews only as far ahead as the rule looks", async () => {
     const { t, token } = await setUp(3);
-    const PREVIEW = `query ($input: AlertRuleInput!) { previewAlertRule(input: $input) { from to } }`;
     const preview = async (lookaheadHours: number) =>
-      (await t.gql(PREVIEW, { input: { name: "Try", metric: "WIND_GUSTS", threshold: 60, lookaheadHours } }, { token })).data!
+      (await t.gql(PREVIEW_WINDOWS, { input: { name: "Try", metric: "WIND_GUSTS", threshold: 60, lookaheadHours } }, { token })).data!
         .previewAlertRule;
     // Midnight on day 1: the first gale starts in 12 hours, the second in 36.
     expect(await preview(6)).toEqual([]);
@@ -265,7 +262,7 @@ describe("alert rules", () => {
   it("snoozed rules stay silent, and a resumed one speaks again", async () => {
     const { t, token, replay, ruleId } = await setUp(3);
     const snoozed = await t.gql(
-      `mutation ($id: ID!, $until: DateTime) { snoozeAlertRule(id: $id, until: $until) { state } }`,
+      SNOOZE_STATE,
       {
         id: ruleId,
         until: "2026-06-01T20:00:00Z",
@@ -276,22 +273,20 @@ describe("alert rules", () => {
     await replay(20);
     expect((await t.gql(INBOX, {}, { token })).data!.messages.edges).toEqual([]);
 
-    const SNOOZE = `mutation ($id: ID!, $until: DateTime) { snoozeAlertRule(id: $id, until: $until) { state snoozedUntil } }`;
     expect((await t.gql(SNOOZE, { id: ruleId, until: "2026-06-30T00:00:00Z" }, { token })).data!.snoozeAlertRule).toEqual({
       state: "SNOOZED",
       snoozedUntil: "2026-06-30T00:00:00.000Z",
     });
-    const RESUME = `mutation ($id: ID!) { resumeAlertRule(id: $id) { state snoozedUntil } }`;
     expect(codes(await t.gql(RESUME, { id: ruleId }, { token: await t.signUp() }))).toEqual(["NOT_FOUND"]);
     expect((await t.gql(RESUME, { id: ruleId }, { token })).data!.resumeAlertRule).toEqual({ state: "ARMED", snoozedUntil: null });
     await replay(28);
-    const kinds = (await t.gql(INBOX, {}, { token })).data!.messages.edges.map((m: { kind: string }) => m.kind);
+    const kinds = (await t.gql(INBOX, {}, { token })).data!.messages.edges.map((m) => m.kind);
     expect(kinds).toContain("ALERT");
   });
 
   it("validate input and keep to the owner", async () => {
     const { t, token, ruleId } = await setUp(3);
-    const bad = async (input: Record<string, unknown>) =>
+    const bad = async (input: Partial<AlertRuleInput>) =>
       codes(await t.gql(SAVE, { input: { name: "X", metric: "WIND_GUSTS", threshold: 60, ...input } }, { token }));
     expect(await bad({ threshold: 900 })).toEqual(["BAD_USER_INPUT"]);
     expect(await bad({ threshold: null })).toEqual(["BAD_USER_INPUT"]);
@@ -302,11 +297,9 @@ describe("alert rules", () => {
     expect(await bad({ placeId: "not-mine" })).toEqual(["NOT_FOUND"]);
 
     const other = await t.signUp();
-    expect((await t.gql(`{ alertRules { id } }`, {}, { token: other })).data!.alertRules).toEqual([]);
-    expect(codes(await t.gql(`mutation ($id: ID!) { deleteAlertRule(id: $id) }`, { id: ruleId }, { token: other }))).toEqual(["NOT_FOUND"]);
-    expect(codes(await t.gql(`mutation ($id: ID!) { snoozeAlertRule(id: $id) { id } }`, { id: ruleId }, { token: other }))).toEqual([
-      "NOT_FOUND",
-    ]);
-    expect((await t.gql(`{ alertRules { id } }`, {}, { token })).data!.alertRules).toHaveLength(1);
+    expect((await t.gql(RULE_IDS, {}, { token: other })).data!.alertRules).toEqual([]);
+    expect(codes(await t.gql(DELETE_RULE, { id: ruleId }, { token: other }))).toEqual(["NOT_FOUND"]);
+    expect(codes(await t.gql(SNOOZE_ID, { id: ruleId }, { token: other }))).toEqual(["NOT_FOUND"]);
+    expect((await t.gql(RULE_IDS, {}, { token })).data!.alertRules).toHaveLength(1);
   });
 });

@@ -1,7 +1,7 @@
-/* eslint-disable @typescript-eslint/no-explicit-any -- untyped GraphQL results (string queries): each test names the shape it reads */
 import { AsyncLocalStorage } from "node:async_hooks";
 import { randomUUID } from "node:crypto";
-import { print, type DocumentNode } from "graphql";
+import type { TypedDocumentNode } from "@urql/core";
+import { print } from "graphql";
 import { createClient } from "graphql-ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
@@ -9,6 +9,16 @@ import { defaultSettings } from "~/api/db/settings-rows";
 import { timeOrderedLowerBound } from "~/shared/live-cursor";
 import { ALERT_RULES_QUERY, INBOX_PAGE_SIZE, INBOX_QUERY, PLACES_QUERY, VIEWER_QUERY } from "~/lib/graphql/documents";
 import { startTestApi, type TestApi } from "../support/api-server";
+import {
+  TestBatchedAddBeforeDocument as ADD_BEFORE,
+  TestBatchedEveryRelationDocument as EVERY_RELATION,
+  TestBatchedMeDocument as ME,
+  TestBatchedMessagePlaceDocument as MESSAGE_PLACE,
+  TestBatchedRenameAfterDocument as RENAME_AFTER,
+  TestBatchedRenameBetweenReadsDocument as RENAME_BETWEEN_READS,
+  type TestBatchedEveryRelationQuery,
+  type TestBatchedMessagePlaceSubscription,
+} from "../support/documents.generated";
 
 /**
  * Per-item relations (a message's place, a rule's state, a briefing's places, ...) are read
@@ -30,7 +40,7 @@ afterAll(() => t.close());
  * looked up first: whether it is still in memory depends on what other tests wrote.
  */
 async function statementsOf(token: string, work: () => Promise<unknown>): Promise<string[]> {
-  await run(token, `{ me { id } }`);
+  await run(token, ME);
   const statements: string[] = [];
   await requestStatements.run(statements, work);
   return [...statements];
@@ -47,20 +57,28 @@ function byKind(statements: string[]): Record<string, number> {
   return kinds;
 }
 
-type Result = { data?: Record<string, any> | null; errors?: unknown[] };
+type Result<R> = { data?: R | null; errors?: unknown[] };
 
-/** An operation as the app's loaders send it: in process, straight to the API (see inProcessGraphQLFetch). */
-async function run(token: string, document: DocumentNode | string, variables: Record<string, unknown> = {}): Promise<Result> {
+/**
+ * An operation as the app's loaders send it: in process, straight to the API (see inProcessGraphQLFetch). Typed
+ * documents only (the app's, or batched-reads.graphql's), printed as the app prints them: the statements counted
+ * are those of these exact selections.
+ */
+async function run<R, V extends Record<string, unknown>>(
+  token: string,
+  document: TypedDocumentNode<R, V>,
+  variables: V = {} as V,
+): Promise<Result<R>> {
   const response = await t.api.yoga.fetch(
     "http://localhost/graphql",
     {
       method: "POST",
       headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
-      body: JSON.stringify({ query: typeof document === "string" ? document : print(document), variables }),
+      body: JSON.stringify({ query: print(document), variables }),
     },
     { clientIp: "127.0.0.1" },
   );
-  const result = (await response.json()) as Result;
+  const result = (await response.json()) as Result<R>;
   expect(result.errors).toBeUndefined();
   return result;
 }
@@ -76,82 +94,6 @@ async function loadHome(token: string) {
   return { viewer: viewer.data!, places: places.data!, inbox: inbox.data!, rules: rules.data! };
 }
 
-/** Every per-item relation of the schema, for every item of each list. */
-const EVERY_RELATION = /* GraphQL */ `
-  query EveryRelation($first: Int) {
-    me {
-      id
-      unreadCount
-      settings {
-        id
-        timeZone
-      }
-      places {
-        id
-        label
-      }
-    }
-    messages(first: $first) {
-      edges {
-        id
-        kind
-        place {
-          id
-          label
-        }
-        briefing {
-          id
-          name
-          places {
-            id
-          }
-        }
-        alertRule {
-          id
-          place {
-            id
-          }
-          state
-          lastTriggeredAt
-        }
-        match {
-          id
-          place {
-            id
-            label
-          }
-        }
-        recipient {
-          id
-          unreadCount
-          settings {
-            id
-          }
-          places {
-            id
-          }
-        }
-      }
-    }
-    alertRules {
-      id
-      place {
-        id
-        label
-      }
-      state
-      lastTriggeredAt
-    }
-    briefings {
-      id
-      places {
-        id
-        label
-      }
-    }
-  }
-`;
-
 const FUTURE = "2099-01-01T00:00:00.000Z";
 const HOUR = 3_600_000;
 
@@ -162,7 +104,7 @@ const HOUR = 3_600_000;
  */
 async function accountWith(places: number, messages: number) {
   const token = await t.signUp();
-  const userId = (await run(token, `{ me { id } }`)).data!.me.id as string;
+  const userId = (await run(token, ME)).data!.me!.id;
   const db = t.api.services.db;
   const created = new Date(Date.now() - 10 * 24 * HOUR);
   const at = (hours: number) => new Date(created.getTime() + hours * HOUR).toISOString();
@@ -280,16 +222,14 @@ describe("batched reads", () => {
   it("runs as many statements for the home page with 20 places and 60 messages as with 10 and 30", async () => {
     let home: Awaited<ReturnType<typeof loadHome>> | undefined;
     const few = await statementsOf(small.token, async () => (home = await loadHome(small.token)));
-    expect(home!.places.me.places).toHaveLength(10);
+    expect(home!.places.me!.places).toHaveLength(10);
     expect(home!.inbox.messages.edges).toHaveLength(INBOX_PAGE_SIZE);
     expect(home!.rules.alertRules).toHaveLength(10);
-    expect(home!.rules.alertRules.filter((rule: { place: unknown }) => rule.place)).toHaveLength(5);
-    expect(new Set(home!.rules.alertRules.map((rule: { state: string }) => rule.state))).toEqual(
-      new Set(["ARMED", "TRIGGERED", "SNOOZED"]),
-    );
+    expect(home!.rules.alertRules.filter((rule) => rule.place)).toHaveLength(5);
+    expect(new Set(home!.rules.alertRules.map((rule) => rule.state))).toEqual(new Set(["ARMED", "TRIGGERED", "SNOOZED"]));
 
     const many = await statementsOf(large.token, async () => (home = await loadHome(large.token)));
-    expect(home!.places.me.places).toHaveLength(20);
+    expect(home!.places.me!.places).toHaveLength(20);
     expect(home!.rules.alertRules).toHaveLength(20);
 
     expect(byKind(many)).toEqual(byKind(few));
@@ -297,18 +237,18 @@ describe("batched reads", () => {
   });
 
   it("reads every per-item relation of a list in one statement, whatever the list's length", async () => {
-    let result: Result | undefined;
+    let result: Result<TestBatchedEveryRelationQuery> | undefined;
     const few = await statementsOf(small.token, async () => (result = await run(small.token, EVERY_RELATION, { first: 100 })));
-    const edges = result!.data!.messages.edges as Array<Record<string, any>>;
+    const edges = result!.data!.messages.edges;
     expect(edges).toHaveLength(30);
     // Each relation resolved for the items that have one, so each was asked for.
-    expect(edges.filter((edge) => edge.kind === "BRIEFING").every((edge) => edge.briefing.places.length === 2)).toBe(true);
-    expect(edges.filter((edge) => edge.kind === "ALERT").every((edge) => edge.alertRule && edge.match.place.id === edge.place.id)).toBe(
+    expect(edges.filter((edge) => edge.kind === "BRIEFING").every((edge) => edge.briefing!.places.length === 2)).toBe(true);
+    expect(edges.filter((edge) => edge.kind === "ALERT").every((edge) => edge.alertRule && edge.match!.place!.id === edge.place!.id)).toBe(
       true,
     );
     expect(edges.every((edge) => edge.recipient.id === small.userId && edge.recipient.places.length === 10)).toBe(true);
     expect(edges.filter((edge) => edge.kind === "SYSTEM").every((edge) => edge.place === null)).toBe(true);
-    expect(result!.data!.briefings.every((briefing: { places: unknown[] }) => briefing.places.length === 2)).toBe(true);
+    expect(result!.data!.briefings.every((briefing) => briefing.places.length === 2)).toBe(true);
 
     const many = await statementsOf(large.token, async () => (result = await run(large.token, EVERY_RELATION, { first: 100 })));
     expect(result!.data!.messages.edges).toHaveLength(60);
@@ -343,7 +283,7 @@ describe("batched reads", () => {
       })
       .execute();
     const result = await run(other.token, EVERY_RELATION, { first: 100 });
-    const edges = result.data!.messages.edges as Array<Record<string, any>>;
+    const edges = result.data!.messages.edges;
     const foreign = edges.find((edge) => edge.kind === "ALERT" && edge.place === null)!;
     expect(foreign).toMatchObject({ place: null, briefing: null, alertRule: null, match: null });
     // The same request still resolves the user's own relations.
@@ -358,31 +298,24 @@ describe("batched reads", () => {
       .where("kind", "=", "ALERT")
       .limit(1)
       .execute();
-    const result = await run(
-      small.token,
-      `mutation ($message: ID!, $place: ID!) {
-        before: markRead(ids: [$message]) { place { label } }
-        renamePlace(id: $place, label: "Renamed in between") { id }
-        after: markRead(ids: [$message]) { place { label } }
-      }`,
-      { message: message!.id, place: message!.place_id },
-    );
-    expect(result.data!.before[0].place.label).not.toBe("Renamed in between");
-    expect(result.data!.after[0].place.label).toBe("Renamed in between");
+    const result = await run(small.token, RENAME_BETWEEN_READS, { message: message!.id, place: message!.place_id! });
+    expect(result.data!.before[0]!.place!.label).not.toBe("Renamed in between");
+    expect(result.data!.after[0]!.place!.label).toBe("Renamed in between");
   });
 
   it("reads a relation again for each event of a subscription, whose context lives as long as it", async () => {
     const token = await t.signUp();
-    const userId = (await run(token, `{ me { id } }`)).data!.me.id as string;
-    const { addPlace } = (await run(token, `mutation { addPlace(latitude: 47.37, longitude: 8.54, label: "Before") { id } }`)).data!;
+    const userId = (await run(token, ME)).data!.me!.id;
+    const { addPlace } = (await run(token, ADD_BEFORE)).data!;
     const client = createClient({
       url: t.url.replace("http", "ws"),
       webSocketImpl: WebSocket,
       connectionParams: { authorization: `Bearer ${token}` },
       retryAttempts: 0,
     });
-    const events = client.iterate<{ messageReceived: { place: { label: string } | null } }>({
-      query: `subscription ($after: ID) { messageReceived(after: $after) { id place { label } } }`,
+    // graphql-ws takes the text: the typed document printed, its result read with the document's type.
+    const events = client.iterate<TestBatchedMessagePlaceSubscription>({
+      query: print(MESSAGE_PLACE),
       // Messages written from now on, also those written before the subscription is in place.
       variables: { after: timeOrderedLowerBound(Date.now()) },
     });
@@ -393,7 +326,7 @@ describe("batched reads", () => {
     try {
       await write("first");
       expect((await events.next()).value.data.messageReceived.place).toEqual({ label: "Before" });
-      await run(token, `mutation ($id: ID!) { renamePlace(id: $id, label: "After") { id } }`, { id: addPlace.id });
+      await run(token, RENAME_AFTER, { id: addPlace.id });
       await write("second");
       expect((await events.next()).value.data.messageReceived.place).toEqual({ label: "After" });
     } finally {

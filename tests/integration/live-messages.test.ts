@@ -1,3 +1,4 @@
+import { print } from "graphql";
 import { createClient } from "graphql-ws";
 import { pipe, subscribe } from "wonka";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -9,7 +10,11 @@ import { timeOrderedLowerBound } from "~/shared/live-cursor";
 import { createWsClient } from "~/lib/graphql/ws-client";
 import { LogInDocument, LogOutDocument } from "~/lib/account-documents.generated";
 import { codes, startTestApi, type TestApi } from "../support/api-server";
-import { TestLiveViewerDocument } from "../support/documents.generated";
+import { TestLiveMessageIdsDocument, TestLiveViewerDocument, type TestLiveMessageIdsSubscription } from "../support/documents.generated";
+
+// graphql-ws (and a server-sent-events request) take the text: typed documents printed, results read with their types.
+const SUBSCRIPTION = print(TestLiveMessageIdsDocument);
+const LOG_OUT = print(LogOutDocument);
 
 let t: TestApi;
 beforeAll(async () => {
@@ -117,8 +122,8 @@ describe("live messages", () => {
     });
     // A failure before the stream starts arrives as one result carrying the error.
     const result = await new Promise<unknown>((resolve) => {
-      client.subscribe(
-        { query: "subscription ($after: ID) { messageReceived(after: $after) { id } }", variables: { after: "yesterday" } },
+      client.subscribe<TestLiveMessageIdsSubscription>(
+        { query: SUBSCRIPTION, variables: { after: "yesterday" } },
         { next: resolve, error: resolve, complete: () => resolve(null) },
       );
     });
@@ -126,8 +131,6 @@ describe("live messages", () => {
     expect(codes(result as never)).toEqual(["BAD_USER_INPUT"]);
   });
   describe("when the session ends", () => {
-    const SUBSCRIPTION = "subscription ($after: ID) { messageReceived(after: $after) { id } }";
-
     /** A graphql-ws client that never reconnects, with what it received and how its socket closed. */
     function socketSubscriber(api: TestApi, token: string) {
       const seen = { ids: [] as string[], ended: false, closeCode: null as number | null };
@@ -138,7 +141,7 @@ describe("live messages", () => {
         retryAttempts: 0,
         on: { closed: (event) => (seen.closeCode = (event as { code: number }).code) },
       });
-      client.subscribe<{ messageReceived: { id: string } }>(
+      client.subscribe<TestLiveMessageIdsSubscription>(
         { query: SUBSCRIPTION, variables: { after: timeOrderedLowerBound(Date.now()) } },
         {
           next: (result) => void (result.data && seen.ids.push(result.data.messageReceived.id)),
@@ -207,10 +210,7 @@ describe("live messages", () => {
       client.on("closed", (event) => (closeCode = (event as { code: number }).code));
       const answer = await new Promise<unknown>((resolve, reject) => {
         let result: unknown;
-        client.subscribe(
-          { query: "mutation { logOut }" },
-          { next: (value) => (result = value), error: reject, complete: () => resolve(result) },
-        );
+        client.subscribe({ query: LOG_OUT }, { next: (value) => (result = value), error: reject, complete: () => resolve(result) });
       });
       expect(answer).toEqual({ data: { logOut: true } });
       await vi.waitFor(() => expect(closeCode).toBe(4401));

@@ -5,14 +5,25 @@ import type { Db } from "~/api/db/database.server";
 import { keepable } from "~/api/result-cache.server";
 import type { SchemaExtension } from "~/api/schema/index.server";
 import { testApis, type TestApi } from "../support/api-server";
+import {
+  TestDepsAddPlaceDocument as ADD,
+  TestDepsMeDocument as ME,
+  TestDepsMyPlaceLabelsDocument as MY_PLACE_LABELS,
+  TestDepsPlaceLabelsDocument as PLACE_LABELS,
+  TestDepsRenameFlatDocument as RENAME_FLAT,
+  TestDepsSaveBriefingDocument as SAVE_BRIEFING,
+  TestDepsSaveRuleDocument as SAVE_RULE,
+  TestDepsSettingsDocument as SETTINGS,
+  type AlertRuleInput,
+  type BriefingInput,
+  type Weekday,
+} from "../support/documents.generated";
 
 const api = testApis();
 
-const ADD = `mutation ($label: String!) { addPlace(latitude: 47.37, longitude: 8.54, label: $label) { id } }`;
-const SETTINGS = `mutation ($input: SettingsInput!) { updateSettings(input: $input) { id } }`;
-const SAVE_RULE = `mutation ($id: ID, $input: AlertRuleInput!) { saveAlertRule(id: $id, input: $input) { id } }`;
-const SAVE_BRIEFING = `mutation ($input: BriefingInput!) { saveBriefing(input: $input) { id } }`;
-const EVERY_DAY = ["MON", "TUE", "WED", "THU", "FRI", "SAT", "SUN"];
+// Typed documents (result-cache-dependencies.graphql): answers read with their generated result types. The probes'
+// fields are the schema extensions' own, unknown to the generated types: those queries stay strings.
+const EVERY_DAY: Weekday[] = ["MON", "TUE", "WED", "THU", "FRI", "SAT", "SUN"];
 
 /**
  * Fields the API does not have, whose resolvers are marked keepable and say nothing of
@@ -84,8 +95,8 @@ function probes() {
 async function userWithPlace(t: TestApi) {
   const token = await t.signUp();
   await t.gql(SETTINGS, { input: { timeZone: "UTC" } }, { token });
-  const placeId = (await t.gql(ADD, { label: "Home" }, { token })).data!.addPlace.id as string;
-  const userId = (await t.gql(`{ me { id } }`, {}, { token })).data!.me.id as string;
+  const placeId = (await t.gql(ADD, { label: "Home" }, { token })).data!.addPlace.id;
+  const userId = (await t.gql(ME, {}, { token })).data!.me!.id;
   return { token, placeId, userId };
 }
 
@@ -167,8 +178,8 @@ describe("what a kept answer depends on, found from the SQL it ran", () => {
     const { runs, extension } = probes();
     const t = await api({ schemaExtensions: [extension] });
     const { token, placeId } = await userWithPlace(t);
-    const rule = { name: "Gale", placeId, metric: "WIND_GUSTS", comparator: "AT_LEAST", threshold: 60 };
-    const ruleId = (await t.gql(SAVE_RULE, { input: rule }, { token })).data!.saveAlertRule.id as string;
+    const rule: AlertRuleInput = { name: "Gale", placeId, metric: "WIND_GUSTS", comparator: "AT_LEAST", threshold: 60 };
+    const ruleId = (await t.gql(SAVE_RULE, { input: rule }, { token })).data!.saveAlertRule.id;
     const ask = async () => JSON.parse((await t.gql(`{ rulesProbe }`, {}, { token })).data!.rulesProbe as string);
 
     expect(await ask()).toEqual([{ place: "Home", rule: "Gale", slots: 0 }]);
@@ -181,7 +192,7 @@ describe("what a kept answer depends on, found from the SQL it ran", () => {
     expect(runs.rules).toBe(2);
 
     // The subquery in the columns.
-    const briefing = { name: "Morning", placeIds: [placeId], period: "TODAY", time: "07:00", days: EVERY_DAY };
+    const briefing: BriefingInput = { name: "Morning", placeIds: [placeId], period: "TODAY", time: "07:00", days: EVERY_DAY };
     expect((await t.gql(SAVE_BRIEFING, { input: briefing }, { token })).errors).toBeUndefined();
     expect(await ask()).toEqual([{ place: "Home", rule: "Storm", slots: 1 }]);
     expect(runs.rules).toBe(3);
@@ -198,8 +209,8 @@ describe("what a kept answer depends on, found from the SQL it ran", () => {
     const { runs, extension } = probes();
     const t = await api({ schemaExtensions: [extension] });
     const { token, placeId, userId } = await userWithPlace(t);
-    const briefing = { name: "Morning", placeIds: [placeId], period: "TODAY", time: "07:00", days: EVERY_DAY };
-    const briefingId = (await t.gql(SAVE_BRIEFING, { input: briefing }, { token })).data!.saveBriefing.id as string;
+    const briefing: BriefingInput = { name: "Morning", placeIds: [placeId], period: "TODAY", time: "07:00", days: EVERY_DAY };
+    const briefingId = (await t.gql(SAVE_BRIEFING, { input: briefing }, { token })).data!.saveBriefing.id;
     const ask = async () => (await t.gql(`{ unreadProbe }`, {}, { token })).data!.unreadProbe;
 
     expect(await ask()).toBe(0);
@@ -226,15 +237,14 @@ describe("what a kept answer depends on, found from the SQL it ran", () => {
     const token = await t.signUp();
     const id = (await t.gql(ADD, { label: "Home" }, { token })).data!.addPlace.id;
     const lists = vi.spyOn(t.api.services.placeLists, "get");
-    const labels = async () =>
-      (await t.gql(`{ me { places { label } } }`, {}, { token })).data!.me.places.map((place: { label: string }) => place.label);
+    const labels = async () => (await t.gql(MY_PLACE_LABELS, {}, { token })).data!.me!.places.map((place) => place.label);
     // Another query reads the list from the database; this one then finds it in memory and runs no SQL for it.
-    expect((await t.gql(`{ places { label } }`, {}, { token })).data!.places).toEqual([{ label: "Home" }]);
+    expect((await t.gql(PLACE_LABELS, {}, { token })).data!.places).toEqual([{ label: "Home" }]);
     expect(await labels()).toEqual(["Home"]);
     expect(await labels()).toEqual(["Home"]);
     expect(lists).toHaveBeenCalledTimes(2);
 
-    await t.gql(`mutation ($id: ID!) { renamePlace(id: $id, label: "Flat") { id } }`, { id }, { token });
+    await t.gql(RENAME_FLAT, { id }, { token });
     expect(await labels()).toEqual(["Flat"]);
   });
 });

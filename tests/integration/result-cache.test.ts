@@ -1,12 +1,23 @@
 import { createClient } from "graphql-ws";
+import { print } from "graphql";
 import { describe, expect, it, vi } from "vitest";
 import WebSocket from "ws";
+import { LogOutDocument as LOG_OUT } from "~/lib/account-documents.generated";
 import { codes, testApis, type TestApi } from "../support/api-server";
+import {
+  TestCacheAddPlaceDocument as ADD,
+  TestCacheHomeDocument as HOME,
+  TestCacheRenameFlatDocument as RENAME_FLAT,
+  TestCacheRenameLoftDocument as RENAME_LOFT,
+  TestCacheTooManyHoursDocument as TOO_MANY_HOURS,
+  TestCacheVisitorDocument as VISITOR,
+  TestCacheWeatherFreshnessDocument as WEATHER_FRESHNESS,
+  TestCacheWithInboxDocument as WITH_INBOX,
+} from "../support/documents.generated";
 
 const api = testApis();
 
-const HOME = `{ me { id places { id label weather { id fetchedAt stale current { time temperature } hourly(hours: 2) { time } daily(days: 7) { date temperatureMax } } } } }`;
-const ADD = `mutation ($label: String!, $lat: Float!) { addPlace(latitude: $lat, longitude: 8.54, label: $label) { id } }`;
+// Typed documents (result-cache.graphql; the app's LogOut): answers read with their generated result types.
 
 function manualClock(start = "2026-11-22T10:15:00Z") {
   let now = Date.parse(start);
@@ -29,11 +40,11 @@ describe("kept answers", () => {
     const first = await t.gql(HOME, {}, { token: alice });
     const again = await t.gql(HOME, {}, { token: alice });
     expect(JSON.stringify(again)).toBe(JSON.stringify(first));
-    expect(first.data!.me.places).toHaveLength(1);
+    expect(first.data!.me!.places).toHaveLength(1);
     expect(runs).toHaveBeenCalledTimes(1);
 
     const bobs = await t.gql(HOME, {}, { token: bob });
-    expect(bobs.data!.me.places.map((place: { label: string }) => place.label)).toEqual(["Bob's"]);
+    expect(bobs.data!.me!.places.map((place) => place.label)).toEqual(["Bob's"]);
     expect(runs).toHaveBeenCalledTimes(2);
   });
 
@@ -52,7 +63,8 @@ describe("kept answers", () => {
     try {
       const overWebSocket = await new Promise((resolve, reject) => {
         let result: unknown;
-        client.subscribe({ query: HOME }, { next: (value) => (result = value), error: reject, complete: () => resolve(result) });
+        // graphql-ws takes the text: the typed document printed, as the HTTP helper sends it.
+        client.subscribe({ query: print(HOME) }, { next: (value) => (result = value), error: reject, complete: () => resolve(result) });
       });
       expect(overWebSocket).toEqual({ data: overHttp.data });
       expect(runs).toHaveBeenCalledTimes(1);
@@ -66,17 +78,17 @@ describe("kept answers", () => {
     const there = await api({ dataDir: here.dataDir, databaseUrl: here.databaseUrl, fake: here.fake });
     const token = await here.signUp();
     const id = (await here.gql(ADD, { label: "Home", lat: 47.37 }, { token })).data!.addPlace.id;
-    const labels = async () => (await here.gql(HOME, {}, { token })).data!.me.places.map((place: { label: string }) => place.label);
+    const labels = async () => (await here.gql(HOME, {}, { token })).data!.me!.places.map((place) => place.label);
     expect(await labels()).toEqual(["Home"]);
 
-    await here.gql(`mutation ($id: ID!) { renamePlace(id: $id, label: "Flat") { id } }`, { id }, { token });
+    await here.gql(RENAME_FLAT, { id }, { token });
     expect(await labels()).toEqual(["Flat"]);
-    await there.gql(`mutation ($id: ID!) { renamePlace(id: $id, label: "Loft") { id } }`, { id }, { token });
+    await there.gql(RENAME_LOFT, { id }, { token });
     expect(await labels()).toEqual(["Loft"]);
     await there.gql(ADD, { label: "Office", lat: 48.1 }, { token });
     expect(await labels()).toEqual(["Loft", "Office"]);
 
-    await there.gql(`mutation { logOut }`, {}, { token });
+    await there.gql(LOG_OUT, {}, { token });
     const afterLogOut = await here.gql(HOME, {}, { token });
     expect(afterLogOut.data!.me).toBeNull();
   });
@@ -86,16 +98,16 @@ describe("kept answers", () => {
     const t = await api({ now: clock.now });
     const token = await t.signUp();
     await t.gql(ADD, { label: "Home", lat: 47.37 }, { token });
-    const home = async () => (await t.gql(HOME, {}, { token })).data!.me.places[0].weather;
+    const home = async () => (await t.gql(HOME, {}, { token })).data!.me!.places[0]!.weather;
     const first = await home();
-    expect(first.hourly[0].time).toBe("2026-11-22T10:00:00.000Z");
+    expect(first.hourly[0]!.time).toBe("2026-11-22T10:00:00.000Z");
     const upstream = t.fake.calls.forecast;
 
     clock.advance(9 * 60_000); // 10:59: the same hour, the forecast still fresh
     expect(await home()).toEqual(first);
     clock.advance(60_000); // 11:00: a new hour; the forecast (fetched at 10:50) is still fresh
     const nextHour = await home();
-    expect(nextHour.hourly[0].time).toBe("2026-11-22T11:00:00.000Z");
+    expect(nextHour.hourly[0]!.time).toBe("2026-11-22T11:00:00.000Z");
     expect(nextHour.fetchedAt).toBe(first.fetchedAt);
     expect(t.fake.calls.forecast).toBe(upstream);
 
@@ -113,27 +125,24 @@ describe("kept answers", () => {
     const runs = countRuns(t);
 
     // unreadCount says nothing of what it read: the answer it is part of is never kept.
-    const withInbox = `{ me { unreadCount places { label } } }`;
-    await t.gql(withInbox, {}, { token });
-    await t.gql(withInbox, {}, { token });
+    await t.gql(WITH_INBOX, {}, { token });
+    await t.gql(WITH_INBOX, {}, { token });
     expect(runs).toHaveBeenCalledTimes(2);
 
-    const bad = `{ me { places { weather { hourly(hours: 500) { time } } } } }`;
-    expect(codes(await t.gql(bad, {}, { token }))).toEqual(["BAD_USER_INPUT"]);
-    expect(codes(await t.gql(bad, {}, { token }))).toEqual(["BAD_USER_INPUT"]);
+    expect(codes(await t.gql(TOO_MANY_HOURS, {}, { token }))).toEqual(["BAD_USER_INPUT"]);
+    expect(codes(await t.gql(TOO_MANY_HOURS, {}, { token }))).toEqual(["BAD_USER_INPUT"]);
     expect(runs).toHaveBeenCalledTimes(4);
 
     // A failing provider gives the last known forecast, marked stale: not kept, so the
     // next request, with the provider back, gets a fresh one.
-    const weather = `{ me { places { weather { stale fetchedAt } } } }`;
-    expect((await t.gql(weather, {}, { token })).data!.me.places[0].weather.stale).toBe(false);
+    expect((await t.gql(WEATHER_FRESHNESS, {}, { token })).data!.me!.places[0]!.weather.stale).toBe(false);
     clock.advance(20 * 60_000);
     t.fake.failNext(500, 3);
-    expect((await t.gql(weather, {}, { token })).data!.me.places[0].weather).toEqual({
+    expect((await t.gql(WEATHER_FRESHNESS, {}, { token })).data!.me!.places[0]!.weather).toEqual({
       stale: true,
       fetchedAt: "2026-11-22T10:15:00.000Z",
     });
-    expect((await t.gql(weather, {}, { token })).data!.me.places[0].weather).toEqual({
+    expect((await t.gql(WEATHER_FRESHNESS, {}, { token })).data!.me!.places[0]!.weather).toEqual({
       stale: false,
       fetchedAt: "2026-11-22T10:35:00.000Z",
     });
@@ -141,8 +150,7 @@ describe("kept answers", () => {
 
     // Signed-out lookups always run: each one counts against the address's limit.
     const lookups = vi.spyOn(t.api.services.forecasts, "get");
-    const visitor = `{ weatherAt(latitude: 47.37, longitude: 8.54) { id } }`;
-    for (let i = 0; i < 2; i++) expect((await t.gql(visitor)).data!.weatherAt.id).toBe("at:47.37,8.54");
+    for (let i = 0; i < 2; i++) expect((await t.gql(VISITOR)).data!.weatherAt.id).toBe("at:47.37,8.54");
     expect(lookups).toHaveBeenCalledTimes(2);
   });
 });

@@ -1,7 +1,12 @@
 import type { AddressInfo } from "node:net";
+import { print } from "graphql";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import WebSocket, { WebSocketServer } from "ws";
 import { createWsClient, FATAL_CLOSE_CODES, RETRYABLE_CLOSE_CODES, retryDelayMs, WS_RETRY } from "~/lib/graphql/ws-client";
+import { TestWsClientMessageIdsDocument, type TestWsClientMessageIdsSubscription } from "../support/documents.generated";
+
+/** graphql-ws takes the text: the typed document (ws-client.graphql) printed; results are read with its type. */
+const MESSAGE_IDS = print(TestWsClientMessageIdsDocument);
 
 /** A real WebSocket server that answers connection_init by closing with the code in the URL. */
 let server: WebSocketServer;
@@ -29,8 +34,8 @@ async function subscribeUntilError(code: number) {
     onFatalClose: (event) => fatal.push(event.code),
   });
   const error = await new Promise<unknown>((resolve) => {
-    client.subscribe(
-      { query: "subscription { messageReceived { id } }" },
+    client.subscribe<TestWsClientMessageIdsSubscription>(
+      { query: MESSAGE_IDS },
       { next: () => {}, error: resolve, complete: () => resolve(null) },
     );
   });
@@ -80,8 +85,8 @@ describe("graphql-ws client while the server is unreachable", () => {
       },
     });
     const received = new Promise<unknown>((resolve, reject) => {
-      client.subscribe(
-        { query: "subscription { messageReceived { id } }" },
+      client.subscribe<TestWsClientMessageIdsSubscription>(
+        { query: MESSAGE_IDS },
         { next: resolve, error: reject, complete: () => reject(new Error("completed")) },
       );
     });
@@ -132,8 +137,8 @@ describe("graphql-ws client timeouts (all off)", () => {
     try {
       let unsubscribe = () => {};
       const received = new Promise<unknown>((resolve, reject) => {
-        unsubscribe = client.subscribe(
-          { query: "subscription { messageReceived { id } }" },
+        unsubscribe = client.subscribe<TestWsClientMessageIdsSubscription>(
+          { query: MESSAGE_IDS },
           { next: resolve, error: reject, complete: () => {} },
         );
       });

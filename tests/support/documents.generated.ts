@@ -59,6 +59,248 @@ export type BriefingInput = {
   days: Array<Weekday>;
 };
 
+export type AlertMetric =
+  | "TEMPERATURE"
+  | "APPARENT_TEMPERATURE"
+  | "PRECIPITATION"
+  | "PRECIPITATION_PROBABILITY"
+  | "SNOWFALL"
+  | "WIND_SPEED"
+  | "WIND_GUSTS"
+  | "UV_INDEX"
+  | "CONDITION";
+
+export type Comparator = "AT_LEAST" | "AT_MOST";
+
+export type AlertState = "ARMED" | "TRIGGERED" | "SNOOZED";
+
+export type AlertRuleInput = {
+  name: string;
+  enabled?: boolean | null | undefined;
+  placeId?: string | number | null | undefined;
+  metric: AlertMetric;
+  comparator?: Comparator | null | undefined;
+  threshold?: number | null | undefined;
+  conditions?: Array<Condition> | null | undefined;
+  lookaheadHours?: number | null | undefined;
+  activeDays?: Array<Weekday> | null | undefined;
+  activeFrom?: string | null | undefined;
+  activeTo?: string | null | undefined;
+  urgent?: boolean | null | undefined;
+  notifyAllClear?: boolean | null | undefined;
+  cooldownHours?: number | null | undefined;
+};
+
+export type TestAccountSignUpMutationVariables = Exact<{
+  email: string;
+  password: string;
+  language?: Language | null | undefined;
+  timeZone?: string | null | undefined;
+}>;
+
+export type TestAccountSignUpMutation = {
+  signUp: {
+    token: string;
+    expiresAt: string;
+    user: {
+      id: string;
+      email: string;
+      settings: { language: Language; timeZone: string; temperatureUnit: TemperatureUnit; hour12: boolean };
+    };
+  };
+};
+
+export type TestAccountSignUpInMutationVariables = Exact<{
+  email: string;
+  region?: string | null | undefined;
+}>;
+
+export type TestAccountSignUpInMutation = {
+  signUp: {
+    user: {
+      settings: { temperatureUnit: TemperatureUnit; windSpeedUnit: WindSpeedUnit; precipitationUnit: PrecipitationUnit; hour12: boolean };
+    };
+  };
+};
+
+export type TestAccountLogInMutationVariables = Exact<{
+  email: string;
+  password: string;
+}>;
+
+export type TestAccountLogInMutation = { logIn: { token: string; user: { email: string } } };
+
+export type TestAccountMeQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestAccountMeQuery = { me: { id: string; email: string } | null };
+
+export type TestAccountMeIdQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestAccountMeIdQuery = { me: { id: string } | null };
+
+export type TestAccountPlaceIdsQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestAccountPlaceIdsQuery = { places: Array<{ id: string }> };
+
+export type TestAccountTimeZoneMutationVariables = Exact<{
+  input: SettingsInput;
+}>;
+
+export type TestAccountTimeZoneMutation = { updateSettings: { timeZone: string } };
+
+export type TestAccountUpdateSettingsMutationVariables = Exact<{
+  input: SettingsInput;
+}>;
+
+export type TestAccountUpdateSettingsMutation = {
+  updateSettings: { temperatureUnit: TemperatureUnit; quietHoursEnabled: boolean; quietFrom: string; timeZone: string };
+};
+
+export type TestAlertSaveRuleMutationVariables = Exact<{
+  input: AlertRuleInput;
+}>;
+
+export type TestAlertSaveRuleMutation = { saveAlertRule: { id: string; state: AlertState } };
+
+export type TestAlertInboxQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestAlertInboxQuery = {
+  messages: {
+    edges: Array<{
+      kind: MessageKind;
+      title: string;
+      body: string;
+      urgent: boolean;
+      alertRule: { name: string } | null;
+      match: { from: string; to: string; peakAt: string; peakValue: number; place: { label: string } } | null;
+    }>;
+  };
+};
+
+export type TestAlertSettingsMutationVariables = Exact<{
+  input: SettingsInput;
+}>;
+
+export type TestAlertSettingsMutation = { updateSettings: { id: string } };
+
+export type TestAlertSearchLondonQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestAlertSearchLondonQuery = { searchLocations: Array<{ id: string }> };
+
+export type TestAlertAddOfficeMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+export type TestAlertAddOfficeMutation = { addPlace: { id: string } };
+
+export type TestAlertAddOfficeAgainMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+export type TestAlertAddOfficeAgainMutation = { addPlace: { id: string } };
+
+export type TestAlertPlaceIdsQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestAlertPlaceIdsQuery = { places: Array<{ id: string }> };
+
+export type TestAlertPreviewQueryVariables = Exact<{
+  input: AlertRuleInput;
+}>;
+
+export type TestAlertPreviewQuery = { previewAlertRule: Array<{ from: string; to: string; peakValue: number; place: { label: string } }> };
+
+export type TestAlertPreviewWindowsQueryVariables = Exact<{
+  input: AlertRuleInput;
+}>;
+
+export type TestAlertPreviewWindowsQuery = { previewAlertRule: Array<{ from: string; to: string }> };
+
+export type TestAlertRuleNamesQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestAlertRuleNamesQuery = { alertRules: Array<{ name: string }> };
+
+export type TestAlertRuleIdsQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestAlertRuleIdsQuery = { alertRules: Array<{ id: string }> };
+
+export type TestAlertSnoozeStateMutationVariables = Exact<{
+  id: string | number;
+  until?: string | null | undefined;
+}>;
+
+export type TestAlertSnoozeStateMutation = { snoozeAlertRule: { state: AlertState } };
+
+export type TestAlertSnoozeMutationVariables = Exact<{
+  id: string | number;
+  until?: string | null | undefined;
+}>;
+
+export type TestAlertSnoozeMutation = { snoozeAlertRule: { state: AlertState; snoozedUntil: string | null } };
+
+export type TestAlertSnoozeIdMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+export type TestAlertSnoozeIdMutation = { snoozeAlertRule: { id: string } };
+
+export type TestAlertResumeMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+export type TestAlertResumeMutation = { resumeAlertRule: { state: AlertState; snoozedUntil: string | null } };
+
+export type TestBatchedEveryRelationQueryVariables = Exact<{
+  first?: number | null | undefined;
+}>;
+
+export type TestBatchedEveryRelationQuery = {
+  me: { id: string; unreadCount: number; settings: { id: string; timeZone: string }; places: Array<{ id: string; label: string }> } | null;
+  messages: {
+    edges: Array<{
+      id: string;
+      kind: MessageKind;
+      place: { id: string; label: string } | null;
+      briefing: { id: string; name: string; places: Array<{ id: string }> } | null;
+      alertRule: { id: string; state: AlertState; lastTriggeredAt: string | null; place: { id: string } | null } | null;
+      match: { id: string; place: { id: string; label: string } } | null;
+      recipient: { id: string; unreadCount: number; settings: { id: string }; places: Array<{ id: string }> };
+    }>;
+  };
+  alertRules: Array<{ id: string; state: AlertState; lastTriggeredAt: string | null; place: { id: string; label: string } | null }>;
+  briefings: Array<{ id: string; places: Array<{ id: string; label: string }> }>;
+};
+
+export type TestBatchedMeQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestBatchedMeQuery = { me: { id: string } | null };
+
+export type TestBatchedRenameBetweenReadsMutationVariables = Exact<{
+  message: string | number;
+  place: string | number;
+}>;
+
+export type TestBatchedRenameBetweenReadsMutation = {
+  before: Array<{ place: { label: string } | null }>;
+  renamePlace: { id: string };
+  after: Array<{ place: { label: string } | null }>;
+};
+
+export type TestBatchedAddBeforeMutationVariables = Exact<{ [key: string]: never }>;
+
+export type TestBatchedAddBeforeMutation = { addPlace: { id: string } };
+
+export type TestBatchedRenameAfterMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+export type TestBatchedRenameAfterMutation = { renamePlace: { id: string } };
+
+export type TestBatchedMessagePlaceSubscriptionVariables = Exact<{
+  after?: string | number | null | undefined;
+}>;
+
+export type TestBatchedMessagePlaceSubscription = { messageReceived: { id: string; place: { label: string } | null } };
+
 export type TestSaveBriefingMutationVariables = Exact<{
   id?: string | number | null | undefined;
   input: BriefingInput;
@@ -136,6 +378,109 @@ export type TestDeleteBriefingMutationVariables = Exact<{
 
 export type TestDeleteBriefingMutation = { deleteBriefing: string };
 
+export type TestGcPlacesQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestGcPlacesQuery = {
+  places: Array<{ id: string; label: string; position: number }>;
+  me: { id: string; unreadCount: number; places: Array<{ id: string; label: string }> } | null;
+};
+
+export type TestGcBriefingsQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestGcBriefingsQuery = { briefings: Array<{ id: string; name: string }> };
+
+export type TestGcInboxQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestGcInboxQuery = {
+  messages: { hasMore: boolean; endCursor: string | null; edges: Array<{ id: string; title: string; readAt: string | null }> };
+  me: { id: string; unreadCount: number } | null;
+};
+
+export type TestGcNextRunsQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestGcNextRunsQuery = { briefings: Array<{ id: string; name: string; nextRunAt: string | null }> };
+
+export type TestGcRulesQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestGcRulesQuery = { alertRules: Array<{ id: string; name: string; place: { id: string } | null }> };
+
+export type TestGcBriefingPlacesQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestGcBriefingPlacesQuery = { briefings: Array<{ id: string; places: Array<{ id: string }> }> };
+
+export type TestGcRulesListQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestGcRulesListQuery = { alertRules: Array<{ id: string; name: string }> };
+
+export type TestGcAddPlaceMutationVariables = Exact<{
+  lat: number;
+  label: string;
+}>;
+
+export type TestGcAddPlaceMutation = { addPlace: { id: string; label: string; position: number } };
+
+export type TestGcRenameHomeMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+export type TestGcRenameHomeMutation = { renamePlace: { id: string; label: string } };
+
+export type TestGcReorderPlacesMutationVariables = Exact<{
+  ids: Array<string | number> | string | number;
+}>;
+
+export type TestGcReorderPlacesMutation = { reorderPlaces: Array<{ id: string; position: number }> };
+
+export type TestGcRestorePlaceMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+export type TestGcRestorePlaceMutation = { restorePlace: { id: string; label: string; position: number } };
+
+export type TestGcSaveMorningMutationVariables = Exact<{
+  placeId: string | number;
+}>;
+
+export type TestGcSaveMorningMutation = { saveBriefing: { id: string; name: string } };
+
+export type TestGcSaveZonedMutationVariables = Exact<{
+  placeId: string | number;
+}>;
+
+export type TestGcSaveZonedMutation = { saveBriefing: { id: string; name: string; nextRunAt: string | null } };
+
+export type TestGcSaveBothMutationVariables = Exact<{
+  ids: Array<string | number> | string | number;
+}>;
+
+export type TestGcSaveBothMutation = { saveBriefing: { id: string } };
+
+export type TestGcSendBriefingNowMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+export type TestGcSendBriefingNowMutation = { sendBriefingNow: { id: string; title: string; readAt: string | null } };
+
+export type TestGcRestoreMessageMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+export type TestGcRestoreMessageMutation = { restoreMessage: { id: string; title: string; readAt: string | null; createdAt: string } };
+
+export type TestGcMarkAllReadMutationVariables = Exact<{ [key: string]: never }>;
+
+export type TestGcMarkAllReadMutation = { markAllRead: { id: string } };
+
+export type TestGcSaveWindRuleMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+export type TestGcSaveWindRuleMutation = { saveAlertRule: { id: string; name: string; place: { id: string } | null } };
+
+export type TestGcSaveHeatRuleMutationVariables = Exact<{ [key: string]: never }>;
+
+export type TestGcSaveHeatRuleMutation = { saveAlertRule: { id: string; name: string } };
+
 export type TestInboxMeQueryVariables = Exact<{ [key: string]: never }>;
 
 export type TestInboxMeQuery = { me: { id: string } | null };
@@ -194,6 +539,12 @@ export type TestIssuesAddPlaceMutation = { addPlace: { id: string } };
 export type TestLiveViewerQueryVariables = Exact<{ [key: string]: never }>;
 
 export type TestLiveViewerQuery = { me: { id: string; email: string } | null };
+
+export type TestLiveMessageIdsSubscriptionVariables = Exact<{
+  after?: string | number | null | undefined;
+}>;
+
+export type TestLiveMessageIdsSubscription = { messageReceived: { id: string } };
 
 export type TestOfflineInboxQueryVariables = Exact<{ [key: string]: never }>;
 
@@ -293,6 +644,104 @@ export type TestKeptViewerQueryVariables = Exact<{ [key: string]: never }>;
 
 export type TestKeptViewerQuery = { me: { id: string } | null };
 
+export type TestDepsAddPlaceMutationVariables = Exact<{
+  label: string;
+}>;
+
+export type TestDepsAddPlaceMutation = { addPlace: { id: string } };
+
+export type TestDepsSettingsMutationVariables = Exact<{
+  input: SettingsInput;
+}>;
+
+export type TestDepsSettingsMutation = { updateSettings: { id: string } };
+
+export type TestDepsSaveRuleMutationVariables = Exact<{
+  id?: string | number | null | undefined;
+  input: AlertRuleInput;
+}>;
+
+export type TestDepsSaveRuleMutation = { saveAlertRule: { id: string } };
+
+export type TestDepsSaveBriefingMutationVariables = Exact<{
+  input: BriefingInput;
+}>;
+
+export type TestDepsSaveBriefingMutation = { saveBriefing: { id: string } };
+
+export type TestDepsMeQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestDepsMeQuery = { me: { id: string } | null };
+
+export type TestDepsMyPlaceLabelsQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestDepsMyPlaceLabelsQuery = { me: { places: Array<{ label: string }> } | null };
+
+export type TestDepsPlaceLabelsQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestDepsPlaceLabelsQuery = { places: Array<{ label: string }> };
+
+export type TestDepsRenameFlatMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+export type TestDepsRenameFlatMutation = { renamePlace: { id: string } };
+
+export type TestCacheHomeQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestCacheHomeQuery = {
+  me: {
+    id: string;
+    places: Array<{
+      id: string;
+      label: string;
+      weather: {
+        id: string;
+        fetchedAt: string;
+        stale: boolean;
+        current: { time: string; temperature: number };
+        hourly: Array<{ time: string }>;
+        daily: Array<{ date: string; temperatureMax: number }>;
+      };
+    }>;
+  } | null;
+};
+
+export type TestCacheAddPlaceMutationVariables = Exact<{
+  label: string;
+  lat: number;
+}>;
+
+export type TestCacheAddPlaceMutation = { addPlace: { id: string } };
+
+export type TestCacheRenameFlatMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+export type TestCacheRenameFlatMutation = { renamePlace: { id: string } };
+
+export type TestCacheRenameLoftMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+export type TestCacheRenameLoftMutation = { renamePlace: { id: string } };
+
+export type TestCacheWithInboxQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestCacheWithInboxQuery = { me: { unreadCount: number; places: Array<{ label: string }> } | null };
+
+export type TestCacheTooManyHoursQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestCacheTooManyHoursQuery = { me: { places: Array<{ weather: { hourly: Array<{ time: string }> } }> } | null };
+
+export type TestCacheWeatherFreshnessQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestCacheWeatherFreshnessQuery = { me: { places: Array<{ weather: { stale: boolean; fetchedAt: string } }> } | null };
+
+export type TestCacheVisitorQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestCacheVisitorQuery = { weatherAt: { id: string } };
+
 export type TestUndoInboxQueryVariables = Exact<{ [key: string]: never }>;
 
 export type TestUndoInboxQuery = {
@@ -374,6 +823,344 @@ export type TestWeatherTooManyHoursQueryVariables = Exact<{ [key: string]: never
 
 export type TestWeatherTooManyHoursQuery = { weatherAt: { hourly: Array<{ id: string }> } };
 
+export type TestWsClientMessageIdsSubscriptionVariables = Exact<{ [key: string]: never }>;
+
+export type TestWsClientMessageIdsSubscription = { messageReceived: { id: string } };
+
+export const TestAccountSignUpDocument = gql`
+  mutation TestAccountSignUp($email: String!, $password: String!, $language: Language, $timeZone: TimeZone) {
+    signUp(email: $email, password: $password, language: $language, timeZone: $timeZone) {
+      token
+      expiresAt
+      user {
+        id
+        email
+        settings {
+          language
+          timeZone
+          temperatureUnit
+          hour12
+        }
+      }
+    }
+  }
+` as unknown as DocumentNode<TestAccountSignUpMutation, TestAccountSignUpMutationVariables>;
+export const TestAccountSignUpInDocument = gql`
+  mutation TestAccountSignUpIn($email: String!, $region: String) {
+    signUp(email: $email, password: "analytical engine", language: EN_US, region: $region) {
+      user {
+        settings {
+          temperatureUnit
+          windSpeedUnit
+          precipitationUnit
+          hour12
+        }
+      }
+    }
+  }
+` as unknown as DocumentNode<TestAccountSignUpInMutation, TestAccountSignUpInMutationVariables>;
+export const TestAccountLogInDocument = gql`
+  mutation TestAccountLogIn($email: String!, $password: String!) {
+    logIn(email: $email, password: $password) {
+      token
+      user {
+        email
+      }
+    }
+  }
+` as unknown as DocumentNode<TestAccountLogInMutation, TestAccountLogInMutationVariables>;
+export const TestAccountMeDocument = gql`
+  query TestAccountMe {
+    me {
+      id
+      email
+    }
+  }
+` as unknown as DocumentNode<TestAccountMeQuery, TestAccountMeQueryVariables>;
+export const TestAccountMeIdDocument = gql`
+  query TestAccountMeId {
+    me {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestAccountMeIdQuery, TestAccountMeIdQueryVariables>;
+export const TestAccountPlaceIdsDocument = gql`
+  query TestAccountPlaceIds {
+    places {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestAccountPlaceIdsQuery, TestAccountPlaceIdsQueryVariables>;
+export const TestAccountTimeZoneDocument = gql`
+  mutation TestAccountTimeZone($input: SettingsInput!) {
+    updateSettings(input: $input) {
+      timeZone
+    }
+  }
+` as unknown as DocumentNode<TestAccountTimeZoneMutation, TestAccountTimeZoneMutationVariables>;
+export const TestAccountUpdateSettingsDocument = gql`
+  mutation TestAccountUpdateSettings($input: SettingsInput!) {
+    updateSettings(input: $input) {
+      temperatureUnit
+      quietHoursEnabled
+      quietFrom
+      timeZone
+    }
+  }
+` as unknown as DocumentNode<TestAccountUpdateSettingsMutation, TestAccountUpdateSettingsMutationVariables>;
+export const TestAlertSaveRuleDocument = gql`
+  mutation TestAlertSaveRule($input: AlertRuleInput!) {
+    saveAlertRule(input: $input) {
+      id
+      state
+    }
+  }
+` as unknown as DocumentNode<TestAlertSaveRuleMutation, TestAlertSaveRuleMutationVariables>;
+export const TestAlertInboxDocument = gql`
+  query TestAlertInbox {
+    messages(first: 50) {
+      edges {
+        kind
+        title
+        body
+        urgent
+        alertRule {
+          name
+        }
+        match {
+          from
+          to
+          peakAt
+          peakValue
+          place {
+            label
+          }
+        }
+      }
+    }
+  }
+` as unknown as DocumentNode<TestAlertInboxQuery, TestAlertInboxQueryVariables>;
+export const TestAlertSettingsDocument = gql`
+  mutation TestAlertSettings($input: SettingsInput!) {
+    updateSettings(input: $input) {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestAlertSettingsMutation, TestAlertSettingsMutationVariables>;
+export const TestAlertSearchLondonDocument = gql`
+  query TestAlertSearchLondon {
+    searchLocations(query: "london") {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestAlertSearchLondonQuery, TestAlertSearchLondonQueryVariables>;
+export const TestAlertAddOfficeDocument = gql`
+  mutation TestAlertAddOffice($id: ID!) {
+    addPlace(locationId: $id, label: "Office") {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestAlertAddOfficeMutation, TestAlertAddOfficeMutationVariables>;
+export const TestAlertAddOfficeAgainDocument = gql`
+  mutation TestAlertAddOfficeAgain($id: ID!) {
+    addPlace(locationId: $id, label: "Office again") {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestAlertAddOfficeAgainMutation, TestAlertAddOfficeAgainMutationVariables>;
+export const TestAlertPlaceIdsDocument = gql`
+  query TestAlertPlaceIds {
+    places {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestAlertPlaceIdsQuery, TestAlertPlaceIdsQueryVariables>;
+export const TestAlertPreviewDocument = gql`
+  query TestAlertPreview($input: AlertRuleInput!) {
+    previewAlertRule(input: $input) {
+      from
+      to
+      peakValue
+      place {
+        label
+      }
+    }
+  }
+` as unknown as DocumentNode<TestAlertPreviewQuery, TestAlertPreviewQueryVariables>;
+export const TestAlertPreviewWindowsDocument = gql`
+  query TestAlertPreviewWindows($input: AlertRuleInput!) {
+    previewAlertRule(input: $input) {
+      from
+      to
+    }
+  }
+` as unknown as DocumentNode<TestAlertPreviewWindowsQuery, TestAlertPreviewWindowsQueryVariables>;
+export const TestAlertRuleNamesDocument = gql`
+  query TestAlertRuleNames {
+    alertRules {
+      name
+    }
+  }
+` as unknown as DocumentNode<TestAlertRuleNamesQuery, TestAlertRuleNamesQueryVariables>;
+export const TestAlertRuleIdsDocument = gql`
+  query TestAlertRuleIds {
+    alertRules {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestAlertRuleIdsQuery, TestAlertRuleIdsQueryVariables>;
+export const TestAlertSnoozeStateDocument = gql`
+  mutation TestAlertSnoozeState($id: ID!, $until: DateTime) {
+    snoozeAlertRule(id: $id, until: $until) {
+      state
+    }
+  }
+` as unknown as DocumentNode<TestAlertSnoozeStateMutation, TestAlertSnoozeStateMutationVariables>;
+export const TestAlertSnoozeDocument = gql`
+  mutation TestAlertSnooze($id: ID!, $until: DateTime) {
+    snoozeAlertRule(id: $id, until: $until) {
+      state
+      snoozedUntil
+    }
+  }
+` as unknown as DocumentNode<TestAlertSnoozeMutation, TestAlertSnoozeMutationVariables>;
+export const TestAlertSnoozeIdDocument = gql`
+  mutation TestAlertSnoozeId($id: ID!) {
+    snoozeAlertRule(id: $id) {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestAlertSnoozeIdMutation, TestAlertSnoozeIdMutationVariables>;
+export const TestAlertResumeDocument = gql`
+  mutation TestAlertResume($id: ID!) {
+    resumeAlertRule(id: $id) {
+      state
+      snoozedUntil
+    }
+  }
+` as unknown as DocumentNode<TestAlertResumeMutation, TestAlertResumeMutationVariables>;
+export const TestBatchedEveryRelationDocument = gql`
+  query TestBatchedEveryRelation($first: Int) {
+    me {
+      id
+      unreadCount
+      settings {
+        id
+        timeZone
+      }
+      places {
+        id
+        label
+      }
+    }
+    messages(first: $first) {
+      edges {
+        id
+        kind
+        place {
+          id
+          label
+        }
+        briefing {
+          id
+          name
+          places {
+            id
+          }
+        }
+        alertRule {
+          id
+          place {
+            id
+          }
+          state
+          lastTriggeredAt
+        }
+        match {
+          id
+          place {
+            id
+            label
+          }
+        }
+        recipient {
+          id
+          unreadCount
+          settings {
+            id
+          }
+          places {
+            id
+          }
+        }
+      }
+    }
+    alertRules {
+      id
+      place {
+        id
+        label
+      }
+      state
+      lastTriggeredAt
+    }
+    briefings {
+      id
+      places {
+        id
+        label
+      }
+    }
+  }
+` as unknown as DocumentNode<TestBatchedEveryRelationQuery, TestBatchedEveryRelationQueryVariables>;
+export const TestBatchedMeDocument = gql`
+  query TestBatchedMe {
+    me {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestBatchedMeQuery, TestBatchedMeQueryVariables>;
+export const TestBatchedRenameBetweenReadsDocument = gql`
+  mutation TestBatchedRenameBetweenReads($message: ID!, $place: ID!) {
+    before: markRead(ids: [$message]) {
+      place {
+        label
+      }
+    }
+    renamePlace(id: $place, label: "Renamed in between") {
+      id
+    }
+    after: markRead(ids: [$message]) {
+      place {
+        label
+      }
+    }
+  }
+` as unknown as DocumentNode<TestBatchedRenameBetweenReadsMutation, TestBatchedRenameBetweenReadsMutationVariables>;
+export const TestBatchedAddBeforeDocument = gql`
+  mutation TestBatchedAddBefore {
+    addPlace(latitude: 47.37, longitude: 8.54, label: "Before") {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestBatchedAddBeforeMutation, TestBatchedAddBeforeMutationVariables>;
+export const TestBatchedRenameAfterDocument = gql`
+  mutation TestBatchedRenameAfter($id: ID!) {
+    renamePlace(id: $id, label: "After") {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestBatchedRenameAfterMutation, TestBatchedRenameAfterMutationVariables>;
+export const TestBatchedMessagePlaceDocument = gql`
+  subscription TestBatchedMessagePlace($after: ID) {
+    messageReceived(after: $after) {
+      id
+      place {
+        label
+      }
+    }
+  }
+` as unknown as DocumentNode<TestBatchedMessagePlaceSubscription, TestBatchedMessagePlaceSubscriptionVariables>;
 export const TestSaveBriefingDocument = gql`
   mutation TestSaveBriefing($id: ID, $input: BriefingInput!) {
     saveBriefing(id: $id, input: $input) {
@@ -471,6 +1258,189 @@ export const TestDeleteBriefingDocument = gql`
     deleteBriefing(id: $id)
   }
 ` as unknown as DocumentNode<TestDeleteBriefingMutation, TestDeleteBriefingMutationVariables>;
+export const TestGcPlacesDocument = gql`
+  query TestGcPlaces {
+    places {
+      id
+      label
+      position
+    }
+    me {
+      id
+      places {
+        id
+        label
+      }
+      unreadCount
+    }
+  }
+` as unknown as DocumentNode<TestGcPlacesQuery, TestGcPlacesQueryVariables>;
+export const TestGcBriefingsDocument = gql`
+  query TestGcBriefings {
+    briefings {
+      id
+      name
+    }
+  }
+` as unknown as DocumentNode<TestGcBriefingsQuery, TestGcBriefingsQueryVariables>;
+export const TestGcInboxDocument = gql`
+  query TestGcInbox {
+    messages(first: 10) {
+      edges {
+        id
+        title
+        readAt
+      }
+      hasMore
+      endCursor
+    }
+    me {
+      id
+      unreadCount
+    }
+  }
+` as unknown as DocumentNode<TestGcInboxQuery, TestGcInboxQueryVariables>;
+export const TestGcNextRunsDocument = gql`
+  query TestGcNextRuns {
+    briefings {
+      id
+      name
+      nextRunAt
+    }
+  }
+` as unknown as DocumentNode<TestGcNextRunsQuery, TestGcNextRunsQueryVariables>;
+export const TestGcRulesDocument = gql`
+  query TestGcRules {
+    alertRules {
+      id
+      name
+      place {
+        id
+      }
+    }
+  }
+` as unknown as DocumentNode<TestGcRulesQuery, TestGcRulesQueryVariables>;
+export const TestGcBriefingPlacesDocument = gql`
+  query TestGcBriefingPlaces {
+    briefings {
+      id
+      places {
+        id
+      }
+    }
+  }
+` as unknown as DocumentNode<TestGcBriefingPlacesQuery, TestGcBriefingPlacesQueryVariables>;
+export const TestGcRulesListDocument = gql`
+  query TestGcRulesList {
+    alertRules {
+      id
+      name
+    }
+  }
+` as unknown as DocumentNode<TestGcRulesListQuery, TestGcRulesListQueryVariables>;
+export const TestGcAddPlaceDocument = gql`
+  mutation TestGcAddPlace($lat: Float!, $label: String!) {
+    addPlace(latitude: $lat, longitude: 5, label: $label) {
+      id
+      label
+      position
+    }
+  }
+` as unknown as DocumentNode<TestGcAddPlaceMutation, TestGcAddPlaceMutationVariables>;
+export const TestGcRenameHomeDocument = gql`
+  mutation TestGcRenameHome($id: ID!) {
+    renamePlace(id: $id, label: "Home") {
+      id
+      label
+    }
+  }
+` as unknown as DocumentNode<TestGcRenameHomeMutation, TestGcRenameHomeMutationVariables>;
+export const TestGcReorderPlacesDocument = gql`
+  mutation TestGcReorderPlaces($ids: [ID!]!) {
+    reorderPlaces(ids: $ids) {
+      id
+      position
+    }
+  }
+` as unknown as DocumentNode<TestGcReorderPlacesMutation, TestGcReorderPlacesMutationVariables>;
+export const TestGcRestorePlaceDocument = gql`
+  mutation TestGcRestorePlace($id: ID!) {
+    restorePlace(id: $id) {
+      id
+      label
+      position
+    }
+  }
+` as unknown as DocumentNode<TestGcRestorePlaceMutation, TestGcRestorePlaceMutationVariables>;
+export const TestGcSaveMorningDocument = gql`
+  mutation TestGcSaveMorning($placeId: ID!) {
+    saveBriefing(input: { name: "Morning", placeIds: [$placeId], period: TODAY, time: "07:00", days: [MON] }) {
+      id
+      name
+    }
+  }
+` as unknown as DocumentNode<TestGcSaveMorningMutation, TestGcSaveMorningMutationVariables>;
+export const TestGcSaveZonedDocument = gql`
+  mutation TestGcSaveZoned($placeId: ID!) {
+    saveBriefing(input: { name: "Zoned", placeIds: [$placeId], period: TODAY, time: "07:00", days: [MON, TUE, WED, THU, FRI, SAT, SUN] }) {
+      id
+      name
+      nextRunAt
+    }
+  }
+` as unknown as DocumentNode<TestGcSaveZonedMutation, TestGcSaveZonedMutationVariables>;
+export const TestGcSaveBothDocument = gql`
+  mutation TestGcSaveBoth($ids: [ID!]!) {
+    saveBriefing(input: { name: "Both", placeIds: $ids, period: TODAY, time: "07:00", days: [MON] }) {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestGcSaveBothMutation, TestGcSaveBothMutationVariables>;
+export const TestGcSendBriefingNowDocument = gql`
+  mutation TestGcSendBriefingNow($id: ID!) {
+    sendBriefingNow(id: $id) {
+      id
+      title
+      readAt
+    }
+  }
+` as unknown as DocumentNode<TestGcSendBriefingNowMutation, TestGcSendBriefingNowMutationVariables>;
+export const TestGcRestoreMessageDocument = gql`
+  mutation TestGcRestoreMessage($id: ID!) {
+    restoreMessage(id: $id) {
+      id
+      title
+      readAt
+      createdAt
+    }
+  }
+` as unknown as DocumentNode<TestGcRestoreMessageMutation, TestGcRestoreMessageMutationVariables>;
+export const TestGcMarkAllReadDocument = gql`
+  mutation TestGcMarkAllRead {
+    markAllRead {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestGcMarkAllReadMutation, TestGcMarkAllReadMutationVariables>;
+export const TestGcSaveWindRuleDocument = gql`
+  mutation TestGcSaveWindRule($id: ID!) {
+    saveAlertRule(input: { name: "Wind", placeId: $id, metric: WIND_GUSTS, threshold: 90 }) {
+      id
+      name
+      place {
+        id
+      }
+    }
+  }
+` as unknown as DocumentNode<TestGcSaveWindRuleMutation, TestGcSaveWindRuleMutationVariables>;
+export const TestGcSaveHeatRuleDocument = gql`
+  mutation TestGcSaveHeatRule {
+    saveAlertRule(input: { name: "Heat", metric: TEMPERATURE, threshold: 30 }) {
+      id
+      name
+    }
+  }
+` as unknown as DocumentNode<TestGcSaveHeatRuleMutation, TestGcSaveHeatRuleMutationVariables>;
 export const TestInboxMeDocument = gql`
   query TestInboxMe {
     me {
@@ -557,6 +1527,13 @@ export const TestLiveViewerDocument = gql`
     }
   }
 ` as unknown as DocumentNode<TestLiveViewerQuery, TestLiveViewerQueryVariables>;
+export const TestLiveMessageIdsDocument = gql`
+  subscription TestLiveMessageIds($after: ID) {
+    messageReceived(after: $after) {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestLiveMessageIdsSubscription, TestLiveMessageIdsSubscriptionVariables>;
 export const TestOfflineInboxDocument = gql`
   query TestOfflineInbox {
     messages(first: 10) {
@@ -717,6 +1694,154 @@ export const TestKeptViewerDocument = gql`
     }
   }
 ` as unknown as DocumentNode<TestKeptViewerQuery, TestKeptViewerQueryVariables>;
+export const TestDepsAddPlaceDocument = gql`
+  mutation TestDepsAddPlace($label: String!) {
+    addPlace(latitude: 47.37, longitude: 8.54, label: $label) {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestDepsAddPlaceMutation, TestDepsAddPlaceMutationVariables>;
+export const TestDepsSettingsDocument = gql`
+  mutation TestDepsSettings($input: SettingsInput!) {
+    updateSettings(input: $input) {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestDepsSettingsMutation, TestDepsSettingsMutationVariables>;
+export const TestDepsSaveRuleDocument = gql`
+  mutation TestDepsSaveRule($id: ID, $input: AlertRuleInput!) {
+    saveAlertRule(id: $id, input: $input) {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestDepsSaveRuleMutation, TestDepsSaveRuleMutationVariables>;
+export const TestDepsSaveBriefingDocument = gql`
+  mutation TestDepsSaveBriefing($input: BriefingInput!) {
+    saveBriefing(input: $input) {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestDepsSaveBriefingMutation, TestDepsSaveBriefingMutationVariables>;
+export const TestDepsMeDocument = gql`
+  query TestDepsMe {
+    me {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestDepsMeQuery, TestDepsMeQueryVariables>;
+export const TestDepsMyPlaceLabelsDocument = gql`
+  query TestDepsMyPlaceLabels {
+    me {
+      places {
+        label
+      }
+    }
+  }
+` as unknown as DocumentNode<TestDepsMyPlaceLabelsQuery, TestDepsMyPlaceLabelsQueryVariables>;
+export const TestDepsPlaceLabelsDocument = gql`
+  query TestDepsPlaceLabels {
+    places {
+      label
+    }
+  }
+` as unknown as DocumentNode<TestDepsPlaceLabelsQuery, TestDepsPlaceLabelsQueryVariables>;
+export const TestDepsRenameFlatDocument = gql`
+  mutation TestDepsRenameFlat($id: ID!) {
+    renamePlace(id: $id, label: "Flat") {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestDepsRenameFlatMutation, TestDepsRenameFlatMutationVariables>;
+export const TestCacheHomeDocument = gql`
+  query TestCacheHome {
+    me {
+      id
+      places {
+        id
+        label
+        weather {
+          id
+          fetchedAt
+          stale
+          current {
+            time
+            temperature
+          }
+          hourly(hours: 2) {
+            time
+          }
+          daily(days: 7) {
+            date
+            temperatureMax
+          }
+        }
+      }
+    }
+  }
+` as unknown as DocumentNode<TestCacheHomeQuery, TestCacheHomeQueryVariables>;
+export const TestCacheAddPlaceDocument = gql`
+  mutation TestCacheAddPlace($label: String!, $lat: Float!) {
+    addPlace(latitude: $lat, longitude: 8.54, label: $label) {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestCacheAddPlaceMutation, TestCacheAddPlaceMutationVariables>;
+export const TestCacheRenameFlatDocument = gql`
+  mutation TestCacheRenameFlat($id: ID!) {
+    renamePlace(id: $id, label: "Flat") {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestCacheRenameFlatMutation, TestCacheRenameFlatMutationVariables>;
+export const TestCacheRenameLoftDocument = gql`
+  mutation TestCacheRenameLoft($id: ID!) {
+    renamePlace(id: $id, label: "Loft") {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestCacheRenameLoftMutation, TestCacheRenameLoftMutationVariables>;
+export const TestCacheWithInboxDocument = gql`
+  query TestCacheWithInbox {
+    me {
+      unreadCount
+      places {
+        label
+      }
+    }
+  }
+` as unknown as DocumentNode<TestCacheWithInboxQuery, TestCacheWithInboxQueryVariables>;
+export const TestCacheTooManyHoursDocument = gql`
+  query TestCacheTooManyHours {
+    me {
+      places {
+        weather {
+          hourly(hours: 500) {
+            time
+          }
+        }
+      }
+    }
+  }
+` as unknown as DocumentNode<TestCacheTooManyHoursQuery, TestCacheTooManyHoursQueryVariables>;
+export const TestCacheWeatherFreshnessDocument = gql`
+  query TestCacheWeatherFreshness {
+    me {
+      places {
+        weather {
+          stale
+          fetchedAt
+        }
+      }
+    }
+  }
+` as unknown as DocumentNode<TestCacheWeatherFreshnessQuery, TestCacheWeatherFreshnessQueryVariables>;
+export const TestCacheVisitorDocument = gql`
+  query TestCacheVisitor {
+    weatherAt(latitude: 47.37, longitude: 8.54) {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestCacheVisitorQuery, TestCacheVisitorQueryVariables>;
 export const TestUndoInboxDocument = gql`
   query TestUndoInbox {
     messages(first: 50) {
@@ -846,3 +1971,10 @@ export const TestWeatherTooManyHoursDocument = gql`
     }
   }
 ` as unknown as DocumentNode<TestWeatherTooManyHoursQuery, TestWeatherTooManyHoursQueryVariables>;
+export const TestWsClientMessageIdsDocument = gql`
+  subscription TestWsClientMessageIds {
+    messageReceived {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestWsClientMessageIdsSubscription, TestWsClientMessageIdsSubscriptionVariables>;
