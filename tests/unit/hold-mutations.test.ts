@@ -1,4 +1,5 @@
 import { Client, createRequest, makeOperation, type Operation, type OperationType } from "@urql/core";
+import type { DocumentNode } from "graphql";
 import { empty, makeSubject, mergeMap, onPush, pipe, publish } from "wonka";
 import { describe, expect, it } from "vitest";
 import { holdMutationsUntil } from "~/lib/graphql/hold-mutations";
@@ -10,8 +11,10 @@ const DOCUMENTS = { mutation: RENAME_PLACE_MUTATION, query: VIEWER_QUERY, subscr
 
 /** An operation told apart by its `label` variable. */
 function operation(kind: Exclude<OperationType, "teardown">, label: string): Operation {
-  return client.createRequestOperation(kind, createRequest(DOCUMENTS[kind], { label }));
+  return client.createRequestOperation(kind, createRequest(DOCUMENTS[kind] as DocumentNode, { label }));
 }
+
+const labelOf = (operation: Operation) => (operation.variables as { label: string }).label;
 
 /** What the gate lets through to the exchanges after it, by label (teardowns as `teardown:label`). */
 function gate(ready: PromiseLike<unknown>, onForward: (operation: Operation) => void = () => {}) {
@@ -24,7 +27,7 @@ function gate(ready: PromiseLike<unknown>, onForward: (operation: Operation) => 
       pipe(
         operations$,
         onPush((operation) => {
-          const label = String(operation.variables.label);
+          const label = labelOf(operation);
           forwarded.push(operation.kind === "teardown" ? `teardown:${label}` : label);
           onForward(operation);
         }),
@@ -70,7 +73,7 @@ describe("holdMutationsUntil", () => {
     const read = deferred();
     let makeAgain = (_: Operation) => {};
     const { make, forwarded } = gate(read.promise, (forwardedOperation) => {
-      if (forwardedOperation.variables.label === "first") makeAgain(operation("mutation", "made meanwhile"));
+      if (labelOf(forwardedOperation) === "first") makeAgain(operation("mutation", "made meanwhile"));
     });
     makeAgain = make;
     make(operation("mutation", "first"));
