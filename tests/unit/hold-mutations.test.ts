@@ -2,7 +2,7 @@ import { Client, createRequest, makeOperation, type Operation, type OperationTyp
 import type { DocumentNode } from "graphql";
 import { empty, makeSubject, mergeMap, onPush, pipe, publish } from "wonka";
 import { describe, expect, it } from "vitest";
-import { holdMutationsUntil } from "~/lib/graphql/hold-mutations";
+import { createMutationHold } from "~/lib/graphql/hold-mutations";
 import { MESSAGE_RECEIVED_SUBSCRIPTION, RENAME_PLACE_MUTATION, VIEWER_QUERY } from "~/lib/graphql/documents";
 
 const client = new Client({ url: "http://127.0.0.1:9/graphql", exchanges: [] });
@@ -16,11 +16,12 @@ function operation(kind: Exclude<OperationType, "teardown">, label: string): Ope
 
 const labelOf = (operation: Operation) => (operation.variables as { label: string }).label;
 
-/** What the gate lets through to the exchanges after it, by label (teardowns as `teardown:label`). */
-function gate(ready: PromiseLike<unknown>, onForward: (operation: Operation) => void = () => {}) {
+/** What the hold lets through to the exchanges after it, by label (teardowns as `teardown:label`). */
+function hold(onForward: (operation: Operation) => void = () => {}) {
   const operations = makeSubject<Operation>();
   const forwarded: string[] = [];
-  const exchange = holdMutationsUntil(ready)({
+  const { exchange, open } = createMutationHold();
+  const instance = exchange({
     client,
     dispatchDebug: () => {},
     forward: (operations$) =>
@@ -34,71 +35,65 @@ function gate(ready: PromiseLike<unknown>, onForward: (operation: Operation) => 
         mergeMap(() => empty),
       ),
   });
-  pipe(exchange(operations.source), publish);
-  return { make: (operation: Operation) => operations.next(operation), forwarded };
+  pipe(instance(operations.source), publish);
+  return { make: (operation: Operation) => operations.next(operation), open, forwarded };
 }
 
-function deferred() {
-  let resolve!: () => void;
-  let reject!: (error: Error) => void;
-  const promise = new Promise<void>((res, rej) => ((resolve = res), (reject = rej)));
-  return { promise, resolve, reject };
-}
+/** What open() releases goes on once the current task's own work is done. */
+const afterThisTask = () => Promise.resolve();
 
-describe("holdMutationsUntil", () => {
-  it("holds mutations until the store has been read and then lets them through in the order they were made; queries pass at once", async () => {
-    const read = deferred();
-    const { make, forwarded } = gate(read.promise);
+describe("createMutationHold", () => {
+  it("holds mutations until the store has been read, then lets them through in the order they were made; queries and subscriptions pass at once", async () => {
+    const { make, open, forwarded } = hold();
     make(operation("mutation", "first"));
     make(operation("query", "inbox"));
     make(operation("mutation", "second"));
     make(operation("subscription", "live"));
     expect(forwarded).toEqual(["inbox", "live"]);
 
-    read.resolve();
-    await read.promise;
+    open();
+    await afterThisTask();
     expect(forwarded).toEqual(["inbox", "live", "first", "second"]);
   });
 
-  it("holds nothing once the store has been read", async () => {
-    const read = deferred();
-    const { make, forwarded } = gate(read.promise);
-    read.resolve();
-    await read.promise;
+  it("holds nothing once open", async () => {
+    const { make, open, forwarded } = hold();
+    open();
+    await afterThisTask();
     make(operation("mutation", "later"));
     expect(forwarded).toEqual(["later"]);
   });
 
+  it("what is sent in the task that opens it (the queue earlier pages kept) goes before the held mutations", async () => {
+    const { make, open, forwarded } = hold();
+    make(operation("mutation", "made before the read"));
+    open();
+    make(operation("mutation", "kept by an earlier page"));
+    expect(forwarded).toEqual(["kept by an earlier page"]);
+    await afterThisTask();
+    expect(forwarded).toEqual(["kept by an earlier page", "made before the read"]);
+  });
+
   it("a mutation made while the held ones are let through comes after them", async () => {
-    const read = deferred();
     let makeAgain = (_: Operation) => {};
-    const { make, forwarded } = gate(read.promise, (forwardedOperation) => {
+    const { make, open, forwarded } = hold((forwardedOperation) => {
       if (labelOf(forwardedOperation) === "first") makeAgain(operation("mutation", "made meanwhile"));
     });
     makeAgain = make;
     make(operation("mutation", "first"));
     make(operation("mutation", "second"));
 
-    read.resolve();
-    await read.promise;
+    open();
+    await afterThisTask();
     expect(forwarded).toEqual(["first", "second", "made meanwhile"]);
   });
 
   it("teardowns pass while mutations are held", () => {
-    const { make, forwarded } = gate(new Promise(() => {}));
+    const { make, forwarded } = hold();
     const query = operation("query", "inbox");
     make(operation("mutation", "held"));
     make(query);
     make(makeOperation("teardown", query));
     expect(forwarded).toEqual(["inbox", "teardown:inbox"]);
-  });
-
-  it("a store that could not be read holds nothing back either", async () => {
-    const read = deferred();
-    const { make, forwarded } = gate(read.promise);
-    make(operation("mutation", "first"));
-    read.reject(new Error("IndexedDB unavailable"));
-    await read.promise.catch(() => {});
-    expect(forwarded).toEqual(["first"]);
   });
 });

@@ -14,7 +14,7 @@ export function pageHydrated() {
 /**
  * The store has been read, with the mutations kept offline by an earlier page: the offline
  * exchange keeps a mutation made offline only from now on, so mutations wait until then
- * (hold-mutations.ts, placed before it in cache.ts). Marked as <html data-offline-queue="ready">.
+ * (hold-mutations.ts, after it in cache.ts). Marked as <html data-offline-queue="ready">.
  */
 function markOfflineQueueReady() {
   document.documentElement.dataset.offlineQueue = "ready";
