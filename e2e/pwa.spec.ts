@@ -6,7 +6,7 @@ import { expect, gotoHydrated, test } from "./fixtures";
 import { startAppServer } from "./support/app-server";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "./support/chromium";
 import { accountWithPlace, signInBrowser } from "./support/graphql";
-import { goOffline, signedInOnlineOnce, waitForOfflineQueue, waitForOfflineReady } from "./support/pwa";
+import { goOffline, holdKeptCacheUnread, signedInOnlineOnce, waitForOfflineQueue, waitForOfflineReady } from "./support/pwa";
 
 const NETWORK_GONE = /ERR_INTERNET_DISCONNECTED|Failed to load resource|Failed to fetch/;
 /** These tests stop their own server under the open page (a deploy, or the test's end). */
@@ -317,7 +317,7 @@ test("marking a message read and renaming a place offline are kept and sent when
   // Offline, the navigation is a full load answered by the worker; the queued mark-read survives it.
   await page.getByRole("navigation").getByRole("link", { name: "Settings" }).click();
   await page.waitForURL("**/settings");
-  // The page is hydrated before its kept cache is read: a rename saved in between would be refused, not queued.
+  // The kept queue (the mark-read) is read back before the rename is queued after it.
   await waitForOfflineQueue(page);
   const label = page.locator("#places").getByRole("textbox").first();
   await expect(label).toHaveValue("Queue Quay");
@@ -332,6 +332,49 @@ test("marking a message read and renaming a place offline are kept and sent when
   await page.goto("/");
   await expect(item).not.toHaveAttribute("data-unread");
   await expect(page.getByRole("heading", { name: "Queue Quay North", exact: true })).toBeVisible();
+});
+
+test("a place renamed offline right after a full load, before the page has read its kept cache, is kept and sent when the connection returns", async ({
+  page,
+  context,
+  request,
+  baseURL,
+  consoleGuard,
+}) => {
+  consoleGuard.allow(NETWORK_GONE);
+  const { account } = await signedInOnlineOnce(page, request, baseURL!, "Early Eyot");
+  const labelOnServer = async () => (await account.gql<{ places: Array<{ label: string }> }>(`{ places { label } }`)).places[0]?.label;
+  const keptCache = await holdKeptCacheUnread(page, "/settings");
+
+  await goOffline(page);
+  await gotoHydrated(page, "/settings");
+  const html = page.locator("html");
+  // The order a loaded machine allows: hydrated, the kept cache (and the queue in it) not read yet.
+  await expect(html).not.toHaveAttribute("data-offline-queue", "ready");
+  const label = page.locator("#places").getByRole("textbox").first();
+  await expect(label).toHaveValue("Early Eyot");
+  await label.fill("Early Eyot East");
+  await page.locator("#places").getByRole("button", { name: "Save label" }).click();
+  // A request the page makes after the save has failed: so has the save's own, had it been sent.
+  await expect
+    .poll(() =>
+      page.evaluate(() =>
+        fetch("/healthz", { cache: "no-store" }).then(
+          () => "reached",
+          () => "unreachable",
+        ),
+      ),
+    )
+    .toBe("unreachable");
+  await expect(html).not.toHaveAttribute("data-offline-queue", "ready");
+
+  await keptCache.release();
+  await expect(html).toHaveAttribute("data-offline-queue", "ready");
+  expect(await labelOnServer()).toBe("Early Eyot");
+  await context.setOffline(false);
+  await expect.poll(labelOnServer).toBe("Early Eyot East");
+  // Never refused on the way (the app logs a refusal before it tells the user).
+  expect(consoleGuard.messages().filter((text) => text.includes("RenamePlace failed"))).toEqual([]);
 });
 
 test("the page looks for a new worker every hour while online, and on coming back into view after an hour", async ({

@@ -19,9 +19,8 @@ export async function waitForOfflineReady(page: Page) {
 
 /**
  * Waits until the page has read its kept GraphQL cache and the mutations queued in it
- * (app/lib/graphql/offline-storage.ts): only then is a change made offline kept for later.
- * A fresh page is hydrated first and reads the store after; on a busy machine a click can
- * land in between, and the change is then refused instead of queued.
+ * (app/lib/graphql/offline-storage.ts). A fresh page is hydrated first and reads the store
+ * after; a change made in between waits for that read (app/lib/graphql/hold-mutations.ts).
  */
 export async function waitForOfflineQueue(page: Page) {
   await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true");
@@ -58,4 +57,34 @@ export async function signedInOnlineOnce(page: Page, request: APIRequestContext,
   await waitForOfflineReady(page);
   await waitForOfflineQueue(page);
   return { account, message };
+}
+
+type HeldWindow = Window & { __releaseKeptCache?: () => void };
+
+/**
+ * Holds the kept GraphQL cache's IndexedDB unopened on the next full load of `pathname`,
+ * until `release()`: the page hydrates, but has not read its store (nor the queue kept in
+ * it) yet. A loaded machine allows that order; this forces it. Once only per tab.
+ */
+export async function holdKeptCacheUnread(page: Page, pathname: string) {
+  await page.addInitScript((target) => {
+    if (location.pathname !== target || sessionStorage.getItem("kept-cache-held")) return;
+    sessionStorage.setItem("kept-cache-held", "1");
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    (window as HeldWindow).__releaseKeptCache = release;
+    const open = IDBFactory.prototype.open;
+    IDBFactory.prototype.open = function (this: IDBFactory, name: string, version?: number) {
+      const opening = open.call(this, name, version);
+      if (!name.startsWith("weatherbot-cache-")) return opening;
+      // The page's success handler hears of the open store only once the test lets it.
+      let onsuccess: ((this: IDBRequest, event: Event) => unknown) | null = null;
+      Object.defineProperty(opening, "onsuccess", { configurable: true, get: () => onsuccess, set: (handler) => (onsuccess = handler) });
+      opening.addEventListener("success", (event) => void gate.then(() => onsuccess?.call(opening, event)));
+      return opening;
+    };
+  }, pathname);
+  return {
+    release: () => page.evaluate(() => (window as HeldWindow).__releaseKeptCache!()),
+  };
 }

@@ -26,13 +26,16 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-/** A storage adapter in memory, with the "back online" signal in the test's hand. */
-function memoryStorage() {
+/** A storage adapter in memory, with the "back online" signal in the test's hand; it is read once `read` settles. */
+function memoryStorage(read: Promise<void> = Promise.resolve()) {
   let data: SerializedEntries = {};
   let metadata: SerializedRequest[] = [];
   const online: Array<() => void> = [];
   const storage: StorageAdapter = {
-    readData: async () => data,
+    readData: async () => {
+      await read;
+      return data;
+    },
     writeData: async (delta) => void (data = { ...data, ...delta }),
     readMetadata: async () => metadata,
     writeMetadata: (next) => void (metadata = next),
@@ -41,18 +44,22 @@ function memoryStorage() {
   return { storage, queued: () => metadata.length, backOnline: () => online.forEach((callback) => callback()) };
 }
 
-/** A client whose network can be cut: offline, fetch fails as the browser's does. */
-function offlineCapableClient() {
-  const memory = memoryStorage();
+/** A client whose network can be cut: offline, fetch fails as the browser's does. `storageRead`: when its store is read. */
+function offlineCapableClient(storageRead?: Promise<void>) {
+  const memory = memoryStorage(storageRead);
   let offline = false;
+  let requests = 0;
   const client = new Client({
     url: t.url,
     exchanges: [createCacheExchange(memory.storage), fetchExchange],
     preferGetMethod: false,
-    fetch: (input, init) => (offline ? Promise.reject(new TypeError("Failed to fetch")) : fetch(input, init)),
+    fetch: (input, init) => {
+      requests++;
+      return offline ? Promise.reject(new TypeError("Failed to fetch")) : fetch(input, init);
+    },
     fetchOptions: { headers: { authorization: `Bearer ${token}` } },
   });
-  return { client, memory, goOffline: () => (offline = true), goOnline: () => (offline = false) };
+  return { client, memory, goOffline: () => (offline = true), goOnline: () => (offline = false), requests: () => requests };
 }
 
 async function oneMessage(): Promise<string> {
@@ -83,6 +90,38 @@ describe("mutations made offline", () => {
     memory.backOnline();
     await expect.poll(onServer).not.toContain(id);
     await expect.poll(() => memory.queued()).toBe(0);
+  });
+
+  it("made before the kept store has been read: shown at once, sent only after the read, kept then (not refused), and sent when back online", async () => {
+    const id = await oneMessage();
+    let storeRead!: () => void;
+    const { client, memory, goOffline, goOnline, requests } = offlineCapableClient(new Promise((resolve) => (storeRead = resolve)));
+    await client.query(INBOX, {}).toPromise();
+    const inbox = () => client.readQuery(INBOX, {}, { requestPolicy: "cache-only" })!.data!;
+    expect(inbox().messages.edges.map((edge) => edge.id)).toContain(id);
+    const requestsBefore = requests();
+    goOffline();
+    let outcome: { error?: unknown } | null = null;
+    void client
+      .mutation(DELETE_MESSAGE_MUTATION, { id })
+      .toPromise()
+      .then((result) => (outcome = result));
+    // Everything the mutation set off without waiting (a request, its failure) is over by the next task.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(inbox().messages.edges.map((edge) => edge.id)).not.toContain(id);
+    expect(requests()).toBe(requestsBefore);
+    expect(outcome).toBeNull();
+
+    storeRead();
+    await expect.poll(() => memory.queued()).toBe(1);
+    expect(outcome).toBeNull();
+    const onServer = async () => (await t.gql(TestOfflineMessageIdsDocument, {}, { token })).data!.messages.edges.map((edge) => edge.id);
+    expect(await onServer()).toContain(id);
+
+    goOnline();
+    memory.backOnline();
+    await expect.poll(onServer).not.toContain(id);
+    await expect.poll(() => outcome).toMatchObject({ error: undefined });
   });
 
   it("preferences: applied to every cached view at once, saved on the server when back online", async () => {

@@ -1,5 +1,7 @@
+import { composeExchanges } from "@urql/core";
 import { cacheExchange, offlineExchange, type CacheExchangeOpts, type StorageAdapter } from "@urql/exchange-graphcache";
 import { createCacheUpdates } from "./cache-updates";
+import { createMutationHold } from "./hold-mutations";
 import { optimisticUpdates } from "./optimistic-updates";
 
 function cacheConfig(): CacheExchangeOpts {
@@ -17,9 +19,16 @@ function cacheConfig(): CacheExchangeOpts {
  * The normalised cache on both sides: objects keyed by `__typename` + `id` (or `_id`,
  * graphcache's default); the inbox page object has no identity of its own. With
  * `storage` (the browser), the cache persists for offline use and mutations made
- * offline wait in it until the network returns.
+ * offline wait in it until the network returns; until the store has been read, the
+ * offline exchange would refuse such a mutation, so mutations wait for that read.
  */
 export function createCacheExchange(storage?: StorageAdapter) {
   if (!storage) return cacheExchange(cacheConfig());
-  return offlineExchange({ ...cacheConfig(), storage, optimistic: optimisticUpdates });
+  const hold = createMutationHold();
+  const onCacheHydrated = () => {
+    storage.onCacheHydrated?.();
+    hold.open();
+  };
+  const offline = offlineExchange({ ...cacheConfig(), storage: { ...storage, onCacheHydrated }, optimistic: optimisticUpdates });
+  return composeExchanges([offline, hold.exchange]);
 }

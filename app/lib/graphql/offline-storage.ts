@@ -12,9 +12,9 @@ export function pageHydrated() {
 }
 
 /**
- * The store has been read, with the mutations kept offline by an earlier page: from now on a
- * mutation made offline is kept too (before, the offline exchange refuses it). End-to-end
- * tests wait for <html data-offline-queue="ready"> before they act offline on a fresh page.
+ * The store has been read, with the mutations kept offline by an earlier page: the offline
+ * exchange keeps a mutation made offline only from now on, so mutations wait until then
+ * (hold-mutations.ts, after it in cache.ts). Marked as <html data-offline-queue="ready">.
  */
 function markOfflineQueueReady() {
   document.documentElement.dataset.offlineQueue = "ready";
