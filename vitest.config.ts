@@ -29,7 +29,15 @@ export default defineConfig({
     // Unit tests once; integration tests once per database. `extends: true` gives each project the settings above.
     projects: [
       { extends: true, test: { name: "unit", include: ["tests/unit/**/*.test.{ts,tsx}"] } },
-      { extends: true, test: { name: "integration-sqlite", include: ["tests/integration/**/*.test.{ts,tsx}"] } },
+      {
+        extends: true,
+        test: {
+          name: "integration-sqlite",
+          include: ["tests/integration/**/*.test.{ts,tsx}"],
+          // PostgreSQL-only tests (a server restart, ...) run in the PostgreSQL project alone.
+          exclude: ["**/node_modules/**", "tests/integration/postgres/**"],
+        },
+      },
       {
         extends: true,
         test: {

@@ -1,6 +1,7 @@
 import { Kysely, PostgresDialect, sql, type PostgresPool, type PostgresPoolClient } from "kysely";
 import pg from "pg";
 import { ChangeTracker, type CascadeMap } from "./change-tracker.server";
+import { createOutageLog } from "./outage-log.server";
 import type { Database } from "./tables";
 import { announceWrites, listenForWrites, type WriteAnnouncements } from "./write-announcements.server";
 
@@ -88,7 +89,10 @@ export function openPostgres(
     types,
     application_name: "weatherbot",
   });
-  pool.on("error", (error) => console.warn("[db] an idle PostgreSQL connection failed:", error.message));
+  // Once per outage: a restart ends every idle connection at once.
+  const idleLog = createOutageLog("[db]", "an idle PostgreSQL connection failed");
+  pool.on("error", idleLog.failed);
+  pool.on("connect", idleLog.succeeded);
   // Other instances' commits arrive as announcements (hearWrites), not through a version to compare.
   const changes = new ChangeTracker(() => 0);
   let announcements: WriteAnnouncements | null = null;
