@@ -12,6 +12,14 @@ export function isPostgresUrl(url: string | undefined): url is string {
 
 export const DEFAULT_POOL_SIZE = 10;
 
+/**
+ * How long a query waits for a connection (a free one in the pool, or a new one to be
+ * opened) before it fails as "database unavailable". pg waits forever by default: behind a
+ * network cut or a hung server every request would hang. Long enough for a busy pool on a
+ * loaded machine; a request that waits longer is better answered 503 (retryable) anyway.
+ */
+export const CONNECT_TIMEOUT_MS = 5_000;
+
 /** OIDs of the types `pg` leaves as strings that the code reads as numbers. */
 const INT8 = 20;
 const NUMERIC = 1700;
@@ -88,6 +96,9 @@ export function openPostgres(
     max: options.poolSize ?? DEFAULT_POOL_SIZE,
     types,
     application_name: "weatherbot",
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    // A peer gone without a word (a network cut) is noticed by the kernel, not never.
+    keepAlive: true,
   });
   // Once per outage: a restart ends every idle connection at once.
   const idleLog = createOutageLog("[db]", "an idle PostgreSQL connection failed");
@@ -116,10 +127,11 @@ export function openPostgres(
   /** After migrating: every table announces its writes, and this instance listens to them. */
   async function hearWrites(): Promise<void> {
     await announceWrites(db as unknown as Kysely<unknown>);
-    announcements = await listenForWrites(url, {
-      onWrite: (table) => changes.recordWrite(table),
-      onGap: () => changes.recordUnknownWrite(),
-    });
+    announcements = await listenForWrites(
+      url,
+      { onWrite: (table) => changes.recordWrite(table), onGap: () => changes.recordUnknownWrite() },
+      CONNECT_TIMEOUT_MS,
+    );
     changes.setSync(() => announcements!.sync());
   }
   return { db, changes, readCascades: () => readCascades(db), hearWrites };

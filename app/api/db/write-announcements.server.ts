@@ -72,14 +72,24 @@ export const LISTENER_NAME = "weatherbot-write-announcements";
  * it next). Reconnects when the connection drops, reporting the gap; `sync` round trips are
  * shared by every caller that arrived before the trip was sent.
  */
-export async function listenForWrites(connectionString: string, listeners: Listeners): Promise<WriteAnnouncements> {
+export async function listenForWrites(
+  connectionString: string,
+  listeners: Listeners,
+  /** A connection attempt that takes longer fails (and is tried again): a silent host would otherwise end the reconnecting. */
+  connectTimeoutMs = 5_000,
+): Promise<WriteAnnouncements> {
   let client: pg.Client | null = null;
   let closed = false;
   let attempt = 0;
   let reconnectTimer: ReturnType<typeof setTimeout> | undefined;
 
   async function connect(): Promise<void> {
-    const next = new pg.Client({ connectionString, application_name: LISTENER_NAME });
+    const next = new pg.Client({
+      connectionString,
+      application_name: LISTENER_NAME,
+      connectionTimeoutMillis: connectTimeoutMs,
+      keepAlive: true,
+    });
     next.on("notification", (message) => {
       if (message.channel === CHANNEL && message.payload) listeners.onWrite(message.payload);
     });
