@@ -10,8 +10,10 @@ test.describe("the production server", () => {
   test("GET /healthz answers 200 with the build id", async ({ request }) => {
     const response = await request.get("/healthz");
     expect(response.status()).toBe(200);
-    const body = (await response.json()) as { status: string; buildId: string };
+    const body = (await response.json()) as { status: string; buildId: string; database: unknown };
     expect(body.status).toBe("ok");
+    // The suite's server runs on its embedded SQLite database, which answers.
+    expect(body.database).toEqual({ dialect: "sqlite", reachable: true });
     expect(body.buildId).toMatch(/^\d{14}-[a-z0-9]+$/);
     const latest = (await (await request.get(`/builds/latest.json?t=${Date.now()}`)).json()) as { id: string };
     expect(latest.id).toBe(body.buildId);

@@ -24,6 +24,8 @@ import { Loaders } from "./loaders.server";
 import { createSessionLookup } from "./auth/sessions.server";
 import type { ApiContext, ApiServices } from "./context.server";
 import { databaseTarget, openDatabase } from "./db/database.server";
+import { createDatabaseProbe } from "./db/health.server";
+import { createOutageLog } from "./db/outage-log.server";
 import { databaseUnavailableError, isDatabaseUnavailable } from "./db/unavailable.server";
 import { newResultHints, RequestReads, useResultCache } from "./result-cache.server";
 import { useRequestRefusals } from "./request-refusals.server";
@@ -68,6 +70,9 @@ export type ApiConfig = {
 };
 
 const LIMITS = { maxDepth: 10, maxAliases: 15, maxTokens: 2000 };
+
+/** While the database is down, requests refused for it are logged at most this often. */
+const OUTAGE_WARN_MS = 30_000;
 
 /** The largest request the API reads, over HTTP or as one WebSocket message (its biggest operation is a few KB). */
 export const MAX_REQUEST_BYTES = 1_000_000;
@@ -136,8 +141,9 @@ export async function createApi(config: ApiConfig) {
   });
   // Deliveries still under way when the API closes are waited for: the database outlives them.
   const deliveries = new Set<Promise<unknown>>();
+  const deliveryLog = createOutageLog("[push]", "delivery failed");
   inbox.onPublish((row) => {
-    const delivery = push.deliver(row).catch((error: unknown) => console.error("[push] delivery failed:", error));
+    const delivery = push.deliver(row).then(deliveryLog.succeeded, deliveryLog.failed);
     deliveries.add(delivery);
     void delivery.finally(() => deliveries.delete(delivery));
   });
@@ -162,6 +168,27 @@ export async function createApi(config: ApiConfig) {
 
   const findSession = createSessionLookup(db, changes, now);
   async function contextFor(request: Request, clientIp: string): Promise<ApiContext> {
+    try {
+      return await buildContext(request, clientIp);
+    } catch (error) {
+      // The session lookup meets the database first: an outage here is the same retryable
+      // answer as in a resolver (yoga does not pass context errors through maskError).
+      if (isDatabaseUnavailable(error)) throw unavailable(error);
+      throw error;
+    }
+  }
+
+  // One warning per outage (at most one per OUTAGE_WARN_MS), not one per request refused.
+  let lastWarned = -Infinity;
+  function unavailable(error: unknown): GraphQLError {
+    if (performance.now() - lastWarned >= OUTAGE_WARN_MS) {
+      lastWarned = performance.now();
+      console.warn("[graphql] database unavailable; requests get SERVICE_UNAVAILABLE:", error instanceof Error ? error.message : error);
+    }
+    return databaseUnavailableError();
+  }
+
+  async function buildContext(request: Request, clientIp: string): Promise<ApiContext> {
     // On PostgreSQL: hear every write other instances committed before this request came, so no kept answer or read is stale.
     const heard = changes.sync();
     if (heard) await heard;
@@ -215,10 +242,7 @@ export async function createApi(config: ApiConfig) {
         // whose details stay in the server log.
         const original = (error as GraphQLError).originalError ?? error;
         if (original instanceof GraphQLError) return original;
-        if (isDatabaseUnavailable(original)) {
-          console.warn("[graphql] database unavailable:", original instanceof Error ? original.message : original);
-          return databaseUnavailableError();
-        }
+        if (isDatabaseUnavailable(original)) return unavailable(original);
         console.error("[graphql] unexpected error:", original);
         return new GraphQLError(message, { extensions: { code: "INTERNAL_SERVER_ERROR" } });
       },
@@ -265,6 +289,8 @@ export async function createApi(config: ApiConfig) {
     /** The bot engine's pass, shared with the other instances on the database (the scheduler runs it). */
     engine,
     maxAnswerChars,
+    /** Whether the database answers a `select 1` right now (for /healthz). */
+    databaseHealth: createDatabaseProbe(changes.reads.exempt(db), dialect),
     async close() {
       await stopFollowing();
       await stopFollowingSessions();

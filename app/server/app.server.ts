@@ -13,6 +13,7 @@ import { graphqlFetchContext } from "../lib/graphql/executor-context";
 import { GRAPHQL_PATH } from "../shared/graphql-path";
 import { clientAddress, createGraphQLEndpoint, inProcessGraphQLFetch, isGraphQLPath } from "./graphql-endpoint.server";
 import { graphqlProxy, hostedGraphQLFetch } from "./graphql-proxy.server";
+import { healthHandler } from "./health.server";
 import { sameOriginWrites } from "./same-origin.server";
 import { securityHeaders } from "./security-headers.server";
 import { attachWebSocket } from "./websocket.server";
@@ -86,10 +87,7 @@ function createExpressApp(env: ServerEnv, backend: GraphQLBackend, assets: Asset
   if (assets.kind === "vite") app.use(assets.vite.middlewares);
   else serveStatic(app, assets.clientDir);
 
-  app.get("/healthz", (_req, res) => {
-    res.setHeader("Cache-Control", "no-store");
-    res.json({ status: "ok", buildId: __BUILD_ID__ });
-  });
+  app.get("/healthz", healthHandler(backend.kind === "embedded" ? backend.api.databaseHealth : null, __BUILD_ID__));
   // TEST_HOOKS=1 lets the end-to-end suite announce another build without rebuilding.
   let announcedBuildId: string | null = null;
   if (env.TEST_HOOKS) {

@@ -116,7 +116,14 @@ export function attachWebSocket(
           if (error instanceof GraphQLError) return [withCode(error)];
           throw error;
         }
-        const contextValue = await contextFactory();
+        let contextValue: Awaited<ReturnType<typeof contextFactory>>;
+        try {
+          contextValue = await contextFactory();
+        } catch (error) {
+          // The API's own refusals (the database unavailable) go to this operation alone, as over HTTP.
+          if (error instanceof GraphQLError) return [withCode(error)];
+          throw error;
+        }
         if (contextValue.session) closeWhenSessionEnds(ctx.extra.socket, contextValue.session);
         if (getOperationAST(document, params.operationName)?.operation !== "subscription") stateOf(ctx.extra.socket).oneShots.add(id);
         return {

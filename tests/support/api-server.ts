@@ -12,6 +12,7 @@ import type { SchemaExtension } from "~/api/schema/index.server";
 import { SignUpDocument } from "~/lib/account-documents.generated";
 import { attachWebSocket } from "~/server/websocket.server";
 import { clientAddress, createGraphQLEndpoint, isGraphQLPath } from "~/server/graphql-endpoint.server";
+import { healthHandler } from "~/server/health.server";
 import { startFakeOpenMeteo, type FakeOpenMeteo } from "../fakes/open-meteo";
 import { testDatabaseUrl } from "./test-database";
 
@@ -89,9 +90,12 @@ export async function startTestApi(
   // The production server's /graphql handler, with loopback as a trusted proxy.
   const trust = proxyAddr.compile("loopback");
   const endpoint = createGraphQLEndpoint({ yoga: api.yoga, trust, maxBodyBytes: MAX_REQUEST_BYTES });
+  // The production server's /healthz (app.server.ts serves it through Express).
+  const health = healthHandler(api.databaseHealth, __BUILD_ID__);
   const server: Server = await new Promise((resolve) => {
     const listening = createServer((req, res) => {
       if (isGraphQLPath(req.url)) return endpoint(req, res);
+      if (req.url === "/healthz") return health(req, res);
       res.writeHead(404).end();
     }).listen(0, "127.0.0.1", () => resolve(listening));
   });

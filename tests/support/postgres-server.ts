@@ -26,6 +26,10 @@ export type PostgresServer = {
   /** Superuser URL of the `postgres` database: tests create their own databases through it. */
   adminUrl: string;
   port: number;
+  /** Shuts the server down (`pg_ctl stop -m fast`: sessions are ended) and keeps its data, to be started again. */
+  halt: () => Promise<void>;
+  /** Starts a halted server again, on the same port and data. */
+  resume: () => Promise<void>;
   stop: () => Promise<void>;
 };
 
@@ -91,9 +95,11 @@ export async function startPostgresServer({ durable = false }: { durable?: boole
       "--no-instructions",
     ]);
     let port = 0;
+    let options = "";
+    const start = () => pgTool("pg_ctl", ["-D", data, "-o", options, "-l", path.join(dir, "log"), "-w", "-t", "120", "start"]);
     for (let attempt = 1; ; attempt++) {
       port = await freePort();
-      const options = [
+      options = [
         `-p ${port}`,
         `-k ${dir}`,
         "-c listen_addresses=127.0.0.1",
@@ -103,7 +109,7 @@ export async function startPostgresServer({ durable = false }: { durable?: boole
         "-c max_connections=300",
       ].join(" ");
       try {
-        await pgTool("pg_ctl", ["-D", data, "-o", options, "-l", path.join(dir, "log"), "-w", "-t", "120", "start"]);
+        await start();
         break;
       } catch (error) {
         // Another process took the port between freePort and the server's bind.
@@ -113,9 +119,15 @@ export async function startPostgresServer({ durable = false }: { durable?: boole
     return {
       adminUrl: `postgres://postgres@127.0.0.1:${port}/postgres`,
       port,
+      halt: () => pgTool("pg_ctl", ["-D", data, "-m", "fast", "-w", "-t", "120", "stop"]),
+      resume: start,
       stop: async () => {
         try {
-          await pgTool("pg_ctl", ["-D", data, "-m", "immediate", "-w", "stop"]);
+          // A halted server is already down.
+          await pgTool("pg_ctl", ["-D", data, "-m", "immediate", "-w", "stop"]).catch((error: unknown) => {
+            if (!existsSync(path.join(data, "postmaster.pid"))) return;
+            throw error;
+          });
         } finally {
           await rm(dir, { recursive: true, force: true });
         }

@@ -12,6 +12,7 @@ describe("telling an unreachable database from a failed query", () => {
     ["a refused connection", withCode("ECONNREFUSED", "connect ECONNREFUSED 127.0.0.1:5432")],
     ["a dropped connection", new Error("Connection terminated unexpectedly")],
     ["the pool's connect timeout", new Error("timeout exceeded when trying to connect")],
+    ["a client's connect timeout", new Error("timeout expired")],
     ["every address refused", new AggregateError([withCode("ECONNREFUSED"), withCode("ECONNREFUSED")], "")],
     ["SQLite still locked after its busy timeout", withCode("SQLITE_BUSY", "database is locked")],
     ["a cause that is one of these", new Error("query failed", { cause: withCode("57P01") })],
@@ -24,6 +25,7 @@ describe("telling an unreachable database from a failed query", () => {
     ["a syntax error", withCode("42601")],
     ["SQLite's constraint error", withCode("SQLITE_CONSTRAINT_UNIQUE")],
     ["a plain bug", new TypeError("Cannot read properties of undefined")],
+    ["another timeout that merely mentions it", new Error("the forecast request's timeout expired")],
     ["nothing", undefined],
     ["a string", "ECONNREFUSED"],
   ])("%s is not", (_name, error) => {

@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import type { Db } from "../db/database.server";
 import { timeOrderedId } from "../db/ids.server";
+import { createOutageLog } from "../db/outage-log.server";
 import type { RateEventTable } from "../db/tables";
 
 /** A sliding window: at most `limit` events per key within `windowMs`. `name` keeps its keys apart from other rules'. */
@@ -32,6 +33,7 @@ export function createRateLimits(db: Db, { dialect, now = Date.now }: { dialect:
   const rules = new Map<string, WindowRule>();
   let lastPrune = now();
   let pruning: Promise<void> | null = null;
+  const pruneLog = createOutageLog("[rate-limit]", "could not delete old events");
 
   async function prune() {
     const time = now();
@@ -46,7 +48,7 @@ export function createRateLimits(db: Db, { dialect, now = Date.now }: { dialect:
     if (pruning || now() - lastPrune < PRUNE_EVERY_MS) return;
     lastPrune = now();
     pruning = prune()
-      .catch((error: unknown) => console.error("[rate-limit] could not delete old events:", error))
+      .then(pruneLog.succeeded, pruneLog.failed)
       .finally(() => (pruning = null));
   }
 

@@ -1,4 +1,5 @@
 import type { Db } from "../db/database.server";
+import { createOutageLog } from "../db/outage-log.server";
 import type { SessionEnds } from "./session-ends.server";
 
 /** How often the sessions listened with here are checked: a log-out on another instance ends them within this. */
@@ -15,6 +16,7 @@ const PAGE = 500;
  */
 export function followSessionEnds(db: Db, sessionEnds: SessionEnds, intervalMs = SESSION_FOLLOW_INTERVAL_MS): () => Promise<void> {
   let running: Promise<void> | null = null;
+  const log = createOutageLog("[sessions]", "could not check for ended sessions");
   const look = async () => {
     const watched = sessionEnds.watched();
     for (let start = 0; start < watched.length; start += PAGE) {
@@ -26,7 +28,7 @@ export function followSessionEnds(db: Db, sessionEnds: SessionEnds, intervalMs =
   };
   const timer = setInterval(() => {
     running ??= look()
-      .catch((error: unknown) => console.error("[sessions] could not check for ended sessions:", error))
+      .then(log.succeeded, log.failed)
       .finally(() => (running = null));
   }, intervalMs);
   timer.unref();

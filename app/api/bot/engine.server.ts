@@ -1,3 +1,4 @@
+import { createOutageLog } from "../db/outage-log.server";
 import type { AlertService } from "./alerts.server";
 import type { BriefingService } from "./briefings.server";
 import type { ShardLeases } from "./engine-shards.server";
@@ -26,13 +27,12 @@ export function createEngine({
   leases: ShardLeases;
   leaseMs: number;
 }) {
+  const renewalLog = createOutageLog("[bot]", "lease renewal failed");
   /** Keeps the lease on `shards` while `work` runs (a big tick on a loaded machine may outlast one lease). */
   async function holding<T>(tick: number, shards: number[], work: () => Promise<T>): Promise<T> {
     let renewing: Promise<unknown> = Promise.resolve();
     const timer = setInterval(() => {
-      renewing = renewing
-        .then(() => leases.renew(tick, shards))
-        .catch((error: unknown) => console.error("[bot] lease renewal failed:", error));
+      renewing = renewing.then(() => leases.renew(tick, shards)).then(renewalLog.succeeded, renewalLog.failed);
     }, leaseMs / 3);
     timer.unref();
     try {

@@ -1,5 +1,6 @@
 import type { Db } from "../db/database.server";
 import { timeOrderedIdAfter } from "../db/ids.server";
+import { createOutageLog } from "../db/outage-log.server";
 import type { MessageTable } from "../db/tables";
 import { createMessageStream, type MessageStream } from "./message-stream";
 
@@ -116,6 +117,7 @@ export function createInbox(db: Db, now: () => Date, { followDb = db }: { follow
     follow(intervalMs = FOLLOW_INTERVAL_MS): (() => Promise<void>) & { ready: Promise<void> } {
       let cursor: string | null = null;
       let running: Promise<void> | null = null;
+      const log = createOutageLog("[inbox]", "could not read new messages");
       const look = () => (running ??= readNew().finally(() => (running = null)));
       const readNew = async () => {
         try {
@@ -124,6 +126,7 @@ export function createInbox(db: Db, now: () => Date, { followDb = db }: { follow
             .select((eb) => eb.fn.max("id").as("id"))
             .executeTakeFirst();
           const upTo = last?.id ?? "";
+          log.succeeded();
           // Nobody listening here: only the place is kept (a subscriber's own catch-up read
           // covers what came before it subscribed).
           if (cursor === null || streams.size === 0) {
@@ -147,7 +150,7 @@ export function createInbox(db: Db, now: () => Date, { followDb = db }: { follow
             cursor = page.length < FOLLOW_PAGE_SIZE ? upTo : page.at(-1)!.id;
           }
         } catch (error) {
-          console.error("[inbox] could not read new messages:", error);
+          log.failed(error);
         }
       };
       const first = look();

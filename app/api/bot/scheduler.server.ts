@@ -1,3 +1,4 @@
+import { createOutageLog } from "../db/outage-log.server";
 import type { Engine } from "./engine.server";
 
 /**
@@ -14,11 +15,12 @@ export function startScheduler(
   let running: Promise<unknown> | null = null;
   let timer: NodeJS.Timeout | null = null;
   let stopped = false;
+  const log = createOutageLog("[bot]", "scheduler pass failed");
   const tick = () => {
     if (running) return;
     running = engine
       .pass(Math.floor(clock() / intervalMs))
-      .catch((error: unknown) => console.error("[bot] scheduler pass failed:", error))
+      .then(log.succeeded, log.failed)
       .finally(() => (running = null));
   };
   const schedule = () => {

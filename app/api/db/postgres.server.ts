@@ -1,6 +1,7 @@
 import { Kysely, PostgresDialect, sql, type PostgresPool, type PostgresPoolClient } from "kysely";
 import pg from "pg";
 import { ChangeTracker, type CascadeMap } from "./change-tracker.server";
+import { createOutageLog } from "./outage-log.server";
 import type { Database } from "./tables";
 import { announceWrites, listenForWrites, type WriteAnnouncements } from "./write-announcements.server";
 
@@ -10,6 +11,14 @@ export function isPostgresUrl(url: string | undefined): url is string {
 }
 
 export const DEFAULT_POOL_SIZE = 10;
+
+/**
+ * How long a query waits for a connection (a free one in the pool, or a new one to be
+ * opened) before it fails as "database unavailable". pg waits forever by default: behind a
+ * network cut or a hung server every request would hang. Long enough for a busy pool on a
+ * loaded machine; a request that waits longer is better answered 503 (retryable) anyway.
+ */
+export const CONNECT_TIMEOUT_MS = 5_000;
 
 /** OIDs of the types `pg` leaves as strings that the code reads as numbers. */
 const INT8 = 20;
@@ -87,8 +96,14 @@ export function openPostgres(
     max: options.poolSize ?? DEFAULT_POOL_SIZE,
     types,
     application_name: "weatherbot",
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    // A peer gone without a word (a network cut) is noticed by the kernel, not never.
+    keepAlive: true,
   });
-  pool.on("error", (error) => console.warn("[db] an idle PostgreSQL connection failed:", error.message));
+  // Once per outage: a restart ends every idle connection at once.
+  const idleLog = createOutageLog("[db]", "an idle PostgreSQL connection failed");
+  pool.on("error", idleLog.failed);
+  pool.on("connect", idleLog.succeeded);
   // Other instances' commits arrive as announcements (hearWrites), not through a version to compare.
   const changes = new ChangeTracker(() => 0);
   let announcements: WriteAnnouncements | null = null;
@@ -112,10 +127,11 @@ export function openPostgres(
   /** After migrating: every table announces its writes, and this instance listens to them. */
   async function hearWrites(): Promise<void> {
     await announceWrites(db as unknown as Kysely<unknown>);
-    announcements = await listenForWrites(url, {
-      onWrite: (table) => changes.recordWrite(table),
-      onGap: () => changes.recordUnknownWrite(),
-    });
+    announcements = await listenForWrites(
+      url,
+      { onWrite: (table) => changes.recordWrite(table), onGap: () => changes.recordUnknownWrite() },
+      CONNECT_TIMEOUT_MS,
+    );
     changes.setSync(() => announcements!.sync());
   }
   return { db, changes, readCascades: () => readCascades(db), hearWrites };

@@ -72,14 +72,27 @@ export const LISTENER_NAME = "weatherbot-write-announcements";
  * it next). Reconnects when the connection drops, reporting the gap; `sync` round trips are
  * shared by every caller that arrived before the trip was sent.
  */
-export async function listenForWrites(connectionString: string, listeners: Listeners): Promise<WriteAnnouncements> {
+export async function listenForWrites(
+  connectionString: string,
+  listeners: Listeners,
+  /**
+   * A connection attempt, or a `sync` round trip, that takes longer fails (and the connection
+   * is made again): a silent host would otherwise stall reconnecting, or every request.
+   */
+  connectTimeoutMs = 5_000,
+): Promise<WriteAnnouncements> {
   let client: pg.Client | null = null;
   let closed = false;
   let attempt = 0;
   let reconnectTimer: ReturnType<typeof setTimeout> | undefined;
 
   async function connect(): Promise<void> {
-    const next = new pg.Client({ connectionString, application_name: LISTENER_NAME });
+    const next = new pg.Client({
+      connectionString,
+      application_name: LISTENER_NAME,
+      connectionTimeoutMillis: connectTimeoutMs,
+      keepAlive: true,
+    });
     next.on("notification", (message) => {
       if (message.channel === CHANNEL && message.payload) listeners.onWrite(message.payload);
     });
@@ -120,11 +133,26 @@ export async function listenForWrites(connectionString: string, listeners: Liste
   function roundTrip(): Promise<boolean> {
     const current = client;
     if (!current) return Promise.resolve(false);
-    running = current.query("select 1").then(
+    // Every request waits for this trip: on a connection gone silent (a network cut sends no
+    // reset) it would wait forever, so a trip that takes too long counts the connection lost.
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const tooLong = new Promise<false>((resolve) => {
+      timer = setTimeout(() => {
+        lost(current);
+        (current as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
+        resolve(false);
+      }, connectTimeoutMs);
+      timer.unref();
+    });
+    const answered = current.query("select 1").then(
       () => client === current,
       () => false,
     );
-    void running.finally(() => (running = null));
+    running = Promise.race([answered, tooLong]);
+    void running.finally(() => {
+      clearTimeout(timer);
+      running = null;
+    });
     return running;
   }
 

@@ -1,4 +1,5 @@
 import type { Db } from "../db/database.server";
+import { createOutageLog } from "../db/outage-log.server";
 import { apiError } from "../errors.server";
 import { coordinateKey, roundCoordinate, type Coordinate, type Forecast } from "./forecast";
 import type { OpenMeteoClient } from "./open-meteo.server";
@@ -89,6 +90,7 @@ export function createForecastService(options: ForecastServiceOptions) {
   let unstored = new Map<string, Entry>();
   let storeTimer: NodeJS.Timeout | null = null;
   let storing: Promise<void> = Promise.resolve();
+  const storeLog = createOutageLog("[weather]", "could not keep forecasts");
 
   function flushStores(): Promise<void> {
     if (storeTimer) clearTimeout(storeTimer);
@@ -96,7 +98,7 @@ export function createForecastService(options: ForecastServiceOptions) {
     const entries = [...unstored];
     unstored = new Map();
     if (entries.length > 0) {
-      storing = storing.then(() => store(entries)).catch((error: unknown) => console.error("[weather] could not keep forecasts:", error));
+      storing = storing.then(() => store(entries)).then(storeLog.succeeded, storeLog.failed);
     }
     return storing;
   }

@@ -27,6 +27,8 @@ function createConnectivity() {
     let ok = navigator.onLine;
     if (ok) {
       try {
+        // /healthz is a readiness check: 503 while the server's database is down, when nothing
+        // but cached data can be shown anyway, so that counts as unreachable too.
         ok = (await fetch(PROBE_URL, { cache: "no-store" })).ok;
       } catch {
         ok = false;
