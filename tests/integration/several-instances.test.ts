@@ -47,10 +47,10 @@ async function copyOfTemplate(): Promise<EngineStore> {
   return { dataDir, databaseUrl: template.databaseUrl && (await copyTestDatabase(template.databaseUrl)) };
 }
 
-type Subscriber = ReturnType<typeof subscribe>;
+type Subscriber = { instance: AppInstance; seen: { ids: string[]; ended: boolean }; dispose: () => Promise<void> | void };
 
 /** A graphql-ws client on `instance` that never reconnects, following the user's messages after `after`. */
-function subscribe(instance: AppInstance, token: string, after: string) {
+function subscribe(instance: AppInstance, token: string, after: string): Subscriber {
   const seen = { ids: [] as string[], ended: false };
   const client = createClient({
     url: instance.url().replace("http", "ws"),
@@ -66,7 +66,7 @@ function subscribe(instance: AppInstance, token: string, after: string) {
       complete: () => (seen.ended = true),
     },
   );
-  const subscriber = { instance, seen, dispose: () => client.dispose() };
+  const subscriber: Subscriber = { instance, seen, dispose: () => client.dispose() };
   subscribers.push(subscriber);
   return subscriber;
 }
