@@ -8,6 +8,7 @@ import WebSocket from "ws";
 import { defaultSettings } from "~/api/db/settings-rows";
 import { timeOrderedLowerBound } from "~/shared/live-cursor";
 import { ALERT_RULES_QUERY, INBOX_PAGE_SIZE, INBOX_QUERY, PLACES_QUERY, VIEWER_QUERY } from "~/lib/graphql/documents";
+import { timeOrderedId } from "~/api/db/ids.server";
 import { startTestApi, type TestApi } from "../support/api-server";
 import {
   TestBatchedAddBeforeDocument as ADD_BEFORE,
@@ -182,7 +183,8 @@ async function accountWith(places: number, messages: number) {
     const alerting = kind === "ALERT" || kind === "ALL_CLEAR";
     const from = Math.floor(Date.parse(at(48 + i)) / 1000);
     return {
-      id: randomUUID(),
+      // Message ids are time-ordered (the live follower reads by them), as every write path makes them.
+      id: timeOrderedId(),
       user_id: userId,
       kind,
       title: `${kind} ${i}`,
@@ -267,7 +269,7 @@ describe("batched reads", () => {
     await t.api.services.db
       .insertInto("messages")
       .values({
-        id: randomUUID(),
+        id: timeOrderedId(),
         user_id: other.userId,
         kind: "ALERT",
         title: "Foreign",

@@ -1,19 +1,14 @@
 import { mkdtemp, rm } from "node:fs/promises";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { TypedDocumentNode } from "@urql/core";
 import { print } from "graphql";
-import proxyAddr from "proxy-addr";
 import { afterEach } from "vitest";
-import { createApi, MAX_REQUEST_BYTES, type Api } from "~/api/index.server";
+import { createApi, type Api } from "~/api/index.server";
 import type { SchemaExtension } from "~/api/schema/index.server";
 import { SignUpDocument } from "~/lib/account-documents.generated";
-import { attachWebSocket } from "~/server/websocket.server";
-import { clientAddress, createGraphQLEndpoint, isGraphQLPath } from "~/server/graphql-endpoint.server";
-import { healthHandler } from "~/server/health.server";
 import { startFakeOpenMeteo, type FakeOpenMeteo } from "../fakes/open-meteo";
+import { serveApi } from "./serve-api";
 import { testDatabaseUrl } from "./test-database";
 
 export type GraphQLResponse<T = Record<string, unknown>> = {
@@ -87,20 +82,9 @@ export async function startTestApi(
     onStatement: options.onStatement,
     databasePoolSize: options.databasePoolSize,
   });
-  // The production server's /graphql handler, with loopback as a trusted proxy.
-  const trust = proxyAddr.compile("loopback");
-  const endpoint = createGraphQLEndpoint({ yoga: api.yoga, trust, maxBodyBytes: MAX_REQUEST_BYTES });
-  // The production server's /healthz (app.server.ts serves it through Express).
-  const health = healthHandler(api.databaseHealth, __BUILD_ID__);
-  const server: Server = await new Promise((resolve) => {
-    const listening = createServer((req, res) => {
-      if (isGraphQLPath(req.url)) return endpoint(req, res);
-      if (req.url === "/healthz") return health(req, res);
-      res.writeHead(404).end();
-    }).listen(0, "127.0.0.1", () => resolve(listening));
-  });
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`;
-  const websocket = attachWebSocket(server, api, clientAddress(trust));
+  // The production server's /graphql handler and WebSocket server, with loopback as a trusted proxy.
+  const served = await serveApi(api, { buildId: __BUILD_ID__ });
+  const url = served.url;
   let closing: Promise<void> | undefined;
 
   const gql = (async (document: string | TypedDocumentNode<unknown, object>, variables?: object, requestOptions: RequestOptions = {}) => {
@@ -134,9 +118,7 @@ export async function startTestApi(
     // Once, however often asked (a test may close early; the harness closes after it).
     close: () =>
       (closing ??= (async () => {
-        await websocket.close();
-        server.closeAllConnections();
-        await new Promise((resolve) => server.close(resolve));
+        await served.close();
         await api.close();
         if (!options.fake) await fake.close();
         if (!options.dataDir) await rm(dataDir, { recursive: true, force: true });

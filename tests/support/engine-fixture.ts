@@ -2,10 +2,11 @@
  * A database with users whose briefings are due and whose rules will fire, and the engine run in
  * child processes on it: for the kill-and-restart test and the several-instances tests.
  */
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcessByStdio, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import path from "node:path";
 import { createInterface } from "node:readline";
+import type { Readable, Writable } from "node:stream";
 import { createApi } from "~/api/index.server";
 import { episodeMessageKey } from "~/api/bot/alerts.server";
 import { defaultSettings } from "~/api/db/settings-rows";
@@ -153,6 +154,15 @@ export function startEngineInstance(store: EngineStore, weatherUrl: string, now:
     ["--import", "tsx", ENGINE_ENTRY, store.dataDir, weatherUrl, now, "--shared", options.id, String(options.leaseMs)],
     { stdio: ["pipe", "pipe", "inherit"], env: { ...process.env, DATABASE_URL: store.databaseUrl ?? "" } },
   );
+  const driven = driveInstance(child, options.id);
+  return { ...driven, ready: () => driven.until(() => driven.lines.includes("ready"), "ready") };
+}
+
+/**
+ * Talks to an instance's process (engine-commands.ts on its side): keeps its claims, passes
+ * and lines, starts ticks, and waits for states of them (checked on every line and at exit).
+ */
+export function driveInstance(child: ChildProcessWithoutNullStreams | ChildProcessByStdio<Writable, Readable, null>, id: string) {
   const claims: number[][] = [];
   const passes: PassReport[] = [];
   const listeners = new Set<() => void>();
@@ -180,7 +190,7 @@ export function startEngineInstance(store: EngineStore, weatherUrl: string, now:
           resolve();
         } else if (exited) {
           listeners.delete(check);
-          reject(new Error(`engine ${options.id} exited (${exited.code ?? exited.signal}) before ${what}: ${lines.join(" | ")}`));
+          reject(new Error(`instance ${id} exited (${exited.code ?? exited.signal}) before ${what}: ${lines.join(" | ")}`));
         }
       };
       listeners.add(check);
@@ -188,10 +198,11 @@ export function startEngineInstance(store: EngineStore, weatherUrl: string, now:
     });
   }
   return {
-    id: options.id,
+    id,
     claims,
     passes,
-    ready: () => until(() => lines.includes("ready"), "ready"),
+    lines,
+    until,
     /** Starts the pass of `tick`; `passed(tick)` waits for its report. */
     tick(tick: number) {
       child.stdin.write(`tick ${tick}\n`);

@@ -9,8 +9,8 @@
  * claim and "passed {report}" at the end; "exit" (or the end of stdin) ends it.
  * DATABASE_URL in its environment puts it on that database instead of the data directory's SQLite file.
  */
-import { createInterface } from "node:readline";
 import { createApi } from "../../app/api/index.server";
+import { runEngineCommands } from "./engine-commands";
 
 const [dataDir, weatherUrl, nowIso, mode, instanceId, leaseMs] = process.argv.slice(2) as [
   string,
@@ -33,14 +33,7 @@ const api = await createApi({
 });
 
 if (mode === "--shared") {
-  await api.engine.register();
-  process.stdout.write("ready\n");
-  for await (const line of createInterface({ input: process.stdin })) {
-    if (line === "exit") break;
-    const tick = Number(line.replace(/^tick /, ""));
-    const report = await api.engine.pass(tick, { onClaim: (shards) => process.stdout.write(`claimed ${JSON.stringify(shards)}\n`) });
-    process.stdout.write(`passed ${JSON.stringify({ tick, ...report })}\n`);
-  }
+  await runEngineCommands(api, "ready");
 } else {
   process.stdout.write("ready\n");
   await api.services.briefings.runDue();

@@ -43,6 +43,8 @@ export const FOLLOW_PAGE_SIZE = 500;
 export function createInbox(db: Db, now: () => Date, { followDb = db }: { followDb?: Db } = {}) {
   const streams = new Map<string, Set<MessageStream>>();
   const publishedListeners = new Set<(row: MessageTable) => void>();
+  /** The running follower (see follow), which delivers published rows too once it has its place. */
+  let following: { lookNow: () => void } | null = null;
 
   function toRow(message: NewMessage, id: string): MessageTable {
     return {
@@ -100,7 +102,12 @@ export function createInbox(db: Db, now: () => Date, { followDb = db }: { follow
     },
     /** Call after the transaction that wrote `row` has committed. */
     publish(row: MessageTable) {
-      for (const stream of streams.get(row.user_id) ?? []) stream.push(row);
+      // With a follower, it delivers the row: another instance may have committed a message
+      // before this one that the follower has not read yet, and a subscriber must not get this
+      // one first (its `after` on reconnect would skip the other). The look it asks for reads
+      // everything committed so far, in id order, this row included.
+      if (following) following.lookNow();
+      else for (const stream of streams.get(row.user_id) ?? []) stream.push(row);
       for (const listener of publishedListeners) listener(row);
     },
     /** Called for every published message (push delivery listens here). */
@@ -118,7 +125,22 @@ export function createInbox(db: Db, now: () => Date, { followDb = db }: { follow
       let cursor: string | null = null;
       let running: Promise<void> | null = null;
       const log = createOutageLog("[inbox]", "could not read new messages");
-      const look = () => (running ??= readNew().finally(() => (running = null)));
+      // A look asked for while one runs comes after it: that one may have read before the asker's commit.
+      let again = false;
+      let stopped = false;
+      const look = (): Promise<void> => {
+        if (running) {
+          again = true;
+          return running;
+        }
+        return (running = readNew().finally(() => {
+          running = null;
+          if (again && !stopped) {
+            again = false;
+            void look();
+          }
+        }));
+      };
       const readNew = async () => {
         try {
           const last = await followDb
@@ -156,9 +178,15 @@ export function createInbox(db: Db, now: () => Date, { followDb = db }: { follow
       const first = look();
       const timer = setInterval(() => void look(), intervalMs);
       timer.unref();
+      // Until the first look has placed the cursor, a published row is pushed as it is.
+      void first.then(() => {
+        if (!stopped) following = { lookNow: () => void look() };
+      });
       const stop = async () => {
+        stopped = true;
+        following = null;
         clearInterval(timer);
-        await running;
+        while (running) await running;
       };
       // `ready`: the first look is done, so what is committed from now on is delivered live.
       return Object.assign(stop, { ready: first });
