@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ENGINE_SHARDS } from "~/api/bot/shard-ranges";
 import { startFakeOpenMeteo, type FakeOpenMeteo } from "../fakes/open-meteo";
 import { engineOutcome, seedEngineWork, startEngineInstance, type EngineInstance, type EngineStore } from "../support/engine-fixture";
-import { copyTestDatabase, plainKysely, testDatabaseUrl } from "../support/test-database";
+import { waitForLeasesToRunOut } from "../support/app-instances";
+import { copyTestDatabase, testDatabaseUrl } from "../support/test-database";
 
 /*
  * Several engine processes on one database share each tick (decision 010): every due briefing
@@ -42,15 +43,6 @@ async function start(dir: EngineStore, count: number, leaseMs = 60_000) {
   instances.push(...started);
   await Promise.all(started.map((instance) => instance.ready()));
   return started;
-}
-
-/** Polls until `condition` holds: a state, not a time (the machine may be loaded). */
-async function waitFor(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 60_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 beforeAll(async () => {
@@ -117,21 +109,7 @@ describe("several engine instances on one database", () => {
     expect(held.length).toBeGreaterThan(0);
 
     // The next tick starts after the dead instance's lease has run out (the lease is shorter than a tick).
-    const database = plainKysely<{ engine_shards: { lease_until: string | null } }>(
-      dir.databaseUrl ?? path.join(dir.dataDir, "weatherbot.sqlite"),
-    );
-    try {
-      await waitFor(async () => {
-        const row = await database
-          .selectFrom("engine_shards")
-          .select((eb) => eb.fn.max("lease_until").as("until"))
-          .executeTakeFirst();
-        const until = row?.until ?? null;
-        return until === null || Date.parse(until) < Date.now();
-      }, "the dead instance's lease to run out");
-    } finally {
-      await database.destroy();
-    }
+    await waitForLeasesToRunOut(dir);
     for (const instance of survivors) instance.tick(2);
     const reports = await Promise.all(survivors.map((instance) => instance.passed(2)));
     expect(reports.flatMap((report) => report.shards).sort((a, b) => a - b)).toEqual(ALL_SHARDS);
