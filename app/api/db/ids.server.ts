@@ -19,16 +19,20 @@ export function timeOrderedId(now: number = Date.now()): string {
     sequence = 0;
   }
   const bytes = randomBytes(16);
-  const ms = lastMs;
+  bytes[8] = 0x80 | (bytes[8]! & 0x3f);
+  return uuidV7(bytes, lastMs, sequence);
+}
+
+/** `bytes` (random, variant bits set) with the millisecond and counter of a UUIDv7 written in, as text. */
+function uuidV7(bytes: Buffer, ms: number, counter: number): string {
   bytes[0] = Math.floor(ms / 2 ** 40) & 0xff;
   bytes[1] = Math.floor(ms / 2 ** 32) & 0xff;
   bytes[2] = (ms >>> 24) & 0xff;
   bytes[3] = (ms >>> 16) & 0xff;
   bytes[4] = (ms >>> 8) & 0xff;
   bytes[5] = ms & 0xff;
-  bytes[6] = 0x70 | ((sequence >>> 8) & 0x0f);
-  bytes[7] = sequence & 0xff;
-  bytes[8] = 0x80 | (bytes[8]! & 0x3f);
+  bytes[6] = 0x70 | ((counter >>> 8) & 0x0f);
+  bytes[7] = counter & 0xff;
   const hex = bytes.toString("hex");
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
@@ -47,15 +51,5 @@ export function timeOrderedIdAfter(previous: string, now: number = Date.now()): 
     ms++;
     counter = 0;
   }
-  const bytes = Buffer.from(candidate.replace(/-/g, ""), "hex");
-  bytes[0] = Math.floor(ms / 2 ** 40) & 0xff;
-  bytes[1] = Math.floor(ms / 2 ** 32) & 0xff;
-  bytes[2] = (ms >>> 24) & 0xff;
-  bytes[3] = (ms >>> 16) & 0xff;
-  bytes[4] = (ms >>> 8) & 0xff;
-  bytes[5] = ms & 0xff;
-  bytes[6] = 0x70 | ((counter >>> 8) & 0x0f);
-  bytes[7] = counter & 0xff;
-  const out = bytes.toString("hex");
-  return `${out.slice(0, 8)}-${out.slice(8, 12)}-${out.slice(12, 16)}-${out.slice(16, 20)}-${out.slice(20)}`;
+  return uuidV7(Buffer.from(candidate.replace(/-/g, ""), "hex"), ms, counter);
 }
