@@ -2,7 +2,7 @@ import type { Page } from "@playwright/test";
 import { startFakeOpenMeteo } from "../tests/fakes/open-meteo";
 import { expect, gotoHydrated, test } from "./fixtures";
 import { startAppServer } from "./support/app-server";
-import { goOffline, signedInOnlineOnce, waitForOfflineQueue, waitForOfflineReady } from "./support/pwa";
+import { goOffline, goOnline, signedInOnlineOnce, waitForOfflineQueue, waitForOfflineReady } from "./support/pwa";
 import { accountWithPlace, signInBrowser, uniqueEmail } from "./support/graphql";
 
 const notifications = (page: Page) => page.getByRole("region", { name: "Notifications (F8)" }).getByRole("listitem");
@@ -153,7 +153,6 @@ test("the push switch gives up on a push service that never answers, says why, a
 
 test("offline: the banner promises only what is kept; a deleted message and new preferences are kept and sent later, a search says it needs a connection", async ({
   page,
-  context,
   request,
   baseURL,
   consoleGuard,
@@ -202,7 +201,7 @@ test("offline: the banner promises only what is kept; a deleted message and new 
   expect((await onServer()).me.settings.temperatureUnit).toBe("FAHRENHEIT");
   expect((await onServer()).messages.edges.map((edge) => edge.id)).toContain(sent.id);
 
-  await context.setOffline(false);
+  await goOnline(page);
   await expect.poll(async () => (await onServer()).me.settings.temperatureUnit).toBe("CELSIUS");
   await expect.poll(async () => (await onServer()).messages.edges.map((edge) => edge.id)).not.toContain(sent.id);
   expect((await toasts()).filter((toast) => toast.startsWith("error"))).toEqual([]);

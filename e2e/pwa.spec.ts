@@ -6,7 +6,7 @@ import { expect, gotoHydrated, test } from "./fixtures";
 import { startAppServer } from "./support/app-server";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "./support/chromium";
 import { accountWithPlace, signInBrowser } from "./support/graphql";
-import { goOffline, holdKeptCacheUnread, signedInOnlineOnce, waitForOfflineQueue, waitForOfflineReady } from "./support/pwa";
+import { goOffline, goOnline, holdKeptCacheUnread, signedInOnlineOnce, waitForOfflineQueue, waitForOfflineReady } from "./support/pwa";
 
 const NETWORK_GONE = /ERR_INTERNET_DISCONNECTED|Failed to load resource|Failed to fetch/;
 /** These tests stop their own server under the open page (a deploy, or the test's end). */
@@ -292,7 +292,6 @@ test("a deployed new version: its worker waits, the toast offers a reload, and t
 
 test("marking a message read and renaming a place offline are kept and sent when the connection returns", async ({
   page,
-  context,
   request,
   baseURL,
   consoleGuard,
@@ -326,7 +325,7 @@ test("marking a message read and renaming a place offline are kept and sent when
   await expect(label).toHaveValue("Queue Quay North");
   expect(await labelOnServer()).toBe("Queue Quay");
 
-  await context.setOffline(false);
+  await goOnline(page);
   await expect.poll(readAtOnServer).not.toBeNull();
   await expect.poll(labelOnServer).toBe("Queue Quay North");
   await page.goto("/");
@@ -336,7 +335,6 @@ test("marking a message read and renaming a place offline are kept and sent when
 
 test("a place renamed offline right after a full load, before the page has read its kept cache, is kept and sent when the connection returns", async ({
   page,
-  context,
   request,
   baseURL,
   consoleGuard,
@@ -371,7 +369,7 @@ test("a place renamed offline right after a full load, before the page has read 
   await keptCache.release();
   await expect(html).toHaveAttribute("data-offline-queue", "ready");
   expect(await labelOnServer()).toBe("Early Eyot");
-  await context.setOffline(false);
+  await goOnline(page);
   await expect.poll(labelOnServer).toBe("Early Eyot East");
   // Never refused on the way (the app logs a refusal before it tells the user).
   expect(consoleGuard.messages().filter((text) => text.includes("RenamePlace failed"))).toEqual([]);

@@ -1,4 +1,4 @@
-import type { APIRequestContext, Page } from "@playwright/test";
+import type { APIRequestContext, Page, Route } from "@playwright/test";
 import { expect, gotoHydrated } from "../fixtures";
 import { accountWithPlace, signInBrowser } from "./graphql";
 
@@ -32,7 +32,16 @@ export async function waitForOfflineQueue(page: Page) {
  * knows it is offline, and a request of its own fails (the app's offline banner alone
  * proves only the first).
  */
+const isGraphQL = (url: URL) => url.pathname === "/graphql";
+const disconnected = (route: Route) => route.abort("internetdisconnected");
+
+/**
+ * Offline, as the page sees it. Chromium's offline emulation can reach a document loaded from
+ * the worker a moment after its first requests (a queued mutation re-sent at load was seen
+ * reaching the server), so the API is also cut at the context, from the first request on.
+ */
 export async function goOffline(page: Page) {
+  await page.context().route(isGraphQL, disconnected);
   await page.context().setOffline(true);
   await expect.poll(() => page.evaluate(() => navigator.onLine)).toBe(false);
   await expect
@@ -45,6 +54,12 @@ export async function goOffline(page: Page) {
       ),
     )
     .toBe("unreachable");
+}
+
+/** Back online: the emulation and the cut that goOffline made both end. */
+export async function goOnline(page: Page) {
+  await page.context().unroute(isGraphQL, disconnected);
+  await page.context().setOffline(false);
 }
 
 /** An account with a place and one briefing in its inbox, signed in; its home page seen once online, kept by the worker. */
