@@ -1,4 +1,4 @@
-import type { APIRequestContext, Page, Route } from "@playwright/test";
+import type { APIRequestContext, Page } from "@playwright/test";
 import { expect, gotoHydrated } from "../fixtures";
 import { accountWithPlace, signInBrowser } from "./graphql";
 
@@ -27,21 +27,36 @@ export async function waitForOfflineQueue(page: Page) {
   await expect(page.locator("html")).toHaveAttribute("data-offline-queue", "ready");
 }
 
-/**
- * Takes the browser offline and waits until the page itself finds the network gone: it
- * knows it is offline, and a request of its own fails (the app's offline banner alone
- * proves only the first).
- */
-const isGraphQL = (url: URL) => url.pathname === "/graphql";
-const disconnected = (route: Route) => route.abort("internetdisconnected");
+const GRAPHQL_CUT = "e2e-graphql-cut";
 
 /**
- * Offline, as the page sees it. Chromium's offline emulation can reach a document loaded from
- * the worker a moment after its first requests (a queued mutation re-sent at load was seen
- * reaching the server), so the API is also cut at the context, from the first request on.
+ * While localStorage holds the flag, the page's fetches of /graphql fail as a dead network's
+ * do. Installed in every document of the context, before the app's scripts.
+ */
+function cutGraphQLWhileFlagged(flag: string) {
+  const page = window as Window & { __graphqlCut?: true };
+  if (page.__graphqlCut) return;
+  page.__graphqlCut = true;
+  const networkFetch = window.fetch;
+  window.fetch = function (input: RequestInfo | URL, init?: RequestInit) {
+    const url = new URL(input instanceof Request ? input.url : String(input), location.href);
+    if (url.pathname === "/graphql" && localStorage.getItem(flag)) return Promise.reject(new TypeError("Failed to fetch"));
+    return networkFetch.call(this, input, init);
+  };
+}
+
+/**
+ * Takes the browser offline and waits until the page itself finds the network gone: it knows
+ * it is offline, and a request of its own fails (the app's offline banner alone proves only
+ * the first). Chromium's offline emulation and Playwright's routes both let through, now and
+ * then, a request of a document the worker served (the fetch falls back from the worker to the
+ * network): a queued mutation re-sent at an offline full load reached the server in CI, with
+ * both in place. So the API is cut in the page itself, from its first script on.
  */
 export async function goOffline(page: Page) {
-  await page.context().route(isGraphQL, disconnected);
+  await page.context().addInitScript(cutGraphQLWhileFlagged, GRAPHQL_CUT);
+  await page.evaluate(cutGraphQLWhileFlagged, GRAPHQL_CUT);
+  await page.evaluate((flag) => localStorage.setItem(flag, "1"), GRAPHQL_CUT);
   await page.context().setOffline(true);
   await expect.poll(() => page.evaluate(() => navigator.onLine)).toBe(false);
   await expect
@@ -56,9 +71,9 @@ export async function goOffline(page: Page) {
     .toBe("unreachable");
 }
 
-/** Back online: the emulation and the cut that goOffline made both end. */
+/** Back online: the cut ends before the emulation does, so the page's "online" flush gets through. */
 export async function goOnline(page: Page) {
-  await page.context().unroute(isGraphQL, disconnected);
+  await page.evaluate((flag) => localStorage.removeItem(flag), GRAPHQL_CUT);
   await page.context().setOffline(false);
 }
 
