@@ -598,6 +598,23 @@ export type TestPlacesQueryVariables = Exact<{ [key: string]: never }>;
 
 export type TestPlacesQuery = { places: Array<{ id: string; label: string; position: number }> };
 
+export type TestSyncPlaceLabelsQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestSyncPlaceLabelsQuery = { places: Array<{ id: string; label: string }> };
+
+export type TestSyncAddPlaceMutationVariables = Exact<{
+  label: string;
+}>;
+
+export type TestSyncAddPlaceMutation = { addPlace: { id: string } };
+
+export type TestSyncRenamePlaceMutationVariables = Exact<{
+  id: string | number;
+  label: string;
+}>;
+
+export type TestSyncRenamePlaceMutation = { renamePlace: { id: string } };
+
 export type TestPushSettingsMutationVariables = Exact<{
   input: SettingsInput;
 }>;
@@ -1621,6 +1638,28 @@ export const TestPlacesDocument = gql`
     }
   }
 ` as unknown as DocumentNode<TestPlacesQuery, TestPlacesQueryVariables>;
+export const TestSyncPlaceLabelsDocument = gql`
+  query TestSyncPlaceLabels {
+    places {
+      id
+      label
+    }
+  }
+` as unknown as DocumentNode<TestSyncPlaceLabelsQuery, TestSyncPlaceLabelsQueryVariables>;
+export const TestSyncAddPlaceDocument = gql`
+  mutation TestSyncAddPlace($label: String!) {
+    addPlace(latitude: 47.37, longitude: 8.54, label: $label) {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestSyncAddPlaceMutation, TestSyncAddPlaceMutationVariables>;
+export const TestSyncRenamePlaceDocument = gql`
+  mutation TestSyncRenamePlace($id: ID!, $label: String!) {
+    renamePlace(id: $id, label: $label) {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestSyncRenamePlaceMutation, TestSyncRenamePlaceMutationVariables>;
 export const TestPushSettingsDocument = gql`
   mutation TestPushSettings($input: SettingsInput!) {
     updateSettings(input: $input) {
