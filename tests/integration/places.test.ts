@@ -1,7 +1,23 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TypedDocumentNode } from "@urql/core";
 import { codes, startTestApi, type GraphQLResponse, type TestApi } from "../support/api-server";
-import { TestAddPlaceDocument, TestPlacesDocument, TestSearchLocationsDocument } from "../support/documents.generated";
+import {
+  TestPlacesAddDocument as ADD,
+  TestPlacesBriefingPlacesDocument as BRIEFING_PLACES,
+  TestPlacesInboxPlacesDocument as INBOX_PLACES,
+  TestPlacesListDocument as PLACES,
+  TestPlacesOneDocument as PLACE,
+  TestPlacesRemoveDocument as REMOVE,
+  TestPlacesRenameDocument as RENAME,
+  TestPlacesRenameOthersDocument as RENAME_OTHERS,
+  TestPlacesReorderDocument as REORDER,
+  TestPlacesReorderOthersDocument as REORDER_OTHERS,
+  TestPlacesRestoreDocument as RESTORE,
+  TestPlacesRulesDocument as RULES,
+  TestPlacesSaveMorningDocument as SAVE_MORNING,
+  TestPlacesSaveRuleDocument as SAVE_RULE,
+  TestPlacesSearchDocument as SEARCH,
+} from "../support/documents.generated";
 
 let t: TestApi;
 beforeAll(async () => {
@@ -10,9 +26,6 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 // Typed documents (places.graphql): the answers below are read with their generated result types.
-const SEARCH = TestSearchLocationsDocument;
-const ADD = TestAddPlaceDocument;
-const PLACES = TestPlacesDocument;
 
 async function addCity(token: string, name: string, label?: string) {
   const found = await t.gql(SEARCH, { q: name }, { token });
@@ -50,11 +63,7 @@ describe("places", () => {
     const token = await t.signUp();
     const place = await addCity(token, "paris");
     for (const label of ["Home\u0000", "Wo\u0007rk", "A\u202Eevil"]) {
-      const renamed = await t.gql(
-        `mutation ($id: ID!, $label: String!) { renamePlace(id: $id, label: $label) { label } }`,
-        { id: place.id, label },
-        { token },
-      );
+      const renamed = await t.gql(RENAME, { id: place.id, label }, { token });
       expect(codes(renamed)).toEqual(["BAD_USER_INPUT"]);
       expect(renamed.errors![0]!.extensions).toMatchObject({ field: "label", reason: "LABEL_CONTROL_CHARACTERS" });
       expect(renamed.errors![0]!.message).toBe("A label cannot contain control characters");
@@ -70,22 +79,11 @@ describe("places", () => {
     const a = await addCity(token, "paris");
     const b = await addCity(token, "madrid");
     const c = await addCity(token, "london");
-    const renamed = await t.gql(`mutation ($id: ID!) { renamePlace(id: $id, label: "Work") { label } }`, { id: b.id }, { token });
+    const renamed = await t.gql(RENAME, { id: b.id, label: "Work" }, { token });
     expect(renamed.data!.renamePlace.label).toBe("Work");
-    expect(codes(await t.gql(`mutation ($id: ID!) { renamePlace(id: $id, label: "   ") { label } }`, { id: b.id }, { token }))).toEqual([
-      "BAD_USER_INPUT",
-    ]);
-    expect(
-      codes(
-        await t.gql(
-          `mutation ($id: ID!, $l: String!) { renamePlace(id: $id, label: $l) { label } }`,
-          { id: b.id, l: "x".repeat(61) },
-          { token },
-        ),
-      ),
-    ).toEqual(["BAD_USER_INPUT"]);
+    expect(codes(await t.gql(RENAME, { id: b.id, label: "   " }, { token }))).toEqual(["BAD_USER_INPUT"]);
+    expect(codes(await t.gql(RENAME, { id: b.id, label: "x".repeat(61) }, { token }))).toEqual(["BAD_USER_INPUT"]);
 
-    const REORDER = `mutation ($ids: [ID!]!) { reorderPlaces(ids: $ids) { id position } }`;
     const reordered = await t.gql(REORDER, { ids: [c.id, a.id, b.id] }, { token });
     expect(reordered.data!.reorderPlaces).toEqual([
       { id: c.id, position: 0 },
@@ -100,7 +98,7 @@ describe("places", () => {
       expect(codes(await t.gql(REORDER, { ids }, { token }))).toEqual(["BAD_USER_INPUT"]);
     }
 
-    const removed = await t.gql(`mutation ($id: ID!) { removePlace(id: $id) }`, { id: a.id }, { token });
+    const removed = await t.gql(REMOVE, { id: a.id }, { token });
     expect(removed.data!.removePlace).toBe(a.id);
     expect((await t.gql(PLACES, {}, { token })).data!.places).toEqual([
       { id: c.id, label: "London", position: 0 },
@@ -113,15 +111,11 @@ describe("places", () => {
     const mallory = await t.signUp();
     const place = await addCity(alice, "sydney", "Beach");
 
-    expect((await t.gql(`query ($id: ID!) { place(id: $id) { id } }`, { id: place.id }, { token: mallory })).data!.place).toBeNull();
+    expect((await t.gql(PLACE, { id: place.id }, { token: mallory })).data!.place).toBeNull();
     expect((await t.gql(PLACES, {}, { token: mallory })).data!.places).toEqual([]);
-    expect(
-      codes(await t.gql(`mutation ($id: ID!) { renamePlace(id: $id, label: "Mine") { id } }`, { id: place.id }, { token: mallory })),
-    ).toEqual(["NOT_FOUND"]);
-    expect(codes(await t.gql(`mutation ($id: ID!) { removePlace(id: $id) }`, { id: place.id }, { token: mallory }))).toEqual(["NOT_FOUND"]);
-    expect(
-      codes(await t.gql(`mutation ($ids: [ID!]!) { reorderPlaces(ids: $ids) { id } }`, { ids: [place.id] }, { token: mallory })),
-    ).toEqual(["BAD_USER_INPUT"]);
+    expect(codes(await t.gql(RENAME_OTHERS, { id: place.id }, { token: mallory }))).toEqual(["NOT_FOUND"]);
+    expect(codes(await t.gql(REMOVE, { id: place.id }, { token: mallory }))).toEqual(["NOT_FOUND"]);
+    expect(codes(await t.gql(REORDER_OTHERS, { ids: [place.id] }, { token: mallory }))).toEqual(["BAD_USER_INPUT"]);
     // Alice's place is untouched.
     expect((await t.gql(PLACES, {}, { token: alice })).data!.places).toEqual([{ id: place.id, label: "Beach", position: 0 }]);
   });
@@ -160,29 +154,20 @@ describe("places", () => {
 });
 
 describe("undo of a removed place", () => {
-  const RULES = `{ alertRules { id name state place { id } } }`;
-  const BRIEFING_PLACES = `{ briefings { places { id } } }`;
-  const INBOX_PLACES = `{ messages(first: 10) { edges { kind place { id } } } }`;
-
   it("puts it back where it was with its rules, briefing slots and inbox links, once, within 10 minutes, for its owner only", async () => {
     let now = Date.parse("2026-06-01T06:00:00Z");
     const api = await startTestApi({ now: () => new Date(now) });
     try {
       const token = await api.signUp();
-      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- typed documents and string queries alike
-      const gql = <R = any>(query: TypedDocumentNode<R, any> | string, variables: Record<string, unknown> = {}, as = token) =>
-        api.gql(query as string, variables, { token: as }) as Promise<GraphQLResponse<R>>;
+      const gql = <R, V extends Record<string, unknown>>(document: TypedDocumentNode<R, V>, variables = {} as V, as = token) =>
+        api.gql(document, variables, { token: as }) as Promise<GraphQLResponse<R>>;
       const home = (await gql(ADD, { latitude: 51.5, longitude: -0.12, label: "Home" })).data!.addPlace;
       const cabin = (await gql(ADD, { latitude: 46.5, longitude: 9.8, label: "Cabin" })).data!.addPlace;
       await gql(ADD, { latitude: 52.5, longitude: 13.4, label: "Office" });
-      const rule = `mutation ($input: AlertRuleInput!) { saveAlertRule(input: $input) { id } }`;
-      const own = (await gql(rule, { input: { name: "Cabin wind", placeId: cabin.id, metric: "WIND_GUSTS", threshold: 0 } })).data!
+      const own = (await gql(SAVE_RULE, { input: { name: "Cabin wind", placeId: cabin.id, metric: "WIND_GUSTS", threshold: 0 } })).data!
         .saveAlertRule;
-      await gql(rule, { input: { name: "Anywhere wind", metric: "WIND_GUSTS", threshold: 0 } });
-      await gql(
-        `mutation ($ids: [ID!]!) { saveBriefing(input: { name: "Morning", placeIds: $ids, period: TODAY, time: "07:00", days: [MON] }) { id } }`,
-        { ids: [home.id, cabin.id] },
-      );
+      await gql(SAVE_RULE, { input: { name: "Anywhere wind", metric: "WIND_GUSTS", threshold: 0 } });
+      await gql(SAVE_MORNING, { ids: [home.id, cabin.id] });
       await api.api.services.alerts.evaluateAll();
       const before = {
         places: (await gql(PLACES)).data!.places,
@@ -194,13 +179,12 @@ describe("undo of a removed place", () => {
       // Both rules watch the same gusts, so the cabin's window is told once (by the older rule).
       expect(before.inbox.filter((edge: { place: { id: string } | null }) => edge.place?.id === cabin.id)).toHaveLength(1);
 
-      expect((await gql(`mutation ($id: ID!) { removePlace(id: $id) }`, { id: cabin.id })).data!.removePlace).toBe(cabin.id);
+      expect((await gql(REMOVE, { id: cabin.id })).data!.removePlace).toBe(cabin.id);
       expect((await gql(RULES)).data!.alertRules.map((r: { name: string }) => r.name)).toEqual(["Anywhere wind"]);
       expect((await gql(BRIEFING_PLACES)).data!.briefings).toEqual([{ places: [{ id: home.id }] }]);
 
       // Nobody else can restore it, and trying changes nothing.
       const mallory = await api.signUp();
-      const RESTORE = `mutation ($id: ID!) { restorePlace(id: $id) { id label position } }`;
       const refused = await gql(RESTORE, { id: cabin.id }, mallory);
       expect(codes(refused)).toEqual(["NOT_FOUND"]);
       expect(refused.errors![0]!.message).toBe("Nothing to restore: no place was removed here in the last 10 minutes");
@@ -215,7 +199,7 @@ describe("undo of a removed place", () => {
       expect(codes(await gql(RESTORE, { id: cabin.id }))).toEqual(["NOT_FOUND"]);
 
       // Past the window it is gone for good.
-      await gql(`mutation ($id: ID!) { removePlace(id: $id) }`, { id: cabin.id });
+      await gql(REMOVE, { id: cabin.id });
       now += 10 * 60_000 + 1;
       expect(codes(await gql(RESTORE, { id: cabin.id }))).toEqual(["NOT_FOUND"]);
       expect((await gql(PLACES)).data!.places.map((p: { label: string }) => p.label)).toEqual(["Home", "Office"]);

@@ -1,3 +1,4 @@
+import { print } from "graphql";
 import { createClient } from "graphql-ws";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import WebSocket from "ws";
@@ -5,7 +6,17 @@ import { LOGIN_LIMITS } from "~/api/auth/login-guard.server";
 import { timeOrderedLowerBound } from "~/shared/live-cursor";
 import { SEARCH_RESULT_TTL_MS } from "~/api/weather/recent-locations.server";
 import { codes, startTestApi, type TestApi } from "../support/api-server";
-import { TestAddPlaceDocument, TestSearchLocationsDocument } from "../support/documents.generated";
+import {
+  TestPlacesAddDocument,
+  TestPlacesSearchDocument,
+  TestSharedLogInDocument as LOG_IN,
+  TestSharedLogOutDocument as LOG_OUT,
+  TestSharedLookupDocument as LOOKUP,
+  TestSharedMeEmailDocument as ME_EMAIL,
+  TestSharedMeIdDocument as ME_ID,
+  TestSharedMessageIdsDocument as MESSAGE_IDS,
+  type TestSharedMessageIdsSubscription,
+} from "../support/documents.generated";
 
 /**
  * Two instances on one database: two APIs, each with its own connection, HTTP server and
@@ -35,8 +46,9 @@ function subscriber(api: TestApi, token: string, after = timeOrderedLowerBound(D
     retryAttempts: 0,
     on: { closed: (event) => (seen.closeCode = (event as { code: number }).code) },
   });
-  client.subscribe<{ messageReceived: { id: string } }>(
-    { query: "subscription ($after: ID) { messageReceived(after: $after) { id } }", variables: { after } },
+  // graphql-ws takes the text: the typed document printed, as the HTTP helper sends it.
+  client.subscribe<TestSharedMessageIdsSubscription>(
+    { query: print(MESSAGE_IDS), variables: { after } },
     {
       next: (result) => void (result.data && seen.ids.push(result.data.messageReceived.id)),
       error: () => (seen.ended = true),
@@ -46,7 +58,6 @@ function subscriber(api: TestApi, token: string, after = timeOrderedLowerBound(D
   return { seen, dispose: () => client.dispose() };
 }
 
-const LOG_IN = `mutation ($email: String!, $password: String!) { logIn(email: $email, password: $password) { token } }`;
 const from = (address: string) => ({ headers: { "x-forwarded-for": address } });
 
 describe("two instances on one database", () => {
@@ -87,13 +98,12 @@ describe("two instances on one database", () => {
 
     it("spend one signed-out lookup budget per address, whichever instance answers", async () => {
       const [a, b] = await twoInstances();
-      const lookup = (instance: TestApi) =>
-        instance.gql(`{ weatherAt(latitude: 52.52, longitude: 13.41) { id } }`, {}, from("198.51.100.20"));
+      const lookup = (instance: TestApi) => instance.gql(LOOKUP, {}, from("198.51.100.20"));
       for (let i = 0; i < 60; i++) expect((await lookup(i % 2 === 0 ? a : b)).errors).toBeUndefined();
       expect(codes(await lookup(a))).toEqual(["RATE_LIMITED"]);
       expect(codes(await lookup(b))).toEqual(["RATE_LIMITED"]);
       // Another address has its own budget.
-      expect((await b.gql(`{ weatherAt(latitude: 52.52, longitude: 13.41) { id } }`, {}, from("198.51.100.21"))).errors).toBeUndefined();
+      expect((await b.gql(LOOKUP, {}, from("198.51.100.21"))).errors).toBeUndefined();
     }, 60_000);
   });
 
@@ -105,18 +115,18 @@ describe("two instances on one database", () => {
       const b = await startTestApi({ dataDir: a.dataDir, databaseUrl: a.databaseUrl, fake: a.fake, now: () => new Date(clock.now) });
       open.push(b);
       const token = await a.signUp();
-      const found = await a.gql(TestSearchLocationsDocument, { q: "Berlin" }, { token });
+      const found = await a.gql(TestPlacesSearchDocument, { q: "Berlin" }, { token });
       const [berlin, second] = found.data!.searchLocations;
-      const added = await b.gql(TestAddPlaceDocument, { locationId: berlin!.id }, { token });
+      const added = await b.gql(TestPlacesAddDocument, { locationId: berlin!.id }, { token });
       expect(added.errors).toBeUndefined();
       expect(added.data!.addPlace).toMatchObject({ label: "Berlin" });
 
       // An hour on, what was handed out is no longer accepted, on either instance.
       clock.now += SEARCH_RESULT_TTL_MS + 1000;
-      if (second) expect(codes(await b.gql(TestAddPlaceDocument, { locationId: second.id }, { token }))).toEqual(["NOT_FOUND"]);
-      expect(codes(await a.gql(TestAddPlaceDocument, { locationId: berlin!.id }, { token }))).toEqual(["NOT_FOUND"]);
+      if (second) expect(codes(await b.gql(TestPlacesAddDocument, { locationId: second.id }, { token }))).toEqual(["NOT_FOUND"]);
+      expect(codes(await a.gql(TestPlacesAddDocument, { locationId: berlin!.id }, { token }))).toEqual(["NOT_FOUND"]);
       // A search after that prunes the expired rows: the table stays bounded.
-      await b.gql(TestSearchLocationsDocument, { q: "Zurich" }, { token });
+      await b.gql(TestPlacesSearchDocument, { q: "Zurich" }, { token });
       const kept = await b.api.services.db.selectFrom("search_results").select("id").execute();
       expect(kept.map((row) => row.id)).not.toContain(berlin!.id);
     });
@@ -126,14 +136,14 @@ describe("two instances on one database", () => {
     it("logging out on one instance ends the session's subscriptions on the other within about a second", async () => {
       const [a, b] = await twoInstances();
       const token = await a.signUp();
-      const email = (await a.gql(`{ me { email } }`, {}, { token })).data!.me.email as string;
-      const other = (await b.gql(LOG_IN, { email, password: "a sturdy passphrase" })).data!.logIn.token as string;
+      const email = (await a.gql(ME_EMAIL, {}, { token })).data!.me!.email;
+      const other = (await b.gql(LOG_IN, { email, password: "a sturdy passphrase" })).data!.logIn.token;
       const onB = subscriber(b, token);
       const elsewhereOnB = subscriber(b, other);
       // Subscribed: the session is being listened with on B.
       await vi.waitFor(() => expect(b.api.services.sessionEnds.watched().length).toBe(2));
 
-      expect((await a.gql(`mutation { logOut }`, {}, { token })).data).toEqual({ logOut: true });
+      expect((await a.gql(LOG_OUT, {}, { token })).data).toEqual({ logOut: true });
       await vi.waitFor(() => expect(onB.seen.closeCode).toBe(4401), { timeout: 5_000, interval: 20 });
       expect(onB.seen.ended).toBe(true);
       // The same account's other session keeps listening.
@@ -173,8 +183,8 @@ describe("two instances on one database", () => {
 
     async function userOn(api: TestApi) {
       const token = await api.signUp();
-      const me = await api.gql(`{ me { id } }`, {}, { token });
-      return { token, userId: me.data!.me.id as string };
+      const me = await api.gql(ME_ID, {}, { token });
+      return { token, userId: me.data!.me!.id };
     }
 
     it("a message written through either instance reaches the subscribers on both, once, in order, within a second", async () => {

@@ -481,6 +481,14 @@ export type TestGcSaveHeatRuleMutationVariables = Exact<{ [key: string]: never }
 
 export type TestGcSaveHeatRuleMutation = { saveAlertRule: { id: string; name: string } };
 
+export type TestHttpWeather48HoursQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestHttpWeather48HoursQuery = { weatherAt: { hourly: Array<{ id: string; time: string; temperature: number }> } };
+
+export type TestHttpWeather2HoursQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestHttpWeather2HoursQuery = { weatherAt: { hourly: Array<{ id: string }> } };
+
 export type TestInboxMeQueryVariables = Exact<{ [key: string]: never }>;
 
 export type TestInboxMeQuery = { me: { id: string } | null };
@@ -577,26 +585,93 @@ export type TestOfflineTemperatureUnitQueryVariables = Exact<{ [key: string]: ne
 
 export type TestOfflineTemperatureUnitQuery = { me: { settings: { temperatureUnit: TemperatureUnit } } | null };
 
-export type TestSearchLocationsQueryVariables = Exact<{
+export type TestPlacesSearchQueryVariables = Exact<{
   q: string;
 }>;
 
-export type TestSearchLocationsQuery = {
+export type TestPlacesSearchQuery = {
   searchLocations: Array<{ id: string; name: string; countryCode: string | null; timeZone: string; latitude: number }>;
 };
 
-export type TestAddPlaceMutationVariables = Exact<{
+export type TestPlacesAddMutationVariables = Exact<{
   locationId?: string | number | null | undefined;
   latitude?: number | null | undefined;
   longitude?: number | null | undefined;
   label?: string | null | undefined;
 }>;
 
-export type TestAddPlaceMutation = { addPlace: { id: string; label: string; name: string; position: number; timeZone: string } };
+export type TestPlacesAddMutation = { addPlace: { id: string; label: string; name: string; position: number; timeZone: string } };
 
-export type TestPlacesQueryVariables = Exact<{ [key: string]: never }>;
+export type TestPlacesListQueryVariables = Exact<{ [key: string]: never }>;
 
-export type TestPlacesQuery = { places: Array<{ id: string; label: string; position: number }> };
+export type TestPlacesListQuery = { places: Array<{ id: string; label: string; position: number }> };
+
+export type TestPlacesOneQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+export type TestPlacesOneQuery = { place: { id: string } | null };
+
+export type TestPlacesRenameMutationVariables = Exact<{
+  id: string | number;
+  label: string;
+}>;
+
+export type TestPlacesRenameMutation = { renamePlace: { label: string } };
+
+export type TestPlacesRenameOthersMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+export type TestPlacesRenameOthersMutation = { renamePlace: { id: string } };
+
+export type TestPlacesReorderMutationVariables = Exact<{
+  ids: Array<string | number> | string | number;
+}>;
+
+export type TestPlacesReorderMutation = { reorderPlaces: Array<{ id: string; position: number }> };
+
+export type TestPlacesReorderOthersMutationVariables = Exact<{
+  ids: Array<string | number> | string | number;
+}>;
+
+export type TestPlacesReorderOthersMutation = { reorderPlaces: Array<{ id: string }> };
+
+export type TestPlacesRemoveMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+export type TestPlacesRemoveMutation = { removePlace: string };
+
+export type TestPlacesRestoreMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+export type TestPlacesRestoreMutation = { restorePlace: { id: string; label: string; position: number } };
+
+export type TestPlacesSaveRuleMutationVariables = Exact<{
+  input: AlertRuleInput;
+}>;
+
+export type TestPlacesSaveRuleMutation = { saveAlertRule: { id: string } };
+
+export type TestPlacesSaveMorningMutationVariables = Exact<{
+  ids: Array<string | number> | string | number;
+}>;
+
+export type TestPlacesSaveMorningMutation = { saveBriefing: { id: string } };
+
+export type TestPlacesRulesQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestPlacesRulesQuery = { alertRules: Array<{ id: string; name: string; state: AlertState; place: { id: string } | null }> };
+
+export type TestPlacesBriefingPlacesQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestPlacesBriefingPlacesQuery = { briefings: Array<{ places: Array<{ id: string }> }> };
+
+export type TestPlacesInboxPlacesQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestPlacesInboxPlacesQuery = { messages: { edges: Array<{ kind: MessageKind; place: { id: string } | null }> } };
 
 export type TestSyncPlaceLabelsQueryVariables = Exact<{ [key: string]: never }>;
 
@@ -614,6 +689,39 @@ export type TestSyncRenamePlaceMutationVariables = Exact<{
 }>;
 
 export type TestSyncRenamePlaceMutation = { renamePlace: { id: string } };
+
+export type TestRestartMeQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestRestartMeQuery = { me: { id: string; email: string } | null };
+
+export type TestRestartHomeQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestRestartHomeQuery = { me: { places: Array<{ id: string; label: string }> } | null };
+
+export type TestRestartAddPlaceMutationVariables = Exact<{
+  label: string;
+}>;
+
+export type TestRestartAddPlaceMutation = { addPlace: { id: string } };
+
+export type TestRestartRenamePlaceMutationVariables = Exact<{
+  id: string | number;
+  label: string;
+}>;
+
+export type TestRestartRenamePlaceMutation = { renamePlace: { id: string } };
+
+export type TestRestartSignUpMutationVariables = Exact<{
+  email: string;
+}>;
+
+export type TestRestartSignUpMutation = { signUp: { token: string } };
+
+export type TestRestartLiveSubscriptionVariables = Exact<{
+  after: string | number;
+}>;
+
+export type TestRestartLiveSubscription = { messageReceived: { id: string; title: string } };
 
 export type TestPushSettingsMutationVariables = Exact<{
   input: SettingsInput;
@@ -758,6 +866,47 @@ export type TestCacheWeatherFreshnessQuery = { me: { places: Array<{ weather: { 
 export type TestCacheVisitorQueryVariables = Exact<{ [key: string]: never }>;
 
 export type TestCacheVisitorQuery = { weatherAt: { id: string } };
+
+export type TestSeveralMessageIdsSubscriptionVariables = Exact<{
+  after?: string | number | null | undefined;
+}>;
+
+export type TestSeveralMessageIdsSubscription = { messageReceived: { id: string } };
+
+export type TestSeveralSendNowMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+export type TestSeveralSendNowMutation = { sendBriefingNow: { id: string } };
+
+export type TestSharedLogInMutationVariables = Exact<{
+  email: string;
+  password: string;
+}>;
+
+export type TestSharedLogInMutation = { logIn: { token: string } };
+
+export type TestSharedLookupQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestSharedLookupQuery = { weatherAt: { id: string } };
+
+export type TestSharedMeEmailQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestSharedMeEmailQuery = { me: { email: string } | null };
+
+export type TestSharedMeIdQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestSharedMeIdQuery = { me: { id: string } | null };
+
+export type TestSharedLogOutMutationVariables = Exact<{ [key: string]: never }>;
+
+export type TestSharedLogOutMutation = { logOut: boolean };
+
+export type TestSharedMessageIdsSubscriptionVariables = Exact<{
+  after?: string | number | null | undefined;
+}>;
+
+export type TestSharedMessageIdsSubscription = { messageReceived: { id: string } };
 
 export type TestUndoInboxQueryVariables = Exact<{ [key: string]: never }>;
 
@@ -1458,6 +1607,26 @@ export const TestGcSaveHeatRuleDocument = gql`
     }
   }
 ` as unknown as DocumentNode<TestGcSaveHeatRuleMutation, TestGcSaveHeatRuleMutationVariables>;
+export const TestHttpWeather48HoursDocument = gql`
+  query TestHttpWeather48Hours {
+    weatherAt(latitude: 52.52, longitude: 13.41) {
+      hourly(hours: 48) {
+        id
+        time
+        temperature
+      }
+    }
+  }
+` as unknown as DocumentNode<TestHttpWeather48HoursQuery, TestHttpWeather48HoursQueryVariables>;
+export const TestHttpWeather2HoursDocument = gql`
+  query TestHttpWeather2Hours {
+    weatherAt(latitude: 52.52, longitude: 13.41) {
+      hourly(hours: 2) {
+        id
+      }
+    }
+  }
+` as unknown as DocumentNode<TestHttpWeather2HoursQuery, TestHttpWeather2HoursQueryVariables>;
 export const TestInboxMeDocument = gql`
   query TestInboxMe {
     me {
@@ -1607,8 +1776,8 @@ export const TestOfflineTemperatureUnitDocument = gql`
     }
   }
 ` as unknown as DocumentNode<TestOfflineTemperatureUnitQuery, TestOfflineTemperatureUnitQueryVariables>;
-export const TestSearchLocationsDocument = gql`
-  query TestSearchLocations($q: String!) {
+export const TestPlacesSearchDocument = gql`
+  query TestPlacesSearch($q: String!) {
     searchLocations(query: $q) {
       id
       name
@@ -1617,9 +1786,9 @@ export const TestSearchLocationsDocument = gql`
       latitude
     }
   }
-` as unknown as DocumentNode<TestSearchLocationsQuery, TestSearchLocationsQueryVariables>;
-export const TestAddPlaceDocument = gql`
-  mutation TestAddPlace($locationId: ID, $latitude: Float, $longitude: Float, $label: String) {
+` as unknown as DocumentNode<TestPlacesSearchQuery, TestPlacesSearchQueryVariables>;
+export const TestPlacesAddDocument = gql`
+  mutation TestPlacesAdd($locationId: ID, $latitude: Float, $longitude: Float, $label: String) {
     addPlace(locationId: $locationId, latitude: $latitude, longitude: $longitude, label: $label) {
       id
       label
@@ -1628,16 +1797,113 @@ export const TestAddPlaceDocument = gql`
       timeZone
     }
   }
-` as unknown as DocumentNode<TestAddPlaceMutation, TestAddPlaceMutationVariables>;
-export const TestPlacesDocument = gql`
-  query TestPlaces {
+` as unknown as DocumentNode<TestPlacesAddMutation, TestPlacesAddMutationVariables>;
+export const TestPlacesListDocument = gql`
+  query TestPlacesList {
     places {
       id
       label
       position
     }
   }
-` as unknown as DocumentNode<TestPlacesQuery, TestPlacesQueryVariables>;
+` as unknown as DocumentNode<TestPlacesListQuery, TestPlacesListQueryVariables>;
+export const TestPlacesOneDocument = gql`
+  query TestPlacesOne($id: ID!) {
+    place(id: $id) {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestPlacesOneQuery, TestPlacesOneQueryVariables>;
+export const TestPlacesRenameDocument = gql`
+  mutation TestPlacesRename($id: ID!, $label: String!) {
+    renamePlace(id: $id, label: $label) {
+      label
+    }
+  }
+` as unknown as DocumentNode<TestPlacesRenameMutation, TestPlacesRenameMutationVariables>;
+export const TestPlacesRenameOthersDocument = gql`
+  mutation TestPlacesRenameOthers($id: ID!) {
+    renamePlace(id: $id, label: "Mine") {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestPlacesRenameOthersMutation, TestPlacesRenameOthersMutationVariables>;
+export const TestPlacesReorderDocument = gql`
+  mutation TestPlacesReorder($ids: [ID!]!) {
+    reorderPlaces(ids: $ids) {
+      id
+      position
+    }
+  }
+` as unknown as DocumentNode<TestPlacesReorderMutation, TestPlacesReorderMutationVariables>;
+export const TestPlacesReorderOthersDocument = gql`
+  mutation TestPlacesReorderOthers($ids: [ID!]!) {
+    reorderPlaces(ids: $ids) {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestPlacesReorderOthersMutation, TestPlacesReorderOthersMutationVariables>;
+export const TestPlacesRemoveDocument = gql`
+  mutation TestPlacesRemove($id: ID!) {
+    removePlace(id: $id)
+  }
+` as unknown as DocumentNode<TestPlacesRemoveMutation, TestPlacesRemoveMutationVariables>;
+export const TestPlacesRestoreDocument = gql`
+  mutation TestPlacesRestore($id: ID!) {
+    restorePlace(id: $id) {
+      id
+      label
+      position
+    }
+  }
+` as unknown as DocumentNode<TestPlacesRestoreMutation, TestPlacesRestoreMutationVariables>;
+export const TestPlacesSaveRuleDocument = gql`
+  mutation TestPlacesSaveRule($input: AlertRuleInput!) {
+    saveAlertRule(input: $input) {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestPlacesSaveRuleMutation, TestPlacesSaveRuleMutationVariables>;
+export const TestPlacesSaveMorningDocument = gql`
+  mutation TestPlacesSaveMorning($ids: [ID!]!) {
+    saveBriefing(input: { name: "Morning", placeIds: $ids, period: TODAY, time: "07:00", days: [MON] }) {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestPlacesSaveMorningMutation, TestPlacesSaveMorningMutationVariables>;
+export const TestPlacesRulesDocument = gql`
+  query TestPlacesRules {
+    alertRules {
+      id
+      name
+      state
+      place {
+        id
+      }
+    }
+  }
+` as unknown as DocumentNode<TestPlacesRulesQuery, TestPlacesRulesQueryVariables>;
+export const TestPlacesBriefingPlacesDocument = gql`
+  query TestPlacesBriefingPlaces {
+    briefings {
+      places {
+        id
+      }
+    }
+  }
+` as unknown as DocumentNode<TestPlacesBriefingPlacesQuery, TestPlacesBriefingPlacesQueryVariables>;
+export const TestPlacesInboxPlacesDocument = gql`
+  query TestPlacesInboxPlaces {
+    messages(first: 10) {
+      edges {
+        kind
+        place {
+          id
+        }
+      }
+    }
+  }
+` as unknown as DocumentNode<TestPlacesInboxPlacesQuery, TestPlacesInboxPlacesQueryVariables>;
 export const TestSyncPlaceLabelsDocument = gql`
   query TestSyncPlaceLabels {
     places {
@@ -1660,6 +1926,53 @@ export const TestSyncRenamePlaceDocument = gql`
     }
   }
 ` as unknown as DocumentNode<TestSyncRenamePlaceMutation, TestSyncRenamePlaceMutationVariables>;
+export const TestRestartMeDocument = gql`
+  query TestRestartMe {
+    me {
+      id
+      email
+    }
+  }
+` as unknown as DocumentNode<TestRestartMeQuery, TestRestartMeQueryVariables>;
+export const TestRestartHomeDocument = gql`
+  query TestRestartHome {
+    me {
+      places {
+        id
+        label
+      }
+    }
+  }
+` as unknown as DocumentNode<TestRestartHomeQuery, TestRestartHomeQueryVariables>;
+export const TestRestartAddPlaceDocument = gql`
+  mutation TestRestartAddPlace($label: String!) {
+    addPlace(latitude: 47.37, longitude: 8.54, label: $label) {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestRestartAddPlaceMutation, TestRestartAddPlaceMutationVariables>;
+export const TestRestartRenamePlaceDocument = gql`
+  mutation TestRestartRenamePlace($id: ID!, $label: String!) {
+    renamePlace(id: $id, label: $label) {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestRestartRenamePlaceMutation, TestRestartRenamePlaceMutationVariables>;
+export const TestRestartSignUpDocument = gql`
+  mutation TestRestartSignUp($email: String!) {
+    signUp(email: $email, password: "a sturdy passphrase") {
+      token
+    }
+  }
+` as unknown as DocumentNode<TestRestartSignUpMutation, TestRestartSignUpMutationVariables>;
+export const TestRestartLiveDocument = gql`
+  subscription TestRestartLive($after: ID!) {
+    messageReceived(after: $after) {
+      id
+      title
+    }
+  }
+` as unknown as DocumentNode<TestRestartLiveSubscription, TestRestartLiveSubscriptionVariables>;
 export const TestPushSettingsDocument = gql`
   mutation TestPushSettings($input: SettingsInput!) {
     updateSettings(input: $input) {
@@ -1881,6 +2194,60 @@ export const TestCacheVisitorDocument = gql`
     }
   }
 ` as unknown as DocumentNode<TestCacheVisitorQuery, TestCacheVisitorQueryVariables>;
+export const TestSeveralMessageIdsDocument = gql`
+  subscription TestSeveralMessageIds($after: ID) {
+    messageReceived(after: $after) {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestSeveralMessageIdsSubscription, TestSeveralMessageIdsSubscriptionVariables>;
+export const TestSeveralSendNowDocument = gql`
+  mutation TestSeveralSendNow($id: ID!) {
+    sendBriefingNow(id: $id) {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestSeveralSendNowMutation, TestSeveralSendNowMutationVariables>;
+export const TestSharedLogInDocument = gql`
+  mutation TestSharedLogIn($email: String!, $password: String!) {
+    logIn(email: $email, password: $password) {
+      token
+    }
+  }
+` as unknown as DocumentNode<TestSharedLogInMutation, TestSharedLogInMutationVariables>;
+export const TestSharedLookupDocument = gql`
+  query TestSharedLookup {
+    weatherAt(latitude: 52.52, longitude: 13.41) {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestSharedLookupQuery, TestSharedLookupQueryVariables>;
+export const TestSharedMeEmailDocument = gql`
+  query TestSharedMeEmail {
+    me {
+      email
+    }
+  }
+` as unknown as DocumentNode<TestSharedMeEmailQuery, TestSharedMeEmailQueryVariables>;
+export const TestSharedMeIdDocument = gql`
+  query TestSharedMeId {
+    me {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestSharedMeIdQuery, TestSharedMeIdQueryVariables>;
+export const TestSharedLogOutDocument = gql`
+  mutation TestSharedLogOut {
+    logOut
+  }
+` as unknown as DocumentNode<TestSharedLogOutMutation, TestSharedLogOutMutationVariables>;
+export const TestSharedMessageIdsDocument = gql`
+  subscription TestSharedMessageIds($after: ID) {
+    messageReceived(after: $after) {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestSharedMessageIdsSubscription, TestSharedMessageIdsSubscriptionVariables>;
 export const TestUndoInboxDocument = gql`
   query TestUndoInbox {
     messages(first: 50) {
