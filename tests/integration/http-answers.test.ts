@@ -1,6 +1,14 @@
+import { print } from "graphql";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import WebSocket from "ws";
 import { startTestApi, testApis, type TestApi } from "../support/api-server";
+import {
+  TestHttpWeather2HoursDocument as WEATHER_2_HOURS,
+  TestHttpWeather48HoursDocument as WEATHER_48_HOURS,
+} from "../support/documents.generated";
+
+// Raw bodies, URLs and frames stay strings where the test is about the wire itself (headers, content types, GET,
+// malformed frames); the size-limit test sends typed documents (http-answers.graphql).
 
 let t: TestApi;
 beforeAll(async () => {
@@ -115,13 +123,12 @@ describe("operations over the WebSocket", () => {
 
 describe("answers over the size limit", () => {
   const api = testApis();
-  const query = "{ weatherAt(latitude: 52.52, longitude: 13.41) { hourly(hours: 48) { id time temperature } } }";
 
   it("are not sent, over HTTP or the WebSocket: the operation gets an error that says why", async () => {
     const small = await api({ maxAnswerChars: 2_000 });
     const warned = vi.spyOn(console, "warn").mockImplementation(() => {});
     try {
-      const overHttp = await small.gql(query);
+      const overHttp = await small.gql(WEATHER_48_HOURS);
       expect(overHttp.data ?? null).toBeNull();
       expect(overHttp.errors).toEqual([
         {
@@ -131,7 +138,7 @@ describe("answers over the size limit", () => {
       ]);
       const { socket, received, closeCode } = await openSocket(small.url);
       try {
-        socket.send(JSON.stringify({ id: "big", type: "subscribe", payload: { query } }));
+        socket.send(JSON.stringify({ id: "big", type: "subscribe", payload: { query: print(WEATHER_48_HOURS) } }));
         await expect
           .poll(() => received.find((message) => message.id === "big" && message.type === "next")?.payload)
           .toEqual({
@@ -145,7 +152,7 @@ describe("answers over the size limit", () => {
       warned.mockRestore();
     }
     // Within the limit, the same answer goes out whole.
-    expect((await small.gql("{ weatherAt(latitude: 52.52, longitude: 13.41) { hourly(hours: 2) { id } } }")).data).toMatchObject({
+    expect((await small.gql(WEATHER_2_HOURS)).data).toMatchObject({
       weatherAt: { hourly: [{ id: expect.any(String) }, { id: expect.any(String) }] },
     });
   });

@@ -1,6 +1,7 @@
 import { cp, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { print } from "graphql";
 import { createClient } from "graphql-ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
@@ -11,6 +12,11 @@ import { startFakeOpenMeteo, type FakeOpenMeteo } from "../fakes/open-meteo";
 import { startAppInstances, waitFor, waitForLeasesToRunOut, type AppInstance } from "../support/app-instances";
 import { engineOutcome, openApi, seedEngineWork, startEngineInstance, type EngineStore } from "../support/engine-fixture";
 import { copyTestDatabase, plainKysely, testDatabaseUrl } from "../support/test-database";
+import {
+  TestSeveralMessageIdsDocument as MESSAGE_IDS,
+  TestSeveralSendNowDocument as SEND_NOW,
+  type TestSeveralMessageIdsSubscription,
+} from "../support/documents.generated";
 
 /*
  * Three whole instances (API, HTTP, WebSocket, engine), each its own process, on one database
@@ -58,8 +64,9 @@ function subscribe(instance: AppInstance, token: string, after: string): Subscri
     connectionParams: { authorization: `Bearer ${token}` },
     retryAttempts: 0,
   });
-  client.subscribe<{ messageReceived: { id: string } }>(
-    { query: "subscription ($after: ID) { messageReceived(after: $after) { id } }", variables: { after } },
+  // graphql-ws takes the text: the typed document printed, as the HTTP helper sends it.
+  client.subscribe<TestSeveralMessageIdsSubscription>(
+    { query: print(MESSAGE_IDS), variables: { after } },
     {
       next: (result) => void (result.data && seen.ids.push(result.data.messageReceived.id)),
       error: () => (seen.ended = true),
@@ -71,11 +78,9 @@ function subscribe(instance: AppInstance, token: string, after: string): Subscri
   return subscriber;
 }
 
-const SEND_NOW = `mutation ($id: ID!) { sendBriefingNow(id: $id) { id } }`;
-
 /** Writes a message for the user through `instance` (the mutation that does); returns its id. */
 async function sendNow(instance: AppInstance, account: (typeof accounts)[number]) {
-  const result = await instance.gql<{ sendBriefingNow: { id: string } }>(SEND_NOW, { id: account.briefingId }, account.token);
+  const result = await instance.gql(SEND_NOW, { id: account.briefingId }, account.token);
   if (!result.data?.sendBriefingNow) throw new Error(`sendBriefingNow through ${instance.id} failed: ${JSON.stringify(result.errors)}`);
   return result.data.sendBriefingNow.id;
 }

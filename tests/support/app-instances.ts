@@ -5,6 +5,8 @@
  */
 import { spawn } from "node:child_process";
 import path from "node:path";
+import type { TypedDocumentNode } from "@urql/core";
+import { print } from "graphql";
 import { driveInstance, type EngineStore } from "./engine-fixture";
 import { plainKysely } from "./test-database";
 
@@ -33,12 +35,12 @@ export function startAppInstance(store: EngineStore, weatherUrl: string, now: st
     port,
     /** Its /graphql over HTTP (ws: for the WebSocket). */
     url,
-    /** A GraphQL request over HTTP, with the token as a bearer if given. */
-    async gql<T = Record<string, unknown>>(query: string, variables: Record<string, unknown> = {}, token?: string) {
+    /** A GraphQL request over HTTP (a typed document, answered with its result type), with the token as a bearer if given. */
+    async gql<T, V extends Record<string, unknown>>(document: TypedDocumentNode<T, V>, variables = {} as V, token?: string) {
       const response = await fetch(url(), {
         method: "POST",
         headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
-        body: JSON.stringify({ query, variables }),
+        body: JSON.stringify({ query: print(document), variables }),
       });
       return (await response.json()) as { data?: T | null; errors?: Array<{ message: string; extensions?: { code?: string } }> };
     },

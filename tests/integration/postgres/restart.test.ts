@@ -1,3 +1,5 @@
+import type { TypedDocumentNode } from "@urql/core";
+import { print } from "graphql";
 import { createClient, type Client } from "graphql-ws";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import WebSocket from "ws";
@@ -6,18 +8,20 @@ import { timeOrderedLowerBound } from "~/shared/live-cursor";
 import { startTestApi, type GraphQLResponse, type TestApi } from "../../support/api-server";
 import { startPostgresServer, type PostgresServer } from "../../support/postgres-server";
 import { databaseUrlFor, withAdmin } from "../../support/test-database";
+import {
+  TestRestartAddPlaceDocument as ADD,
+  TestRestartHomeDocument as HOME,
+  TestRestartLiveDocument as LIVE,
+  TestRestartMeDocument as ME,
+  TestRestartRenamePlaceDocument as RENAME,
+  TestRestartSignUpDocument as SIGN_UP,
+} from "../../support/documents.generated";
 
 /**
  * A PostgreSQL restart under a running API: requests in the gap fail cleanly and fast with
  * a retryable error, the process keeps going, and afterwards everything works again without
  * restarting the API. The server is this file's own: the run's shared one serves other files.
  */
-
-const ME = `{ me { id email } }`;
-const HOME = `{ me { places { id label } } }`;
-const ADD = `mutation ($label: String!) { addPlace(latitude: 47.37, longitude: 8.54, label: $label) { id } }`;
-const RENAME = `mutation ($id: ID!, $label: String!) { renamePlace(id: $id, label: $label) { id } }`;
-const LIVE = `subscription ($after: ID!) { messageReceived(after: $after) { id title } }`;
 
 /** A gap request must be answered within this (a connection attempt is bounded, not left to hang). */
 const GAP_ANSWER_MS = 8_000;
@@ -39,12 +43,12 @@ afterAll(async () => {
 });
 
 /** A POST to /graphql with its raw answer: status, headers and body, and how long it took. */
-async function post(query: string, variables: Record<string, unknown> = {}, token?: string) {
+async function post<V extends Record<string, unknown>>(document: TypedDocumentNode<unknown, V>, variables = {} as V, token?: string) {
   const started = performance.now();
   const response = await fetch(t.url, {
     method: "POST",
     headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: JSON.stringify({ query, variables }),
+    body: JSON.stringify({ query: print(document), variables }),
   });
   const body = (await response.json()) as Omit<GraphQLResponse, "status">;
   return { status: response.status, retryAfter: response.headers.get("retry-after"), ms: performance.now() - started, ...body };
@@ -63,7 +67,8 @@ type Received = { results: unknown[]; errors: unknown[]; completed: boolean };
 function subscribeLive(client: Client, after: string): Received {
   const received: Received = { results: [], errors: [], completed: false };
   client.subscribe(
-    { query: LIVE, variables: { after } },
+    // graphql-ws takes the text: the typed document printed, as the HTTP helpers send it.
+    { query: print(LIVE), variables: { after } },
     {
       next: (value) => received.results.push(value),
       error: (error) => received.errors.push(error),
@@ -92,8 +97,8 @@ describe("PostgreSQL restart", () => {
     const clients: Client[] = [];
     try {
       const token = await t.signUp();
-      const placeId = (await t.gql(ADD, { label: "Home" }, { token })).data!.addPlace.id as string;
-      const labels = async () => ((await t.gql(HOME, {}, { token })).data!.me.places as Array<{ label: string }>).map((p) => p.label);
+      const placeId = (await t.gql(ADD, { label: "Home" }, { token })).data!.addPlace.id;
+      const labels = async () => (await t.gql(HOME, {}, { token })).data!.me!.places.map((p) => p.label);
       expect(await labels()).toEqual(["Home"]);
       expect((await health()).body.database).toEqual({ dialect: "postgres", reachable: true });
 
@@ -101,7 +106,7 @@ describe("PostgreSQL restart", () => {
       const before = wsClient(token);
       clients.push(before);
       const live = subscribeLive(before, timeOrderedLowerBound(Date.now()));
-      const me = (await t.gql(ME, {}, { token })).data!.me as { id: string };
+      const me = (await t.gql(ME, {}, { token })).data!.me!;
       // Its session is watched (the session follower reads every 500 ms) once the socket is subscribed.
       await vi.waitFor(() => expect(t.api.services.sessionEnds.watched().length).toBeGreaterThan(0));
 
@@ -112,7 +117,7 @@ describe("PostgreSQL restart", () => {
         await post(ME, {}, token),
         await post(HOME, {}, token),
         await post(RENAME, { id: placeId, label: "Gap" }, token),
-        await post(`mutation { signUp(email: "gap-${Date.now()}@example.com", password: "a sturdy passphrase") { token } }`),
+        await post(SIGN_UP, { email: `gap-${Date.now()}@example.com` }),
       ];
       for (const answer of gap) {
         expect(answer.status).toBe(503);
