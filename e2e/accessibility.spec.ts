@@ -1,6 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, gotoHydrated, test } from "./fixtures";
 import { accountWithPlace, signInBrowser } from "./support/graphql";
+import { E2eAccessibilitySaveGustsRuleDocument } from "./support/documents.generated";
 
 /*
  * axe-core on both screens, signed out and signed in, in light and dark mode: no serious
@@ -29,7 +30,7 @@ for (const mode of ["light", "dark"] as const) {
     }
     const account = await accountWithPlace(request, baseURL!, "Axe Harbour");
     await account.sendBriefing();
-    await account.gql(`mutation { saveAlertRule(input: { name: "Gusts", metric: WIND_GUSTS, threshold: 60 }) { id } }`);
+    await account.gql(E2eAccessibilitySaveGustsRuleDocument);
     await signInBrowser(context, baseURL!, account.token);
     for (const path of ["/", "/settings"]) {
       await gotoHydrated(page, path);

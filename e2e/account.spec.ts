@@ -2,6 +2,7 @@ import type { Page } from "@playwright/test";
 import { expect, gotoHydrated, test } from "./fixtures";
 import { startAppServer } from "./support/app-server";
 import { accountWithPlace, uniqueEmail } from "./support/graphql";
+import { E2eAccountSpeakGermanDocument } from "./support/documents.generated";
 import { waitForOfflineReady } from "./support/pwa";
 
 async function fillAccountForm(page: Page, email: string, password: string) {
@@ -163,7 +164,7 @@ test.describe("account forms", () => {
 
   test("logging in brings back the account's language, on this page and the next", async ({ page, context, request, baseURL }) => {
     const account = await accountWithPlace(request, baseURL!, "Zuhause");
-    await account.gql(`mutation { updateSettings(input: { language: DE_DE }) { id } }`);
+    await account.gql(E2eAccountSpeakGermanDocument);
     await gotoHydrated(page, "/settings");
     await expect(page.locator("html")).toHaveAttribute("lang", "en-US");
     await fillAccountForm(page, account.email, account.password);

@@ -1,5 +1,6 @@
 import { expect, gotoHydrated, test } from "./fixtures";
 import { accountWithPlace, signInBrowser } from "./support/graphql";
+import { E2eAlertRulesIdsDocument, E2eAlertRulesThresholdsDocument, E2eAlertRulesWindowsDocument } from "./support/documents.generated";
 
 test("alert rules: the editor previews the rule's look-ahead live, saves in the user's units, and the list shows the rule", async ({
   page,
@@ -54,7 +55,7 @@ test("alert rules: the editor previews the rule's look-ahead live, saves in the 
   await gusts.getByLabel("Threshold (mph)").fill("50");
   await gusts.getByRole("button", { name: "Save rule" }).click();
   await expect(section.getByRole("listitem").filter({ hasText: "Gale" })).toContainText("Gusts at least 50 mph · Rainy Ridge");
-  const { alertRules } = await account.gql<{ alertRules: Array<{ name: string; threshold: number }> }>(`{ alertRules { name threshold } }`);
+  const { alertRules } = await account.gql(E2eAlertRulesThresholdsDocument);
   expect(alertRules.find((rule) => rule.name === "Gale")!.threshold).toBeCloseTo(80.47, 1);
 
   await section.getByRole("button", { name: "Edit Gale" }).click();
@@ -112,7 +113,7 @@ test("a threshold out of range gets the same words on its field whether the form
   await expect(dialog.getByRole("alert")).toHaveText(said);
   await expect(threshold).toHaveAttribute("aria-invalid", "true");
   await expect(dialog).toBeVisible();
-  const { alertRules } = await account.gql<{ alertRules: unknown[] }>(`{ alertRules { id } }`);
+  const { alertRules } = await account.gql(E2eAlertRulesIdsDocument);
   expect(alertRules).toEqual([]);
 });
 
@@ -172,19 +173,7 @@ test("a rule watches only on its days and hours, keeps them when switched off an
   await dialog.getByRole("button", { name: "Save rule" }).click();
   await expect(dialog).toBeHidden();
 
-  const saved = async () =>
-    (
-      await account.gql<{
-        alertRules: Array<{
-          enabled: boolean;
-          activeDays: string[];
-          activeFrom: string;
-          activeTo: string;
-          state: string;
-          snoozedUntil: string | null;
-        }>;
-      }>(`{ alertRules { enabled activeDays activeFrom activeTo state snoozedUntil } }`)
-    ).alertRules[0]!;
+  const saved = async () => (await account.gql(E2eAlertRulesWindowsDocument)).alertRules[0]!;
   const window = { activeDays: ["MON", "TUE", "WED", "THU", "FRI"], activeFrom: "07:00", activeTo: "09:00" };
   expect(await saved()).toMatchObject({ enabled: true, ...window });
 

@@ -1,5 +1,6 @@
 import { expect, gotoHydrated, test } from "./fixtures";
 import { accountWithPlace, signInBrowser } from "./support/graphql";
+import { E2eBriefingsAddSecondSpotDocument, E2eBriefingsDeleteDocument, E2eBriefingsIdsDocument } from "./support/documents.generated";
 
 test("briefings: create in the overlay (with field errors), send a test now, switch off, edit, delete", async ({
   page,
@@ -8,10 +9,8 @@ test("briefings: create in the overlay (with field errors), send a test now, swi
   baseURL,
 }) => {
   const account = await accountWithPlace(request, baseURL!, "Brief Bay");
-  await account.gql(`mutation { addPlace(latitude: 48.86, longitude: 2.35, label: "Second Spot") { id } }`);
-  await account.gql(`mutation ($id: ID!) { deleteBriefing(id: $id) }`, {
-    id: (await account.gql<{ briefings: Array<{ id: string }> }>(`{ briefings { id } }`)).briefings[0]!.id,
-  });
+  await account.gql(E2eBriefingsAddSecondSpotDocument);
+  await account.gql(E2eBriefingsDeleteDocument, { id: (await account.gql(E2eBriefingsIdsDocument)).briefings[0]!.id });
   await signInBrowser(context, baseURL!, account.token);
   await gotoHydrated(page, "/settings");
   const section = page.getByRole("region", { name: "Briefings" });

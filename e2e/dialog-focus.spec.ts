@@ -1,5 +1,6 @@
 import { expect, gotoHydrated, test } from "./fixtures";
 import { accountWithPlace, signInBrowser } from "./support/graphql";
+import { E2eDialogFocusAddBravoDocument } from "./support/documents.generated";
 
 test("every opening of “Add a place” focuses the search; after “Choose a place first” the results come back on focus", async ({
   page,
@@ -95,7 +96,7 @@ test.describe("focus after removing something", () => {
     baseURL,
   }) => {
     const account = await accountWithPlace(request, baseURL!, "Alpha");
-    await account.gql(`mutation { addPlace(latitude: 48.86, longitude: 2.35, label: "Bravo") { id } }`);
+    await account.gql(E2eDialogFocusAddBravoDocument);
     await signInBrowser(context, baseURL!, account.token);
     await page.clock.install();
     await gotoHydrated(page, "/settings");

@@ -4,6 +4,7 @@ import { expect, gotoHydrated, test } from "./fixtures";
 import { startAppServer } from "./support/app-server";
 import { goOffline, goOnline, signedInOnlineOnce, waitForOfflineQueue, waitForOfflineReady } from "./support/pwa";
 import { accountWithPlace, signInBrowser, uniqueEmail } from "./support/graphql";
+import { E2eFeedbackOnServerDocument } from "./support/documents.generated";
 
 const notifications = (page: Page) => page.getByRole("region", { name: "Notifications (F8)" }).getByRole("listitem");
 
@@ -162,10 +163,7 @@ test("offline: the banner promises only what is kept; a deleted message and new 
   const { account, message: sent } = await signedInOnlineOnce(page, request, baseURL!, "Offline Oasis");
   const toasts = await recordToasts(page);
 
-  const onServer = async () =>
-    account.gql<{ me: { settings: { temperatureUnit: string } }; messages: { edges: Array<{ id: string }> } }>(
-      `{ me { settings { temperatureUnit } } messages(first: 10) { edges { id } } }`,
-    );
+  const onServer = async () => account.gql(E2eFeedbackOnServerDocument);
 
   // The app's banner comes from the browser's offline event; the page's own requests must fail too before anything is deleted.
   await goOffline(page);
@@ -198,11 +196,11 @@ test("offline: the banner promises only what is kept; a deleted message and new 
     notifications(page).filter({ hasText: "Preferences changed on this device. They're sent when you're back online." }),
   ).toBeVisible();
 
-  expect((await onServer()).me.settings.temperatureUnit).toBe("FAHRENHEIT");
+  expect((await onServer()).me!.settings.temperatureUnit).toBe("FAHRENHEIT");
   expect((await onServer()).messages.edges.map((edge) => edge.id)).toContain(sent.id);
 
   await goOnline(page);
-  await expect.poll(async () => (await onServer()).me.settings.temperatureUnit).toBe("CELSIUS");
+  await expect.poll(async () => (await onServer()).me!.settings.temperatureUnit).toBe("CELSIUS");
   await expect.poll(async () => (await onServer()).messages.edges.map((edge) => edge.id)).not.toContain(sent.id);
   expect((await toasts()).filter((toast) => toast.startsWith("error"))).toEqual([]);
 });

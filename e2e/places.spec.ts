@@ -1,5 +1,6 @@
 import { expect, gotoHydrated, test } from "./fixtures";
 import { accountWithPlace, recordGraphQLOperations, signInBrowser, type RecordedOperation } from "./support/graphql";
+import { E2ePlacesAddAtDocument, E2ePlacesServerOrderDocument } from "./support/documents.generated";
 
 /** Typing pauses this long before a search is sent (docs/product-constants.md; SEARCH_DEBOUNCE_MS in location-search.tsx). */
 const SEARCH_DEBOUNCE_MS = 200;
@@ -95,7 +96,7 @@ test("settings: rename, reorder by keyboard and pointer, remove with undo; home 
     ["Bravo", 48.86],
     ["Charlie", 40.42],
   ] as const) {
-    await account.gql(`mutation ($label: String, $lat: Float!) { addPlace(latitude: $lat, longitude: 2.35, label: $label) { id } }`, {
+    await account.gql(E2ePlacesAddAtDocument, {
       label,
       lat,
     });
@@ -164,13 +165,12 @@ test.describe("reordering places", () => {
       ["Bravo", 48.86],
       ["Charlie", 40.42],
     ] as const) {
-      await account.gql(`mutation ($label: String, $lat: Float!) { addPlace(latitude: $lat, longitude: 2.35, label: $label) { id } }`, {
+      await account.gql(E2ePlacesAddAtDocument, {
         label,
         lat,
       });
     }
-    const serverOrder = async () =>
-      (await account.gql<{ me: { places: { label: string }[] } }>(`{ me { places { label } } }`)).me.places.map((place) => place.label);
+    const serverOrder = async () => (await account.gql(E2ePlacesServerOrderDocument)).me!.places.map((place) => place.label);
     await signInBrowser(context, baseURL!, account.token);
     // Every reorder takes the server half a second to answer.
     await page.route("**/graphql", async (route) => {

@@ -1,5 +1,6 @@
 import { expect, gotoHydrated, test } from "./fixtures";
 import { accountWithPlace, signInBrowser } from "./support/graphql";
+import { E2ePreferencesLanguageDocument, E2ePreferencesTimeZoneDocument, E2ePreferencesUnitsDocument } from "./support/documents.generated";
 
 test("switching units, clock and time zone changes every value on the home screen", async ({ page, context, request, baseURL }) => {
   const account = await accountWithPlace(request, baseURL!, "Unit Town");
@@ -22,7 +23,7 @@ test("switching units, clock and time zone changes every value on the home scree
   await preferences.getByLabel("Millimetres (mm)").check();
   await preferences.getByLabel("24-hour (14:00)").check();
   await expect
-    .poll(async () => (await account.gql(`{ me { settings { temperatureUnit windSpeedUnit precipitationUnit hour12 } } }`)).me.settings)
+    .poll(async () => (await account.gql(E2ePreferencesUnitsDocument)).me!.settings)
     .toEqual({ temperatureUnit: "CELSIUS", windSpeedUnit: "KMH", precipitationUnit: "MM", hour12: false });
 
   // A zone that does not exist is a field error when the field is left, and nothing is sent.
@@ -36,7 +37,7 @@ test("switching units, clock and time zone changes every value on the home scree
   await zone.fill("asia/tokyo");
   await zone.press("Enter");
   await expect(preferences.getByRole("alert")).toHaveCount(0);
-  await expect.poll(async () => (await account.gql(`{ me { settings { timeZone } } }`)).me.settings.timeZone).toBe("Asia/Tokyo");
+  await expect.poll(async () => (await account.gql(E2ePreferencesTimeZoneDocument)).me!.settings.timeZone).toBe("Asia/Tokyo");
   await expect(zone).toHaveValue("Asia/Tokyo");
 
   await page.getByRole("link", { name: "Home", exact: true }).click();
@@ -68,8 +69,8 @@ test("a signed-in user's language switch changes the page and the bot's language
   await page.getByRole("button", { name: "Apply" }).click();
   await expect(page.getByRole("heading", { name: "Einstellungen", level: 1 })).toBeVisible();
 
-  const { me } = await account.gql<{ me: { settings: { language: string } } }>(`{ me { settings { language } } }`);
-  expect(me.settings.language).toBe("DE_DE");
+  const { me } = await account.gql(E2ePreferencesLanguageDocument);
+  expect(me!.settings.language).toBe("DE_DE");
   const message = await account.sendBriefing();
   expect(message.title).toContain("Heute");
 

@@ -6,6 +6,7 @@ import { expect, gotoHydrated, test } from "./fixtures";
 import { startAppServer } from "./support/app-server";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "./support/chromium";
 import { accountWithPlace, signInBrowser } from "./support/graphql";
+import { E2ePwaPlaceLabelsDocument, E2ePwaReadAtDocument } from "./support/documents.generated";
 import { goOffline, goOnline, holdKeptCacheUnread, signedInOnlineOnce, waitForOfflineQueue, waitForOfflineReady } from "./support/pwa";
 
 const NETWORK_GONE = /ERR_INTERNET_DISCONNECTED|Failed to load resource|Failed to fetch/;
@@ -299,12 +300,8 @@ test("marking a message read and renaming a place offline are kept and sent when
   consoleGuard.allow(NETWORK_GONE);
   const { account, message: sent } = await signedInOnlineOnce(page, request, baseURL!, "Queue Quay");
   const readAtOnServer = async () =>
-    (
-      await account.gql<{ messages: { edges: Array<{ id: string; readAt: string | null }> } }>(
-        `{ messages(first: 5) { edges { id readAt } } }`,
-      )
-    ).messages.edges.find((message) => message.id === sent.id)?.readAt ?? null;
-  const labelOnServer = async () => (await account.gql<{ places: Array<{ label: string }> }>(`{ places { label } }`)).places[0]?.label;
+    (await account.gql(E2ePwaReadAtDocument)).messages.edges.find((message) => message.id === sent.id)?.readAt ?? null;
+  const labelOnServer = async () => (await account.gql(E2ePwaPlaceLabelsDocument)).places[0]?.label;
 
   await goOffline(page);
   const item = page.locator(`[data-message-id="${sent.id}"]`);
@@ -341,7 +338,7 @@ test("a place renamed offline right after a full load, before the page has read 
 }) => {
   consoleGuard.allow(NETWORK_GONE);
   const { account } = await signedInOnlineOnce(page, request, baseURL!, "Early Eyot");
-  const labelOnServer = async () => (await account.gql<{ places: Array<{ label: string }> }>(`{ places { label } }`)).places[0]?.label;
+  const labelOnServer = async () => (await account.gql(E2ePwaPlaceLabelsDocument)).places[0]?.label;
   const keptCache = await holdKeptCacheUnread(page, "/settings");
 
   await goOffline(page);

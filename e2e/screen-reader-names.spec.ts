@@ -1,6 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, gotoHydrated, test } from "./fixtures";
 import { accountWithPlace, signInBrowser } from "./support/graphql";
+import { E2eScreenReaderNamesAddZurichDocument } from "./support/documents.generated";
 
 test("landmarks have unique names, “Feels like” is said once and the toasts' names carry no placeholder", async ({
   page,
@@ -9,7 +10,7 @@ test("landmarks have unique names, “Feels like” is said once and the toasts'
   baseURL,
 }) => {
   const account = await accountWithPlace(request, baseURL!, "Berlin");
-  await account.gql(`mutation { addPlace(latitude: 47.37, longitude: 8.54, label: "Zurich") { id } }`);
+  await account.gql(E2eScreenReaderNamesAddZurichDocument);
   await signInBrowser(context, baseURL!, account.token);
   await gotoHydrated(page, "/");
   const cards = page.getByTestId("places").getByRole("article");

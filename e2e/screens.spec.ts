@@ -1,5 +1,6 @@
 import { expect, gotoHydrated, test } from "./fixtures";
 import { accountWithPlace, signInBrowser } from "./support/graphql";
+import { E2eScreensAddParisStudioDocument } from "./support/documents.generated";
 
 /*
  * Screenshots of both screens in both colour modes at a phone and a desktop width, kept
@@ -16,7 +17,7 @@ test("/ and /settings fit every width from 360 px without sideways scrolling; sc
 }, testInfo) => {
   test.setTimeout(90_000);
   const account = await accountWithPlace(request, baseURL!, "Harbour Office");
-  await account.gql(`mutation { addPlace(latitude: 48.86, longitude: 2.35, label: "Paris studio") { id } }`);
+  await account.gql(E2eScreensAddParisStudioDocument);
   await account.sendBriefing();
   await account.sendBriefing();
   await signInBrowser(context, baseURL!, account.token);

@@ -1,6 +1,7 @@
 import type { Locator, Page } from "@playwright/test";
 import { expect, gotoHydrated, test } from "./fixtures";
 import { accountWithPlace, signInBrowser } from "./support/graphql";
+import { E2eTargetsSaveGustsRuleDocument } from "./support/documents.generated";
 
 /** The area that takes a tap for a control: its label when it sits inside one (a checkbox's), else itself. */
 async function targetSize(control: Locator) {
@@ -77,7 +78,7 @@ test.describe("on a phone", () => {
   }) => {
     const account = await accountWithPlace(request, baseURL!, "Tap Town");
     await account.sendBriefing();
-    await account.gql(`mutation { saveAlertRule(input: { name: "Gusts", metric: WIND_GUSTS, threshold: 60 }) { id } }`);
+    await account.gql(E2eTargetsSaveGustsRuleDocument);
     await signInBrowser(context, baseURL!, account.token);
     await gotoHydrated(page, "/");
     const sizes: Record<string, { width: number; height: number }> = {

@@ -5,6 +5,14 @@ type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 export type Incremental<T> = T | { [P in keyof T]?: P extends " $fragmentName" | "__typename" ? T[P] : never };
 import type { TypedDocumentNode as DocumentNode } from "@urql/core";
 import { gql } from "@urql/core";
+export type Language = "EN_US" | "DE_DE" | "FR_FR" | "ES_ES";
+
+export type TemperatureUnit = "CELSIUS" | "FAHRENHEIT";
+
+export type WindSpeedUnit = "KMH" | "MS" | "MPH" | "KN";
+
+export type PrecipitationUnit = "MM" | "INCH";
+
 export type Weekday = "MON" | "TUE" | "WED" | "THU" | "FRI" | "SAT" | "SUN";
 
 export type BriefingPeriod = "TODAY" | "REST_OF_TODAY" | "TONIGHT" | "TOMORROW" | "NEXT_3_DAYS";
@@ -17,6 +25,105 @@ export type BriefingInput = {
   time: string;
   days: Array<Weekday>;
 };
+
+export type AlertState = "ARMED" | "TRIGGERED" | "SNOOZED";
+
+export type E2eAccessibilitySaveGustsRuleMutationVariables = Exact<{ [key: string]: never }>;
+
+export type E2eAccessibilitySaveGustsRuleMutation = { saveAlertRule: { id: string } };
+
+export type E2eAccountSpeakGermanMutationVariables = Exact<{ [key: string]: never }>;
+
+export type E2eAccountSpeakGermanMutation = { updateSettings: { id: string } };
+
+export type E2eAlertRulesThresholdsQueryVariables = Exact<{ [key: string]: never }>;
+
+export type E2eAlertRulesThresholdsQuery = { alertRules: Array<{ name: string; threshold: number | null }> };
+
+export type E2eAlertRulesIdsQueryVariables = Exact<{ [key: string]: never }>;
+
+export type E2eAlertRulesIdsQuery = { alertRules: Array<{ id: string }> };
+
+export type E2eAlertRulesWindowsQueryVariables = Exact<{ [key: string]: never }>;
+
+export type E2eAlertRulesWindowsQuery = {
+  alertRules: Array<{
+    enabled: boolean;
+    activeDays: Array<Weekday>;
+    activeFrom: string | null;
+    activeTo: string | null;
+    state: AlertState;
+    snoozedUntil: string | null;
+  }>;
+};
+
+export type E2eBriefingsAddSecondSpotMutationVariables = Exact<{ [key: string]: never }>;
+
+export type E2eBriefingsAddSecondSpotMutation = { addPlace: { id: string } };
+
+export type E2eBriefingsIdsQueryVariables = Exact<{ [key: string]: never }>;
+
+export type E2eBriefingsIdsQuery = { briefings: Array<{ id: string }> };
+
+export type E2eBriefingsDeleteMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+export type E2eBriefingsDeleteMutation = { deleteBriefing: string };
+
+export type E2eDialogFocusAddBravoMutationVariables = Exact<{ [key: string]: never }>;
+
+export type E2eDialogFocusAddBravoMutation = { addPlace: { id: string } };
+
+export type E2eFeedbackOnServerQueryVariables = Exact<{ [key: string]: never }>;
+
+export type E2eFeedbackOnServerQuery = {
+  me: { settings: { temperatureUnit: TemperatureUnit } } | null;
+  messages: { edges: Array<{ id: string }> };
+};
+
+export type E2ePlacesAddAtMutationVariables = Exact<{
+  label?: string | null | undefined;
+  lat: number;
+}>;
+
+export type E2ePlacesAddAtMutation = { addPlace: { id: string } };
+
+export type E2ePlacesServerOrderQueryVariables = Exact<{ [key: string]: never }>;
+
+export type E2ePlacesServerOrderQuery = { me: { places: Array<{ label: string }> } | null };
+
+export type E2ePreferencesUnitsQueryVariables = Exact<{ [key: string]: never }>;
+
+export type E2ePreferencesUnitsQuery = {
+  me: {
+    settings: { temperatureUnit: TemperatureUnit; windSpeedUnit: WindSpeedUnit; precipitationUnit: PrecipitationUnit; hour12: boolean };
+  } | null;
+};
+
+export type E2ePreferencesTimeZoneQueryVariables = Exact<{ [key: string]: never }>;
+
+export type E2ePreferencesTimeZoneQuery = { me: { settings: { timeZone: string } } | null };
+
+export type E2ePreferencesLanguageQueryVariables = Exact<{ [key: string]: never }>;
+
+export type E2ePreferencesLanguageQuery = { me: { settings: { language: Language } } | null };
+
+export type E2ePwaReadAtQueryVariables = Exact<{ [key: string]: never }>;
+
+export type E2ePwaReadAtQuery = { messages: { edges: Array<{ id: string; readAt: string | null }> } };
+
+export type E2ePwaPlaceLabelsQueryVariables = Exact<{ [key: string]: never }>;
+
+export type E2ePwaPlaceLabelsQuery = { places: Array<{ label: string }> };
+
+export type E2eScreenReaderNamesAddZurichMutationVariables = Exact<{ [key: string]: never }>;
+
+export type E2eScreenReaderNamesAddZurichMutation = { addPlace: { id: string } };
+
+export type E2eScreensAddParisStudioMutationVariables = Exact<{ [key: string]: never }>;
+
+export type E2eScreensAddParisStudioMutation = { addPlace: { id: string } };
 
 export type E2eSignUpMutationVariables = Exact<{
   email: string;
@@ -50,6 +157,168 @@ export type E2eSendBriefingNowMutationVariables = Exact<{
 
 export type E2eSendBriefingNowMutation = { sendBriefingNow: { id: string; title: string } };
 
+export type E2eTargetsSaveGustsRuleMutationVariables = Exact<{ [key: string]: never }>;
+
+export type E2eTargetsSaveGustsRuleMutation = { saveAlertRule: { id: string } };
+
+export const E2eAccessibilitySaveGustsRuleDocument = gql`
+  mutation E2eAccessibilitySaveGustsRule {
+    saveAlertRule(input: { name: "Gusts", metric: WIND_GUSTS, threshold: 60 }) {
+      id
+    }
+  }
+` as unknown as DocumentNode<E2eAccessibilitySaveGustsRuleMutation, E2eAccessibilitySaveGustsRuleMutationVariables>;
+export const E2eAccountSpeakGermanDocument = gql`
+  mutation E2eAccountSpeakGerman {
+    updateSettings(input: { language: DE_DE }) {
+      id
+    }
+  }
+` as unknown as DocumentNode<E2eAccountSpeakGermanMutation, E2eAccountSpeakGermanMutationVariables>;
+export const E2eAlertRulesThresholdsDocument = gql`
+  query E2eAlertRulesThresholds {
+    alertRules {
+      name
+      threshold
+    }
+  }
+` as unknown as DocumentNode<E2eAlertRulesThresholdsQuery, E2eAlertRulesThresholdsQueryVariables>;
+export const E2eAlertRulesIdsDocument = gql`
+  query E2eAlertRulesIds {
+    alertRules {
+      id
+    }
+  }
+` as unknown as DocumentNode<E2eAlertRulesIdsQuery, E2eAlertRulesIdsQueryVariables>;
+export const E2eAlertRulesWindowsDocument = gql`
+  query E2eAlertRulesWindows {
+    alertRules {
+      enabled
+      activeDays
+      activeFrom
+      activeTo
+      state
+      snoozedUntil
+    }
+  }
+` as unknown as DocumentNode<E2eAlertRulesWindowsQuery, E2eAlertRulesWindowsQueryVariables>;
+export const E2eBriefingsAddSecondSpotDocument = gql`
+  mutation E2eBriefingsAddSecondSpot {
+    addPlace(latitude: 48.86, longitude: 2.35, label: "Second Spot") {
+      id
+    }
+  }
+` as unknown as DocumentNode<E2eBriefingsAddSecondSpotMutation, E2eBriefingsAddSecondSpotMutationVariables>;
+export const E2eBriefingsIdsDocument = gql`
+  query E2eBriefingsIds {
+    briefings {
+      id
+    }
+  }
+` as unknown as DocumentNode<E2eBriefingsIdsQuery, E2eBriefingsIdsQueryVariables>;
+export const E2eBriefingsDeleteDocument = gql`
+  mutation E2eBriefingsDelete($id: ID!) {
+    deleteBriefing(id: $id)
+  }
+` as unknown as DocumentNode<E2eBriefingsDeleteMutation, E2eBriefingsDeleteMutationVariables>;
+export const E2eDialogFocusAddBravoDocument = gql`
+  mutation E2eDialogFocusAddBravo {
+    addPlace(latitude: 48.86, longitude: 2.35, label: "Bravo") {
+      id
+    }
+  }
+` as unknown as DocumentNode<E2eDialogFocusAddBravoMutation, E2eDialogFocusAddBravoMutationVariables>;
+export const E2eFeedbackOnServerDocument = gql`
+  query E2eFeedbackOnServer {
+    me {
+      settings {
+        temperatureUnit
+      }
+    }
+    messages(first: 10) {
+      edges {
+        id
+      }
+    }
+  }
+` as unknown as DocumentNode<E2eFeedbackOnServerQuery, E2eFeedbackOnServerQueryVariables>;
+export const E2ePlacesAddAtDocument = gql`
+  mutation E2ePlacesAddAt($label: String, $lat: Float!) {
+    addPlace(latitude: $lat, longitude: 2.35, label: $label) {
+      id
+    }
+  }
+` as unknown as DocumentNode<E2ePlacesAddAtMutation, E2ePlacesAddAtMutationVariables>;
+export const E2ePlacesServerOrderDocument = gql`
+  query E2ePlacesServerOrder {
+    me {
+      places {
+        label
+      }
+    }
+  }
+` as unknown as DocumentNode<E2ePlacesServerOrderQuery, E2ePlacesServerOrderQueryVariables>;
+export const E2ePreferencesUnitsDocument = gql`
+  query E2ePreferencesUnits {
+    me {
+      settings {
+        temperatureUnit
+        windSpeedUnit
+        precipitationUnit
+        hour12
+      }
+    }
+  }
+` as unknown as DocumentNode<E2ePreferencesUnitsQuery, E2ePreferencesUnitsQueryVariables>;
+export const E2ePreferencesTimeZoneDocument = gql`
+  query E2ePreferencesTimeZone {
+    me {
+      settings {
+        timeZone
+      }
+    }
+  }
+` as unknown as DocumentNode<E2ePreferencesTimeZoneQuery, E2ePreferencesTimeZoneQueryVariables>;
+export const E2ePreferencesLanguageDocument = gql`
+  query E2ePreferencesLanguage {
+    me {
+      settings {
+        language
+      }
+    }
+  }
+` as unknown as DocumentNode<E2ePreferencesLanguageQuery, E2ePreferencesLanguageQueryVariables>;
+export const E2ePwaReadAtDocument = gql`
+  query E2ePwaReadAt {
+    messages(first: 5) {
+      edges {
+        id
+        readAt
+      }
+    }
+  }
+` as unknown as DocumentNode<E2ePwaReadAtQuery, E2ePwaReadAtQueryVariables>;
+export const E2ePwaPlaceLabelsDocument = gql`
+  query E2ePwaPlaceLabels {
+    places {
+      label
+    }
+  }
+` as unknown as DocumentNode<E2ePwaPlaceLabelsQuery, E2ePwaPlaceLabelsQueryVariables>;
+export const E2eScreenReaderNamesAddZurichDocument = gql`
+  mutation E2eScreenReaderNamesAddZurich {
+    addPlace(latitude: 47.37, longitude: 8.54, label: "Zurich") {
+      id
+    }
+  }
+` as unknown as DocumentNode<E2eScreenReaderNamesAddZurichMutation, E2eScreenReaderNamesAddZurichMutationVariables>;
+export const E2eScreensAddParisStudioDocument = gql`
+  mutation E2eScreensAddParisStudio {
+    addPlace(latitude: 48.86, longitude: 2.35, label: "Paris studio") {
+      id
+    }
+  }
+` as unknown as DocumentNode<E2eScreensAddParisStudioMutation, E2eScreensAddParisStudioMutationVariables>;
 export const E2eSignUpDocument = gql`
   mutation E2eSignUp($email: String!, $password: String!) {
     signUp(email: $email, password: $password, timeZone: "Europe/Berlin") {
@@ -86,3 +355,10 @@ export const E2eSendBriefingNowDocument = gql`
     }
   }
 ` as unknown as DocumentNode<E2eSendBriefingNowMutation, E2eSendBriefingNowMutationVariables>;
+export const E2eTargetsSaveGustsRuleDocument = gql`
+  mutation E2eTargetsSaveGustsRule {
+    saveAlertRule(input: { name: "Gusts", metric: WIND_GUSTS, threshold: 60 }) {
+      id
+    }
+  }
+` as unknown as DocumentNode<E2eTargetsSaveGustsRuleMutation, E2eTargetsSaveGustsRuleMutationVariables>;
