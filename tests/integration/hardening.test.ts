@@ -9,6 +9,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
+// Operations stay strings here by design: the tests are about hostile text itself (depth, aliases, sizes, bad variables).
 const stillServing = async () => expect((await t.gql(`{ me { id } }`)).data).toEqual({ me: null });
 
 describe("hardening", () => {

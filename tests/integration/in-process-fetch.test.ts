@@ -1,6 +1,8 @@
+import { print } from "graphql";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { inProcessGraphQLFetch } from "~/server/graphql-endpoint.server";
 import { testApis } from "../support/api-server";
+import { TestInProcessMeEmailDocument as ME_EMAIL, TestInProcessWrongLogInDocument as WRONG_LOG_IN } from "../support/documents.generated";
 
 const api = testApis();
 afterEach(() => vi.unstubAllGlobals());
@@ -13,13 +15,14 @@ describe("loaders' GraphQL with the API embedded", () => {
     vi.stubGlobal("fetch", networkFetch);
     const graphqlFetch = inProcessGraphQLFetch(t.api.yoga.fetch, "203.0.113.7");
 
-    const ask = (query: string) =>
+    // A loader's request as urql sends it: the typed document's text in a JSON body.
+    const ask = () =>
       graphqlFetch("http://localhost/graphql", {
         method: "POST",
         headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
-        body: JSON.stringify({ query }),
+        body: JSON.stringify({ query: print(ME_EMAIL) }),
       }).then((response) => response.json());
-    expect(await ask("{ me { email } }")).toEqual({ data: { me: { email: "inprocess@example.com" } } });
+    expect(await ask()).toEqual({ data: { me: { email: "inprocess@example.com" } } });
     expect(networkFetch).not.toHaveBeenCalled();
 
     // The address it was given is the one the API's limits count: 20 failed logins per address
@@ -28,7 +31,7 @@ describe("loaders' GraphQL with the API embedded", () => {
       fetchAs("http://localhost/graphql", {
         method: "POST",
         headers: { "content-type": "application/json" },
-        body: JSON.stringify({ query: `mutation { logIn(email: "nobody${attempt}@example.com", password: "wrong") { token } }` }),
+        body: JSON.stringify({ query: print(WRONG_LOG_IN), variables: { email: `nobody${attempt}@example.com` } }),
       })
         .then((response) => response.json() as Promise<{ errors: Array<{ extensions: { code: string } }> }>)
         .then((answer) => answer.errors[0]!.extensions.code);

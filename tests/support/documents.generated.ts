@@ -489,6 +489,16 @@ export type TestHttpWeather2HoursQueryVariables = Exact<{ [key: string]: never }
 
 export type TestHttpWeather2HoursQuery = { weatherAt: { hourly: Array<{ id: string }> } };
 
+export type TestInProcessMeEmailQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestInProcessMeEmailQuery = { me: { email: string } | null };
+
+export type TestInProcessWrongLogInMutationVariables = Exact<{
+  email: string;
+}>;
+
+export type TestInProcessWrongLogInMutation = { logIn: { token: string } };
+
 export type TestInboxMeQueryVariables = Exact<{ [key: string]: never }>;
 
 export type TestInboxMeQuery = { me: { id: string } | null };
@@ -1627,6 +1637,20 @@ export const TestHttpWeather2HoursDocument = gql`
     }
   }
 ` as unknown as DocumentNode<TestHttpWeather2HoursQuery, TestHttpWeather2HoursQueryVariables>;
+export const TestInProcessMeEmailDocument = gql`
+  query TestInProcessMeEmail {
+    me {
+      email
+    }
+  }
+` as unknown as DocumentNode<TestInProcessMeEmailQuery, TestInProcessMeEmailQueryVariables>;
+export const TestInProcessWrongLogInDocument = gql`
+  mutation TestInProcessWrongLogIn($email: String!) {
+    logIn(email: $email, password: "wrong") {
+      token
+    }
+  }
+` as unknown as DocumentNode<TestInProcessWrongLogInMutation, TestInProcessWrongLogInMutationVariables>;
 export const TestInboxMeDocument = gql`
   query TestInboxMe {
     me {

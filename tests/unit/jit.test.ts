@@ -27,6 +27,7 @@ function yogaWithJit() {
     plugins: [useJitForRepeatedOperations(), recordExecutor],
     logging: false,
   });
+  // Strings by design: the test's own schema, and the plugin counts runs of the same document text.
   const run = async (query: string, variables: Record<string, unknown> = {}, operationName?: string) => {
     const response = await yoga.fetch("http://localhost/graphql", {
       method: "POST",

@@ -47,6 +47,7 @@ function smallApi(maxChars: number, { signedIn = true } = {}) {
     }),
     plugins: [cache],
   });
+  // Strings by design: the cache keys answers by document text, and this schema is the test's own, not the app's.
   const ask = async (query: string) => {
     const response = await yoga.fetch("http://localhost/graphql", {
       method: "POST",
