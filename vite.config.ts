@@ -36,7 +36,7 @@ export default defineConfig(({ isSsrBuild }) => ({
       manifest: { ...WEB_MANIFEST, icons: [...WEB_MANIFEST.icons] },
       injectManifest: {
         globDirectory: clientDir,
-        globPatterns: ["assets/**/*.{js,css}", "icons/*.png", "favicon.svg", "offline.html"],
+        globPatterns: ["assets/**/*.{js,css,svg}", "icons/*.png", "favicon.svg", "offline.html"],
         globIgnores: ["assets/analytics-posthog-*.js"],
       },
       devOptions: { enabled: false },
