@@ -91,6 +91,13 @@ function HourlyStrip({
   const step = 10;
   const y = (temperature: number) => 4 + (1 - (temperature - low) / span) * 24;
   const line = hours.map((hour, i) => `${i * step + step / 2},${y(hour.temperature).toFixed(1)}`).join(" ");
+  // One path of chance-of-rain bars, 28 units at 100 %: the page draws 24 of them per card.
+  const bars = hours
+    .map((hour, i) => {
+      const height = Number(((hour.precipitationProbability / 100) * 28).toFixed(2));
+      return `M${i * step + 2} ${Number((32 - height).toFixed(2))}h${step - 4}v${height}h${4 - step}z`;
+    })
+    .join("");
   return (
     // Every card has this landmark: the place's name tells them apart.
     <section aria-label={t("weather.nextHoursIn", { place })} className="mt-5">
@@ -110,26 +117,17 @@ function HourlyStrip({
             role="img"
             aria-label={t("weather.hourlyChart")}
           >
-            {hours.map((hour, i) => (
-              <rect
-                key={hour.id}
-                x={i * step + 2}
-                width={step - 4}
-                y={32 - (hour.precipitationProbability / 100) * 28}
-                height={(hour.precipitationProbability / 100) * 28}
-                className="fill-sky-500/30"
-              />
-            ))}
+            <path d={bars} className="fill-sky-500/30" />
             <polyline points={line} fill="none" stroke="currentColor" strokeWidth="1.5" vectorEffect="non-scaling-stroke" />
           </svg>
           <ol className="grid text-center text-xs" style={{ gridTemplateColumns: `repeat(${hours.length}, 3rem)` }}>
             {hours.map((hour) => (
-              <li key={hour.id} className="flex flex-col items-center gap-1 py-1">
+              <li key={hour.id} className="forecast-hour">
                 <span className="text-muted">{clock.format(new Date(hour.time))}</span>
                 <ConditionIcon condition={hour.condition} isDay={hour.isDay} size={20} />
                 <span className="sr-only">{t(`weather.condition.${hour.condition}`)}</span>
                 <span className="font-medium tabular-nums">{formatDegrees(hour.temperature, settings)}</span>
-                <span className="tabular-nums text-sky-700 dark:text-sky-300">
+                <span className="forecast-rain">
                   <span className="sr-only">{t("weather.chanceOfRain", { value: "" })}</span>
                   {formatPercent(hour.precipitationProbability, settings.locale)}
                 </span>
@@ -154,11 +152,11 @@ function DailyList({ place, days, settings }: { place: string; days: DailyForeca
       <h4 className="mb-2 text-sm font-medium text-muted">{t("weather.nextDays")}</h4>
       <ol className="flex flex-col gap-1 text-sm">
         {days.map((day, i) => (
-          <li key={day.id} className="grid grid-cols-[3.5rem_1.5rem_3.5rem_2.5rem_1fr_2.5rem] items-center gap-2">
+          <li key={day.id} className="forecast-day">
             <span className="font-medium">{i === 0 ? t("weather.today") : weekday.format(new Date(`${day.date}T12:00:00Z`))}</span>
             <ConditionIcon condition={day.condition} size={20} />
             <span
-              className="tabular-nums text-sky-700 dark:text-sky-300"
+              className="forecast-rain"
               title={t("weather.chanceOfRain", { value: formatPercent(day.precipitationProbabilityMax, settings.locale) })}
             >
               <span className="sr-only">{t(`weather.condition.${day.condition}`)}, </span>

@@ -149,22 +149,13 @@ export type WeatherFieldsFragment = {
     windGusts: number;
     uvIndex: number;
   };
-  hourly: Array<{
-    id: string;
-    time: string;
-    condition: Condition;
-    isDay: boolean;
-    temperature: number;
-    precipitation: number;
-    precipitationProbability: number;
-  }>;
+  hourly: Array<{ id: string; time: string; condition: Condition; isDay: boolean; temperature: number; precipitationProbability: number }>;
   daily: Array<{
     id: string;
     date: string;
     condition: Condition;
     temperatureMax: number;
     temperatureMin: number;
-    precipitationSum: number;
     precipitationProbabilityMax: number;
   }>;
 };
@@ -201,7 +192,6 @@ export type PlaceFieldsFragment = {
       condition: Condition;
       isDay: boolean;
       temperature: number;
-      precipitation: number;
       precipitationProbability: number;
     }>;
     daily: Array<{
@@ -210,7 +200,6 @@ export type PlaceFieldsFragment = {
       condition: Condition;
       temperatureMax: number;
       temperatureMin: number;
-      precipitationSum: number;
       precipitationProbabilityMax: number;
     }>;
   };
@@ -253,7 +242,6 @@ export type PlacesQuery = {
           condition: Condition;
           isDay: boolean;
           temperature: number;
-          precipitation: number;
           precipitationProbability: number;
         }>;
         daily: Array<{
@@ -262,7 +250,6 @@ export type PlacesQuery = {
           condition: Condition;
           temperatureMax: number;
           temperatureMin: number;
-          precipitationSum: number;
           precipitationProbabilityMax: number;
         }>;
       };
@@ -316,7 +303,6 @@ export type WeatherAtQuery = {
       condition: Condition;
       isDay: boolean;
       temperature: number;
-      precipitation: number;
       precipitationProbability: number;
     }>;
     daily: Array<{
@@ -325,7 +311,6 @@ export type WeatherAtQuery = {
       condition: Condition;
       temperatureMax: number;
       temperatureMin: number;
-      precipitationSum: number;
       precipitationProbabilityMax: number;
     }>;
   };
@@ -369,7 +354,6 @@ export type AddPlaceMutation = {
         condition: Condition;
         isDay: boolean;
         temperature: number;
-        precipitation: number;
         precipitationProbability: number;
       }>;
       daily: Array<{
@@ -378,7 +362,6 @@ export type AddPlaceMutation = {
         condition: Condition;
         temperatureMax: number;
         temperatureMin: number;
-        precipitationSum: number;
         precipitationProbabilityMax: number;
       }>;
     };
@@ -518,7 +501,6 @@ export type RestorePlaceMutation = {
         condition: Condition;
         isDay: boolean;
         temperature: number;
-        precipitation: number;
         precipitationProbability: number;
       }>;
       daily: Array<{
@@ -527,7 +509,6 @@ export type RestorePlaceMutation = {
         condition: Condition;
         temperatureMax: number;
         temperatureMin: number;
-        precipitationSum: number;
         precipitationProbabilityMax: number;
       }>;
     };
@@ -842,7 +823,6 @@ export const WeatherFieldsFragmentDoc = gql`
       condition
       isDay
       temperature
-      precipitation
       precipitationProbability
     }
     daily(days: 7) {
@@ -851,7 +831,6 @@ export const WeatherFieldsFragmentDoc = gql`
       condition
       temperatureMax
       temperatureMin
-      precipitationSum
       precipitationProbabilityMax
     }
   }
