@@ -122,7 +122,7 @@ function HourlyStrip({
           </svg>
           <ol className="grid text-center text-xs" style={{ gridTemplateColumns: `repeat(${hours.length}, 3rem)` }}>
             {hours.map((hour) => (
-              <li key={hour.id} className="forecast-hour">
+              <li key={hour.time} className="forecast-hour">
                 <span className="text-muted">{clock.format(new Date(hour.time))}</span>
                 <ConditionIcon condition={hour.condition} isDay={hour.isDay} size={20} />
                 <span className="sr-only">{t(`weather.condition.${hour.condition}`)}</span>
@@ -152,7 +152,7 @@ function DailyList({ place, days, settings }: { place: string; days: DailyForeca
       <h4 className="mb-2 text-sm font-medium text-muted">{t("weather.nextDays")}</h4>
       <ol className="flex flex-col gap-1 text-sm">
         {days.map((day, i) => (
-          <li key={day.id} className="forecast-day">
+          <li key={day.date} className="forecast-day">
             <span className="font-medium">{i === 0 ? t("weather.today") : weekday.format(new Date(`${day.date}T12:00:00Z`))}</span>
             <ConditionIcon condition={day.condition} size={20} />
             <span

@@ -8,6 +8,11 @@ function cacheConfig(): CacheExchangeOpts {
   return {
     keys: {
       MessageConnection: () => null,
+      // A forecast's parts are values of its place's Weather, not things of their own: a page of
+      // ten places would otherwise key (and send the ids of) some 560 of them.
+      CurrentConditions: () => null,
+      HourlyForecast: () => null,
+      DailyForecast: () => null,
       // A preview's matches belong to that preview only (the same window may peak differently under another threshold).
       AlertMatch: () => null,
     },

@@ -138,7 +138,6 @@ export type WeatherFieldsFragment = {
   stale: boolean;
   timeZone: string;
   current: {
-    id: string;
     time: string;
     condition: Condition;
     isDay: boolean;
@@ -149,15 +148,8 @@ export type WeatherFieldsFragment = {
     windGusts: number;
     uvIndex: number;
   };
-  hourly: Array<{ id: string; time: string; condition: Condition; isDay: boolean; temperature: number; precipitationProbability: number }>;
-  daily: Array<{
-    id: string;
-    date: string;
-    condition: Condition;
-    temperatureMax: number;
-    temperatureMin: number;
-    precipitationProbabilityMax: number;
-  }>;
+  hourly: Array<{ time: string; condition: Condition; isDay: boolean; temperature: number; precipitationProbability: number }>;
+  daily: Array<{ date: string; condition: Condition; temperatureMax: number; temperatureMin: number; precipitationProbabilityMax: number }>;
 };
 
 export type PlaceFieldsFragment = {
@@ -175,7 +167,6 @@ export type PlaceFieldsFragment = {
     stale: boolean;
     timeZone: string;
     current: {
-      id: string;
       time: string;
       condition: Condition;
       isDay: boolean;
@@ -186,16 +177,8 @@ export type PlaceFieldsFragment = {
       windGusts: number;
       uvIndex: number;
     };
-    hourly: Array<{
-      id: string;
-      time: string;
-      condition: Condition;
-      isDay: boolean;
-      temperature: number;
-      precipitationProbability: number;
-    }>;
+    hourly: Array<{ time: string; condition: Condition; isDay: boolean; temperature: number; precipitationProbability: number }>;
     daily: Array<{
-      id: string;
       date: string;
       condition: Condition;
       temperatureMax: number;
@@ -225,7 +208,6 @@ export type PlacesQuery = {
         stale: boolean;
         timeZone: string;
         current: {
-          id: string;
           time: string;
           condition: Condition;
           isDay: boolean;
@@ -236,16 +218,8 @@ export type PlacesQuery = {
           windGusts: number;
           uvIndex: number;
         };
-        hourly: Array<{
-          id: string;
-          time: string;
-          condition: Condition;
-          isDay: boolean;
-          temperature: number;
-          precipitationProbability: number;
-        }>;
+        hourly: Array<{ time: string; condition: Condition; isDay: boolean; temperature: number; precipitationProbability: number }>;
         daily: Array<{
-          id: string;
           date: string;
           condition: Condition;
           temperatureMax: number;
@@ -286,7 +260,6 @@ export type WeatherAtQuery = {
     stale: boolean;
     timeZone: string;
     current: {
-      id: string;
       time: string;
       condition: Condition;
       isDay: boolean;
@@ -297,16 +270,8 @@ export type WeatherAtQuery = {
       windGusts: number;
       uvIndex: number;
     };
-    hourly: Array<{
-      id: string;
-      time: string;
-      condition: Condition;
-      isDay: boolean;
-      temperature: number;
-      precipitationProbability: number;
-    }>;
+    hourly: Array<{ time: string; condition: Condition; isDay: boolean; temperature: number; precipitationProbability: number }>;
     daily: Array<{
-      id: string;
       date: string;
       condition: Condition;
       temperatureMax: number;
@@ -337,7 +302,6 @@ export type AddPlaceMutation = {
       stale: boolean;
       timeZone: string;
       current: {
-        id: string;
         time: string;
         condition: Condition;
         isDay: boolean;
@@ -348,16 +312,8 @@ export type AddPlaceMutation = {
         windGusts: number;
         uvIndex: number;
       };
-      hourly: Array<{
-        id: string;
-        time: string;
-        condition: Condition;
-        isDay: boolean;
-        temperature: number;
-        precipitationProbability: number;
-      }>;
+      hourly: Array<{ time: string; condition: Condition; isDay: boolean; temperature: number; precipitationProbability: number }>;
       daily: Array<{
-        id: string;
         date: string;
         condition: Condition;
         temperatureMax: number;
@@ -484,7 +440,6 @@ export type RestorePlaceMutation = {
       stale: boolean;
       timeZone: string;
       current: {
-        id: string;
         time: string;
         condition: Condition;
         isDay: boolean;
@@ -495,16 +450,8 @@ export type RestorePlaceMutation = {
         windGusts: number;
         uvIndex: number;
       };
-      hourly: Array<{
-        id: string;
-        time: string;
-        condition: Condition;
-        isDay: boolean;
-        temperature: number;
-        precipitationProbability: number;
-      }>;
+      hourly: Array<{ time: string; condition: Condition; isDay: boolean; temperature: number; precipitationProbability: number }>;
       daily: Array<{
-        id: string;
         date: string;
         condition: Condition;
         temperatureMax: number;
@@ -806,7 +753,6 @@ export const WeatherFieldsFragmentDoc = gql`
     stale
     timeZone
     current {
-      id
       time
       condition
       isDay
@@ -818,7 +764,6 @@ export const WeatherFieldsFragmentDoc = gql`
       uvIndex
     }
     hourly(hours: 48) {
-      id
       time
       condition
       isDay
@@ -826,7 +771,6 @@ export const WeatherFieldsFragmentDoc = gql`
       precipitationProbability
     }
     daily(days: 7) {
-      id
       date
       condition
       temperatureMax
