@@ -6,9 +6,33 @@ const ELEMENT_ID = "graphql-data";
 /** The page's serialised GraphQL results: set by entry.server, and by entry.client from the page itself. */
 export const GraphQLDataContext = createContext<string | null>(null);
 
+/**
+ * What urql's ssr exchange keeps as JSON text. The page carries these as JSON themselves: as
+ * strings inside JSON every quote in them would be escaped again (a tenth of a signed-in page).
+ */
+const JSON_TEXT_FIELDS: ReadonlySet<string> = new Set(["data", "extensions"]);
+
 /** JSON that is safe inside a <script> element (no `</script>` can close it early). */
 export function serializeGraphQLData(data: SSRData): string {
-  return JSON.stringify(data).replace(/</g, "\\u003c");
+  const results = Object.entries(data).map(([key, result]) => {
+    const fields = Object.entries(result)
+      .filter(([, value]) => value !== undefined)
+      .map(([field, value]) => `${JSON.stringify(field)}:${JSON_TEXT_FIELDS.has(field) ? (value as string) : JSON.stringify(value)}`);
+    return `${JSON.stringify(key)}:{${fields.join(",")}}`;
+  });
+  return `{${results.join(",")}}`.replace(/</g, "\\u003c");
+}
+
+/** The page's JSON back into what urql's ssr exchange restores (serializeGraphQLData's inverse). */
+export function parseGraphQLData(json: string): SSRData {
+  const results = JSON.parse(json) as Record<string, Record<string, unknown>>;
+  const data: SSRData = {};
+  for (const [key, result] of Object.entries(results)) {
+    const restored: Record<string, unknown> = {};
+    for (const [field, value] of Object.entries(result)) restored[field] = JSON_TEXT_FIELDS.has(field) ? JSON.stringify(value) : value;
+    data[key] = restored;
+  }
+  return data;
 }
 
 /**
@@ -29,7 +53,7 @@ export function readGraphQLData(): { json: string | null; data: SSRData | undefi
   const sessionKey = session === undefined ? undefined : session || null;
   if (json === null) return { json, data: undefined, sessionKey };
   try {
-    return { json, data: JSON.parse(json) as SSRData, sessionKey };
+    return { json, data: parseGraphQLData(json), sessionKey };
   } catch (error) {
     // A damaged payload costs a refetch, not the page.
     console.warn("The page's GraphQL data could not be read:", error);
