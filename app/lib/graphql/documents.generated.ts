@@ -763,7 +763,7 @@ export const WeatherFieldsFragmentDoc = gql`
       windGusts
       uvIndex
     }
-    hourly(hours: 48) {
+    hourly(hours: 24) {
       time
       condition
       isDay
