@@ -98,8 +98,6 @@ export default async function setup(project: TestProject) {
         // An overlay: the build reads the host's cache and its writes are thrown away.
         "--volume",
         `${cacheDir}:/root/.npm:O`,
-        "--build-arg",
-        `BUILD_ID=container-test-${runId}`,
         "--tag",
         IMAGE,
         root,
