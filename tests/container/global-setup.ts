@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import type { TestProject } from "vitest/node";
-import { podmanStreamed, removeRun } from "./support/podman";
+import { newRunId, podmanStreamed, removeRun, removeStaleRuns } from "./support/podman";
 
 const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, "../..");
@@ -73,9 +73,9 @@ export default async function setup(project: TestProject) {
     throw new Error(`npm run test:container needs ${missing.join(", ")}: apt-get install -y podman runc nginx debootstrap openssl`);
   }
   // Containers and volumes an interrupted earlier run left behind (all labelled by this test).
-  await removeRun("*");
+  await removeStaleRuns();
 
-  const runId = `${process.pid.toString(36)}${Date.now().toString(36).slice(-4)}`;
+  const runId = newRunId();
   let image = process.env.CONTAINER_TEST_IMAGE;
   if (!image) {
     const started = Date.now();

@@ -169,6 +169,8 @@ describe("one container on its embedded SQLite, published with -p, behind nginx 
     expect(code).toBe(0);
     const health = await proxy.send("/healthz");
     expect(health.status).toBe(200);
+    // No configuration: the embedded SQLite in the volume.
+    expect(JSON.parse(health.body)).toMatchObject({ status: "ok", database: { dialect: "sqlite", reachable: true } });
   });
 
   it("without TRUST_PROXY: no HSTS, no Secure cookie, and X-Forwarded-For is not believed", async () => {
@@ -263,6 +265,14 @@ describe("two containers on one PostgreSQL behind nginx (TRUST_PROXY=127.0.0.1)"
   });
 
   const upstreamOf = (headers: Record<string, unknown>) => String(headers["x-test-upstream"]);
+
+  it("both containers run on PostgreSQL (DATABASE_URL) and pass their HEALTHCHECK", async () => {
+    for (const app of apps) {
+      const direct = await fetch(`http://127.0.0.1:${app.port}/healthz`);
+      expect(await direct.json()).toMatchObject({ status: "ok", database: { dialect: "postgres", reachable: true } });
+      expect((await podman(["healthcheck", "run", app.name], { allowFailure: true })).code).toBe(0);
+    }
+  });
 
   it("HTTPS at nginx: HSTS and a Secure session cookie, because of X-Forwarded-Proto", async () => {
     const page = await proxy.send("/");

@@ -100,13 +100,40 @@ export async function stopContainer(name: string, timeoutSeconds = 15): Promise<
   await podman(["stop", "--time", String(timeoutSeconds), name]);
 }
 
-/** Removes what runs labelled `runId` made (any run's when `runId` is "*"): containers, then volumes. */
+/** Removes what runs labelled `runId` made: containers, then volumes. */
 export async function removeRun(runId: string): Promise<void> {
-  const filter = runId === "*" ? `label=${RUN_LABEL}` : `label=${RUN_LABEL}=${runId}`;
+  const filter = `label=${RUN_LABEL}=${runId}`;
   const { stdout } = await podman(["ps", "--all", "--quiet", "--filter", filter], { allowFailure: true });
   const ids = stdout.split("\n").filter(Boolean);
   if (ids.length) await podman(["rm", "--force", "--time", "0", ...ids], { allowFailure: true });
   const volumes = await podman(["volume", "ls", "--quiet", "--filter", filter], { allowFailure: true });
   const names = volumes.stdout.split("\n").filter(Boolean);
   if (names.length) await podman(["volume", "rm", "--force", ...names], { allowFailure: true });
+}
+
+/** A run's id: the test process's pid first, so that a later run can tell whether the run is still going. */
+export const newRunId = () => `${process.pid}-${Date.now().toString(36)}`;
+
+function runIsGone(runId: string): boolean {
+  const pid = Number(runId.split("-")[0]);
+  if (!Number.isInteger(pid) || pid <= 0) return true;
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+/** Removes what interrupted earlier runs left behind (their process is gone); a run still going keeps its containers. */
+export async function removeStaleRuns(): Promise<void> {
+  const runs = new Set<string>();
+  for (const kind of [
+    ["ps", "--all", "--format", `{{index .Labels "${RUN_LABEL}"}}`],
+    ["volume", "ls", "--format", `{{index .Labels "${RUN_LABEL}"}}`],
+  ]) {
+    const { stdout } = await podman([...kind, "--filter", `label=${RUN_LABEL}`], { allowFailure: true });
+    for (const runId of stdout.split("\n").filter(Boolean)) runs.add(runId.trim());
+  }
+  for (const runId of runs) if (runIsGone(runId)) await removeRun(runId);
 }
