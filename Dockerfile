@@ -1,14 +1,21 @@
 # syntax=docker/dockerfile:1
 # Weatherbot: one Node process serving the app, the embedded GraphQL API and the bot.
+#   podman build -t weatherbot .          (or docker build; README.md, section Production)
+# With no registry reachable, give the build an npm cache and it installs from there (decision 013):
+#   podman build -v "$HOME/.npm:/root/.npm:O" -t weatherbot .
 
 FROM node:20-bookworm-slim AS deps
 WORKDIR /app
-# better-sqlite3 compiles from source when no prebuilt binary can be fetched.
+# better-sqlite3 compiles from source when no prebuilt binary can be fetched, against the headers the Node image
+# ships (node-gyp would otherwise download them).
 RUN apt-get update \
   && apt-get install -y --no-install-recommends python3 make g++ \
   && rm -rf /var/lib/apt/lists/*
+ENV npm_config_nodedir=/usr/local \
+    npm_config_update_notifier=false
 COPY package.json package-lock.json ./
-RUN npm ci --no-audit --no-fund
+# --prefer-offline: what the npm cache holds (a cache mounted into the build) is not asked for again.
+RUN npm ci --prefer-offline --no-audit --no-fund
 
 FROM deps AS build
 COPY . .
