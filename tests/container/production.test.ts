@@ -1,11 +1,23 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { print } from "graphql";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { timeOrderedLowerBound } from "~/shared/live-cursor";
 import { SESSION_COOKIE } from "~/shared/session-cookie";
 import { startFakeOpenMeteo, type FakeOpenMeteo } from "../fakes/open-meteo";
+import {
+  TestContainerAddPlaceDocument,
+  TestContainerGermanDocument,
+  TestContainerLiveDocument,
+  TestContainerLogInDocument,
+  TestContainerMeDocument,
+  TestContainerSaveBriefingDocument,
+  TestContainerSearchBerlinDocument,
+  TestContainerSendBriefingDocument,
+  TestContainerSignUpDocument,
+} from "../support/documents.generated";
 import { startPostgresServer, type PostgresServer } from "../support/postgres-server";
 import { freePort, sessionSecret, startApp, type AppContainer } from "./support/deployment";
 import { httpsClient, setCookies, waitFor, type HttpsClient } from "./support/https-client";
@@ -30,9 +42,9 @@ const runId = inject("containerRunId");
 const PASSWORD = "a sturdy passphrase for containers";
 const email = (what: string) => `${what}-${runId}-${Math.random().toString(36).slice(2, 8)}@weatherbot.test`;
 
-const SIGN_UP = "mutation ($email: String!, $password: String!) { signUp(email: $email, password: $password) { token } }";
-const LOG_IN = "mutation ($email: String!, $password: String!) { logIn(email: $email, password: $password) { token user { email } } }";
-const ME = "{ me { email settings { language } } }";
+const SIGN_UP = TestContainerSignUpDocument;
+const LOG_IN = TestContainerLogInDocument;
+const ME = TestContainerMeDocument;
 
 let certDir: string;
 let cert: Certificate;
@@ -142,7 +154,7 @@ describe("one container on its embedded SQLite, published with -p, behind nginx 
   });
 
   it("carries a WebSocket (graphql-ws) through nginx: upgraded, acknowledged, and the subscription answers", async () => {
-    const { token } = (await proxy.gql<{ signUp: { token: string } }>(SIGN_UP, { email: email("ws"), password: PASSWORD })).data!.signUp;
+    const { token } = (await proxy.gql(SIGN_UP, { email: email("ws"), password: PASSWORD })).data!.signUp;
     let upgraded: Record<string, unknown> | undefined;
     const client = proxy.ws({ token, onUpgrade: (headers) => (upgraded = headers) });
     try {
@@ -156,7 +168,7 @@ describe("one container on its embedded SQLite, published with -p, behind nginx 
       // A query over the socket: the API answers through the proxy both ways.
       const answer = await new Promise<unknown>((resolve, reject) => {
         let value: unknown;
-        client.subscribe({ query: ME }, { next: (result) => (value = result), error: reject, complete: () => resolve(value) });
+        client.subscribe({ query: print(ME) }, { next: (result) => (value = result), error: reject, complete: () => resolve(value) });
       });
       expect(answer).toMatchObject({ data: { me: { email: expect.stringContaining("@weatherbot.test") } } });
     } finally {
@@ -190,8 +202,8 @@ describe("one container on its embedded SQLite, published with -p, behind nginx 
 
   it("keeps its data when the container is replaced (same volume): accounts, sessions, settings, the session secret", async () => {
     const address = email("kept");
-    const { token } = (await proxy.gql<{ signUp: { token: string } }>(SIGN_UP, { email: address, password: PASSWORD })).data!.signUp;
-    const changed = await proxy.gql("mutation { updateSettings(input: { language: DE_DE }) { language } }", {}, { token });
+    const { token } = (await proxy.gql(SIGN_UP, { email: address, password: PASSWORD })).data!.signUp;
+    const changed = await proxy.gql(TestContainerGermanDocument, {}, { token });
     expect(changed.errors).toBeUndefined();
     const cookie = setCookies(await accountForm(proxy, "login", address))
       .find((line) => line.startsWith(`${SESSION_COOKIE}=`))!
@@ -201,9 +213,9 @@ describe("one container on its embedded SQLite, published with -p, behind nginx 
     await podman(["rm", app.name]);
     app = await start(app.port);
 
-    const me = await proxy.gql<{ me: { email: string; settings: { language: string } } }>(ME, {}, { token });
+    const me = await proxy.gql(ME, {}, { token });
     expect(me.data?.me).toEqual({ email: address, settings: { language: "DE_DE" } });
-    const loggedIn = await proxy.gql<{ logIn: { user: { email: string } } }>(LOG_IN, { email: address, password: PASSWORD });
+    const loggedIn = await proxy.gql(LOG_IN, { email: address, password: PASSWORD });
     expect(loggedIn.data?.logIn.user.email).toBe(address);
     // The cookie of before the replacement still opens the settings page signed in.
     const settings = await proxy.send("/settings", { headers: { cookie } });
@@ -296,13 +308,13 @@ describe("two containers on one PostgreSQL behind nginx (TRUST_PROXY=127.0.0.1)"
   it("a log-in answered by one container, the next request by the other: still signed in", async () => {
     const address = email("pair");
     await proxy.gql(SIGN_UP, { email: address, password: PASSWORD });
-    const loggedIn = await proxy.gql<{ logIn: { token: string } }>(LOG_IN, { email: address, password: PASSWORD });
+    const loggedIn = await proxy.gql(LOG_IN, { email: address, password: PASSWORD });
     const token = loggedIn.data!.logIn.token;
     const first = upstreamOf(loggedIn.answer.headers);
     expect(apps.map((app) => `127.0.0.1:${app.port}`)).toContain(first);
     // nginx takes turns; asked until the other container answers (bounded).
     const other = await waitFor(async () => {
-      const next = await proxy.gql<{ me: { email: string } | null }>(ME, {}, { token });
+      const next = await proxy.gql(ME, {}, { token });
       return upstreamOf(next.answer.headers) !== first && next;
     }, "a request answered by the other container");
     expect(other.data?.me?.email).toBe(address);
@@ -310,15 +322,11 @@ describe("two containers on one PostgreSQL behind nginx (TRUST_PROXY=127.0.0.1)"
 
   it("a message written through one container reaches a subscriber on the other", async () => {
     const address = email("live");
-    const token = (await proxy.gql<{ signUp: { token: string } }>(SIGN_UP, { email: address, password: PASSWORD })).data!.signUp.token;
-    const found = await proxy.gql<{ searchLocations: Array<{ id: string }> }>('{ searchLocations(query: "berlin") { id } }', {}, { token });
-    const place = await proxy.gql<{ addPlace: { id: string } }>(
-      "mutation ($id: ID!) { addPlace(locationId: $id) { id } }",
-      { id: found.data!.searchLocations[0]!.id },
-      { token },
-    );
-    const briefing = await proxy.gql<{ saveBriefing: { id: string } }>(
-      "mutation ($input: BriefingInput!) { saveBriefing(input: $input) { id } }",
+    const token = (await proxy.gql(SIGN_UP, { email: address, password: PASSWORD })).data!.signUp.token;
+    const found = await proxy.gql(TestContainerSearchBerlinDocument, {}, { token });
+    const place = await proxy.gql(TestContainerAddPlaceDocument, { id: found.data!.searchLocations[0]!.id }, { token });
+    const briefing = await proxy.gql(
+      TestContainerSaveBriefingDocument,
       { input: { name: "Morning", placeIds: [place.data!.addPlace.id], period: "TODAY", time: "07:00", days: ["MON"] } },
       { token },
     );
@@ -335,7 +343,7 @@ describe("two containers on one PostgreSQL behind nginx (TRUST_PROXY=127.0.0.1)"
       // From a minute back: a message written before the subscription is in place still comes.
       client.subscribe<{ messageReceived: { id: string } }>(
         {
-          query: "subscription ($after: ID) { messageReceived(after: $after) { id } }",
+          query: print(TestContainerLiveDocument),
           variables: { after: timeOrderedLowerBound(Date.now() - 60_000) },
         },
         { next: (result) => void (result.data && received.push(result.data.messageReceived.id)), error: () => {}, complete: () => {} },
@@ -343,11 +351,7 @@ describe("two containers on one PostgreSQL behind nginx (TRUST_PROXY=127.0.0.1)"
       expect(apps.map((app) => `127.0.0.1:${app.port}`)).toContain(subscriberOn);
       // Written through the container the subscriber is not on (nginx takes turns; asked until it is the other).
       const sent = await waitFor(async () => {
-        const answer = await proxy.gql<{ sendBriefingNow: { id: string } }>(
-          "mutation ($id: ID!) { sendBriefingNow(id: $id) { id } }",
-          { id: briefing.data!.saveBriefing.id },
-          { token },
-        );
+        const answer = await proxy.gql(TestContainerSendBriefingDocument, { id: briefing.data!.saveBriefing.id }, { token });
         if (!answer.data?.sendBriefingNow) throw new Error(JSON.stringify(answer.errors));
         return upstreamOf(answer.answer.headers) !== subscriberOn && answer.data.sendBriefingNow.id;
       }, "a message written through the other container");

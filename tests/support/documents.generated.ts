@@ -91,6 +91,56 @@ export type AlertRuleInput = {
   cooldownHours?: number | null | undefined;
 };
 
+export type TestContainerSignUpMutationVariables = Exact<{
+  email: string;
+  password: string;
+}>;
+
+export type TestContainerSignUpMutation = { signUp: { token: string } };
+
+export type TestContainerLogInMutationVariables = Exact<{
+  email: string;
+  password: string;
+}>;
+
+export type TestContainerLogInMutation = { logIn: { token: string; user: { email: string } } };
+
+export type TestContainerMeQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestContainerMeQuery = { me: { email: string; settings: { language: Language } } | null };
+
+export type TestContainerGermanMutationVariables = Exact<{ [key: string]: never }>;
+
+export type TestContainerGermanMutation = { updateSettings: { language: Language } };
+
+export type TestContainerSearchBerlinQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestContainerSearchBerlinQuery = { searchLocations: Array<{ id: string }> };
+
+export type TestContainerAddPlaceMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+export type TestContainerAddPlaceMutation = { addPlace: { id: string } };
+
+export type TestContainerSaveBriefingMutationVariables = Exact<{
+  input: BriefingInput;
+}>;
+
+export type TestContainerSaveBriefingMutation = { saveBriefing: { id: string } };
+
+export type TestContainerSendBriefingMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+export type TestContainerSendBriefingMutation = { sendBriefingNow: { id: string } };
+
+export type TestContainerLiveSubscriptionVariables = Exact<{
+  after?: string | number | null | undefined;
+}>;
+
+export type TestContainerLiveSubscription = { messageReceived: { id: string } };
+
 export type TestAccountSignUpMutationVariables = Exact<{
   email: string;
   password: string;
@@ -1003,6 +1053,75 @@ export type TestWsClientMessageIdsSubscriptionVariables = Exact<{ [key: string]:
 
 export type TestWsClientMessageIdsSubscription = { messageReceived: { id: string } };
 
+export const TestContainerSignUpDocument = gql`
+  mutation TestContainerSignUp($email: String!, $password: String!) {
+    signUp(email: $email, password: $password) {
+      token
+    }
+  }
+` as unknown as DocumentNode<TestContainerSignUpMutation, TestContainerSignUpMutationVariables>;
+export const TestContainerLogInDocument = gql`
+  mutation TestContainerLogIn($email: String!, $password: String!) {
+    logIn(email: $email, password: $password) {
+      token
+      user {
+        email
+      }
+    }
+  }
+` as unknown as DocumentNode<TestContainerLogInMutation, TestContainerLogInMutationVariables>;
+export const TestContainerMeDocument = gql`
+  query TestContainerMe {
+    me {
+      email
+      settings {
+        language
+      }
+    }
+  }
+` as unknown as DocumentNode<TestContainerMeQuery, TestContainerMeQueryVariables>;
+export const TestContainerGermanDocument = gql`
+  mutation TestContainerGerman {
+    updateSettings(input: { language: DE_DE }) {
+      language
+    }
+  }
+` as unknown as DocumentNode<TestContainerGermanMutation, TestContainerGermanMutationVariables>;
+export const TestContainerSearchBerlinDocument = gql`
+  query TestContainerSearchBerlin {
+    searchLocations(query: "berlin") {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestContainerSearchBerlinQuery, TestContainerSearchBerlinQueryVariables>;
+export const TestContainerAddPlaceDocument = gql`
+  mutation TestContainerAddPlace($id: ID!) {
+    addPlace(locationId: $id) {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestContainerAddPlaceMutation, TestContainerAddPlaceMutationVariables>;
+export const TestContainerSaveBriefingDocument = gql`
+  mutation TestContainerSaveBriefing($input: BriefingInput!) {
+    saveBriefing(input: $input) {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestContainerSaveBriefingMutation, TestContainerSaveBriefingMutationVariables>;
+export const TestContainerSendBriefingDocument = gql`
+  mutation TestContainerSendBriefing($id: ID!) {
+    sendBriefingNow(id: $id) {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestContainerSendBriefingMutation, TestContainerSendBriefingMutationVariables>;
+export const TestContainerLiveDocument = gql`
+  subscription TestContainerLive($after: ID) {
+    messageReceived(after: $after) {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestContainerLiveSubscription, TestContainerLiveSubscriptionVariables>;
 export const TestAccountSignUpDocument = gql`
   mutation TestAccountSignUp($email: String!, $password: String!, $language: Language, $timeZone: TimeZone) {
     signUp(email: $email, password: $password, language: $language, timeZone: $timeZone) {

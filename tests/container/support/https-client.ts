@@ -1,4 +1,6 @@
 import { request } from "node:https";
+import type { TypedDocumentNode } from "@urql/core";
+import { print } from "graphql";
 import { createClient, type Client } from "graphql-ws";
 import WebSocket from "ws";
 
@@ -41,11 +43,12 @@ export function httpsClient(baseUrl: string, ca: string) {
 
   type GqlResult<T> = { data?: T; errors?: Array<{ message: string; extensions?: { code?: string } }>; answer: Answer };
 
-  async function gql<T = Record<string, unknown>>(
-    query: string,
-    variables: Record<string, unknown> = {},
+  async function gql<T, V extends Record<string, unknown>>(
+    document: TypedDocumentNode<T, V>,
+    variables: V = {} as V,
     options: { token?: string; localAddress?: string; headers?: Record<string, string> } = {},
   ): Promise<GqlResult<T>> {
+    const query = print(document);
     const answer = await send("/graphql", {
       method: "POST",
       headers: {
