@@ -1,0 +1,91 @@
+import { GraphQLError, type DocumentNode, type ExecutionResult } from "graphql";
+import type { Plugin } from "graphql-yoga";
+import { isDatabaseUnavailable } from "./db/unavailable.server";
+import { apiLog } from "./log.server";
+import type { ApiMetrics } from "./metrics.server";
+
+type ObservedContext = { requestId?: string };
+
+/** The operation's type as the document names it ("query" when it names none that matches). */
+function operationType(document: DocumentNode, name: string | null | undefined): string {
+  for (const definition of document.definitions) {
+    if (definition.kind === "OperationDefinition" && (!name || definition.name?.value === name)) return definition.operation;
+  }
+  return "query";
+}
+
+/** An error's code as the client will get it: errors without one are bugs, masked as INTERNAL_SERVER_ERROR. */
+function codeOf(error: GraphQLError): string {
+  const code = error.extensions?.code;
+  if (typeof code === "string") return code;
+  const original = error.originalError;
+  if (original === undefined || original instanceof GraphQLError) return "BAD_USER_INPUT";
+  return isDatabaseUnavailable(original) ? "SERVICE_UNAVAILABLE" : "INTERNAL_SERVER_ERROR";
+}
+
+/**
+ * One log line and one measurement per GraphQL operation, tied to its request by the
+ * context's requestId (the page's or /graphql's X-Request-Id), and the count of open
+ * subscriptions. Unexpected errors are logged here, with the request id, and put in
+ * `reported` so the error mask does not log them a second time. First among the plugins:
+ * an answer the result cache keeps is measured too.
+ */
+export function useOperationObserver(metrics: ApiMetrics, reported: WeakSet<object>): Plugin {
+  function done(context: ObservedContext, name: string, type: string, started: number, result: ExecutionResult) {
+    const seconds = (performance.now() - started) / 1000;
+    const errors = result.errors ?? [];
+    const errorCodes = errors.map((error) => codeOf(error as GraphQLError));
+    metrics.operation({ name, type, seconds, errorCodes });
+    for (const [index, code] of errorCodes.entries()) {
+      if (code !== "INTERNAL_SERVER_ERROR") continue;
+      const original = (errors[index] as GraphQLError).originalError ?? errors[index]!;
+      reported.add(original);
+      apiLog.error({ reqId: context.requestId, op: name, err: original }, "[graphql] unexpected error:");
+    }
+    apiLog.info(
+      {
+        reqId: context.requestId,
+        op: name,
+        type,
+        ms: Math.round(seconds * 10_000) / 10,
+        ...(errorCodes.length ? { errors: errorCodes } : {}),
+      },
+      "graphql operation",
+    );
+  }
+
+  return {
+    onExecute({ args }) {
+      const started = performance.now();
+      const name = args.operationName ?? "anonymous";
+      const context = args.contextValue as ObservedContext;
+      return {
+        onExecuteDone({ result }) {
+          // Incremental delivery (@defer/@stream) is not used by this schema: only whole results are measured.
+          if (Symbol.asyncIterator in result) return;
+          done(context, name, operationType(args.document, args.operationName), started, result);
+        },
+      };
+    },
+    onSubscribe({ args }) {
+      const started = performance.now();
+      const name = args.operationName ?? "anonymous";
+      const context = args.contextValue as ObservedContext;
+      return {
+        onSubscribeResult({ result }) {
+          if (!(Symbol.asyncIterator in result)) {
+            done(context, name, "subscription", started, result);
+            return;
+          }
+          done(context, name, "subscription", started, {});
+          metrics.subscriptions(1);
+          return {
+            onEnd() {
+              metrics.subscriptions(-1);
+            },
+          };
+        },
+      };
+    },
+  };
+}

@@ -1,0 +1,42 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { isGraphQLPath, type TrustFn } from "./graphql-endpoint.server";
+import type { Logger } from "./logger.server";
+import type { ServerMetrics } from "./metrics.server";
+import { assignRequestId } from "./request-id.server";
+
+/** What a path serves, as a label with few values (paths themselves would be one series each). */
+export function routeKind(path: string): string {
+  if (isGraphQLPath(path)) return "graphql";
+  if (path === "/healthz") return "health";
+  if (path === "/metrics") return "metrics";
+  if (path.endsWith(".data")) return "data";
+  if (path.startsWith("/assets/") || /\.[A-Za-z0-9]+$/.test(path)) return "asset";
+  return "page";
+}
+
+const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
+
+/**
+ * Every HTTP request, whatever serves it: an id (see assignRequestId), one log line when
+ * it ends (id, method, path without its query, status, duration) and its duration in
+ * /metrics. A response cut off before it was sent in full is logged with `aborted`.
+ */
+export function observeRequests({ trust, logger, metrics }: { trust: TrustFn; logger: Logger; metrics: ServerMetrics }) {
+  return (req: IncomingMessage, res: ServerResponse) => {
+    const started = performance.now();
+    const reqId = assignRequestId(req, res, trust);
+    const url = req.url ?? "/";
+    const query = url.indexOf("?");
+    const path = query === -1 ? url : url.slice(0, query);
+    res.once("close", () => {
+      const seconds = (performance.now() - started) / 1000;
+      const status = res.statusCode;
+      const method = req.method && METHODS.has(req.method) ? req.method : "OTHER";
+      metrics.httpRequest(method, routeKind(path), status, seconds);
+      const fields = { reqId, method: req.method, path, status, ms: Math.round(seconds * 10_000) / 10 };
+      if (!res.writableFinished) logger.warn({ ...fields, aborted: true }, "request");
+      else if (status >= 500) logger.error(fields, "request");
+      else logger.info(fields, "request");
+    });
+  };
+}
