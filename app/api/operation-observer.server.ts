@@ -6,12 +6,17 @@ import type { ApiMetrics } from "./metrics.server";
 
 type ObservedContext = { requestId?: string };
 
-/** The operation's type as the document names it ("query" when it names none that matches). */
-function operationType(document: DocumentNode, name: string | null | undefined): string {
+/**
+ * The operation's name and type as the document says: a client need not send `operationName`
+ * for a document with one operation, whose own name then counts ("anonymous" for none).
+ */
+function describeOperation(document: DocumentNode, requested: string | null | undefined): { name: string; type: string } {
   for (const definition of document.definitions) {
-    if (definition.kind === "OperationDefinition" && (!name || definition.name?.value === name)) return definition.operation;
+    if (definition.kind === "OperationDefinition" && (!requested || definition.name?.value === requested)) {
+      return { name: definition.name?.value ?? "anonymous", type: definition.operation };
+    }
   }
-  return "query";
+  return { name: requested ?? "anonymous", type: "query" };
 }
 
 /** An error's code as the client will get it: errors without one are bugs, masked as INTERNAL_SERVER_ERROR. */
@@ -57,19 +62,19 @@ export function useOperationObserver(metrics: ApiMetrics, reported: WeakSet<obje
   return {
     onExecute({ args }) {
       const started = performance.now();
-      const name = args.operationName ?? "anonymous";
       const context = args.contextValue as ObservedContext;
       return {
         onExecuteDone({ result }) {
           // Incremental delivery (@defer/@stream) is not used by this schema: only whole results are measured.
           if (Symbol.asyncIterator in result) return;
-          done(context, name, operationType(args.document, args.operationName), started, result);
+          const { name, type } = describeOperation(args.document, args.operationName);
+          done(context, name, type, started, result);
         },
       };
     },
     onSubscribe({ args }) {
       const started = performance.now();
-      const name = args.operationName ?? "anonymous";
+      const { name } = describeOperation(args.document, args.operationName);
       const context = args.contextValue as ObservedContext;
       return {
         onSubscribeResult({ result }) {

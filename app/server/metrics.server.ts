@@ -97,7 +97,7 @@ export function createServerMetrics(): ServerMetrics {
 
   const operationName = boundedLabel(MAX_LABEL_VALUES, /^[A-Za-z_][A-Za-z0-9_]{0,99}$/);
   const errorCode = boundedLabel(MAX_LABEL_VALUES, /^[A-Z][A-Z0-9_]{0,63}$/);
-  const messageKind = boundedLabel(50, /^[a-z][a-z0-9_]{0,31}$/);
+  const messageKind = boundedLabel(50, /^[A-Za-z][A-Za-z0-9_]{0,31}$/);
 
   return {
     registry,
