@@ -58,7 +58,7 @@ test("every line the server writes is JSON; a request's line and its GraphQL ope
   context,
   page,
 }) => {
-  // /graphql over HTTP: the operation's line and the request's line share the response's id.
+  // /graphql over HTTP: one line, the request's, names its operation under the response's id.
   const signUp = await request.post(`${server.baseURL}/graphql`, {
     data: { query: print(E2eSignUpDocument), variables: { email: uniqueEmail("logs"), password: "a sturdy passphrase" } },
   });
@@ -66,11 +66,14 @@ test("every line the server writes is JSON; a request's line and its GraphQL ope
   const signUpId = signUp.headers()["x-request-id"]!;
   expect(signUpId).toMatch(/^[0-9a-f-]{36}$/);
   const [graphqlLine] = await linesOf(signUpId, isRequestLine("/graphql"));
-  expect(graphqlLine).toMatchObject({ level: "info", method: "POST", status: 200 });
+  expect(graphqlLine).toMatchObject({ level: "info", method: "POST", status: 200, op: "E2eSignUp", type: "mutation" });
   expect(typeof graphqlLine!.ms).toBe("number");
   expect(Date.parse(graphqlLine!.time)).not.toBeNaN();
-  const [operation] = await linesOf(signUpId, (line) => line.msg === "graphql operation");
-  expect(operation).toMatchObject({ op: "E2eSignUp", type: "mutation" });
+  expect(logLines().filter((line) => line.reqId === signUpId)).toHaveLength(1);
+  // A refused operation: its error codes are in the line.
+  const refused = await request.post(`${server.baseURL}/graphql`, { data: { query: "query Mine { places { id } }" } });
+  const [refusedLine] = await linesOf(refused.headers()["x-request-id"]!, isRequestLine("/graphql"));
+  expect(refusedLine).toMatchObject({ op: "Mine", type: "query", errors: ["UNAUTHENTICATED"] });
   const token = ((await signUp.json()) as { data: { signUp: { token: string } } }).data.signUp.token;
 
   // A page: its loaders' operations run in-process under the page's id.
@@ -105,6 +108,8 @@ test("every line the server writes is JSON; a request's line and its GraphQL ope
 
 test("the 500 page shows the request's id, in the user's language", async ({ page, context, consoleGuard }) => {
   consoleGuard.allow(/Failed to load resource: the server responded with a status of 500/);
+  // Once the service worker is up, the page asks it to keep the current page for offline use, which a 500 is not.
+  consoleGuard.allow(/Cache\.add\(\) failed for '[^']*\/__test\/error': Response status 500/);
   const response = await gotoHydrated(page, `${server.baseURL}/__test/error`);
   expect(response!.status()).toBe(500);
   const id = (await response!.allHeaders())["x-request-id"]!;

@@ -20,7 +20,7 @@ import { startScheduler } from "./bot/scheduler.server";
 import { MAX_ANSWER_CHARS, useAnswerSizeLimit } from "./answer-size.server";
 import { costLimitRule } from "./cost-limit.server";
 import { useJitForRepeatedOperations } from "./jit.server";
-import { apiLog, setApiLogger, type ApiLogger } from "./log.server";
+import { apiLog, setApiLogger, type ApiLogger, type OperationLogRecord } from "./log.server";
 import { noMetrics, type ApiMetrics } from "./metrics.server";
 import { useOperationObserver } from "./operation-observer.server";
 import { Loaders } from "./loaders.server";
@@ -245,7 +245,7 @@ export async function createApi(config: ApiConfig) {
   const reported = new WeakSet<object>();
   // Callers say who the client is (the HTTP endpoint, trusting proxies as configured; loaders; the WebSocket
   // server) and which request this is (the id the request's log line carries; a fresh one when none is given).
-  const yoga = createYoga<{ clientIp?: string; requestId?: string }, ApiContext>({
+  const yoga = createYoga<{ clientIp?: string; requestId?: string; operationLog?: OperationLogRecord }, ApiContext>({
     schema: createApiSchema(config.schemaExtensions),
     graphqlEndpoint: GRAPHQL_PATH,
     // The HTTP endpoint reads at most MAX_REQUEST_BYTES before yoga sees a request, and the

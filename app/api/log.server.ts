@@ -27,6 +27,12 @@ export const consoleLogger: ApiLogger = {
   debug: () => {},
 };
 
+/**
+ * Where a caller that logs a line of its own per request (the server's /graphql endpoint)
+ * wants the operation described: it goes into that line instead of a second one.
+ */
+export type OperationLogRecord = { op?: string; type?: string; errors?: readonly string[] };
+
 let sink: ApiLogger = consoleLogger;
 
 /** The API's log: every call goes to the sink set last. */

@@ -1,10 +1,10 @@
 import { GraphQLError, type DocumentNode, type ExecutionResult } from "graphql";
 import type { Plugin } from "graphql-yoga";
 import { isDatabaseUnavailable } from "./db/unavailable.server";
-import { apiLog } from "./log.server";
+import { apiLog, type OperationLogRecord } from "./log.server";
 import type { ApiMetrics } from "./metrics.server";
 
-type ObservedContext = { requestId?: string };
+type ObservedContext = { requestId?: string; operationLog?: OperationLogRecord };
 
 /**
  * The operation's name and type as the document says: a client need not send `operationName`
@@ -30,7 +30,8 @@ function codeOf(error: GraphQLError): string {
 
 /**
  * One log line and one measurement per GraphQL operation, tied to its request by the
- * context's requestId (the page's or /graphql's X-Request-Id), and the count of open
+ * context's requestId (the page's or /graphql's X-Request-Id; a caller that logs the request
+ * itself passes `operationLog`, and the operation is described in its line), and the count of open
  * subscriptions. Unexpected errors are logged here, with the request id, and put in
  * `reported` so the error mask does not log them a second time. First among the plugins:
  * an answer the result cache keeps is measured too.
@@ -46,6 +47,14 @@ export function useOperationObserver(metrics: ApiMetrics, reported: WeakSet<obje
       const original = (errors[index] as GraphQLError).originalError ?? errors[index]!;
       reported.add(original);
       apiLog.error({ reqId: context.requestId, op: name, err: original }, "[graphql] unexpected error:");
+    }
+    // The request's own line names the operation where the caller keeps one (one line per /graphql request, not two).
+    const record = context.operationLog;
+    if (record) {
+      record.op = name;
+      record.type = type;
+      if (errorCodes.length) record.errors = errorCodes;
+      return;
     }
     apiLog.info(
       {

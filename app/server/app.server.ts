@@ -173,6 +173,7 @@ export async function createAppServer(env: ServerEnv, assets: AssetSource): Prom
     allow: env.METRICS_ALLOW,
     token: env.METRICS_TOKEN,
     clientIp: clientAddress(trust),
+    trust,
   });
   const server = createServer((req, res) => {
     observe(req, res);

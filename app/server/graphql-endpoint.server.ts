@@ -2,7 +2,8 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import compression from "compression";
 import proxyAddr from "proxy-addr";
 import { CROSS_SITE_REFUSAL, isCrossSiteWrite } from "./same-origin.server";
-import { requestIdOf } from "./request-id.server";
+import type { OperationLogRecord } from "../api/log.server";
+import { operationLogFor, requestIdOf } from "./request-id.server";
 import { securityHeaders } from "./security-headers.server";
 
 import { GRAPHQL_PATH } from "../shared/graphql-path";
@@ -13,7 +14,11 @@ export { GRAPHQL_PATH };
 export type TrustFn = (address: string, hop: number) => boolean;
 
 /** graphql-yoga's Node handler, told the client's address and the request's id (for its log lines). */
-type YogaNodeHandler = (req: IncomingMessage, res: ServerResponse, context: { clientIp: string; requestId?: string }) => unknown;
+type YogaNodeHandler = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  context: { clientIp: string; requestId?: string; operationLog?: OperationLogRecord },
+) => unknown;
 
 type Middleware = (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => void;
 
@@ -108,7 +113,7 @@ export function createGraphQLEndpoint(options: {
       } else if (isCrossSiteWrite(req.method ?? "GET", req.headers, requestHost(req, options.trust))) {
         refuse(res, 403, CROSS_SITE_REFUSAL);
       } else if (req.method === "GET" || req.method === "HEAD") {
-        void options.yoga(req, res, { clientIp: clientIp(req), requestId: requestIdOf(req) });
+        void options.yoga(req, res, { clientIp: clientIp(req), requestId: requestIdOf(req), operationLog: operationLogFor(req) });
       } else {
         readBody(req, options.maxBodyBytes).then(
           (body) => {
@@ -116,7 +121,7 @@ export function createGraphQLEndpoint(options: {
               return refuse(res, 413, { error: `Request body larger than ${options.maxBodyBytes} bytes`, code: "PAYLOAD_TOO_LARGE" });
             // A body already read is what frameworks' body parsers leave; yoga takes it as is.
             (req as IncomingMessage & { body?: Buffer }).body = body;
-            void options.yoga(req, res, { clientIp: clientIp(req), requestId: requestIdOf(req) });
+            void options.yoga(req, res, { clientIp: clientIp(req), requestId: requestIdOf(req), operationLog: operationLogFor(req) });
           },
           () => refuse(res, 400, { error: "The request body could not be read", code: "BAD_REQUEST" }),
         );

@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import proxyAddr from "proxy-addr";
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 import type { ApiMetrics } from "../api/metrics.server";
+import type { TrustFn } from "./graphql-endpoint.server";
 
 /** Operation names and error codes come from clients: at most this many of each get their own series. */
 const MAX_LABEL_VALUES = 200;
@@ -15,6 +16,23 @@ function boundedLabel(max: number, valid: RegExp) {
     if (seen.size >= max || !valid.test(value)) return "other";
     seen.add(value);
     return value;
+  };
+}
+
+/**
+ * A metric's child per label values, kept: prom-client hashes a labels object on every
+ * observation, which cost more than the observation itself on the API's hottest path.
+ */
+function children<Child>(child: (...values: string[]) => Child) {
+  const kept = new Map<string, Child>();
+  return (...values: string[]): Child => {
+    const key = values.join("\0");
+    let found = kept.get(key);
+    if (found === undefined) {
+      found = child(...values);
+      kept.set(key, found);
+    }
+    return found;
   };
 }
 
@@ -99,22 +117,32 @@ export function createServerMetrics(): ServerMetrics {
   const errorCode = boundedLabel(MAX_LABEL_VALUES, /^[A-Z][A-Z0-9_]{0,63}$/);
   const messageKind = boundedLabel(50, /^[A-Za-z][A-Za-z0-9_]{0,31}$/);
 
+  const httpChild = children((...values) => http.labels(...values));
+  const operationChild = children((...values) => operations.labels(...values));
+  const errorChild = children((...values) => operationErrors.labels(...values));
+  const weatherChild = children((...values) => weather.labels(...values));
+  const lookupChild = children((...values) => cacheLookups.labels(...values));
+  const tickChild = children((...values) => engineTicks.labels(...values));
+  const messageChild = children((...values) => messages.labels(...values));
+  const pushChild = children((...values) => pushes.labels(...values));
+  const STATUS_CLASSES = ["0xx", "1xx", "2xx", "3xx", "4xx", "5xx"];
+
   return {
     registry,
     httpRequest(method, route, status, seconds) {
-      http.observe({ method, route, status_class: `${Math.floor(status / 100)}xx` }, seconds);
+      httpChild(method, route, STATUS_CLASSES[Math.floor(status / 100)] ?? "5xx").observe(seconds);
     },
     api: {
       operation({ name, type, seconds, errorCodes }) {
         const operation = operationName(name);
-        operations.observe({ operation, type }, seconds);
-        for (const code of errorCodes) operationErrors.inc({ operation, code: errorCode(code) });
+        operationChild(operation, type).observe(seconds);
+        for (const code of errorCodes) errorChild(operation, errorCode(code)).inc();
       },
-      weatherCall: (endpoint, outcome, seconds) => weather.observe({ endpoint, outcome }, seconds),
-      cacheLookup: (cache, hit) => cacheLookups.inc({ cache, result: hit ? "hit" : "miss" }),
-      engineTick: (seconds, outcome) => engineTicks.observe({ outcome }, seconds),
-      messageWritten: (kind) => messages.inc({ kind: messageKind(kind) }),
-      pushSent: (outcome) => pushes.inc({ outcome }),
+      weatherCall: (endpoint, outcome, seconds) => weatherChild(endpoint, outcome).observe(seconds),
+      cacheLookup: (cache, hit) => lookupChild(cache, hit ? "hit" : "miss").inc(),
+      engineTick: (seconds, outcome) => tickChild(outcome).observe(seconds),
+      messageWritten: (kind) => messageChild(messageKind(kind)).inc(),
+      pushSent: (outcome) => pushChild(outcome).inc(),
       subscriptions: (delta) => subscriptions.inc(delta),
     },
   };
@@ -126,6 +154,9 @@ const digest = (value: string) => createHash("sha256").update(value).digest();
  * GET /metrics in Prometheus' text format, for: clients at an address METRICS_ALLOW lists
  * (the client address as TRUST_PROXY reads it, so a request a trusted proxy forwards counts
  * as its client's, not the proxy's), and anyone with `Authorization: Bearer <METRICS_TOKEN>`.
+ * A request that names a forwarded client (X-Forwarded-For) through a proxy that is not
+ * trusted has no address to go by: a reverse proxy on loopback that TRUST_PROXY does not
+ * name would otherwise open /metrics to everyone it forwards.
  * Others get 404, as for a path that does not exist, so the endpoint is not advertised; a
  * wrong token gets 403 (its sender knows the endpoint, and learns only that the token is wrong).
  */
@@ -134,6 +165,7 @@ export function metricsEndpoint(options: {
   allow: readonly string[];
   token: string | undefined;
   clientIp: (req: IncomingMessage) => string;
+  trust: TrustFn;
 }) {
   const allowed = options.allow.length > 0 ? proxyAddr.compile([...options.allow]) : () => false;
   const expected = options.token ? digest(options.token) : null;
@@ -142,7 +174,8 @@ export function metricsEndpoint(options: {
       res.writeHead(status, { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" });
       res.end(status === 404 ? "Not Found" : "Forbidden");
     };
-    if (!allowed(options.clientIp(req), 0)) {
+    const unknownClient = req.headers["x-forwarded-for"] !== undefined && !options.trust(req.socket.remoteAddress ?? "", 0);
+    if (unknownClient || !allowed(options.clientIp(req), 0)) {
       const bearer = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? "")?.[1];
       if (!expected || bearer === undefined) return refuse(404);
       if (!timingSafeEqual(digest(bearer), expected)) return refuse(403);

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { OperationLogRecord } from "../api/log.server";
 import type { TrustFn } from "./graphql-endpoint.server";
 
 export const REQUEST_ID_HEADER = "X-Request-Id";
@@ -11,7 +12,8 @@ export const REQUEST_ID_HEADER = "X-Request-Id";
 const SANE_ID = /^[A-Za-z0-9][A-Za-z0-9._:+=@-]{0,127}$/;
 
 const REQUEST_ID = Symbol("weatherbot.requestId");
-type WithRequestId = IncomingMessage & { [REQUEST_ID]?: string };
+const OPERATION_LOG = Symbol("weatherbot.operationLog");
+type WithRequestId = IncomingMessage & { [REQUEST_ID]?: string; [OPERATION_LOG]?: OperationLogRecord };
 
 /**
  * The request's id: the X-Request-Id a trusted proxy (TRUST_PROXY, as for X-Forwarded-For)
@@ -30,4 +32,16 @@ export function assignRequestId(req: IncomingMessage, res: ServerResponse, trust
 /** The id assignRequestId gave this request (undefined for one that did not pass through it). */
 export function requestIdOf(req: IncomingMessage): string | undefined {
   return (req as WithRequestId)[REQUEST_ID];
+}
+
+/** A record the API fills with the request's operation (name, type, error codes), for the request's own log line. */
+export function operationLogFor(req: IncomingMessage): OperationLogRecord {
+  const record: OperationLogRecord = {};
+  (req as WithRequestId)[OPERATION_LOG] = record;
+  return record;
+}
+
+/** What the API put in the request's operation record (undefined: the request ran no operation through the endpoint). */
+export function operationLogOf(req: IncomingMessage): OperationLogRecord | undefined {
+  return (req as WithRequestId)[OPERATION_LOG];
 }

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { isGraphQLPath, type TrustFn } from "./graphql-endpoint.server";
 import type { Logger } from "./logger.server";
 import type { ServerMetrics } from "./metrics.server";
-import { assignRequestId } from "./request-id.server";
+import { assignRequestId, operationLogOf } from "./request-id.server";
 
 /** What a path serves, as a label with few values (paths themselves would be one series each). */
 export function routeKind(path: string): string {
@@ -18,8 +18,8 @@ const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIO
 
 /**
  * Every HTTP request, whatever serves it: an id (see assignRequestId), one log line when
- * it ends (id, method, path without its query, status, duration) and its duration in
- * /metrics. A response cut off before it was sent in full is logged with `aborted`.
+ * it ends (id, method, path without its query, status, duration; for /graphql also the
+ * operation's name, type and error codes) and its duration in /metrics. A response cut off before it was sent in full is logged with `aborted`.
  */
 export function observeRequests({ trust, logger, metrics }: { trust: TrustFn; logger: Logger; metrics: ServerMetrics }) {
   return (req: IncomingMessage, res: ServerResponse) => {
@@ -33,7 +33,8 @@ export function observeRequests({ trust, logger, metrics }: { trust: TrustFn; lo
       const status = res.statusCode;
       const method = req.method && METHODS.has(req.method) ? req.method : "OTHER";
       metrics.httpRequest(method, routeKind(path), status, seconds);
-      const fields = { reqId, method: req.method, path, status, ms: Math.round(seconds * 10_000) / 10 };
+      // A /graphql request's operation (name, type, error codes) is described in this line, not one of its own.
+      const fields = { reqId, method: req.method, path, status, ms: Math.round(seconds * 10_000) / 10, ...operationLogOf(req) };
       if (!res.writableFinished) logger.warn({ ...fields, aborted: true }, "request");
       else if (status >= 500) logger.error(fields, "request");
       else logger.info(fields, "request");

@@ -10,7 +10,7 @@ let server: Server | null = null;
 afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())));
 
 /** /metrics as the app serves it, with the client address the test says (as TRUST_PROXY would have read it). */
-async function serve(options: { allow: string[]; token?: string; clientIp: string }) {
+async function serve(options: { allow: string[]; token?: string; clientIp: string; trustProxy?: boolean }) {
   const metrics = createServerMetrics();
   metrics.httpRequest("GET", "page", 200, 0.01);
   const handler = metricsEndpoint({
@@ -18,6 +18,7 @@ async function serve(options: { allow: string[]; token?: string; clientIp: strin
     allow: options.allow,
     token: options.token,
     clientIp: () => options.clientIp,
+    trust: () => options.trustProxy ?? false,
   });
   server = createServer(handler);
   await new Promise<void>((resolve) => server!.listen(0, "127.0.0.1", resolve));
@@ -42,6 +43,16 @@ describe("/metrics access", () => {
     const outside = await fetch(await serve({ allow: ["10.0.0.0/8"], clientIp: "203.0.113.9" }));
     expect(outside.status).toBe(404);
     expect(await outside.text()).not.toContain("weatherbot_");
+  });
+
+  it("does not take a request forwarded by a proxy it does not trust for the proxy's own (loopback) address", async () => {
+    const url = await serve({ allow: ["loopback"], token: TOKEN, clientIp: "127.0.0.1" });
+    expect((await fetch(url, { headers: { "x-forwarded-for": "203.0.113.9" } })).status).toBe(404);
+    expect((await fetch(url, { headers: { "x-forwarded-for": "203.0.113.9", authorization: `Bearer ${TOKEN}` } })).status).toBe(200);
+    server!.close();
+    // Trusted, the proxy's forwarded address is the client's (here: clientIp), and it is allowed.
+    const trusted = await serve({ allow: ["loopback"], clientIp: "127.0.0.1", trustProxy: true });
+    expect((await fetch(trusted, { headers: { "x-forwarded-for": "127.0.0.1" } })).status).toBe(200);
   });
 
   it("answers anyone with the bearer token, refuses a wrong token with 403", async () => {
