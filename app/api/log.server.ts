@@ -1,7 +1,7 @@
 /**
  * Where the API's own log lines go. The server (app/server/logger.server.ts) hands it its JSON
  * logger once at startup; until then, and wherever the API runs without the server (tests,
- * scripts), lines go to the console as before, so the tests' guard still fails on an error.
+ * scripts), warnings and errors go to the console as before, so the tests' guard still fails on an error.
  * One sink per process: log lines leave the process on one stdout anyway.
  */
 
@@ -20,10 +20,11 @@ function toConsole(write: (...args: unknown[]) => void) {
   return (fields: LogFields, message: string) => (fields.err === undefined ? write(message) : write(message, fields.err));
 }
 
+/** Warnings and errors only: the per-request and per-tick lines are the server's log's, not a test run's. */
 export const consoleLogger: ApiLogger = {
   error: toConsole((...args) => console.error(...args)),
   warn: toConsole((...args) => console.warn(...args)),
-  info: toConsole((...args) => console.info(...args)),
+  info: () => {},
   debug: () => {},
 };
 

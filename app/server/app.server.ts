@@ -17,7 +17,7 @@ import { graphqlProxy, hostedGraphQLFetch } from "./graphql-proxy.server";
 import { healthHandler } from "./health.server";
 import { createLogger, type Logger } from "./logger.server";
 import { createServerMetrics, isMetricsPath, metricsEndpoint } from "./metrics.server";
-import { requestIdOf } from "./request-id.server";
+import { attachRequestId, requestIdOf } from "./request-id.server";
 import { observeRequests } from "./request-log.server";
 import { sameOriginWrites } from "./same-origin.server";
 import { securityHeaders } from "./security-headers.server";
@@ -176,10 +176,11 @@ export async function createAppServer(env: ServerEnv, assets: AssetSource): Prom
     trust,
   });
   const server = createServer((req, res) => {
-    observe(req, res);
-    if (graphqlEndpoint && isGraphQLPath(req.url)) graphqlEndpoint(req, res);
-    else if (isMetricsPath(req.url)) serveMetrics(req, res);
-    else app(req, res);
+    const observation = observe(req, res);
+    if (graphqlEndpoint && isGraphQLPath(req.url)) return graphqlEndpoint(req, res, observation);
+    if (isMetricsPath(req.url)) return serveMetrics(req, res);
+    attachRequestId(req, observation.id);
+    app(req, res);
   });
   // Idle connections are kept longer than a reverse proxy keeps its own (nginx: 60 s) and than
   // clients wait between requests: with Node's 5 s, a request sent on a connection the server was

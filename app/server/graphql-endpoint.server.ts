@@ -3,7 +3,7 @@ import compression from "compression";
 import proxyAddr from "proxy-addr";
 import { CROSS_SITE_REFUSAL, isCrossSiteWrite } from "./same-origin.server";
 import type { OperationLogRecord } from "../api/log.server";
-import { operationLogFor, requestIdOf } from "./request-id.server";
+import type { RequestObservation } from "./request-log.server";
 import { securityHeaders } from "./security-headers.server";
 
 import { GRAPHQL_PATH } from "../shared/graphql-path";
@@ -103,17 +103,19 @@ export function createGraphQLEndpoint(options: {
   const logError = options.logError ?? ((fields, message) => console.error(message, fields.err));
   const clientIp = clientAddress(options.trust);
   const chain: Middleware[] = [securityHeaders(options.trust), noStore, compression() as unknown as Middleware];
-  return (req: IncomingMessage, res: ServerResponse) => {
+  // The observation (the request's id and the record its log line reads) comes from the server; tests' servers give none.
+  return (req: IncomingMessage, res: ServerResponse, observation?: RequestObservation) => {
+    const context = (clientIpOf: string) => ({ clientIp: clientIpOf, requestId: observation?.id, operationLog: observation?.operation });
     const run = (index: number) => (error?: unknown) => {
       if (error) {
-        logError({ reqId: requestIdOf(req), err: error }, "[graphql] request failed before the API:");
+        logError({ reqId: observation?.id, err: error }, "[graphql] request failed before the API:");
         refuse(res, 500, { error: "Internal Server Error", code: "INTERNAL_SERVER_ERROR" });
       } else if (index < chain.length) {
         chain[index]!(req, res, run(index + 1));
       } else if (isCrossSiteWrite(req.method ?? "GET", req.headers, requestHost(req, options.trust))) {
         refuse(res, 403, CROSS_SITE_REFUSAL);
       } else if (req.method === "GET" || req.method === "HEAD") {
-        void options.yoga(req, res, { clientIp: clientIp(req), requestId: requestIdOf(req), operationLog: operationLogFor(req) });
+        void options.yoga(req, res, context(clientIp(req)));
       } else {
         readBody(req, options.maxBodyBytes).then(
           (body) => {
@@ -121,7 +123,7 @@ export function createGraphQLEndpoint(options: {
               return refuse(res, 413, { error: `Request body larger than ${options.maxBodyBytes} bytes`, code: "PAYLOAD_TOO_LARGE" });
             // A body already read is what frameworks' body parsers leave; yoga takes it as is.
             (req as IncomingMessage & { body?: Buffer }).body = body;
-            void options.yoga(req, res, { clientIp: clientIp(req), requestId: requestIdOf(req), operationLog: operationLogFor(req) });
+            void options.yoga(req, res, context(clientIp(req)));
           },
           () => refuse(res, 400, { error: "The request body could not be read", code: "BAD_REQUEST" }),
         );

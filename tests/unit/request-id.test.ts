@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import proxyAddr from "proxy-addr";
 import { afterEach, describe, expect, it } from "vitest";
 import type { TrustFn } from "~/server/graphql-endpoint.server";
-import { assignRequestId, requestIdOf } from "~/server/request-id.server";
+import { assignRequestId } from "~/server/request-id.server";
 import { routeKind } from "~/server/request-log.server";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -11,11 +11,10 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{1
 let server: Server | null = null;
 afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())));
 
-/** A server that assigns ids as the app's does, under `trust`, and answers with what requestIdOf reads. */
+/** A server that assigns ids as the app's does, under `trust`, and answers with the id it chose. */
 async function serve(trust: TrustFn): Promise<string> {
   server = createServer((req: IncomingMessage, res) => {
-    assignRequestId(req, res, trust);
-    res.end(requestIdOf(req));
+    res.end(assignRequestId(req, res, trust));
   });
   await new Promise<void>((resolve) => server!.listen(0, "127.0.0.1", resolve));
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
