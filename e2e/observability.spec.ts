@@ -70,7 +70,8 @@ test("every line the server writes is JSON; a request's line and its GraphQL ope
   expect(typeof graphqlLine!.ms).toBe("number");
   expect(Date.parse(graphqlLine!.time)).not.toBeNaN();
   expect(logLines().filter((line) => line.reqId === signUpId)).toHaveLength(1);
-  // A refused operation: its error codes are in the line.
+  // A refused operation: its error codes are in the line. A string, not a typed document: any client's own
+  // operation name is what the line must show.
   const refused = await request.post(`${server.baseURL}/graphql`, { data: { query: "query Mine { places { id } }" } });
   const [refusedLine] = await linesOf(refused.headers()["x-request-id"]!, isRequestLine("/graphql"));
   expect(refusedLine).toMatchObject({ op: "Mine", type: "query", errors: ["UNAUTHENTICATED"] });
