@@ -16,7 +16,7 @@ import { getI18n } from "./lib/i18n/middleware.server";
 import { APP_STYLESHEET } from "./lib/inline-stylesheet.server";
 import { NonceContext } from "./lib/nonce";
 import { DocumentRequestIdContext } from "./lib/request-id";
-import { requestLogContext, type RequestLogger } from "./lib/request-log-context";
+import { logRequestError, requestLogContext } from "./lib/request-log-context";
 
 export const streamTimeout = 5_000;
 
@@ -80,7 +80,7 @@ export default function handleRequest(
       onError(error: unknown) {
         responseStatusCode = 500;
         // Errors while streaming after the shell are logged here; earlier ones reach onShellError.
-        if (shellRendered) logRenderError(requestLog, error, "[ssr] error while streaming the page:");
+        if (shellRendered) logRequestError(requestLog, "[ssr] error while streaming the page:", error);
       },
     });
     setTimeout(abort, streamTimeout + 1000);
@@ -97,14 +97,8 @@ export function handleDataRequest(response: Response): Response {
   return response;
 }
 
-/** With the request's id into the server's log (the console where no server set one: tests). */
-function logRenderError(requestLog: { requestId: string; logger: RequestLogger } | null, error: unknown, message: string) {
-  if (requestLog) requestLog.logger.error({ reqId: requestLog.requestId, err: error }, message);
-  else console.error(message, error);
-}
-
 export const handleError: HandleErrorFunction = (error, { request, context }) => {
   // Aborted requests (the user navigated away) are not failures worth logging.
   if (request.signal.aborted) return;
-  logRenderError(context.get(requestLogContext), error, `[ssr] ${request.method} ${new URL(request.url).pathname}:`);
+  logRequestError(context.get(requestLogContext), `[ssr] ${request.method} ${new URL(request.url).pathname}:`, error);
 };
