@@ -14,6 +14,7 @@ function loadEnv(): ServerEnv {
     return parseEnv();
   } catch (error) {
     if (error instanceof EnvError) {
+      // Before any logger exists, and read by a person starting the server: plain text on stderr.
       console.error(error.message);
       process.exit(1);
     }
@@ -40,20 +41,20 @@ async function productionApp(): Promise<{ appModule: AppModule; assets: AssetSou
 
 const env = loadEnv();
 const { appModule, assets } = env.NODE_ENV === "development" ? await developmentApp() : await productionApp();
-const { server, closeWebSockets, closeApi } = await appModule.createAppServer(env, assets);
+const { server, closeWebSockets, closeApi, logger } = await appModule.createAppServer(env, assets);
 
 server.listen(env.PORT, env.HOST, () => {
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : env.PORT;
-  console.log(`Weatherbot listening on http://${env.HOST}:${port} (${env.NODE_ENV})`);
+  logger.info({ host: env.HOST, port, nodeEnv: env.NODE_ENV }, `Weatherbot listening on http://${env.HOST}:${port} (${env.NODE_ENV})`);
 });
 server.on("error", (error) => {
-  console.error(`Cannot listen on ${env.HOST}:${env.PORT}: ${error.message}`);
+  logger.fatal({ err: error }, `Cannot listen on ${env.HOST}:${env.PORT}: ${error.message}`);
   process.exit(1);
 });
 
 function shutdown(signal: string) {
-  console.log(`${signal} received: closing connections`);
+  logger.info({ signal }, `${signal} received: closing connections`);
   server.close(() => void closeApi().finally(() => process.exit(0)));
   void closeWebSockets();
   server.closeIdleConnections();

@@ -11,6 +11,7 @@ import { i18nextOptions } from "./lib/i18n/config";
 import { createLocaleBackend, loadLocale } from "./lib/i18n/load-locale";
 import { reloadOnPreloadError } from "./lib/pwa/build-update";
 import { watchInstallability } from "./lib/pwa/pwa-state";
+import { documentRequestId, DocumentRequestIdContext } from "./lib/request-id";
 
 async function hydrate() {
   // Both can happen before React is ready: the install prompt fires early, a lazy chunk can fail early.
@@ -38,9 +39,11 @@ async function hydrate() {
       <GraphQLClientSourceContext.Provider value={graphql.clientFor}>
         <GraphQLDataContext.Provider value={graphqlData}>
           <I18nextProvider i18n={i18next}>
-            <StrictMode>
-              <HydratedRouter />
-            </StrictMode>
+            <DocumentRequestIdContext.Provider value={documentRequestId()}>
+              <StrictMode>
+                <HydratedRouter />
+              </StrictMode>
+            </DocumentRequestIdContext.Provider>
           </I18nextProvider>
         </GraphQLDataContext.Provider>
       </GraphQLClientSourceContext.Provider>,

@@ -15,6 +15,8 @@ import { GraphQLDataContext, serializeGraphQLData } from "./lib/graphql/ssr-data
 import { getI18n } from "./lib/i18n/middleware.server";
 import { APP_STYLESHEET } from "./lib/inline-stylesheet.server";
 import { NonceContext } from "./lib/nonce";
+import { DocumentRequestIdContext } from "./lib/request-id";
+import { logRequestError, requestLogContext } from "./lib/request-log-context";
 
 export const streamTimeout = 5_000;
 
@@ -31,6 +33,7 @@ export default function handleRequest(
   const graphql = loadContext.get(requestGraphQLContext);
   const graphqlData = graphql ? serializeGraphQLData(graphql.ssr.extractData()) : null;
   const clientSource = graphql ? () => ({ client: graphql.client, settled: true }) : null;
+  const requestLog = loadContext.get(requestLogContext);
   const readyOption: keyof RenderToPipeableStreamOptions =
     isbot(request.headers.get("user-agent")) || routerContext.isSpaMode ? "onAllReady" : "onShellReady";
 
@@ -38,15 +41,17 @@ export default function handleRequest(
   // first could fire into an unassigned `abort` and take the process down).
   const element = (
     <NonceContext.Provider value={nonce}>
-      <InlineStylesheetContext.Provider value={APP_STYLESHEET}>
-        <GraphQLClientSourceContext.Provider value={clientSource}>
-          <GraphQLDataContext.Provider value={graphqlData}>
-            <I18nextProvider i18n={getI18n(loadContext)}>
-              <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
-            </I18nextProvider>
-          </GraphQLDataContext.Provider>
-        </GraphQLClientSourceContext.Provider>
-      </InlineStylesheetContext.Provider>
+      <DocumentRequestIdContext.Provider value={requestLog?.requestId ?? null}>
+        <InlineStylesheetContext.Provider value={APP_STYLESHEET}>
+          <GraphQLClientSourceContext.Provider value={clientSource}>
+            <GraphQLDataContext.Provider value={graphqlData}>
+              <I18nextProvider i18n={getI18n(loadContext)}>
+                <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+              </I18nextProvider>
+            </GraphQLDataContext.Provider>
+          </GraphQLClientSourceContext.Provider>
+        </InlineStylesheetContext.Provider>
+      </DocumentRequestIdContext.Provider>
     </NonceContext.Provider>
   );
 
@@ -75,7 +80,7 @@ export default function handleRequest(
       onError(error: unknown) {
         responseStatusCode = 500;
         // Errors while streaming after the shell are logged here; earlier ones reach onShellError.
-        if (shellRendered) console.error(error);
+        if (shellRendered) logRequestError(requestLog, "[ssr] error while streaming the page:", error);
       },
     });
     setTimeout(abort, streamTimeout + 1000);
@@ -92,8 +97,8 @@ export function handleDataRequest(response: Response): Response {
   return response;
 }
 
-export const handleError: HandleErrorFunction = (error, { request }) => {
+export const handleError: HandleErrorFunction = (error, { request, context }) => {
   // Aborted requests (the user navigated away) are not failures worth logging.
   if (request.signal.aborted) return;
-  console.error(`[ssr] ${request.method} ${new URL(request.url).pathname}:`, error);
+  logRequestError(context.get(requestLogContext), `[ssr] ${request.method} ${new URL(request.url).pathname}:`, error);
 };

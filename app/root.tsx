@@ -20,6 +20,7 @@ import { middlewareNamed } from "./lib/middleware/registry.server";
 import { serverEnv } from "./lib/env.server";
 import { sessionKey } from "./lib/session.server";
 import { useNonce } from "./lib/nonce";
+import { RequestIdMeta, RequestIdProvider } from "./lib/request-id";
 import { fullLoadWhenNeeded } from "./lib/pwa/full-load";
 import { revalidateUnlessRefusedOffline } from "./lib/pwa/offline-refusal";
 import { WEB_MANIFEST, WEB_MANIFEST_URL } from "./lib/pwa/web-manifest";
@@ -87,6 +88,7 @@ function Document({ children }: { children: ReactNode }) {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="description" content={t("app.tagline")} />
         <meta name="theme-color" content={WEB_MANIFEST.theme_color} />
+        <RequestIdMeta />
         <Meta />
         <Links />
         <InlineStylesheet nonce={nonce} />
@@ -106,7 +108,9 @@ export function Layout({ children }: { children: ReactNode }) {
   const loaderData = useRouteLoaderData<typeof loader>("root");
   return (
     <ThemeProvider specifiedTheme={loaderData?.theme ?? null} themeAction="/resources/theme">
-      <Document>{children}</Document>
+      <RequestIdProvider>
+        <Document>{children}</Document>
+      </RequestIdProvider>
     </ThemeProvider>
   );
 }

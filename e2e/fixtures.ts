@@ -14,9 +14,26 @@ type ConsoleGuard = {
   messages: () => string[];
 };
 
+/** What the page's CSP blocked, as the browser reports it to the page (see cspViolationReporter). */
+export const CSP_VIOLATION_PREFIX = "CSP violation:";
+
+/**
+ * Runs in every page before its own scripts: each `securitypolicyviolation` event becomes a
+ * console error, so a violation fails the test even where Chromium logs none of its own
+ * (report-only policies, blocked images and styles it reports only as an event).
+ */
+function cspViolationReporter(prefix: string) {
+  document.addEventListener("securitypolicyviolation", (event) => {
+    console.error(
+      `${prefix} ${event.effectiveDirective} blocked ${event.blockedURI || "(inline)"} in ${event.sourceFile || event.documentURI}`,
+    );
+  });
+}
+
 /**
  * Every test runs against the shared production server, and fails on any console
- * error or uncaught page error it did not declare with `consoleGuard.allow`.
+ * error or uncaught page error it did not declare with `consoleGuard.allow`, and on any
+ * Content Security Policy violation (an event, or a console message of any level naming CSP).
  */
 export const test = base.extend<{ consoleGuard: ConsoleGuard }>({
   baseURL: async ({}, use) => {
@@ -33,7 +50,10 @@ export const test = base.extend<{ consoleGuard: ConsoleGuard }>({
         messages.push(text);
         if (isError && !allowed.some((pattern) => pattern.test(text))) unexpected.push(text);
       };
-      page.on("console", (message: ConsoleMessage) => record(`${message.type()}: ${message.text()}`, message.type() === "error"));
+      await page.addInitScript(cspViolationReporter, CSP_VIOLATION_PREFIX);
+      page.on("console", (message: ConsoleMessage) =>
+        record(`${message.type()}: ${message.text()}`, message.type() === "error" || /Content[- ]Security[- ]Policy/i.test(message.text())),
+      );
       page.on("pageerror", (error) => record(`pageerror: ${error.message}`, true));
       await use({ allow: (pattern) => allowed.push(pattern), messages: () => [...messages] });
       // Errors are re-checked at the end so a late `allow` still counts.

@@ -1,5 +1,6 @@
 import type { ExecutionResult, GraphQLError } from "graphql";
 import type { Plugin } from "graphql-yoga";
+import { apiLog } from "./log.server";
 
 /**
  * The largest answer sent, in characters of JSON. The cost limit keeps the app's
@@ -23,7 +24,7 @@ export function oversizeAnswer(maxChars: number): ExecutionResult {
 }
 
 function refused(length: number, maxChars: number) {
-  console.warn(`[graphql] an answer of ${length} characters was refused (limit ${maxChars})`);
+  apiLog.warn({}, `[graphql] an answer of ${length} characters was refused (limit ${maxChars})`);
 }
 
 /**

@@ -10,6 +10,7 @@ import type { Db } from "./db/database.server";
 import type { ReadCache } from "./db/read-cache.server";
 import { apiError, unauthenticated } from "./errors.server";
 import type { Loaders } from "./loaders.server";
+import type { ApiMetrics } from "./metrics.server";
 import type { RequestReads, ResultHints } from "./result-cache.server";
 import type { PlaceTable } from "./db/tables";
 import type { UserMapper } from "./schema/mappers";
@@ -43,6 +44,8 @@ export type ApiServices = {
   alerts: AlertService;
   push: PushService;
   vapidPublicKey: string;
+  /** What the API counts for /metrics (nothing unless the server gives it a registry). */
+  metrics: ApiMetrics;
 };
 
 /** One request's view: the services plus who is asking. */
@@ -53,6 +56,8 @@ export type ApiContext = ApiServices & {
   reads: RequestReads;
   session: { id: string; userId: string; expiresAt: string; user: UserMapper } | null;
   clientIp: string;
+  /** The request's id, as its log lines carry it (the page's or /graphql's X-Request-Id, or a fresh one). */
+  requestId: string;
   /** What this request's answer depends on, as its resolvers declare it (see useResultCache). */
   resultHints: ResultHints;
   /** This request's batched reads of per-item relations (see Loaders); never shared with another request. */

@@ -20,6 +20,9 @@ import { startScheduler } from "./bot/scheduler.server";
 import { MAX_ANSWER_CHARS, useAnswerSizeLimit } from "./answer-size.server";
 import { costLimitRule } from "./cost-limit.server";
 import { useJitForRepeatedOperations } from "./jit.server";
+import { apiLog, setApiLogger, type ApiLogger, type OperationLogRecord } from "./log.server";
+import { noMetrics, type ApiMetrics } from "./metrics.server";
+import { useOperationObserver } from "./operation-observer.server";
 import { Loaders } from "./loaders.server";
 import { createSessionLookup } from "./auth/sessions.server";
 import type { ApiContext, ApiServices } from "./context.server";
@@ -67,6 +70,10 @@ export type ApiConfig = {
   schemaExtensions?: readonly SchemaExtension[];
   /** Hears every SQL statement before it runs (tests count a request's statements); nothing in production sets it. */
   onStatement?: (sql: string) => void;
+  /** Where the API's log lines go (the server's JSON logger); unset, the console. */
+  logger?: ApiLogger;
+  /** What the API counts for /metrics (the server's prom-client registry); unset, nothing. */
+  metrics?: ApiMetrics;
 };
 
 const LIMITS = { maxDepth: 10, maxAliases: 15, maxTokens: 2000 };
@@ -76,6 +83,15 @@ const OUTAGE_WARN_MS = 30_000;
 
 /** The largest request the API reads, over HTTP or as one WebSocket message (its biggest operation is a few KB). */
 export const MAX_REQUEST_BYTES = 1_000_000;
+
+/** yoga's log calls, as one line: the texts as the message, the first error as `err`. */
+function yogaLogMessage(args: unknown[]): string {
+  return ["[graphql]", ...args.filter((arg) => typeof arg === "string")].join(" ");
+}
+function yogaLogFields(args: unknown[]): { err?: unknown } {
+  const err = args.find((arg) => arg instanceof Error);
+  return err === undefined ? {} : { err };
+}
 
 function bearerToken(request: Request): string | null {
   const header = request.headers.get("authorization");
@@ -117,6 +133,8 @@ const useErrorCodes = (): Plugin => ({
 
 export async function createApi(config: ApiConfig) {
   const now = config.now ?? (() => new Date());
+  if (config.logger) setApiLogger(config.logger);
+  const metrics = config.metrics ?? noMetrics;
   const maxAnswerChars = config.maxAnswerChars ?? MAX_ANSWER_CHARS;
   const { db, changes, dialect } = await openDatabase(databaseTarget(path.resolve(config.dataDir), config.databaseUrl), {
     onStatement: config.onStatement,
@@ -125,10 +143,11 @@ export async function createApi(config: ApiConfig) {
   const openMeteo = createOpenMeteoClient({
     forecastUrl: config.openMeteoForecastUrl,
     geocodingUrl: config.openMeteoGeocodingUrl,
+    metrics,
   });
   // The forecast store's values say themselves how long they hold (a resolver passes that on
   // with validUntil), so no kept answer depends on the table behind it.
-  const forecasts = createForecastService({ client: openMeteo, db: changes.reads.exempt(db), now });
+  const forecasts = createForecastService({ client: openMeteo, db: changes.reads.exempt(db), now, metrics });
   // Its follower only hands new rows to subscribers, which no kept answer depends on.
   const inbox = createInbox(db, now, { followDb: changes.reads.exempt(db) });
   const vapid = loadVapidKeys(path.resolve(config.dataDir));
@@ -138,11 +157,13 @@ export async function createApi(config: ApiConfig) {
     vapid,
     subject: config.pushSubject ?? "mailto:admin@weatherbot.example",
     endpointPolicy: { allowLoopback: config.pushAllowLoopback ?? false },
+    metrics,
   });
   // Deliveries still under way when the API closes are waited for: the database outlives them.
   const deliveries = new Set<Promise<unknown>>();
   const deliveryLog = createOutageLog("[push]", "delivery failed");
   inbox.onPublish((row) => {
+    metrics.messageWritten(row.kind);
     const delivery = push.deliver(row).then(deliveryLog.succeeded, deliveryLog.failed);
     deliveries.add(delivery);
     void delivery.finally(() => deliveries.delete(delivery));
@@ -164,12 +185,13 @@ export async function createApi(config: ApiConfig) {
     hashSlots: createHashSlots(),
     sessionEnds: createSessionEnds(now),
     rateLimits,
+    metrics,
   };
 
   const findSession = createSessionLookup(db, changes, now);
-  async function contextFor(request: Request, clientIp: string): Promise<ApiContext> {
+  async function contextFor(request: Request, clientIp: string, requestId: string): Promise<ApiContext> {
     try {
-      return await buildContext(request, clientIp);
+      return await buildContext(request, clientIp, requestId);
     } catch (error) {
       // The session lookup meets the database first: an outage here is the same retryable
       // answer as in a resolver (yoga does not pass context errors through maskError).
@@ -183,12 +205,15 @@ export async function createApi(config: ApiConfig) {
   function unavailable(error: unknown): GraphQLError {
     if (performance.now() - lastWarned >= OUTAGE_WARN_MS) {
       lastWarned = performance.now();
-      console.warn("[graphql] database unavailable; requests get SERVICE_UNAVAILABLE:", error instanceof Error ? error.message : error);
+      apiLog.warn(
+        {},
+        `[graphql] database unavailable; requests get SERVICE_UNAVAILABLE: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
     return databaseUnavailableError();
   }
 
-  async function buildContext(request: Request, clientIp: string): Promise<ApiContext> {
+  async function buildContext(request: Request, clientIp: string, requestId: string): Promise<ApiContext> {
     // On PostgreSQL: hear every write other instances committed before this request came, so no kept answer or read is stale.
     const heard = changes.sync();
     if (heard) await heard;
@@ -210,13 +235,17 @@ export async function createApi(config: ApiConfig) {
           }
         : null,
       clientIp,
+      requestId,
       resultHints: newResultHints(),
       loaders: new Loaders(requestDb),
     };
   }
 
-  // Callers say who the client is: the HTTP endpoint (trusting proxies as configured), loaders, the WebSocket server.
-  const yoga = createYoga<{ clientIp?: string }, ApiContext>({
+  // Unexpected errors the operation observer logged (with their request id): the mask does not log them again.
+  const reported = new WeakSet<object>();
+  // Callers say who the client is (the HTTP endpoint, trusting proxies as configured; loaders; the WebSocket
+  // server) and which request this is (the id the request's log line carries; a fresh one when none is given).
+  const yoga = createYoga<{ clientIp?: string; requestId?: string; operationLog?: OperationLogRecord }, ApiContext>({
     schema: createApiSchema(config.schemaExtensions),
     graphqlEndpoint: GRAPHQL_PATH,
     // The HTTP endpoint reads at most MAX_REQUEST_BYTES before yoga sees a request, and the
@@ -227,11 +256,12 @@ export async function createApi(config: ApiConfig) {
     logging: {
       debug: () => {},
       info: () => {},
-      warn: (...args: unknown[]) => console.warn("[graphql]", ...args),
+      warn: (...args: unknown[]) => apiLog.warn(yogaLogFields(args), yogaLogMessage(args)),
       // Errors the API raised on purpose (bad input, not logged in, ...) are answers, not incidents.
       error: (...args: unknown[]) => {
         if (args.some((arg) => arg instanceof GraphQLError && arg.extensions?.code !== "INTERNAL_SERVER_ERROR")) return;
-        console.error("[graphql]", ...args);
+        if (args.some((arg) => typeof arg === "object" && arg !== null && reported.has(arg))) return;
+        apiLog.error(yogaLogFields(args), yogaLogMessage(args));
       },
     },
     landingPage: !config.production,
@@ -243,14 +273,16 @@ export async function createApi(config: ApiConfig) {
         const original = (error as GraphQLError).originalError ?? error;
         if (original instanceof GraphQLError) return original;
         if (isDatabaseUnavailable(original)) return unavailable(original);
-        console.error("[graphql] unexpected error:", original);
+        if (!reported.has(original as object)) apiLog.error({ err: original }, "[graphql] unexpected error:");
         return new GraphQLError(message, { extensions: { code: "INTERNAL_SERVER_ERROR" } });
       },
     },
-    context: async ({ request, clientIp }) => contextFor(request, clientIp ?? "unknown"),
+    context: async ({ request, clientIp, requestId }) => contextFor(request, clientIp ?? "unknown", requestId ?? randomUUID()),
     plugins: [
+      // Before the result cache: a kept answer is logged and measured too.
+      useOperationObserver(metrics, reported),
       // First: an answer kept from before skips the rest of execution, compiling included.
-      useResultCache(changes),
+      useResultCache(changes, undefined, metrics),
       useJitForRepeatedOperations(),
       EnvelopArmorPlugin({
         maxDepth: { n: LIMITS.maxDepth },

@@ -1,6 +1,7 @@
 import { useGraphQlJit } from "@envelop/graphql-jit";
 import type { DocumentNode } from "graphql";
 import type { Plugin } from "graphql-yoga";
+import { apiLog } from "./log.server";
 
 /** Runs of one document before it is compiled. */
 export const JIT_AFTER_RUNS = 2;
@@ -26,7 +27,7 @@ export function useJitForRepeatedOperations(): Plugin {
         runs.set(document, count);
         return count >= JIT_AFTER_RUNS;
       },
-      onError: (error) => console.error("[graphql] could not compile an operation; it runs uncompiled:", error),
+      onError: (error) => apiLog.error({ err: error }, "[graphql] could not compile an operation; it runs uncompiled:"),
     },
   ) as Plugin;
 }

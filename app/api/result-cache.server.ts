@@ -2,6 +2,7 @@ import type { DocumentNode, ExecutionResult, GraphQLResolveInfo } from "graphql"
 import type { Plugin } from "graphql-yoga";
 import type { ChangeMark, ChangeTracker } from "./db/change-tracker.server";
 import { ReadLog } from "./db/read-log.server";
+import { noMetrics, type ApiMetrics } from "./metrics.server";
 
 /**
  * What one execution's answer depends on beyond the tables it read (those are logged from
@@ -125,7 +126,11 @@ function keptResult(text: string): ExecutionResult {
  * (RequestReads), which its `db`, its loaders and the read caches it asks log into. Its
  * mark is the earliest of what it read, and at the latest the moment execution starts.
  */
-export function useResultCache(changes: ChangeTracker, maxChars = RESULT_CACHE_MAX_CHARS): Plugin & { readonly size: number } {
+export function useResultCache(
+  changes: ChangeTracker,
+  maxChars = RESULT_CACHE_MAX_CHARS,
+  metrics: ApiMetrics = noMetrics,
+): Plugin & { readonly size: number } {
   const entries = new Map<string, Entry>();
   let chars = 0;
   const documentIds = new WeakMap<DocumentNode, string>();
@@ -173,10 +178,12 @@ export function useResultCache(changes: ChangeTracker, maxChars = RESULT_CACHE_M
         if (context.now().getTime() < entry.until && changes.unchangedSince(entry.mark, entry.tables, reads.mark)) {
           entries.set(key, entry);
           chars += entry.text.length;
+          metrics.cacheLookup("result", true);
           setResultAndStopExecution(keptResult(entry.text));
           return;
         }
       }
+      metrics.cacheLookup("result", false);
       // What execution reads from now on was read after this (its context's reads may have an earlier mark).
       reads.since(changes.mark());
       return {

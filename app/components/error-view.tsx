@@ -1,5 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { isRouteErrorResponse } from "react-router";
+import { useShownRequestId } from "~/lib/request-id";
 
 /** Status, title and description of anything a route can throw. */
 export function describeError(error: unknown): { status: number; message: string | null; stack: string | null } {
@@ -20,6 +21,9 @@ export function describeError(error: unknown): { status: number; message: string
 export function ErrorView({ error }: { error: unknown }) {
   const { t } = useTranslation();
   const { status, message, stack } = describeError(error);
+  const shownRequestId = useShownRequestId();
+  // A server error's request id lets whoever reads the logs find this very request.
+  const requestId = status >= 500 ? shownRequestId : null;
   const title = status === 404 ? t("errors.notFoundTitle") : t("errors.serverErrorTitle");
   return (
     <section className="mx-auto max-w-xl py-16 text-center" data-testid="error-page" data-status={status}>
@@ -29,6 +33,11 @@ export function ErrorView({ error }: { error: unknown }) {
       <p className="mt-4 text-muted" data-testid="error-description">
         {message ?? t("errors.unexpected")}
       </p>
+      {requestId ? (
+        <p className="mt-4 text-sm text-muted" data-testid="error-request-id">
+          {t("errors.requestId", { id: requestId })}
+        </p>
+      ) : null}
       {stack ? <pre className="mt-6 overflow-auto rounded bg-muted p-4 text-left text-xs">{stack}</pre> : null}
       <a href="/" className="button mt-8 inline-flex">
         {t("errors.backHome")}

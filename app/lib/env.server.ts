@@ -43,6 +43,28 @@ const trustProxy = z
     return z.NEVER;
   });
 
+/** Where /metrics may be read from: addresses and subnets as TRUST_PROXY takes them, or "none" (the token only). */
+const metricsAllow = z
+  .string()
+  .trim()
+  .transform((raw, ctx): string[] => {
+    const value = raw.toLowerCase();
+    if (value === "none") return [];
+    const entries = value
+      .split(",")
+      .map((entry) => entry.trim())
+      .filter(Boolean);
+    const bad = entries.filter((entry) => !isProxyAddress(entry));
+    if (bad.length === 0 && entries.length > 0) return entries;
+    ctx.addIssue({
+      code: "custom",
+      message: `expected "none" or a comma-separated list of IP addresses, subnets (CIDR) or loopback/linklocal/uniquelocal; "${bad.join(", ")}" is none of these`,
+    });
+    return z.NEVER;
+  });
+
+export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+
 const port = z
   .string()
   .trim()
@@ -111,6 +133,12 @@ const envSchema = z.object({
     .default("mailto:admin@weatherbot.example"),
   /** Lets push endpoints be on loopback (plain HTTP allowed there): for tests' fake push services, never in real use. */
   PUSH_ALLOW_LOOPBACK: flag.default(false),
+  /** The least severe log line written (JSON lines on stdout). */
+  LOG_LEVEL: z.enum(LOG_LEVELS, { message: `expected one of ${LOG_LEVELS.map((level) => `"${level}"`).join(", ")}` }).default("info"),
+  /** Client addresses /metrics answers without a token (the address TRUST_PROXY gives, as for every route). */
+  METRICS_ALLOW: metricsAllow.default(["loopback"]),
+  /** A bearer token that opens /metrics from anywhere. */
+  METRICS_TOKEN: z.string().trim().min(16, "expected at least 16 characters (for example: openssl rand -hex 32)").optional(),
   /** Turns on the /__test/* routes the end-to-end suite uses to inject failures. */
   TEST_HOOKS: flag.default(false),
 });
@@ -134,7 +162,8 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     result.error.issues.map((issue) => {
       const name = String(issue.path[0] ?? "environment");
       const value = present[name];
-      const shown = value === undefined ? "" : ` (got ${JSON.stringify(name === "SESSION_SECRET" ? "[hidden]" : value)})`;
+      const secret = name === "SESSION_SECRET" || name === "METRICS_TOKEN";
+      const shown = value === undefined ? "" : ` (got ${JSON.stringify(secret ? "[hidden]" : value)})`;
       return `${name}: ${issue.message}${shown}`;
     }),
   );

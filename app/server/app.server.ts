@@ -10,10 +10,15 @@ import { createApi, MAX_REQUEST_BYTES, type Api } from "../api/index.server";
 import { offlinePageHeader } from "../lib/csp.server";
 import type { ServerEnv } from "../lib/env.server";
 import { graphqlFetchContext } from "../lib/graphql/executor-context";
+import { requestLogContext } from "../lib/request-log-context";
 import { GRAPHQL_PATH } from "../shared/graphql-path";
 import { clientAddress, createGraphQLEndpoint, inProcessGraphQLFetch, isGraphQLPath } from "./graphql-endpoint.server";
 import { graphqlProxy, hostedGraphQLFetch } from "./graphql-proxy.server";
 import { healthHandler } from "./health.server";
+import { createLogger, type Logger } from "./logger.server";
+import { createServerMetrics, isMetricsPath, metricsEndpoint } from "./metrics.server";
+import { attachRequestId, requestIdOf } from "./request-id.server";
+import { observeRequests } from "./request-log.server";
 import { sameOriginWrites } from "./same-origin.server";
 import { securityHeaders } from "./security-headers.server";
 import { attachWebSocket } from "./websocket.server";
@@ -39,6 +44,8 @@ export type AppServer = {
   closeWebSockets: () => Promise<void>;
   /** Stops the bot and closes the database, once no request is running. */
   closeApi: () => Promise<void>;
+  /** The server's JSON log (LOG_LEVEL), for server.ts's own lines. */
+  logger: Logger;
 };
 
 function serveStatic(app: express.Express, clientDir: string) {
@@ -73,7 +80,7 @@ function serverBuildSource(assets: AssetSource): () => Promise<ServerBuild> {
   return () => build;
 }
 
-function createExpressApp(env: ServerEnv, backend: GraphQLBackend, assets: AssetSource): express.Express {
+function createExpressApp(env: ServerEnv, backend: GraphQLBackend, assets: AssetSource, logger: Logger): express.Express {
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", env.TRUST_PROXY);
@@ -82,7 +89,7 @@ function createExpressApp(env: ServerEnv, backend: GraphQLBackend, assets: Asset
   app.use(sameOriginWrites);
 
   // The embedded API's /graphql is served beside this app (see createAppServer); a hosted one is proxied here.
-  if (backend.kind === "hosted") app.all(GRAPHQL_PATH, graphqlProxy(backend.url));
+  if (backend.kind === "hosted") app.all(GRAPHQL_PATH, graphqlProxy(backend.url, logger));
 
   if (assets.kind === "vite") app.use(assets.vite.middlewares);
   else serveStatic(app, assets.clientDir);
@@ -107,19 +114,32 @@ function createExpressApp(env: ServerEnv, backend: GraphQLBackend, assets: Asset
       build: serverBuildSource(assets),
       mode: env.NODE_ENV,
       getLoadContext(req) {
-        // Loaders and actions call the embedded API in-process, as this client address.
+        // Loaders and actions call the embedded API in-process, as this client address, under this request's id.
         const context = new RouterContextProvider();
+        const requestId = requestIdOf(req) ?? "";
         const graphqlFetch =
-          backend.kind === "hosted" ? hostedGraphQLFetch(backend.url) : inProcessGraphQLFetch(backend.api.yoga.fetch, req.ip ?? "unknown");
+          backend.kind === "hosted"
+            ? hostedGraphQLFetch(backend.url, requestId)
+            : inProcessGraphQLFetch(backend.api.yoga.fetch, req.ip ?? "unknown", requestId);
         context.set(graphqlFetchContext, graphqlFetch);
+        context.set(requestLogContext, { requestId, logger });
         return context;
       },
     }),
   );
+  // What no route caught: logged with the request's id, which the answer names too.
+  app.use((error: unknown, req: express.Request, res: express.Response, next: express.NextFunction) => {
+    const reqId = requestIdOf(req);
+    logger.error({ reqId, err: error }, "[http] unhandled error");
+    if (res.headersSent) return next(error);
+    res.status(500).type("text/plain").send(`Internal Server Error (request id ${reqId})`);
+  });
   return app;
 }
 
 export async function createAppServer(env: ServerEnv, assets: AssetSource): Promise<AppServer> {
+  const logger = createLogger(env.LOG_LEVEL);
+  const metrics = createServerMetrics();
   // With GRAPHQL_URL the app is a front end for a hosted API: no database, no bot here.
   const api = env.GRAPHQL_URL
     ? null
@@ -132,12 +152,36 @@ export async function createAppServer(env: ServerEnv, assets: AssetSource): Prom
         openMeteoGeocodingUrl: env.OPEN_METEO_GEOCODING_URL,
         pushSubject: env.VAPID_SUBJECT,
         pushAllowLoopback: env.PUSH_ALLOW_LOOPBACK,
+        logger,
+        metrics: metrics.api,
       });
-  const app = createExpressApp(env, api ? { kind: "embedded", api } : { kind: "hosted", url: env.GRAPHQL_URL! }, assets);
+  const app = createExpressApp(env, api ? { kind: "embedded", api } : { kind: "hosted", url: env.GRAPHQL_URL! }, assets, logger);
   // "trust proxy fn" is Express's compiled TRUST_PROXY: /graphql reads client addresses exactly as the other routes do.
   const trust = app.get("trust proxy fn");
-  const graphqlEndpoint = api ? createGraphQLEndpoint({ yoga: api.yoga, trust, maxBodyBytes: MAX_REQUEST_BYTES }) : null;
-  const server = createServer((req, res) => (graphqlEndpoint && isGraphQLPath(req.url) ? graphqlEndpoint(req, res) : app(req, res)));
+  const graphqlEndpoint = api
+    ? createGraphQLEndpoint({
+        yoga: api.yoga,
+        trust,
+        maxBodyBytes: MAX_REQUEST_BYTES,
+        logError: (fields, message) => logger.error(fields, message),
+      })
+    : null;
+  // Every request gets its id and log line first; /metrics, like /graphql, is answered beside Express.
+  const observe = observeRequests({ trust, logger, metrics });
+  const serveMetrics = metricsEndpoint({
+    registry: metrics.registry,
+    allow: env.METRICS_ALLOW,
+    token: env.METRICS_TOKEN,
+    clientIp: clientAddress(trust),
+    trust,
+  });
+  const server = createServer((req, res) => {
+    const observation = observe(req, res);
+    if (graphqlEndpoint && isGraphQLPath(req.url)) return graphqlEndpoint(req, res, observation);
+    if (isMetricsPath(req.url)) return serveMetrics(req, res);
+    attachRequestId(req, observation.id);
+    app(req, res);
+  });
   // Idle connections are kept longer than a reverse proxy keeps its own (nginx: 60 s) and than
   // clients wait between requests: with Node's 5 s, a request sent on a connection the server was
   // closing at that moment failed with ECONNRESET (seen on a busy machine).
@@ -148,5 +192,6 @@ export async function createAppServer(env: ServerEnv, assets: AssetSource): Prom
     server,
     closeWebSockets: () => websocket?.close() ?? Promise.resolve(),
     closeApi: () => api?.close() ?? Promise.resolve(),
+    logger,
   };
 }

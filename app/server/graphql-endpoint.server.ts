@@ -2,6 +2,8 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import compression from "compression";
 import proxyAddr from "proxy-addr";
 import { CROSS_SITE_REFUSAL, isCrossSiteWrite } from "./same-origin.server";
+import type { OperationLogRecord } from "../api/log.server";
+import type { RequestObservation } from "./request-log.server";
 import { securityHeaders } from "./security-headers.server";
 
 import { GRAPHQL_PATH } from "../shared/graphql-path";
@@ -11,8 +13,12 @@ export { GRAPHQL_PATH };
 /** Whether the proxy at `address`, `hop` steps from the server, may speak for the client (Express's "trust proxy"). */
 export type TrustFn = (address: string, hop: number) => boolean;
 
-/** graphql-yoga's Node handler, told the client's address. */
-type YogaNodeHandler = (req: IncomingMessage, res: ServerResponse, context: { clientIp: string }) => unknown;
+/** graphql-yoga's Node handler, told the client's address and the request's id (for its log lines). */
+type YogaNodeHandler = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  context: { clientIp: string; requestId?: string; operationLog?: OperationLogRecord },
+) => unknown;
 
 type Middleware = (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => void;
 
@@ -87,20 +93,29 @@ const noStore: Middleware = (_req, res, next) => {
  * compression, the same refusal of cross-site writes, and the client's address as
  * Express's "trust proxy" setting reads it.
  */
-export function createGraphQLEndpoint(options: { yoga: YogaNodeHandler; trust: TrustFn; maxBodyBytes: number }) {
+export function createGraphQLEndpoint(options: {
+  yoga: YogaNodeHandler;
+  trust: TrustFn;
+  maxBodyBytes: number;
+  /** Where a failure before the API is logged (the server's logger; the console by default). */
+  logError?: (fields: { reqId?: string; err: unknown }, message: string) => void;
+}) {
+  const logError = options.logError ?? ((fields, message) => console.error(message, fields.err));
   const clientIp = clientAddress(options.trust);
   const chain: Middleware[] = [securityHeaders(options.trust), noStore, compression() as unknown as Middleware];
-  return (req: IncomingMessage, res: ServerResponse) => {
+  // The observation (the request's id and the record its log line reads) comes from the server; tests' servers give none.
+  return (req: IncomingMessage, res: ServerResponse, observation?: RequestObservation) => {
+    const context = (clientIpOf: string) => ({ clientIp: clientIpOf, requestId: observation?.id, operationLog: observation?.operation });
     const run = (index: number) => (error?: unknown) => {
       if (error) {
-        console.error("[graphql] request failed before the API:", error);
+        logError({ reqId: observation?.id, err: error }, "[graphql] request failed before the API:");
         refuse(res, 500, { error: "Internal Server Error", code: "INTERNAL_SERVER_ERROR" });
       } else if (index < chain.length) {
         chain[index]!(req, res, run(index + 1));
       } else if (isCrossSiteWrite(req.method ?? "GET", req.headers, requestHost(req, options.trust))) {
         refuse(res, 403, CROSS_SITE_REFUSAL);
       } else if (req.method === "GET" || req.method === "HEAD") {
-        void options.yoga(req, res, { clientIp: clientIp(req) });
+        void options.yoga(req, res, context(clientIp(req)));
       } else {
         readBody(req, options.maxBodyBytes).then(
           (body) => {
@@ -108,7 +123,7 @@ export function createGraphQLEndpoint(options: { yoga: YogaNodeHandler; trust: T
               return refuse(res, 413, { error: `Request body larger than ${options.maxBodyBytes} bytes`, code: "PAYLOAD_TOO_LARGE" });
             // A body already read is what frameworks' body parsers leave; yoga takes it as is.
             (req as IncomingMessage & { body?: Buffer }).body = body;
-            void options.yoga(req, res, { clientIp: clientIp(req) });
+            void options.yoga(req, res, context(clientIp(req)));
           },
           () => refuse(res, 400, { error: "The request body could not be read", code: "BAD_REQUEST" }),
         );
@@ -119,12 +134,14 @@ export function createGraphQLEndpoint(options: { yoga: YogaNodeHandler; trust: T
 }
 
 /** What yoga's in-process entry needs: a URL, request options, and who the client is. */
-type YogaFetch = (url: string, init: RequestInit, context: { clientIp: string }) => Response | Promise<Response>;
+type YogaFetch = (url: string, init: RequestInit, context: { clientIp: string; requestId?: string }) => Response | Promise<Response>;
 
 /**
  * The `fetch` loaders and actions use when the API is embedded: operations run inside this
- * process (no HTTP round trip to itself), as the page's client address.
+ * process (no HTTP round trip to itself), as the page's client address and under the
+ * page's request id, so the operations' log lines carry the page's id.
  */
-export function inProcessGraphQLFetch(yogaFetch: YogaFetch, clientIp: string): typeof fetch {
-  return (input, init) => Promise.resolve(yogaFetch(input instanceof Request ? input.url : String(input), init ?? {}, { clientIp }));
+export function inProcessGraphQLFetch(yogaFetch: YogaFetch, clientIp: string, requestId?: string): typeof fetch {
+  return (input, init) =>
+    Promise.resolve(yogaFetch(input instanceof Request ? input.url : String(input), init ?? {}, { clientIp, requestId }));
 }

@@ -14,6 +14,8 @@ export type AppServer = {
   pid: number;
   /** Everything the server printed so far (stdout and stderr). */
   output: () => string;
+  /** What it printed on stdout alone: its JSON log lines. */
+  stdout: () => string;
   stop: () => Promise<void>;
 };
 
@@ -78,7 +80,11 @@ export async function startAppServer(
     stdio: ["ignore", "pipe", "pipe"],
   });
   let log = "";
-  child.stdout?.on("data", (chunk: Buffer) => (log += chunk.toString()));
+  let stdout = "";
+  child.stdout?.on("data", (chunk: Buffer) => {
+    log += chunk.toString();
+    stdout += chunk.toString();
+  });
   child.stderr?.on("data", (chunk: Buffer) => (log += chunk.toString()));
   const output = () => log;
   const baseURL = `http://127.0.0.1:${port}`;
@@ -93,6 +99,7 @@ export async function startAppServer(
     port,
     pid: child.pid!,
     output,
+    stdout: () => stdout,
     stop: async () => {
       await new Promise<void>((resolve) => {
         // Exited already: with a code, or killed by a signal (then exitCode stays null).

@@ -26,7 +26,30 @@ describe("parseEnv", () => {
       OPEN_METEO_GEOCODING_URL: "https://geocoding-api.open-meteo.com",
       VAPID_SUBJECT: "mailto:admin@weatherbot.example",
       POSTHOG_HOST: "https://eu.i.posthog.com",
+      LOG_LEVEL: "info",
+      METRICS_ALLOW: ["loopback"],
     });
+  });
+
+  it("reads LOG_LEVEL as one of pino's levels", () => {
+    expect(parseEnv({ LOG_LEVEL: "debug" }).LOG_LEVEL).toBe("debug");
+    expect(parseEnv({ LOG_LEVEL: "silent" }).LOG_LEVEL).toBe("silent");
+    expect(envError({ LOG_LEVEL: "verbose" }).message).toContain('LOG_LEVEL: expected one of "fatal", "error"');
+  });
+
+  it("reads who may read /metrics: addresses and subnets, none, and a token it never shows", () => {
+    expect(parseEnv({ METRICS_ALLOW: "10.0.0.0/8, 192.168.1.7,loopback" }).METRICS_ALLOW).toEqual([
+      "10.0.0.0/8",
+      "192.168.1.7",
+      "loopback",
+    ]);
+    expect(parseEnv({ METRICS_ALLOW: "none" }).METRICS_ALLOW).toEqual([]);
+    expect(envError({ METRICS_ALLOW: "10.0.0.0/40" }).message).toContain("METRICS_ALLOW:");
+    const token = "short-token";
+    const { message } = envError({ METRICS_TOKEN: token });
+    expect(message).toContain("METRICS_TOKEN: expected at least 16 characters");
+    expect(message).not.toContain(token);
+    expect(parseEnv({ METRICS_TOKEN: "a".repeat(32) }).METRICS_TOKEN).toBe("a".repeat(32));
   });
 
   it("takes analytics settings: a key turns analytics on, the host is a base URL", () => {

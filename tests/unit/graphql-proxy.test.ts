@@ -2,7 +2,8 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import express from "express";
 import { afterEach, describe, expect, it } from "vitest";
-import { graphqlProxy } from "~/server/graphql-proxy.server";
+import { graphqlProxy, hostedGraphQLFetch } from "~/server/graphql-proxy.server";
+import { attachRequestId } from "~/server/request-id.server";
 
 const servers: Server[] = [];
 afterEach(async () => {
@@ -34,5 +35,31 @@ describe("the hosted-API proxy", () => {
     });
     expect(await response.json()).toEqual({ data: { me: { email: "a@example.com" } } });
     expect(response.headers.get("cache-control")).toBe("private, no-store");
+  });
+
+  it("passes the request's id on to the hosted API, from the browser's /graphql and from the loaders", async () => {
+    const seen: Array<string | undefined> = [];
+    const hosted = await listen(
+      createServer((req, res) => {
+        seen.push(req.headers["x-request-id"] as string | undefined);
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end(JSON.stringify({ data: { ok: true } }));
+      }),
+    );
+    const app = express();
+    app.use((req, _res, next) => {
+      attachRequestId(req, "page-request-7");
+      next();
+    });
+    app.all("/graphql", graphqlProxy(`${hosted}/graphql`));
+    const front = await listen(createServer(app));
+    const body = JSON.stringify({ query: "{ ok }" });
+    await fetch(`${front}/graphql`, { method: "POST", headers: { "content-type": "application/json" }, body });
+    await hostedGraphQLFetch(`${hosted}/graphql`, "loader-request-8")("http://weatherbot.internal/graphql", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body,
+    });
+    expect(seen).toEqual(["page-request-7", "loader-request-8"]);
   });
 });

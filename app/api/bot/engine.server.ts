@@ -1,4 +1,6 @@
 import { createOutageLog } from "../db/outage-log.server";
+import { apiLog } from "../log.server";
+import { noMetrics, type ApiMetrics } from "../metrics.server";
 import type { AlertService } from "./alerts.server";
 import type { BriefingService } from "./briefings.server";
 import type { ShardLeases } from "./engine-shards.server";
@@ -20,12 +22,14 @@ export function createEngine({
   push,
   leases,
   leaseMs,
+  metrics = noMetrics,
 }: {
   briefings: BriefingService;
   alerts: AlertService;
   push: PushService;
   leases: ShardLeases;
   leaseMs: number;
+  metrics?: ApiMetrics;
 }) {
   const renewalLog = createOutageLog("[bot]", "lease renewal failed");
   /** Keeps the lease on `shards` while `work` runs (a big tick on a loaded machine may outlast one lease). */
@@ -43,32 +47,52 @@ export function createEngine({
     }
   }
 
+  /** Claims shards of `tick` until none is left for it, and does their work. */
+  async function passShards(tick: number, onClaim?: (shards: number[]) => void): Promise<EnginePassResult> {
+    const result: EnginePassResult = { shards: [], briefings: 0, alerts: 0, digests: 0 };
+    const share = await leases.register(ENGINE_SHARDS);
+    for (;;) {
+      const shards = await leases.claim(tick, share);
+      if (shards.length === 0) return result;
+      onClaim?.(shards);
+      const scope = scopeOf(shards);
+      try {
+        await holding(tick, shards, async () => {
+          result.briefings += (await briefings.runDue(scope)).sent;
+          const checked = await alerts.evaluateAll(scope);
+          result.alerts += checked.alerts + checked.allClears;
+          result.digests += await push.sendDigests(scope);
+        });
+      } catch (error) {
+        await leases.release(tick, shards).catch(() => {});
+        throw error;
+      }
+      await leases.finish(tick, shards);
+      result.shards.push(...shards);
+    }
+  }
+
   return {
     /** Notes this instance as running (a pass does it too); returns its share of a tick. */
     register: () => leases.register(ENGINE_SHARDS),
 
-    /** The pass of `tick` (ticks are numbered by the scheduler from the wall clock). `onClaim` hears each claim (tests). */
+    /**
+     * The pass of `tick` (ticks are numbered by the scheduler from the wall clock), timed for
+     * /metrics and logged. `onClaim` hears each claim (tests).
+     */
     async pass(tick: number, { onClaim }: { onClaim?: (shards: number[]) => void } = {}): Promise<EnginePassResult> {
-      const result: EnginePassResult = { shards: [], briefings: 0, alerts: 0, digests: 0 };
-      const share = await leases.register(ENGINE_SHARDS);
-      for (;;) {
-        const shards = await leases.claim(tick, share);
-        if (shards.length === 0) return result;
-        onClaim?.(shards);
-        const scope = scopeOf(shards);
-        try {
-          await holding(tick, shards, async () => {
-            result.briefings += (await briefings.runDue(scope)).sent;
-            const checked = await alerts.evaluateAll(scope);
-            result.alerts += checked.alerts + checked.allClears;
-            result.digests += await push.sendDigests(scope);
-          });
-        } catch (error) {
-          await leases.release(tick, shards).catch(() => {});
-          throw error;
-        }
-        await leases.finish(tick, shards);
-        result.shards.push(...shards);
+      const started = performance.now();
+      try {
+        const result = await passShards(tick, onClaim);
+        const ms = performance.now() - started;
+        metrics.engineTick(ms / 1000, "ok");
+        // A tick that wrote nothing is routine: seen only at debug level.
+        const wrote = result.briefings + result.alerts + result.digests > 0;
+        apiLog[wrote ? "info" : "debug"]({ tick, ...result, ms: Math.round(ms) }, "[bot] engine tick");
+        return result;
+      } catch (error) {
+        metrics.engineTick((performance.now() - started) / 1000, "error");
+        throw error;
       }
     },
   };

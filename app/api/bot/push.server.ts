@@ -4,6 +4,8 @@ import path from "node:path";
 import webpush from "web-push";
 import type { Db } from "../db/database.server";
 import type { MessageTable, SettingsTable } from "../db/tables";
+import { apiLog } from "../log.server";
+import { noMetrics, type ApiMetrics } from "../metrics.server";
 import { postPush, type EndpointPolicy } from "./push-endpoint.server";
 import { inScope, type UserScope } from "./shard-ranges";
 import { botTexts } from "./texts.server";
@@ -55,6 +57,7 @@ export function createPushService({
   vapid,
   subject,
   endpointPolicy = { allowLoopback: false },
+  metrics = noMetrics,
 }: {
   db: Db;
   now: () => Date;
@@ -62,6 +65,7 @@ export function createPushService({
   subject: string;
   /** Which endpoints may be posted to (loopback only for tests: PUSH_ALLOW_LOOPBACK). */
   endpointPolicy?: EndpointPolicy;
+  metrics?: ApiMetrics;
 }) {
   async function sendToUser(userId: string, payload: PushPayload, urgent: boolean): Promise<number> {
     const subscriptions = await db.selectFrom("push_subscriptions").selectAll().where("user_id", "=", userId).execute();
@@ -85,14 +89,18 @@ export function createPushService({
             endpointPolicy,
           );
           if (status === 404 || status === 410) {
+            metrics.pushSent("gone");
             await db.deleteFrom("push_subscriptions").where("id", "=", subscription.id).execute();
           } else if (status >= 200 && status < 300) {
+            metrics.pushSent("delivered");
             delivered++;
           } else {
-            console.warn(`[push] ${new URL(subscription.endpoint).host} answered ${status}`);
+            metrics.pushSent("refused");
+            apiLog.warn({}, `[push] ${new URL(subscription.endpoint).host} answered ${status}`);
           }
         } catch (error) {
-          console.warn(`[push] could not reach ${new URL(subscription.endpoint).host}: ${(error as Error).message}`);
+          metrics.pushSent("unreachable");
+          apiLog.warn({}, `[push] could not reach ${new URL(subscription.endpoint).host}: ${(error as Error).message}`);
         }
       }),
     );

@@ -1,3 +1,4 @@
+import { apiLog } from "../log.server";
 import { isDatabaseUnavailable } from "./unavailable.server";
 
 /**
@@ -18,18 +19,18 @@ export function createOutageLog(label: string, what: string): OutageLog {
   return {
     failed(error) {
       if (!isDatabaseUnavailable(error)) {
-        console.error(`${label} ${what}:`, error);
+        apiLog.error({ err: error }, `${label} ${what}:`);
         return;
       }
       if (inOutage) return;
       inOutage = true;
       const reason = error instanceof Error ? error.message : String(error);
-      console.warn(`${label} ${what}: the database is unavailable (${reason}); trying again until it is back`);
+      apiLog.warn({}, `${label} ${what}: the database is unavailable (${reason}); trying again until it is back`);
     },
     succeeded() {
       if (!inOutage) return;
       inOutage = false;
-      console.info(`${label} the database is back`);
+      apiLog.info({}, `${label} the database is back`);
     },
   };
 }

@@ -1,6 +1,7 @@
 import type { Db } from "../db/database.server";
 import { createOutageLog } from "../db/outage-log.server";
 import { apiError } from "../errors.server";
+import { noMetrics, type ApiMetrics } from "../metrics.server";
 import { coordinateKey, roundCoordinate, type Coordinate, type Forecast } from "./forecast";
 import type { OpenMeteoClient } from "./open-meteo.server";
 
@@ -22,6 +23,8 @@ export type ForecastServiceOptions = {
   /** Coordinates per upstream request. */
   batchSize?: number;
   now?: () => Date;
+  /** Counts lookups in the forecasts kept in memory: hits and misses. */
+  metrics?: ApiMetrics;
 };
 
 /**
@@ -35,6 +38,7 @@ export function createForecastService(options: ForecastServiceOptions) {
   const ttlMs = options.ttlMs ?? 15 * 60_000;
   const batchSize = options.batchSize ?? 50;
   const now = options.now ?? (() => new Date());
+  const metrics = options.metrics ?? noMetrics;
   const memory = new Map<string, Entry>();
   const inFlight = new Map<string, Waiter[]>();
   let queued = new Map<string, Coordinate>();
@@ -171,7 +175,9 @@ export function createForecastService(options: ForecastServiceOptions) {
     get(coordinate: Coordinate): Promise<ForecastResult> {
       const key = coordinateKey(coordinate);
       const cached = memory.get(key);
-      if (isFresh(cached)) return Promise.resolve({ key, ...cached, stale: false });
+      const hit = isFresh(cached);
+      metrics.cacheLookup("forecast", hit);
+      if (hit) return Promise.resolve({ key, ...cached, stale: false });
       return new Promise<ForecastResult>((resolve, reject) => {
         const waiters = inFlight.get(key);
         if (waiters) {

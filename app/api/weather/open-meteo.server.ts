@@ -1,3 +1,4 @@
+import { noMetrics, type ApiMetrics } from "../metrics.server";
 import type { Coordinate, Forecast } from "./forecast";
 
 /** Open-Meteo's forecast variables this app asks for; arrays come back parallel to `time`. */
@@ -81,6 +82,8 @@ export type OpenMeteoOptions = {
   attempts?: number;
   sleep?: (ms: number) => Promise<void>;
   timeoutMs?: number;
+  /** Counts each HTTP request, its duration (to the answer's headers) and whether it succeeded. */
+  metrics?: ApiMetrics;
 };
 
 const numberAt = (series: Series, name: string, index: number) => Number(series[name]?.[index] ?? 0);
@@ -146,13 +149,28 @@ export function createOpenMeteoClient(options: OpenMeteoOptions) {
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   const timeoutMs = options.timeoutMs ?? 10_000;
 
-  async function getJson(url: URL): Promise<unknown> {
+  const metrics = options.metrics ?? noMetrics;
+
+  /** One HTTP request to Open-Meteo, counted with its outcome (a 4xx answer is an "error" too). */
+  async function call(endpoint: "forecast" | "search", url: URL): Promise<Response> {
+    const started = performance.now();
+    let ok = false;
+    try {
+      const response = await fetchImpl(url, { signal: AbortSignal.timeout(timeoutMs), headers: { accept: "application/json" } });
+      ok = response.ok;
+      return response;
+    } finally {
+      metrics.weatherCall(endpoint, ok ? "ok" : "error", (performance.now() - started) / 1000);
+    }
+  }
+
+  async function getJson(endpoint: "forecast" | "search", url: URL): Promise<unknown> {
     let lastError: UpstreamError = new UpstreamError("Open-Meteo was not asked", null);
     for (let attempt = 0; attempt < attempts; attempt++) {
       if (attempt > 0) await sleep(backoffMs(attempt, lastError));
       let response: Response;
       try {
-        response = await fetchImpl(url, { signal: AbortSignal.timeout(timeoutMs), headers: { accept: "application/json" } });
+        response = await call(endpoint, url);
       } catch (error) {
         lastError = new UpstreamError(`Open-Meteo could not be reached: ${(error as Error).message}`, null);
         continue;
@@ -193,7 +211,7 @@ export function createOpenMeteoClient(options: OpenMeteoOptions) {
       url.searchParams.set("timezone", "auto");
       url.searchParams.set("timeformat", "unixtime");
       url.searchParams.set("forecast_days", String(FORECAST_DAYS));
-      const body = await getJson(url);
+      const body = await getJson("forecast", url);
       const list = (Array.isArray(body) ? body : [body]) as RawForecast[];
       if (list.length !== coordinates.length) {
         throw new UpstreamError(`Open-Meteo answered ${list.length} forecasts for ${coordinates.length} places`, 200);
@@ -207,7 +225,7 @@ export function createOpenMeteoClient(options: OpenMeteoOptions) {
       url.searchParams.set("count", String(count));
       url.searchParams.set("language", language);
       url.searchParams.set("format", "json");
-      const body = (await getJson(url)) as { results?: GeocodedLocation[] };
+      const body = (await getJson("search", url)) as { results?: GeocodedLocation[] };
       return body.results ?? [];
     },
   };

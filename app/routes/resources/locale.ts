@@ -6,6 +6,7 @@ import { requestGraphQL } from "~/lib/graphql/request-client.server";
 import { apiLanguage, isLocale, localeDisplayName } from "~/lib/i18n/config";
 import { serializeLocaleCookie } from "~/lib/i18n/locale-cookie.server";
 import { i18nFor } from "~/lib/i18n/middleware.server";
+import { logRequestError, requestLogContext } from "~/lib/request-log-context";
 import { safeRedirectPath } from "~/lib/safe-redirect";
 import { redirectWithToast } from "~/lib/toast/flash-toast.server";
 
@@ -23,7 +24,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (graphql.signedIn) {
     const result = await graphql.client.mutation(UPDATE_SETTINGS_MUTATION, { input: { language: apiLanguage(locale) } }).toPromise();
     // The page still switches; only the bot keeps its old language, and the log says why.
-    if (result.error) console.error(`[locale] could not save the bot's language: ${graphqlErrorMessage(result.error)}`);
+    if (result.error) {
+      logRequestError(context.get(requestLogContext), `[locale] could not save the bot's language: ${graphqlErrorMessage(result.error)}`);
+    }
   }
   // The confirmation is worded in the newly chosen language.
   const i18n = i18nFor(locale);
