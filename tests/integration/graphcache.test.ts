@@ -158,8 +158,10 @@ describe("graphcache updates", () => {
   });
 
   it("drops a removed place's rules and briefing slots, and puts a restored place back in its position", async () => {
-    const placeIds = await Promise.all([61, 62].map(async (lat) => (await mutate(ADD_PLACE, { lat, label: `R${lat}` })).addPlace.id));
-    const [first, second] = placeIds as [string, string];
+    // One after the other: added at once, the cache lists them in the order the answers came, which
+    // need not be the order the server gave them (and the restore below puts one back by the server's).
+    const first = (await mutate(ADD_PLACE, { lat: 61, label: "R61" })).addPlace.id;
+    const second = (await mutate(ADD_PLACE, { lat: 62, label: "R62" })).addPlace.id;
     await mutate(SAVE_WIND_RULE, { id: second });
     await mutate(SAVE_BOTH, { ids: [first, second] });
     await client.query(RULES, {}).toPromise();
