@@ -109,8 +109,6 @@ test("every line the server writes is JSON; a request's line and its GraphQL ope
 
 test("the 500 page shows the request's id, in the user's language", async ({ page, context, consoleGuard }) => {
   consoleGuard.allow(/Failed to load resource: the server responded with a status of 500/);
-  // Once the service worker is up, the page asks it to keep the current page for offline use, which a 500 is not.
-  consoleGuard.allow(/Cache\.add\(\) failed for '[^']*\/__test\/error': Response status 500/);
   const response = await gotoHydrated(page, `${server.baseURL}/__test/error`);
   expect(response!.status()).toBe(500);
   const id = (await response!.allHeaders())["x-request-id"]!;

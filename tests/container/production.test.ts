@@ -153,6 +153,11 @@ describe("one container on its embedded SQLite, published with -p, behind nginx 
     expect(result.data).toEqual({ me: null });
   });
 
+  it("keeps /metrics to itself: nginx answers 404, and the app makes its own request ids (nginx is not trusted here)", async () => {
+    expect((await proxy.send("/metrics")).status).toBe(404);
+    expect((await proxy.send("/healthz")).headers["x-request-id"]).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-/);
+  });
+
   it("carries a WebSocket (graphql-ws) through nginx: upgraded, acknowledged, and the subscription answers", async () => {
     const { token } = (await proxy.gql(SIGN_UP, { email: email("ws"), password: PASSWORD })).data!.signUp;
     let upgraded: Record<string, unknown> | undefined;
@@ -284,6 +289,11 @@ describe("two containers on one PostgreSQL behind nginx (TRUST_PROXY=127.0.0.1)"
       expect(await direct.json()).toMatchObject({ status: "ok", database: { dialect: "postgres", reachable: true } });
       expect((await podman(["healthcheck", "run", app.name], { allowFailure: true })).code).toBe(0);
     }
+  });
+
+  it("a request's id is nginx's (X-Request-Id from the trusted proxy), so both logs name the same request", async () => {
+    const answer = await proxy.send("/healthz");
+    expect(answer.headers["x-request-id"]).toMatch(/^[0-9a-f]{32}$/);
   });
 
   it("HTTPS at nginx: HSTS and a Secure session cookie, because of X-Forwarded-Proto", async () => {

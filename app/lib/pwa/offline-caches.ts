@@ -4,10 +4,20 @@ import { offlineCopyRequest } from "./offline-copy";
 /** Pages kept for offline use from the first visit on (the first load never passes through the worker). */
 const OFFLINE_PAGES = ["/", "/settings"];
 
-/** Saves the app's pages (and this one) for offline use, as the worker would have on a visit. */
+/** The status the server answered this document with (0 where the browser does not say). */
+function documentStatus(): number {
+  const [navigation] = performance.getEntriesByType("navigation") as PerformanceNavigationTiming[];
+  return navigation?.responseStatus ?? 0;
+}
+
+/**
+ * Saves the app's pages (and this one, unless it is an error page: the browser logs the
+ * refused copy as an error) for offline use, as the worker would have on a visit.
+ */
 export async function seedOfflinePages(current = location.pathname + location.search) {
   const cache = await caches.open(RUNTIME_CACHES.pages);
-  const urls = new Set([current, ...OFFLINE_PAGES]);
+  const urls = new Set(OFFLINE_PAGES);
+  if (documentStatus() < 400) urls.add(current);
   await Promise.all([...urls].map((url) => cache.add(offlineCopyRequest(url)).catch(() => undefined)));
 }
 
