@@ -38,7 +38,21 @@ async function productionApp(): Promise<{ appModule: AppModule; assets: AssetSou
   return { appModule: await import("./app/server/app.server"), assets: { kind: "static", clientDir } };
 }
 
+/** Vite defines __BUILD_ID__ when it bundles this file; `npm run dev` runs it with tsx, where it is not. */
+const built = typeof __BUILD_ID__ === "string";
+
 const env = loadEnv();
+if (built && env.NODE_ENV !== "production") {
+  // The build has no sources for a development server, and React and every library that reads
+  // NODE_ENV load their development builds (slower, chattier) unless it says production: the
+  // built server runs in production mode whatever the environment says.
+  console.warn(`NODE_ENV=${env.NODE_ENV} ignored: the built server always runs in production mode (npm run dev is the development server)`);
+}
+if (built) {
+  // Before the app is imported: libraries read it when they load.
+  process.env.NODE_ENV = "production";
+  env.NODE_ENV = "production";
+}
 const { appModule, assets } = env.NODE_ENV === "development" ? await developmentApp() : await productionApp();
 const { server, closeWebSockets, closeApi } = await appModule.createAppServer(env, assets);
 
