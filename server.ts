@@ -2,6 +2,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { EnvError, parseEnv, type ServerEnv } from "./app/lib/env.server";
 import type { AssetSource } from "./app/server/app.server";
+import { shutDown } from "./app/server/shutdown.server";
 
 /**
  * The process: reads the environment, builds the app server (app/server/app.server.ts), listens,
@@ -54,7 +55,8 @@ if (built) {
   env.NODE_ENV = "production";
 }
 const { appModule, assets } = env.NODE_ENV === "development" ? await developmentApp() : await productionApp();
-const { server, closeWebSockets, closeApi } = await appModule.createAppServer(env, assets);
+const appServer = await appModule.createAppServer(env, assets);
+const { server } = appServer;
 
 server.listen(env.PORT, env.HOST, () => {
   const address = server.address();
@@ -66,16 +68,24 @@ server.on("error", (error) => {
   process.exit(1);
 });
 
-function shutdown(signal: string) {
-  console.log(`${signal} received: closing connections`);
-  server.close(() => void closeApi().finally(() => process.exit(0)));
-  void closeWebSockets();
-  server.closeIdleConnections();
-  // Requests still running after 10 s are cut off rather than holding the shutdown.
+let shuttingDown = false;
+async function shutdown(signal: string) {
+  if (shuttingDown) return;
+  shuttingDown = true;
+  console.log(`${signal} received: finishing the requests under way, then closing`);
+  // Only if closing the database itself hangs: the orchestrator's 10 s must not be the one to end it.
   setTimeout(() => {
-    server.closeAllConnections();
+    console.error("Shutdown did not finish within 9.5 s: exiting");
+    process.exit(1);
+  }, 9_500).unref();
+  try {
+    await shutDown(appServer);
+    console.log("Shutdown complete");
     process.exit(0);
-  }, 10_000).unref();
+  } catch (error) {
+    console.error("Shutdown failed:", error);
+    process.exit(1);
+  }
 }
-process.on("SIGTERM", () => shutdown("SIGTERM"));
-process.on("SIGINT", () => shutdown("SIGINT"));
+process.on("SIGTERM", () => void shutdown("SIGTERM"));
+process.on("SIGINT", () => void shutdown("SIGINT"));

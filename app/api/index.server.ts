@@ -289,6 +289,10 @@ export async function createApi(config: ApiConfig) {
     /** The bot engine's pass, shared with the other instances on the database (the scheduler runs it). */
     engine,
     maxAnswerChars,
+    /** Shutting down: no engine tick starts any more; the one under way goes on, and `close` waits for it. */
+    stopScheduling() {
+      void scheduler?.stop();
+    },
     /** Whether the database answers a `select 1` right now (for /healthz). */
     databaseHealth: createDatabaseProbe(changes.reads.exempt(db), dialect),
     async close() {

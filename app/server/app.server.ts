@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from "node:fs";
-import { createServer, type Server } from "node:http";
+import { createServer, type Server, type ServerResponse } from "node:http";
 import path from "node:path";
 import { createRequestHandler } from "@react-router/express";
 import compression from "compression";
@@ -35,9 +35,15 @@ type GraphQLBackend = { kind: "embedded"; api: Api } | { kind: "hosted"; url: st
 export type AppServer = {
   /** Not listening yet: server.ts decides where. */
   server: Server;
-  /** Ends the GraphQL WebSocket connections (their subscriptions would hold the server open). */
+  /**
+   * The first step of a shutdown: every answer from now on closes its connection (a client's
+   * next request opens a new one, which a stopped listener refuses or another instance takes),
+   * and the bot starts no more ticks.
+   */
+  drain: () => void;
+  /** Closes the GraphQL WebSocket connections with 1012 once what is under way on them is answered. */
   closeWebSockets: () => Promise<void>;
-  /** Stops the bot and closes the database, once no request is running. */
+  /** Waits for the bot's tick under way, then closes the database, once no request is running. */
   closeApi: () => Promise<void>;
 };
 
@@ -137,7 +143,24 @@ export async function createAppServer(env: ServerEnv, assets: AssetSource): Prom
   // "trust proxy fn" is Express's compiled TRUST_PROXY: /graphql reads client addresses exactly as the other routes do.
   const trust = app.get("trust proxy fn");
   const graphqlEndpoint = api ? createGraphQLEndpoint({ yoga: api.yoga, trust, maxBodyBytes: MAX_REQUEST_BYTES }) : null;
-  const server = createServer((req, res) => (graphqlEndpoint && isGraphQLPath(req.url) ? graphqlEndpoint(req, res) : app(req, res)));
+  // Answers under way when the server starts draining, so each one's connection closes after it.
+  let draining = false;
+  const answering = new Set<ServerResponse>();
+  const server = createServer((req, res) => {
+    if (draining) res.setHeader("Connection", "close");
+    else {
+      answering.add(res);
+      res.once("close", () => answering.delete(res));
+    }
+    return graphqlEndpoint && isGraphQLPath(req.url) ? graphqlEndpoint(req, res) : app(req, res);
+  });
+  const closeAfterAnswers = () => {
+    for (const res of answering) {
+      if (!res.headersSent) res.setHeader("Connection", "close");
+      // Its headers promised keep-alive: the connection ends once the answer is sent in full.
+      else res.once("finish", () => res.req.socket.end());
+    }
+  };
   // Idle connections are kept longer than a reverse proxy keeps its own (nginx: 60 s) and than
   // clients wait between requests: with Node's 5 s, a request sent on a connection the server was
   // closing at that moment failed with ECONNRESET (seen on a busy machine).
@@ -146,6 +169,11 @@ export async function createAppServer(env: ServerEnv, assets: AssetSource): Prom
   const websocket = api ? attachWebSocket(server, api, clientAddress(trust)) : null;
   return {
     server,
+    drain() {
+      draining = true;
+      closeAfterAnswers();
+      api?.stopScheduling();
+    },
     closeWebSockets: () => websocket?.close() ?? Promise.resolve(),
     closeApi: () => api?.close() ?? Promise.resolve(),
   };

@@ -14,6 +14,10 @@ export type AppServer = {
   pid: number;
   /** Everything the server printed so far (stdout and stderr). */
   output: () => string;
+  /** Sends the server a signal (a shutdown test's SIGTERM) without waiting for it. */
+  signal: (signal: NodeJS.Signals) => void;
+  /** Resolves when the process has exited, with its exit code (null: ended by a signal). */
+  exited: Promise<number | null>;
   stop: () => Promise<void>;
 };
 
@@ -81,6 +85,7 @@ export async function startAppServer(
   child.stdout?.on("data", (chunk: Buffer) => (log += chunk.toString()));
   child.stderr?.on("data", (chunk: Buffer) => (log += chunk.toString()));
   const output = () => log;
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   const baseURL = `http://127.0.0.1:${port}`;
   try {
     await waitForHealth(baseURL, child, output, 20_000);
@@ -93,6 +98,8 @@ export async function startAppServer(
     port,
     pid: child.pid!,
     output,
+    signal: (signal) => void child.kill(signal),
+    exited,
     stop: async () => {
       await new Promise<void>((resolve) => {
         // Exited already: with a code, or killed by a signal (then exitCode stays null).
