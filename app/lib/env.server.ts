@@ -50,6 +50,14 @@ const port = z
   .transform(Number)
   .refine((n) => n <= 65535, "expected a whole number from 0 to 65535");
 
+/** A whole number of requests (0 turns the limit off). */
+const requestCount = z
+  .string()
+  .trim()
+  .regex(/^\d+$/, "expected a whole number (0: no limit)")
+  .transform(Number)
+  .refine((n) => Number.isSafeInteger(n), "expected a whole number (0: no limit)");
+
 const flag = z
   .enum(["0", "1", "false", "true"], { message: 'expected "1"/"true" or "0"/"false"' })
   .transform((value) => value === "1" || value === "true");
@@ -111,6 +119,10 @@ const envSchema = z.object({
     .default("mailto:admin@weatherbot.example"),
   /** Lets push endpoints be on loopback (plain HTTP allowed there): for tests' fake push services, never in real use. */
   PUSH_ALLOW_LOOPBACK: flag.default(false),
+  /** Requests (pages, their data, GraphQL operations) per client address and minute, over all instances; 0: no limit. */
+  REQUEST_LIMIT: requestCount.default(1200),
+  /** Mutations per client address and minute, over all instances; 0: no limit. */
+  MUTATION_LIMIT: requestCount.default(120),
   /** Turns on the /__test/* routes the end-to-end suite uses to inject failures. */
   TEST_HOOKS: flag.default(false),
 });

@@ -7,6 +7,7 @@ import express from "express";
 import { RouterContextProvider, type ServerBuild } from "react-router";
 import type { ViteDevServer } from "vite";
 import { createApi, MAX_REQUEST_BYTES, type Api } from "../api/index.server";
+import { createRequestLimits, type RequestLimits } from "../api/request-limits.server";
 import { offlinePageHeader } from "../lib/csp.server";
 import type { ServerEnv } from "../lib/env.server";
 import { graphqlFetchContext } from "../lib/graphql/executor-context";
@@ -14,6 +15,7 @@ import { GRAPHQL_PATH } from "../shared/graphql-path";
 import { clientAddress, createGraphQLEndpoint, inProcessGraphQLFetch, isGraphQLPath } from "./graphql-endpoint.server";
 import { graphqlProxy, hostedGraphQLFetch } from "./graphql-proxy.server";
 import { healthHandler } from "./health.server";
+import { refusedOverLimit } from "./request-limit.server";
 import { sameOriginWrites } from "./same-origin.server";
 import { securityHeaders } from "./security-headers.server";
 import { attachWebSocket } from "./websocket.server";
@@ -79,7 +81,7 @@ function serverBuildSource(assets: AssetSource): () => Promise<ServerBuild> {
   return () => build;
 }
 
-function createExpressApp(env: ServerEnv, backend: GraphQLBackend, assets: AssetSource): express.Express {
+function createExpressApp(env: ServerEnv, backend: GraphQLBackend, assets: AssetSource, limits: RequestLimits): express.Express {
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", env.TRUST_PROXY);
@@ -105,6 +107,12 @@ function createExpressApp(env: ServerEnv, backend: GraphQLBackend, assets: Asset
   app.get("/builds/latest.json", (_req, res) => {
     res.setHeader("Cache-Control", "no-store");
     res.json({ id: announcedBuildId ?? __BUILD_ID__ });
+  });
+
+  // Pages and their data count against the general limit (the embedded /graphql counts in its own
+  // handler); assets, health checks and a hosted API's /graphql, which limits on its own, do not.
+  app.use((req, res, next) => {
+    if (!refusedOverLimit(limits, "requests", req.ip ?? "unknown", req, res, "page")) next();
   });
 
   app.all(
@@ -138,11 +146,16 @@ export async function createAppServer(env: ServerEnv, assets: AssetSource): Prom
         openMeteoGeocodingUrl: env.OPEN_METEO_GEOCODING_URL,
         pushSubject: env.VAPID_SUBJECT,
         pushAllowLoopback: env.PUSH_ALLOW_LOOPBACK,
+        requestLimits: { requestsPerMinute: env.REQUEST_LIMIT, mutationsPerMinute: env.MUTATION_LIMIT },
       });
-  const app = createExpressApp(env, api ? { kind: "embedded", api } : { kind: "hosted", url: env.GRAPHQL_URL! }, assets);
+  // In front of a hosted API there is no database to share counts through: each instance counts alone.
+  const limits =
+    api?.requestLimits ??
+    createRequestLimits({ requestsPerMinute: env.REQUEST_LIMIT, mutationsPerMinute: env.MUTATION_LIMIT }, { db: null });
+  const app = createExpressApp(env, api ? { kind: "embedded", api } : { kind: "hosted", url: env.GRAPHQL_URL! }, assets, limits);
   // "trust proxy fn" is Express's compiled TRUST_PROXY: /graphql reads client addresses exactly as the other routes do.
   const trust = app.get("trust proxy fn");
-  const graphqlEndpoint = api ? createGraphQLEndpoint({ yoga: api.yoga, trust, maxBodyBytes: MAX_REQUEST_BYTES }) : null;
+  const graphqlEndpoint = api ? createGraphQLEndpoint({ yoga: api.yoga, trust, maxBodyBytes: MAX_REQUEST_BYTES, limits }) : null;
   // Answers under way when the server starts draining, so each one's connection closes after it.
   let draining = false;
   const answering = new Set<ServerResponse>();

@@ -1,6 +1,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import compression from "compression";
 import proxyAddr from "proxy-addr";
+import type { RequestLimits } from "../api/request-limits.server";
+import { refusedOverLimit } from "./request-limit.server";
 import { CROSS_SITE_REFUSAL, isCrossSiteWrite } from "./same-origin.server";
 import { securityHeaders } from "./security-headers.server";
 
@@ -87,7 +89,7 @@ const noStore: Middleware = (_req, res, next) => {
  * compression, the same refusal of cross-site writes, and the client's address as
  * Express's "trust proxy" setting reads it.
  */
-export function createGraphQLEndpoint(options: { yoga: YogaNodeHandler; trust: TrustFn; maxBodyBytes: number }) {
+export function createGraphQLEndpoint(options: { yoga: YogaNodeHandler; trust: TrustFn; maxBodyBytes: number; limits?: RequestLimits }) {
   const clientIp = clientAddress(options.trust);
   const chain: Middleware[] = [securityHeaders(options.trust), noStore, compression() as unknown as Middleware];
   return (req: IncomingMessage, res: ServerResponse) => {
@@ -99,6 +101,9 @@ export function createGraphQLEndpoint(options: { yoga: YogaNodeHandler; trust: T
         chain[index]!(req, res, run(index + 1));
       } else if (isCrossSiteWrite(req.method ?? "GET", req.headers, requestHost(req, options.trust))) {
         refuse(res, 403, CROSS_SITE_REFUSAL);
+      } else if (options.limits && refusedOverLimit(options.limits, "requests", clientIp(req), req, res, "graphql")) {
+        // Refused before its body is read: a client over the limit costs as little as it can.
+        req.resume();
       } else if (req.method === "GET" || req.method === "HEAD") {
         void options.yoga(req, res, { clientIp: clientIp(req) });
       } else {

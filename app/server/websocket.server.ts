@@ -4,6 +4,7 @@ import { useServer } from "graphql-ws/use/ws";
 import { WebSocket, WebSocketServer } from "ws";
 import { limitAnswer } from "../api/answer-size.server";
 import type { WatchedSession } from "../api/auth/session-ends.server";
+import { tooManyRequests } from "../api/request-limits.server";
 import { MAX_REQUEST_BYTES, type Api } from "../api/index.server";
 import { GRAPHQL_PATH } from "../shared/graphql-path";
 
@@ -34,6 +35,11 @@ export function attachWebSocket(
   server.on("upgrade", (request: IncomingMessage, socket, head) => {
     const url = new URL(request.url ?? "/", "http://localhost");
     if (url.pathname !== GRAPHQL_PATH) return;
+    const verdict = api.requestLimits.take("requests", clientIp(request));
+    if (verdict.limited) {
+      socket.end(`HTTP/1.1 429 Too Many Requests\r\nRetry-After: ${verdict.retryAfterSeconds}\r\nConnection: close\r\n\r\n`);
+      return;
+    }
     if (shuttingDown) {
       // An upgrade on a connection still open while the server shuts down: the client retries elsewhere or later.
       socket.end("HTTP/1.1 503 Service Unavailable\r\nRetry-After: 1\r\nConnection: close\r\n\r\n");
@@ -110,10 +116,16 @@ export function attachWebSocket(
         // Yoga refuses mutations in GET requests (they must not be links); an operation over
         // this socket is like a POST, so say so, or every mutation here failed as an internal error.
         const request = new Request("http://localhost/graphql", { method: "POST", headers });
+        const address = clientIp(ctx.extra.request);
+        // Each operation counts as a request, as it would over HTTP; refused, it is answered alone.
+        const verdict = api.requestLimits.take("requests", address);
+        if (verdict.limited) return [tooManyRequests(verdict.retryAfterSeconds)];
         const { schema, execute, subscribe, contextFactory, parse, validate } = api.yoga.getEnveloped({
           ...ctx,
           request,
-          clientIp: clientIp(ctx.extra.request),
+          clientIp: address,
+          // The mutation limit's refusal has no HTTP status to set here.
+          websocket: true,
           params,
         });
         let document: DocumentNode;

@@ -5,6 +5,7 @@ import type { TypedDocumentNode } from "@urql/core";
 import { print } from "graphql";
 import { afterEach } from "vitest";
 import { createApi, type Api } from "~/api/index.server";
+import type { RequestLimitConfig } from "~/api/request-limits.server";
 import type { SchemaExtension } from "~/api/schema/index.server";
 import { SignUpDocument } from "~/lib/account-documents.generated";
 import { startFakeOpenMeteo, type FakeOpenMeteo } from "../fakes/open-meteo";
@@ -62,6 +63,8 @@ export async function startTestApi(
     onStatement?: (sql: string) => void;
     /** PostgreSQL: the pool's size (DATABASE_POOL_SIZE); 1 makes an instance wait for its one connection, as SQLite's does. */
     databasePoolSize?: number;
+    /** The general limits (REQUEST_LIMIT, MUTATION_LIMIT); default: none. */
+    requestLimits?: RequestLimitConfig;
   } = {},
 ): Promise<TestApi> {
   const fake = options.fake ?? (await startFakeOpenMeteo({ now: options.now }));
@@ -81,6 +84,7 @@ export async function startTestApi(
     schemaExtensions: options.schemaExtensions,
     onStatement: options.onStatement,
     databasePoolSize: options.databasePoolSize,
+    requestLimits: options.requestLimits,
   });
   // The production server's /graphql handler and WebSocket server, with loopback as a trusted proxy.
   const served = await serveApi(api, { buildId: __BUILD_ID__ });

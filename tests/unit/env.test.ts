@@ -26,7 +26,15 @@ describe("parseEnv", () => {
       OPEN_METEO_GEOCODING_URL: "https://geocoding-api.open-meteo.com",
       VAPID_SUBJECT: "mailto:admin@weatherbot.example",
       POSTHOG_HOST: "https://eu.i.posthog.com",
+      REQUEST_LIMIT: 1200,
+      MUTATION_LIMIT: 120,
     });
+  });
+
+  it("takes the request limits per client address and minute (0: no limit)", () => {
+    expect(parseEnv({ REQUEST_LIMIT: "600", MUTATION_LIMIT: "0" })).toMatchObject({ REQUEST_LIMIT: 600, MUTATION_LIMIT: 0 });
+    expect(() => parseEnv({ REQUEST_LIMIT: "lots" })).toThrow(/REQUEST_LIMIT: expected a whole number \(0: no limit\)/);
+    expect(() => parseEnv({ MUTATION_LIMIT: "-1" })).toThrow(/MUTATION_LIMIT: expected a whole number/);
   });
 
   it("takes analytics settings: a key turns analytics on, the host is a base URL", () => {
