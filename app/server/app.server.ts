@@ -16,6 +16,7 @@ import { clientAddress, createGraphQLEndpoint, inProcessGraphQLFetch, isGraphQLP
 import { graphqlProxy, hostedGraphQLFetch } from "./graphql-proxy.server";
 import { healthHandler } from "./health.server";
 import { refusedOverLimit } from "./request-limit.server";
+import { pageRefusal } from "./request-limit-page.server";
 import { sameOriginWrites } from "./same-origin.server";
 import { securityHeaders } from "./security-headers.server";
 import { attachWebSocket } from "./websocket.server";
@@ -112,7 +113,7 @@ function createExpressApp(env: ServerEnv, backend: GraphQLBackend, assets: Asset
   // Pages and their data count against the general limit (the embedded /graphql counts in its own
   // handler); assets, health checks and a hosted API's /graphql, which limits on its own, do not.
   app.use((req, res, next) => {
-    if (!refusedOverLimit(limits, "requests", req.ip ?? "unknown", req, res, "page")) next();
+    if (!refusedOverLimit(limits, "requests", req.ip ?? "unknown", req, res, pageRefusal)) next();
   });
 
   app.all(

@@ -101,7 +101,7 @@ export function createGraphQLEndpoint(options: { yoga: YogaNodeHandler; trust: T
         chain[index]!(req, res, run(index + 1));
       } else if (isCrossSiteWrite(req.method ?? "GET", req.headers, requestHost(req, options.trust))) {
         refuse(res, 403, CROSS_SITE_REFUSAL);
-      } else if (options.limits && refusedOverLimit(options.limits, "requests", clientIp(req), req, res, "graphql")) {
+      } else if (options.limits && refusedOverLimit(options.limits, "requests", clientIp(req), req, res)) {
         // Refused before its body is read: a client over the limit costs as little as it can.
         req.resume();
       } else if (req.method === "GET" || req.method === "HEAD") {

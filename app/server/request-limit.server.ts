@@ -1,23 +1,18 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { tooManyRequests, type LimitRule, type RequestLimits } from "../api/request-limits.server";
-import { DEFAULT_LOCALE, matchLocale } from "../lib/i18n/config";
-import { readLocaleCookie } from "../lib/i18n/locale-cookie.server";
-import { allResources } from "../lib/i18n/resources.server";
 
-/** The person's words for a refused page, in their language (the locale cookie, else Accept-Language). */
-function refusalText(req: IncomingMessage): { locale: string; text: string } {
-  const locale = readLocaleCookie(req.headers.cookie ?? null) ?? matchLocale(req.headers["accept-language"]) ?? DEFAULT_LOCALE;
-  const common = allResources[locale]?.common as { errors?: { rateLimited?: string } } | undefined;
-  return { locale, text: common?.errors?.rateLimited ?? "Too many requests" };
-}
+/** Writes the body of a 429 (status and Retry-After are set already). */
+export type Refusal = (req: IncomingMessage, res: ServerResponse, retryAfterSeconds: number) => void;
 
-const escapeHtml = (text: string) => text.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
+/** /graphql's refusal: a GraphQL error (`extensions.code: "RATE_LIMITED"`, as a refused log-in's), so the page's client shows its toast. */
+export const graphqlRefusal: Refusal = (_req, res, retryAfterSeconds) => {
+  res.setHeader("Content-Type", "application/json; charset=utf-8");
+  res.end(JSON.stringify({ errors: [tooManyRequests(retryAfterSeconds).toJSON()] }));
+};
 
 /**
  * Counts one request from `clientIp` under `rule`; over the limit it answers 429 with
- * Retry-After itself and returns true. /graphql's refusal is a GraphQL error
- * (`extensions.code: "RATE_LIMITED"`, as a refused log-in's), so the page's client shows its
- * toast; a page's is a short page in the person's language.
+ * Retry-After itself (the body from `refusal`) and returns true.
  */
 export function refusedOverLimit(
   limits: RequestLimits,
@@ -25,20 +20,13 @@ export function refusedOverLimit(
   clientIp: string,
   req: IncomingMessage,
   res: ServerResponse,
-  kind: "graphql" | "page",
+  refusal: Refusal = graphqlRefusal,
 ): boolean {
   const verdict = limits.take(rule, clientIp);
   if (!verdict.limited) return false;
   res.statusCode = 429;
   res.setHeader("Retry-After", String(verdict.retryAfterSeconds));
   res.setHeader("Cache-Control", "no-store");
-  if (kind === "graphql") {
-    res.setHeader("Content-Type", "application/json; charset=utf-8");
-    res.end(JSON.stringify({ errors: [tooManyRequests(verdict.retryAfterSeconds).toJSON()] }));
-  } else {
-    const { locale, text } = refusalText(req);
-    res.setHeader("Content-Type", "text/html; charset=utf-8");
-    res.end(`<!doctype html><html lang="${locale}"><meta charset="utf-8"><title>429</title><p>${escapeHtml(text)}</p></html>`);
-  }
+  refusal(req, res, verdict.retryAfterSeconds);
   return true;
 }

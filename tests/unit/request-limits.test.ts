@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import de from "../../locales/de-DE/common.json";
 import { createRequestLimits } from "~/api/request-limits.server";
 import { refusedOverLimit } from "~/server/request-limit.server";
+import { pageRefusal } from "~/server/request-limit-page.server";
 
 const MINUTE = 60_000;
 
@@ -59,8 +60,8 @@ describe("a refused page", () => {
       end: (text: string) => (body = text),
     } as unknown as ServerResponse;
     const req = { headers: { "accept-language": "de-CH,de;q=0.9,en;q=0.5" } } as IncomingMessage;
-    expect(refusedOverLimit(limits, "requests", "a", req, res, "page")).toBe(false);
-    expect(refusedOverLimit(limits, "requests", "a", req, res, "page")).toBe(true);
+    expect(refusedOverLimit(limits, "requests", "a", req, res, pageRefusal)).toBe(false);
+    expect(refusedOverLimit(limits, "requests", "a", req, res, pageRefusal)).toBe(true);
     expect(res.statusCode).toBe(429);
     expect(Number(headers.get("retry-after"))).toBeGreaterThan(0);
     expect(body).toContain('lang="de-DE"');
