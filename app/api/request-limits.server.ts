@@ -142,7 +142,10 @@ export function createRequestLimits(config: RequestLimitConfig, { db, now = Date
     }
   }
 
+  let closed = false;
   function runSync() {
+    // After close the database is about to go (or gone): nothing more is sent.
+    if (closed) return;
     if (syncing) {
       again = true;
       return;
@@ -177,6 +180,7 @@ export function createRequestLimits(config: RequestLimitConfig, { db, now = Date
     take,
     /** Stops sharing; what is counted and not yet sent is sent first (the API closes the database after). */
     async close() {
+      closed = true;
       if (timer) clearInterval(timer);
       if (soon) clearTimeout(soon);
       again = false;
