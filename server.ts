@@ -2,6 +2,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { EnvError, parseEnv, type ServerEnv } from "./app/lib/env.server";
 import type { AssetSource } from "./app/server/app.server";
+import { shutDown } from "./app/server/shutdown.server";
 
 /**
  * The process: reads the environment, builds the app server (app/server/app.server.ts), listens,
@@ -39,9 +40,24 @@ async function productionApp(): Promise<{ appModule: AppModule; assets: AssetSou
   return { appModule: await import("./app/server/app.server"), assets: { kind: "static", clientDir } };
 }
 
+/** Vite defines __BUILD_ID__ when it bundles this file; `npm run dev` runs it with tsx, where it is not. */
+const built = typeof __BUILD_ID__ === "string";
+
 const env = loadEnv();
+if (built && env.NODE_ENV !== "production") {
+  // The build has no sources for a development server, and React and every library that reads
+  // NODE_ENV load their development builds (slower, chattier) unless it says production: the
+  // built server runs in production mode whatever the environment says.
+  console.warn(`NODE_ENV=${env.NODE_ENV} ignored: the built server always runs in production mode (npm run dev is the development server)`);
+}
+if (built) {
+  // Before the app is imported: libraries read it when they load.
+  process.env.NODE_ENV = "production";
+  env.NODE_ENV = "production";
+}
 const { appModule, assets } = env.NODE_ENV === "development" ? await developmentApp() : await productionApp();
-const { server, closeWebSockets, closeApi, logger } = await appModule.createAppServer(env, assets);
+const appServer = await appModule.createAppServer(env, assets);
+const { server, logger } = appServer;
 
 server.listen(env.PORT, env.HOST, () => {
   const address = server.address();
@@ -53,16 +69,24 @@ server.on("error", (error) => {
   process.exit(1);
 });
 
-function shutdown(signal: string) {
-  logger.info({ signal }, `${signal} received: closing connections`);
-  server.close(() => void closeApi().finally(() => process.exit(0)));
-  void closeWebSockets();
-  server.closeIdleConnections();
-  // Requests still running after 10 s are cut off rather than holding the shutdown.
+let shuttingDown = false;
+async function shutdown(signal: string) {
+  if (shuttingDown) return;
+  shuttingDown = true;
+  logger.info({ signal }, `${signal} received: finishing the requests under way, then closing`);
+  // Only if closing the database itself hangs: the orchestrator's 10 s must not be the one to end it.
   setTimeout(() => {
-    server.closeAllConnections();
+    logger.error("Shutdown did not finish within 9.5 s: exiting");
+    process.exit(1);
+  }, 9_500).unref();
+  try {
+    await shutDown(appServer);
+    logger.info("Shutdown complete");
     process.exit(0);
-  }, 10_000).unref();
+  } catch (error) {
+    logger.error({ err: error }, "Shutdown failed");
+    process.exit(1);
+  }
 }
-process.on("SIGTERM", () => shutdown("SIGTERM"));
-process.on("SIGINT", () => shutdown("SIGINT"));
+process.on("SIGTERM", () => void shutdown("SIGTERM"));
+process.on("SIGINT", () => void shutdown("SIGINT"));

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import path from "node:path";
 import { EnvelopArmorPlugin } from "@escape.tech/graphql-armor";
-import { GraphQLError, NoSchemaIntrospectionCustomRule } from "graphql";
+import { getOperationAST, GraphQLError, NoSchemaIntrospectionCustomRule } from "graphql";
 import { createYoga, type Plugin } from "graphql-yoga";
 import { GRAPHQL_PATH } from "../shared/graphql-path";
 import { sessionTokenFromCookie } from "../shared/session-cookie";
@@ -32,6 +32,13 @@ import { createOutageLog } from "./db/outage-log.server";
 import { databaseUnavailableError, isDatabaseUnavailable } from "./db/unavailable.server";
 import { newResultHints, RequestReads, useResultCache } from "./result-cache.server";
 import { useRequestRefusals } from "./request-refusals.server";
+import {
+  createRequestLimits,
+  NO_REQUEST_LIMITS,
+  tooManyRequests,
+  type RequestLimitConfig,
+  type RequestLimits,
+} from "./request-limits.server";
 import { createApiSchema, type SchemaExtension } from "./schema/index.server";
 import { createPlaceLists } from "./schema/places.server";
 import { createForecastService } from "./weather/forecast-service.server";
@@ -66,6 +73,8 @@ export type ApiConfig = {
    * tick: shorter, so a dead instance's shards are free by the next tick) and its name.
    */
   engine?: { intervalMs?: number; leaseMs?: number; instanceId?: string };
+  /** Requests and mutations per client address and minute (REQUEST_LIMIT, MUTATION_LIMIT); default: no limit. */
+  requestLimits?: RequestLimitConfig;
   /** Fields beside the API's own, for tests only (a resolver the API does not have). */
   schemaExtensions?: readonly SchemaExtension[];
   /** Hears every SQL statement before it runs (tests count a request's statements); nothing in production sets it. */
@@ -131,6 +140,21 @@ const useErrorCodes = (): Plugin => ({
   },
 });
 
+/**
+ * Mutations per client address (REQUEST_LIMIT's stricter sibling), over HTTP and WebSocket alike.
+ * Over HTTP the refusal is a 429 with Retry-After; a WebSocket operation gets the error alone.
+ */
+const useMutationLimit = (limits: RequestLimits): Plugin<{ clientIp?: string; websocket?: boolean }> => ({
+  onExecute({ args, setResultAndStopExecution }) {
+    if (getOperationAST(args.document, args.operationName)?.operation !== "mutation") return;
+    const verdict = limits.take("mutations", args.contextValue.clientIp ?? "unknown");
+    if (!verdict.limited) return;
+    const seconds = verdict.retryAfterSeconds;
+    const http = args.contextValue.websocket ? {} : { http: { status: 429, headers: { "Retry-After": String(seconds) } } };
+    setResultAndStopExecution({ errors: [tooManyRequests(seconds, http)] });
+  },
+});
+
 export async function createApi(config: ApiConfig) {
   const now = config.now ?? (() => new Date());
   if (config.logger) setApiLogger(config.logger);
@@ -169,6 +193,8 @@ export async function createApi(config: ApiConfig) {
     void delivery.finally(() => deliveries.delete(delivery));
   });
   const rateLimits = createRateLimits(db, { dialect, now: () => now().getTime() });
+  // Requests are counted on the wall clock, whatever `now` the tests give the bot; no kept answer reads the counts.
+  const requestLimits = createRequestLimits(config.requestLimits ?? NO_REQUEST_LIMITS, { db: changes.reads.exempt(db) });
   const services: ApiServices = {
     db,
     now,
@@ -283,6 +309,7 @@ export async function createApi(config: ApiConfig) {
       useOperationObserver(metrics, reported),
       // First: an answer kept from before skips the rest of execution, compiling included.
       useResultCache(changes, undefined, metrics),
+      useMutationLimit(requestLimits),
       useJitForRepeatedOperations(),
       EnvelopArmorPlugin({
         maxDepth: { n: LIMITS.maxDepth },
@@ -321,6 +348,12 @@ export async function createApi(config: ApiConfig) {
     /** The bot engine's pass, shared with the other instances on the database (the scheduler runs it). */
     engine,
     maxAnswerChars,
+    /** Shutting down: no engine tick starts any more; the one under way goes on, and `close` waits for it. */
+    stopScheduling() {
+      void scheduler?.stop();
+    },
+    /** The general limits per client address, shared with the other instances: the HTTP and WebSocket servers count requests here. */
+    requestLimits,
     /** Whether the database answers a `select 1` right now (for /healthz). */
     databaseHealth: createDatabaseProbe(changes.reads.exempt(db), dialect),
     async close() {
@@ -329,6 +362,7 @@ export async function createApi(config: ApiConfig) {
       await scheduler?.stop();
       await Promise.allSettled([...deliveries]);
       await rateLimits.settled();
+      await requestLimits.close();
       await forecasts.flushStores();
       await db.destroy();
     },

@@ -72,6 +72,14 @@ const port = z
   .transform(Number)
   .refine((n) => n <= 65535, "expected a whole number from 0 to 65535");
 
+/** A whole number of requests (0 turns the limit off). */
+const requestCount = z
+  .string()
+  .trim()
+  .regex(/^\d+$/, "expected a whole number (0: no limit)")
+  .transform(Number)
+  .refine((n) => Number.isSafeInteger(n), "expected a whole number (0: no limit)");
+
 const flag = z
   .enum(["0", "1", "false", "true"], { message: 'expected "1"/"true" or "0"/"false"' })
   .transform((value) => value === "1" || value === "true");
@@ -139,6 +147,10 @@ const envSchema = z.object({
   METRICS_ALLOW: metricsAllow.default(["loopback"]),
   /** A bearer token that opens /metrics from anywhere. */
   METRICS_TOKEN: z.string().trim().min(16, "expected at least 16 characters (for example: openssl rand -hex 32)").optional(),
+  /** Requests (pages, their data, GraphQL operations) per client address and minute, over all instances; 0: no limit. */
+  REQUEST_LIMIT: requestCount.default(1200),
+  /** Mutations per client address and minute, over all instances; 0: no limit. */
+  MUTATION_LIMIT: requestCount.default(120),
   /** Turns on the /__test/* routes the end-to-end suite uses to inject failures. */
   TEST_HOOKS: flag.default(false),
 });

@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from "node:fs";
-import { createServer, type Server } from "node:http";
+import { createServer, type Server, type ServerResponse } from "node:http";
 import path from "node:path";
 import { createRequestHandler } from "@react-router/express";
 import compression from "compression";
@@ -7,6 +7,7 @@ import express from "express";
 import { RouterContextProvider, type ServerBuild } from "react-router";
 import type { ViteDevServer } from "vite";
 import { createApi, MAX_REQUEST_BYTES, type Api } from "../api/index.server";
+import { createRequestLimits, type RequestLimits } from "../api/request-limits.server";
 import { offlinePageHeader } from "../lib/csp.server";
 import type { ServerEnv } from "../lib/env.server";
 import { graphqlFetchContext } from "../lib/graphql/executor-context";
@@ -19,6 +20,8 @@ import { createLogger, type Logger } from "./logger.server";
 import { createServerMetrics, isMetricsPath, metricsEndpoint } from "./metrics.server";
 import { attachRequestId, requestIdOf } from "./request-id.server";
 import { observeRequests } from "./request-log.server";
+import { refusedOverLimit } from "./request-limit.server";
+import { pageRefusal } from "./request-limit-page.server";
 import { sameOriginWrites } from "./same-origin.server";
 import { securityHeaders } from "./security-headers.server";
 import { attachWebSocket } from "./websocket.server";
@@ -40,9 +43,15 @@ type GraphQLBackend = { kind: "embedded"; api: Api } | { kind: "hosted"; url: st
 export type AppServer = {
   /** Not listening yet: server.ts decides where. */
   server: Server;
-  /** Ends the GraphQL WebSocket connections (their subscriptions would hold the server open). */
+  /**
+   * The first step of a shutdown: every answer from now on closes its connection (a client's
+   * next request opens a new one, which a stopped listener refuses or another instance takes),
+   * and the bot starts no more ticks.
+   */
+  drain: () => void;
+  /** Closes the GraphQL WebSocket connections with 1012 once what is under way on them is answered. */
   closeWebSockets: () => Promise<void>;
-  /** Stops the bot and closes the database, once no request is running. */
+  /** Waits for the bot's tick under way, then closes the database, once no request is running. */
   closeApi: () => Promise<void>;
   /** The server's JSON log (LOG_LEVEL), for server.ts's own lines. */
   logger: Logger;
@@ -80,7 +89,13 @@ function serverBuildSource(assets: AssetSource): () => Promise<ServerBuild> {
   return () => build;
 }
 
-function createExpressApp(env: ServerEnv, backend: GraphQLBackend, assets: AssetSource, logger: Logger): express.Express {
+function createExpressApp(
+  env: ServerEnv,
+  backend: GraphQLBackend,
+  assets: AssetSource,
+  logger: Logger,
+  limits: RequestLimits,
+): express.Express {
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", env.TRUST_PROXY);
@@ -106,6 +121,12 @@ function createExpressApp(env: ServerEnv, backend: GraphQLBackend, assets: Asset
   app.get("/builds/latest.json", (_req, res) => {
     res.setHeader("Cache-Control", "no-store");
     res.json({ id: announcedBuildId ?? __BUILD_ID__ });
+  });
+
+  // Pages and their data count against the general limit (the embedded /graphql counts in its own
+  // handler); assets, health checks and a hosted API's /graphql, which limits on its own, do not.
+  app.use((req, res, next) => {
+    if (!refusedOverLimit(limits, "requests", req.ip ?? "unknown", req, res, pageRefusal)) next();
   });
 
   app.all(
@@ -154,8 +175,13 @@ export async function createAppServer(env: ServerEnv, assets: AssetSource): Prom
         pushAllowLoopback: env.PUSH_ALLOW_LOOPBACK,
         logger,
         metrics: metrics.api,
+        requestLimits: { requestsPerMinute: env.REQUEST_LIMIT, mutationsPerMinute: env.MUTATION_LIMIT },
       });
-  const app = createExpressApp(env, api ? { kind: "embedded", api } : { kind: "hosted", url: env.GRAPHQL_URL! }, assets, logger);
+  // In front of a hosted API there is no database to share counts through: each instance counts alone.
+  const limits =
+    api?.requestLimits ??
+    createRequestLimits({ requestsPerMinute: env.REQUEST_LIMIT, mutationsPerMinute: env.MUTATION_LIMIT }, { db: null });
+  const app = createExpressApp(env, api ? { kind: "embedded", api } : { kind: "hosted", url: env.GRAPHQL_URL! }, assets, logger, limits);
   // "trust proxy fn" is Express's compiled TRUST_PROXY: /graphql reads client addresses exactly as the other routes do.
   const trust = app.get("trust proxy fn");
   const graphqlEndpoint = api
@@ -163,6 +189,7 @@ export async function createAppServer(env: ServerEnv, assets: AssetSource): Prom
         yoga: api.yoga,
         trust,
         maxBodyBytes: MAX_REQUEST_BYTES,
+        limits,
         logError: (fields, message) => logger.error(fields, message),
       })
     : null;
@@ -175,13 +202,28 @@ export async function createAppServer(env: ServerEnv, assets: AssetSource): Prom
     clientIp: clientAddress(trust),
     trust,
   });
+  // Answers under way when the server starts draining, so each one's connection closes after it.
+  let draining = false;
+  const answering = new Set<ServerResponse>();
   const server = createServer((req, res) => {
+    if (draining) res.setHeader("Connection", "close");
+    else {
+      answering.add(res);
+      res.once("close", () => answering.delete(res));
+    }
     const observation = observe(req, res);
     if (graphqlEndpoint && isGraphQLPath(req.url)) return graphqlEndpoint(req, res, observation);
     if (isMetricsPath(req.url)) return serveMetrics(req, res);
     attachRequestId(req, observation.id);
     app(req, res);
   });
+  const closeAfterAnswers = () => {
+    for (const res of answering) {
+      if (!res.headersSent) res.setHeader("Connection", "close");
+      // Its headers promised keep-alive: the connection ends once the answer is sent in full.
+      else res.once("finish", () => res.req.socket.end());
+    }
+  };
   // Idle connections are kept longer than a reverse proxy keeps its own (nginx: 60 s) and than
   // clients wait between requests: with Node's 5 s, a request sent on a connection the server was
   // closing at that moment failed with ECONNRESET (seen on a busy machine).
@@ -190,6 +232,11 @@ export async function createAppServer(env: ServerEnv, assets: AssetSource): Prom
   const websocket = api ? attachWebSocket(server, api, clientAddress(trust)) : null;
   return {
     server,
+    drain() {
+      draining = true;
+      closeAfterAnswers();
+      api?.stopScheduling();
+    },
     closeWebSockets: () => websocket?.close() ?? Promise.resolve(),
     closeApi: () => api?.close() ?? Promise.resolve(),
     logger,

@@ -1,6 +1,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import compression from "compression";
 import proxyAddr from "proxy-addr";
+import type { RequestLimits } from "../api/request-limits.server";
+import { refusedOverLimit } from "./request-limit.server";
 import { CROSS_SITE_REFUSAL, isCrossSiteWrite } from "./same-origin.server";
 import type { OperationLogRecord } from "../api/log.server";
 import type { RequestObservation } from "./request-log.server";
@@ -97,6 +99,7 @@ export function createGraphQLEndpoint(options: {
   yoga: YogaNodeHandler;
   trust: TrustFn;
   maxBodyBytes: number;
+  limits?: RequestLimits;
   /** Where a failure before the API is logged (the server's logger; the console by default). */
   logError?: (fields: { reqId?: string; err: unknown }, message: string) => void;
 }) {
@@ -114,6 +117,9 @@ export function createGraphQLEndpoint(options: {
         chain[index]!(req, res, run(index + 1));
       } else if (isCrossSiteWrite(req.method ?? "GET", req.headers, requestHost(req, options.trust))) {
         refuse(res, 403, CROSS_SITE_REFUSAL);
+      } else if (options.limits && refusedOverLimit(options.limits, "requests", clientIp(req), req, res)) {
+        // Refused before its body is read: a client over the limit costs as little as it can.
+        req.resume();
       } else if (req.method === "GET" || req.method === "HEAD") {
         void options.yoga(req, res, context(clientIp(req)));
       } else {

@@ -4,6 +4,7 @@ import { useServer } from "graphql-ws/use/ws";
 import { WebSocket, WebSocketServer } from "ws";
 import { limitAnswer } from "../api/answer-size.server";
 import type { WatchedSession } from "../api/auth/session-ends.server";
+import { tooManyRequests } from "../api/request-limits.server";
 import { MAX_REQUEST_BYTES, type Api } from "../api/index.server";
 import { GRAPHQL_PATH } from "../shared/graphql-path";
 
@@ -27,12 +28,23 @@ export function attachWebSocket(
   server: Server,
   api: Api,
   clientIp: (request: IncomingMessage) => string = (request) => request.socket.remoteAddress ?? "unknown",
-): { close: () => Promise<void> } {
+): { close: (graceMs?: number) => Promise<void> } {
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_REQUEST_BYTES });
+  let shuttingDown = false;
 
   server.on("upgrade", (request: IncomingMessage, socket, head) => {
     const url = new URL(request.url ?? "/", "http://localhost");
     if (url.pathname !== GRAPHQL_PATH) return;
+    const verdict = api.requestLimits.take("requests", clientIp(request));
+    if (verdict.limited) {
+      socket.end(`HTTP/1.1 429 Too Many Requests\r\nRetry-After: ${verdict.retryAfterSeconds}\r\nConnection: close\r\n\r\n`);
+      return;
+    }
+    if (shuttingDown) {
+      // An upgrade on a connection still open while the server shuts down: the client retries elsewhere or later.
+      socket.end("HTTP/1.1 503 Service Unavailable\r\nRetry-After: 1\r\nConnection: close\r\n\r\n");
+      return;
+    }
     const origin = request.headers.origin;
     if (origin) {
       let sameHost = false;
@@ -50,14 +62,18 @@ export function attachWebSocket(
   });
 
   // A socket that spoke for a session closes when the session ends (log-out, expiry) with
-  // 4401, which graphql-ws clients, ours included, do not retry. Queries and mutations under
-  // way on it are answered first (a log-out sent over this very socket gets its `true`).
-  type SocketState = { sessions: Map<string, () => void>; oneShots: Set<string>; closing: boolean };
+  // 4401, which graphql-ws clients, ours included, do not retry; when the server shuts down,
+  // with 1012 ("service restart"), which they retry. Queries and mutations under way on it are
+  // answered first (a log-out sent over this very socket gets its `true`).
+  type CloseWith = { code: number; reason: string };
+  type SocketState = { sessions: Map<string, () => void>; oneShots: Set<string>; closing: CloseWith | null };
+  const SESSION_ENDED: CloseWith = { code: 4401, reason: "Unauthorized: the session has ended" };
+  const RESTART: CloseWith = { code: 1012, reason: "Service restart" };
   const sockets = new WeakMap<WebSocket, SocketState>();
   const stateOf = (socket: WebSocket): SocketState => {
     let state = sockets.get(socket);
     if (!state) {
-      const created: SocketState = { sessions: new Map(), oneShots: new Set(), closing: false };
+      const created: SocketState = { sessions: new Map(), oneShots: new Set(), closing: null };
       state = created;
       sockets.set(socket, created);
       socket.once("close", () => {
@@ -69,7 +85,8 @@ export function attachWebSocket(
   };
   const closeIfIdle = (socket: WebSocket, state: SocketState) => {
     // After the answer under way has been sent in full (graphql-ws sends its "complete" after onComplete).
-    if (state.closing && state.oneShots.size === 0) setImmediate(() => socket.close(4401, "Unauthorized: the session has ended"));
+    const closing = state.closing;
+    if (closing && state.oneShots.size === 0) setImmediate(() => socket.close(closing.code, closing.reason));
   };
   function closeWhenSessionEnds(socket: WebSocket, session: WatchedSession) {
     const state = stateOf(socket);
@@ -77,7 +94,7 @@ export function attachWebSocket(
     state.sessions.set(
       session.id,
       api.services.sessionEnds.watch(session, () => {
-        state.closing = true;
+        state.closing ??= SESSION_ENDED;
         closeIfIdle(socket, state);
       }),
     );
@@ -99,10 +116,16 @@ export function attachWebSocket(
         // Yoga refuses mutations in GET requests (they must not be links); an operation over
         // this socket is like a POST, so say so, or every mutation here failed as an internal error.
         const request = new Request("http://localhost/graphql", { method: "POST", headers });
+        const address = clientIp(ctx.extra.request);
+        // Each operation counts as a request, as it would over HTTP; refused, it is answered alone.
+        const verdict = api.requestLimits.take("requests", address);
+        if (verdict.limited) return [tooManyRequests(verdict.retryAfterSeconds)];
         const { schema, execute, subscribe, contextFactory, parse, validate } = api.yoga.getEnveloped({
           ...ctx,
           request,
-          clientIp: clientIp(ctx.extra.request),
+          clientIp: address,
+          // The mutation limit's refusal has no HTTP status to set here.
+          websocket: true,
           params,
         });
         let document: DocumentNode;
@@ -144,7 +167,28 @@ export function attachWebSocket(
   );
 
   return {
-    async close() {
+    /**
+     * Shutting down: refuses new upgrades, and closes every socket with 1012 once the queries and
+     * mutations under way on it are answered (its subscriptions end; the client reconnects, to
+     * another instance or to this one restarted, and its `after` replays what it missed).
+     */
+    async close(graceMs = 5_000) {
+      shuttingDown = true;
+      const closed = [...wss.clients].map((socket) => {
+        if (socket.readyState === WebSocket.CLOSED) return Promise.resolve();
+        const done = new Promise<void>((resolve) => socket.once("close", () => resolve()));
+        const state = stateOf(socket);
+        state.closing ??= RESTART;
+        closeIfIdle(socket, state);
+        return done;
+      });
+      // A client that never answers the close (or an operation that never ends) is cut off, not waited for.
+      const cutOff = setTimeout(() => {
+        for (const socket of wss.clients) socket.terminate();
+      }, graceMs);
+      await Promise.all(closed);
+      clearTimeout(cutOff);
+      // Sockets that never finished their handshake, if any, go with graphql-ws's own 1001.
       await cleanup.dispose();
       await new Promise<void>((resolve) => wss.close(() => resolve()));
     },

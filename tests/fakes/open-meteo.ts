@@ -125,6 +125,11 @@ export type FakeOpenMeteo = {
   setScenario: (scenario: Scenario | undefined) => void;
   /** The next `count` calls (either endpoint) answer with this status, or with a body that is not JSON. */
   failNext: (mode: FailureMode, count?: number) => void;
+  /**
+   * Holds back the answers to forecast calls for any coordinate `matches` picks until the
+   * returned function is called (a slow upstream, for a test to act while a call is under way).
+   */
+  holdForecasts: (matches: (latitude: number, longitude: number) => boolean) => () => void;
   reset: () => void;
   close: () => Promise<void>;
 };
@@ -230,6 +235,7 @@ export async function startFakeOpenMeteo(options: { port?: number; now?: () => D
   const now = options.now ?? (() => new Date());
   const failures: FailureMode[] = [];
   let scenario: Scenario | undefined;
+  const holds = new Set<{ matches: (latitude: number, longitude: number) => boolean; released: Promise<void> }>();
   const state: Pick<FakeOpenMeteo, "calls" | "forecastRequests"> = {
     calls: { forecast: 0, geocoding: 0 },
     forecastRequests: [],
@@ -304,6 +310,11 @@ export async function startFakeOpenMeteo(options: { port?: number; now?: () => D
     }
     state.forecastRequests.push(latitudes.map((latitude, i) => ({ latitude, longitude: longitudes[i]! })));
     const forecasts = latitudes.map((latitude, i) => generated(latitude, longitudes[i]!, days));
+    const held = [...holds].filter((hold) => latitudes.some((latitude, i) => hold.matches(latitude, longitudes[i]!)));
+    if (held.length > 0) {
+      void Promise.all(held.map((hold) => hold.released)).then(() => send(res, 200, forecasts.length === 1 ? forecasts[0] : forecasts));
+      return;
+    }
     return send(res, 200, forecasts.length === 1 ? forecasts[0] : forecasts);
   }
 
@@ -320,6 +331,15 @@ export async function startFakeOpenMeteo(options: { port?: number; now?: () => D
     },
     setScenario(next) {
       scenario = next;
+    },
+    holdForecasts(matches) {
+      let release = () => {};
+      const hold = { matches, released: new Promise<void>((resolve) => (release = resolve)) };
+      holds.add(hold);
+      return () => {
+        holds.delete(hold);
+        release();
+      };
     },
     failNext(mode, count = 1) {
       for (let i = 0; i < count; i++) failures.push(mode);

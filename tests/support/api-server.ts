@@ -6,6 +6,7 @@ import { print } from "graphql";
 import { afterEach } from "vitest";
 import { createApi, type Api } from "~/api/index.server";
 import type { ApiMetrics } from "~/api/metrics.server";
+import type { RequestLimitConfig } from "~/api/request-limits.server";
 import type { SchemaExtension } from "~/api/schema/index.server";
 import { SignUpDocument } from "~/lib/account-documents.generated";
 import { startFakeOpenMeteo, type FakeOpenMeteo } from "../fakes/open-meteo";
@@ -65,6 +66,8 @@ export async function startTestApi(
     databasePoolSize?: number;
     /** What the API counts (the server's prom-client registry, as createServerMetrics gives it). */
     metrics?: ApiMetrics;
+    /** The general limits (REQUEST_LIMIT, MUTATION_LIMIT); default: none. */
+    requestLimits?: RequestLimitConfig;
   } = {},
 ): Promise<TestApi> {
   const fake = options.fake ?? (await startFakeOpenMeteo({ now: options.now }));
@@ -85,6 +88,7 @@ export async function startTestApi(
     onStatement: options.onStatement,
     databasePoolSize: options.databasePoolSize,
     metrics: options.metrics,
+    requestLimits: options.requestLimits,
   });
   // The production server's /graphql handler and WebSocket server, with loopback as a trusted proxy.
   const served = await serveApi(api, { buildId: __BUILD_ID__ });

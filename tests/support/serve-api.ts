@@ -16,7 +16,7 @@ export async function serveApi(
   { buildId }: { buildId: string },
 ): Promise<{ url: string; port: number; close: () => Promise<void> }> {
   const trust = proxyAddr.compile("loopback");
-  const endpoint = createGraphQLEndpoint({ yoga: api.yoga, trust, maxBodyBytes: MAX_REQUEST_BYTES });
+  const endpoint = createGraphQLEndpoint({ yoga: api.yoga, trust, maxBodyBytes: MAX_REQUEST_BYTES, limits: api.requestLimits });
   // The production server's /healthz (app.server.ts serves it through Express).
   const health = healthHandler(api.databaseHealth, buildId);
   const server: Server = await new Promise((resolve) => {

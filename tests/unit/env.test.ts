@@ -28,6 +28,8 @@ describe("parseEnv", () => {
       POSTHOG_HOST: "https://eu.i.posthog.com",
       LOG_LEVEL: "info",
       METRICS_ALLOW: ["loopback"],
+      REQUEST_LIMIT: 1200,
+      MUTATION_LIMIT: 120,
     });
   });
 
@@ -50,6 +52,12 @@ describe("parseEnv", () => {
     expect(message).toContain("METRICS_TOKEN: expected at least 16 characters");
     expect(message).not.toContain(token);
     expect(parseEnv({ METRICS_TOKEN: "a".repeat(32) }).METRICS_TOKEN).toBe("a".repeat(32));
+  });
+
+  it("takes the request limits per client address and minute (0: no limit)", () => {
+    expect(parseEnv({ REQUEST_LIMIT: "600", MUTATION_LIMIT: "0" })).toMatchObject({ REQUEST_LIMIT: 600, MUTATION_LIMIT: 0 });
+    expect(() => parseEnv({ REQUEST_LIMIT: "lots" })).toThrow(/REQUEST_LIMIT: expected a whole number \(0: no limit\)/);
+    expect(() => parseEnv({ MUTATION_LIMIT: "-1" })).toThrow(/MUTATION_LIMIT: expected a whole number/);
   });
 
   it("takes analytics settings: a key turns analytics on, the host is a base URL", () => {

@@ -323,4 +323,18 @@ export const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  "0011_request_limits": {
+    async up(db: Kysely<unknown>) {
+      // Requests per client address and minute, summed over the instances (decision 014): each adds its own about once a second.
+      await db.schema
+        .createTable("request_counts")
+        .addColumn("rule", "text", (col) => col.notNull())
+        .addColumn("key", "text", (col) => col.notNull())
+        .addColumn("period", "integer", (col) => col.notNull())
+        .addColumn("hits", "integer", (col) => col.notNull())
+        .addPrimaryKeyConstraint("request_counts_pk", ["rule", "key", "period"])
+        .execute();
+      await db.schema.createIndex("request_counts_period").on("request_counts").column("period").execute();
+    },
+  },
 };

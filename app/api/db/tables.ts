@@ -167,6 +167,9 @@ export type EngineShardTable = { shard: number; owner: string | null; lease_unti
 
 export type EngineInstanceTable = { id: string; seen_at: string };
 
+/** Requests counted under a general limit (request-limits.server.ts): every instance adds its own in batches. */
+export type RequestCountTable = { rule: string; key: string; period: number; hits: number };
+
 export type Database = {
   users: UserTable;
   sessions: SessionTable;
@@ -188,4 +191,5 @@ export type Database = {
   message_order: MessageOrderTable;
   engine_shards: EngineShardTable;
   engine_instances: EngineInstanceTable;
+  request_counts: RequestCountTable;
 };

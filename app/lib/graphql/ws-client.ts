@@ -2,8 +2,8 @@ import { createClient, type Client, type ClientOptions } from "graphql-ws";
 
 /** Close codes that end the connection for good (no retry), reported to the user. */
 export const FATAL_CLOSE_CODES: readonly number[] = [4500, 4005, 4400, 4004, 4401, 4406, 4409, 4429];
-/** Close codes that may go away on their own: retried. */
-export const RETRYABLE_CLOSE_CODES: readonly number[] = [4403, 4408, 4504];
+/** Close codes that may go away on their own: retried. 1012 ("service restart") is a server shutting down gracefully. */
+export const RETRYABLE_CLOSE_CODES: readonly number[] = [1012, 4403, 4408, 4504];
 
 /** Subscription retry policy (docs/product-constants.md). */
 export const WS_RETRY = { attempts: 5, baseDelayMs: 1000 } as const;

@@ -1,0 +1,59 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { expect, gotoHydrated, test } from "./fixtures";
+import { ROOT, startAppServer, type AppServer } from "./support/app-server";
+import { accountWithPlace, signInBrowser } from "./support/graphql";
+
+const de = JSON.parse(readFileSync(path.join(ROOT, "locales/de-DE/common.json"), "utf8")) as { errors: { rateLimited: string } };
+
+let server: AppServer;
+test.beforeAll(async () => {
+  const weather = process.env.E2E_FAKE_WEATHER_URL!;
+  // Four mutations a minute per address (the setup's sign-up, place, briefing and message); loopback is a trusted
+  // proxy, so the setup below speaks as another address than the browser's.
+  server = await startAppServer({
+    MUTATION_LIMIT: "4",
+    TRUST_PROXY: "loopback",
+    OPEN_METEO_FORECAST_URL: weather,
+    OPEN_METEO_GEOCODING_URL: weather,
+  });
+});
+test.afterAll(async () => {
+  await server?.stop();
+});
+
+test("a mutation over the limit is refused with 429, and the page says so in the person's language", async ({
+  browser,
+  playwright,
+  consoleGuard,
+}) => {
+  // The browser reports the refused request itself.
+  consoleGuard.allow(/status of 429/);
+  const setup = await playwright.request.newContext({ extraHTTPHeaders: { "x-forwarded-for": "198.51.100.40" } });
+  const account = await accountWithPlace(setup, server.baseURL, "Limit Lagoon");
+  const message = await account.sendBriefing();
+  await setup.dispose();
+
+  // The browser's address (127.0.0.1) spends its mutations of the minute.
+  for (let i = 0; i < 4; i++) {
+    const spent = await fetch(`${server.baseURL}/graphql`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ query: "mutation { logOut }" }),
+    });
+    expect(spent.status).toBe(200);
+  }
+
+  const context = await browser.newContext({ baseURL: server.baseURL, locale: "de-DE", extraHTTPHeaders: { "Accept-Language": "de-DE" } });
+  await context.addCookies([{ name: "i18n_redirected", value: "de-DE", url: server.baseURL }]);
+  await signInBrowser(context, server.baseURL, account.token);
+  const page = await context.newPage();
+  const refused = page.waitForResponse((response) => response.url().endsWith("/graphql") && response.status() === 429);
+  await gotoHydrated(page, "/");
+  await page.locator(`[data-message-id="${message.id}"]`).getByRole("button", { name: "Als gelesen markieren" }).click();
+  const response = await refused;
+  expect(Number(response.headers()["retry-after"])).toBeGreaterThan(0);
+  expect(((await response.json()) as { errors: Array<{ extensions: { code: string } }> }).errors[0]!.extensions.code).toBe("RATE_LIMITED");
+  await expect(page.getByRole("listitem").getByText(de.errors.rateLimited, { exact: true })).toBeVisible();
+  await context.close();
+});
