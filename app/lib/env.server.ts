@@ -19,6 +19,24 @@ function isProxyAddress(entry: string): boolean {
   return Number.isInteger(prefix) && prefix >= 0 && prefix <= (family === 4 ? 32 : 128);
 }
 
+/**
+ * A comma-separated list of addresses, subnets (CIDR) and Express's names for ranges, as
+ * TRUST_PROXY and METRICS_ALLOW take them; null (with an issue naming what is wrong) otherwise.
+ */
+function addressList(value: string, ctx: z.RefinementCtx, expected: string): string[] | null {
+  const entries = value
+    .split(",")
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+  const bad = entries.filter((entry) => !isProxyAddress(entry));
+  if (bad.length === 0 && entries.length > 0) return entries;
+  ctx.addIssue({
+    code: "custom",
+    message: `expected ${expected}a comma-separated list of IP addresses, subnets (CIDR) or loopback/linklocal/uniquelocal; "${bad.join(", ")}" is none of these`,
+  });
+  return null;
+}
+
 /** Express's `trust proxy`: false, true, a hop count, or a list of addresses/subnets. */
 export type TrustProxy = boolean | number | string[];
 
@@ -30,17 +48,7 @@ const trustProxy = z
     if (value === "" || value === "false") return false;
     if (value === "true") return true;
     if (/^\d+$/.test(value)) return Number(value);
-    const entries = value
-      .split(",")
-      .map((entry) => entry.trim())
-      .filter(Boolean);
-    const bad = entries.filter((entry) => !isProxyAddress(entry));
-    if (bad.length === 0 && entries.length > 0) return entries;
-    ctx.addIssue({
-      code: "custom",
-      message: `expected false, true, a hop count, or a comma-separated list of IP addresses, subnets (CIDR) or loopback/linklocal/uniquelocal; "${bad.join(", ")}" is none of these`,
-    });
-    return z.NEVER;
+    return addressList(value, ctx, "false, true, a hop count, or ") ?? z.NEVER;
   });
 
 /** Where /metrics may be read from: addresses and subnets as TRUST_PROXY takes them, or "none" (the token only). */
@@ -50,17 +58,7 @@ const metricsAllow = z
   .transform((raw, ctx): string[] => {
     const value = raw.toLowerCase();
     if (value === "none") return [];
-    const entries = value
-      .split(",")
-      .map((entry) => entry.trim())
-      .filter(Boolean);
-    const bad = entries.filter((entry) => !isProxyAddress(entry));
-    if (bad.length === 0 && entries.length > 0) return entries;
-    ctx.addIssue({
-      code: "custom",
-      message: `expected "none" or a comma-separated list of IP addresses, subnets (CIDR) or loopback/linklocal/uniquelocal; "${bad.join(", ")}" is none of these`,
-    });
-    return z.NEVER;
+    return addressList(value, ctx, '"none" or ') ?? z.NEVER;
   });
 
 export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;

@@ -1,8 +1,10 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { createServer } from "node:net";
 import path from "node:path";
+import { freePort } from "../../tests/support/free-port";
+
+export { freePort };
 
 export const ROOT = path.resolve(import.meta.dirname, "../..");
 export const SERVER_ENTRY = path.join(ROOT, "build/server/index.js");
@@ -22,20 +24,6 @@ export type AppServer = {
   exited: Promise<number | null>;
   stop: () => Promise<void>;
 };
-
-/** A port the OS says is free right now. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.unref();
-    probe.on("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const address = probe.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 async function waitForHealth(url: string, child: ChildProcess, output: () => string, timeoutMs: number) {
   const deadline = Date.now() + timeoutMs;

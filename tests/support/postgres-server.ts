@@ -1,10 +1,10 @@
 import { execFile } from "node:child_process";
 import { existsSync, readdirSync } from "node:fs";
 import { chown, mkdtemp, rm } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
+import { freePort } from "./free-port";
 
 const run = promisify(execFile);
 
@@ -50,18 +50,6 @@ async function pgTool(tool: string, args: string[]): Promise<void> {
 async function userIds(name: string): Promise<{ uid: number; gid: number }> {
   const [{ stdout: uid }, { stdout: gid }] = await Promise.all([run("id", ["-u", name]), run("id", ["-g", name])]);
   return { uid: Number(uid.trim()), gid: Number(gid.trim()) };
-}
-
-/** A port nobody listens on right now (the server may still lose it to another process: start retries). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /**

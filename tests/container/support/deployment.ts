@@ -1,18 +1,8 @@
 import { randomBytes } from "node:crypto";
-import { createServer } from "node:net";
 import { containerLogs, healthcheck, isRunning, runContainer, type ContainerSpec } from "./podman";
+import { freePort } from "../../support/free-port";
 
-/** A port nobody listens on right now on loopback. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
+export { freePort };
 
 export const sessionSecret = () => randomBytes(32).toString("hex");
 
