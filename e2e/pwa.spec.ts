@@ -7,7 +7,15 @@ import { startAppServer } from "./support/app-server";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "./support/chromium";
 import { accountWithPlace, signInBrowser } from "./support/graphql";
 import { E2ePwaPlaceLabelsDocument, E2ePwaReadAtDocument } from "./support/documents.generated";
-import { goOffline, goOnline, holdKeptCacheUnread, signedInOnlineOnce, waitForOfflineQueue, waitForOfflineReady } from "./support/pwa";
+import {
+  goOffline,
+  goOnline,
+  holdKeptCacheUnread,
+  signedInOnlineOnce,
+  waitForOfflineQueue,
+  waitForOfflineReady,
+  waitUntilServerUnreachable,
+} from "./support/pwa";
 
 const NETWORK_GONE = /ERR_INTERNET_DISCONNECTED|Failed to load resource|Failed to fetch/;
 /** These tests stop their own server under the open page (a deploy, or the test's end). */
@@ -351,16 +359,7 @@ test("a place renamed offline right after a full load, before the page has read 
   await label.fill("Early Eyot East");
   await page.locator("#places").getByRole("button", { name: "Save label" }).click();
   // A request the page makes after the save has failed: so has the save's own, had it been sent.
-  await expect
-    .poll(() =>
-      page.evaluate(() =>
-        fetch("/healthz", { cache: "no-store" }).then(
-          () => "reached",
-          () => "unreachable",
-        ),
-      ),
-    )
-    .toBe("unreachable");
+  await waitUntilServerUnreachable(page);
   await expect(html).not.toHaveAttribute("data-offline-queue", "ready");
 
   await keptCache.release();

@@ -59,6 +59,11 @@ export async function goOffline(page: Page) {
   await page.evaluate((flag) => localStorage.setItem(flag, "1"), GRAPHQL_CUT);
   await page.context().setOffline(true);
   await expect.poll(() => page.evaluate(() => navigator.onLine)).toBe(false);
+  await waitUntilServerUnreachable(page);
+}
+
+/** Waits until a request of the page's own fails: the network is gone for it, not only in its flag. */
+export async function waitUntilServerUnreachable(page: Page) {
   await expect
     .poll(() =>
       page.evaluate(() =>

@@ -47,6 +47,15 @@ const place = (id: string, userId: string, latitude: number, position: number) =
   created_at: created,
 });
 
+/** A user with two places: latitudes with every digit a float keeps, positions 0 and 7. */
+async function seedTwoPlaces(db: Awaited<ReturnType<typeof opened>>["db"]) {
+  await db.insertInto("users").values(user("u1")).execute();
+  await db
+    .insertInto("places")
+    .values([place("p1", "u1", 47.376887123456, 0), place("p2", "u1", -33.868820123456, 7)])
+    .execute();
+}
+
 describe("either database", () => {
   it("is the one DATABASE_URL names", async () => {
     const { dialect } = await opened(await target());
@@ -55,11 +64,7 @@ describe("either database", () => {
 
   it("gives counts, sums and maxima as numbers", async () => {
     const { db } = await opened(await target());
-    await db.insertInto("users").values(user("u1")).execute();
-    await db
-      .insertInto("places")
-      .values([place("p1", "u1", 47.376887123456, 0), place("p2", "u1", -33.868820123456, 7)])
-      .execute();
+    await seedTwoPlaces(db);
     const figures = await db
       .selectFrom("places")
       .select((eb) => [
@@ -73,11 +78,7 @@ describe("either database", () => {
 
   it("keeps every digit of a float", async () => {
     const { db } = await opened(await target());
-    await db.insertInto("users").values(user("u1")).execute();
-    await db
-      .insertInto("places")
-      .values([place("p1", "u1", 47.376887123456, 0), place("p2", "u1", -33.868820123456, 7)])
-      .execute();
+    await seedTwoPlaces(db);
     const latitudes = await db.selectFrom("places").select("latitude").orderBy("position").execute();
     expect(latitudes.map((row) => row.latitude)).toEqual([47.376887123456, -33.868820123456]);
   });
