@@ -87,6 +87,8 @@ test.describe("toasts and tooltips", () => {
       await expect(about).not.toHaveAttribute("data-state");
       await expect(about).toHaveAttribute("data-state", /closed|instant-open|delayed-open/, { timeout: 5_000 });
       await expect(about).toBeFocused();
+      // Reached by keyboard before its tip could show, it shows it once tips have loaded.
+      await expect(page.getByRole("tooltip")).toHaveText("About Weatherbot");
       await page.keyboard.press("Tab");
       await expect(page.getByRole("button", { name: /^Colour mode:/ })).toBeFocused();
       await expect(page.getByRole("tooltip")).toHaveText(/^Colour mode: System/);
@@ -130,6 +132,35 @@ test.describe("overlays and the loading bar", () => {
     await page.keyboard.press("Escape");
     await expect(dialog).toBeHidden();
     await expect(opener).toBeFocused();
+  });
+
+  test("tooltips load without replacing any control: a press begun before they load still opens the overlay", async ({ page }) => {
+    await page.addInitScript(() => {
+      const held: IdleRequestCallback[] = [];
+      Object.assign(window, { heldIdle: held });
+      window.requestIdleCallback = (callback) => held.push(callback);
+    });
+    await gotoHydrated(page, "/");
+    const opener = page.getByRole("button", { name: "About Weatherbot" });
+    await expect(opener).not.toHaveAttribute("data-state");
+    await page.evaluate(() => Object.assign(window, { controlsBefore: [...document.querySelectorAll("a, button")] }));
+    const box = (await opener.boundingBox())!;
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.down();
+    await page.evaluate(() =>
+      (window as unknown as { heldIdle: IdleRequestCallback[] }).heldIdle
+        .splice(0)
+        .forEach((callback) => callback({ didTimeout: false, timeRemaining: () => 50 })),
+    );
+    await expect(opener).toHaveAttribute("data-state");
+    await page.mouse.up();
+    await expect(page.getByRole("dialog", { name: "About Weatherbot" })).toBeVisible();
+    const replaced = await page.evaluate(() =>
+      (window as unknown as { controlsBefore: Element[] }).controlsBefore
+        .filter((control) => !control.isConnected)
+        .map((control) => control.getAttribute("aria-label") ?? control.textContent),
+    );
+    expect(replaced).toEqual([]);
   });
 
   test("a slow navigation shows a 3 px loading bar, never before the 200 ms throttle", async ({ page }) => {

@@ -4,17 +4,6 @@ import { closeOverlay, useOpenOverlay } from "~/lib/overlays/overlay-store";
 import { resolveOverlay } from "~/components/overlays/overlay-components";
 
 /**
- * The browser gives focus back to the control that opened the dialog, unless that node
- * was replaced meanwhile (a tooltip trigger switching to its Radix version when the
- * browser turned idle): then its successor, found by the same `data-tip`, gets it.
- */
-function returnFocus(opener: HTMLElement | null) {
-  if (!opener || opener.isConnected) return;
-  const tip = opener.getAttribute("data-tip");
-  if (tip) document.querySelector<HTMLElement>(`[data-tip="${CSS.escape(tip)}"]`)?.focus();
-}
-
-/**
  * Renders the open overlay in a native modal <dialog>: the browser traps focus,
  * closes it on Escape and gives focus back to the control that opened it.
  */
@@ -22,14 +11,12 @@ export function OverlayHost() {
   const open = useOpenOverlay();
   const name = open?.name ?? null;
   const dialog = useRef<HTMLDialogElement>(null);
-  const opener = useRef<HTMLElement | null>(null);
   const { t } = useTranslation();
 
   useEffect(() => {
     const element = dialog.current;
     if (!element) return;
     if (name && !element.open) {
-      opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
       element.showModal();
       // showModal focuses the first focusable element (Close). React's autoFocus only acts
       // when the overlay mounts, and a loaded overlay mounts before the dialog is shown.
@@ -44,11 +31,7 @@ export function OverlayHost() {
     <dialog
       ref={dialog}
       data-overlay-host
-      onClose={() => {
-        closeOverlay();
-        returnFocus(opener.current);
-        opener.current = null;
-      }}
+      onClose={closeOverlay}
       aria-labelledby={name ? `overlay-${name}-title` : undefined}
       className="overlay m-auto w-[min(32rem,calc(100vw-2rem))] rounded-xl border border-default bg-elevated p-0 text-default shadow-2xl backdrop:bg-slate-950/50"
     >

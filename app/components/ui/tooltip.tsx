@@ -1,6 +1,24 @@
-import { cloneElement, useEffect, useId, useState, type ComponentType, type ReactElement } from "react";
+import {
+  cloneElement,
+  useCallback,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  type ComponentType,
+  type ReactElement,
+  type Ref,
+  type SyntheticEvent,
+} from "react";
 import { whenBrowserIdle } from "~/lib/browser-idle";
-import { tooltipSwitch, type TooltipProps, type TooltipViewProps } from "./tooltip-switch";
+import {
+  TRIGGER_EVENTS,
+  type TooltipProps,
+  type TooltipViewProps,
+  type TriggerAttributes,
+  type TriggerBridge,
+  type TriggerEvent,
+} from "./tooltip-bridge";
 
 export type { TooltipProps, TooltipViewProps };
 
@@ -35,9 +53,7 @@ function useTooltipView(): TooltipView | null {
     let active = true;
     const cancelIdle = whenBrowserIdle(() => {
       void loadTooltipView().then((loaded) => {
-        if (!active || !loaded) return;
-        tooltipSwitch.focusedTip ??= document.activeElement?.getAttribute("data-tip") ?? null;
-        setView(() => loaded);
+        if (active && loaded) setView(() => loaded);
       });
     });
     return () => {
@@ -48,15 +64,61 @@ function useTooltipView(): TooltipView | null {
   return view;
 }
 
-/** A tooltip for one control, typically an icon-only button (whose aria-label says the same). */
+type ControlProps = Partial<Record<TriggerEvent, (event: SyntheticEvent) => void>> & {
+  ref?: Ref<HTMLElement | null>;
+  "aria-describedby"?: string;
+};
+
+/** The control's own ref, and ours for the tip to anchor to. */
+function useControlRef(own: Ref<HTMLElement | null> | undefined) {
+  const control = useRef<HTMLElement | null>(null);
+  const ref = useCallback(
+    (node: HTMLElement | null) => {
+      control.current = node;
+      if (typeof own === "function") return own(node);
+      if (own) own.current = node;
+    },
+    [own],
+  );
+  return [control, ref] as const;
+}
+
+/**
+ * A tooltip for one control, typically an icon-only button (whose aria-label says the same).
+ * The control is rendered here, in the same place before and after the tip loads, so it
+ * keeps its DOM node (and focus, and a press in progress); the tip is rendered beside it.
+ */
 export function Tooltip({ content, children }: TooltipProps) {
-  const tipId = useId();
   const View = useTooltipView();
-  const trigger = cloneElement(children as ReactElement<Record<string, unknown>>, { "data-tip": tipId });
-  if (!View) return trigger;
+  const own = (children as ReactElement<ControlProps>).props;
+  const [control, ref] = useControlRef(own.ref);
+  const [attributes, setAttributes] = useState<TriggerAttributes>({});
+  const bridge = useMemo<TriggerBridge>(
+    () => ({
+      control: () => control.current,
+      handlers: {},
+      setAttributes: (next) =>
+        setAttributes((current) =>
+          current["data-state"] === next["data-state"] && current["aria-describedby"] === next["aria-describedby"] ? current : next,
+        ),
+    }),
+    [control],
+  );
+
+  const props: ControlProps & { "data-state"?: string } = { ref };
+  for (const name of TRIGGER_EVENTS) {
+    props[name] = (event) => {
+      own[name]?.(event);
+      if (!event.defaultPrevented) bridge.handlers[name]?.(event);
+    };
+  }
+  props["data-state"] = attributes["data-state"];
+  props["aria-describedby"] = [own["aria-describedby"], attributes["aria-describedby"]].filter(Boolean).join(" ") || undefined;
+
   return (
-    <View content={content} tipId={tipId}>
-      {trigger}
-    </View>
+    <>
+      {cloneElement(children as ReactElement<ControlProps>, props)}
+      {View ? <View content={content} bridge={bridge} /> : null}
+    </>
   );
 }
