@@ -72,6 +72,14 @@ export function formatWeekdayClock(instant: Date, locale: string, timeZone: stri
   ).format(instant);
 }
 
+/** The hour alone ("6 PM", "18"), for a strip of hours. */
+export function formatHour(instant: Date, locale: string, timeZone: string, hour12: boolean): string {
+  return cached(
+    `h|${locale}|${timeZone}|${hour12}`,
+    () => new Intl.DateTimeFormat(locale, { hour: "numeric", hourCycle: hourCycle(hour12), timeZone }),
+  ).format(instant);
+}
+
 export function formatWeekday(instant: Date, locale: string, timeZone: string): string {
   return cached(`w|${locale}|${timeZone}`, () => new Intl.DateTimeFormat(locale, { weekday: "short", timeZone })).format(instant);
 }

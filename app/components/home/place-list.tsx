@@ -11,6 +11,9 @@ function placeSubtitle(place: PlaceSummary, locale: string): string {
   return [...region, country].filter(Boolean).join(", ");
 }
 
+/** From this many places on, all but the first card start compact. */
+export const COMPACT_CARDS_FROM = 4;
+
 /** A forecast card per saved place, in the user's order. */
 export function PlaceList({ places }: { places: PlaceSummary[] }) {
   const { t, i18n } = useTranslation();
@@ -32,9 +35,14 @@ export function PlaceList({ places }: { places: PlaceSummary[] }) {
         </div>
       ) : (
         <ul className="flex flex-col gap-4" data-testid="places">
-          {places.map((place) => (
+          {places.map((place, index) => (
             <li key={place.id}>
-              <ForecastCard title={place.label} subtitle={placeSubtitle(place, i18n.language)} weather={place.weather} />
+              <ForecastCard
+                title={place.label}
+                subtitle={placeSubtitle(place, i18n.language)}
+                weather={place.weather}
+                compact={index > 0 && places.length >= COMPACT_CARDS_FROM}
+              />
             </li>
           ))}
         </ul>

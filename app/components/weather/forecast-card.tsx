@@ -1,5 +1,7 @@
-import type { ReactNode } from "react";
+import { useId, useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
+import type { TFunction } from "i18next";
+import type { Condition } from "~/shared/schema-enums.generated";
 import type { WeatherFieldsFragment as WeatherReport } from "~/lib/graphql/documents.generated";
 
 type CurrentConditions = WeatherReport["current"];
@@ -7,27 +9,36 @@ type HourlyForecast = WeatherReport["hourly"][number];
 type DailyForecast = WeatherReport["daily"][number];
 import { useDisplaySettings, useNow, type DisplaySettings } from "~/lib/display-settings";
 import {
-  hourCycle,
   formatDegrees,
+  formatHour,
   formatPercent,
   formatPrecipitation,
   formatTemperature,
   formatUvIndex,
   formatWindSpeed,
+  formatWeekday,
 } from "~/shared/units";
 import { ConditionIcon } from "./condition-icon";
 import { formatRelativeAge } from "~/lib/relative-age";
 
 const HOURS_SHOWN = 24;
 
-function useUpdatedAgo(fetchedAt: string): string {
-  const { t, i18n } = useTranslation();
-  const now = useNow();
-  return t("weather.updated", { ago: formatRelativeAge(i18n.language, Date.parse(fetchedAt), now) });
+/*
+ * A card writes some eighty texts and a page holds up to ten cards: the card takes `t` once and
+ * hands it down, and the names of conditions repeated hour after hour are looked up once each.
+ */
+
+/** The condition's name, looked up once per card however many hours share it. */
+function conditionNames(t: TFunction): (condition: Condition) => string {
+  const names = new Map<Condition, string>();
+  return (condition) => {
+    let name = names.get(condition);
+    if (name === undefined) names.set(condition, (name = t(`weather.condition.${condition}`)));
+    return name;
+  };
 }
 
-function Current({ current, settings }: { current: CurrentConditions; settings: DisplaySettings }) {
-  const { t } = useTranslation();
+function Current({ current, settings, t }: { current: CurrentConditions; settings: DisplaySettings; t: TFunction }) {
   return (
     <div className="flex flex-wrap items-center gap-x-6 gap-y-3">
       <div className="flex items-center gap-3">
@@ -76,15 +87,17 @@ function HourlyStrip({
   hours,
   timeZone,
   settings,
+  t,
 }: {
   place: string;
   hours: HourlyForecast[];
   timeZone: string;
   settings: DisplaySettings;
+  t: TFunction;
 }) {
-  const { t } = useTranslation();
   if (hours.length === 0) return null;
-  const clock = new Intl.DateTimeFormat(settings.locale, { hour: "numeric", hourCycle: hourCycle(settings.hour12), timeZone });
+  const conditionName = conditionNames(t);
+  const chanceOfRain = t("weather.chanceOfRain", { value: "" });
   const temperatures = hours.map((hour) => hour.temperature);
   const low = Math.min(...temperatures);
   const span = Math.max(1, Math.max(...temperatures) - low);
@@ -123,12 +136,12 @@ function HourlyStrip({
           <ol className="grid text-center text-xs" style={{ gridTemplateColumns: `repeat(${hours.length}, 3rem)` }}>
             {hours.map((hour) => (
               <li key={hour.time} className="forecast-hour">
-                <span className="text-muted">{clock.format(new Date(hour.time))}</span>
+                <span className="text-muted">{formatHour(new Date(hour.time), settings.locale, timeZone, settings.hour12)}</span>
                 <ConditionIcon condition={hour.condition} isDay={hour.isDay} size={20} />
-                <span className="sr-only">{t(`weather.condition.${hour.condition}`)}</span>
+                <span className="sr-only">{conditionName(hour.condition)}</span>
                 <span className="font-medium tabular-nums">{formatDegrees(hour.temperature, settings)}</span>
                 <span className="forecast-rain">
-                  <span className="sr-only">{t("weather.chanceOfRain", { value: "" })}</span>
+                  <span className="sr-only">{chanceOfRain}</span>
                   {formatPercent(hour.precipitationProbability, settings.locale)}
                 </span>
               </li>
@@ -140,11 +153,9 @@ function HourlyStrip({
   );
 }
 
-function DailyList({ place, days, settings }: { place: string; days: DailyForecast[]; settings: DisplaySettings }) {
-  const { t } = useTranslation();
+function DailyList({ place, days, settings, t }: { place: string; days: DailyForecast[]; settings: DisplaySettings; t: TFunction }) {
   if (days.length === 0) return null;
-  // A date is a calendar day of the place: read it at noon UTC so no zone moves it.
-  const weekday = new Intl.DateTimeFormat(settings.locale, { weekday: "short", timeZone: "UTC" });
+  const conditionName = conditionNames(t);
   const low = Math.min(...days.map((day) => day.temperatureMin));
   const span = Math.max(1, Math.max(...days.map((day) => day.temperatureMax)) - low);
   return (
@@ -153,13 +164,16 @@ function DailyList({ place, days, settings }: { place: string; days: DailyForeca
       <ol className="flex flex-col gap-1 text-sm">
         {days.map((day, i) => (
           <li key={day.date} className="forecast-day">
-            <span className="font-medium">{i === 0 ? t("weather.today") : weekday.format(new Date(`${day.date}T12:00:00Z`))}</span>
+            <span className="font-medium">
+              {/* A date is a calendar day of the place: read at noon UTC, no zone moves it. */}
+              {i === 0 ? t("weather.today") : formatWeekday(new Date(`${day.date}T12:00:00Z`), settings.locale, "UTC")}
+            </span>
             <ConditionIcon condition={day.condition} size={20} />
             <span
               className="forecast-rain"
               title={t("weather.chanceOfRain", { value: formatPercent(day.precipitationProbabilityMax, settings.locale) })}
             >
-              <span className="sr-only">{t(`weather.condition.${day.condition}`)}, </span>
+              <span className="sr-only">{conditionName(day.condition)}, </span>
               {formatPercent(day.precipitationProbabilityMax, settings.locale)}
             </span>
             <span className="text-right tabular-nums text-muted">{formatDegrees(day.temperatureMin, settings)}</span>
@@ -180,34 +194,89 @@ function DailyList({ place, days, settings }: { place: string; days: DailyForeca
   );
 }
 
-/** One place's weather: now, the next 24 hours and 7 days, in the user's units and the place's time. */
+/** The first look of a compact card: now, and today's range and chance of rain. */
+function Summary({ weather, settings, t }: { weather: WeatherReport; settings: DisplaySettings; t: TFunction }) {
+  const { current } = weather;
+  const today = weather.daily[0];
+  return (
+    <div className="flex flex-wrap items-center gap-x-4 gap-y-1">
+      <ConditionIcon condition={current.condition} isDay={current.isDay} size={40} />
+      <p className="text-3xl font-semibold tabular-nums" data-testid="current-temperature">
+        {formatTemperature(current.temperature, settings)}
+      </p>
+      <div className="text-sm">
+        <p>{t(`weather.condition.${current.condition}`)}</p>
+        {today ? (
+          <p className="text-muted tabular-nums">
+            {t("weather.minMax", {
+              min: formatDegrees(today.temperatureMin, settings),
+              max: formatDegrees(today.temperatureMax, settings),
+            })}
+            {" · "}
+            {t("weather.chanceOfRain", { value: formatPercent(today.precipitationProbabilityMax, settings.locale) })}
+          </p>
+        ) : null}
+      </div>
+    </div>
+  );
+}
+
+/**
+ * One place's weather: now, the next 24 hours and 7 days, in the user's units and the place's
+ * time. A `compact` card (one of many on a page) shows now and today until it is opened: a long
+ * list stays easy to scan, and its page light to send.
+ */
 export function ForecastCard({
   title,
   subtitle,
   weather,
   actions,
+  compact = false,
 }: {
   title: string;
   subtitle?: string;
   weather: WeatherReport;
   actions?: ReactNode;
+  compact?: boolean;
 }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const settings = useDisplaySettings();
   const now = useNow();
-  const updated = useUpdatedAgo(weather.fetchedAt);
+  const [open, setOpen] = useState(!compact);
+  const contentId = useId();
+  const updated = t("weather.updated", { ago: formatRelativeAge(i18n.language, Date.parse(weather.fetchedAt), now) });
   return (
     <article className="card" aria-label={title} data-testid="forecast-card">
-      <header className="mb-4 flex items-start justify-between gap-3">
+      <header className={`${open ? "mb-4" : "mb-3"} flex items-start justify-between gap-3`}>
         <div>
           <h3 className="text-lg font-semibold">{title}</h3>
           {subtitle ? <p className="text-sm text-muted">{subtitle}</p> : null}
         </div>
         {actions}
+        {compact ? (
+          <button
+            type="button"
+            className="button-secondary shrink-0"
+            aria-expanded={open}
+            aria-controls={contentId}
+            aria-label={t(open ? "weather.hideForecastFor" : "weather.showForecastFor", { place: title })}
+            onClick={() => setOpen(!open)}
+          >
+            {t(open ? "weather.hideForecast" : "weather.showForecast")}
+          </button>
+        ) : null}
       </header>
-      <Current current={weather.current} settings={settings} />
-      <HourlyStrip place={title} hours={upcomingHours(weather.hourly, now)} timeZone={weather.timeZone} settings={settings} />
-      <DailyList place={title} days={weather.daily} settings={settings} />
+      <div id={contentId}>
+        {open ? (
+          <>
+            <Current current={weather.current} settings={settings} t={t} />
+            <HourlyStrip place={title} hours={upcomingHours(weather.hourly, now)} timeZone={weather.timeZone} settings={settings} t={t} />
+            <DailyList place={title} days={weather.daily} settings={settings} t={t} />
+          </>
+        ) : (
+          <Summary weather={weather} settings={settings} t={t} />
+        )}
+      </div>
       <footer className="mt-4 flex flex-wrap justify-between gap-2 text-xs text-muted">
         <span data-testid="updated">{weather.stale ? `${t("weather.stale")} ${updated}` : updated}</span>
         <a href="https://open-meteo.com/" className="underline underline-offset-2" rel="noreferrer" target="_blank">
