@@ -1,5 +1,5 @@
-import { useEffect, useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useContext, useEffect, useState } from "react";
+import { getI18n, I18nContext } from "react-i18next";
 import { useRouteLoaderData } from "react-router";
 import { useQuery } from "urql";
 import { VIEWER_QUERY } from "./graphql/documents";
@@ -22,7 +22,9 @@ export function defaultDisplaySettings(locale: string, region?: string): Omit<Vi
 
 /** Units, clock and locale for formatting: the signed-in user's settings, or the region's conventions. */
 export function useDisplaySettings(): DisplaySettings {
-  const { i18n } = useTranslation();
+  // The language only: its callers translate with their own `t` (and re-render on a change
+  // of language with it), and a page calls this once per card.
+  const i18n = useContext(I18nContext)?.i18n ?? getI18n();
   const [viewer] = useQuery({ query: VIEWER_QUERY });
   const root = useRouteLoaderData("root") as { region?: string } | undefined;
   const locale = i18n.language;

@@ -1,5 +1,6 @@
 import {
   Client,
+  cacheExchange as documentCacheExchange,
   fetchExchange,
   mapExchange,
   subscriptionExchange,
@@ -24,6 +25,12 @@ export type GraphQLClientOptions = {
   onError?: (error: CombinedError, operation: Operation) => void;
   /** Persists the cache (browser): offline use, and mutations kept until the network returns. */
   storage?: StorageAdapter;
+  /**
+   * "document" (a server render): results kept whole, per query and variables. One render
+   * reads each result as its loader fetched it, writes nothing and lives for one request,
+   * so normalising a page's worth of objects would be work for nothing.
+   */
+  cache?: "normalised" | "document";
 };
 
 /**
@@ -36,7 +43,7 @@ export function createGraphQLClient(options: GraphQLClientOptions): Client {
   if (options.onError) exchanges.push(mapExchange({ onError: options.onError }));
   // The ssr exchange sits between the cache and the network, so restored results fill
   // the normalised cache exactly as fetched ones do.
-  exchanges.push(createCacheExchange(options.storage), options.ssr);
+  exchanges.push(options.cache === "document" ? documentCacheExchange : createCacheExchange(options.storage), options.ssr);
   if (options.forwardSubscription) exchanges.push(subscriptionExchange({ forwardSubscription: options.forwardSubscription }));
   exchanges.push(fetchExchange);
   const headers = options.headers ?? {};

@@ -33,6 +33,7 @@ export function createRequestGraphQL(request: Request, context: Readonly<RouterC
     fetch: context.get(graphqlFetchContext),
     headers: token ? { authorization: `Bearer ${token}` } : {},
     ssr,
+    cache: "document",
   });
   return { client, ssr, signedIn: token !== null, liveSince };
 }
