@@ -58,7 +58,7 @@ export default function handleRequest(
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
     let status = responseStatusCode;
-    let abortTimer: NodeJS.Timeout | undefined;
+    let abortTimer: NodeJS.Timeout | undefined = undefined;
     const { pipe, abort } = renderToPipeableStream(element, {
       nonce,
       onShellReady() {
