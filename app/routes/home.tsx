@@ -36,6 +36,7 @@ function Visitor() {
   const { t } = useTranslation();
   return (
     <>
+      <p className="mt-3 max-w-2xl text-lg text-muted">{t("home.intro")}</p>
       <p className="mt-6">
         {t("home.signUpInvite")}{" "}
         <Link to="/settings?section=account" className="link">
@@ -68,7 +69,7 @@ export default function Home() {
   return (
     <section>
       <h1 className="text-3xl font-bold tracking-tight">{t("home.title")}</h1>
-      <p className="mt-3 max-w-2xl text-lg text-muted">{t("home.intro")}</p>
+      {/* Someone signed in knows what the bot does: on a phone, their weather comes first. */}
       {viewer.data?.me ? <Dashboard /> : <Visitor />}
     </section>
   );
