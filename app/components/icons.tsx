@@ -123,3 +123,14 @@ export function GripIcon(props: IconProps) {
     </Icon>
   );
 }
+
+/** A crosshair: "where I am". */
+export function LocateIcon(props: IconProps) {
+  return (
+    <Icon {...props}>
+      <circle cx="12" cy="12" r="7" />
+      <circle cx="12" cy="12" r="2" />
+      <path d="M12 2v3M12 19v3M2 12h3M19 12h3" />
+    </Icon>
+  );
+}

@@ -1,7 +1,12 @@
 import { useTranslation } from "react-i18next";
+import { useMutation } from "urql";
 import { VisitorLookup } from "~/components/home/visitor-lookup";
+import { UseMyLocationButton } from "~/components/places/use-my-location";
 import { ForecastCard } from "~/components/weather/forecast-card";
+import { nearestWithin, type Coordinates } from "~/lib/geolocation";
+import { ADD_PLACE_AT_MUTATION } from "~/lib/graphql/documents";
 import { openOverlay } from "~/lib/overlays/overlay-store";
+import { showToast } from "~/lib/toast/toast-store";
 import type { PlaceFieldsFragment as PlaceSummary } from "~/lib/graphql/documents.generated";
 
 /** Where a place is: its name when the user labelled it otherwise, and its region and country. */
@@ -14,18 +19,50 @@ function placeSubtitle(place: PlaceSummary, locale: string): string {
 /** From this many places on, all but the first card start compact. */
 export const COMPACT_CARDS_FROM = 4;
 
+const cardId = (placeId: string) => `place-${placeId}`;
+
+/** Brings a place's card into view once it is on the page (a new one renders after its mutation). */
+function revealCard(placeId: string) {
+  requestAnimationFrame(() => document.getElementById(cardId(placeId))?.scrollIntoView({ block: "start", behavior: "smooth" }));
+}
+
+/** "Use my location": shows the place the person is at when it is saved, else saves it as "Current location". */
+function useShowOrAddPosition(places: PlaceSummary[]) {
+  const { t } = useTranslation();
+  const [, addPlaceAt] = useMutation(ADD_PLACE_AT_MUTATION);
+  return async (at: Coordinates): Promise<void> => {
+    const near = nearestWithin(places, at);
+    if (near) {
+      showToast({ title: t("location.shown", { label: near.label }), variant: "success" });
+      return revealCard(near.id);
+    }
+    const result = await addPlaceAt({ ...at, label: t("location.label") });
+    const added = result.data?.addPlace;
+    if (!added) {
+      showToast({ title: t("location.addFailed"), variant: "error" });
+      return;
+    }
+    showToast({ title: t("addPlace.added", { label: added.label }), variant: "success" });
+    revealCard(added.id);
+  };
+}
+
 /** A forecast card per saved place, in the user's order. */
 export function PlaceList({ places }: { places: PlaceSummary[] }) {
   const { t, i18n } = useTranslation();
+  const showOrAdd = useShowOrAddPosition(places);
   return (
     <section aria-labelledby="places-heading" className="flex min-w-0 flex-col gap-4">
       <div className="flex items-center justify-between gap-4">
         <h2 id="places-heading" className="text-xl font-semibold">
           {t("places.title")}
         </h2>
-        <button type="button" className="button" onClick={() => openOverlay("add-place")}>
-          {t("addPlace.open")}
-        </button>
+        <div className="flex flex-wrap justify-end gap-2">
+          <UseMyLocationButton onLocated={showOrAdd} />
+          <button type="button" className="button" onClick={() => openOverlay("add-place")}>
+            {t("addPlace.open")}
+          </button>
+        </div>
       </div>
       {places.length === 0 ? (
         // A new account: what "Add a place" above is for, and meanwhile any place's weather right here.
@@ -36,7 +73,7 @@ export function PlaceList({ places }: { places: PlaceSummary[] }) {
       ) : (
         <ul className="flex flex-col gap-4" data-testid="places">
           {places.map((place, index) => (
-            <li key={place.id}>
+            <li key={place.id} id={cardId(place.id)} className="scroll-mt-20">
               <ForecastCard
                 title={place.label}
                 subtitle={placeSubtitle(place, i18n.language)}

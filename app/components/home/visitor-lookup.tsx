@@ -2,20 +2,33 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useQuery } from "urql";
 import { describeLocation, LocationSearch } from "~/components/places/location-search";
+import { UseMyLocationButton } from "~/components/places/use-my-location";
 import { ForecastCard } from "~/components/weather/forecast-card";
+import type { Coordinates } from "~/lib/geolocation";
 import { WEATHER_AT_QUERY } from "~/lib/graphql/documents";
 import type { SearchLocationsQuery } from "~/lib/graphql/documents.generated";
 
 type LocationResult = SearchLocationsQuery["searchLocations"][number];
 
-function LookupForecast({ location }: { location: LocationResult }) {
+/** What the lookup shows: a place found by search, or where the browser is. */
+type LookedUp = Coordinates & { key: string; title: string; subtitle: string };
+
+const foundPlace = (location: LocationResult): LookedUp => ({
+  key: location.id,
+  title: location.name,
+  subtitle: describeLocation(location),
+  latitude: location.latitude,
+  longitude: location.longitude,
+});
+
+function LookupForecast({ location }: { location: LookedUp }) {
   const { t } = useTranslation();
   const [result] = useQuery({ query: WEATHER_AT_QUERY, variables: { latitude: location.latitude, longitude: location.longitude } });
   const weather = result.data?.weatherAt;
   if (!weather) {
     return result.fetching ? <div className="card h-96 animate-pulse" role="status" aria-label={t("loading.label")} /> : null;
   }
-  return <ForecastCard title={location.name} subtitle={describeLocation(location)} weather={weather} />;
+  return <ForecastCard title={location.title} subtitle={location.subtitle} weather={weather} />;
 }
 
 /**
@@ -24,15 +37,27 @@ function LookupForecast({ location }: { location: LocationResult }) {
  */
 export function VisitorLookup({ nested = false }: { nested?: boolean }) {
   const { t } = useTranslation();
-  const [location, setLocation] = useState<LocationResult | null>(null);
+  const [location, setLocation] = useState<LookedUp | null>(null);
   const Heading = nested ? "h3" : "h2";
   return (
     <section aria-labelledby="visitor-heading" className={`flex max-w-2xl flex-col gap-4 ${nested ? "" : "mt-8"}`}>
       <Heading id="visitor-heading" className={nested ? "text-lg font-semibold" : "text-xl font-semibold"}>
         {t("visitor.title")}
       </Heading>
-      <LocationSearch onSelect={setLocation} />
-      {location ? <LookupForecast key={location.id} location={location} /> : null}
+      <LocationSearch onSelect={(found) => setLocation(foundPlace(found))} />
+      <div>
+        <UseMyLocationButton
+          onLocated={(at) =>
+            setLocation({
+              ...at,
+              key: `${at.latitude},${at.longitude}`,
+              title: t("location.label"),
+              subtitle: `${at.latitude}, ${at.longitude}`,
+            })
+          }
+        />
+      </div>
+      {location ? <LookupForecast key={location.key} location={location} /> : null}
     </section>
   );
 }

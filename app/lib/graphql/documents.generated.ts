@@ -324,6 +324,50 @@ export type AddPlaceMutation = {
   };
 };
 
+export type AddPlaceAtMutationVariables = Exact<{
+  latitude: number;
+  longitude: number;
+  label?: string | null | undefined;
+}>;
+
+export type AddPlaceAtMutation = {
+  addPlace: {
+    id: string;
+    label: string;
+    name: string;
+    admin1: string | null;
+    countryCode: string | null;
+    latitude: number;
+    longitude: number;
+    timeZone: string;
+    weather: {
+      id: string;
+      fetchedAt: string;
+      stale: boolean;
+      timeZone: string;
+      current: {
+        time: string;
+        condition: Condition;
+        isDay: boolean;
+        temperature: number;
+        apparentTemperature: number;
+        precipitation: number;
+        windSpeed: number;
+        windGusts: number;
+        uvIndex: number;
+      };
+      hourly: Array<{ time: string; condition: Condition; isDay: boolean; temperature: number; precipitationProbability: number }>;
+      daily: Array<{
+        date: string;
+        condition: Condition;
+        temperatureMax: number;
+        temperatureMin: number;
+        precipitationProbabilityMax: number;
+      }>;
+    };
+  };
+};
+
 export type MessageReceivedSubscriptionVariables = Exact<{
   after?: string | number | null | undefined;
 }>;
@@ -935,6 +979,15 @@ export const AddPlaceDocument = gql`
   ${PlaceFieldsFragmentDoc}
   ${WeatherFieldsFragmentDoc}
 ` as unknown as DocumentNode<AddPlaceMutation, AddPlaceMutationVariables>;
+export const AddPlaceAtDocument = gql`
+  mutation AddPlaceAt($latitude: Float!, $longitude: Float!, $label: String) {
+    addPlace(latitude: $latitude, longitude: $longitude, label: $label) {
+      ...PlaceFields
+    }
+  }
+  ${PlaceFieldsFragmentDoc}
+  ${WeatherFieldsFragmentDoc}
+` as unknown as DocumentNode<AddPlaceAtMutation, AddPlaceAtMutationVariables>;
 export const MessageReceivedDocument = gql`
   subscription MessageReceived($after: ID) {
     messageReceived(after: $after) {

@@ -8,6 +8,7 @@ import type { AlertRuleFieldsFragment, AlertRuleInput } from "./documents.genera
 
 export {
   AddPlaceDocument as ADD_PLACE_MUTATION,
+  AddPlaceAtDocument as ADD_PLACE_AT_MUTATION,
   AlertRulesDocument as ALERT_RULES_QUERY,
   BriefingsDocument as BRIEFINGS_QUERY,
   DeleteAlertRuleDocument as DELETE_ALERT_RULE_MUTATION,

@@ -1,0 +1,44 @@
+import { useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { LocateIcon } from "~/components/icons";
+import { currentPosition, PositionError, type Coordinates } from "~/lib/geolocation";
+import { showToast } from "~/lib/toast/toast-store";
+
+/**
+ * "Use my location": asks the browser for its position and hands the coordinates on. When
+ * the browser refuses, times out or cannot tell, a toast says so and what to do instead.
+ */
+export function UseMyLocationButton({ onLocated }: { onLocated: (at: Coordinates) => Promise<void> | void }) {
+  const { t } = useTranslation();
+  const [locating, setLocating] = useState(false);
+  const busy = useRef(false);
+
+  async function locate() {
+    // Stays focusable while it works (aria-disabled, not disabled): a second press waits.
+    if (busy.current) return;
+    busy.current = true;
+    setLocating(true);
+    try {
+      const at = await currentPosition();
+      await onLocated(at);
+    } catch (error) {
+      if (!(error instanceof PositionError)) throw error;
+      showToast({ title: t(`location.failed.${error.failure}`), variant: "error" });
+    } finally {
+      busy.current = false;
+      setLocating(false);
+    }
+  }
+
+  return (
+    <button
+      type="button"
+      className="button-secondary inline-flex items-center gap-2"
+      aria-disabled={locating || undefined}
+      onClick={() => void locate()}
+    >
+      <LocateIcon />
+      {locating ? t("location.locating") : t("location.use")}
+    </button>
+  );
+}
