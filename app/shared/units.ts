@@ -44,6 +44,39 @@ export function formatPrecipitation(mm: number, units: UnitSettings): string {
   return units.precipitationUnit === "INCH" ? `${number(units.locale, mm / 25.4, 2)} in` : `${number(units.locale, mm, 1)} mm`;
 }
 
+/** Sea-level pressure: inches of mercury where rain is measured in inches (the US), else hectopascals. */
+export function formatPressure(hpa: number, units: UnitSettings): string {
+  return units.precipitationUnit === "INCH" ? `${number(units.locale, hpa * 0.02953, 2)} inHg` : `${number(units.locale, hpa)} hPa`;
+}
+
+/** How far one can see: miles where wind is in mph, else kilometres (metres under one). */
+export function formatVisibility(metres: number, units: UnitSettings): string {
+  if (units.windSpeedUnit === "MPH") return `${number(units.locale, metres / 1609.344, metres < 16_093 ? 1 : 0)} mi`;
+  return metres < 1000 ? `${number(units.locale, metres)} m` : `${number(units.locale, metres / 1000, metres < 10_000 ? 1 : 0)} km`;
+}
+
+/** The eight compass points, clockwise from north, as keys of weather.compass. */
+export const COMPASS_POINTS = ["N", "NE", "E", "SE", "S", "SW", "W", "NW"] as const;
+
+/** The compass point a wind comes from (0° = north). */
+export function compassPoint(degrees: number): (typeof COMPASS_POINTS)[number] {
+  return COMPASS_POINTS[Math.round((((degrees % 360) + 360) % 360) / 45) % 8]!;
+}
+
+/** "9 h 13 min": a day's length of daylight. */
+export function formatDuration(seconds: number, locale: string): string {
+  const hours = Math.floor(seconds / 3600);
+  const minutes = Math.round((seconds % 3600) / 60);
+  const parts = [
+    cached(`dh|${locale}`, () => new Intl.NumberFormat(locale, { style: "unit", unit: "hour", unitDisplay: "short" })).format(hours),
+  ];
+  if (minutes)
+    parts.push(
+      cached(`dm|${locale}`, () => new Intl.NumberFormat(locale, { style: "unit", unit: "minute", unitDisplay: "short" })).format(minutes),
+    );
+  return parts.join(" ");
+}
+
 export function formatPercent(percent: number, locale: string): string {
   return cached(`p|${locale}`, () => new Intl.NumberFormat(locale, { style: "percent", maximumFractionDigits: 0 })).format(percent / 100);
 }

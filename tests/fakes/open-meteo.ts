@@ -172,6 +172,11 @@ export function fakeForecast(latitude: number, longitude: number, days: number, 
       wind_speed_10m: round(8 + ((seed + i * 7) % 25)),
       wind_gusts_10m: round(15 + ((seed + i * 11) % 55)),
       uv_index: localHour >= 9 && localHour <= 16 ? round(Math.max(0, 6 - Math.abs(latitude) / 12), 2) : 0,
+      wind_direction_10m: (seed * 7 + i * 15) % 360,
+      relative_humidity_2m: wet ? 85 + ((seed + i) % 10) : 55 + ((seed + i) % 25),
+      dew_point_2m: round(temperature - (wet ? 2 : 8)),
+      pressure_msl: round(1013 + ((seed + i) % 15) - 7, 1),
+      visibility: wet ? 8_000 : 24_140,
     };
   }
   const series = (name: keyof (typeof hourly)[number]) => hourly.map((hour) => hour[name]);
@@ -195,6 +200,7 @@ export function fakeForecast(latitude: number, longitude: number, days: number, 
       uv_index_max: max("uv_index"),
       sunrise: localMidnight + day * 86_400 + 7 * 3600,
       sunset: localMidnight + day * 86_400 + 17 * 3600,
+      daylight_duration: 10 * 3600,
     };
   });
   const dailySeries = (name: keyof (typeof daily)[number]) => daily.map((day) => day[name]);
@@ -218,6 +224,11 @@ export function fakeForecast(latitude: number, longitude: number, days: number, 
       precipitation: current.precipitation,
       wind_speed_10m: current.wind_speed_10m,
       wind_gusts_10m: current.wind_gusts_10m,
+      wind_direction_10m: current.wind_direction_10m,
+      relative_humidity_2m: current.relative_humidity_2m,
+      dew_point_2m: current.dew_point_2m,
+      pressure_msl: current.pressure_msl,
+      visibility: current.visibility,
     },
     hourly: Object.fromEntries(
       ["time", ...Object.keys(hourly[0]!).filter((key) => key !== "time")].map((key) => [key, series(key as never)]),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatClock, formatWeekdayClock } from "~/shared/units";
+import { compassPoint, formatClock, formatDuration, formatPressure, formatVisibility, formatWeekdayClock } from "~/shared/units";
 
 // Tuesday 24 November 2026, 18:05 UTC and 00:04 UTC.
 const evening = new Date(Date.UTC(2026, 10, 24, 18, 5));
@@ -25,5 +25,34 @@ describe("clock times", () => {
       expect(formatWeekdayClock(afterMidnight, locale, "UTC", false), locale).toContain(formatClock(afterMidnight, locale, "UTC", false));
     }
     expect(formatClock(afterMidnight, "es-ES", "UTC", false)).toBe("00:04");
+  });
+});
+
+describe("more of the sky", () => {
+  const metric = { locale: "de-DE", temperatureUnit: "CELSIUS", windSpeedUnit: "KMH", precipitationUnit: "MILLIMETER" };
+  const us = { locale: "en-US", temperatureUnit: "FAHRENHEIT", windSpeedUnit: "MPH", precipitationUnit: "INCH" };
+
+  it("writes pressure in hPa, or inHg where rain is in inches", () => {
+    expect(formatPressure(1013.2, metric)).toBe("1.013 hPa");
+    expect(formatPressure(1013.2, us)).toBe("29.92 inHg");
+  });
+
+  it("writes visibility in km (m under one), or in miles where wind is in mph", () => {
+    expect(formatVisibility(24_140, metric)).toBe("24 km");
+    expect(formatVisibility(8_000, metric)).toBe("8 km");
+    expect(formatVisibility(2_500, metric)).toBe("2,5 km");
+    expect(formatVisibility(400, metric)).toBe("400 m");
+    expect(formatVisibility(24_140, us)).toBe("15 mi");
+    expect(formatVisibility(8_000, us)).toBe("5 mi");
+  });
+
+  it("names the compass point a wind comes from", () => {
+    expect([0, 22, 23, 90, 180, 225, 315, 338, 359, -45].map(compassPoint)).toEqual(["N", "N", "NE", "E", "S", "SW", "NW", "N", "N", "NW"]);
+  });
+
+  it("writes a day's length of daylight in the reader's language", () => {
+    expect(formatDuration(9 * 3600 + 13 * 60, "en-US")).toBe("9 hr 13 min");
+    expect(formatDuration(10 * 3600, "en-US")).toBe("10 hr");
+    expect(formatDuration(9 * 3600 + 13 * 60, "de-DE")).toBe("9 Std. 13 Min.");
   });
 });

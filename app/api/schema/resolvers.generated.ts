@@ -354,6 +354,16 @@ export type CurrentConditions = {
   windSpeed: Scalars["Float"]["output"];
   windGusts: Scalars["Float"]["output"];
   uvIndex: Scalars["Float"]["output"];
+  /** Degrees the wind comes from, 0 = north; null where the provider has none (as for the fields below). */
+  windDirection?: Maybe<Scalars["Float"]["output"]>;
+  /** Relative humidity, %. */
+  humidity?: Maybe<Scalars["Float"]["output"]>;
+  /** °C. */
+  dewPoint?: Maybe<Scalars["Float"]["output"]>;
+  /** Sea-level pressure, hPa. */
+  pressure?: Maybe<Scalars["Float"]["output"]>;
+  /** Metres. */
+  visibility?: Maybe<Scalars["Float"]["output"]>;
 };
 
 export type HourlyForecast = {
@@ -391,6 +401,8 @@ export type DailyForecast = {
   uvIndexMax: Scalars["Float"]["output"];
   sunrise: Scalars["DateTime"]["output"];
   sunset: Scalars["DateTime"]["output"];
+  /** Seconds of daylight; null where the provider has none. */
+  daylightDuration?: Maybe<Scalars["Float"]["output"]>;
 };
 
 export type MessageKind = "BRIEFING" | "ALERT" | "ALL_CLEAR" | "SYSTEM";
@@ -864,6 +876,11 @@ export type CurrentConditionsResolvers<
   windSpeed?: Resolver<ResolversTypes["Float"], ParentType, ContextType>;
   windGusts?: Resolver<ResolversTypes["Float"], ParentType, ContextType>;
   uvIndex?: Resolver<ResolversTypes["Float"], ParentType, ContextType>;
+  windDirection?: Resolver<Maybe<ResolversTypes["Float"]>, ParentType, ContextType>;
+  humidity?: Resolver<Maybe<ResolversTypes["Float"]>, ParentType, ContextType>;
+  dewPoint?: Resolver<Maybe<ResolversTypes["Float"]>, ParentType, ContextType>;
+  pressure?: Resolver<Maybe<ResolversTypes["Float"]>, ParentType, ContextType>;
+  visibility?: Resolver<Maybe<ResolversTypes["Float"]>, ParentType, ContextType>;
 };
 
 export type HourlyForecastResolvers<
@@ -905,6 +922,7 @@ export type DailyForecastResolvers<
   uvIndexMax?: Resolver<ResolversTypes["Float"], ParentType, ContextType>;
   sunrise?: Resolver<ResolversTypes["DateTime"], ParentType, ContextType>;
   sunset?: Resolver<ResolversTypes["DateTime"], ParentType, ContextType>;
+  daylightDuration?: Resolver<Maybe<ResolversTypes["Float"]>, ParentType, ContextType>;
 };
 
 export type MessageResolvers<

@@ -283,6 +283,31 @@ export const typeDefs = /* GraphQL */ `
     windSpeed: Float!
     windGusts: Float!
     uvIndex: Float!
+
+    """
+    Degrees the wind comes from, 0 = north; null where the provider has none (as for the fields below).
+    """
+    windDirection: Float
+
+    """
+    Relative humidity, %.
+    """
+    humidity: Float
+
+    """
+    °C.
+    """
+    dewPoint: Float
+
+    """
+    Sea-level pressure, hPa.
+    """
+    pressure: Float
+
+    """
+    Metres.
+    """
+    visibility: Float
   }
 
   type HourlyForecast {
@@ -318,6 +343,11 @@ export const typeDefs = /* GraphQL */ `
     uvIndexMax: Float!
     sunrise: DateTime!
     sunset: DateTime!
+
+    """
+    Seconds of daylight; null where the provider has none.
+    """
+    daylightDuration: Float
   }
 
   enum MessageKind {

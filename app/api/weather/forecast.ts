@@ -10,6 +10,16 @@ export type CurrentConditions = {
   precipitation: number;
   windSpeed: number;
   windGusts: number;
+  // Asked for since issue 17: null where the provider has none, absent in forecasts kept from before.
+  /** Degrees the wind comes from (0 = north). */
+  windDirection?: number | null;
+  /** Relative humidity, %. */
+  humidity?: number | null;
+  dewPoint?: number | null;
+  /** Sea-level pressure, hPa. */
+  pressure?: number | null;
+  /** Metres. */
+  visibility?: number | null;
 };
 
 export type HourlyForecast = {
@@ -41,6 +51,8 @@ export type DailyForecast = {
   uvIndexMax: number;
   sunrise: number;
   sunset: number;
+  /** Seconds of daylight. */
+  daylightDuration?: number | null;
 };
 
 export type Forecast = {

@@ -28,6 +28,7 @@ const DAILY = [
   "uv_index_max",
   "sunrise",
   "sunset",
+  "daylight_duration",
 ] as const;
 const CURRENT = [
   "weather_code",
@@ -37,6 +38,11 @@ const CURRENT = [
   "precipitation",
   "wind_speed_10m",
   "wind_gusts_10m",
+  "wind_direction_10m",
+  "relative_humidity_2m",
+  "dew_point_2m",
+  "pressure_msl",
+  "visibility",
 ] as const;
 
 export const FORECAST_DAYS = 8;
@@ -87,6 +93,8 @@ export type OpenMeteoOptions = {
 };
 
 const numberAt = (series: Series, name: string, index: number) => Number(series[name]?.[index] ?? 0);
+/** A value the provider may leave out (null where a model has none, as visibility in some regions). */
+const optionalNumber = (value: number | null | undefined) => (typeof value === "number" && Number.isFinite(value) ? value : null);
 
 function localDate(epochSeconds: number, offsetSeconds: number): string {
   return new Date((epochSeconds + offsetSeconds) * 1000).toISOString().slice(0, 10);
@@ -109,6 +117,11 @@ export function parseForecast(raw: RawForecast): Forecast {
       precipitation: Number(current.precipitation ?? 0),
       windSpeed: Number(current.wind_speed_10m ?? 0),
       windGusts: Number(current.wind_gusts_10m ?? 0),
+      windDirection: optionalNumber(current.wind_direction_10m),
+      humidity: optionalNumber(current.relative_humidity_2m),
+      dewPoint: optionalNumber(current.dew_point_2m),
+      pressure: optionalNumber(current.pressure_msl),
+      visibility: optionalNumber(current.visibility),
     },
     hourly: hourly.time.map((time, i) => ({
       time,
@@ -138,6 +151,7 @@ export function parseForecast(raw: RawForecast): Forecast {
       uvIndexMax: numberAt(daily, "uv_index_max", i),
       sunrise: numberAt(daily, "sunrise", i),
       sunset: numberAt(daily, "sunset", i),
+      daylightDuration: optionalNumber(daily.daylight_duration?.[i]),
     })),
   };
 }

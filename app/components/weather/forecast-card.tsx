@@ -9,8 +9,13 @@ type HourlyForecast = WeatherReport["hourly"][number];
 type DailyForecast = WeatherReport["daily"][number];
 import { useDisplaySettings, useNow, type DisplaySettings } from "~/lib/display-settings";
 import {
+  compassPoint,
+  formatClock,
   formatDegrees,
+  formatDuration,
   formatHour,
+  formatPressure,
+  formatVisibility,
   formatPercent,
   formatPrecipitation,
   formatTemperature,
@@ -38,6 +43,16 @@ function conditionNames(t: TFunction): (condition: Condition) => string {
   };
 }
 
+/** A figure of the conditions now; one the provider did not give is left out. */
+function Figure({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div>
+      <dt className="text-muted">{label}</dt>
+      <dd className="tabular-nums">{children}</dd>
+    </div>
+  );
+}
+
 function Current({ current, settings, t }: { current: CurrentConditions; settings: DisplaySettings; t: TFunction }) {
   return (
     <div className="flex flex-wrap items-center gap-x-6 gap-y-3">
@@ -51,27 +66,49 @@ function Current({ current, settings, t }: { current: CurrentConditions; setting
         </div>
       </div>
       <dl className="grid grid-cols-2 gap-x-6 gap-y-1 text-sm sm:grid-cols-4">
-        <div>
-          <dt className="text-muted">{t("weather.feelsLike")}</dt>
-          <dd className="tabular-nums">{formatTemperature(current.apparentTemperature, settings)}</dd>
-        </div>
-        <div>
-          <dt className="text-muted">{t("weather.wind")}</dt>
-          <dd className="tabular-nums">
-            {formatWindSpeed(current.windSpeed, settings)}
-            <span className="text-muted">, {t("weather.gusts", { value: formatWindSpeed(current.windGusts, settings) })}</span>
-          </dd>
-        </div>
-        <div>
-          <dt className="text-muted">{t("weather.precipitation")}</dt>
-          <dd className="tabular-nums">{formatPrecipitation(current.precipitation, settings)}</dd>
-        </div>
-        <div>
-          <dt className="text-muted">{t("weather.uvIndex")}</dt>
-          <dd className="tabular-nums">{formatUvIndex(current.uvIndex, settings.locale)}</dd>
-        </div>
+        <Figure label={t("weather.feelsLike")}>{formatTemperature(current.apparentTemperature, settings)}</Figure>
+        <Figure label={t("weather.wind")}>
+          {formatWindSpeed(current.windSpeed, settings)}
+          {current.windDirection != null ? ` ${t(`weather.compass.${compassPoint(current.windDirection)}`)}` : null}
+          <span className="text-muted">, {t("weather.gusts", { value: formatWindSpeed(current.windGusts, settings) })}</span>
+        </Figure>
+        <Figure label={t("weather.precipitation")}>{formatPrecipitation(current.precipitation, settings)}</Figure>
+        <Figure label={t("weather.uvIndex")}>{formatUvIndex(current.uvIndex, settings.locale)}</Figure>
+        {current.humidity != null ? (
+          <Figure label={t("weather.humidity")}>{formatPercent(current.humidity, settings.locale)}</Figure>
+        ) : null}
+        {current.dewPoint != null ? <Figure label={t("weather.dewPoint")}>{formatTemperature(current.dewPoint, settings)}</Figure> : null}
+        {current.pressure != null ? <Figure label={t("weather.pressure")}>{formatPressure(current.pressure, settings)}</Figure> : null}
+        {current.visibility != null ? (
+          <Figure label={t("weather.visibility")}>{formatVisibility(current.visibility, settings)}</Figure>
+        ) : null}
       </dl>
     </div>
+  );
+}
+
+/** Today's sunrise and sunset in the place's time, and the length of its daylight. */
+function Sun({
+  day,
+  timeZone,
+  settings,
+  t,
+}: {
+  day: DailyForecast | undefined;
+  timeZone: string;
+  settings: DisplaySettings;
+  t: TFunction;
+}) {
+  if (!day) return null;
+  const clock = (iso: string) => formatClock(new Date(iso), settings.locale, timeZone, settings.hour12);
+  return (
+    <p className="mt-4 flex flex-wrap gap-x-4 gap-y-1 text-sm" data-testid="sun">
+      <span>{t("weather.sunrise", { time: clock(day.sunrise) })}</span>
+      <span>{t("weather.sunset", { time: clock(day.sunset) })}</span>
+      {day.daylightDuration != null ? (
+        <span className="text-muted">{t("weather.daylight", { duration: formatDuration(day.daylightDuration, settings.locale) })}</span>
+      ) : null}
+    </p>
   );
 }
 
@@ -270,6 +307,7 @@ export function ForecastCard({
         {open ? (
           <>
             <Current current={weather.current} settings={settings} t={t} />
+            <Sun day={weather.daily[0]} timeZone={weather.timeZone} settings={settings} t={t} />
             <HourlyStrip place={title} hours={upcomingHours(weather.hourly, now)} timeZone={weather.timeZone} settings={settings} t={t} />
             <DailyList place={title} days={weather.daily} settings={settings} t={t} />
           </>

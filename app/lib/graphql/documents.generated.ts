@@ -146,10 +146,24 @@ export type WeatherFieldsFragment = {
     precipitation: number;
     windSpeed: number;
     windGusts: number;
+    windDirection: number | null;
     uvIndex: number;
+    humidity: number | null;
+    dewPoint: number | null;
+    pressure: number | null;
+    visibility: number | null;
   };
   hourly: Array<{ time: string; condition: Condition; isDay: boolean; temperature: number; precipitationProbability: number }>;
-  daily: Array<{ date: string; condition: Condition; temperatureMax: number; temperatureMin: number; precipitationProbabilityMax: number }>;
+  daily: Array<{
+    date: string;
+    condition: Condition;
+    temperatureMax: number;
+    temperatureMin: number;
+    precipitationProbabilityMax: number;
+    sunrise: string;
+    sunset: string;
+    daylightDuration: number | null;
+  }>;
 };
 
 export type PlaceFieldsFragment = {
@@ -175,7 +189,12 @@ export type PlaceFieldsFragment = {
       precipitation: number;
       windSpeed: number;
       windGusts: number;
+      windDirection: number | null;
       uvIndex: number;
+      humidity: number | null;
+      dewPoint: number | null;
+      pressure: number | null;
+      visibility: number | null;
     };
     hourly: Array<{ time: string; condition: Condition; isDay: boolean; temperature: number; precipitationProbability: number }>;
     daily: Array<{
@@ -184,6 +203,9 @@ export type PlaceFieldsFragment = {
       temperatureMax: number;
       temperatureMin: number;
       precipitationProbabilityMax: number;
+      sunrise: string;
+      sunset: string;
+      daylightDuration: number | null;
     }>;
   };
 };
@@ -216,7 +238,12 @@ export type PlacesQuery = {
           precipitation: number;
           windSpeed: number;
           windGusts: number;
+          windDirection: number | null;
           uvIndex: number;
+          humidity: number | null;
+          dewPoint: number | null;
+          pressure: number | null;
+          visibility: number | null;
         };
         hourly: Array<{ time: string; condition: Condition; isDay: boolean; temperature: number; precipitationProbability: number }>;
         daily: Array<{
@@ -225,6 +252,9 @@ export type PlacesQuery = {
           temperatureMax: number;
           temperatureMin: number;
           precipitationProbabilityMax: number;
+          sunrise: string;
+          sunset: string;
+          daylightDuration: number | null;
         }>;
       };
     }>;
@@ -268,7 +298,12 @@ export type WeatherAtQuery = {
       precipitation: number;
       windSpeed: number;
       windGusts: number;
+      windDirection: number | null;
       uvIndex: number;
+      humidity: number | null;
+      dewPoint: number | null;
+      pressure: number | null;
+      visibility: number | null;
     };
     hourly: Array<{ time: string; condition: Condition; isDay: boolean; temperature: number; precipitationProbability: number }>;
     daily: Array<{
@@ -277,6 +312,9 @@ export type WeatherAtQuery = {
       temperatureMax: number;
       temperatureMin: number;
       precipitationProbabilityMax: number;
+      sunrise: string;
+      sunset: string;
+      daylightDuration: number | null;
     }>;
   };
 };
@@ -310,7 +348,12 @@ export type AddPlaceMutation = {
         precipitation: number;
         windSpeed: number;
         windGusts: number;
+        windDirection: number | null;
         uvIndex: number;
+        humidity: number | null;
+        dewPoint: number | null;
+        pressure: number | null;
+        visibility: number | null;
       };
       hourly: Array<{ time: string; condition: Condition; isDay: boolean; temperature: number; precipitationProbability: number }>;
       daily: Array<{
@@ -319,6 +362,9 @@ export type AddPlaceMutation = {
         temperatureMax: number;
         temperatureMin: number;
         precipitationProbabilityMax: number;
+        sunrise: string;
+        sunset: string;
+        daylightDuration: number | null;
       }>;
     };
   };
@@ -354,7 +400,12 @@ export type AddPlaceAtMutation = {
         precipitation: number;
         windSpeed: number;
         windGusts: number;
+        windDirection: number | null;
         uvIndex: number;
+        humidity: number | null;
+        dewPoint: number | null;
+        pressure: number | null;
+        visibility: number | null;
       };
       hourly: Array<{ time: string; condition: Condition; isDay: boolean; temperature: number; precipitationProbability: number }>;
       daily: Array<{
@@ -363,6 +414,9 @@ export type AddPlaceAtMutation = {
         temperatureMax: number;
         temperatureMin: number;
         precipitationProbabilityMax: number;
+        sunrise: string;
+        sunset: string;
+        daylightDuration: number | null;
       }>;
     };
   };
@@ -492,7 +546,12 @@ export type RestorePlaceMutation = {
         precipitation: number;
         windSpeed: number;
         windGusts: number;
+        windDirection: number | null;
         uvIndex: number;
+        humidity: number | null;
+        dewPoint: number | null;
+        pressure: number | null;
+        visibility: number | null;
       };
       hourly: Array<{ time: string; condition: Condition; isDay: boolean; temperature: number; precipitationProbability: number }>;
       daily: Array<{
@@ -501,6 +560,9 @@ export type RestorePlaceMutation = {
         temperatureMax: number;
         temperatureMin: number;
         precipitationProbabilityMax: number;
+        sunrise: string;
+        sunset: string;
+        daylightDuration: number | null;
       }>;
     };
   };
@@ -805,7 +867,12 @@ export const WeatherFieldsFragmentDoc = gql`
       precipitation
       windSpeed
       windGusts
+      windDirection
       uvIndex
+      humidity
+      dewPoint
+      pressure
+      visibility
     }
     hourly(hours: 24) {
       time
@@ -820,6 +887,9 @@ export const WeatherFieldsFragmentDoc = gql`
       temperatureMax
       temperatureMin
       precipitationProbabilityMax
+      sunrise
+      sunset
+      daylightDuration
     }
   }
 ` as unknown as DocumentNode<WeatherFieldsFragment, unknown>;
