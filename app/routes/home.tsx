@@ -1,6 +1,6 @@
 import i18next from "i18next";
 import { useTranslation } from "react-i18next";
-import { Link } from "react-router";
+import { Link, useSearchParams } from "react-router";
 import { useQuery } from "urql";
 import type { Route } from "./+types/home";
 import { InboxList, inboxVariables } from "~/components/home/inbox-list";
@@ -8,25 +8,34 @@ import { PlaceList } from "~/components/home/place-list";
 import { StarterRulesCallout } from "~/components/home/starter-rules-callout";
 import { VisitorLookup } from "~/components/home/visitor-lookup";
 import { clientLoadQuery } from "~/lib/graphql/browser-load";
-import { ALERT_RULES_QUERY, INBOX_QUERY, PLACES_QUERY, VIEWER_QUERY } from "~/lib/graphql/documents";
+import { DayDetail } from "~/components/weather/day-detail";
+import { dayDetailTarget } from "~/lib/day-detail-link";
+import { ALERT_RULES_QUERY, INBOX_QUERY, PLACE_DAY_QUERY, PLACES_QUERY, VIEWER_QUERY } from "~/lib/graphql/documents";
 import { loadQuery } from "~/lib/graphql/request-client.server";
 import type { Load } from "~/lib/graphql/route-load";
 import { getI18n } from "~/lib/i18n/middleware.server";
 
 /** What the page shows, fetched once for its first render (server) or into the cache (browser). */
-async function loadHome(load: Load) {
+async function loadHome(load: Load, url: string) {
   const { me } = await load(VIEWER_QUERY, {});
-  if (me) await Promise.all([load(PLACES_QUERY, {}), load(INBOX_QUERY, inboxVariables()), load(ALERT_RULES_QUERY, {})]);
+  if (!me) return;
+  const day = dayDetailTarget(new URL(url).searchParams);
+  await Promise.all([
+    load(PLACES_QUERY, {}),
+    load(INBOX_QUERY, inboxVariables()),
+    load(ALERT_RULES_QUERY, {}),
+    day ? load(PLACE_DAY_QUERY, { id: day.placeId, date: day.date }) : null,
+  ]);
 }
 
-export async function loader({ context }: Route.LoaderArgs) {
-  await loadHome((query, variables) => loadQuery(context, query, variables));
+export async function loader({ context, request }: Route.LoaderArgs) {
+  await loadHome((query, variables) => loadQuery(context, query, variables), request.url);
   const { t } = getI18n(context);
   return { title: `${t("home.title")} · ${t("app.name")}` };
 }
 
-export async function clientLoader() {
-  await loadHome(clientLoadQuery);
+export async function clientLoader({ request }: Route.ClientLoaderArgs) {
+  await loadHome(clientLoadQuery, request.url);
   return { title: `${i18next.t("home.title")} · ${i18next.t("app.name")}` };
 }
 
@@ -52,9 +61,14 @@ function Dashboard() {
   const [places] = useQuery({ query: PLACES_QUERY });
   const [inbox] = useQuery({ query: INBOX_QUERY, variables: inboxVariables() });
   const [viewer] = useQuery({ query: VIEWER_QUERY });
+  const [search] = useSearchParams();
+  const day = dayDetailTarget(search);
   return (
     <div className="mt-8 grid grid-cols-[minmax(0,1fr)] items-start gap-8 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
-      <PlaceList places={places.data?.me?.places ?? []} />
+      <div className="flex min-w-0 flex-col gap-8">
+        {day ? <DayDetail key={`${day.placeId}/${day.date}`} target={day} /> : null}
+        <PlaceList places={places.data?.me?.places ?? []} />
+      </div>
       <div className="flex min-w-0 flex-col gap-6">
         <StarterRulesCallout />
         <InboxList firstPage={inbox.data?.messages.edges ?? []} unreadCount={viewer.data?.me?.unreadCount ?? 0} />

@@ -328,12 +328,19 @@ export type Weather = {
   timeZone: Scalars["TimeZone"]["output"];
   current: CurrentConditions;
   hourly: Array<HourlyForecast>;
+  /** The hours of one day in the place's time: any of the days `daily` gives (none for another date). */
+  hourlyOn: Array<HourlyForecast>;
   daily: Array<DailyForecast>;
 };
 
 /** A forecast for one place (metric: °C, km/h, mm, cm). Ids are stable: the client cache can key on them. */
 export type WeatherHourlyArgs = {
   hours?: InputMaybe<Scalars["Int"]["input"]>;
+};
+
+/** A forecast for one place (metric: °C, km/h, mm, cm). Ids are stable: the client cache can key on them. */
+export type WeatherHourlyOnArgs = {
+  date: Scalars["Date"]["input"];
 };
 
 /** A forecast for one place (metric: °C, km/h, mm, cm). Ids are stable: the client cache can key on them. */
@@ -858,6 +865,7 @@ export type WeatherResolvers<
   timeZone?: Resolver<ResolversTypes["TimeZone"], ParentType, ContextType>;
   current?: Resolver<ResolversTypes["CurrentConditions"], ParentType, ContextType>;
   hourly?: Resolver<Array<ResolversTypes["HourlyForecast"]>, ParentType, ContextType, RequireFields<WeatherHourlyArgs, "hours">>;
+  hourlyOn?: Resolver<Array<ResolversTypes["HourlyForecast"]>, ParentType, ContextType, RequireFields<WeatherHourlyOnArgs, "date">>;
   daily?: Resolver<Array<ResolversTypes["DailyForecast"]>, ParentType, ContextType, RequireFields<WeatherDailyArgs, "days">>;
 };
 

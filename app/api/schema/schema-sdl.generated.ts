@@ -268,6 +268,11 @@ export const typeDefs = /* GraphQL */ `
     timeZone: TimeZone!
     current: CurrentConditions!
     hourly(hours: Int = 48): [HourlyForecast!]!
+
+    """
+    The hours of one day in the place's time: any of the days \`daily\` gives (none for another date).
+    """
+    hourlyOn(date: Date!): [HourlyForecast!]!
     daily(days: Int = 7): [DailyForecast!]!
   }
 

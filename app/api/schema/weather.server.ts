@@ -100,6 +100,11 @@ export const weatherResolvers: Resolvers = {
       const start = currentHourIndex(source.result.forecast, context.now());
       return start === -1 ? [] : viewsOf(source).hourly.slice(start, start + hours);
     },
+    hourlyOn(source, { date }) {
+      const offsetMs = source.result.forecast.utcOffsetSeconds * 1000;
+      const localDate = (view: HourlyView) => new Date(Date.parse(view.time) + offsetMs).toISOString().slice(0, 10);
+      return viewsOf(source).hourly.filter((view) => localDate(view) === date);
+    },
     daily(source, { days }) {
       if (typeof days !== "number" || !Number.isInteger(days) || days < 1 || days > 8) throw badInput("days must be from 1 to 8", "days");
       return viewsOf(source).daily.slice(0, days);

@@ -78,6 +78,7 @@ export function PlaceList({ places }: { places: PlaceSummary[] }) {
                 title={place.label}
                 subtitle={placeSubtitle(place, i18n.language)}
                 weather={place.weather}
+                placeId={place.id}
                 compact={index > 0 && places.length >= COMPACT_CARDS_FROM}
               />
             </li>

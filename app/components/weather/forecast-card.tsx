@@ -1,6 +1,8 @@
 import { useId, useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import type { TFunction } from "i18next";
+import { Link } from "react-router";
+import { dayDetailHref } from "~/lib/day-detail-link";
 import type { Condition } from "~/shared/schema-enums.generated";
 import type { WeatherFieldsFragment as WeatherReport } from "~/lib/graphql/documents.generated";
 
@@ -190,7 +192,29 @@ function HourlyStrip({
   );
 }
 
-function DailyList({ place, days, settings, t }: { place: string; days: DailyForecast[]; settings: DisplaySettings; t: TFunction }) {
+/** A day's name; for a saved place, a link to that day hour by hour. */
+function DayLabel({ placeId, date, place, label, t }: { placeId?: string; date: string; place: string; label: string; t: TFunction }) {
+  if (!placeId) return <span className="font-medium">{label}</span>;
+  return (
+    <Link to={dayDetailHref({ placeId, date })} className="link" aria-label={t("dayDetail.open", { day: label, place })}>
+      {label}
+    </Link>
+  );
+}
+
+function DailyList({
+  place,
+  placeId,
+  days,
+  settings,
+  t,
+}: {
+  place: string;
+  placeId?: string;
+  days: DailyForecast[];
+  settings: DisplaySettings;
+  t: TFunction;
+}) {
   if (days.length === 0) return null;
   const conditionName = conditionNames(t);
   const low = Math.min(...days.map((day) => day.temperatureMin));
@@ -201,10 +225,14 @@ function DailyList({ place, days, settings, t }: { place: string; days: DailyFor
       <ol className="flex flex-col gap-1 text-sm">
         {days.map((day, i) => (
           <li key={day.date} className="forecast-day">
-            <span className="font-medium">
-              {/* A date is a calendar day of the place: read at noon UTC, no zone moves it. */}
-              {i === 0 ? t("weather.today") : formatWeekday(new Date(`${day.date}T12:00:00Z`), settings.locale, "UTC")}
-            </span>
+            <DayLabel
+              placeId={placeId}
+              date={day.date}
+              place={place}
+              // A date is a calendar day of the place: read at noon UTC, no zone moves it.
+              label={i === 0 ? t("weather.today") : formatWeekday(new Date(`${day.date}T12:00:00Z`), settings.locale, "UTC")}
+              t={t}
+            />
             <ConditionIcon condition={day.condition} size={20} />
             <span
               className="forecast-rain"
@@ -269,8 +297,11 @@ export function ForecastCard({
   weather,
   actions,
   compact = false,
+  placeId,
 }: {
   title: string;
+  /** A saved place's id: its days link to their hour-by-hour detail. */
+  placeId?: string;
   subtitle?: string;
   weather: WeatherReport;
   actions?: ReactNode;
@@ -309,7 +340,7 @@ export function ForecastCard({
             <Current current={weather.current} settings={settings} t={t} />
             <Sun day={weather.daily[0]} timeZone={weather.timeZone} settings={settings} t={t} />
             <HourlyStrip place={title} hours={upcomingHours(weather.hourly, now)} timeZone={weather.timeZone} settings={settings} t={t} />
-            <DailyList place={title} days={weather.daily} settings={settings} t={t} />
+            <DailyList place={title} placeId={placeId} days={weather.daily} settings={settings} t={t} />
           </>
         ) : (
           <Summary weather={weather} settings={settings} t={t} />

@@ -21,6 +21,7 @@ export {
   MessageFieldsFragmentDoc as MESSAGE_FIELDS,
   MessageReceivedDocument as MESSAGE_RECEIVED_SUBSCRIPTION,
   PlaceFieldsFragmentDoc as PLACE_FIELDS,
+  PlaceDayDocument as PLACE_DAY_QUERY,
   PlacesDocument as PLACES_QUERY,
   PreviewAlertRuleDocument as PREVIEW_ALERT_RULE_QUERY,
   PushPublicKeyDocument as PUSH_PUBLIC_KEY_QUERY,
