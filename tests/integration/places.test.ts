@@ -3,6 +3,8 @@ import type { TypedDocumentNode } from "@urql/core";
 import { codes, startTestApi, type GraphQLResponse, type TestApi } from "../support/api-server";
 import {
   TestPlacesAddDocument as ADD,
+  TestPlacesDayDocument as DAY,
+  TestPlacesSkyDocument as SKY,
   TestPlacesBriefingPlacesDocument as BRIEFING_PLACES,
   TestPlacesInboxPlacesDocument as INBOX_PLACES,
   TestPlacesListDocument as PLACES,
@@ -57,6 +59,30 @@ describe("places", () => {
     expect(codes(bad)).toEqual(["BAD_USER_INPUT"]);
     expect(codes(await t.gql(ADD, {}, { token }))).toEqual(["BAD_USER_INPUT"]);
     expect(codes(await t.gql(ADD, { locationId: "999999" }, { token }))).toEqual(["NOT_FOUND"]);
+  });
+
+  it("gives any of a place's days hour by hour, in the place's time, and no hours for a date outside its forecast", async () => {
+    const token = await t.signUp();
+    const { id } = (await t.gql(ADD, { latitude: 40.42, longitude: -3.7, label: "Plaza" }, { token })).data!.addPlace;
+    const days = (await t.gql(DAY, { id, date: "2000-01-01" }, { token })).data!.place!.weather;
+    expect(days.hourlyOn).toEqual([]);
+    const date = days.daily[5]!.date;
+    const hours = (await t.gql(DAY, { id, date }, { token })).data!.place!.weather.hourlyOn;
+    expect(hours).toHaveLength(24);
+    const localDate = (iso: string) => new Intl.DateTimeFormat("en-CA", { timeZone: days.timeZone }).format(new Date(iso));
+    expect(hours.map((hour) => localDate(hour.time))).toEqual(Array(24).fill(date));
+    expect(codes(await t.gql(DAY, { id, date: "26.11.2026" }, { token }))).toEqual(["BAD_USER_INPUT"]);
+  });
+
+  it("gives humidity, dew point, pressure, wind direction and visibility now, and today's sun", async () => {
+    const token = await t.signUp();
+    const { id } = (await t.gql(ADD, { latitude: 40.42, longitude: -3.7, label: "Plaza" }, { token })).data!.addPlace;
+    const { current, daily } = (await t.gql(SKY, { id }, { token })).data!.place!.weather;
+    for (const value of Object.values(current)) expect(value).toEqual(expect.any(Number));
+    expect(current.humidity).toBeGreaterThan(0);
+    expect(current.pressure).toBeGreaterThan(900);
+    expect(daily[0]!.daylightDuration).toBe(10 * 3600);
+    expect(Date.parse(daily[0]!.sunset) - Date.parse(daily[0]!.sunrise)).toBe(10 * 3600 * 1000);
   });
 
   it("refuses labels with control characters, naming the field, and writes nothing", async () => {

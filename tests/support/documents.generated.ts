@@ -733,6 +733,34 @@ export type TestPlacesInboxPlacesQueryVariables = Exact<{ [key: string]: never }
 
 export type TestPlacesInboxPlacesQuery = { messages: { edges: Array<{ kind: MessageKind; place: { id: string } | null }> } };
 
+export type TestPlacesDayQueryVariables = Exact<{
+  id: string | number;
+  date: string;
+}>;
+
+export type TestPlacesDayQuery = {
+  place: { weather: { timeZone: string; daily: Array<{ date: string }>; hourlyOn: Array<{ time: string; temperature: number }> } } | null;
+};
+
+export type TestPlacesSkyQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+export type TestPlacesSkyQuery = {
+  place: {
+    weather: {
+      current: {
+        humidity: number | null;
+        dewPoint: number | null;
+        pressure: number | null;
+        windDirection: number | null;
+        visibility: number | null;
+      };
+      daily: Array<{ sunrise: string; sunset: string; daylightDuration: number | null }>;
+    };
+  } | null;
+};
+
 export type TestSyncPlaceLabelsQueryVariables = Exact<{ [key: string]: never }>;
 
 export type TestSyncPlaceLabelsQuery = { places: Array<{ id: string; label: string }> };
@@ -2047,6 +2075,42 @@ export const TestPlacesInboxPlacesDocument = gql`
     }
   }
 ` as unknown as DocumentNode<TestPlacesInboxPlacesQuery, TestPlacesInboxPlacesQueryVariables>;
+export const TestPlacesDayDocument = gql`
+  query TestPlacesDay($id: ID!, $date: Date!) {
+    place(id: $id) {
+      weather {
+        timeZone
+        daily(days: 8) {
+          date
+        }
+        hourlyOn(date: $date) {
+          time
+          temperature
+        }
+      }
+    }
+  }
+` as unknown as DocumentNode<TestPlacesDayQuery, TestPlacesDayQueryVariables>;
+export const TestPlacesSkyDocument = gql`
+  query TestPlacesSky($id: ID!) {
+    place(id: $id) {
+      weather {
+        current {
+          humidity
+          dewPoint
+          pressure
+          windDirection
+          visibility
+        }
+        daily(days: 1) {
+          sunrise
+          sunset
+          daylightDuration
+        }
+      }
+    }
+  }
+` as unknown as DocumentNode<TestPlacesSkyQuery, TestPlacesSkyQueryVariables>;
 export const TestSyncPlaceLabelsDocument = gql`
   query TestSyncPlaceLabels {
     places {
