@@ -66,24 +66,27 @@ export class ResponseReader {
   }
 }
 
-/** The request, encoded once. */
-export function encodeRequest(url: URL, body: string, headers: Record<string, string>): Buffer {
+/** The request, encoded once: a POST of `body`, or a GET (`body` then empty). */
+export function encodeRequest(url: URL, body: string, headers: Record<string, string>, method: "GET" | "POST" = "POST"): Buffer {
   const lines = [
-    `POST ${url.pathname}${url.search} HTTP/1.1`,
+    `${method} ${url.pathname}${url.search} HTTP/1.1`,
     `Host: ${url.host}`,
-    "Content-Type: application/json",
-    `Content-Length: ${Buffer.byteLength(body)}`,
+    ...(method === "POST" ? ["Content-Type: application/json", `Content-Length: ${Buffer.byteLength(body)}`] : []),
     ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
   ];
-  return Buffer.from(`${lines.join("\r\n")}\r\n\r\n${body}`);
+  return Buffer.from(`${lines.join("\r\n")}\r\n\r\n${method === "POST" ? body : ""}`);
 }
 
 const ERRORS = Buffer.from('"errors"');
 
+/** An answer that counts as an error: by default anything but a 200, or GraphQL errors in it. */
+export type ErrorTest = (response: ParsedResponse) => boolean;
+const graphqlError: ErrorTest = (response) => response.status !== 200 || response.body.includes(ERRORS);
+
 /** Where each client's next request comes from: null when there is none left. */
 type RequestSource = { next(): Buffer | null; endsAt: number };
 
-async function drive(url: URL, source: RequestSource, connections: number): Promise<LoadResult> {
+async function drive(url: URL, source: RequestSource, connections: number, isError = graphqlError): Promise<LoadResult> {
   const latencies: number[] = [];
   let errors = 0;
   const started = performance.now();
@@ -110,7 +113,7 @@ async function drive(url: URL, source: RequestSource, connections: number): Prom
         socket.on("data", (chunk: Buffer) => {
           for (const response of reader.push(chunk)) {
             latencies.push(performance.now() - sentAt);
-            if (response.status !== 200 || response.body.includes(ERRORS)) errors++;
+            if (isError(response)) errors++;
             send();
           }
         });
@@ -137,13 +140,15 @@ async function drive(url: URL, source: RequestSource, connections: number): Prom
 export async function runLoad(options: {
   url: string;
   body: string;
+  method?: "GET" | "POST";
   headers?: Record<string, string>;
   connections: number;
   durationMs: number;
+  isError?: ErrorTest;
 }): Promise<LoadResult> {
   const url = new URL(options.url);
-  const request = encodeRequest(url, options.body, options.headers ?? {});
-  return drive(url, { next: () => request, endsAt: performance.now() + options.durationMs }, options.connections);
+  const request = encodeRequest(url, options.body, options.headers ?? {}, options.method);
+  return drive(url, { next: () => request, endsAt: performance.now() + options.durationMs }, options.connections, options.isError);
 }
 
 /** Each request once, shared out among the connections as they come free (a cold path: nothing repeats). */
