@@ -197,17 +197,21 @@ const verdict = (ok: boolean) => (ok ? "within" : "OVER");
 export function pageRows(figures: PageFigures[]): Array<[string, string, string]> {
   const rows: Array<[string, string, string]> = [];
   for (const { page, app, bare, share, html } of figures) {
-    const who = page === "signed-in" ? `signed-in / (${EXPECTED.cards} places)` : "visitor /";
+    const who = page === "signed-in" ? "signed-in /" : "visitor /";
     const shareBudget = page === "signed-in" ? PAGE_BUDGET.signedInShare : PAGE_BUDGET.visitorShare;
     const rounds = (list: LoadResult[], figure: "rps" | "p99") => list.map((sample) => sample[figure].toFixed(0)).join(", ");
-    rows.push([`${who}: pages/s`, app.rps.toFixed(0), `median of ${rounds(app.samples, "rps")}; p50 ${app.p50.toFixed(0)} ms`]);
+    rows.push([
+      `${who}${page === "signed-in" ? ` (${EXPECTED.cards} places)` : ""}: pages/s`,
+      app.rps.toFixed(0),
+      `median of ${rounds(app.samples, "rps")}; p50 ${app.p50.toFixed(0)} ms`,
+    ]);
     rows.push([
       `${who}: bare page's pages/s`,
       bare.rps.toFixed(0),
       `median of ${rounds(bare.samples, "rps")}; p99 ${bare.p99.toFixed(0)} ms`,
     ]);
     rows.push([
-      `${who}: share of the bare page`,
+      `${who}: share of the bare page's`,
       `${(share.median * 100).toFixed(0)} %`,
       `median of ${share.perRound.map((value) => `${(value * 100).toFixed(0)}`).join(", ")} %; target ≥ ${shareBudget * 100} %: ${verdict(share.median >= shareBudget)}`,
     ]);
