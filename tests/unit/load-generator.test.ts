@@ -101,6 +101,37 @@ describe("the benchmark's page load", () => {
   });
 });
 
+describe("the benchmark's primed load", () => {
+  it("measures only once every connection has had its first answer", async () => {
+    let served = 0;
+    let connected = 0;
+    // Each connection's first answer comes late (as a busy server takes up a new connection), later for later ones.
+    const server = createServer((req, res) => {
+      served++;
+      const socket = req.socket as typeof req.socket & { answered?: boolean };
+      const delay = socket.answered ? 0 : 150 + 50 * connected++;
+      socket.answered = true;
+      setTimeout(() => res.writeHead(200, { "content-type": "text/html" }).end("<html></html>"), delay);
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const load = { url: `http://127.0.0.1:${port}/`, method: "GET" as const, body: "", connections: 4, durationMs: 300 };
+      const primed = await runLoad({ ...load, prime: true });
+      expect(primed.requests).toBe(served - 4);
+      expect(primed.p99).toBeLessThan(150);
+      expect(primed.requests / primed.rps).toBeLessThan(0.45);
+      served = 0;
+      connected = 0;
+      const unprimed = await runLoad(load);
+      expect(unprimed.requests).toBe(served);
+      expect(unprimed.p99).toBeGreaterThanOrEqual(150);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});
+
 describe("the benchmark's cold path", () => {
   it("sends each request exactly once, spread over the connections", async () => {
     const seen: string[] = [];
