@@ -65,7 +65,7 @@ export function ensureBareBuild() {
 
 async function startBareServer(fixtureFile: string) {
   const port = await freePort();
-  const child = spawn(process.execPath, ["--import", "tsx", path.join(BARE_DIR, "server.ts")], {
+  const child = spawn(process.execPath, [path.join(BARE_DIR, "server.mjs")], {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH ?? "",
