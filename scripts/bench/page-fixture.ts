@@ -49,7 +49,8 @@ export const EXPECTED = { cards: 10, hours: 24, days: 7 };
 type Doc = Window["document"];
 type El = ReturnType<Doc["querySelector"]> & object;
 
-function parse(html: string): Doc {
+/** Reads the page with happy-dom (no script runs, nothing loads), and closes it: an open window keeps working in the process that measures. */
+function read<T>(html: string, extract: (document: Doc) => T): T {
   const window = new Window({
     settings: {
       disableJavaScriptEvaluation: true,
@@ -58,8 +59,12 @@ function parse(html: string): Doc {
       disableComputedStyleRendering: true,
     },
   });
-  window.document.write(html);
-  return window.document;
+  try {
+    window.document.write(html);
+    return extract(window.document);
+  } finally {
+    void window.happyDOM.close();
+  }
 }
 
 const SKIPPED = new Set(["SCRIPT", "STYLE", "TEMPLATE", "NOSCRIPT", "SVG"]);
@@ -136,7 +141,10 @@ function card(article: El): CardFixture {
 
 /** The signed-in `/` with its places: the cards' visible figures, and the page's heading around them. */
 export function extractSignedIn(html: string): SignedInFixture {
-  const document = parse(html);
+  return read(html, signedIn);
+}
+
+function signedIn(document: Doc): SignedInFixture {
   const main = required(document, "main", "main content");
   const cards = ([...main.querySelectorAll("article")] as El[]).map(card);
   if (cards.length !== EXPECTED.cards) throw new Error(`The signed-in page shows ${cards.length} places, not ${EXPECTED.cards}`);
@@ -154,7 +162,10 @@ const BLOCKS = new Set(["H1", "H2", "H3", "P", "LABEL", "BUTTON", "INPUT"]);
 
 /** The visitor `/`: its main content as blocks of text (headings, paragraphs, the search field), in order. */
 export function extractVisitor(html: string): VisitorFixture {
-  const document = parse(html);
+  return read(html, visitor);
+}
+
+function visitor(document: Doc): VisitorFixture {
   const main = required(document, "main", "main content");
   const blocks: BlockFixture[] = [];
   const walk = (element: El) => {
