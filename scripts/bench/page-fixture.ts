@@ -146,7 +146,7 @@ export function extractSignedIn(html: string): SignedInFixture {
 
 function signedIn(document: Doc): SignedInFixture {
   const main = required(document, "main", "main content");
-  const cards = ([...main.querySelectorAll("article")] as El[]).map(card);
+  const cards = ([...main.querySelectorAll("[data-testid='forecast-card']")] as El[]).map(card);
   if (cards.length !== EXPECTED.cards) throw new Error(`The signed-in page shows ${cards.length} places, not ${EXPECTED.cards}`);
   return {
     title: document.title,

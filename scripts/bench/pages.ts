@@ -14,7 +14,7 @@
  */
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { isDeepStrictEqual, parseArgs } from "node:util";
@@ -163,6 +163,7 @@ export async function benchPages(
       html[page] = { app: size(appHtml[page]), bare: size(bareHtml) };
     }
 
+    console.log(`Load average ${loadAverage()} (a busy machine moves every figure; the shares move least).`);
     console.log(`Warming up, then ${rounds} rounds of ${seconds} s per page and server (${CONNECTIONS} connections)…`);
     for (const page of pages) for (const server of ["app", "bare"] as const) await runLoad(target(page, server, WARM_UP_MS));
     const samples = new Map<string, LoadResult[]>();
@@ -174,6 +175,7 @@ export async function benchPages(
       samples.set(key, [...(samples.get(key) ?? []), result]);
       console.log(`  round ${round + 1}: ${key.padEnd(15)} ${result.rps.toFixed(0).padStart(5)} pages/s, p99 ${result.p99.toFixed(0)} ms`);
     }
+    console.log(`Load average ${loadAverage()} after the rounds.`);
     return pages.map((page) => {
       const [appSamples, bareSamples] = [samples.get(`${page} app`)!, samples.get(`${page} bare`)!];
       return {
@@ -191,6 +193,10 @@ export async function benchPages(
   }
 }
 
+const loadAverage = () =>
+  loadavg()
+    .map((value) => value.toFixed(2))
+    .join(", ");
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 const verdict = (ok: boolean) => (ok ? "within" : "OVER");
 
