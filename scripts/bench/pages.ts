@@ -4,10 +4,15 @@
  * scripts/bench/bare-page), at 50 connections in alternating rounds of one run; and each
  * page's HTML size. `npm run bench` runs it as one of its sections; alone:
  *
- *   npx tsx scripts/bench/pages.ts [--rounds 6] [--seconds 4] [--page signed-in|visitor] [--profile DIR]
+ *   npx tsx scripts/bench/pages.ts [--rounds 6] [--seconds 3] [--page signed-in|visitor] [--profile DIR]
+ *
+ * Each round loads each page on both servers, the first of the two alternating; a load
+ * measures from the moment every connection has had an answer (load.ts, `prime`). A
+ * figure is the median of its rounds; the share is the median of the rounds' shares.
  *
  * The bare page's content comes from the real pages of this run (page-fixture.ts), written
- * to a fixture file before the bare server starts. Neither server compresses for the load
+ * to a fixture file before the bare server starts, and read back from the bare page to check
+ * that it shows the same. Neither server compresses for the load
  * (it asks for no encoding): both measure rendering; the gzipped sizes are computed here.
  * `--profile DIR` runs the app server with `--cpu-prof` (its whole life: start-up, warm-up
  * and the rounds), for scripts/bench/cpu-profile.ts.
@@ -105,7 +110,7 @@ const FULL_PAGE = {
 export async function benchPages(
   options: { rounds?: number; seconds?: number; pages?: readonly PageKind[]; profileDir?: string } = {},
 ): Promise<PageFigures[]> {
-  const { rounds = 6, seconds = 4, pages = PAGE_KINDS, profileDir } = options;
+  const { rounds = 6, seconds = 3, pages = PAGE_KINDS, profileDir } = options;
   ensureBareBuild();
   const scratch = mkdtempSync(path.join(tmpdir(), "weatherbot-bench-pages-"));
   const weather = await startFakeOpenMeteo();
@@ -247,7 +252,7 @@ function parsePageArgs(args: string[]) {
     args,
     options: {
       rounds: { type: "string", default: "6" },
-      seconds: { type: "string", default: "4" },
+      seconds: { type: "string", default: "3" },
       page: { type: "string", multiple: true },
       profile: { type: "string" },
     },
