@@ -98,6 +98,13 @@ async function fetchPage(url: string, headers: Record<string, string>): Promise<
 
 const size = (html: string): HtmlSize => ({ bytes: Buffer.byteLength(html), gzipBytes: gzipSync(html).length });
 
+/** A browser's navigation, less Accept-Encoding (see above): the same for both servers. */
+const BROWSER_HEADERS = {
+  "user-agent": "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36",
+  accept: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
+  "accept-language": "en-US,en;q=0.9",
+};
+
 /** What only a full page of each kind holds. */
 const FULL_PAGE = {
   "signed-in": notFullPage([{ text: 'data-testid="forecast-card"', times: EXPECTED.cards }]),
@@ -131,8 +138,8 @@ export async function benchPages(
 
     // The bare page's content: the real pages of this run, as a person sees them.
     const appHtml = {
-      "signed-in": await fetchPage(`${app.baseURL}/`, headers["signed-in"]),
-      visitor: await fetchPage(`${app.baseURL}/`, {}),
+      "signed-in": await fetchPage(`${app.baseURL}/`, { ...BROWSER_HEADERS, ...headers["signed-in"] }),
+      visitor: await fetchPage(`${app.baseURL}/`, BROWSER_HEADERS),
     };
     const fixture: PagesFixture = { signedIn: extractSignedIn(appHtml["signed-in"]), visitor: extractVisitor(appHtml.visitor) };
     const fixtureFile = path.join(scratch, "fixture.json");
@@ -145,7 +152,7 @@ export async function benchPages(
       url: `${baseURL[server]}${server === "app" ? "/" : BARE_PATH[page]}`,
       method: "GET" as const,
       body: "",
-      headers: server === "app" ? headers[page] : {},
+      headers: { ...BROWSER_HEADERS, ...(server === "app" ? headers[page] : {}) },
       connections: CONNECTIONS,
       durationMs,
       isError: FULL_PAGE[page],
@@ -153,7 +160,7 @@ export async function benchPages(
     });
     const html = {} as Record<PageKind, Record<ServerKind, HtmlSize>>;
     for (const page of pages) {
-      const bareHtml = await fetchPage(target(page, "bare", 0).url, {});
+      const bareHtml = await fetchPage(target(page, "bare", 0).url, BROWSER_HEADERS);
       for (const [server, text] of [
         ["app", appHtml[page]],
         ["bare", bareHtml],
