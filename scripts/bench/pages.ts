@@ -31,6 +31,7 @@ import { signUpWithPlaces } from "./api";
 import { runLoad, type LoadResult } from "./load";
 import { EXPECTED, extractSignedIn, extractVisitor, type PagesFixture } from "./page-fixture";
 import { notFullPage, schedule, shareOfBare, summarise, type PageKind, type Rounds, type ServerKind } from "./page-rounds";
+import { cpuSeconds } from "./process-cpu";
 
 export const PAGE_BUDGET = { signedInShare: 0.5, signedInP99Ms: 250, visitorShare: 0.5, signedInHtmlKb: 150 };
 export const PAGE_KINDS: readonly PageKind[] = ["signed-in", "visitor"];
@@ -50,6 +51,8 @@ export type PageFigures = {
   bare: Rounds;
   share: { median: number; perRound: number[] };
   html: Record<ServerKind, HtmlSize>;
+  /** CPU seconds per page of each server, over every round (its priming answers included). */
+  cpuPerPage: Record<ServerKind, number>;
 };
 
 const newest = (dir: string): number =>
@@ -148,6 +151,7 @@ export async function benchPages(
     stops.push(bare.stop);
 
     const baseURL: Record<ServerKind, string> = { app: app.baseURL, bare: bare.baseURL };
+    const pid: Record<ServerKind, number> = { app: app.pid, bare: bare.pid };
     const target = (page: PageKind, server: ServerKind, durationMs: number) => ({
       url: `${baseURL[server]}${server === "app" ? "/" : BARE_PATH[page]}`,
       method: "GET" as const,
@@ -179,8 +183,15 @@ export async function benchPages(
     console.log(`Warming up, then ${rounds} rounds of ${seconds} s per page and server (${CONNECTIONS} connections)…`);
     for (const page of pages) for (const server of ["app", "bare"] as const) await runLoad(target(page, server, WARM_UP_MS));
     const samples = new Map<string, LoadResult[]>();
+    const cpu = new Map<string, { seconds: number; answers: number }>();
     for (const { round, page, server } of schedule(rounds, pages)) {
+      const cpuBefore = cpuSeconds(pid[server]);
       const result = await runLoad(target(page, server, seconds * 1000));
+      const spent = cpu.get(`${page} ${server}`) ?? { seconds: 0, answers: 0 };
+      cpu.set(`${page} ${server}`, {
+        seconds: spent.seconds + cpuSeconds(pid[server]) - cpuBefore,
+        answers: spent.answers + result.requests + CONNECTIONS,
+      });
       if (result.errors > 0)
         throw new Error(`${page} on the ${server} server: ${result.errors} answers not a full page in round ${round + 1}`);
       const key = `${page} ${server}`;
@@ -196,6 +207,10 @@ export async function benchPages(
         bare: summarise(bareSamples),
         share: shareOfBare(appSamples, bareSamples),
         html: html[page],
+        cpuPerPage: {
+          app: cpu.get(`${page} app`)!.seconds / cpu.get(`${page} app`)!.answers,
+          bare: cpu.get(`${page} bare`)!.seconds / cpu.get(`${page} bare`)!.answers,
+        },
       };
     });
   } finally {
@@ -215,7 +230,7 @@ const verdict = (ok: boolean) => (ok ? "within" : "OVER");
 /** The figures as rows of `npm run bench` (name, value, note). */
 export function pageRows(figures: PageFigures[]): Array<[string, string, string]> {
   const rows: Array<[string, string, string]> = [];
-  for (const { page, app, bare, share, html } of figures) {
+  for (const { page, app, bare, share, html, cpuPerPage } of figures) {
     const who = page === "signed-in" ? "signed-in /" : "visitor /";
     const shareBudget = page === "signed-in" ? PAGE_BUDGET.signedInShare : PAGE_BUDGET.visitorShare;
     const rounds = (list: LoadResult[], figure: "rps" | "p99") => list.map((sample) => sample[figure].toFixed(0)).join(", ");
@@ -241,6 +256,11 @@ export function pageRows(figures: PageFigures[]): Array<[string, string, string]
       page === "signed-in"
         ? `${p99Note}; target ≤ ${PAGE_BUDGET.signedInP99Ms} ms: ${verdict(app.p99 <= PAGE_BUDGET.signedInP99Ms)}`
         : p99Note,
+    ]);
+    rows.push([
+      `${who}: CPU per page`,
+      `${(cpuPerPage.app * 1000).toFixed(1)} ms`,
+      `bare page ${(cpuPerPage.bare * 1000).toFixed(1)} ms: ${((cpuPerPage.bare / cpuPerPage.app) * 100).toFixed(0)} % of the app's (its share when CPU-bound; a busy machine moves it least)`,
     ]);
     const sizeNote = `${kb(html.app.gzipBytes)} gzipped; bare page ${kb(html.bare.bytes)} (${kb(html.bare.gzipBytes)} gzipped)`;
     rows.push([
