@@ -6,6 +6,7 @@ import BareVisitor from "../../scripts/bench/bare-page/app/routes/visitor";
 import type { LoadResult } from "../../scripts/bench/load";
 import { EXPECTED, extractSignedIn, extractVisitor, type SignedInFixture, type VisitorFixture } from "../../scripts/bench/page-fixture";
 import { notFullPage, schedule, shareOfBare, summarise } from "../../scripts/bench/page-rounds";
+import { cpuSeconds } from "../../scripts/bench/process-cpu";
 
 const ICONS = "/assets/condition-icons-x.svg";
 const icon = (name: string) => `<svg width="20" height="20" aria-hidden="true"><use href="${ICONS}#${name}"></use></svg>`;
@@ -179,5 +180,17 @@ describe("the page benchmark's rounds", () => {
     expect(answer(200, `<html><body><h1>W</h1>${card}</body></html>`)).toBe(true);
     expect(answer(200, `<html><body><h1>W</h1>${card}${card}${card}</body></html>`)).toBe(true);
     expect(answer(200, `<html><body>${card}${card}</body></html><script>late</script>`)).toBe(true);
+  });
+});
+
+describe("a server's CPU time", () => {
+  it("reads what a process has used so far, in seconds", () => {
+    const before = cpuSeconds(process.pid);
+    const until = performance.now() + 200;
+    while (performance.now() < until);
+    const spent = cpuSeconds(process.pid) - before;
+    // Some of the 200 ms may go to other processes on a busy machine; at least the tick's resolution shows.
+    expect(spent).toBeGreaterThan(0);
+    expect(spent).toBeLessThan(1);
   });
 });
