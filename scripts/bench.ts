@@ -14,6 +14,7 @@ import { benchClientLibraries } from "./bench/client-libraries";
 import { benchEngine } from "./bench/engine";
 import { benchLighthouse } from "./bench/lighthouse";
 import { benchOfflineRepeatVisit } from "./bench/offline-repeat-visit";
+import { benchPages, pageRows } from "./bench/pages";
 
 // Issue 5's budget for the whole product; the shell alone had 120 KB (issue 2).
 const BUDGET_KB = { firstLoadJs: 150, shellFirstLoadJs: 120, graphqlClientLibraries: 30 };
@@ -100,6 +101,10 @@ try {
   await databases.stop();
 }
 
+// Issue 16: the signed-in and the visitor `/` beside a bare React Router page showing the same.
+console.log("\nRunning the page benchmark (signed-in / with 10 places and visitor /, each beside its bare page)…");
+const pages = await benchPages();
+
 const verdict = (ok: boolean) => (ok ? "within" : "OVER");
 console.log("\nFigures:");
 row(
@@ -179,3 +184,4 @@ for (const kind of DATABASE_KINDS) {
     `target ≤ ${TARGETS.engineUpstreamCalls}: ${verdict(engine.upstreamCalls <= TARGETS.engineUpstreamCalls)}`,
   );
 }
+for (const [name, value, note] of pageRows(pages)) row(name, value, note);

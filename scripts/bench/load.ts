@@ -66,27 +66,44 @@ export class ResponseReader {
   }
 }
 
-/** The request, encoded once. */
-export function encodeRequest(url: URL, body: string, headers: Record<string, string>): Buffer {
+/** The request, encoded once: a POST of `body`, or a GET (`body` then empty). */
+export function encodeRequest(url: URL, body: string, headers: Record<string, string>, method: "GET" | "POST" = "POST"): Buffer {
   const lines = [
-    `POST ${url.pathname}${url.search} HTTP/1.1`,
+    `${method} ${url.pathname}${url.search} HTTP/1.1`,
     `Host: ${url.host}`,
-    "Content-Type: application/json",
-    `Content-Length: ${Buffer.byteLength(body)}`,
+    ...(method === "POST" ? ["Content-Type: application/json", `Content-Length: ${Buffer.byteLength(body)}`] : []),
     ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
   ];
-  return Buffer.from(`${lines.join("\r\n")}\r\n\r\n${body}`);
+  return Buffer.from(`${lines.join("\r\n")}\r\n\r\n${method === "POST" ? body : ""}`);
 }
 
 const ERRORS = Buffer.from('"errors"');
 
-/** Where each client's next request comes from: null when there is none left. */
-type RequestSource = { next(): Buffer | null; endsAt: number };
+/** An answer that counts as an error: by default anything but a 200, or GraphQL errors in it. */
+export type ErrorTest = (response: ParsedResponse) => boolean;
+const graphqlError: ErrorTest = (response) => response.status !== 200 || response.body.includes(ERRORS);
 
-async function drive(url: URL, source: RequestSource, connections: number): Promise<LoadResult> {
+/** Where each client's next request comes from (null when there is none left), and for how long. */
+type RequestSource = { next(): Buffer | null; durationMs: number };
+
+/**
+ * `prime`: every connection first gets one answer, and the measurement starts when all have.
+ * A busy node server takes up new connections' first requests late, some not before the others
+ * stop (seen at 50 connections opened at once: answers waited the whole round); primed, every
+ * connection is in use from the start and the latencies are those of the steady state.
+ */
+async function drive(
+  url: URL,
+  source: RequestSource,
+  connections: number,
+  { isError = graphqlError, prime = false }: { isError?: ErrorTest; prime?: boolean } = {},
+): Promise<LoadResult> {
   const latencies: number[] = [];
   let errors = 0;
-  const started = performance.now();
+  let started = performance.now();
+  let endsAt = prime ? Infinity : started + source.durationMs;
+  /** The primed connections' next sends, held until every connection is primed. */
+  const held: Array<() => void> = [];
 
   function client(): Promise<void> {
     return new Promise((resolve) => {
@@ -94,12 +111,13 @@ async function drive(url: URL, source: RequestSource, connections: number): Prom
       let sentAt = 0;
       let reader: ResponseReader;
       let finished = false;
+      let priming = prime;
       const finish = () => {
         finished = true;
         socket.end(resolve);
       };
       const send = () => {
-        const request = performance.now() < source.endsAt ? source.next() : null;
+        const request = performance.now() < endsAt ? source.next() : null;
         if (!request) return finish();
         sentAt = performance.now();
         socket.write(request);
@@ -109,9 +127,18 @@ async function drive(url: URL, source: RequestSource, connections: number): Prom
         socket = connect({ host: url.hostname, port: Number(url.port), noDelay: true }, send);
         socket.on("data", (chunk: Buffer) => {
           for (const response of reader.push(chunk)) {
-            latencies.push(performance.now() - sentAt);
-            if (response.status !== 200 || response.body.includes(ERRORS)) errors++;
-            send();
+            if (isError(response)) errors++;
+            if (!priming) {
+              latencies.push(performance.now() - sentAt);
+              send();
+              continue;
+            }
+            priming = false;
+            held.push(send);
+            if (held.length < connections) continue;
+            started = performance.now();
+            endsAt = started + source.durationMs;
+            for (const go of held.splice(0)) go();
           }
         });
         // A connection lost before the end is an error; the client opens another.
@@ -137,13 +164,17 @@ async function drive(url: URL, source: RequestSource, connections: number): Prom
 export async function runLoad(options: {
   url: string;
   body: string;
+  method?: "GET" | "POST";
   headers?: Record<string, string>;
   connections: number;
   durationMs: number;
+  isError?: ErrorTest;
+  /** Measure only once every connection has had an answer (see drive). */
+  prime?: boolean;
 }): Promise<LoadResult> {
   const url = new URL(options.url);
-  const request = encodeRequest(url, options.body, options.headers ?? {});
-  return drive(url, { next: () => request, endsAt: performance.now() + options.durationMs }, options.connections);
+  const request = encodeRequest(url, options.body, options.headers ?? {}, options.method);
+  return drive(url, { next: () => request, durationMs: options.durationMs }, options.connections, options);
 }
 
 /** Each request once, shared out among the connections as they come free (a cold path: nothing repeats). */
@@ -155,5 +186,5 @@ export async function runEach(options: {
   const url = new URL(options.url);
   const encoded = options.requests.map(({ body, headers }) => encodeRequest(url, body, headers ?? {}));
   let index = 0;
-  return drive(url, { next: () => encoded[index++] ?? null, endsAt: Infinity }, options.connections);
+  return drive(url, { next: () => encoded[index++] ?? null, durationMs: Infinity }, options.connections);
 }

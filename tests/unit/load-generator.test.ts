@@ -39,6 +39,12 @@ describe("the benchmark's response reader", () => {
     );
   });
 
+  it("encodes a GET with no body", () => {
+    expect(encodeRequest(new URL("http://127.0.0.1:8080/?x=1"), "", { cookie: "s=t" }, "GET").toString()).toBe(
+      "GET /?x=1 HTTP/1.1\r\nHost: 127.0.0.1:8080\r\ncookie: s=t\r\n\r\n",
+    );
+  });
+
   it("counts answers, and errors (non-200 or GraphQL errors), against a real server", async () => {
     let served = 0;
     const server = createServer((req, res) => {
@@ -58,6 +64,68 @@ describe("the benchmark's response reader", () => {
       expect(result.requests).toBeGreaterThan(20);
       expect(result.errors).toBe(Math.floor(served / 10) + Math.floor((served + 5) / 10));
       expect(result.p99).toBeGreaterThanOrEqual(result.p50);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});
+
+describe("the benchmark's page load", () => {
+  it("sends GETs and counts the answers its own test refuses as errors", async () => {
+    let served = 0;
+    const methods = new Set<string>();
+    const server = createServer((req, res) => {
+      methods.add(`${req.method} ${req.url} ${req.headers.cookie}`);
+      served++;
+      // Every fourth a page cut short: a 200, but not a whole page.
+      res.writeHead(200, { "content-type": "text/html" }).end(served % 4 === 0 ? "<html><body>" : "<html><body></body></html>");
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const result = await runLoad({
+        url: `http://127.0.0.1:${port}/`,
+        method: "GET",
+        body: "",
+        headers: { cookie: "s=t" },
+        connections: 3,
+        durationMs: 300,
+        isError: ({ status, body }) => status !== 200 || !body.includes("</html>"),
+      });
+      expect([...methods]).toEqual(["GET / s=t"]);
+      expect(result.requests).toBe(served);
+      expect(result.errors).toBe(Math.floor(served / 4));
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});
+
+describe("the benchmark's primed load", () => {
+  it("measures only once every connection has had its first answer", async () => {
+    let served = 0;
+    let connected = 0;
+    // Each connection's first answer comes late (as a busy server takes up a new connection), later for later ones.
+    const server = createServer((req, res) => {
+      served++;
+      const socket = req.socket as typeof req.socket & { answered?: boolean };
+      const delay = socket.answered ? 0 : 150 + 50 * connected++;
+      socket.answered = true;
+      setTimeout(() => res.writeHead(200, { "content-type": "text/html" }).end("<html></html>"), delay);
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const load = { url: `http://127.0.0.1:${port}/`, method: "GET" as const, body: "", connections: 4, durationMs: 300 };
+      const primed = await runLoad({ ...load, prime: true });
+      expect(primed.requests).toBe(served - 4);
+      expect(primed.p99).toBeLessThan(150);
+      expect(primed.requests / primed.rps).toBeLessThan(0.45);
+      served = 0;
+      connected = 0;
+      const unprimed = await runLoad(load);
+      expect(unprimed.requests).toBe(served);
+      expect(unprimed.p99).toBeGreaterThanOrEqual(150);
     } finally {
       await new Promise((resolve) => server.close(resolve));
     }
