@@ -17,6 +17,8 @@ export type CellFixture = { texts: string[]; icon: string | null; range: { left:
 export type CardFixture = {
   title: string;
   subtitle: string;
+  /** A compact card's button that opens it (its hours and days are then not on the page). */
+  toggle: string | null;
   icon: string | null;
   /** The current conditions' texts, in order (temperature, condition, each figure's label and value). */
   current: string[];
@@ -105,26 +107,31 @@ function cell(element: El): CellFixture {
   return { texts: textRuns(element), icon: iconOf(element), range: left && right ? { left, right } : null };
 }
 
+/** A whole card shows 24 hours and 7 days; a compact one (one of many places) neither, and a button that opens it. */
 function card(article: El): CardFixture {
   const header = required(article, "header", "card header");
+  const title = text(required(header, "h3", "card title"));
+  const toggle = header.querySelector("button[aria-expanded='false']");
   const [hoursSection, daysSection] = [...article.querySelectorAll("section")] as El[];
-  if (!hoursSection || !daysSection) throw new Error(`The card "${text(header)}" has no hours and days sections`);
+  if (!toggle && (!hoursSection || !daysSection)) throw new Error(`The card "${title}" has no hours and days sections`);
+  if (toggle && (hoursSection || daysSection)) throw new Error(`The compact card "${title}" shows hours or days`);
   const footer = required(article, "footer", "card footer");
   const inParts = (element: El) => element === header || element.tagName === "SECTION" || element === footer;
-  const chart = hoursSection.querySelector("svg[role='img']");
-  const hours = ([...hoursSection.querySelectorAll("li")] as El[]).map(cell);
-  const days = ([...daysSection.querySelectorAll("li")] as El[]).map(cell);
-  const title = text(required(header, "h3", "card title"));
-  if (hours.length !== EXPECTED.hours) throw new Error(`The card "${title}" shows ${hours.length} hours, not ${EXPECTED.hours}`);
-  if (days.length !== EXPECTED.days) throw new Error(`The card "${title}" shows ${days.length} days, not ${EXPECTED.days}`);
+  const chart = hoursSection?.querySelector("svg[role='img']") ?? null;
+  const hours = hoursSection ? ([...hoursSection.querySelectorAll("li")] as El[]).map(cell) : [];
+  const days = daysSection ? ([...daysSection.querySelectorAll("li")] as El[]).map(cell) : [];
+  const expected = toggle ? { hours: 0, days: 0 } : EXPECTED;
+  if (hours.length !== expected.hours) throw new Error(`The card "${title}" shows ${hours.length} hours, not ${expected.hours}`);
+  if (days.length !== expected.days) throw new Error(`The card "${title}" shows ${days.length} days, not ${expected.days}`);
   const current = textRuns(article, inParts);
   if (current.length === 0) throw new Error(`The card "${title}" shows no current conditions`);
   return {
     title,
     subtitle: text(header.querySelector("p")),
+    toggle: toggle ? text(toggle) : null,
     icon: iconOf(article.querySelector(":scope > div") ?? article),
     current,
-    hoursHeading: text(hoursSection.querySelector("h4")),
+    hoursHeading: text(hoursSection?.querySelector("h4") ?? null),
     chart: chart
       ? {
           viewBox: chart.getAttribute("viewBox") ?? "",
@@ -133,7 +140,7 @@ function card(article: El): CardFixture {
         }
       : null,
     hours,
-    daysHeading: text(daysSection.querySelector("h4")),
+    daysHeading: text(daysSection?.querySelector("h4") ?? null),
     days,
     footer: textRuns(footer),
   };

@@ -35,6 +35,17 @@ function realCard(place: string, { hours = EXPECTED.hours, days = EXPECTED.days 
   );
 }
 
+/** A compact card (one of many places): now and today, and the button that opens it. */
+function compactCard(place: string) {
+  return (
+    `<li><article class="card" aria-label="${place}" data-testid="forecast-card">` +
+    `<header><div><h3>${place}</h3><p class="text-sm">Bern, Switzerland</p></div>` +
+    `<button type="button" aria-expanded="false" aria-label="Show forecast for ${place}">Show forecast</button></header>` +
+    `<div><div>${icon("sun")}<p data-testid="current-temperature">12 °C</p><div><p>Clear</p><p>Low 3°, high 9° · Chance of rain 10%</p></div></div></div>` +
+    `<footer><span data-testid="updated">Updated 2 minutes ago</span></footer></article></li>`
+  );
+}
+
 const page = (main: string) =>
   `<!DOCTYPE html><html lang="en-US"><head><title>Weather · Weatherbot</title><style>.card{}</style><script>var x = "<p>not shown</p>";</script></head>` +
   `<body><header><a href="#main">Skip to content</a><a href="/">${icon("logo")}<span>Weatherbot</span></a>` +
@@ -57,6 +68,22 @@ const visitorPage = page(
 );
 
 describe("the page benchmark's fixture, read from the real page", () => {
+  it("reads a compact card as now and today with the button that opens it, and refuses one that shows hours", () => {
+    const cards = [tenCards[0]!, ...Array.from({ length: EXPECTED.cards - 1 }, (_, i) => compactCard(`Place ${i + 2}`))];
+    const fixture = extractSignedIn(signedInPage(cards));
+    expect(fixture.cards[0]!).toMatchObject({ toggle: null, hours: expect.any(Array) });
+    expect(fixture.cards[0]!.hours).toHaveLength(EXPECTED.hours);
+    expect(fixture.cards[1]!).toMatchObject({
+      toggle: "Show forecast",
+      current: ["12 °C", "Clear", "Low 3°, high 9° · Chance of rain 10%"],
+      hours: [],
+      days: [],
+      chart: null,
+    });
+    const withHours = compactCard("Odd").replace("</header>", `</header><section><h4>Next 24 hours</h4><ol><li>1</li></ol></section>`);
+    expect(() => extractSignedIn(signedInPage([...cards.slice(0, 9), withHours]))).toThrow(/compact card "Odd" shows hours/);
+  });
+
   it("takes each card's visible texts, icons, chart and range bars", () => {
     const fixture = extractSignedIn(signedInPage(tenCards));
     expect(fixture).toMatchObject({

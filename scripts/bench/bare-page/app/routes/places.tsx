@@ -36,20 +36,10 @@ function Cell({ cell }: { cell: CellFixture }) {
   );
 }
 
-/** One place: the same texts, icons, chart and bars as the real card, in plain markup. */
-function Card({ card }: { card: CardFixture }) {
+/** A whole card's hours (with their chart) and days. */
+function Forecast({ card }: { card: CardFixture }) {
   return (
-    <article className="card" aria-label={card.title} data-testid="forecast-card">
-      <header>
-        <h3>{card.title}</h3>
-        <p>{card.subtitle}</p>
-      </header>
-      <div>
-        <Icon href={card.icon} size={56} />
-        {card.current.map((text, i) => (
-          <span key={i}>{text}</span>
-        ))}
-      </div>
+    <>
       <section>
         <h4>{card.hoursHeading}</h4>
         {card.chart ? (
@@ -72,6 +62,30 @@ function Card({ card }: { card: CardFixture }) {
           ))}
         </ol>
       </section>
+    </>
+  );
+}
+
+/** One place: the same texts, icons, chart and bars as the real card, in plain markup (a compact card: its button instead of hours and days). */
+function Card({ card }: { card: CardFixture }) {
+  return (
+    <article className="card" aria-label={card.title} data-testid="forecast-card">
+      <header>
+        <h3>{card.title}</h3>
+        <p>{card.subtitle}</p>
+        {card.toggle ? (
+          <button type="button" aria-expanded="false">
+            {card.toggle}
+          </button>
+        ) : null}
+      </header>
+      <div>
+        <Icon href={card.icon} size={56} />
+        {card.current.map((text, i) => (
+          <span key={i}>{text}</span>
+        ))}
+      </div>
+      {card.toggle ? null : <Forecast card={card} />}
       <footer>
         {card.footer.map((text, i) => (
           <span key={i}>{text}</span>
