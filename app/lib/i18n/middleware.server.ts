@@ -35,6 +35,21 @@ export function i18nFor(locale: Locale): i18n {
   return instance;
 }
 
+const renderViews = new Map<Locale, i18n>();
+
+/**
+ * What a server render's components read the locale's instance through: an object whose
+ * prototype is the instance and that has no properties of its own. react-i18next copies
+ * the own properties of the instance it is given once per component that translates (its
+ * wrapper), dozens of times a page; through this view, that copy has nothing to copy.
+ */
+export function i18nRenderView(instance: i18n): i18n {
+  const locale = instance.language as Locale;
+  let view = renderViews.get(locale);
+  if (!view || Object.getPrototypeOf(view) !== instance) renderViews.set(locale, (view = Object.create(instance) as i18n));
+  return view;
+}
+
 const localeContext = createContext<Locale>(DEFAULT_LOCALE);
 const i18nContext = createContext<i18n | null>(null);
 
