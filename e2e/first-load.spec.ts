@@ -1,0 +1,46 @@
+import { readdirSync } from "node:fs";
+import path from "node:path";
+import { expect, gotoHydrated, test } from "./fixtures";
+import { ROOT } from "./support/app-server";
+import { accountWithPlace, signInBrowser } from "./support/graphql";
+
+/** The scripts a page's HTML references: what `npm run bench` counts as its first load. */
+function referencedScripts(html: string): string[] {
+  const sources = new Set<string>();
+  for (const match of html.matchAll(/<script\b[^>]*\bsrc="([^"]+)"/g)) sources.add(match[1]!);
+  for (const match of html.matchAll(/<link\b[^>]*\brel="modulepreload"[^>]*\bhref="([^"]+)"/g)) sources.add(match[1]!);
+  for (const match of html.matchAll(/<link\b[^>]*\bhref="([^"]+)"[^>]*\brel="modulepreload"/g)) sources.add(match[1]!);
+  for (const match of html.matchAll(/import\s*(?:[^"']*from\s*)?["'](\/assets\/[^"']+\.js)["']/g)) sources.add(match[1]!);
+  return [...sources];
+}
+
+/** Modules the first paint does not need, each a chunk of its own: the cache's updaters, and analytics. */
+const LATER = { cacheUpdates: /\/assets\/cache-updates-[\w-]{8}\.js$/, analytics: /\/assets\/analytics-[\w-]{8}\.js$/ };
+const later = (scripts: string[]) => scripts.filter((src) => Object.values(LATER).some((pattern) => pattern.test(src)));
+
+test("/ leaves the cache's updaters and analytics out of its first load: the updaters load once the page is idle, analytics never without a key", async ({
+  page,
+  context,
+  request,
+  baseURL,
+}) => {
+  // Each is a chunk of its own, else not finding it below would prove nothing.
+  const assets = readdirSync(path.join(ROOT, "build/client/assets")).map((file) => `/assets/${file}`);
+  expect(later(assets)).toHaveLength(2);
+
+  const visitorHtml = await (await request.get(`${baseURL}/`)).text();
+  expect(referencedScripts(visitorHtml).length).toBeGreaterThan(5);
+  expect(later(referencedScripts(visitorHtml))).toEqual([]);
+
+  const { token } = await accountWithPlace(request, baseURL!, "Berlin");
+  const signedInHtml = await (await request.get(`${baseURL}/`, { headers: { cookie: `weatherbot_session=${token}` } })).text();
+  expect(signedInHtml).toContain("Berlin");
+  expect(later(referencedScripts(signedInHtml))).toEqual([]);
+
+  const requested: string[] = [];
+  page.on("request", (sent) => requested.push(new URL(sent.url()).pathname));
+  await signInBrowser(context, baseURL!, token);
+  await gotoHydrated(page, `${baseURL}/`);
+  await expect.poll(() => requested.some((pathname) => LATER.cacheUpdates.test(pathname))).toBe(true);
+  expect(requested.filter((pathname) => LATER.analytics.test(pathname))).toEqual([]);
+});
