@@ -1,4 +1,4 @@
-import { readdirSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { expect, gotoHydrated, test } from "./fixtures";
 import { ROOT } from "./support/app-server";
@@ -43,4 +43,16 @@ test("/ leaves the cache's updaters and analytics out of its first load: the upd
   await gotoHydrated(page, `${baseURL}/`);
   await expect.poll(() => requested.some((pathname) => LATER.cacheUpdates.test(pathname))).toBe(true);
   expect(requested.filter((pathname) => LATER.analytics.test(pathname))).toEqual([]);
+});
+
+test("the browser's locale chunks carry the app's texts, not the bot's (those are the server's)", () => {
+  const assets = path.join(ROOT, "build/client/assets");
+  const bot = JSON.parse(readFileSync(path.join(ROOT, "locales/en-US/bot.json"), "utf8")) as { briefing: { unavailable: string } };
+  const common = readFileSync(path.join(ROOT, "locales/en-US/common.json"), "utf8");
+  // A text of the bot's own: were it in the app's texts too, this would prove nothing.
+  expect(common).not.toContain(bot.briefing.unavailable);
+  const scripts = readdirSync(assets).filter((file) => file.endsWith(".js"));
+  const english = scripts.find((file) => file.startsWith("locale-en-US-"));
+  expect(english && readFileSync(path.join(assets, english), "utf8")).toContain("Weatherbot");
+  expect(scripts.filter((file) => readFileSync(path.join(assets, file), "utf8").includes(bot.briefing.unavailable))).toEqual([]);
 });
