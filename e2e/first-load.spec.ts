@@ -14,11 +14,19 @@ function referencedScripts(html: string): string[] {
   return [...sources];
 }
 
-/** Modules the first paint does not need, each a chunk of its own: the cache's updaters, and analytics. */
-const LATER = { cacheUpdates: /\/assets\/cache-updates-[\w-]{8}\.js$/, analytics: /\/assets\/analytics-[\w-]{8}\.js$/ };
+/**
+ * Modules the first paint does not need, each a chunk of its own: the cache's updaters, analytics, the
+ * documents of overlays and settings, and the error page's view.
+ */
+const LATER = {
+  cacheUpdates: /\/assets\/cache-updates-[\w-]{8}\.js$/,
+  analytics: /\/assets\/analytics-[\w-]{8}\.js$/,
+  laterDocuments: /\/assets\/later-documents\.generated-[\w-]{8}\.js$/,
+  errorView: /\/assets\/error-view-[\w-]{8}\.js$/,
+};
 const later = (scripts: string[]) => scripts.filter((src) => Object.values(LATER).some((pattern) => pattern.test(src)));
 
-test("/ leaves the cache's updaters and analytics out of its first load: the updaters load once the page is idle, analytics never without a key", async ({
+test("/ leaves the cache's updaters, analytics, later documents and the error view out of its first load: the updaters load once the page is idle, analytics never without a key", async ({
   page,
   context,
   request,
@@ -26,7 +34,7 @@ test("/ leaves the cache's updaters and analytics out of its first load: the upd
 }) => {
   // Each is a chunk of its own, else not finding it below would prove nothing.
   const assets = readdirSync(path.join(ROOT, "build/client/assets")).map((file) => `/assets/${file}`);
-  expect(later(assets)).toHaveLength(2);
+  expect(later(assets)).toHaveLength(Object.keys(LATER).length);
 
   const visitorHtml = await (await request.get(`${baseURL}/`)).text();
   expect(referencedScripts(visitorHtml).length).toBeGreaterThan(5);

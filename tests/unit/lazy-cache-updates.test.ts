@@ -4,7 +4,8 @@ import type { DocumentNode } from "graphql";
 import { makeSubject, map, onPush, pipe, publish } from "wonka";
 import { describe, expect, it, vi } from "vitest";
 import { lazyCacheUpdates, type CacheUpdatesModule } from "~/lib/graphql/lazy-cache-updates";
-import { MESSAGE_RECEIVED_SUBSCRIPTION, RENAME_PLACE_MUTATION, VIEWER_QUERY } from "~/lib/graphql/documents";
+import { MESSAGE_RECEIVED_SUBSCRIPTION, VIEWER_QUERY } from "~/lib/graphql/documents";
+import { RENAME_PLACE_MUTATION } from "~/lib/graphql/later-documents";
 
 const client = new Client({ url: "http://127.0.0.1:9/graphql", exchanges: [] });
 const DOCUMENTS = { mutation: RENAME_PLACE_MUTATION, query: VIEWER_QUERY, subscription: MESSAGE_RECEIVED_SUBSCRIPTION };
