@@ -38,6 +38,11 @@ const typedDocuments = {
   },
 };
 
+const SPLIT_PLUGIN = "./scripts/codegen/typed-documents-split-plugin.cjs";
+const LATER_DOCUMENTS = "app/lib/graphql/later-documents.graphql";
+/** The screens' operations as one text (see operationsUnder), first-paint ones first. */
+const screenOperations = ["app/lib/graphql/documents.graphql", LATER_DOCUMENTS].map((file) => readFileSync(file, "utf8")).join("\n");
+
 const config: CodegenConfig = {
   // The areas' SDL as one text, in this order: files given apart load in parallel and merge in whatever order they
   // arrive, and the generated files would change from run to run.
@@ -70,10 +75,26 @@ const config: CodegenConfig = {
       plugins: [header, "typescript"],
       config: { onlyEnums: true, enumsAsConst: true, namingConvention: { enumValues: "keep" } },
     },
-    // The screens' operations (browser and server render).
+    // The screens' operations (browser and server render): every operation's types, and the documents a page's
+    // first paint needs; those of later-documents.graphql are later-documents.generated.ts, out of the first load.
     "app/lib/graphql/documents.generated.ts": {
-      documents: "app/lib/graphql/documents.graphql",
-      ...typedDocuments,
+      documents: screenOperations,
+      plugins: [
+        header,
+        "typescript-operations",
+        { [SPLIT_PLUGIN]: { splitFile: LATER_DOCUMENTS, keep: "outside", pureMagicComment: true } },
+      ],
+      config: typedDocuments.config,
+    },
+    "app/lib/graphql/later-documents.generated.ts": {
+      documents: screenOperations,
+      plugins: [
+        header,
+        {
+          [SPLIT_PLUGIN]: { splitFile: LATER_DOCUMENTS, keep: "inside", importFrom: "./documents.generated", pureMagicComment: true },
+        },
+      ],
+      config: typedDocuments.config,
     },
     // The account forms' operations (server only: they stay out of the browser's bundle).
     "app/lib/account-documents.generated.ts": {

@@ -5,7 +5,7 @@ import { data, Links, Meta, Outlet, Scripts, ScrollRestoration, useMatches, useR
 import { PreventFlashOnWrongTheme, ThemeProvider, useTheme } from "remix-themes";
 import type { Route } from "./+types/root";
 import { AnalyticsTracker } from "./components/analytics-tracker";
-import { ErrorView } from "./components/error-view";
+import { LazyErrorView, preloadErrorViewWhenIdle } from "./components/lazy-error-view";
 import { NavigationProgress } from "./components/navigation-progress";
 import { PwaController } from "./components/pwa/pwa-controller";
 import { Toaster } from "./components/ui/toaster";
@@ -143,6 +143,8 @@ export default function App({ loaderData }: Route.ComponentProps) {
   useSyncLocale(loaderData.locale);
   useFlashToast(loaderData.toast);
   useHydratedMarker();
+  // Ready before a later navigation fails (it is not part of the first load).
+  useEffect(() => preloadErrorViewWhenIdle(), []);
   return (
     <GraphQLProvider session={loaderData.session}>
       <NavigationProgress />
@@ -159,7 +161,7 @@ export default function App({ loaderData }: Route.ComponentProps) {
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   return (
     <div id="app" className="app-container px-4">
-      <ErrorView error={error} />
+      <LazyErrorView error={error} />
     </div>
   );
 }

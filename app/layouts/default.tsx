@@ -3,7 +3,7 @@ import { Link, NavLink, Outlet, type NavLinkProps } from "react-router";
 import { useQuery } from "urql";
 import type { Route } from "./+types/default";
 import { ColorModeToggle } from "~/components/color-mode-toggle";
-import { ErrorView } from "~/components/error-view";
+import { LazyErrorView } from "~/components/lazy-error-view";
 import { CloudSunIcon, InfoIcon } from "~/components/icons";
 import { OverlayHost } from "~/components/overlay-host";
 import { Tooltip } from "~/components/ui/tooltip";
@@ -119,7 +119,7 @@ export default function DefaultLayout() {
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   return (
     <Shell>
-      <ErrorView error={error} />
+      <LazyErrorView error={error} />
     </Shell>
   );
 }

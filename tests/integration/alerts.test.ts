@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Scenario } from "../fakes/open-meteo";
-import { DeleteAlertRuleDocument as DELETE_RULE, RemovePlaceDocument as REMOVE_PLACE } from "~/lib/graphql/documents.generated";
+import { DeleteAlertRuleDocument as DELETE_RULE, RemovePlaceDocument as REMOVE_PLACE } from "~/lib/graphql/later-documents.generated";
 import { codes, testApis } from "../support/api-server";
 import {
   TestAlertAddOfficeAgainDocument as ADD_OFFICE_AGAIN,

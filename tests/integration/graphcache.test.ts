@@ -1,15 +1,14 @@
 import { Client, fetchExchange, type AnyVariables, type TypedDocumentNode } from "@urql/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCacheExchange } from "~/lib/graphql/cache";
+import { DELETE_MESSAGE_MUTATION, MARK_READ_MUTATION } from "~/lib/graphql/documents";
 import {
   DELETE_ALERT_RULE_MUTATION,
   DELETE_BRIEFING_MUTATION,
-  DELETE_MESSAGE_MUTATION,
-  MARK_READ_MUTATION,
   REMOVE_PLACE_MUTATION,
   SETTINGS_QUERY,
   UPDATE_SETTINGS_MUTATION,
-} from "~/lib/graphql/documents";
+} from "~/lib/graphql/later-documents";
 import { startTestApi, type TestApi } from "../support/api-server";
 import {
   TestGcAddPlaceDocument as ADD_PLACE,

@@ -1,15 +1,14 @@
 import type { TypedDocumentNode } from "@urql/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LogInDocument, SignUpDocument } from "~/lib/account-documents.generated";
+import { type AlertRuleInput, type BriefingInput } from "~/lib/graphql/documents.generated";
 import {
   PreviewAlertRuleDocument,
   RenamePlaceDocument,
   SaveAlertRuleDocument,
   SaveBriefingDocument,
   UpdateSettingsDocument,
-  type AlertRuleInput,
-  type BriefingInput,
-} from "~/lib/graphql/documents.generated";
+} from "~/lib/graphql/later-documents.generated";
 import { codes, startTestApi, type TestApi } from "../support/api-server";
 import {
   TestIssuesAddHomeDocument,

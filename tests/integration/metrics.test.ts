@@ -2,7 +2,7 @@ import { print } from "graphql";
 import { createClient } from "graphql-ws";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import WebSocket from "ws";
-import { SavePushSubscriptionDocument } from "~/lib/graphql/documents.generated";
+import { SavePushSubscriptionDocument } from "~/lib/graphql/later-documents.generated";
 import { createServerMetrics, type ServerMetrics } from "~/server/metrics.server";
 import { timeOrderedLowerBound } from "~/shared/live-cursor";
 import { startFakePushService } from "../fakes/push-service";

@@ -3,11 +3,8 @@ import { guardedLookup, postPush } from "~/api/bot/push-endpoint.server";
 import { createPushService, loadVapidKeys } from "~/api/bot/push.server";
 import { ENGINE_SHARDS, scopeOf, shardOf } from "~/api/bot/shard-ranges";
 import { startFakePushService } from "../fakes/push-service";
-import {
-  PushPublicKeyDocument,
-  SavePushSubscriptionDocument,
-  type SavePushSubscriptionMutationVariables,
-} from "~/lib/graphql/documents.generated";
+import { type SavePushSubscriptionMutationVariables } from "~/lib/graphql/documents.generated";
+import { PushPublicKeyDocument, SavePushSubscriptionDocument } from "~/lib/graphql/later-documents.generated";
 import { codes, startTestApi, type TestApi } from "../support/api-server";
 import {
   TestPushOffDocument,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { SESSION_LIFETIME_SECONDS } from "~/api/auth/sessions.server";
 import { LogOutDocument } from "~/lib/account-documents.generated";
-import { RemovePlaceDocument } from "~/lib/graphql/documents.generated";
+import { RemovePlaceDocument } from "~/lib/graphql/later-documents.generated";
 import { codes, testApis } from "../support/api-server";
 import {
   TestKeptAddPlaceDocument as ADD,

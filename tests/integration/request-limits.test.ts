@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { WebSocket } from "ws";
 import de from "../../locales/de-DE/common.json";
 import { createBrowserGraphQL } from "~/lib/graphql/browser-client";
-import { RestorePlaceDocument } from "~/lib/graphql/documents.generated";
+import { RestorePlaceDocument } from "~/lib/graphql/later-documents.generated";
 import { reportGraphQLError } from "~/lib/graphql/install-browser";
 import { toastStore } from "~/lib/toast/toast-store";
 import { startTestApi, type TestApi } from "../support/api-server";

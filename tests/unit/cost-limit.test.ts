@@ -3,11 +3,12 @@ import { describe, expect, it } from "vitest";
 import { costLimitRule, LIST_SIZES, listCoordinates, MAX_COST, operationCosts } from "~/api/cost-limit.server";
 import { createApiSchema } from "~/api/schema/index.server";
 import * as documents from "~/lib/graphql/documents";
+import * as laterDocuments from "~/lib/graphql/later-documents";
 
 const schema = createApiSchema();
 const cost = (query: string) => operationCosts(schema, parse(query))[0]!.cost;
 
-const appDocuments = Object.entries(documents).filter(
+const appDocuments = Object.entries({ ...documents, ...laterDocuments }).filter(
   (entry): entry is [string, DocumentNode] =>
     typeof entry[1] === "object" && entry[1] !== null && (entry[1] as { kind?: string }).kind === "Document",
 );

@@ -3,7 +3,8 @@ import type { DocumentNode } from "graphql";
 import { empty, makeSubject, mergeMap, onPush, pipe, publish } from "wonka";
 import { describe, expect, it } from "vitest";
 import { createMutationHold } from "~/lib/graphql/hold-mutations";
-import { MESSAGE_RECEIVED_SUBSCRIPTION, RENAME_PLACE_MUTATION, VIEWER_QUERY } from "~/lib/graphql/documents";
+import { MESSAGE_RECEIVED_SUBSCRIPTION, VIEWER_QUERY } from "~/lib/graphql/documents";
+import { RENAME_PLACE_MUTATION } from "~/lib/graphql/later-documents";
 
 const client = new Client({ url: "http://127.0.0.1:9/graphql", exchanges: [] });
 

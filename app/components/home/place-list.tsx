@@ -1,10 +1,9 @@
 import { useTranslation } from "react-i18next";
-import { useMutation } from "urql";
+import { useClient } from "urql";
 import { VisitorLookup } from "~/components/home/visitor-lookup";
 import { UseMyLocationButton } from "~/components/places/use-my-location";
 import { ForecastCard } from "~/components/weather/forecast-card";
 import { nearestWithin, type Coordinates } from "~/lib/geolocation";
-import { ADD_PLACE_AT_MUTATION } from "~/lib/graphql/documents";
 import { openOverlay } from "~/lib/overlays/overlay-store";
 import { showToast } from "~/lib/toast/toast-store";
 import type { PlaceFieldsFragment as PlaceSummary } from "~/lib/graphql/documents.generated";
@@ -29,14 +28,16 @@ function revealCard(placeId: string) {
 /** "Use my location": shows the place the person is at when it is saved, else saves it as "Current location". */
 function useShowOrAddPosition(places: PlaceSummary[]) {
   const { t } = useTranslation();
-  const [, addPlaceAt] = useMutation(ADD_PLACE_AT_MUTATION);
+  const client = useClient();
   return async (at: Coordinates): Promise<void> => {
     const near = nearestWithin(places, at);
     if (near) {
       showToast({ title: t("location.shown", { label: near.label }), variant: "success" });
       return revealCard(near.id);
     }
-    const result = await addPlaceAt({ ...at, label: t("location.label") });
+    // The mutation's document is not part of the first load: it comes with the first press.
+    const { ADD_PLACE_AT_MUTATION } = await import("~/lib/graphql/later-documents");
+    const result = await client.mutation(ADD_PLACE_AT_MUTATION, { ...at, label: t("location.label") }).toPromise();
     const added = result.data?.addPlace;
     if (!added) {
       showToast({ title: t("location.addFailed"), variant: "error" });

@@ -2,7 +2,7 @@ import { useId, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { useMutation } from "urql";
 import { describeLocation, LocationSearch } from "~/components/places/location-search";
-import { ADD_PLACE_MUTATION } from "~/lib/graphql/documents";
+import { ADD_PLACE_MUTATION } from "~/lib/graphql/later-documents";
 import type { SearchLocationsQuery } from "~/lib/graphql/documents.generated";
 import { FieldError, OverlayHeader } from "~/components/ui/form-parts";
 import { apiIssues, fieldErrors, type FieldErrors } from "~/lib/forms/field-errors";

@@ -3,13 +3,8 @@ import { useTranslation } from "react-i18next";
 import { useMutation, useQuery } from "urql";
 import { displayThreshold, thresholdUnit } from "~/lib/alert-units";
 import { formatWhen, useDisplaySettings, type DisplaySettings } from "~/lib/display-settings";
-import {
-  ALERT_RULES_QUERY,
-  PLACES_QUERY,
-  PREVIEW_ALERT_RULE_QUERY,
-  SAVE_ALERT_RULE_MUTATION,
-  type CompleteAlertRuleInput as AlertRuleInput,
-} from "~/lib/graphql/documents";
+import { ALERT_RULES_QUERY, PLACES_QUERY, type CompleteAlertRuleInput as AlertRuleInput } from "~/lib/graphql/documents";
+import { PREVIEW_ALERT_RULE_QUERY, SAVE_ALERT_RULE_MUTATION } from "~/lib/graphql/later-documents";
 import { ALERT_METRICS, WEEKDAYS } from "~/shared/enum-values";
 import type { AlertMetric, Condition } from "~/shared/schema-enums.generated";
 import { graphqlErrorMessage } from "~/lib/graphql/errors";

@@ -1,7 +1,8 @@
 import { useId, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { useMutation, useQuery } from "urql";
-import { BRIEFINGS_QUERY, PLACES_QUERY, SAVE_BRIEFING_MUTATION } from "~/lib/graphql/documents";
+import { PLACES_QUERY } from "~/lib/graphql/documents";
+import { BRIEFINGS_QUERY, SAVE_BRIEFING_MUTATION } from "~/lib/graphql/later-documents";
 import type { BriefingInput } from "~/lib/graphql/documents.generated";
 import { BRIEFING_PERIODS } from "~/shared/enum-values";
 import { FieldError, OverlayHeader, WeekdayChoices } from "~/components/ui/form-parts";

@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 import { useMutation } from "urql";
 import { displayThreshold, thresholdUnit } from "~/lib/alert-units";
 import { useDisplaySettings } from "~/lib/display-settings";
-import { SAVE_ALERT_RULE_MUTATION } from "~/lib/graphql/documents";
+import { SAVE_ALERT_RULE_MUTATION } from "~/lib/graphql/later-documents";
 import { FieldError, OverlayHeader } from "~/components/ui/form-parts";
 import type { OverlayProps } from "~/lib/overlays/registry";
 import { STARTER_RULES, starterRuleInput, type StarterRuleKey } from "~/lib/starter-rules";

@@ -6,7 +6,7 @@ import {
   PUSH_PUBLIC_KEY_QUERY,
   SAVE_PUSH_SUBSCRIPTION_MUTATION,
   UPDATE_SETTINGS_MUTATION,
-} from "~/lib/graphql/documents";
+} from "~/lib/graphql/later-documents";
 import { currentPushSubscription, pushUnsupportedReason, subscribeToPush } from "~/lib/pwa/push-subscription";
 import { pwaStore, usePwaState } from "~/lib/pwa/pwa-state";
 import { showToast } from "~/lib/toast/toast-store";

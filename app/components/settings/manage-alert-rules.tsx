@@ -4,14 +4,13 @@ import { TrashIcon } from "~/components/icons";
 import { Tooltip } from "~/components/ui/tooltip";
 import { displayThreshold, thresholdUnit } from "~/lib/alert-units";
 import { formatWhen, useDisplaySettings } from "~/lib/display-settings";
+import { ALERT_RULES_QUERY, alertRuleInput } from "~/lib/graphql/documents";
 import {
-  ALERT_RULES_QUERY,
-  alertRuleInput,
   DELETE_ALERT_RULE_MUTATION,
   RESUME_ALERT_RULE_MUTATION,
   SAVE_ALERT_RULE_MUTATION,
   SNOOZE_ALERT_RULE_MUTATION,
-} from "~/lib/graphql/documents";
+} from "~/lib/graphql/later-documents";
 import type { AlertRuleFieldsFragment as AlertRule } from "~/lib/graphql/documents.generated";
 import { openOverlay } from "~/lib/overlays/overlay-store";
 import { showToast } from "~/lib/toast/toast-store";

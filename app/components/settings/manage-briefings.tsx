@@ -9,7 +9,7 @@ import {
   RESTORE_BRIEFING_MUTATION,
   SAVE_BRIEFING_MUTATION,
   SEND_BRIEFING_NOW_MUTATION,
-} from "~/lib/graphql/documents";
+} from "~/lib/graphql/later-documents";
 import type { BriefingFieldsFragment as Briefing } from "~/lib/graphql/documents.generated";
 import { openOverlay } from "~/lib/overlays/overlay-store";
 import { focusAfterRemoval } from "~/lib/focus-after-removal";

@@ -3,13 +3,13 @@ import { useTranslation } from "react-i18next";
 import { useMutation, useQuery } from "urql";
 import { ArrowDownIcon, ArrowUpIcon, GripIcon, TrashIcon } from "~/components/icons";
 import { Tooltip } from "~/components/ui/tooltip";
+import { PLACES_QUERY } from "~/lib/graphql/documents";
 import {
-  PLACES_QUERY,
   REMOVE_PLACE_MUTATION,
   RENAME_PLACE_MUTATION,
   REORDER_PLACES_MUTATION,
   RESTORE_PLACE_MUTATION,
-} from "~/lib/graphql/documents";
+} from "~/lib/graphql/later-documents";
 import type { PlaceFieldsFragment as PlaceSummary } from "~/lib/graphql/documents.generated";
 import { useDragReorder, type DragHandleProps } from "~/lib/drag-reorder";
 import { apiIssues, fieldErrors } from "~/lib/forms/field-errors";

@@ -1,7 +1,7 @@
 import { useEffect, useId, useMemo, useState, type KeyboardEvent, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { useMutation, useQuery } from "urql";
-import { SETTINGS_QUERY, UPDATE_SETTINGS_MUTATION } from "~/lib/graphql/documents";
+import { SETTINGS_QUERY, UPDATE_SETTINGS_MUTATION } from "~/lib/graphql/later-documents";
 import type { SettingsFieldsFragment as FullSettings } from "~/lib/graphql/documents.generated";
 import { apiIssues, fieldErrors } from "~/lib/forms/field-errors";
 import { canonicalTimeZone } from "~/shared/time-zone";

@@ -1,4 +1,4 @@
-import { ReadAtFragmentDoc as READ_AT, UnreadCountFragmentDoc as UNREAD_COUNT } from "./documents.generated";
+import { ReadAtFragmentDoc as READ_AT, UnreadCountFragmentDoc as UNREAD_COUNT } from "./later-documents.generated";
 import type { Cache, Data, UpdatesConfig } from "@urql/exchange-graphcache";
 
 /*

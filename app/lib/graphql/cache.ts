@@ -1,10 +1,10 @@
 import { composeExchanges } from "@urql/core";
 import { cacheExchange, offlineExchange, type CacheExchangeOpts, type StorageAdapter } from "@urql/exchange-graphcache";
-import { createCacheUpdates } from "./cache-updates";
 import { createMutationHold } from "./hold-mutations";
+import { lazyCacheUpdates } from "./lazy-cache-updates";
 import { optimisticUpdates } from "./optimistic-updates";
 
-function cacheConfig(): CacheExchangeOpts {
+function cacheConfig(updates: CacheExchangeOpts["updates"]): CacheExchangeOpts {
   return {
     keys: {
       MessageConnection: () => null,
@@ -16,7 +16,7 @@ function cacheConfig(): CacheExchangeOpts {
       // A preview's matches belong to that preview only (the same window may peak differently under another threshold).
       AlertMatch: () => null,
     },
-    updates: createCacheUpdates(),
+    updates,
   };
 }
 
@@ -25,15 +25,33 @@ function cacheConfig(): CacheExchangeOpts {
  * graphcache's default); the inbox page object has no identity of its own. With
  * `storage` (the browser), the cache persists for offline use and mutations made
  * offline wait in it until the network returns; until the store has been read, the
- * offline exchange would refuse such a mutation, so mutations wait for that read.
+ * offline exchange would refuse such a mutation, so mutations wait for that read. The
+ * updaters load after the first paint (lazy-cache-updates.ts).
  */
 export function createCacheExchange(storage?: StorageAdapter) {
-  if (!storage) return cacheExchange(cacheConfig());
+  const updates = lazyCacheUpdates();
+  if (!storage) return composeExchanges([updates.beforeCache, cacheExchange(cacheConfig(updates.config)), updates.afterCache]);
   const hold = createMutationHold();
   const onCacheHydrated = () => {
     storage.onCacheHydrated?.();
     hold.open();
   };
-  const offline = offlineExchange({ ...cacheConfig(), storage: { ...storage, onCacheHydrated }, optimistic: optimisticUpdates });
-  return composeExchanges([offline, hold.exchange]);
+  const readMetadata = storage.readMetadata?.bind(storage);
+  const offline = offlineExchange({
+    ...cacheConfig(updates.config),
+    storage: {
+      ...storage,
+      onCacheHydrated,
+      // Mutations an earlier page kept are sent (and shown) right after this read: with the updaters in place.
+      ...(readMetadata && {
+        async readMetadata() {
+          const kept = await readMetadata();
+          if (kept?.length) await updates.settled();
+          return kept;
+        },
+      }),
+    },
+    optimistic: optimisticUpdates,
+  });
+  return composeExchanges([updates.beforeCache, offline, hold.exchange, updates.afterCache]);
 }

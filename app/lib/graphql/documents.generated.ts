@@ -345,6 +345,90 @@ export type WeatherAtQuery = {
   };
 };
 
+export type MessageReceivedSubscriptionVariables = Exact<{
+  after?: string | number | null | undefined;
+}>;
+
+export type MessageReceivedSubscription = {
+  messageReceived: {
+    id: string;
+    kind: MessageKind;
+    title: string;
+    body: string;
+    createdAt: string;
+    readAt: string | null;
+    urgent: boolean;
+  };
+};
+
+export type MarkReadMutationVariables = Exact<{
+  ids: Array<string | number> | string | number;
+}>;
+
+export type MarkReadMutation = { markRead: Array<{ id: string; readAt: string | null }> };
+
+export type MarkAllReadMutationVariables = Exact<{ [key: string]: never }>;
+
+export type MarkAllReadMutation = { markAllRead: { id: string; unreadCount: number } };
+
+export type DeleteMessageMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+export type DeleteMessageMutation = { deleteMessage: string };
+
+export type RestoreMessageMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+export type RestoreMessageMutation = {
+  restoreMessage: { id: string; kind: MessageKind; title: string; body: string; createdAt: string; readAt: string | null; urgent: boolean };
+};
+
+export type AlertRuleFieldsFragment = {
+  id: string;
+  name: string;
+  enabled: boolean;
+  metric: AlertMetric;
+  comparator: Comparator;
+  threshold: number | null;
+  conditions: Array<Condition> | null;
+  lookaheadHours: number;
+  urgent: boolean;
+  notifyAllClear: boolean;
+  cooldownHours: number;
+  activeDays: Array<Weekday>;
+  activeFrom: string | null;
+  activeTo: string | null;
+  state: AlertState;
+  snoozedUntil: string | null;
+  place: { id: string; label: string } | null;
+};
+
+export type AlertRulesQueryVariables = Exact<{ [key: string]: never }>;
+
+export type AlertRulesQuery = {
+  alertRules: Array<{
+    id: string;
+    name: string;
+    enabled: boolean;
+    metric: AlertMetric;
+    comparator: Comparator;
+    threshold: number | null;
+    conditions: Array<Condition> | null;
+    lookaheadHours: number;
+    urgent: boolean;
+    notifyAllClear: boolean;
+    cooldownHours: number;
+    activeDays: Array<Weekday>;
+    activeFrom: string | null;
+    activeTo: string | null;
+    state: AlertState;
+    snoozedUntil: string | null;
+    place: { id: string; label: string } | null;
+  }>;
+};
+
 export type AddPlaceMutationVariables = Exact<{
   locationId: string | number;
   label?: string | null | undefined;
@@ -446,46 +530,6 @@ export type AddPlaceAtMutation = {
       }>;
     };
   };
-};
-
-export type MessageReceivedSubscriptionVariables = Exact<{
-  after?: string | number | null | undefined;
-}>;
-
-export type MessageReceivedSubscription = {
-  messageReceived: {
-    id: string;
-    kind: MessageKind;
-    title: string;
-    body: string;
-    createdAt: string;
-    readAt: string | null;
-    urgent: boolean;
-  };
-};
-
-export type MarkReadMutationVariables = Exact<{
-  ids: Array<string | number> | string | number;
-}>;
-
-export type MarkReadMutation = { markRead: Array<{ id: string; readAt: string | null }> };
-
-export type MarkAllReadMutationVariables = Exact<{ [key: string]: never }>;
-
-export type MarkAllReadMutation = { markAllRead: { id: string; unreadCount: number } };
-
-export type DeleteMessageMutationVariables = Exact<{
-  id: string | number;
-}>;
-
-export type DeleteMessageMutation = { deleteMessage: string };
-
-export type RestoreMessageMutationVariables = Exact<{
-  id: string | number;
-}>;
-
-export type RestoreMessageMutation = {
-  restoreMessage: { id: string; kind: MessageKind; title: string; body: string; createdAt: string; readAt: string | null; urgent: boolean };
 };
 
 export type SettingsFieldsFragment = {
@@ -700,50 +744,6 @@ export type SendBriefingNowMutation = {
   };
 };
 
-export type AlertRuleFieldsFragment = {
-  id: string;
-  name: string;
-  enabled: boolean;
-  metric: AlertMetric;
-  comparator: Comparator;
-  threshold: number | null;
-  conditions: Array<Condition> | null;
-  lookaheadHours: number;
-  urgent: boolean;
-  notifyAllClear: boolean;
-  cooldownHours: number;
-  activeDays: Array<Weekday>;
-  activeFrom: string | null;
-  activeTo: string | null;
-  state: AlertState;
-  snoozedUntil: string | null;
-  place: { id: string; label: string } | null;
-};
-
-export type AlertRulesQueryVariables = Exact<{ [key: string]: never }>;
-
-export type AlertRulesQuery = {
-  alertRules: Array<{
-    id: string;
-    name: string;
-    enabled: boolean;
-    metric: AlertMetric;
-    comparator: Comparator;
-    threshold: number | null;
-    conditions: Array<Condition> | null;
-    lookaheadHours: number;
-    urgent: boolean;
-    notifyAllClear: boolean;
-    cooldownHours: number;
-    activeDays: Array<Weekday>;
-    activeFrom: string | null;
-    activeTo: string | null;
-    state: AlertState;
-    snoozedUntil: string | null;
-    place: { id: string; label: string } | null;
-  }>;
-};
-
 export type SaveAlertRuleMutationVariables = Exact<{
   id?: string | number | null | undefined;
   input: AlertRuleInput;
@@ -867,7 +867,7 @@ export type UnreadCountFragment = { __typename: "User"; id: string; unreadCount:
 
 export type ReadAtFragment = { __typename: "Message"; id: string; readAt: string | null };
 
-export const MessageFieldsFragmentDoc = gql`
+export const MessageFieldsFragmentDoc = /*#__PURE__*/ gql`
   fragment MessageFields on Message {
     id
     kind
@@ -878,7 +878,7 @@ export const MessageFieldsFragmentDoc = gql`
     urgent
   }
 ` as unknown as DocumentNode<MessageFieldsFragment, unknown>;
-export const WeatherFieldsFragmentDoc = gql`
+export const WeatherFieldsFragmentDoc = /*#__PURE__*/ gql`
   fragment WeatherFields on Weather {
     id
     fetchedAt
@@ -919,7 +919,7 @@ export const WeatherFieldsFragmentDoc = gql`
     }
   }
 ` as unknown as DocumentNode<WeatherFieldsFragment, unknown>;
-export const PlaceFieldsFragmentDoc = gql`
+export const PlaceFieldsFragmentDoc = /*#__PURE__*/ gql`
   fragment PlaceFields on Place {
     id
     label
@@ -934,38 +934,7 @@ export const PlaceFieldsFragmentDoc = gql`
     }
   }
 ` as unknown as DocumentNode<PlaceFieldsFragment, unknown>;
-export const SettingsFieldsFragmentDoc = gql`
-  fragment SettingsFields on Settings {
-    id
-    language
-    timeZone
-    hour12
-    temperatureUnit
-    windSpeedUnit
-    precipitationUnit
-    quietHoursEnabled
-    quietFrom
-    quietTo
-    pushEnabled
-  }
-` as unknown as DocumentNode<SettingsFieldsFragment, unknown>;
-export const BriefingFieldsFragmentDoc = gql`
-  fragment BriefingFields on Briefing {
-    id
-    name
-    enabled
-    places {
-      id
-      label
-    }
-    period
-    time
-    days
-    nextRunAt
-    lastSentAt
-  }
-` as unknown as DocumentNode<BriefingFieldsFragment, unknown>;
-export const AlertRuleFieldsFragmentDoc = gql`
+export const AlertRuleFieldsFragmentDoc = /*#__PURE__*/ gql`
   fragment AlertRuleFields on AlertRule {
     id
     name
@@ -989,21 +958,7 @@ export const AlertRuleFieldsFragmentDoc = gql`
     snoozedUntil
   }
 ` as unknown as DocumentNode<AlertRuleFieldsFragment, unknown>;
-export const UnreadCountFragmentDoc = gql`
-  fragment UnreadCount on User {
-    __typename
-    id
-    unreadCount
-  }
-` as unknown as DocumentNode<UnreadCountFragment, unknown>;
-export const ReadAtFragmentDoc = gql`
-  fragment ReadAt on Message {
-    __typename
-    id
-    readAt
-  }
-` as unknown as DocumentNode<ReadAtFragment, unknown>;
-export const ViewerDocument = gql`
+export const ViewerDocument = /*#__PURE__*/ gql`
   query Viewer {
     me {
       id
@@ -1020,7 +975,7 @@ export const ViewerDocument = gql`
     }
   }
 ` as unknown as DocumentNode<ViewerQuery, ViewerQueryVariables>;
-export const InboxDocument = gql`
+export const InboxDocument = /*#__PURE__*/ gql`
   query Inbox($after: String, $first: Int) {
     messages(after: $after, first: $first) {
       edges {
@@ -1032,7 +987,7 @@ export const InboxDocument = gql`
   }
   ${MessageFieldsFragmentDoc}
 ` as unknown as DocumentNode<InboxQuery, InboxQueryVariables>;
-export const PlaceDayDocument = gql`
+export const PlaceDayDocument = /*#__PURE__*/ gql`
   query PlaceDay($id: ID!, $date: Date!) {
     place(id: $id) {
       id
@@ -1054,7 +1009,7 @@ export const PlaceDayDocument = gql`
     }
   }
 ` as unknown as DocumentNode<PlaceDayQuery, PlaceDayQueryVariables>;
-export const PlacesDocument = gql`
+export const PlacesDocument = /*#__PURE__*/ gql`
   query Places {
     me {
       id
@@ -1066,7 +1021,7 @@ export const PlacesDocument = gql`
   ${PlaceFieldsFragmentDoc}
   ${WeatherFieldsFragmentDoc}
 ` as unknown as DocumentNode<PlacesQuery, PlacesQueryVariables>;
-export const SearchLocationsDocument = gql`
+export const SearchLocationsDocument = /*#__PURE__*/ gql`
   query SearchLocations($query: String!) {
     searchLocations(query: $query, count: 8) {
       id
@@ -1080,7 +1035,7 @@ export const SearchLocationsDocument = gql`
     }
   }
 ` as unknown as DocumentNode<SearchLocationsQuery, SearchLocationsQueryVariables>;
-export const WeatherAtDocument = gql`
+export const WeatherAtDocument = /*#__PURE__*/ gql`
   query WeatherAt($latitude: Float!, $longitude: Float!) {
     weatherAt(latitude: $latitude, longitude: $longitude) {
       ...WeatherFields
@@ -1088,25 +1043,7 @@ export const WeatherAtDocument = gql`
   }
   ${WeatherFieldsFragmentDoc}
 ` as unknown as DocumentNode<WeatherAtQuery, WeatherAtQueryVariables>;
-export const AddPlaceDocument = gql`
-  mutation AddPlace($locationId: ID!, $label: String) {
-    addPlace(locationId: $locationId, label: $label) {
-      ...PlaceFields
-    }
-  }
-  ${PlaceFieldsFragmentDoc}
-  ${WeatherFieldsFragmentDoc}
-` as unknown as DocumentNode<AddPlaceMutation, AddPlaceMutationVariables>;
-export const AddPlaceAtDocument = gql`
-  mutation AddPlaceAt($latitude: Float!, $longitude: Float!, $label: String) {
-    addPlace(latitude: $latitude, longitude: $longitude, label: $label) {
-      ...PlaceFields
-    }
-  }
-  ${PlaceFieldsFragmentDoc}
-  ${WeatherFieldsFragmentDoc}
-` as unknown as DocumentNode<AddPlaceAtMutation, AddPlaceAtMutationVariables>;
-export const MessageReceivedDocument = gql`
+export const MessageReceivedDocument = /*#__PURE__*/ gql`
   subscription MessageReceived($after: ID) {
     messageReceived(after: $after) {
       ...MessageFields
@@ -1114,7 +1051,7 @@ export const MessageReceivedDocument = gql`
   }
   ${MessageFieldsFragmentDoc}
 ` as unknown as DocumentNode<MessageReceivedSubscription, MessageReceivedSubscriptionVariables>;
-export const MarkReadDocument = gql`
+export const MarkReadDocument = /*#__PURE__*/ gql`
   mutation MarkRead($ids: [ID!]!) {
     markRead(ids: $ids) {
       id
@@ -1122,7 +1059,7 @@ export const MarkReadDocument = gql`
     }
   }
 ` as unknown as DocumentNode<MarkReadMutation, MarkReadMutationVariables>;
-export const MarkAllReadDocument = gql`
+export const MarkAllReadDocument = /*#__PURE__*/ gql`
   mutation MarkAllRead {
     markAllRead {
       id
@@ -1130,12 +1067,12 @@ export const MarkAllReadDocument = gql`
     }
   }
 ` as unknown as DocumentNode<MarkAllReadMutation, MarkAllReadMutationVariables>;
-export const DeleteMessageDocument = gql`
+export const DeleteMessageDocument = /*#__PURE__*/ gql`
   mutation DeleteMessage($id: ID!) {
     deleteMessage(id: $id)
   }
 ` as unknown as DocumentNode<DeleteMessageMutation, DeleteMessageMutationVariables>;
-export const RestoreMessageDocument = gql`
+export const RestoreMessageDocument = /*#__PURE__*/ gql`
   mutation RestoreMessage($id: ID!) {
     restoreMessage(id: $id) {
       ...MessageFields
@@ -1143,94 +1080,7 @@ export const RestoreMessageDocument = gql`
   }
   ${MessageFieldsFragmentDoc}
 ` as unknown as DocumentNode<RestoreMessageMutation, RestoreMessageMutationVariables>;
-export const SettingsDocument = gql`
-  query Settings {
-    me {
-      id
-      settings {
-        ...SettingsFields
-      }
-    }
-  }
-  ${SettingsFieldsFragmentDoc}
-` as unknown as DocumentNode<SettingsQuery, SettingsQueryVariables>;
-export const UpdateSettingsDocument = gql`
-  mutation UpdateSettings($input: SettingsInput!) {
-    updateSettings(input: $input) {
-      ...SettingsFields
-    }
-  }
-  ${SettingsFieldsFragmentDoc}
-` as unknown as DocumentNode<UpdateSettingsMutation, UpdateSettingsMutationVariables>;
-export const RestorePlaceDocument = gql`
-  mutation RestorePlace($id: ID!) {
-    restorePlace(id: $id) {
-      ...PlaceFields
-      position
-    }
-  }
-  ${PlaceFieldsFragmentDoc}
-  ${WeatherFieldsFragmentDoc}
-` as unknown as DocumentNode<RestorePlaceMutation, RestorePlaceMutationVariables>;
-export const RenamePlaceDocument = gql`
-  mutation RenamePlace($id: ID!, $label: String!) {
-    renamePlace(id: $id, label: $label) {
-      id
-      label
-    }
-  }
-` as unknown as DocumentNode<RenamePlaceMutation, RenamePlaceMutationVariables>;
-export const ReorderPlacesDocument = gql`
-  mutation ReorderPlaces($ids: [ID!]!) {
-    reorderPlaces(ids: $ids) {
-      id
-      position
-    }
-  }
-` as unknown as DocumentNode<ReorderPlacesMutation, ReorderPlacesMutationVariables>;
-export const RemovePlaceDocument = gql`
-  mutation RemovePlace($id: ID!) {
-    removePlace(id: $id)
-  }
-` as unknown as DocumentNode<RemovePlaceMutation, RemovePlaceMutationVariables>;
-export const BriefingsDocument = gql`
-  query Briefings {
-    briefings {
-      ...BriefingFields
-    }
-  }
-  ${BriefingFieldsFragmentDoc}
-` as unknown as DocumentNode<BriefingsQuery, BriefingsQueryVariables>;
-export const SaveBriefingDocument = gql`
-  mutation SaveBriefing($id: ID, $input: BriefingInput!) {
-    saveBriefing(id: $id, input: $input) {
-      ...BriefingFields
-    }
-  }
-  ${BriefingFieldsFragmentDoc}
-` as unknown as DocumentNode<SaveBriefingMutation, SaveBriefingMutationVariables>;
-export const DeleteBriefingDocument = gql`
-  mutation DeleteBriefing($id: ID!) {
-    deleteBriefing(id: $id)
-  }
-` as unknown as DocumentNode<DeleteBriefingMutation, DeleteBriefingMutationVariables>;
-export const RestoreBriefingDocument = gql`
-  mutation RestoreBriefing($id: ID!) {
-    restoreBriefing(id: $id) {
-      ...BriefingFields
-    }
-  }
-  ${BriefingFieldsFragmentDoc}
-` as unknown as DocumentNode<RestoreBriefingMutation, RestoreBriefingMutationVariables>;
-export const SendBriefingNowDocument = gql`
-  mutation SendBriefingNow($id: ID!) {
-    sendBriefingNow(id: $id) {
-      ...MessageFields
-    }
-  }
-  ${MessageFieldsFragmentDoc}
-` as unknown as DocumentNode<SendBriefingNowMutation, SendBriefingNowMutationVariables>;
-export const AlertRulesDocument = gql`
+export const AlertRulesDocument = /*#__PURE__*/ gql`
   query AlertRules {
     alertRules {
       ...AlertRuleFields
@@ -1238,62 +1088,3 @@ export const AlertRulesDocument = gql`
   }
   ${AlertRuleFieldsFragmentDoc}
 ` as unknown as DocumentNode<AlertRulesQuery, AlertRulesQueryVariables>;
-export const SaveAlertRuleDocument = gql`
-  mutation SaveAlertRule($id: ID, $input: AlertRuleInput!) {
-    saveAlertRule(id: $id, input: $input) {
-      ...AlertRuleFields
-    }
-  }
-  ${AlertRuleFieldsFragmentDoc}
-` as unknown as DocumentNode<SaveAlertRuleMutation, SaveAlertRuleMutationVariables>;
-export const SnoozeAlertRuleDocument = gql`
-  mutation SnoozeAlertRule($id: ID!, $until: DateTime) {
-    snoozeAlertRule(id: $id, until: $until) {
-      ...AlertRuleFields
-    }
-  }
-  ${AlertRuleFieldsFragmentDoc}
-` as unknown as DocumentNode<SnoozeAlertRuleMutation, SnoozeAlertRuleMutationVariables>;
-export const ResumeAlertRuleDocument = gql`
-  mutation ResumeAlertRule($id: ID!) {
-    resumeAlertRule(id: $id) {
-      ...AlertRuleFields
-    }
-  }
-  ${AlertRuleFieldsFragmentDoc}
-` as unknown as DocumentNode<ResumeAlertRuleMutation, ResumeAlertRuleMutationVariables>;
-export const DeleteAlertRuleDocument = gql`
-  mutation DeleteAlertRule($id: ID!) {
-    deleteAlertRule(id: $id)
-  }
-` as unknown as DocumentNode<DeleteAlertRuleMutation, DeleteAlertRuleMutationVariables>;
-export const PreviewAlertRuleDocument = gql`
-  query PreviewAlertRule($input: AlertRuleInput!) {
-    previewAlertRule(input: $input) {
-      id
-      place {
-        id
-        label
-      }
-      from
-      to
-      peakAt
-      peakValue
-    }
-  }
-` as unknown as DocumentNode<PreviewAlertRuleQuery, PreviewAlertRuleQueryVariables>;
-export const PushPublicKeyDocument = gql`
-  query PushPublicKey {
-    pushPublicKey
-  }
-` as unknown as DocumentNode<PushPublicKeyQuery, PushPublicKeyQueryVariables>;
-export const SavePushSubscriptionDocument = gql`
-  mutation SavePushSubscription($endpoint: String!, $p256dh: String!, $auth: String!) {
-    savePushSubscription(endpoint: $endpoint, p256dh: $p256dh, auth: $auth)
-  }
-` as unknown as DocumentNode<SavePushSubscriptionMutation, SavePushSubscriptionMutationVariables>;
-export const DeletePushSubscriptionDocument = gql`
-  mutation DeletePushSubscription($endpoint: String!) {
-    deletePushSubscription(endpoint: $endpoint)
-  }
-` as unknown as DocumentNode<DeletePushSubscriptionMutation, DeletePushSubscriptionMutationVariables>;

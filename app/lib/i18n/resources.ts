@@ -3,8 +3,11 @@ import { NAMESPACES, type Locale, type Namespace } from "./config";
 export type LocaleResources = Record<Namespace, Record<string, unknown>>;
 type JsonModule = { default: Record<string, unknown> };
 
-/** Lazy: each locale file is its own chunk, fetched only when that language is shown. */
-const lazyFiles = import.meta.glob<JsonModule>("../../../locales/*/*.json");
+/**
+ * Lazy: each locale's files are a chunk of their own, fetched only when that language is shown. Only the
+ * app's namespaces (NAMESPACES): the bot's message texts are the server's, and would ride along in every chunk.
+ */
+const lazyFiles = import.meta.glob<JsonModule>("../../../locales/*/common.json");
 
 function fileKey(path: string): { locale: string; namespace: string } {
   const [, locale = "", file = ""] = /locales\/([^/]+)\/([^/]+)\.json$/.exec(path) ?? [];

@@ -1,6 +1,6 @@
 import { data } from "react-router";
 import type { Route } from "./+types/locale";
-import { UPDATE_SETTINGS_MUTATION } from "~/lib/graphql/documents";
+import { UPDATE_SETTINGS_MUTATION } from "~/lib/graphql/later-documents";
 import { graphqlErrorMessage } from "~/lib/graphql/errors";
 import { requestGraphQL } from "~/lib/graphql/request-client.server";
 import { apiLanguage, isLocale, localeDisplayName } from "~/lib/i18n/config";

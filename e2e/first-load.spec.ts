@@ -1,0 +1,66 @@
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { expect, gotoHydrated, test } from "./fixtures";
+import { ROOT } from "./support/app-server";
+import { accountWithPlace, signInBrowser } from "./support/graphql";
+
+/** The scripts a page's HTML references: what `npm run bench` counts as its first load. */
+function referencedScripts(html: string): string[] {
+  const sources = new Set<string>();
+  for (const match of html.matchAll(/<script\b[^>]*\bsrc="([^"]+)"/g)) sources.add(match[1]!);
+  for (const match of html.matchAll(/<link\b[^>]*\brel="modulepreload"[^>]*\bhref="([^"]+)"/g)) sources.add(match[1]!);
+  for (const match of html.matchAll(/<link\b[^>]*\bhref="([^"]+)"[^>]*\brel="modulepreload"/g)) sources.add(match[1]!);
+  for (const match of html.matchAll(/import\s*(?:[^"']*from\s*)?["'](\/assets\/[^"']+\.js)["']/g)) sources.add(match[1]!);
+  return [...sources];
+}
+
+/**
+ * Modules the first paint does not need, each a chunk of its own: the cache's updaters, analytics, the
+ * documents of overlays and settings, and the error page's view.
+ */
+const LATER = {
+  cacheUpdates: /\/assets\/cache-updates-[\w-]{8}\.js$/,
+  analytics: /\/assets\/analytics-[\w-]{8}\.js$/,
+  laterDocuments: /\/assets\/later-documents\.generated-[\w-]{8}\.js$/,
+  errorView: /\/assets\/error-view-[\w-]{8}\.js$/,
+};
+const later = (scripts: string[]) => scripts.filter((src) => Object.values(LATER).some((pattern) => pattern.test(src)));
+
+test("/ leaves the cache's updaters, analytics, later documents and the error view out of its first load: the updaters load once the page is idle, analytics never without a key", async ({
+  page,
+  context,
+  request,
+  baseURL,
+}) => {
+  // Each is a chunk of its own, else not finding it below would prove nothing.
+  const assets = readdirSync(path.join(ROOT, "build/client/assets")).map((file) => `/assets/${file}`);
+  expect(later(assets)).toHaveLength(Object.keys(LATER).length);
+
+  const visitorHtml = await (await request.get(`${baseURL}/`)).text();
+  expect(referencedScripts(visitorHtml).length).toBeGreaterThan(5);
+  expect(later(referencedScripts(visitorHtml))).toEqual([]);
+
+  const { token } = await accountWithPlace(request, baseURL!, "Berlin");
+  const signedInHtml = await (await request.get(`${baseURL}/`, { headers: { cookie: `weatherbot_session=${token}` } })).text();
+  expect(signedInHtml).toContain("Berlin");
+  expect(later(referencedScripts(signedInHtml))).toEqual([]);
+
+  const requested: string[] = [];
+  page.on("request", (sent) => requested.push(new URL(sent.url()).pathname));
+  await signInBrowser(context, baseURL!, token);
+  await gotoHydrated(page, `${baseURL}/`);
+  await expect.poll(() => requested.some((pathname) => LATER.cacheUpdates.test(pathname))).toBe(true);
+  expect(requested.filter((pathname) => LATER.analytics.test(pathname))).toEqual([]);
+});
+
+test("the browser's locale chunks carry the app's texts, not the bot's (those are the server's)", () => {
+  const assets = path.join(ROOT, "build/client/assets");
+  const bot = JSON.parse(readFileSync(path.join(ROOT, "locales/en-US/bot.json"), "utf8")) as { briefing: { unavailable: string } };
+  const common = readFileSync(path.join(ROOT, "locales/en-US/common.json"), "utf8");
+  // A text of the bot's own: were it in the app's texts too, this would prove nothing.
+  expect(common).not.toContain(bot.briefing.unavailable);
+  const scripts = readdirSync(assets).filter((file) => file.endsWith(".js"));
+  const english = scripts.find((file) => file.startsWith("locale-en-US-"));
+  expect(english && readFileSync(path.join(assets, english), "utf8")).toContain("Weatherbot");
+  expect(scripts.filter((file) => readFileSync(path.join(assets, file), "utf8").includes(bot.briefing.unavailable))).toEqual([]);
+});
