@@ -1,5 +1,6 @@
 import i18next from "i18next";
 import { useTranslation } from "react-i18next";
+import { lazy, Suspense } from "react";
 import { Link, useSearchParams } from "react-router";
 import { useQuery } from "urql";
 import type { Route } from "./+types/home";
@@ -8,12 +9,14 @@ import { PlaceList } from "~/components/home/place-list";
 import { StarterRulesCallout } from "~/components/home/starter-rules-callout";
 import { VisitorLookup } from "~/components/home/visitor-lookup";
 import { clientLoadQuery } from "~/lib/graphql/browser-load";
-import { DayDetail } from "~/components/weather/day-detail";
 import { dayDetailTarget } from "~/lib/day-detail-link";
 import { ALERT_RULES_QUERY, INBOX_QUERY, PLACE_DAY_QUERY, PLACES_QUERY, VIEWER_QUERY } from "~/lib/graphql/documents";
 import { loadQuery } from "~/lib/graphql/request-client.server";
 import type { Load } from "~/lib/graphql/route-load";
 import { getI18n } from "~/lib/i18n/middleware.server";
+
+// Only for a day's address: not part of the first load of `/` (the server renders it whole).
+const DayDetail = lazy(() => import("~/components/weather/day-detail").then((module) => ({ default: module.DayDetail })));
 
 /** What the page shows, fetched once for its first render (server) or into the cache (browser). */
 async function loadHome(load: Load, url: string) {
@@ -58,6 +61,7 @@ function Visitor() {
 }
 
 function Dashboard() {
+  const { t } = useTranslation();
   const [places] = useQuery({ query: PLACES_QUERY });
   const [inbox] = useQuery({ query: INBOX_QUERY, variables: inboxVariables() });
   const [viewer] = useQuery({ query: VIEWER_QUERY });
@@ -66,7 +70,11 @@ function Dashboard() {
   return (
     <div className="mt-8 grid grid-cols-[minmax(0,1fr)] items-start gap-8 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
       <div className="flex min-w-0 flex-col gap-8">
-        {day ? <DayDetail key={`${day.placeId}/${day.date}`} target={day} /> : null}
+        {day ? (
+          <Suspense fallback={<div className="card h-96 animate-pulse" role="status" aria-label={t("loading.label")} />}>
+            <DayDetail key={`${day.placeId}/${day.date}`} target={day} />
+          </Suspense>
+        ) : null}
         <PlaceList places={places.data?.me?.places ?? []} />
       </div>
       <div className="flex min-w-0 flex-col gap-6">

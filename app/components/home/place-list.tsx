@@ -3,7 +3,7 @@ import { useClient } from "urql";
 import { VisitorLookup } from "~/components/home/visitor-lookup";
 import { UseMyLocationButton } from "~/components/places/use-my-location";
 import { ForecastCard } from "~/components/weather/forecast-card";
-import { nearestWithin, type Coordinates } from "~/lib/geolocation";
+import type { Coordinates } from "~/lib/geolocation";
 import { openOverlay } from "~/lib/overlays/overlay-store";
 import { showToast } from "~/lib/toast/toast-store";
 import type { PlaceFieldsFragment as PlaceSummary } from "~/lib/graphql/documents.generated";
@@ -30,6 +30,7 @@ function useShowOrAddPosition(places: PlaceSummary[]) {
   const { t } = useTranslation();
   const client = useClient();
   return async (at: Coordinates): Promise<void> => {
+    const { nearestWithin } = await import("~/lib/geolocation");
     const near = nearestWithin(places, at);
     if (near) {
       showToast({ title: t("location.shown", { label: near.label }), variant: "success" });

@@ -1,7 +1,7 @@
 import { useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { LocateIcon } from "~/components/icons";
-import { currentPosition, PositionError, type Coordinates } from "~/lib/geolocation";
+import type { Coordinates } from "~/lib/geolocation";
 import { showToast } from "~/lib/toast/toast-store";
 
 /**
@@ -19,11 +19,13 @@ export function UseMyLocationButton({ onLocated }: { onLocated: (at: Coordinates
     busy.current = true;
     setLocating(true);
     try {
-      const at = await currentPosition();
-      await onLocated(at);
-    } catch (error) {
-      if (!(error instanceof PositionError)) throw error;
-      showToast({ title: t(`location.failed.${error.failure}`), variant: "error" });
+      // Asking for the position is code for a press, not for the first paint.
+      const { currentPosition, PositionError } = await import("~/lib/geolocation");
+      const at = await currentPosition().catch((error: unknown) => {
+        if (error instanceof PositionError) showToast({ title: t(`location.failed.${error.failure}`), variant: "error" });
+        else throw error;
+      });
+      if (at) await onLocated(at);
     } finally {
       busy.current = false;
       setLocating(false);

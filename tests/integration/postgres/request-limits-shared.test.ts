@@ -52,7 +52,9 @@ describe("the general request limit across instances", () => {
       await db.destroy();
     }
     // ...B, which has not seen the address yet, refuses it after at most the requests it let
-    // through before its first sync (started at its first sight of the address): never a budget of its own.
+    // through before its first sync (started at its first sight of the address): never a budget
+    // of its own (alone, it would let all LIMIT through). How many it lets through meanwhile is a
+    // matter of time, not of count: a loaded machine answered 16 of these before one sync.
     let admittedOnB = 0;
     for (;;) {
       const answer = await status(b);
@@ -61,6 +63,5 @@ describe("the general request limit across instances", () => {
       admittedOnB++;
       expect(admittedOnB).toBeLessThan(LIMIT);
     }
-    expect(admittedOnB).toBeLessThan(LIMIT / 2);
   });
 });
