@@ -10,7 +10,7 @@ import { StarterRulesCallout } from "~/components/home/starter-rules-callout";
 import { VisitorLookup } from "~/components/home/visitor-lookup";
 import { clientLoadQuery } from "~/lib/graphql/browser-load";
 import { dayDetailTarget } from "~/lib/day-detail-link";
-import { ALERT_RULES_QUERY, INBOX_QUERY, PLACE_DAY_QUERY, PLACES_QUERY, VIEWER_QUERY } from "~/lib/graphql/documents";
+import { ALERT_RULES_QUERY, INBOX_QUERY, PLACES_QUERY, VIEWER_QUERY } from "~/lib/graphql/documents";
 import { loadQuery } from "~/lib/graphql/request-client.server";
 import type { Load } from "~/lib/graphql/route-load";
 import { getI18n } from "~/lib/i18n/middleware.server";
@@ -27,7 +27,10 @@ async function loadHome(load: Load, url: string) {
     load(PLACES_QUERY, {}),
     load(INBOX_QUERY, inboxVariables()),
     load(ALERT_RULES_QUERY, {}),
-    day ? load(PLACE_DAY_QUERY, { id: day.placeId, date: day.date }) : null,
+    // A day's detail is not part of the first load of `/`: its document comes with it.
+    day
+      ? import("~/lib/graphql/later-documents").then(({ PLACE_DAY_QUERY }) => load(PLACE_DAY_QUERY, { id: day.placeId, date: day.date }))
+      : null,
   ]);
 }
 

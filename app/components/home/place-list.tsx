@@ -5,7 +5,7 @@ import { UseMyLocationButton } from "~/components/places/use-my-location";
 import { ForecastCard } from "~/components/weather/forecast-card";
 import type { Coordinates } from "~/lib/geolocation";
 import { openOverlay } from "~/lib/overlays/overlay-store";
-import { showToast } from "~/lib/toast/toast-store";
+import { placeCardId } from "~/lib/place-card-id";
 import type { PlaceFieldsFragment as PlaceSummary } from "~/lib/graphql/documents.generated";
 
 /** Where a place is: its name when the user labelled it otherwise, and its region and country. */
@@ -18,35 +18,11 @@ function placeSubtitle(place: PlaceSummary, locale: string): string {
 /** From this many places on, all but the first card start compact. */
 export const COMPACT_CARDS_FROM = 4;
 
-const cardId = (placeId: string) => `place-${placeId}`;
-
-/** Brings a place's card into view once it is on the page (a new one renders after its mutation). */
-function revealCard(placeId: string) {
-  requestAnimationFrame(() => document.getElementById(cardId(placeId))?.scrollIntoView({ block: "start", behavior: "smooth" }));
-}
-
-/** "Use my location": shows the place the person is at when it is saved, else saves it as "Current location". */
+/** "Use my location": shows the place the person is at, or saves it (place-at-position.ts, loaded on the press). */
 function useShowOrAddPosition(places: PlaceSummary[]) {
   const { t } = useTranslation();
   const client = useClient();
-  return async (at: Coordinates): Promise<void> => {
-    const { nearestWithin } = await import("~/lib/geolocation");
-    const near = nearestWithin(places, at);
-    if (near) {
-      showToast({ title: t("location.shown", { label: near.label }), variant: "success" });
-      return revealCard(near.id);
-    }
-    // The mutation's document is not part of the first load: it comes with the first press.
-    const { ADD_PLACE_AT_MUTATION } = await import("~/lib/graphql/later-documents");
-    const result = await client.mutation(ADD_PLACE_AT_MUTATION, { ...at, label: t("location.label") }).toPromise();
-    const added = result.data?.addPlace;
-    if (!added) {
-      showToast({ title: t("location.addFailed"), variant: "error" });
-      return;
-    }
-    showToast({ title: t("addPlace.added", { label: added.label }), variant: "success" });
-    revealCard(added.id);
-  };
+  return async (at: Coordinates) => (await import("~/components/places/place-at-position")).showOrAddPlaceAt(at, places, client, t);
 }
 
 /** A forecast card per saved place, in the user's order. */
@@ -75,7 +51,7 @@ export function PlaceList({ places }: { places: PlaceSummary[] }) {
       ) : (
         <ul className="flex flex-col gap-4" data-testid="places">
           {places.map((place, index) => (
-            <li key={place.id} id={cardId(place.id)} className="scroll-mt-20">
+            <li key={place.id} id={placeCardId(place.id)} className="scroll-mt-20">
               <ForecastCard
                 title={place.label}
                 subtitle={placeSubtitle(place, i18n.language)}

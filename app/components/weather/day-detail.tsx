@@ -5,7 +5,7 @@ import { Link } from "react-router";
 import { useQuery } from "urql";
 import { useDisplaySettings, type DisplaySettings } from "~/lib/display-settings";
 import type { DayDetailTarget } from "~/lib/day-detail-link";
-import { PLACE_DAY_QUERY } from "~/lib/graphql/documents";
+import { PLACE_DAY_QUERY } from "~/lib/graphql/later-documents";
 import type { PlaceDayQuery } from "~/lib/graphql/documents.generated";
 import { formatDegrees, formatHour, formatPercent, formatPrecipitation, formatTemperature, formatWindSpeed } from "~/shared/units";
 import { ConditionIcon } from "./condition-icon";

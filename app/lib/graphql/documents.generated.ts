@@ -166,32 +166,6 @@ export type WeatherFieldsFragment = {
   }>;
 };
 
-export type PlaceDayQueryVariables = Exact<{
-  id: string | number;
-  date: string;
-}>;
-
-export type PlaceDayQuery = {
-  place: {
-    id: string;
-    label: string;
-    weather: {
-      id: string;
-      timeZone: string;
-      hourlyOn: Array<{
-        time: string;
-        condition: Condition;
-        isDay: boolean;
-        temperature: number;
-        apparentTemperature: number;
-        precipitationProbability: number;
-        precipitation: number;
-        windSpeed: number;
-      }>;
-    };
-  } | null;
-};
-
 export type PlaceFieldsFragment = {
   id: string;
   label: string;
@@ -530,6 +504,32 @@ export type AddPlaceAtMutation = {
       }>;
     };
   };
+};
+
+export type PlaceDayQueryVariables = Exact<{
+  id: string | number;
+  date: string;
+}>;
+
+export type PlaceDayQuery = {
+  place: {
+    id: string;
+    label: string;
+    weather: {
+      id: string;
+      timeZone: string;
+      hourlyOn: Array<{
+        time: string;
+        condition: Condition;
+        isDay: boolean;
+        temperature: number;
+        apparentTemperature: number;
+        precipitationProbability: number;
+        precipitation: number;
+        windSpeed: number;
+      }>;
+    };
+  } | null;
 };
 
 export type SettingsFieldsFragment = {
@@ -987,28 +987,6 @@ export const InboxDocument = /*#__PURE__*/ gql`
   }
   ${MessageFieldsFragmentDoc}
 ` as unknown as DocumentNode<InboxQuery, InboxQueryVariables>;
-export const PlaceDayDocument = /*#__PURE__*/ gql`
-  query PlaceDay($id: ID!, $date: Date!) {
-    place(id: $id) {
-      id
-      label
-      weather {
-        id
-        timeZone
-        hourlyOn(date: $date) {
-          time
-          condition
-          isDay
-          temperature
-          apparentTemperature
-          precipitationProbability
-          precipitation
-          windSpeed
-        }
-      }
-    }
-  }
-` as unknown as DocumentNode<PlaceDayQuery, PlaceDayQueryVariables>;
 export const PlacesDocument = /*#__PURE__*/ gql`
   query Places {
     me {

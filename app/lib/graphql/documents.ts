@@ -15,7 +15,6 @@ export {
   MessageFieldsFragmentDoc as MESSAGE_FIELDS,
   MessageReceivedDocument as MESSAGE_RECEIVED_SUBSCRIPTION,
   PlaceFieldsFragmentDoc as PLACE_FIELDS,
-  PlaceDayDocument as PLACE_DAY_QUERY,
   PlacesDocument as PLACES_QUERY,
   RestoreMessageDocument as RESTORE_MESSAGE_MUTATION,
   SearchLocationsDocument as SEARCH_LOCATIONS_QUERY,

@@ -71,6 +71,28 @@ export const AddPlaceAtDocument = /*#__PURE__*/ gql`
   ${PlaceFieldsFragmentDoc}
   ${WeatherFieldsFragmentDoc}
 ` as unknown as DocumentNode<Types.AddPlaceAtMutation, Types.AddPlaceAtMutationVariables>;
+export const PlaceDayDocument = /*#__PURE__*/ gql`
+  query PlaceDay($id: ID!, $date: Date!) {
+    place(id: $id) {
+      id
+      label
+      weather {
+        id
+        timeZone
+        hourlyOn(date: $date) {
+          time
+          condition
+          isDay
+          temperature
+          apparentTemperature
+          precipitationProbability
+          precipitation
+          windSpeed
+        }
+      }
+    }
+  }
+` as unknown as DocumentNode<Types.PlaceDayQuery, Types.PlaceDayQueryVariables>;
 export const SettingsDocument = /*#__PURE__*/ gql`
   query Settings {
     me {
