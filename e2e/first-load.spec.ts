@@ -21,7 +21,7 @@ function referencedScripts(html: string): string[] {
 const LATER = {
   cacheUpdates: /\/assets\/cache-updates-[\w-]{8}\.js$/,
   analytics: /\/assets\/analytics-[\w-]{8}\.js$/,
-  laterDocuments: /\/assets\/later-documents\.generated-[\w-]{8}\.js$/,
+  laterDocuments: /\/assets\/later-documents(\.generated)?-[\w-]{8}\.js$/,
   errorView: /\/assets\/error-view-[\w-]{8}\.js$/,
 };
 const later = (scripts: string[]) => scripts.filter((src) => Object.values(LATER).some((pattern) => pattern.test(src)));
