@@ -43,12 +43,12 @@ export function formatMetric(metric: AlertMetric, value: number, units: UnitSett
 }
 
 const zoneNames = new Map<string, Intl.DateTimeFormat>();
-/** "Eastern Time", "Nordamerikanische Ostküstenzeit": the zone's name in the reader's language. */
+/** "GMT-5": the zone by its offset then, short and alike in every language (names such as "Vereinigtes Königreich (Ortszeit)" are neither). */
 function zoneName(instant: Date, locale: string, timeZone: string): string {
   const key = `${locale}|${timeZone}`;
   let format = zoneNames.get(key);
   if (!format) {
-    format = new Intl.DateTimeFormat(locale, { timeZone, timeZoneName: "longGeneric" });
+    format = new Intl.DateTimeFormat(locale, { timeZone, timeZoneName: "shortOffset" });
     zoneNames.set(key, format);
   }
   return format.formatToParts(instant).find((part) => part.type === "timeZoneName")?.value ?? timeZone;
