@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { Scenario } from "../fakes/open-meteo";
 import { alertMessage } from "~/api/bot/alert-text.server";
+import { InboxDocument } from "~/lib/graphql/documents.generated";
 import { startFakePushService } from "../fakes/push-service";
 import { startTestApi, testApis, type TestApi } from "../support/api-server";
 import {
@@ -107,6 +108,10 @@ describe("messages in the reader's words", () => {
     const [reread] = await inbox(t, token);
     expect(reread).toMatchObject({ title: "Gale: Office", body: "Böen 82 km/h in Office von Mo 13:00 bis 16:00, Spitze 13:00." });
     expect(reread!.content).toEqual(content);
+    // The app's own inbox document (within the API's depth and token limits) carries the content too.
+    const app = await t.gql(InboxDocument, { first: 30 }, { token });
+    expect(app.errors).toBeUndefined();
+    expect(app.data!.messages.edges[0]!.content).toMatchObject({ kind: "ALERT", ruleName: "Gale", place: { label: "Office" } });
 
     // In Berlin the clock shows other times than the place's: the place's zone is named.
     await t.gql(SETTINGS, { input: { timeZone: "Europe/Berlin" } }, { token });

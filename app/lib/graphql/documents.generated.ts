@@ -117,6 +117,31 @@ export type MessageFieldsFragment = {
   createdAt: string;
   readAt: string | null;
   urgent: boolean;
+  content: {
+    version: number;
+    kind: MessageKind;
+    ruleName: string | null;
+    metric: AlertMetric | null;
+    comparator: Comparator | null;
+    threshold: number | null;
+    from: string | null;
+    to: string | null;
+    peakAt: string | null;
+    peakValue: number | null;
+    condition: Condition | null;
+    briefingName: string | null;
+    period: BriefingPeriod | null;
+    place: { id: string; label: string; timeZone: string } | null;
+    places: Array<{
+      condition: Condition | null;
+      minTemperature: number | null;
+      maxTemperature: number | null;
+      rainFrom: string | null;
+      rainProbability: number | null;
+      maxGusts: number | null;
+      place: { id: string; label: string; timeZone: string };
+    }> | null;
+  } | null;
 };
 
 export type InboxQueryVariables = Exact<{
@@ -128,7 +153,40 @@ export type InboxQuery = {
   messages: {
     endCursor: string | null;
     hasMore: boolean;
-    edges: Array<{ id: string; kind: MessageKind; title: string; body: string; createdAt: string; readAt: string | null; urgent: boolean }>;
+    edges: Array<{
+      id: string;
+      kind: MessageKind;
+      title: string;
+      body: string;
+      createdAt: string;
+      readAt: string | null;
+      urgent: boolean;
+      content: {
+        version: number;
+        kind: MessageKind;
+        ruleName: string | null;
+        metric: AlertMetric | null;
+        comparator: Comparator | null;
+        threshold: number | null;
+        from: string | null;
+        to: string | null;
+        peakAt: string | null;
+        peakValue: number | null;
+        condition: Condition | null;
+        briefingName: string | null;
+        period: BriefingPeriod | null;
+        place: { id: string; label: string; timeZone: string } | null;
+        places: Array<{
+          condition: Condition | null;
+          minTemperature: number | null;
+          maxTemperature: number | null;
+          rainFrom: string | null;
+          rainProbability: number | null;
+          maxGusts: number | null;
+          place: { id: string; label: string; timeZone: string };
+        }> | null;
+      } | null;
+    }>;
   };
 };
 
@@ -337,6 +395,31 @@ export type MessageReceivedSubscription = {
     createdAt: string;
     readAt: string | null;
     urgent: boolean;
+    content: {
+      version: number;
+      kind: MessageKind;
+      ruleName: string | null;
+      metric: AlertMetric | null;
+      comparator: Comparator | null;
+      threshold: number | null;
+      from: string | null;
+      to: string | null;
+      peakAt: string | null;
+      peakValue: number | null;
+      condition: Condition | null;
+      briefingName: string | null;
+      period: BriefingPeriod | null;
+      place: { id: string; label: string; timeZone: string } | null;
+      places: Array<{
+        condition: Condition | null;
+        minTemperature: number | null;
+        maxTemperature: number | null;
+        rainFrom: string | null;
+        rainProbability: number | null;
+        maxGusts: number | null;
+        place: { id: string; label: string; timeZone: string };
+      }> | null;
+    } | null;
   };
 };
 
@@ -361,7 +444,40 @@ export type RestoreMessageMutationVariables = Exact<{
 }>;
 
 export type RestoreMessageMutation = {
-  restoreMessage: { id: string; kind: MessageKind; title: string; body: string; createdAt: string; readAt: string | null; urgent: boolean };
+  restoreMessage: {
+    id: string;
+    kind: MessageKind;
+    title: string;
+    body: string;
+    createdAt: string;
+    readAt: string | null;
+    urgent: boolean;
+    content: {
+      version: number;
+      kind: MessageKind;
+      ruleName: string | null;
+      metric: AlertMetric | null;
+      comparator: Comparator | null;
+      threshold: number | null;
+      from: string | null;
+      to: string | null;
+      peakAt: string | null;
+      peakValue: number | null;
+      condition: Condition | null;
+      briefingName: string | null;
+      period: BriefingPeriod | null;
+      place: { id: string; label: string; timeZone: string } | null;
+      places: Array<{
+        condition: Condition | null;
+        minTemperature: number | null;
+        maxTemperature: number | null;
+        rainFrom: string | null;
+        rainProbability: number | null;
+        maxGusts: number | null;
+        place: { id: string; label: string; timeZone: string };
+      }> | null;
+    } | null;
+  };
 };
 
 export type SettingsFieldsFragment = {
@@ -565,6 +681,31 @@ export type SendBriefingNowMutation = {
     createdAt: string;
     readAt: string | null;
     urgent: boolean;
+    content: {
+      version: number;
+      kind: MessageKind;
+      ruleName: string | null;
+      metric: AlertMetric | null;
+      comparator: Comparator | null;
+      threshold: number | null;
+      from: string | null;
+      to: string | null;
+      peakAt: string | null;
+      peakValue: number | null;
+      condition: Condition | null;
+      briefingName: string | null;
+      period: BriefingPeriod | null;
+      place: { id: string; label: string; timeZone: string } | null;
+      places: Array<{
+        condition: Condition | null;
+        minTemperature: number | null;
+        maxTemperature: number | null;
+        rainFrom: string | null;
+        rainProbability: number | null;
+        maxGusts: number | null;
+        place: { id: string; label: string; timeZone: string };
+      }> | null;
+    } | null;
   };
 };
 
@@ -744,6 +885,39 @@ export const MessageFieldsFragmentDoc = gql`
     createdAt
     readAt
     urgent
+    content {
+      version
+      kind
+      place {
+        id
+        label
+        timeZone
+      }
+      ruleName
+      metric
+      comparator
+      threshold
+      from
+      to
+      peakAt
+      peakValue
+      condition
+      briefingName
+      period
+      places {
+        place {
+          id
+          label
+          timeZone
+        }
+        condition
+        minTemperature
+        maxTemperature
+        rainFrom
+        rainProbability
+        maxGusts
+      }
+    }
   }
 ` as unknown as DocumentNode<MessageFieldsFragment, unknown>;
 export const WeatherFieldsFragmentDoc = gql`
