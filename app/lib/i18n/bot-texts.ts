@@ -1,4 +1,4 @@
-import type { i18n } from "i18next";
+import { createInstance } from "i18next";
 import { useEffect, useSyncExternalStore } from "react";
 import { useTranslation } from "react-i18next";
 import type { MessageTexts } from "~/shared/message-wording";
@@ -8,27 +8,39 @@ type JsonModule = { default: Record<string, unknown> };
 /** The bot's texts (locales/<locale>/bot.json), a chunk of their own per locale, fetched when the inbox first words a message. */
 const files = import.meta.glob<JsonModule>("../../../locales/*/bot.json");
 
+const texts = new Map<string, MessageTexts>();
+const loading = new Set<string>();
 const listeners = new Set<() => void>();
-const loading = new Map<string, Promise<void>>();
 
-function load(instance: i18n, locale: string): Promise<void> {
-  let pending = loading.get(locale);
-  if (!pending) {
-    const file = files[`../../../locales/${locale}/bot.json`];
-    pending = (file ? file() : Promise.reject(new Error(`No bot texts for ${locale}`))).then(
-      (module) => {
-        instance.addResourceBundle(locale, "bot", module.default, true, true);
-        for (const listener of listeners) listener();
-      },
-      // The messages keep the server's words (title and body) until a later try succeeds.
-      (cause: unknown) => {
-        loading.delete(locale);
-        console.warn("Failed bot texts loading", { locale, cause });
-      },
-    );
-    loading.set(locale, pending);
+/**
+ * An i18next instance of their own per locale: added to the page's instance, "bot" would join the
+ * namespaces its backend loads on every language change, which knows only the app's.
+ */
+async function load(locale: string): Promise<void> {
+  if (texts.has(locale) || loading.has(locale)) return;
+  const file = files[`../../../locales/${locale}/bot.json`];
+  if (!file) return;
+  loading.add(locale);
+  try {
+    const resources = (await file()).default;
+    const instance = createInstance({
+      lng: locale,
+      fallbackLng: false,
+      ns: ["bot"],
+      defaultNS: "bot",
+      resources: { [locale]: { bot: resources } },
+      initAsync: false,
+      interpolation: { escapeValue: false },
+    });
+    await instance.init();
+    texts.set(locale, (key, values) => String(instance.t(key as never, values as never)));
+    for (const listener of listeners) listener();
+  } catch (cause) {
+    // The messages keep the server's words (title and body); the next mount tries again.
+    console.warn("Failed bot texts loading", { locale, cause });
+  } finally {
+    loading.delete(locale);
   }
-  return pending;
 }
 
 const subscribe = (listener: () => void) => {
@@ -41,17 +53,15 @@ const subscribe = (listener: () => void) => {
  * hydrating, a message shows the title and body the server worded, which say the same).
  */
 export function useBotTexts(wanted: boolean): MessageTexts | null {
-  const { i18n: instance } = useTranslation();
-  const locale = instance.language;
-  const ready = useSyncExternalStore(
+  const { i18n } = useTranslation();
+  const locale = i18n.language;
+  const loaded = useSyncExternalStore(
     subscribe,
-    () => instance.hasResourceBundle(locale, "bot"),
-    () => false,
+    () => texts.get(locale) ?? null,
+    () => null,
   );
   useEffect(() => {
-    if (wanted && !instance.hasResourceBundle(locale, "bot")) void load(instance, locale);
-  }, [wanted, instance, locale]);
-  if (!ready) return null;
-  const t = instance.getFixedT(locale, "bot");
-  return (key, values) => String(t(key as never, values as never));
+    if (wanted) void load(locale);
+  }, [wanted, locale]);
+  return loaded;
 }
