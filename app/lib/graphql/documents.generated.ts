@@ -146,7 +146,6 @@ export type MessageFieldsFragment = {
 
 export type InboxQueryVariables = Exact<{
   after?: string | null | undefined;
-  first?: number | null | undefined;
 }>;
 
 export type InboxQuery = {
@@ -1055,8 +1054,8 @@ export const ViewerDocument = gql`
   }
 ` as unknown as DocumentNode<ViewerQuery, ViewerQueryVariables>;
 export const InboxDocument = gql`
-  query Inbox($after: String, $first: Int) {
-    messages(after: $after, first: $first) {
+  query Inbox($after: String) {
+    messages(after: $after, first: 30) {
       edges {
         ...MessageFields
       }
