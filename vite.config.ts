@@ -65,6 +65,8 @@ export default defineConfig(({ isSsrBuild }) => ({
               // Named so the worker's precache can leave it out: it is large and loads only with analytics on.
               if (id.includes("/node_modules/posthog-js/")) return "analytics-posthog";
               const match = /\/locales\/([a-z]{2}-[A-Z]{2})\//.exec(id);
+              // The bot's texts apart: only the inbox loads them (app/lib/i18n/bot-texts.ts).
+              if (match && id.endsWith("/bot.json")) return `locale-${match[1]}-bot`;
               return match ? `locale-${match[1]}` : undefined;
             },
           },

@@ -47,6 +47,7 @@ export const LIST_SIZES: Record<string, ListSize> = {
   "Query.places": { max: MAX_PLACES },
   "User.places": { max: MAX_PLACES },
   "Briefing.places": { max: MAX_PLACES },
+  "MessageContent.places": { max: MAX_PLACES },
   "Mutation.reorderPlaces": { max: MAX_PLACES },
   "Query.searchLocations": { argument: "count", max: 20 },
   "Weather.hourly": { argument: "hours", max: 168 },

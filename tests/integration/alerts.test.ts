@@ -78,6 +78,7 @@ async function setUp(cooldownHours: number, rule: Partial<AlertRuleInput> = {}) 
   return { t, token, replay, clock, ruleId: saved.data!.saveAlertRule.id };
 }
 
+// The user's clock is UTC and the Office is in London: windows are given in London time, labelled with its offset.
 describe("alert rules", () => {
   it("fire once per episode over a replayed 3-day forecast, naming window and peak, and re-arm after the cooldown", async () => {
     const { t, token, replay } = await setUp(3);
@@ -86,7 +87,7 @@ describe("alert rules", () => {
     expect(messages.map((m) => m.kind)).toEqual(["ALERT", "ALL_CLEAR", "ALERT", "ALL_CLEAR"]);
     expect(messages[0]).toMatchObject({
       title: "Gale: Office",
-      body: "Gusts 82 km/h in Office from 12:00 to 15:00, peak 13:00.",
+      body: "Gusts 82 km/h in Office from Mon 13:00 to 16:00 GMT+1, peak 14:00.",
       urgent: true,
       alertRule: { name: "Gale" },
       match: {
@@ -98,7 +99,7 @@ describe("alert rules", () => {
       },
     });
     expect(messages[1]).toMatchObject({ kind: "ALL_CLEAR", title: "All clear: Office" });
-    expect(messages[2]!.body).toBe("Gusts 70 km/h in Office from 12:00 to 14:00, peak 12:00."); // sent the same morning
+    expect(messages[2]!.body).toBe("Gusts 70 km/h in Office from Tue 13:00 to 15:00 GMT+1, peak 13:00."); // sent the same morning
   });
 
   it("wait out the cooldown before alerting again: a second episode inside it is announced when it ends, if still on", async () => {
@@ -107,7 +108,7 @@ describe("alert rules", () => {
     const messages = (await t.gql(INBOX, {}, { token })).data!.messages.edges.reverse();
     expect(messages.map((m) => m.kind)).toEqual(["ALERT", "ALL_CLEAR", "ALERT", "ALL_CLEAR"]);
     // Alerted on day 1 at 07:00, so not again before day 2 at 13:00: the second gale is told then, while it lasts.
-    expect(messages[2]!.body).toBe("Gusts 70 km/h in Office from 13:00 to 14:00, peak 13:00.");
+    expect(messages[2]!.body).toBe("Gusts 70 km/h in Office from Tue 14:00 to 15:00 GMT+1, peak 14:00.");
   });
 
   it("announce each separate window of one forecast once, over repeated passes and refreshes, each with its all-clear", async () => {
@@ -129,8 +130,8 @@ describe("alert rules", () => {
     }
     const messages = (await t.gql(INBOX, {}, { token })).data!.messages.edges.reverse();
     expect(messages.map((m) => [m.kind, m.body])).toEqual([
-      ["ALERT", "Gusts 75 km/h in Office from 02:00 to 04:00, peak 02:00."],
-      ["ALERT", "Gusts 75 km/h in Office from 07:00 to 09:00, peak 07:00."],
+      ["ALERT", "Gusts 75 km/h in Office from Mon 03:00 to 05:00 GMT+1, peak 03:00."],
+      ["ALERT", "Gusts 75 km/h in Office from Mon 08:00 to 10:00 GMT+1, peak 08:00."],
       ["ALL_CLEAR", expect.any(String)],
       ["ALL_CLEAR", expect.any(String)],
     ]);

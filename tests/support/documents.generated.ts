@@ -614,6 +614,88 @@ export type TestLiveMessageIdsSubscriptionVariables = Exact<{
 
 export type TestLiveMessageIdsSubscription = { messageReceived: { id: string } };
 
+export type TestWordsInboxQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestWordsInboxQuery = {
+  messages: {
+    edges: Array<{
+      id: string;
+      kind: MessageKind;
+      title: string;
+      body: string;
+      content: {
+        version: number;
+        kind: MessageKind;
+        ruleName: string | null;
+        metric: AlertMetric | null;
+        comparator: Comparator | null;
+        threshold: number | null;
+        from: string | null;
+        to: string | null;
+        peakAt: string | null;
+        peakValue: number | null;
+        condition: Condition | null;
+        briefingName: string | null;
+        period: BriefingPeriod | null;
+        place: { id: string; label: string; timeZone: string } | null;
+        places: Array<{
+          condition: Condition | null;
+          minTemperature: number | null;
+          maxTemperature: number | null;
+          maxGusts: number | null;
+          place: { label: string };
+        }> | null;
+      } | null;
+    }>;
+  };
+};
+
+export type TestWordsSettingsMutationVariables = Exact<{
+  input: SettingsInput;
+}>;
+
+export type TestWordsSettingsMutation = { updateSettings: { id: string } };
+
+export type TestWordsViewerQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestWordsViewerQuery = { me: { id: string } | null };
+
+export type TestWordsSearchLondonQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestWordsSearchLondonQuery = { searchLocations: Array<{ id: string }> };
+
+export type TestWordsAddOfficeMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+export type TestWordsAddOfficeMutation = { addPlace: { id: string } };
+
+export type TestWordsSaveRuleMutationVariables = Exact<{
+  input: AlertRuleInput;
+}>;
+
+export type TestWordsSaveRuleMutation = { saveAlertRule: { id: string } };
+
+export type TestWordsSaveBriefingMutationVariables = Exact<{
+  input: BriefingInput;
+}>;
+
+export type TestWordsSaveBriefingMutation = { saveBriefing: { id: string } };
+
+export type TestWordsSendBriefingMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+export type TestWordsSendBriefingMutation = { sendBriefingNow: { id: string } };
+
+export type TestWordsSavePushMutationVariables = Exact<{
+  endpoint: string;
+  p256dh: string;
+  auth: string;
+}>;
+
+export type TestWordsSavePushMutation = { savePushSubscription: boolean };
+
 export type TestOfflineInboxQueryVariables = Exact<{ [key: string]: never }>;
 
 export type TestOfflineInboxQuery = {
@@ -1891,6 +1973,101 @@ export const TestLiveMessageIdsDocument = gql`
     }
   }
 ` as unknown as DocumentNode<TestLiveMessageIdsSubscription, TestLiveMessageIdsSubscriptionVariables>;
+export const TestWordsInboxDocument = gql`
+  query TestWordsInbox {
+    messages(first: 50) {
+      edges {
+        id
+        kind
+        title
+        body
+        content {
+          version
+          kind
+          place {
+            id
+            label
+            timeZone
+          }
+          ruleName
+          metric
+          comparator
+          threshold
+          from
+          to
+          peakAt
+          peakValue
+          condition
+          briefingName
+          period
+          places {
+            place {
+              label
+            }
+            condition
+            minTemperature
+            maxTemperature
+            maxGusts
+          }
+        }
+      }
+    }
+  }
+` as unknown as DocumentNode<TestWordsInboxQuery, TestWordsInboxQueryVariables>;
+export const TestWordsSettingsDocument = gql`
+  mutation TestWordsSettings($input: SettingsInput!) {
+    updateSettings(input: $input) {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestWordsSettingsMutation, TestWordsSettingsMutationVariables>;
+export const TestWordsViewerDocument = gql`
+  query TestWordsViewer {
+    me {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestWordsViewerQuery, TestWordsViewerQueryVariables>;
+export const TestWordsSearchLondonDocument = gql`
+  query TestWordsSearchLondon {
+    searchLocations(query: "london") {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestWordsSearchLondonQuery, TestWordsSearchLondonQueryVariables>;
+export const TestWordsAddOfficeDocument = gql`
+  mutation TestWordsAddOffice($id: ID!) {
+    addPlace(locationId: $id, label: "Office") {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestWordsAddOfficeMutation, TestWordsAddOfficeMutationVariables>;
+export const TestWordsSaveRuleDocument = gql`
+  mutation TestWordsSaveRule($input: AlertRuleInput!) {
+    saveAlertRule(input: $input) {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestWordsSaveRuleMutation, TestWordsSaveRuleMutationVariables>;
+export const TestWordsSaveBriefingDocument = gql`
+  mutation TestWordsSaveBriefing($input: BriefingInput!) {
+    saveBriefing(input: $input) {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestWordsSaveBriefingMutation, TestWordsSaveBriefingMutationVariables>;
+export const TestWordsSendBriefingDocument = gql`
+  mutation TestWordsSendBriefing($id: ID!) {
+    sendBriefingNow(id: $id) {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestWordsSendBriefingMutation, TestWordsSendBriefingMutationVariables>;
+export const TestWordsSavePushDocument = gql`
+  mutation TestWordsSavePush($endpoint: String!, $p256dh: String!, $auth: String!) {
+    savePushSubscription(endpoint: $endpoint, p256dh: $p256dh, auth: $auth)
+  }
+` as unknown as DocumentNode<TestWordsSavePushMutation, TestWordsSavePushMutationVariables>;
 export const TestOfflineInboxDocument = gql`
   query TestOfflineInbox {
     messages(first: 10) {

@@ -5,7 +5,6 @@ import { coordinateKey } from "../weather/forecast";
 import type { ForecastService } from "../weather/forecast-service.server";
 import { findMatches, planEpisodes, type Episode, type Match, type RuleSpec } from "./alert-evaluator";
 import { alertMessage, allClearMessage } from "./alert-text.server";
-import { settingsView } from "../db/settings-rows";
 import { parseDays } from "./briefings.server";
 import type { Inbox, NewMessage } from "./inbox.server";
 import { ruleKey } from "./rule-key";
@@ -118,7 +117,6 @@ export function createAlertService({ db, inbox, forecasts, now }: { db: Db; inbo
   ): Decision | null {
     if (!hourly) return null;
     const current = now();
-    const reader = settingsView(settings);
     const base = { user_id: rule.user_id, rule_key: ruleKey(rule), location_key: coordinateKey(place) };
     const matches = findMatches(ruleSpec(rule), hourly, current, settings.time_zone);
     const plan = planEpisodes(matches, pool.open, { now: current, cooldownHours: rule.cooldown_hours, lastAlertAt: pool.lastAlertAt });
@@ -132,7 +130,7 @@ export function createAlertService({ db, inbox, forecasts, now }: { db: Db; inbo
         decision.messages.push({
           userId: rule.user_id,
           kind: "ALL_CLEAR",
-          ...allClearMessage(rule, place.label, reader),
+          ...allClearMessage(rule, place, settings),
           placeId: place.id,
           alertRuleId: rule.id,
           dedupeKey: episodeMessageKey("all-clear", row),
@@ -161,7 +159,7 @@ export function createAlertService({ db, inbox, forecasts, now }: { db: Db; inbo
       decision.messages.push({
         userId: rule.user_id,
         kind: "ALERT",
-        ...alertMessage({ name: rule.name, metric: rule.metric as AlertMetric }, place.label, match, reader, current),
+        ...alertMessage(rule, place, match, settings),
         urgent: rule.urgent === 1,
         placeId: place.id,
         alertRuleId: rule.id,

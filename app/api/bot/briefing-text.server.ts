@@ -1,17 +1,7 @@
 import type { BriefingPeriod } from "../../shared/schema-enums.generated";
 import { conditionOf, type Forecast, type HourlyForecast } from "../weather/forecast";
-import { botTexts, LOCALE_OF } from "./texts.server";
-import { formatClock, formatPercent, formatTemperature, formatWindSpeed } from "../../shared/units";
+import { MESSAGE_CONTENT_VERSION, type BriefingPlaceFigures, type MessageContent } from "../../shared/message-content";
 import { addDays, zonedParts, zonedToInstant } from "./zoned-time";
-
-export type ReaderSettings = {
-  language: string;
-  timeZone: string;
-  hour12: boolean;
-  temperatureUnit: string;
-  windSpeedUnit: string;
-  precipitationUnit: string;
-};
 
 /** The instants a briefing period covers, in the reader's time zone. */
 export function periodWindow(period: BriefingPeriod, now: Date, timeZone: string): { from: Date; to: Date } {
@@ -37,46 +27,33 @@ function dominantCode(hours: HourlyForecast[]): number {
 }
 
 const RAIN_PROBABILITY = 50;
-const NOTEWORTHY_GUSTS_KMH = 40;
 
-/** One line for one place: condition, range, when rain starts, notable gusts. */
-export function placeLine(placeLabel: string, forecast: Forecast | null, window: { from: Date; to: Date }, reader: ReaderSettings): string {
-  const t = botTexts(reader.language);
-  if (!forecast) return t("briefing.unavailable", { place: placeLabel });
+/** One place's figures for the period: condition, range, when rain starts, the strongest gusts; none without a forecast. */
+export function placeFigures(
+  place: { id: string; label: string; time_zone: string },
+  forecast: Forecast | null,
+  window: { from: Date; to: Date },
+): BriefingPlaceFigures {
+  const figures: BriefingPlaceFigures = { place: { id: place.id, label: place.label, timeZone: place.time_zone } };
+  if (!forecast) return figures;
   const from = window.from.getTime() / 1000;
   const to = window.to.getTime() / 1000;
   const hours = forecast.hourly.filter((hour) => hour.time >= from && hour.time < to);
-  if (hours.length === 0) return t("briefing.unavailable", { place: placeLabel });
-  const locale = LOCALE_OF[reader.language] ?? "en-US";
-  const units = { ...reader, locale };
+  if (hours.length === 0) return figures;
   const temperatures = hours.map((hour) => hour.temperature);
-  const parts = [
-    t("briefing.line", {
-      place: placeLabel,
-      condition: t(`condition.${conditionOf(dominantCode(hours))}`),
-      min: formatTemperature(Math.min(...temperatures), units),
-      max: formatTemperature(Math.max(...temperatures), units),
-    }),
-  ];
   const rainy = hours.filter((hour) => hour.precipitationProbability >= RAIN_PROBABILITY && hour.precipitation > 0.1);
-  parts.push(
-    rainy[0]
-      ? t("briefing.rain", {
-          from: formatClock(new Date(rainy[0].time * 1000), locale, reader.timeZone, reader.hour12),
-          probability: formatPercent(Math.max(...rainy.map((hour) => hour.precipitationProbability)), locale),
-        })
-      : t("briefing.dry"),
-  );
-  const gusts = Math.max(...hours.map((hour) => hour.windGusts));
-  if (gusts >= NOTEWORTHY_GUSTS_KMH) parts.push(t("briefing.gusts", { gusts: formatWindSpeed(gusts, units) }));
-  return `${parts.join(", ")}.`;
+  return {
+    ...figures,
+    condition: conditionOf(dominantCode(hours)),
+    minTemperature: Math.min(...temperatures),
+    maxTemperature: Math.max(...temperatures),
+    rainFrom: rainy[0] ? new Date(rainy[0].time * 1000).toISOString() : null,
+    rainProbability: rainy[0] ? Math.max(...rainy.map((hour) => hour.precipitationProbability)) : null,
+    maxGusts: Math.max(...hours.map((hour) => hour.windGusts)),
+  };
 }
 
-export function briefingTitle(name: string, period: BriefingPeriod, reader: ReaderSettings): string {
-  const t = botTexts(reader.language);
-  return t("briefing.title", { name, period: t(`period.${period}`) });
-}
-
-export function emptyBriefingBody(reader: ReaderSettings): string {
-  return botTexts(reader.language)("briefing.noPlaces");
+/** A briefing's content: its name, period and figures per place, in the briefing's order. */
+export function briefingContent(name: string, period: BriefingPeriod, places: BriefingPlaceFigures[]): MessageContent {
+  return { version: MESSAGE_CONTENT_VERSION, kind: "BRIEFING", briefingName: name, period, places };
 }

@@ -1,12 +1,12 @@
 import { randomUUID } from "node:crypto";
 import type { Transaction } from "kysely";
 import type { Db } from "../db/database.server";
-import { settingsView } from "../db/settings-rows";
 import type { BriefingTable, Database, MessageTable, SettingsTable } from "../db/tables";
 import type { ForecastService } from "../weather/forecast-service.server";
 import type { BriefingPeriod, Weekday } from "../../shared/schema-enums.generated";
-import { briefingTitle, emptyBriefingBody, periodWindow, placeLine } from "./briefing-text.server";
+import { briefingContent, periodWindow, placeFigures } from "./briefing-text.server";
 import type { Inbox } from "./inbox.server";
+import { wordFor } from "./message-words.server";
 import { inScope, type UserScope } from "./shard-ranges";
 import { nextOccurrence } from "./zoned-time";
 
@@ -49,29 +49,25 @@ export function createBriefingService({
   forecasts: ForecastService;
   now: () => Date;
 }) {
-  /** Title and body of a briefing as of now, in its owner's language, units and time zone. */
+  /** A briefing as of now: its figures per place, worded for its owner (stored beside them). */
   async function compose(briefing: BriefingTable, settings: SettingsTable) {
-    const reader = settingsView(settings);
     const places = await db
       .selectFrom("briefing_places")
       .innerJoin("places", "places.id", "briefing_places.place_id")
-      .select(["places.id", "places.label", "places.latitude", "places.longitude"])
+      .select(["places.id", "places.label", "places.latitude", "places.longitude", "places.time_zone"])
       .where("briefing_places.briefing_id", "=", briefing.id)
       .where("places.user_id", "=", briefing.user_id)
       .orderBy("briefing_places.position")
       .execute();
-    const window = periodWindow(briefing.period as BriefingPeriod, now(), reader.timeZone);
+    const window = periodWindow(briefing.period as BriefingPeriod, now(), settings.time_zone);
     // Asked for together, the forecasts travel upstream in one request.
     const results = await Promise.allSettled(places.map((place) => forecasts.get(place)));
-    const lines = places.map((place, index) => {
+    const figures = places.map((place, index) => {
       const result = results[index]!;
-      return placeLine(place.label, result.status === "fulfilled" ? result.value.forecast : null, window, reader);
+      return placeFigures(place, result.status === "fulfilled" ? result.value.forecast : null, window);
     });
-    return {
-      title: briefingTitle(briefing.name, briefing.period as BriefingPeriod, reader),
-      body: lines.length > 0 ? lines.join("\n") : emptyBriefingBody(reader),
-      firstPlaceId: places[0]?.id ?? null,
-    };
+    const content = briefingContent(briefing.name, briefing.period as BriefingPeriod, figures);
+    return { ...wordFor(content, settings), content, firstPlaceId: places[0]?.id ?? null };
   }
 
   /** The inbox message for a composed briefing. */
@@ -81,6 +77,7 @@ export function createBriefingService({
       kind: "BRIEFING" as const,
       title: content.title,
       body: content.body,
+      content: content.content,
       placeId: content.firstPlaceId,
       briefingId: briefing.id,
       dedupeKey,

@@ -2,6 +2,7 @@ import type { Db } from "../db/database.server";
 import { timeOrderedIdAfter } from "../db/ids.server";
 import { createOutageLog } from "../db/outage-log.server";
 import type { MessageTable } from "../db/tables";
+import type { MessageContent } from "../../shared/message-content";
 import { createMessageStream, type MessageStream } from "./message-stream";
 
 export type MessageKind = "BRIEFING" | "ALERT" | "ALL_CLEAR" | "SYSTEM";
@@ -16,6 +17,8 @@ export type NewMessage = {
   briefingId?: string | null;
   alertRuleId?: string | null;
   match?: unknown;
+  /** What the message says, as data: read, it is worded for its reader (see message-words.server.ts). */
+  content?: MessageContent | null;
   /** What makes this message unique; a second write with the same key is a no-op. */
   dedupeKey: string;
 };
@@ -61,6 +64,7 @@ export function createInbox(db: Db, now: () => Date, { followDb = db }: { follow
       dedupe_key: message.dedupeKey,
       alert_rule_id: message.alertRuleId ?? null,
       match_json: message.match === undefined ? null : JSON.stringify(message.match),
+      content: message.content ? JSON.stringify(message.content) : null,
     };
   }
 

@@ -7,6 +7,7 @@ import type { MessageTable, SettingsTable } from "../db/tables";
 import { apiLog } from "../log.server";
 import { noMetrics, type ApiMetrics } from "../metrics.server";
 import { postPush, type EndpointPolicy } from "./push-endpoint.server";
+import { messageWords } from "./message-words.server";
 import { inScope, type UserScope } from "./shard-ranges";
 import { botTexts } from "./texts.server";
 import { zonedParts } from "./zoned-time";
@@ -134,9 +135,11 @@ export function createPushService({
           .execute();
         return "held";
       }
+      // Worded as the recipient reads now (their language, units and clock may have changed since it was written).
+      const { title, body } = messageWords(message, settings);
       return sendToUser(
         message.user_id,
-        { title: message.title, body: message.body, tag: message.id, url: `/?message=${message.id}`, kind: message.kind },
+        { title, body, tag: message.id, url: `/?message=${message.id}`, kind: message.kind },
         message.urgent === 1,
       );
     },
@@ -149,7 +152,7 @@ export function createPushService({
       const held = await db
         .selectFrom("held_pushes")
         .innerJoin("messages", "messages.id", "held_pushes.message_id")
-        .select(["held_pushes.user_id", "messages.id", "messages.title"])
+        .select(["held_pushes.user_id", "messages.id", "messages.title", "messages.body", "messages.content"])
         .$if(scope !== null, (query) => query.where((eb) => inScope(eb, "held_pushes.user_id", scope!)))
         .orderBy("messages.id")
         .execute();
@@ -182,7 +185,7 @@ export function createPushService({
           userId,
           {
             title: t("push.digestTitle", { count: rows.length }),
-            body: rows.map((row) => row.title).join("\n"),
+            body: rows.map((row) => messageWords(row, settings).title).join("\n"),
             tag: `digest-${randomUUID()}`,
             url: "/",
             kind: "DIGEST",

@@ -337,4 +337,11 @@ export const migrations: Record<string, Migration> = {
       await db.schema.createIndex("request_counts_period").on("request_counts").column("period").execute();
     },
   },
+  "0012_message_content": {
+    async up(db: Kysely<unknown>) {
+      // What a message says, as versioned JSON, worded when read in the reader's language and units.
+      // Older messages keep only their stored text (content null).
+      await db.schema.alterTable("messages").addColumn("content", "text").execute();
+    },
+  },
 };

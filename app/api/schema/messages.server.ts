@@ -5,7 +5,11 @@ import type { MessageTable } from "../db/tables";
 import { removeMessageWithSnapshot, restoreRemovedMessage } from "../db/message-removal.server";
 import { RESTORE_WINDOW_MS } from "../db/removed-items.server";
 import { apiError, badInput, notFound } from "../errors.server";
-import { keepableFields } from "../result-cache.server";
+import { keepable, keepableFields } from "../result-cache.server";
+import { messageWords } from "../bot/message-words.server";
+import { parseMessageContent } from "../../shared/message-content";
+import type { ApiContext } from "../context.server";
+import type { GraphQLResolveInfo } from "graphql";
 import type { MessageResolvers, Resolvers } from "./resolvers.generated";
 
 const encodeCursor = (row: MessageTable) => Buffer.from(`${row.created_at}|${row.id}`).toString("base64url");
@@ -13,6 +17,15 @@ function decodeCursor(cursor: string): { createdAt: string; id: string } {
   const [createdAt, id] = Buffer.from(cursor, "base64url").toString("utf8").split("|");
   if (!createdAt || !id || Number.isNaN(Date.parse(createdAt))) throw badInput("Unknown cursor", "after");
   return { createdAt, id };
+}
+
+async function wordsForViewer(message: MessageTable, context: ApiContext, info: GraphQLResolveInfo) {
+  if (!message.content) return { title: message.title, body: message.body };
+  const settings =
+    info.operation.operation === "subscription"
+      ? await context.db.selectFrom("settings").selectAll().where("user_id", "=", message.user_id).executeTakeFirst()
+      : await context.loaders.settings.load(message.user_id);
+  return messageWords(message, settings);
 }
 
 export const MAX_PAGE = 100;
@@ -56,6 +69,12 @@ export const messagesResolvers: Resolvers = {
       readAt: (message) => message.read_at,
       urgent: (message) => message.urgent === 1,
     }),
+    // Worded for the viewer (always the message's owner) as they are now: their settings are read
+    // through the loader, so a kept answer goes when they change. A subscription's context lives as
+    // long as it does, so each message it delivers reads them afresh.
+    title: keepable(async (message, _, context, info) => (await wordsForViewer(message, context, info)).title),
+    body: keepable(async (message, _, context, info) => (await wordsForViewer(message, context, info)).body),
+    content: keepable((message) => parseMessageContent(message.content)),
     async recipient(message, _, context) {
       const { id, email, created_at } = await context.loaders.user.load(message.user_id);
       return { id, email, created_at };

@@ -418,8 +418,11 @@ export type Message = {
   __typename?: "Message";
   id: Scalars["ID"]["output"];
   kind: MessageKind;
+  /** Worded for the viewer as they are now (language, units, clock, zone) from 'content'; a message without content keeps the text it was written with. */
   title: Scalars["String"]["output"];
   body: Scalars["String"]["output"];
+  /** What the message says, as data, to word in the reader's language and units; null for older and system messages. */
+  content?: Maybe<MessageContent>;
   createdAt: Scalars["DateTime"]["output"];
   readAt?: Maybe<Scalars["DateTime"]["output"]>;
   urgent: Scalars["Boolean"]["output"];
@@ -429,6 +432,59 @@ export type Message = {
   recipient: User;
   alertRule?: Maybe<AlertRule>;
   match?: Maybe<AlertMatch>;
+};
+
+/** A place as it was named when the message was written (it may since be renamed or removed). */
+export type MessageContentPlace = {
+  __typename?: "MessageContentPlace";
+  id: Scalars["ID"]["output"];
+  label: Scalars["String"]["output"];
+  timeZone: Scalars["TimeZone"]["output"];
+};
+
+/** One place of a briefing; the figures are null when no forecast was available for it. */
+export type BriefingPlaceFigures = {
+  __typename?: "BriefingPlaceFigures";
+  place: MessageContentPlace;
+  condition?: Maybe<Condition>;
+  /** °C */
+  minTemperature?: Maybe<Scalars["Float"]["output"]>;
+  /** °C */
+  maxTemperature?: Maybe<Scalars["Float"]["output"]>;
+  /** The first rainy hour of the period; null when it stays dry. */
+  rainFrom?: Maybe<Scalars["DateTime"]["output"]>;
+  /** % */
+  rainProbability?: Maybe<Scalars["Float"]["output"]>;
+  /** km/h */
+  maxGusts?: Maybe<Scalars["Float"]["output"]>;
+};
+
+/**
+ * What a message says, as data, in the API's units (°C, km/h, mm, cm of snow). One shape for
+ * every kind: ALERT and ALL_CLEAR fill the place and rule parts (ALERT also the window and
+ * peak), BRIEFING its name, period and places; the rest are null.
+ */
+export type MessageContent = {
+  __typename?: "MessageContent";
+  /** The content's format; a client words only versions it knows and shows title and body otherwise. */
+  version: Scalars["Int"]["output"];
+  kind: MessageKind;
+  place?: Maybe<MessageContentPlace>;
+  ruleName?: Maybe<Scalars["String"]["output"]>;
+  metric?: Maybe<AlertMetric>;
+  comparator?: Maybe<Comparator>;
+  threshold?: Maybe<Scalars["Float"]["output"]>;
+  /** Start of the window's first hour. */
+  from?: Maybe<Scalars["DateTime"]["output"]>;
+  /** End of the window's last hour. */
+  to?: Maybe<Scalars["DateTime"]["output"]>;
+  peakAt?: Maybe<Scalars["DateTime"]["output"]>;
+  peakValue?: Maybe<Scalars["Float"]["output"]>;
+  /** CONDITION rules: the condition at the peak. */
+  condition?: Maybe<Condition>;
+  briefingName?: Maybe<Scalars["String"]["output"]>;
+  period?: Maybe<BriefingPeriod>;
+  places?: Maybe<Array<BriefingPlaceFigures>>;
 };
 
 export type MessageConnection = {
@@ -661,6 +717,9 @@ export type ResolversTypes = {
   DailyForecast: ResolverTypeWrapper<DailyForecastMapper>;
   MessageKind: MessageKind;
   Message: ResolverTypeWrapper<MessageMapper>;
+  MessageContentPlace: ResolverTypeWrapper<MessageContentPlace>;
+  BriefingPlaceFigures: ResolverTypeWrapper<BriefingPlaceFigures>;
+  MessageContent: ResolverTypeWrapper<MessageContent>;
   MessageConnection: ResolverTypeWrapper<Omit<MessageConnection, "edges"> & { edges: Array<ResolversTypes["Message"]> }>;
   Subscription: ResolverTypeWrapper<Record<PropertyKey, never>>;
   Weekday: Weekday;
@@ -699,6 +758,9 @@ export type ResolversParentTypes = {
   HourlyForecast: HourlyForecastMapper;
   DailyForecast: DailyForecastMapper;
   Message: MessageMapper;
+  MessageContentPlace: MessageContentPlace;
+  BriefingPlaceFigures: BriefingPlaceFigures;
+  MessageContent: MessageContent;
   MessageConnection: Omit<MessageConnection, "edges"> & { edges: Array<ResolversParentTypes["Message"]> };
   Subscription: Record<PropertyKey, never>;
   Briefing: BriefingMapper;
@@ -941,6 +1003,7 @@ export type MessageResolvers<
   kind?: Resolver<ResolversTypes["MessageKind"], ParentType, ContextType>;
   title?: Resolver<ResolversTypes["String"], ParentType, ContextType>;
   body?: Resolver<ResolversTypes["String"], ParentType, ContextType>;
+  content?: Resolver<Maybe<ResolversTypes["MessageContent"]>, ParentType, ContextType>;
   createdAt?: Resolver<ResolversTypes["DateTime"], ParentType, ContextType>;
   readAt?: Resolver<Maybe<ResolversTypes["DateTime"]>, ParentType, ContextType>;
   urgent?: Resolver<ResolversTypes["Boolean"], ParentType, ContextType>;
@@ -949,6 +1012,49 @@ export type MessageResolvers<
   recipient?: Resolver<ResolversTypes["User"], ParentType, ContextType>;
   alertRule?: Resolver<Maybe<ResolversTypes["AlertRule"]>, ParentType, ContextType>;
   match?: Resolver<Maybe<ResolversTypes["AlertMatch"]>, ParentType, ContextType>;
+};
+
+export type MessageContentPlaceResolvers<
+  ContextType = ApiContext,
+  ParentType extends ResolversParentTypes["MessageContentPlace"] = ResolversParentTypes["MessageContentPlace"],
+> = {
+  id?: Resolver<ResolversTypes["ID"], ParentType, ContextType>;
+  label?: Resolver<ResolversTypes["String"], ParentType, ContextType>;
+  timeZone?: Resolver<ResolversTypes["TimeZone"], ParentType, ContextType>;
+};
+
+export type BriefingPlaceFiguresResolvers<
+  ContextType = ApiContext,
+  ParentType extends ResolversParentTypes["BriefingPlaceFigures"] = ResolversParentTypes["BriefingPlaceFigures"],
+> = {
+  place?: Resolver<ResolversTypes["MessageContentPlace"], ParentType, ContextType>;
+  condition?: Resolver<Maybe<ResolversTypes["Condition"]>, ParentType, ContextType>;
+  minTemperature?: Resolver<Maybe<ResolversTypes["Float"]>, ParentType, ContextType>;
+  maxTemperature?: Resolver<Maybe<ResolversTypes["Float"]>, ParentType, ContextType>;
+  rainFrom?: Resolver<Maybe<ResolversTypes["DateTime"]>, ParentType, ContextType>;
+  rainProbability?: Resolver<Maybe<ResolversTypes["Float"]>, ParentType, ContextType>;
+  maxGusts?: Resolver<Maybe<ResolversTypes["Float"]>, ParentType, ContextType>;
+};
+
+export type MessageContentResolvers<
+  ContextType = ApiContext,
+  ParentType extends ResolversParentTypes["MessageContent"] = ResolversParentTypes["MessageContent"],
+> = {
+  version?: Resolver<ResolversTypes["Int"], ParentType, ContextType>;
+  kind?: Resolver<ResolversTypes["MessageKind"], ParentType, ContextType>;
+  place?: Resolver<Maybe<ResolversTypes["MessageContentPlace"]>, ParentType, ContextType>;
+  ruleName?: Resolver<Maybe<ResolversTypes["String"]>, ParentType, ContextType>;
+  metric?: Resolver<Maybe<ResolversTypes["AlertMetric"]>, ParentType, ContextType>;
+  comparator?: Resolver<Maybe<ResolversTypes["Comparator"]>, ParentType, ContextType>;
+  threshold?: Resolver<Maybe<ResolversTypes["Float"]>, ParentType, ContextType>;
+  from?: Resolver<Maybe<ResolversTypes["DateTime"]>, ParentType, ContextType>;
+  to?: Resolver<Maybe<ResolversTypes["DateTime"]>, ParentType, ContextType>;
+  peakAt?: Resolver<Maybe<ResolversTypes["DateTime"]>, ParentType, ContextType>;
+  peakValue?: Resolver<Maybe<ResolversTypes["Float"]>, ParentType, ContextType>;
+  condition?: Resolver<Maybe<ResolversTypes["Condition"]>, ParentType, ContextType>;
+  briefingName?: Resolver<Maybe<ResolversTypes["String"]>, ParentType, ContextType>;
+  period?: Resolver<Maybe<ResolversTypes["BriefingPeriod"]>, ParentType, ContextType>;
+  places?: Resolver<Maybe<Array<ResolversTypes["BriefingPlaceFigures"]>>, ParentType, ContextType>;
 };
 
 export type MessageConnectionResolvers<
@@ -1041,6 +1147,9 @@ export type Resolvers<ContextType = ApiContext> = {
   HourlyForecast?: HourlyForecastResolvers<ContextType>;
   DailyForecast?: DailyForecastResolvers<ContextType>;
   Message?: MessageResolvers<ContextType>;
+  MessageContentPlace?: MessageContentPlaceResolvers<ContextType>;
+  BriefingPlaceFigures?: BriefingPlaceFiguresResolvers<ContextType>;
+  MessageContent?: MessageContentResolvers<ContextType>;
   MessageConnection?: MessageConnectionResolvers<ContextType>;
   Subscription?: SubscriptionResolvers<ContextType>;
   Briefing?: BriefingResolvers<ContextType>;

@@ -365,8 +365,17 @@ export const typeDefs = /* GraphQL */ `
   type Message {
     id: ID!
     kind: MessageKind!
+
+    """
+    Worded for the viewer as they are now (language, units, clock, zone) from 'content'; a message without content keeps the text it was written with.
+    """
     title: String!
     body: String!
+
+    """
+    What the message says, as data, to word in the reader's language and units; null for older and system messages.
+    """
+    content: MessageContent
     createdAt: DateTime!
     readAt: DateTime
     urgent: Boolean!
@@ -379,6 +388,86 @@ export const typeDefs = /* GraphQL */ `
     recipient: User!
     alertRule: AlertRule
     match: AlertMatch
+  }
+
+  """
+  A place as it was named when the message was written (it may since be renamed or removed).
+  """
+  type MessageContentPlace {
+    id: ID!
+    label: String!
+    timeZone: TimeZone!
+  }
+
+  """
+  One place of a briefing; the figures are null when no forecast was available for it.
+  """
+  type BriefingPlaceFigures {
+    place: MessageContentPlace!
+    condition: Condition
+
+    """
+    °C
+    """
+    minTemperature: Float
+
+    """
+    °C
+    """
+    maxTemperature: Float
+
+    """
+    The first rainy hour of the period; null when it stays dry.
+    """
+    rainFrom: DateTime
+
+    """
+    %
+    """
+    rainProbability: Float
+
+    """
+    km/h
+    """
+    maxGusts: Float
+  }
+
+  """
+  What a message says, as data, in the API's units (°C, km/h, mm, cm of snow). One shape for
+  every kind: ALERT and ALL_CLEAR fill the place and rule parts (ALERT also the window and
+  peak), BRIEFING its name, period and places; the rest are null.
+  """
+  type MessageContent {
+    """
+    The content's format; a client words only versions it knows and shows title and body otherwise.
+    """
+    version: Int!
+    kind: MessageKind!
+    place: MessageContentPlace
+    ruleName: String
+    metric: AlertMetric
+    comparator: Comparator
+    threshold: Float
+
+    """
+    Start of the window's first hour.
+    """
+    from: DateTime
+
+    """
+    End of the window's last hour.
+    """
+    to: DateTime
+    peakAt: DateTime
+    peakValue: Float
+
+    """
+    CONDITION rules: the condition at the peak.
+    """
+    condition: Condition
+    briefingName: String
+    period: BriefingPeriod
+    places: [BriefingPlaceFigures!]
   }
 
   type MessageConnection {

@@ -7,7 +7,6 @@ import { Tooltip } from "~/components/ui/tooltip";
 import { useDisplaySettings } from "~/lib/display-settings";
 import {
   DELETE_MESSAGE_MUTATION,
-  INBOX_PAGE_SIZE,
   INBOX_QUERY,
   MARK_ALL_READ_MUTATION,
   MARK_READ_MUTATION,
@@ -17,12 +16,15 @@ import type { MessageFieldsFragment as MessageFields } from "~/lib/graphql/docum
 import { focusAfterRemoval, focusWithinItem } from "~/lib/focus-after-removal";
 import { showToast } from "~/lib/toast/toast-store";
 import { showUndoToast } from "~/lib/toast/undo-toast";
+import { useBotTexts } from "~/lib/i18n/bot-texts";
+import { MESSAGE_CONTENT_VERSION } from "~/shared/message-content";
+import { wordMessage, type MessageReader, type MessageTexts } from "~/shared/message-wording";
 import { hourCycle } from "~/shared/units";
 
 /** How focus finds its way in the inbox when a message (or one of its buttons) goes away. */
 const INBOX_ROWS = { row: "data-message-id", control: "delete", fallbackId: "inbox-heading" };
 
-export const inboxVariables = (after?: string) => (after ? { first: INBOX_PAGE_SIZE, after } : { first: INBOX_PAGE_SIZE });
+export const inboxVariables = (after?: string) => (after ? { after } : {});
 
 const KIND_STYLE: Record<MessageFields["kind"], string> = {
   BRIEFING: "bg-sky-100 text-sky-900 dark:bg-sky-900 dark:text-sky-100",
@@ -31,8 +33,18 @@ const KIND_STYLE: Record<MessageFields["kind"], string> = {
   SYSTEM: "bg-accented text-default",
 };
 
-function MessageItem({ message, time }: { message: MessageFields; time: Intl.DateTimeFormat }) {
+type Wording = { texts: MessageTexts | null; reader: MessageReader };
+
+/** The message in the reader's words as they are now, or as the server worded it (no content, or the bot's texts not here yet). */
+function wordsOf(message: MessageFields, { texts, reader }: Wording) {
+  return texts && message.content && message.content.version === MESSAGE_CONTENT_VERSION
+    ? wordMessage(message.content, reader, texts)
+    : { title: message.title, body: message.body };
+}
+
+function MessageItem({ message, time, wording }: { message: MessageFields; time: Intl.DateTimeFormat; wording: Wording }) {
   const { t } = useTranslation();
+  const { title, body } = wordsOf(message, wording);
   const [, markRead] = useMutation(MARK_READ_MUTATION);
   const [, deleteMessage] = useMutation(DELETE_MESSAGE_MUTATION);
   const [, restoreMessage] = useMutation(RESTORE_MESSAGE_MUTATION);
@@ -45,13 +57,13 @@ function MessageItem({ message, time }: { message: MessageFields; time: Intl.Dat
           <span className={`rounded px-1.5 py-0.5 text-xs font-medium ${KIND_STYLE[message.kind]}`}>{t(`inbox.kind.${message.kind}`)}</span>
           <h3 className={unread ? "font-semibold" : "font-medium"}>
             {unread ? <span className="sr-only">{t("inbox.unread")}: </span> : null}
-            {message.title}
+            {title}
           </h3>
         </div>
         <time dateTime={message.createdAt} className="text-xs text-muted">
           {time.format(new Date(message.createdAt))}
         </time>
-        <p className="mt-1 whitespace-pre-line text-sm">{message.body}</p>
+        <p className="mt-1 whitespace-pre-line text-sm">{body}</p>
       </div>
       <div className="flex shrink-0 items-start">
         {unread ? (
@@ -102,11 +114,13 @@ function MessageItem({ message, time }: { message: MessageFields; time: Intl.Dat
 function InboxPage({
   after,
   time,
+  wording,
   isLast,
   onLoadMore,
 }: {
   after?: string;
   time: Intl.DateTimeFormat;
+  wording: Wording;
   isLast: boolean;
   onLoadMore: (cursor: string) => void;
 }) {
@@ -123,7 +137,7 @@ function InboxPage({
   return (
     <>
       {connection.edges.map((message) => (
-        <MessageItem key={message.id} message={message} time={time} />
+        <MessageItem key={message.id} message={message} time={time} wording={wording} />
       ))}
       {isLast && connection.hasMore && connection.endCursor ? (
         <li className="pt-3">
@@ -164,6 +178,7 @@ export function InboxList({ firstPage, unreadCount }: { firstPage: MessageFields
     timeZone: settings.timeZone,
     hourCycle: hourCycle(settings.hour12),
   });
+  const wording = { texts: useBotTexts(firstPage.some((message) => message.content)), reader: settings };
   const pages = [undefined, ...cursors];
   return (
     <section aria-labelledby="inbox-heading" className="card self-start">
@@ -201,6 +216,7 @@ export function InboxList({ firstPage, unreadCount }: { firstPage: MessageFields
               key={after ?? "first"}
               after={after}
               time={time}
+              wording={wording}
               isLast={i === pages.length - 1}
               onLoadMore={(cursor) => setCursors((current) => (current.includes(cursor) ? current : [...current, cursor]))}
             />

@@ -15,6 +15,10 @@ function cacheConfig(updates: CacheExchangeOpts["updates"]): CacheExchangeOpts {
       DailyForecast: () => null,
       // A preview's matches belong to that preview only (the same window may peak differently under another threshold).
       AlertMatch: () => null,
+      // What a message says is a value of that message: the place in it is the place as it was then.
+      MessageContent: () => null,
+      MessageContentPlace: () => null,
+      BriefingPlaceFigures: () => null,
     },
     updates,
   };

@@ -117,18 +117,75 @@ export type MessageFieldsFragment = {
   createdAt: string;
   readAt: string | null;
   urgent: boolean;
+  content: {
+    version: number;
+    kind: MessageKind;
+    ruleName: string | null;
+    metric: AlertMetric | null;
+    comparator: Comparator | null;
+    threshold: number | null;
+    from: string | null;
+    to: string | null;
+    peakAt: string | null;
+    peakValue: number | null;
+    condition: Condition | null;
+    briefingName: string | null;
+    period: BriefingPeriod | null;
+    place: { id: string; label: string; timeZone: string } | null;
+    places: Array<{
+      condition: Condition | null;
+      minTemperature: number | null;
+      maxTemperature: number | null;
+      rainFrom: string | null;
+      rainProbability: number | null;
+      maxGusts: number | null;
+      place: { id: string; label: string; timeZone: string };
+    }> | null;
+  } | null;
 };
 
 export type InboxQueryVariables = Exact<{
   after?: string | null | undefined;
-  first?: number | null | undefined;
 }>;
 
 export type InboxQuery = {
   messages: {
     endCursor: string | null;
     hasMore: boolean;
-    edges: Array<{ id: string; kind: MessageKind; title: string; body: string; createdAt: string; readAt: string | null; urgent: boolean }>;
+    edges: Array<{
+      id: string;
+      kind: MessageKind;
+      title: string;
+      body: string;
+      createdAt: string;
+      readAt: string | null;
+      urgent: boolean;
+      content: {
+        version: number;
+        kind: MessageKind;
+        ruleName: string | null;
+        metric: AlertMetric | null;
+        comparator: Comparator | null;
+        threshold: number | null;
+        from: string | null;
+        to: string | null;
+        peakAt: string | null;
+        peakValue: number | null;
+        condition: Condition | null;
+        briefingName: string | null;
+        period: BriefingPeriod | null;
+        place: { id: string; label: string; timeZone: string } | null;
+        places: Array<{
+          condition: Condition | null;
+          minTemperature: number | null;
+          maxTemperature: number | null;
+          rainFrom: string | null;
+          rainProbability: number | null;
+          maxGusts: number | null;
+          place: { id: string; label: string; timeZone: string };
+        }> | null;
+      } | null;
+    }>;
   };
 };
 
@@ -332,6 +389,31 @@ export type MessageReceivedSubscription = {
     createdAt: string;
     readAt: string | null;
     urgent: boolean;
+    content: {
+      version: number;
+      kind: MessageKind;
+      ruleName: string | null;
+      metric: AlertMetric | null;
+      comparator: Comparator | null;
+      threshold: number | null;
+      from: string | null;
+      to: string | null;
+      peakAt: string | null;
+      peakValue: number | null;
+      condition: Condition | null;
+      briefingName: string | null;
+      period: BriefingPeriod | null;
+      place: { id: string; label: string; timeZone: string } | null;
+      places: Array<{
+        condition: Condition | null;
+        minTemperature: number | null;
+        maxTemperature: number | null;
+        rainFrom: string | null;
+        rainProbability: number | null;
+        maxGusts: number | null;
+        place: { id: string; label: string; timeZone: string };
+      }> | null;
+    } | null;
   };
 };
 
@@ -356,7 +438,40 @@ export type RestoreMessageMutationVariables = Exact<{
 }>;
 
 export type RestoreMessageMutation = {
-  restoreMessage: { id: string; kind: MessageKind; title: string; body: string; createdAt: string; readAt: string | null; urgent: boolean };
+  restoreMessage: {
+    id: string;
+    kind: MessageKind;
+    title: string;
+    body: string;
+    createdAt: string;
+    readAt: string | null;
+    urgent: boolean;
+    content: {
+      version: number;
+      kind: MessageKind;
+      ruleName: string | null;
+      metric: AlertMetric | null;
+      comparator: Comparator | null;
+      threshold: number | null;
+      from: string | null;
+      to: string | null;
+      peakAt: string | null;
+      peakValue: number | null;
+      condition: Condition | null;
+      briefingName: string | null;
+      period: BriefingPeriod | null;
+      place: { id: string; label: string; timeZone: string } | null;
+      places: Array<{
+        condition: Condition | null;
+        minTemperature: number | null;
+        maxTemperature: number | null;
+        rainFrom: string | null;
+        rainProbability: number | null;
+        maxGusts: number | null;
+        place: { id: string; label: string; timeZone: string };
+      }> | null;
+    } | null;
+  };
 };
 
 export type AlertRuleFieldsFragment = {
@@ -741,6 +856,31 @@ export type SendBriefingNowMutation = {
     createdAt: string;
     readAt: string | null;
     urgent: boolean;
+    content: {
+      version: number;
+      kind: MessageKind;
+      ruleName: string | null;
+      metric: AlertMetric | null;
+      comparator: Comparator | null;
+      threshold: number | null;
+      from: string | null;
+      to: string | null;
+      peakAt: string | null;
+      peakValue: number | null;
+      condition: Condition | null;
+      briefingName: string | null;
+      period: BriefingPeriod | null;
+      place: { id: string; label: string; timeZone: string } | null;
+      places: Array<{
+        condition: Condition | null;
+        minTemperature: number | null;
+        maxTemperature: number | null;
+        rainFrom: string | null;
+        rainProbability: number | null;
+        maxGusts: number | null;
+        place: { id: string; label: string; timeZone: string };
+      }> | null;
+    } | null;
   };
 };
 
@@ -876,6 +1016,39 @@ export const MessageFieldsFragmentDoc = /*#__PURE__*/ gql`
     createdAt
     readAt
     urgent
+    content {
+      version
+      kind
+      place {
+        id
+        label
+        timeZone
+      }
+      ruleName
+      metric
+      comparator
+      threshold
+      from
+      to
+      peakAt
+      peakValue
+      condition
+      briefingName
+      period
+      places {
+        place {
+          id
+          label
+          timeZone
+        }
+        condition
+        minTemperature
+        maxTemperature
+        rainFrom
+        rainProbability
+        maxGusts
+      }
+    }
   }
 ` as unknown as DocumentNode<MessageFieldsFragment, unknown>;
 export const WeatherFieldsFragmentDoc = /*#__PURE__*/ gql`
@@ -976,8 +1149,8 @@ export const ViewerDocument = /*#__PURE__*/ gql`
   }
 ` as unknown as DocumentNode<ViewerQuery, ViewerQueryVariables>;
 export const InboxDocument = /*#__PURE__*/ gql`
-  query Inbox($after: String, $first: Int) {
-    messages(after: $after, first: $first) {
+  query Inbox($after: String) {
+    messages(after: $after, first: 30) {
       edges {
         ...MessageFields
       }

@@ -23,7 +23,7 @@ export {
   WeatherFieldsFragmentDoc as WEATHER_FIELDS,
 } from "./documents.generated";
 
-/** The inbox's first page; later pages pass the previous page's `endCursor` as `after`. */
+/** The inbox's page size (written in the Inbox document); later pages pass the previous page's `endCursor` as `after`. */
 export const INBOX_PAGE_SIZE = 30;
 
 /** Everything a saved rule's input holds, so a quick change (on/off) keeps the rest as it is. */

@@ -1,0 +1,58 @@
+import type { AlertMetric, BriefingPeriod, Comparator, Condition } from "./schema-enums.generated";
+
+/**
+ * What a bot message says, as data: worded only when read, in the reader's language, units,
+ * clock and zone (message-wording.ts). Stored as JSON in `messages.content` and served as
+ * GraphQL's `Message.content`, in the same shape. Figures are in the API's units (°C, km/h,
+ * mm, cm of snow); times are ISO instants. A message whose content is null (written before
+ * content existed, or a SYSTEM message) is shown by its stored title and body.
+ */
+export const MESSAGE_CONTENT_VERSION = 1;
+
+/** A place as it was named when the message was written: the message outlives a rename or removal. */
+export type ContentPlace = { id: string; label: string; timeZone: string };
+
+/** One place of a briefing: null figures when no forecast was available for it. */
+export type BriefingPlaceFigures = {
+  place: ContentPlace;
+  condition?: Condition | null;
+  minTemperature?: number | null;
+  maxTemperature?: number | null;
+  /** The first rainy hour of the period, and the highest chance of rain in it; null when it stays dry. */
+  rainFrom?: string | null;
+  rainProbability?: number | null;
+  maxGusts?: number | null;
+};
+
+/** One shape for every kind, with the parts a kind does not use left out (GraphQL: null). */
+export type MessageContent = {
+  version: number;
+  kind: "ALERT" | "ALL_CLEAR" | "BRIEFING" | "SYSTEM";
+  /** ALERT, ALL_CLEAR: the place, the rule's name and what it watches. */
+  place?: ContentPlace | null;
+  ruleName?: string | null;
+  metric?: AlertMetric | null;
+  comparator?: Comparator | null;
+  threshold?: number | null;
+  /** ALERT: the window (`to` is the end of its last hour), its peak; `condition` for CONDITION rules. */
+  from?: string | null;
+  to?: string | null;
+  peakAt?: string | null;
+  peakValue?: number | null;
+  condition?: Condition | null;
+  /** BRIEFING: its name and period, and its figures per place in the briefing's order. */
+  briefingName?: string | null;
+  period?: BriefingPeriod | null;
+  places?: BriefingPlaceFigures[] | null;
+};
+
+/** The stored JSON's content, or null when there is none or it is of a version this code cannot word. */
+export function parseMessageContent(json: string | null | undefined): MessageContent | null {
+  if (!json) return null;
+  try {
+    const content = JSON.parse(json) as MessageContent;
+    return content && content.version === MESSAGE_CONTENT_VERSION ? content : null;
+  } catch {
+    return null;
+  }
+}

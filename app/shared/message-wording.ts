@@ -1,0 +1,165 @@
+import type { AlertMetric } from "./schema-enums.generated";
+import type { MessageContent } from "./message-content";
+import {
+  formatClock,
+  formatPercent,
+  formatPrecipitation,
+  formatTemperature,
+  formatWeekday,
+  formatWindSpeed,
+  type UnitSettings,
+} from "./units";
+
+/** Who reads the message: their locale tag ("de-DE"), units, clock and zone, as they are now. */
+export type MessageReader = UnitSettings & { hour12: boolean; timeZone: string };
+
+/**
+ * The bot's texts (locales/<locale>/bot.json) in the reader's language: the server passes its
+ * compiled templates, the browser its i18next instance's `getFixedT(locale, "bot")`.
+ */
+export type MessageTexts = (key: string, values?: Record<string, string | number>) => string;
+
+/** Gusts below this are not worth a word in a briefing. */
+const NOTEWORTHY_GUSTS_KMH = 40;
+
+export function formatMetric(metric: AlertMetric, value: number, units: UnitSettings): string {
+  switch (metric) {
+    case "TEMPERATURE":
+    case "APPARENT_TEMPERATURE":
+      return formatTemperature(value, units);
+    case "PRECIPITATION":
+      return formatPrecipitation(value, units);
+    case "SNOWFALL":
+      return formatPrecipitation(value * 10, units); // cm of snow, shown like precipitation depth
+    case "PRECIPITATION_PROBABILITY":
+      return formatPercent(value, units.locale);
+    case "WIND_SPEED":
+    case "WIND_GUSTS":
+      return formatWindSpeed(value, units);
+    case "UV_INDEX":
+    case "CONDITION":
+      return String(Math.round(value));
+  }
+}
+
+const zoneNames = new Map<string, Intl.DateTimeFormat>();
+/** "GMT-5": the zone by its offset then, short and alike in every language (names such as "Vereinigtes Königreich (Ortszeit)" are neither). */
+function zoneName(instant: Date, locale: string, timeZone: string): string {
+  const key = `${locale}|${timeZone}`;
+  let format = zoneNames.get(key);
+  if (!format) {
+    format = new Intl.DateTimeFormat(locale, { timeZone, timeZoneName: "shortOffset" });
+    zoneNames.set(key, format);
+  }
+  return format.formatToParts(instant).find((part) => part.type === "timeZoneName")?.value ?? timeZone;
+}
+
+const dayKeys = new Map<string, Intl.DateTimeFormat>();
+/** The calendar day of an instant in a zone, to tell whether two instants fall on one day. */
+function dayOf(instant: Date, timeZone: string): string {
+  let format = dayKeys.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" });
+    dayKeys.set(timeZone, format);
+  }
+  return format.format(instant);
+}
+
+/**
+ * The zone to name beside the place's times, or null when the reader's clock shows the same
+ * times (their zone, or another with the same offset then): a label only where it helps.
+ */
+function zoneLabel(instant: Date, placeZone: string, reader: MessageReader): string | null {
+  if (placeZone === reader.timeZone) return null;
+  const same = formatClock(instant, "en-US", placeZone, false) === formatClock(instant, "en-US", reader.timeZone, false);
+  return same && dayOf(instant, placeZone) === dayOf(instant, reader.timeZone) ? null : zoneName(instant, reader.locale, placeZone);
+}
+
+const clock = (instant: Date, timeZone: string, reader: MessageReader) => formatClock(instant, reader.locale, timeZone, reader.hour12);
+const dayAndClock = (instant: Date, timeZone: string, reader: MessageReader) =>
+  `${formatWeekday(instant, reader.locale, timeZone)} ${clock(instant, timeZone, reader)}`;
+
+const capitalised = (text: string, locale: string) => text.charAt(0).toLocaleUpperCase(locale) + text.slice(1);
+
+function wordAlert(content: MessageContent, reader: MessageReader, t: MessageTexts) {
+  const place = content.place!;
+  const zone = place.timeZone;
+  const from = new Date(content.from!);
+  const to = new Date(content.to!);
+  const peakAt = new Date(content.peakAt ?? content.from!);
+  const firstDay = dayOf(from, zone);
+  // `to` is the end of the last hour: a window that ends at midnight ends on its own day.
+  const sameDay = dayOf(new Date(to.getTime() - 1000), zone) === firstDay;
+  const times = { from: dayAndClock(from, zone, reader), to: sameDay ? clock(to, zone, reader) : dayAndClock(to, zone, reader) };
+  const label = zoneLabel(from, zone, reader);
+  const window = label ? t("alert.windowZoned", { ...times, zone: label }) : t("alert.window", times);
+  const body =
+    content.metric === "CONDITION"
+      ? t("alert.conditionBody", { place: place.label, window, condition: t(`condition.${content.condition ?? "UNKNOWN"}`) })
+      : t("alert.body", {
+          place: place.label,
+          window,
+          metric: t(`metric.${content.metric}`),
+          peak: formatMetric(content.metric!, content.peakValue ?? 0, reader),
+          peakAt: dayOf(peakAt, zone) === firstDay ? clock(peakAt, zone, reader) : dayAndClock(peakAt, zone, reader),
+        });
+  // Conditions are written lower-case for use inside sentences; a body starts with a capital.
+  return { title: t("alert.title", { rule: content.ruleName ?? "", place: place.label }), body: capitalised(body, reader.locale) };
+}
+
+function wordBriefing(content: MessageContent, reader: MessageReader, t: MessageTexts) {
+  const title = t("briefing.title", { name: content.briefingName ?? "", period: t(`period.${content.period}`) });
+  const places = content.places ?? [];
+  if (places.length === 0) return { title, body: t("briefing.noPlaces") };
+  const lines = places.map((figures) => {
+    const { place } = figures;
+    if (figures.minTemperature == null || figures.maxTemperature == null) return t("briefing.unavailable", { place: place.label });
+    const parts = [
+      t("briefing.line", {
+        place: place.label,
+        condition: t(`condition.${figures.condition ?? "UNKNOWN"}`),
+        min: formatTemperature(figures.minTemperature, reader),
+        max: formatTemperature(figures.maxTemperature, reader),
+      }),
+    ];
+    if (figures.rainFrom) {
+      const rainFrom = new Date(figures.rainFrom);
+      const label = zoneLabel(rainFrom, place.timeZone, reader);
+      const values = {
+        from: clock(rainFrom, place.timeZone, reader),
+        probability: formatPercent(figures.rainProbability ?? 0, reader.locale),
+      };
+      parts.push(label ? t("briefing.rainZoned", { ...values, zone: label }) : t("briefing.rain", values));
+    } else {
+      parts.push(t("briefing.dry"));
+    }
+    if ((figures.maxGusts ?? 0) >= NOTEWORTHY_GUSTS_KMH)
+      parts.push(t("briefing.gusts", { gusts: formatWindSpeed(figures.maxGusts!, reader) }));
+    return `${parts.join(", ")}.`;
+  });
+  return { title, body: lines.join("\n") };
+}
+
+/**
+ * A message's title and body from its content, for one reader as they are now: their
+ * language (through `t`), units, 12- or 24-hour clock; times in the place's zone, named when
+ * the reader's clock would show other times. Pure: the browser's inbox and the server
+ * (GraphQL's title and body, Web Push) word the same content alike.
+ */
+export function wordMessage(content: MessageContent, reader: MessageReader, t: MessageTexts): { title: string; body: string } {
+  switch (content.kind) {
+    case "ALERT":
+      return wordAlert(content, reader, t);
+    case "ALL_CLEAR": {
+      const place = content.place!.label;
+      return {
+        title: t("alert.allClearTitle", { place }),
+        body: t("alert.allClearBody", { rule: content.ruleName ?? "", place }),
+      };
+    }
+    case "BRIEFING":
+      return wordBriefing(content, reader, t);
+    case "SYSTEM":
+      return { title: "", body: "" };
+  }
+}
