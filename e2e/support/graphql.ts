@@ -42,7 +42,8 @@ export function apiAs(request: APIRequestContext, baseURL: string, token: string
 }
 
 let counter = 0;
-export const uniqueEmail = (tag = "user") => `e2e-${tag}-${Date.now()}-${++counter}@example.com`;
+// Workers are processes of their own, each counting from 0: the pid tells two of them apart in the same millisecond.
+export const uniqueEmail = (tag = "user") => `e2e-${tag}-${Date.now()}-${process.pid}-${++counter}@example.com`;
 const PASSWORD = "a sturdy passphrase";
 
 /** A new account with one place and a briefing for it; returns its token and helpers. */

@@ -148,7 +148,7 @@ function offsetSeconds(timeZone: string, at: Date): number {
 const round = (value: number, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits;
 
 /** Deterministic weather: a daily temperature wave around a latitude-based mean, rain in some hours. */
-export function fakeForecast(latitude: number, longitude: number, days: number, now: Date, scenario?: Scenario) {
+export function fakeForecast(latitude: number, longitude: number, days: number, now: Date, scenario?: Scenario, minutelySteps = 0) {
   const timezone = nearestCity(latitude, longitude)?.timezone ?? "GMT";
   const offset = offsetSeconds(timezone, now);
   const localMidnight = Math.floor((now.getTime() / 1000 + offset) / 86_400) * 86_400 - offset;
@@ -204,6 +204,13 @@ export function fakeForecast(latitude: number, longitude: number, days: number, 
     };
   });
   const dailySeries = (name: keyof (typeof daily)[number]) => daily.map((day) => day[name]);
+  // Quarter hours from the one now running: an hour's rain falls in its first three quarters.
+  const quarterStart = Math.floor(now.getTime() / 900_000) * 900;
+  const quarters = Array.from({ length: minutelySteps }, (_, i) => quarterStart + i * 900);
+  const quarterRain = (time: number) => {
+    const hour = hourly.find((candidate) => candidate.time === Math.floor(time / 3600) * 3600);
+    return hour && hour.precipitation > 0 && (time % 3600) / 900 < 3 ? round(hour.precipitation / 3, 2) : 0;
+  };
   const nowHour = Math.floor(now.getTime() / 3_600_000) * 3600;
   const current = hourly.find((hour) => hour.time === nowHour) ?? hourly[0]!;
   return {
@@ -234,6 +241,7 @@ export function fakeForecast(latitude: number, longitude: number, days: number, 
       ["time", ...Object.keys(hourly[0]!).filter((key) => key !== "time")].map((key) => [key, series(key as never)]),
     ),
     daily: Object.fromEntries(Object.keys(daily[0]!).map((key) => [key, dailySeries(key as never)])),
+    ...(minutelySteps > 0 ? { minutely_15: { time: quarters, precipitation: quarters.map(quarterRain) } } : {}),
   };
 }
 
@@ -254,13 +262,13 @@ export async function startFakeOpenMeteo(options: { port?: number; now?: () => D
 
   // Like the real service, answer quickly: a coordinate's forecast is generated once per hour.
   const cache = new Map<string, ReturnType<typeof fakeForecast>>();
-  function generated(latitude: number, longitude: number, days: number) {
-    if (scenario) return fakeForecast(latitude, longitude, days, now(), scenario);
-    const key = `${latitude},${longitude},${days},${Math.floor(now().getTime() / 3_600_000)}`;
+  function generated(latitude: number, longitude: number, days: number, quarters: number) {
+    if (scenario) return fakeForecast(latitude, longitude, days, now(), scenario, quarters);
+    const key = `${latitude},${longitude},${days},${quarters},${Math.floor(now().getTime() / 900_000)}`;
     let forecast = cache.get(key);
     if (!forecast) {
       if (cache.size > 20_000) cache.clear();
-      forecast = fakeForecast(latitude, longitude, days, now());
+      forecast = fakeForecast(latitude, longitude, days, now(), undefined, quarters);
       cache.set(key, forecast);
     }
     return forecast;
@@ -320,7 +328,10 @@ export async function startFakeOpenMeteo(options: { port?: number; now?: () => D
       return send(res, 400, { error: true, reason: "This fake only speaks timeformat=unixtime" });
     }
     state.forecastRequests.push(latitudes.map((latitude, i) => ({ latitude, longitude: longitudes[i]! })));
-    const forecasts = latitudes.map((latitude, i) => generated(latitude, longitudes[i]!, days));
+    // Quarter hours only when asked for, as the real service: minutely_15=precipitation&forecast_minutely_15=N.
+    const quarters =
+      url.searchParams.get("minutely_15") === "precipitation" ? Number(url.searchParams.get("forecast_minutely_15") ?? 96) : 0;
+    const forecasts = latitudes.map((latitude, i) => generated(latitude, longitudes[i]!, days, quarters));
     const held = [...holds].filter((hold) => latitudes.some((latitude, i) => hold.matches(latitude, longitudes[i]!)));
     if (held.length > 0) {
       void Promise.all(held.map((hold) => hold.released)).then(() => send(res, 200, forecasts.length === 1 ? forecasts[0] : forecasts));

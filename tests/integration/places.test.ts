@@ -4,6 +4,7 @@ import { codes, startTestApi, type GraphQLResponse, type TestApi } from "../supp
 import {
   TestPlacesAddDocument as ADD,
   TestPlacesDayDocument as DAY,
+  TestPlacesNowcastDocument as NOWCAST,
   TestPlacesSkyDocument as SKY,
   TestPlacesBriefingPlacesDocument as BRIEFING_PLACES,
   TestPlacesInboxPlacesDocument as INBOX_PLACES,
@@ -83,6 +84,20 @@ describe("places", () => {
     expect(current.pressure).toBeGreaterThan(900);
     expect(daily[0]!.daylightDuration).toBe(10 * 3600);
     expect(Date.parse(daily[0]!.sunset) - Date.parse(daily[0]!.sunrise)).toBe(10 * 3600 * 1000);
+  });
+
+  it("gives the next 2 hours in quarter hours, from the one now running", async () => {
+    const token = await t.signUp();
+    const { id } = (await t.gql(ADD, { latitude: 40.42, longitude: -3.7, label: "Plaza" }, { token })).data!.addPlace;
+    const quarter = () => Math.floor(Date.now() / 900_000) * 900_000;
+    const before = quarter();
+    const { nowcast } = (await t.gql(NOWCAST, { id }, { token })).data!.place!.weather;
+    // The quarter hour may turn while the request runs.
+    expect([before, quarter()]).toContain(Date.parse(nowcast[0]!.time));
+    expect(nowcast).toHaveLength(8);
+    const first = Date.parse(nowcast[0]!.time);
+    expect(nowcast.map((step) => Date.parse(step.time) - first)).toEqual([0, 1, 2, 3, 4, 5, 6, 7].map((i) => i * 900_000));
+    for (const step of nowcast) expect(step.precipitation).toBeGreaterThanOrEqual(0);
   });
 
   it("refuses labels with control characters, naming the field, and writes nothing", async () => {

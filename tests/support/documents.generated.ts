@@ -843,6 +843,12 @@ export type TestPlacesSkyQuery = {
   } | null;
 };
 
+export type TestPlacesNowcastQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+export type TestPlacesNowcastQuery = { place: { weather: { nowcast: Array<{ time: string; precipitation: number }> } } | null };
+
 export type TestSyncPlaceLabelsQueryVariables = Exact<{ [key: string]: never }>;
 
 export type TestSyncPlaceLabelsQuery = { places: Array<{ id: string; label: string }> };
@@ -2288,6 +2294,18 @@ export const TestPlacesSkyDocument = gql`
     }
   }
 ` as unknown as DocumentNode<TestPlacesSkyQuery, TestPlacesSkyQueryVariables>;
+export const TestPlacesNowcastDocument = gql`
+  query TestPlacesNowcast($id: ID!) {
+    place(id: $id) {
+      weather {
+        nowcast {
+          time
+          precipitation
+        }
+      }
+    }
+  }
+` as unknown as DocumentNode<TestPlacesNowcastQuery, TestPlacesNowcastQueryVariables>;
 export const TestSyncPlaceLabelsDocument = gql`
   query TestSyncPlaceLabels {
     places {

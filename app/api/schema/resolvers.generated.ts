@@ -331,6 +331,8 @@ export type Weather = {
   /** The hours of one day in the place's time: any of the days `daily` gives (none for another date). */
   hourlyOn: Array<HourlyForecast>;
   daily: Array<DailyForecast>;
+  /** The next 2 hours in quarter hours, from the one now running (none where the provider gives none). */
+  nowcast: Array<QuarterHour>;
 };
 
 /** A forecast for one place (metric: °C, km/h, mm, cm). Ids are stable: the client cache can key on them. */
@@ -346,6 +348,14 @@ export type WeatherHourlyOnArgs = {
 /** A forecast for one place (metric: °C, km/h, mm, cm). Ids are stable: the client cache can key on them. */
 export type WeatherDailyArgs = {
   days?: InputMaybe<Scalars["Int"]["input"]>;
+};
+
+/** A quarter hour's precipitation. */
+export type QuarterHour = {
+  __typename?: "QuarterHour";
+  time: Scalars["DateTime"]["output"];
+  /** mm in the quarter hour. */
+  precipitation: Scalars["Float"]["output"];
 };
 
 export type CurrentConditions = {
@@ -712,6 +722,7 @@ export type ResolversTypes = {
   Place: ResolverTypeWrapper<PlaceMapper>;
   Condition: Condition;
   Weather: ResolverTypeWrapper<WeatherMapper>;
+  QuarterHour: ResolverTypeWrapper<QuarterHour>;
   CurrentConditions: ResolverTypeWrapper<CurrentConditionsMapper>;
   HourlyForecast: ResolverTypeWrapper<HourlyForecastMapper>;
   DailyForecast: ResolverTypeWrapper<DailyForecastMapper>;
@@ -754,6 +765,7 @@ export type ResolversParentTypes = {
   Location: LocationMapper;
   Place: PlaceMapper;
   Weather: WeatherMapper;
+  QuarterHour: QuarterHour;
   CurrentConditions: CurrentConditionsMapper;
   HourlyForecast: HourlyForecastMapper;
   DailyForecast: DailyForecastMapper;
@@ -929,6 +941,15 @@ export type WeatherResolvers<
   hourly?: Resolver<Array<ResolversTypes["HourlyForecast"]>, ParentType, ContextType, RequireFields<WeatherHourlyArgs, "hours">>;
   hourlyOn?: Resolver<Array<ResolversTypes["HourlyForecast"]>, ParentType, ContextType, RequireFields<WeatherHourlyOnArgs, "date">>;
   daily?: Resolver<Array<ResolversTypes["DailyForecast"]>, ParentType, ContextType, RequireFields<WeatherDailyArgs, "days">>;
+  nowcast?: Resolver<Array<ResolversTypes["QuarterHour"]>, ParentType, ContextType>;
+};
+
+export type QuarterHourResolvers<
+  ContextType = ApiContext,
+  ParentType extends ResolversParentTypes["QuarterHour"] = ResolversParentTypes["QuarterHour"],
+> = {
+  time?: Resolver<ResolversTypes["DateTime"], ParentType, ContextType>;
+  precipitation?: Resolver<ResolversTypes["Float"], ParentType, ContextType>;
 };
 
 export type CurrentConditionsResolvers<
@@ -1143,6 +1164,7 @@ export type Resolvers<ContextType = ApiContext> = {
   Location?: LocationResolvers<ContextType>;
   Place?: PlaceResolvers<ContextType>;
   Weather?: WeatherResolvers<ContextType>;
+  QuarterHour?: QuarterHourResolvers<ContextType>;
   CurrentConditions?: CurrentConditionsResolvers<ContextType>;
   HourlyForecast?: HourlyForecastResolvers<ContextType>;
   DailyForecast?: DailyForecastResolvers<ContextType>;

@@ -274,6 +274,23 @@ export const typeDefs = /* GraphQL */ `
     """
     hourlyOn(date: Date!): [HourlyForecast!]!
     daily(days: Int = 7): [DailyForecast!]!
+
+    """
+    The next 2 hours in quarter hours, from the one now running (none where the provider gives none).
+    """
+    nowcast: [QuarterHour!]!
+  }
+
+  """
+  A quarter hour's precipitation.
+  """
+  type QuarterHour {
+    time: DateTime!
+
+    """
+    mm in the quarter hour.
+    """
+    precipitation: Float!
   }
 
   type CurrentConditions {

@@ -26,6 +26,9 @@ function currentHourIndex(forecast: Forecast, now: Date): number {
 }
 
 type HourlyView = ReturnType<typeof hourlyView>;
+
+/** The nowcast's 2 hours in quarter hours. */
+export const NOWCAST_QUARTERS = 8;
 type DailyView = ReturnType<typeof dailyView>;
 
 const hourlyView = (weatherId: string, hour: Forecast["hourly"][number]) => ({
@@ -99,6 +102,15 @@ export const weatherResolvers: Resolvers = {
       validUntil(context, nextHourStart(context.now()));
       const start = currentHourIndex(source.result.forecast, context.now());
       return start === -1 ? [] : viewsOf(source).hourly.slice(start, start + hours);
+    },
+    nowcast(source, _, context) {
+      // Changes with the quarter hour: kept answers last until the next one.
+      const quarter = Math.floor(context.now().getTime() / 900_000) * 900;
+      validUntil(context, (quarter + 900) * 1000);
+      return (source.result.forecast.minutely15 ?? [])
+        .filter((step) => step.time >= quarter)
+        .slice(0, NOWCAST_QUARTERS)
+        .map((step) => ({ time: iso(step.time), precipitation: step.precipitation }));
     },
     hourlyOn(source, { date }) {
       const offsetMs = source.result.forecast.utcOffsetSeconds * 1000;

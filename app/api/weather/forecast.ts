@@ -55,6 +55,9 @@ export type DailyForecast = {
   daylightDuration?: number | null;
 };
 
+/** A quarter hour's precipitation (mm), from its start (epoch seconds). */
+export type QuarterHourPrecipitation = { time: number; precipitation: number };
+
 export type Forecast = {
   latitude: number;
   longitude: number;
@@ -63,6 +66,8 @@ export type Forecast = {
   current: CurrentConditions;
   hourly: HourlyForecast[];
   daily: DailyForecast[];
+  /** The next hours in quarter hours (Open-Meteo's minutely_15); absent in forecasts kept from before. */
+  minutely15?: QuarterHourPrecipitation[];
 };
 
 export type Coordinate = { latitude: number; longitude: number };

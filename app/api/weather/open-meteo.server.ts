@@ -46,6 +46,8 @@ const CURRENT = [
 ] as const;
 
 export const FORECAST_DAYS = 8;
+/** Quarter hours of precipitation asked for: 6 hours, so a forecast kept an hour or two still covers the next 2. */
+export const NOWCAST_STEPS = 24;
 
 export class UpstreamError extends Error {
   constructor(
@@ -78,6 +80,7 @@ type RawForecast = {
   current: Record<string, number> & { time: number };
   hourly: Series;
   daily: Series;
+  minutely_15?: Series;
 };
 
 export type OpenMeteoOptions = {
@@ -153,6 +156,7 @@ export function parseForecast(raw: RawForecast): Forecast {
       sunset: numberAt(daily, "sunset", i),
       daylightDuration: optionalNumber(daily.daylight_duration?.[i]),
     })),
+    minutely15: (raw.minutely_15?.time ?? []).map((time, i) => ({ time, precipitation: numberAt(raw.minutely_15!, "precipitation", i) })),
   };
 }
 
@@ -225,6 +229,8 @@ export function createOpenMeteoClient(options: OpenMeteoOptions) {
       url.searchParams.set("timezone", "auto");
       url.searchParams.set("timeformat", "unixtime");
       url.searchParams.set("forecast_days", String(FORECAST_DAYS));
+      url.searchParams.set("minutely_15", "precipitation");
+      url.searchParams.set("forecast_minutely_15", String(NOWCAST_STEPS));
       const body = await getJson("forecast", url);
       const list = (Array.isArray(body) ? body : [body]) as RawForecast[];
       if (list.length !== coordinates.length) {

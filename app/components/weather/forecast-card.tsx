@@ -3,6 +3,7 @@ import { useTranslation } from "react-i18next";
 import type { TFunction } from "i18next";
 import { Link } from "react-router";
 import { dayDetailHref } from "~/lib/day-detail-link";
+import { summarizeNowcast } from "~/shared/nowcast";
 import type { Condition } from "~/shared/schema-enums.generated";
 import type { WeatherFieldsFragment as WeatherReport } from "~/lib/graphql/documents.generated";
 
@@ -86,6 +87,58 @@ function Current({ current, settings, t }: { current: CurrentConditions; setting
         ) : null}
       </dl>
     </div>
+  );
+}
+
+type QuarterHour = WeatherReport["nowcast"][number];
+
+/** "Rain starting in about 20 min", "No rain for the next 2 hours": the next 2 hours in one line. */
+function NowcastLine({ steps, now, t }: { steps: QuarterHour[]; now: number; t: TFunction }) {
+  const summary = summarizeNowcast(steps, now);
+  if (summary.kind === "unknown") return null;
+  return (
+    <p className="text-sm" data-testid="nowcast">
+      {summary.kind === "dry" || summary.kind === "continuing"
+        ? t(`weather.nowcast.${summary.kind}`)
+        : t(`weather.nowcast.${summary.kind}`, { minutes: summary.minutes })}
+    </p>
+  );
+}
+
+/** The next 2 hours' precipitation as quarter-hour bars, with its scale and times written on the axes. */
+function NowcastChart({ steps, settings, t }: { steps: QuarterHour[]; settings: DisplaySettings; t: TFunction }) {
+  // Dry throughout: the line says it all.
+  if (!steps.some((step) => step.precipitation > 0)) return null;
+  const top = Math.max(0.5, ...steps.map((step) => step.precipitation));
+  const width = 8 * 20;
+  return (
+    <svg
+      viewBox={`0 0 ${width + 48} 62`}
+      className="h-16 w-56 text-default"
+      role="img"
+      aria-label={t("weather.nowcast.chart", { max: formatPrecipitation(top, settings) })}
+      data-testid="nowcast-chart"
+    >
+      {steps.map((step, i) => {
+        const height = (step.precipitation / top) * 40;
+        return <rect key={step.time} x={i * 20 + 3} y={44 - height} width={14} height={height} className="fill-sky-500/70" />;
+      })}
+      <line x1={0} x2={width} y1={44} y2={44} stroke="currentColor" strokeOpacity="0.4" />
+      <g className="fill-current" fontSize="10">
+        <text x={width + 4} y={10}>
+          {formatPrecipitation(top, settings)}
+        </text>
+        <text x={0} y={58}>
+          {t("weather.nowcast.now")}
+        </text>
+        <text x={width / 2} y={58} textAnchor="middle">
+          {t("weather.nowcast.later", { hours: 1 })}
+        </text>
+        <text x={width} y={58} textAnchor="end">
+          {t("weather.nowcast.later", { hours: 2 })}
+        </text>
+      </g>
+    </svg>
   );
 }
 
@@ -260,7 +313,7 @@ function DailyList({
 }
 
 /** The first look of a compact card: now, and today's range and chance of rain. */
-function Summary({ weather, settings, t }: { weather: WeatherReport; settings: DisplaySettings; t: TFunction }) {
+function Summary({ weather, settings, now, t }: { weather: WeatherReport; settings: DisplaySettings; now: number; t: TFunction }) {
   const { current } = weather;
   const today = weather.daily[0];
   return (
@@ -281,6 +334,7 @@ function Summary({ weather, settings, t }: { weather: WeatherReport; settings: D
             {t("weather.chanceOfRain", { value: formatPercent(today.precipitationProbabilityMax, settings.locale) })}
           </p>
         ) : null}
+        <NowcastLine steps={weather.nowcast} now={now} t={t} />
       </div>
     </div>
   );
@@ -338,12 +392,16 @@ export function ForecastCard({
         {open ? (
           <>
             <Current current={weather.current} settings={settings} t={t} />
+            <div className="mt-4 flex flex-wrap items-center gap-x-6 gap-y-2">
+              <NowcastLine steps={weather.nowcast} now={now} t={t} />
+              <NowcastChart steps={weather.nowcast} settings={settings} t={t} />
+            </div>
             <Sun day={weather.daily[0]} timeZone={weather.timeZone} settings={settings} t={t} />
             <HourlyStrip place={title} hours={upcomingHours(weather.hourly, now)} timeZone={weather.timeZone} settings={settings} t={t} />
             <DailyList place={title} placeId={placeId} days={weather.daily} settings={settings} t={t} />
           </>
         ) : (
-          <Summary weather={weather} settings={settings} t={t} />
+          <Summary weather={weather} settings={settings} now={now} t={t} />
         )}
       </div>
       <footer className="mt-4 flex flex-wrap justify-between gap-2 text-xs text-muted">

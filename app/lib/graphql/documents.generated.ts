@@ -221,6 +221,7 @@ export type WeatherFieldsFragment = {
     sunset: string;
     daylightDuration: number | null;
   }>;
+  nowcast: Array<{ time: string; precipitation: number }>;
 };
 
 export type PlaceFieldsFragment = {
@@ -264,6 +265,7 @@ export type PlaceFieldsFragment = {
       sunset: string;
       daylightDuration: number | null;
     }>;
+    nowcast: Array<{ time: string; precipitation: number }>;
   };
 };
 
@@ -313,6 +315,7 @@ export type PlacesQuery = {
           sunset: string;
           daylightDuration: number | null;
         }>;
+        nowcast: Array<{ time: string; precipitation: number }>;
       };
     }>;
   } | null;
@@ -373,6 +376,7 @@ export type WeatherAtQuery = {
       sunset: string;
       daylightDuration: number | null;
     }>;
+    nowcast: Array<{ time: string; precipitation: number }>;
   };
 };
 
@@ -565,6 +569,7 @@ export type AddPlaceMutation = {
         sunset: string;
         daylightDuration: number | null;
       }>;
+      nowcast: Array<{ time: string; precipitation: number }>;
     };
   };
 };
@@ -617,6 +622,7 @@ export type AddPlaceAtMutation = {
         sunset: string;
         daylightDuration: number | null;
       }>;
+      nowcast: Array<{ time: string; precipitation: number }>;
     };
   };
 };
@@ -749,6 +755,7 @@ export type RestorePlaceMutation = {
         sunset: string;
         daylightDuration: number | null;
       }>;
+      nowcast: Array<{ time: string; precipitation: number }>;
     };
   };
 };
@@ -1089,6 +1096,10 @@ export const WeatherFieldsFragmentDoc = /*#__PURE__*/ gql`
       sunrise
       sunset
       daylightDuration
+    }
+    nowcast {
+      time
+      precipitation
     }
   }
 ` as unknown as DocumentNode<WeatherFieldsFragment, unknown>;
