@@ -28,6 +28,7 @@ export function formatMetric(metric: AlertMetric, value: number, units: UnitSett
     case "APPARENT_TEMPERATURE":
       return formatTemperature(value, units);
     case "PRECIPITATION":
+    case "RAIN_SOON": // its peak: the rain of its wettest quarter hour
       return formatPrecipitation(value, units);
     case "SNOWFALL":
       return formatPrecipitation(value * 10, units); // cm of snow, shown like precipitation depth
@@ -96,13 +97,15 @@ function wordAlert(content: MessageContent, reader: MessageReader, t: MessageTex
   const body =
     content.metric === "CONDITION"
       ? t("alert.conditionBody", { place: place.label, window, condition: t(`condition.${content.condition ?? "UNKNOWN"}`) })
-      : t("alert.body", {
-          place: place.label,
-          window,
-          metric: t(`metric.${content.metric}`),
-          peak: formatMetric(content.metric!, content.peakValue ?? 0, reader),
-          peakAt: dayOf(peakAt, zone) === firstDay ? clock(peakAt, zone, reader) : dayAndClock(peakAt, zone, reader),
-        });
+      : content.metric === "RAIN_SOON"
+        ? t("alert.rainSoonBody", { place: place.label, window, peak: formatPrecipitation(content.peakValue ?? 0, reader) })
+        : t("alert.body", {
+            place: place.label,
+            window,
+            metric: t(`metric.${content.metric}`),
+            peak: formatMetric(content.metric!, content.peakValue ?? 0, reader),
+            peakAt: dayOf(peakAt, zone) === firstDay ? clock(peakAt, zone, reader) : dayAndClock(peakAt, zone, reader),
+          });
   // Conditions are written lower-case for use inside sentences; a body starts with a capital.
   return { title: t("alert.title", { rule: content.ruleName ?? "", place: place.label }), body: capitalised(body, reader.locale) };
 }

@@ -85,6 +85,8 @@ export const AlertMetric = {
   WIND_GUSTS: "WIND_GUSTS",
   UV_INDEX: "UV_INDEX",
   CONDITION: "CONDITION",
+  /** Rain starting within the threshold's minutes, from the quarter-hour nowcast: one alert per shower. */
+  RAIN_SOON: "RAIN_SOON",
 } as const;
 
 export type AlertMetric = (typeof AlertMetric)[keyof typeof AlertMetric];

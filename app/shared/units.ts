@@ -70,11 +70,15 @@ export function formatDuration(seconds: number, locale: string): string {
   const parts = [
     cached(`dh|${locale}`, () => new Intl.NumberFormat(locale, { style: "unit", unit: "hour", unitDisplay: "short" })).format(hours),
   ];
-  if (minutes)
-    parts.push(
-      cached(`dm|${locale}`, () => new Intl.NumberFormat(locale, { style: "unit", unit: "minute", unitDisplay: "short" })).format(minutes),
-    );
+  if (minutes) parts.push(formatMinutes(minutes, locale));
   return parts.join(" ");
+}
+
+/** "30 min": how far ahead a rain-soon rule looks. */
+export function formatMinutes(minutes: number, locale: string): string {
+  return cached(`dm|${locale}`, () => new Intl.NumberFormat(locale, { style: "unit", unit: "minute", unitDisplay: "short" })).format(
+    minutes,
+  );
 }
 
 export function formatPercent(percent: number, locale: string): string {

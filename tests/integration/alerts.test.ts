@@ -304,3 +304,66 @@ describe("alert rules", () => {
     expect((await t.gql(RULE_IDS, {}, { token })).data!.alertRules).toHaveLength(1);
   });
 });
+
+// Open-Meteo's quarter hours (minutely_15) from the loopback fake: an hour's rain falls in its first three quarters.
+describe("rain starting soon", () => {
+  /** Showers of 0.4 mm a quarter hour on day 1, 10:00–10:45 and 12:00–12:45 UTC; dry otherwise. */
+  const twoShowers: Scenario = (_lat, _lon, time) => ({ precipitation: time === DAY1 + 10 * H || time === DAY1 + 12 * H ? 1.2 : 0 });
+  const rainSoon = (cooldownHours: number) =>
+    setUp(cooldownHours, { name: "Umbrella", metric: "RAIN_SOON", threshold: 30, notifyAllClear: false, urgent: false });
+
+  /** Every 5 minutes from 09:00 to 13:30, two passes each (as two instances would), refreshing the forecast as it goes stale. */
+  async function morning(t: Awaited<ReturnType<typeof rainSoon>>["t"], clock: Awaited<ReturnType<typeof rainSoon>>["clock"]) {
+    t.fake.setScenario(twoShowers);
+    for (let minute = 9 * 60; minute <= 13.5 * 60; minute += 5) {
+      clock.set(DAY1 + minute * 60);
+      await t.api.services.alerts.evaluateAll();
+      await t.api.services.alerts.evaluateAll();
+    }
+  }
+
+  it("fires once per shower, within its minutes, and is worded for the reader as they are now", async () => {
+    const { t, token, clock } = await rainSoon(0);
+    await t.gql(UPDATE_SETTINGS, { input: { precipitationUnit: "MM" } }, { token });
+    await morning(t, clock);
+    const messages = (await t.gql(INBOX, {}, { token })).data!.messages.edges.reverse();
+    expect(messages.map((m) => [m.kind, m.body])).toEqual([
+      ["ALERT", "Rain soon in Office: from Mon 11:00 to 11:45 GMT+1, up to 0.4 mm per quarter hour."],
+      ["ALERT", "Rain soon in Office: from Mon 13:00 to 13:45 GMT+1, up to 0.4 mm per quarter hour."],
+    ]);
+    expect(messages[0]).toMatchObject({
+      title: "Umbrella: Office",
+      match: { from: "2026-06-01T10:00:00.000Z", to: "2026-06-01T10:45:00.000Z", peakValue: 0.4 },
+    });
+    await t.gql(UPDATE_SETTINGS, { input: { language: "DE_DE", precipitationUnit: "INCH" } }, { token });
+    const german = (await t.gql(INBOX, {}, { token })).data!.messages.edges.reverse();
+    expect(german[0]!.body).toBe("Bald Regen in Office: von Mo 11:00 bis 11:45 GMT+1, bis 0,02 in pro Viertelstunde.");
+  });
+
+  it("is told no earlier than its minutes ahead, and a second shower waits out the cooldown", async () => {
+    const { t, token, clock } = await rainSoon(6);
+    t.fake.setScenario(twoShowers);
+    clock.set(DAY1 + 9 * H + 25 * 60); // 35 minutes before the first shower
+    await t.api.services.alerts.evaluateAll();
+    const count = async () => (await t.gql(INBOX, {}, { token })).data!.messages.edges.length;
+    expect(await count()).toBe(0);
+    clock.set(DAY1 + 9 * H + 31 * 60);
+    await t.api.services.alerts.evaluateAll();
+    expect(await count()).toBe(1);
+    await morning(t, clock);
+    expect(await count()).toBe(1);
+  });
+
+  it("previews the showers starting within its minutes", async () => {
+    const { t, token, clock } = await rainSoon(0);
+    t.fake.setScenario(twoShowers);
+    clock.set(DAY1 + 9 * H + 40 * 60);
+    const input = { name: "Umbrella", metric: "RAIN_SOON" as const, threshold: 30 };
+    const preview = await t.gql(PREVIEW, { input }, { token });
+    expect(preview.data!.previewAlertRule).toEqual([
+      { from: "2026-06-01T10:00:00.000Z", to: "2026-06-01T10:45:00.000Z", peakValue: 0.4, place: { label: "Office" } },
+    ]);
+    const tooFar = await t.gql(PREVIEW, { input: { ...input, threshold: 180 } }, { token });
+    expect(tooFar.errors?.[0]?.extensions?.code).toBe("BAD_USER_INPUT");
+  });
+});

@@ -82,6 +82,12 @@ describe("message wording", () => {
     expect(word({ ...alert, metric: "WIND_GUSTS", peakValue: 80.47 }, german).body).toContain("Böen 80 km/h");
   });
 
+  it("words a shower starting soon with its wettest quarter hour, in the reader's language and units", () => {
+    const shower = { ...alert, metric: "RAIN_SOON" as const, threshold: 30, to: "2026-11-24T16:45:00.000Z", peakValue: 1.27 };
+    expect(word(shower, german).body).toBe("Bald Regen in Home: von Di 11:00 bis 11:45, bis 1,3 mm pro Viertelstunde.");
+    expect(word(shower, american).body).toBe("Rain soon in Home: from Tue 11:00 AM to 11:45 AM, up to 0.05 in per quarter hour.");
+  });
+
   it("words an all-clear", () => {
     const clear: MessageContent = {
       version: 1,

@@ -39,6 +39,9 @@ export function metricValue(hour: HourlyForecast, metric: AlertMetric): number {
       return hour.uvIndex;
     case "CONDITION":
       return hour.weatherCode;
+    case "RAIN_SOON":
+      // Watched in quarter hours (rain-soon.ts), not hours: an hour's figure is its rain.
+      return hour.precipitation;
   }
 }
 
@@ -49,7 +52,7 @@ function crosses(rule: RuleSpec, hour: HourlyForecast): boolean {
 }
 
 /** Is this hour inside the rule's active days and time window, in the user's zone? */
-export function isActiveHour(rule: RuleSpec, instant: Date, timeZone: string): boolean {
+export function isActiveHour(rule: Pick<RuleSpec, "activeDays" | "activeFrom" | "activeTo">, instant: Date, timeZone: string): boolean {
   if (rule.activeDays.length === 7 && (!rule.activeFrom || !rule.activeTo)) return true;
   const local = zonedParts(instant, timeZone);
   if (!rule.activeDays.includes(local.weekday)) return false;
@@ -118,13 +121,13 @@ export type EpisodePlan<E extends Episode = Episode> = {
 const overlaps = (a: { from: number; to: number }, b: { from: number; to: number }) => a.from < b.to && b.from < a.to;
 
 /** The open episode a window belongs to: one it overlaps, else the one whose start is nearest within the shift. */
-function episodeOf<E extends Episode>(window: Match, open: readonly E[]): E | null {
+function episodeOf<E extends Episode>(window: Match, open: readonly E[], shiftSeconds: number): E | null {
   const overlapping = open.find((episode) => overlaps(window, episode));
   if (overlapping) return overlapping;
   let best: E | null = null;
   for (const episode of open) {
     const shift = Math.abs(window.from - episode.from);
-    if (shift <= EPISODE_SHIFT_HOURS * 3600 && (!best || shift < Math.abs(window.from - best.from))) best = episode;
+    if (shift <= shiftSeconds && (!best || shift < Math.abs(window.from - best.from))) best = episode;
   }
   return best;
 }
@@ -143,14 +146,19 @@ function episodeOf<E extends Episode>(window: Match, open: readonly E[]): E | nu
 export function planEpisodes<E extends Episode>(
   matches: readonly Match[],
   open: readonly E[],
-  { now, cooldownHours, lastAlertAt }: { now: Date; cooldownHours: number; lastAlertAt: number | null },
+  {
+    now,
+    cooldownHours,
+    lastAlertAt,
+    shiftSeconds = EPISODE_SHIFT_HOURS * 3600,
+  }: { now: Date; cooldownHours: number; lastAlertAt: number | null; shiftSeconds?: number },
 ): EpisodePlan<E> {
   const current = now.getTime() / 1000;
   const cooldown = cooldownHours * 3600;
   const windows = new Map<E, { from: number; to: number }>();
   const fresh: Match[] = [];
   for (const match of matches) {
-    const episode = episodeOf(match, open);
+    const episode = episodeOf(match, open, shiftSeconds);
     if (!episode) {
       fresh.push(match);
       continue;

@@ -1,10 +1,11 @@
 import type { Db } from "../db/database.server";
 import type { AlertEpisodeTable, AlertRuleTable, AlertStateTable, MessageTable, PlaceTable, SettingsTable } from "../db/tables";
 import type { AlertMetric, Comparator, Condition } from "../../shared/schema-enums.generated";
-import { coordinateKey } from "../weather/forecast";
+import { coordinateKey, type Forecast } from "../weather/forecast";
 import type { ForecastService } from "../weather/forecast-service.server";
 import { findMatches, planEpisodes, type Episode, type Match, type RuleSpec } from "./alert-evaluator";
 import { alertMessage, allClearMessage } from "./alert-text.server";
+import { findShowers, SHOWER_SHIFT_SECONDS } from "./rain-soon";
 import { parseDays } from "./briefings.server";
 import type { Inbox, NewMessage } from "./inbox.server";
 import { ruleKey } from "./rule-key";
@@ -24,6 +25,17 @@ export function ruleSpec(row: AlertRuleTable): RuleSpec {
 }
 
 type Pair = { rule: AlertRuleTable; place: PlaceTable; settings: SettingsTable };
+
+/**
+ * The windows a rule sees in a forecast now: hours crossing its threshold, or for RAIN_SOON the
+ * showers of the quarter-hour nowcast starting within its minutes (and those under way that
+ * belong to an episode already told, `told`).
+ */
+function matchesOf(spec: RuleSpec, forecast: Forecast, now: Date, timeZone: string, told: ReadonlyArray<Episode> = []): Match[] {
+  return spec.metric === "RAIN_SOON"
+    ? findShowers(spec, forecast.minutely15 ?? [], now, timeZone, told)
+    : findMatches(spec, forecast.hourly, now, timeZone);
+}
 
 /** The longest cooldown a rule can have: episodes alerted longer ago than this no longer hold anything back. */
 const MAX_COOLDOWN_MS = 168 * 3_600_000;
@@ -111,15 +123,21 @@ export function createAlertService({ db, inbox, forecasts, now }: { db: Db; inbo
   /** What one rule and place call for now; the pool is updated as the decision will leave it. */
   function decide(
     { rule, place, settings }: Pair,
-    hourly: Parameters<typeof findMatches>[1] | null,
+    forecast: Forecast | null,
     pool: Pool,
     stored: AlertStateTable | undefined,
   ): Decision | null {
-    if (!hourly) return null;
+    if (!forecast) return null;
     const current = now();
     const base = { user_id: rule.user_id, rule_key: ruleKey(rule), location_key: coordinateKey(place) };
-    const matches = findMatches(ruleSpec(rule), hourly, current, settings.time_zone);
-    const plan = planEpisodes(matches, pool.open, { now: current, cooldownHours: rule.cooldown_hours, lastAlertAt: pool.lastAlertAt });
+    const spec = ruleSpec(rule);
+    const matches = matchesOf(spec, forecast, current, settings.time_zone, pool.open);
+    const plan = planEpisodes(matches, pool.open, {
+      now: current,
+      cooldownHours: rule.cooldown_hours,
+      lastAlertAt: pool.lastAlertAt,
+      shiftSeconds: spec.metric === "RAIN_SOON" ? SHOWER_SHIFT_SECONDS : undefined,
+    });
     const decision: Decision = { messages: [], opened: [], moved: [], closed: [], state: null };
 
     for (const episode of plan.over) {
@@ -288,10 +306,10 @@ export function createAlertService({ db, inbox, forecasts, now }: { db: Db; inbo
       // All places' forecasts are asked for at once: they go upstream together.
       const distinct = [...new Map(pairs.map((pair) => [pair.place.id, pair.place])).values()];
       const results = await Promise.allSettled(distinct.map((place) => forecasts.get(place)));
-      const hourlyOf = new Map(
+      const forecastOf = new Map(
         distinct.map((place, index) => {
           const result = results[index]!;
-          return [place.id, result.status === "fulfilled" ? result.value.forecast.hourly : null];
+          return [place.id, result.status === "fulfilled" ? result.value.forecast : null];
         }),
       );
       const states = await statesOf(rules.map((rule) => rule.id));
@@ -307,7 +325,7 @@ export function createAlertService({ db, inbox, forecasts, now }: { db: Db; inbo
         const key = `${pair.rule.user_id}|${ruleKey(pair.rule)}|${coordinateKey(pair.place)}`;
         const pool = pools.get(key) ?? { open: [], lastAlertAt: null };
         pools.set(key, pool);
-        const decision = decide(pair, hourlyOf.get(pair.place.id) ?? null, pool, states.get(`${pair.rule.id} ${pair.place.id}`));
+        const decision = decide(pair, forecastOf.get(pair.place.id) ?? null, pool, states.get(`${pair.rule.id} ${pair.place.id}`));
         return decision ? [decision] : [];
       });
       const written = await apply(decisions);
@@ -325,7 +343,7 @@ export function createAlertService({ db, inbox, forecasts, now }: { db: Db; inbo
       const places = await query.execute();
       const results = await Promise.all(places.map((place) => forecasts.get(place)));
       return places.flatMap((place, index) =>
-        findMatches(spec, results[index]!.forecast.hourly, now(), settings.time_zone).map((match) => ({
+        matchesOf(spec, results[index]!.forecast, now(), settings.time_zone).map((match) => ({
           ...match,
           place,
         })),

@@ -556,13 +556,15 @@ export type AlertMetric =
   | "WIND_SPEED"
   | "WIND_GUSTS"
   | "UV_INDEX"
-  | "CONDITION";
+  | "CONDITION"
+  /** Rain starting within the threshold's minutes, from the quarter-hour nowcast: one alert per shower. */
+  | "RAIN_SOON";
 
 export type Comparator = "AT_LEAST" | "AT_MOST";
 
 export type AlertState = "ARMED" | "TRIGGERED" | "SNOOZED";
 
-/** A threshold the bot watches. Thresholds are metric: °C, mm, %, cm, km/h, UV index. */
+/** A threshold the bot watches. Thresholds are metric: °C, mm, %, cm, km/h, UV index; minutes ahead for RAIN_SOON. */
 export type AlertRule = {
   __typename?: "AlertRule";
   id: Scalars["ID"]["output"];
@@ -586,7 +588,7 @@ export type AlertRule = {
   lastTriggeredAt?: Maybe<Scalars["DateTime"]["output"]>;
 };
 
-/** A window in which a rule's threshold is crossed, and its worst hour. */
+/** A window in which a rule's threshold is crossed, and its worst hour (for RAIN_SOON: a shower, its wettest quarter hour and the mm in it). */
 export type AlertMatch = {
   __typename?: "AlertMatch";
   id: Scalars["ID"]["output"];

@@ -561,6 +561,11 @@ export const typeDefs = /* GraphQL */ `
     WIND_GUSTS
     UV_INDEX
     CONDITION
+
+    """
+    Rain starting within the threshold's minutes, from the quarter-hour nowcast: one alert per shower.
+    """
+    RAIN_SOON
   }
 
   enum Comparator {
@@ -575,7 +580,7 @@ export const typeDefs = /* GraphQL */ `
   }
 
   """
-  A threshold the bot watches. Thresholds are metric: °C, mm, %, cm, km/h, UV index.
+  A threshold the bot watches. Thresholds are metric: °C, mm, %, cm, km/h, UV index; minutes ahead for RAIN_SOON.
   """
   type AlertRule {
     id: ID!
@@ -603,7 +608,7 @@ export const typeDefs = /* GraphQL */ `
   }
 
   """
-  A window in which a rule's threshold is crossed, and its worst hour.
+  A window in which a rule's threshold is crossed, and its worst hour (for RAIN_SOON: a shower, its wettest quarter hour and the mm in it).
   """
   type AlertMatch {
     id: ID!

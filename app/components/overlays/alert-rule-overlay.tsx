@@ -6,6 +6,7 @@ import { formatWhen, useDisplaySettings, type DisplaySettings } from "~/lib/disp
 import { ALERT_RULES_QUERY, PLACES_QUERY, type CompleteAlertRuleInput as AlertRuleInput } from "~/lib/graphql/documents";
 import { PREVIEW_ALERT_RULE_QUERY, SAVE_ALERT_RULE_MUTATION } from "~/lib/graphql/later-documents";
 import { ALERT_METRICS, WEEKDAYS } from "~/shared/enum-values";
+import { formatMinutes } from "~/shared/units";
 import type { AlertMetric, Condition } from "~/shared/schema-enums.generated";
 import { graphqlErrorMessage } from "~/lib/graphql/errors";
 import { apiIssues, fieldErrors, issueMessage, type FieldErrors } from "~/lib/forms/field-errors";
@@ -27,6 +28,8 @@ const WATCHED_CONDITIONS: Condition[] = [
   "RAIN_SHOWERS",
 ];
 const LOOKAHEAD_HOURS = [6, 12, 24, 48, 72];
+/** How far ahead a rain-soon rule can look: quarter hours, then half hours up to the nowcast's 2 hours. */
+const RAIN_SOON_MINUTES = [15, 30, 45, 60, 90, 120];
 const PREVIEW_DEBOUNCE_MS = 300;
 
 type Draft = Omit<AlertRuleInput, "threshold"> & { threshold: string };
@@ -79,7 +82,10 @@ function thresholdParams(input: AlertRuleInput, settings: DisplaySettings) {
       : undefined;
 }
 
-/** When the rule would fire within its own look-ahead (`hours`), which the API also keeps to. */
+/**
+ * When the rule would fire within its own look-ahead (`hours`), which the API also keeps to; a
+ * rain-soon rule, within its minutes (its peak is the rain of the wettest quarter hour).
+ */
 function Preview({
   input,
   problem,
@@ -92,6 +98,8 @@ function Preview({
   settings: DisplaySettings;
 }) {
   const { t } = useTranslation();
+  const rainSoon = input?.metric === "RAIN_SOON" ? formatMinutes(input.threshold ?? 0, settings.locale) : null;
+  const title = rainSoon ? t("alerts.form.previewRainSoon", { minutes: rainSoon }) : t("alerts.form.preview", { hours });
   // Debounced as text: the input object is new on every render, its content is not.
   const current = JSON.stringify(input);
   const settledText = useDebouncedValue(current, PREVIEW_DEBOUNCE_MS);
@@ -103,7 +111,8 @@ function Preview({
     context: SILENT_OPERATION,
   });
   const when = (iso: string) => formatWhen(iso, settings);
-  const unit = input ? thresholdUnit(input.metric, settings) : null;
+  const peakMetric = input?.metric === "RAIN_SOON" ? "PRECIPITATION" : input?.metric;
+  const unit = peakMetric ? thresholdUnit(peakMetric, settings) : null;
   const refused = apiIssues(preview.error)[0];
   let body;
   if (problem) body = <p className="text-sm text-red-700 dark:text-red-300">{problem}</p>;
@@ -116,7 +125,12 @@ function Preview({
     );
   else if (!preview.data || preview.fetching || settledText !== current)
     body = <p className="text-sm text-muted">{t("alerts.form.previewLoading")}</p>;
-  else if (preview.data.previewAlertRule.length === 0) body = <p className="text-sm">{t("alerts.form.previewNone", { hours })}</p>;
+  else if (preview.data.previewAlertRule.length === 0)
+    body = (
+      <p className="text-sm">
+        {rainSoon ? t("alerts.form.previewRainSoonNone", { minutes: rainSoon }) : t("alerts.form.previewNone", { hours })}
+      </p>
+    );
   else
     body = (
       <ul className="flex flex-col gap-1 text-sm">
@@ -126,21 +140,15 @@ function Preview({
               place: match.place.label,
               from: when(match.from),
               to: when(match.to),
-              peak:
-                input!.metric === "CONDITION" ? "" : `${displayThreshold(input!.metric, match.peakValue, settings)} ${unit!.label}`.trim(),
+              peak: peakMetric === "CONDITION" ? "" : `${displayThreshold(peakMetric!, match.peakValue, settings)} ${unit!.label}`.trim(),
             })}
           </li>
         ))}
       </ul>
     );
   return (
-    <section
-      aria-label={t("alerts.form.preview", { hours })}
-      aria-live="polite"
-      className="rounded-md border border-default bg-muted p-3"
-      data-testid="rule-preview"
-    >
-      <h3 className="mb-1 text-sm font-medium">{t("alerts.form.preview", { hours })}</h3>
+    <section aria-label={title} aria-live="polite" className="rounded-md border border-default bg-muted p-3" data-testid="rule-preview">
+      <h3 className="mb-1 text-sm font-medium">{title}</h3>
       {body}
     </section>
   );
@@ -258,7 +266,10 @@ export default function AlertRuleOverlay({ close, params }: OverlayProps) {
             id={`${id}-metric`}
             className="input"
             value={draft.metric}
-            onChange={(event) => change({ metric: event.target.value as AlertMetric, threshold: "" })}
+            onChange={(event) => {
+              const metric = event.target.value as AlertMetric;
+              change({ metric, threshold: metric === "RAIN_SOON" ? "30" : "" });
+            }}
           >
             {ALERT_METRICS.map((metric) => (
               <option key={metric} value={metric}>
@@ -278,6 +289,32 @@ export default function AlertRuleOverlay({ close, params }: OverlayProps) {
           errorId={`${id}-conditions-error`}
           error={errors.conditions}
         />
+      ) : draft.metric === "RAIN_SOON" ? (
+        <div className="flex flex-col gap-1">
+          <label htmlFor={`${id}-threshold`} className="font-medium">
+            {t("alerts.form.rainWithin")}
+          </label>
+          <select
+            id={`${id}-threshold`}
+            className="input sm:max-w-xs"
+            value={draft.threshold}
+            aria-describedby={`${id}-rain-hint${errors.threshold ? ` ${id}-threshold-error` : ""}`}
+            onChange={(event) => change({ threshold: event.target.value })}
+          >
+            {/* A rule saved through the API with another number of minutes keeps it. */}
+            {[...new Set([...RAIN_SOON_MINUTES, Number(draft.threshold) || 30])]
+              .sort((a, b) => a - b)
+              .map((minutes) => (
+                <option key={minutes} value={String(minutes)}>
+                  {formatMinutes(minutes, settings.locale)}
+                </option>
+              ))}
+          </select>
+          <p id={`${id}-rain-hint`} className="text-sm text-muted">
+            {t("alerts.form.rainSoonHint")}
+          </p>
+          {error("threshold")}
+        </div>
       ) : (
         <div className="grid gap-4 sm:grid-cols-2">
           <div className="flex flex-col gap-1">
@@ -312,23 +349,26 @@ export default function AlertRuleOverlay({ close, params }: OverlayProps) {
         </div>
       )}
       <div className="grid gap-4 sm:grid-cols-2">
-        <div className="flex flex-col gap-1">
-          <label htmlFor={`${id}-lookahead`} className="font-medium">
-            {t("alerts.form.lookahead")}
-          </label>
-          <select
-            id={`${id}-lookahead`}
-            className="input"
-            value={draft.lookaheadHours}
-            onChange={(event) => change({ lookaheadHours: Number(event.target.value) })}
-          >
-            {LOOKAHEAD_HOURS.map((hours) => (
-              <option key={hours} value={hours}>
-                {t("alerts.form.lookaheadHours", { count: hours })}
-              </option>
-            ))}
-          </select>
-        </div>
+        {/* A rain-soon rule looks as far ahead as its minutes: the hours would say nothing. */}
+        {draft.metric !== "RAIN_SOON" && (
+          <div className="flex flex-col gap-1">
+            <label htmlFor={`${id}-lookahead`} className="font-medium">
+              {t("alerts.form.lookahead")}
+            </label>
+            <select
+              id={`${id}-lookahead`}
+              className="input"
+              value={draft.lookaheadHours}
+              onChange={(event) => change({ lookaheadHours: Number(event.target.value) })}
+            >
+              {LOOKAHEAD_HOURS.map((hours) => (
+                <option key={hours} value={hours}>
+                  {t("alerts.form.lookaheadHours", { count: hours })}
+                </option>
+              ))}
+            </select>
+          </div>
+        )}
         <div className="flex flex-col gap-1">
           <label htmlFor={`${id}-cooldown`} className="font-medium">
             {t("alerts.form.cooldown")}

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { useMutation } from "urql";
-import { displayThreshold, thresholdUnit } from "~/lib/alert-units";
+import { thresholdSummary } from "~/lib/alert-rule-summary";
 import { useDisplaySettings } from "~/lib/display-settings";
 import { SAVE_ALERT_RULE_MUTATION } from "~/lib/graphql/later-documents";
 import { FieldError, OverlayHeader } from "~/components/ui/form-parts";
@@ -20,12 +20,7 @@ export default function StarterRulesOverlay({ close }: OverlayProps) {
   function describe(entry: (typeof STARTER_RULES)[number]): string {
     const { rule } = entry;
     if (rule.metric === "CONDITION") return rule.conditions.map((condition) => t(`weather.condition.${condition}`)).join(", ");
-    const value = `${displayThreshold(rule.metric, rule.threshold, settings)} ${thresholdUnit(rule.metric, settings).label}`;
-    return t("alerts.summary", {
-      metric: t(`alerts.metric.${rule.metric}`),
-      comparator: t(`alerts.comparator.${rule.comparator}`),
-      threshold: value,
-    });
+    return thresholdSummary(rule, t, settings);
   }
 
   async function submit(event: FormEvent) {

@@ -2,7 +2,7 @@ import { useTranslation } from "react-i18next";
 import { useMutation, useQuery } from "urql";
 import { TrashIcon } from "~/components/icons";
 import { Tooltip } from "~/components/ui/tooltip";
-import { displayThreshold, thresholdUnit } from "~/lib/alert-units";
+import { thresholdSummary } from "~/lib/alert-rule-summary";
 import { formatWhen, useDisplaySettings } from "~/lib/display-settings";
 import { ALERT_RULES_QUERY, alertRuleInput } from "~/lib/graphql/documents";
 import {
@@ -37,11 +37,7 @@ function RuleRow({ rule }: { rule: AlertRule }) {
       ? new Intl.ListFormat(i18n.language, { type: "disjunction" }).format(
           (rule.conditions ?? []).map((condition) => t(`weather.condition.${condition}`)),
         )
-      : t("alerts.summary", {
-          metric: t(`alerts.metric.${rule.metric}`),
-          comparator: t(`alerts.comparator.${rule.comparator}`),
-          threshold: `${displayThreshold(rule.metric, rule.threshold ?? 0, settings)} ${thresholdUnit(rule.metric, settings).label}`.trim(),
-        });
+      : thresholdSummary(rule, t, settings);
 
   const [enabled, toggleEnabled] = useOptimisticToggle(rule.enabled, (next) => saveEnabled(next));
   async function snoozeOrResume() {

@@ -68,7 +68,9 @@ export type AlertMetric =
   | "WIND_SPEED"
   | "WIND_GUSTS"
   | "UV_INDEX"
-  | "CONDITION";
+  | "CONDITION"
+  /** Rain starting within the threshold's minutes, from the quarter-hour nowcast: one alert per shower. */
+  | "RAIN_SOON";
 
 export type Comparator = "AT_LEAST" | "AT_MOST";
 
