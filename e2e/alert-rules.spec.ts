@@ -206,3 +206,39 @@ test("a rule watches only on its days and hours, keeps them when switched off an
   await expect(row).not.toContainText("Quiet until");
   expect((await saved()).snoozedUntil).toBeNull();
 });
+
+test("a rain-soon rule: the editor asks how far ahead, previews the showers starting then, and the list says it in the user's words", async ({
+  page,
+  context,
+  request,
+  baseURL,
+}) => {
+  const account = await accountWithPlace(request, baseURL!, "Rainy Ridge");
+  await signInBrowser(context, baseURL!, account.token);
+  await gotoHydrated(page, "/settings");
+  const section = page.getByRole("region", { name: "Alert rules" });
+  await section.getByRole("button", { name: "New alert rule" }).click();
+  const dialog = page.getByRole("dialog", { name: "New alert rule" });
+  await dialog.getByLabel("Name").fill("Umbrella");
+  await dialog.getByLabel("Watch").selectOption({ label: "Rain starting soon" });
+  const within = dialog.getByLabel("Starting within", { exact: true });
+  await expect(within).toHaveValue("30");
+  await expect(within).toHaveAccessibleDescription("Watches the next 2 hours in quarter hours: one alert per shower.");
+  // Neither a comparator nor hours ahead: the minutes are the rule.
+  await expect(dialog.getByLabel("When it is", { exact: true })).toHaveCount(0);
+  await expect(dialog.getByLabel("Look ahead", { exact: true })).toHaveCount(0);
+  await within.selectOption({ label: "120 min" });
+  const preview = dialog.getByTestId("rule-preview");
+  await expect(preview.getByRole("heading")).toHaveText("Preview: rain starting within 120 min");
+  // The fake's showers depend on the hour: either none starts in the next 2 hours, or each is listed with its wettest quarter hour.
+  await expect(preview.getByText(/^No rain starting within 120 min\.$/).or(preview.getByRole("listitem").first())).toBeVisible();
+  for (const item of await preview.getByRole("listitem").all()) await expect(item).toHaveText(/^Rainy Ridge: .+ – .+, peak [\d.]+ in$/);
+
+  await dialog.getByRole("button", { name: "Save rule" }).click();
+  await expect(dialog).toBeHidden();
+  await expect(section.getByRole("listitem").filter({ hasText: "Umbrella" })).toContainText("Rain within 120 min · Every place");
+  const { alertRules } = await account.gql(E2eAlertRulesThresholdsDocument);
+  expect(alertRules).toEqual([{ name: "Umbrella", threshold: 120 }]);
+  await section.getByRole("button", { name: "Edit Umbrella" }).click();
+  await expect(page.getByRole("dialog", { name: "Edit alert rule" }).getByLabel("Starting within", { exact: true })).toHaveValue("120");
+});
