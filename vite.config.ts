@@ -56,6 +56,8 @@ export default defineConfig(({ isSsrBuild }) => ({
     ssr: { build: { rollupOptions: { input: "./server.ts" } } },
   },
   build: {
+    // Kept in build/client/.vite (not served): the server names a lazy module's chunks from it (app/server/lazy-chunks.server.ts).
+    manifest: true,
     rollupOptions: isSsrBuild
       ? undefined
       : {

@@ -54,6 +54,46 @@ test("/ leaves the cache's updaters, analytics, later documents and the error vi
   expect(requested.filter((pathname) => LATER.analytics.test(pathname))).toEqual([]);
 });
 
+test("a signed-in page names the dashboard's chunks for the browser to fetch beside the entry; a visitor's page leaves them out", async ({
+  page,
+  context,
+  request,
+  baseURL,
+}) => {
+  const dashboard = /^\/assets\/dashboard-[\w-]{8}\.js$/;
+  const assets = readdirSync(path.join(ROOT, "build/client/assets")).map((file) => `/assets/${file}`);
+  expect(assets.filter((src) => dashboard.test(src))).toHaveLength(1);
+
+  const visitorHtml = await (await request.get(`${baseURL}/`)).text();
+  expect(referencedScripts(visitorHtml).filter((src) => dashboard.test(src))).toEqual([]);
+
+  const { token } = await accountWithPlace(request, baseURL!, "Berlin");
+  const signedIn = await request.get(`${baseURL}/`, { headers: { cookie: `weatherbot_session=${token}` } });
+  const html = await signedIn.text();
+  const nonce = /'nonce-([^']+)'/.exec(signedIn.headers()["content-security-policy"] ?? "")![1]!;
+  const preload = [...html.matchAll(/<link\b[^>]*\brel="modulepreload"[^>]*>/g)]
+    .map((match) => match[0])
+    .find((tag) => /\/assets\/dashboard-/.test(tag));
+  // Each chunk named once: the dashboard's links leave out what the entry and the route name already.
+  const preloads = [...html.matchAll(/<link\b[^>]*\brel="modulepreload"[^>]*\bhref="([^"]+)"/g)].map((match) => match[1]);
+  expect(preloads.length).toBeGreaterThan(5);
+  expect(new Set(preloads).size).toBe(preloads.length);
+  // In the head, with the page's nonce (the CSP allows no script without it).
+  expect(preload).toContain(`nonce="${nonce}"`);
+  expect(html.indexOf(preload!)).toBeLessThan(html.indexOf("</head>"));
+
+  // The build's manifest, from which the server names them, is not served.
+  expect((await request.get(`${baseURL}/.vite/manifest.json`)).status()).toBe(404);
+
+  // The browser fetches it once, from the page's own link, and the dashboard works.
+  const requested: string[] = [];
+  page.on("request", (sent) => requested.push(new URL(sent.url()).pathname));
+  await signInBrowser(context, baseURL!, token);
+  await gotoHydrated(page, `${baseURL}/`);
+  await expect(page.getByRole("article", { name: "Berlin" })).toBeVisible();
+  expect(requested.filter((pathname) => dashboard.test(pathname))).toHaveLength(1);
+});
+
 test("the browser's locale chunks carry the app's texts; the bot's are in chunks of their own, which only the inbox loads", () => {
   const assets = path.join(ROOT, "build/client/assets");
   const bot = JSON.parse(readFileSync(path.join(ROOT, "locales/en-US/bot.json"), "utf8")) as { briefing: { unavailable: string } };

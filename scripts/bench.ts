@@ -16,8 +16,8 @@ import { benchLighthouse } from "./bench/lighthouse";
 import { benchOfflineRepeatVisit } from "./bench/offline-repeat-visit";
 import { benchPages, pageRows } from "./bench/pages";
 
-// Issue 5's budget for the whole product; the shell alone had 120 KB (issue 2).
-const BUDGET_KB = { firstLoadJs: 150, shellFirstLoadJs: 120, graphqlClientLibraries: 30 };
+// Issue 16's budget for the first load of /; issue 5's for the whole product; the shell alone had 120 KB (issue 2).
+const BUDGET_KB = { firstLoadJs: 180, productFirstLoadJs: 150, shellFirstLoadJs: 120, graphqlClientLibraries: 30 };
 const DATABASE_KINDS: BenchDatabaseKind[] = ["SQLite", "PostgreSQL"];
 const TARGETS = {
   lcpMs: 1800,
@@ -110,7 +110,7 @@ console.log("\nFigures:");
 row(
   "first-load JS of /",
   `${bundle.totalKb.toFixed(1)} KB`,
-  `budget ${BUDGET_KB.firstLoadJs} KB: ${verdict(bundle.totalKb <= BUDGET_KB.firstLoadJs)} (shell budget ${BUDGET_KB.shellFirstLoadJs} KB: ${verdict(bundle.totalKb <= BUDGET_KB.shellFirstLoadJs)})`,
+  `budget ${BUDGET_KB.firstLoadJs} KB: ${verdict(bundle.totalKb <= BUDGET_KB.firstLoadJs)} (issue 5's ${BUDGET_KB.productFirstLoadJs} KB: ${verdict(bundle.totalKb <= BUDGET_KB.productFirstLoadJs)}; shell budget ${BUDGET_KB.shellFirstLoadJs} KB: ${verdict(bundle.totalKb <= BUDGET_KB.shellFirstLoadJs)})`,
 );
 row(
   "GraphQL client libraries in it",

@@ -11,9 +11,11 @@ import { createRequestLimits, type RequestLimits } from "../api/request-limits.s
 import { offlinePageHeader } from "../lib/csp.server";
 import type { ServerEnv } from "../lib/env.server";
 import { graphqlFetchContext } from "../lib/graphql/executor-context";
+import { lazyChunksContext, type LazyChunks } from "../lib/lazy-chunks-context";
 import { requestLogContext } from "../lib/request-log-context";
 import { GRAPHQL_PATH } from "../shared/graphql-path";
 import { clientAddress, createGraphQLEndpoint, inProcessGraphQLFetch, isGraphQLPath } from "./graphql-endpoint.server";
+import { lazyChunksOf } from "./lazy-chunks.server";
 import { graphqlProxy, hostedGraphQLFetch } from "./graphql-proxy.server";
 import { healthHandler } from "./health.server";
 import { createLogger, type Logger } from "./logger.server";
@@ -64,7 +66,8 @@ function serveStatic(app: express.Express, clientDir: string) {
   app.use("/assets", express.static(path.join(clientDir, "assets"), { immutable: true, maxAge: "1y", index: false }));
   // Only what the build put at the top level: every page request would otherwise cost a
   // file-system lookup first (a few per cent of a signed-in page).
-  const topLevel = new Set(readdirSync(clientDir).filter((name) => name !== "assets"));
+  // Not .vite/: the build's manifest is the server's to read (lazy-chunks.server.ts), not a file to serve.
+  const topLevel = new Set(readdirSync(clientDir).filter((name) => name !== "assets" && !name.startsWith(".")));
   const files = express.static(clientDir, {
     index: false,
     maxAge: "1h",
@@ -131,12 +134,15 @@ function createExpressApp(
     if (!refusedOverLimit(limits, "requests", req.ip ?? "unknown", req, res, pageRefusal)) next();
   });
 
+  const build = serverBuildSource(assets);
+  const lazyChunks: Promise<LazyChunks> =
+    assets.kind === "static" ? build().then((loaded) => lazyChunksOf(assets.clientDir, loaded.assets)) : Promise.resolve(() => []);
   app.all(
     "/{*splat}",
     createRequestHandler({
-      build: serverBuildSource(assets),
+      build,
       mode: env.NODE_ENV,
-      getLoadContext(req) {
+      async getLoadContext(req) {
         // Loaders and actions call the embedded API in-process, as this client address, under this request's id.
         const context = new RouterContextProvider();
         const requestId = requestIdOf(req) ?? "";
@@ -146,6 +152,7 @@ function createExpressApp(
             : inProcessGraphQLFetch(backend.api.yoga.fetch, req.ip ?? "unknown", requestId);
         context.set(graphqlFetchContext, graphqlFetch);
         context.set(requestLogContext, { requestId, logger });
+        context.set(lazyChunksContext, await lazyChunks);
         return context;
       },
     }),

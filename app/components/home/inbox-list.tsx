@@ -8,6 +8,7 @@ import { useDisplaySettings } from "~/lib/display-settings";
 import {
   DELETE_MESSAGE_MUTATION,
   INBOX_QUERY,
+  inboxVariables,
   MARK_ALL_READ_MUTATION,
   MARK_READ_MUTATION,
   RESTORE_MESSAGE_MUTATION,
@@ -23,8 +24,6 @@ import { hourCycle } from "~/shared/units";
 
 /** How focus finds its way in the inbox when a message (or one of its buttons) goes away. */
 const INBOX_ROWS = { row: "data-message-id", control: "delete", fallbackId: "inbox-heading" };
-
-export const inboxVariables = (after?: string) => (after ? { after } : {});
 
 const KIND_STYLE: Record<MessageFields["kind"], string> = {
   BRIEFING: "bg-sky-100 text-sky-900 dark:bg-sky-900 dark:text-sky-100",

@@ -25,6 +25,8 @@ export {
 
 /** The inbox's page size (written in the Inbox document); later pages pass the previous page's `endCursor` as `after`. */
 export const INBOX_PAGE_SIZE = 30;
+/** The Inbox document's variables for the first page (`after` unset) or a later one. */
+export const inboxVariables = (after?: string) => (after ? { after } : {});
 
 /** Everything a saved rule's input holds, so a quick change (on/off) keeps the rest as it is. */
 export function alertRuleInput(rule: AlertRuleFieldsFragment) {
