@@ -1,8 +1,8 @@
 import type { Page } from "@playwright/test";
 import { expect, gotoHydrated, test } from "./fixtures";
 import { startAppServer } from "./support/app-server";
-import { accountWithPlace, uniqueEmail } from "./support/graphql";
-import { E2eAccountSpeakGermanDocument } from "./support/documents.generated";
+import { accountWithPlace, operationBody, uniqueEmail } from "./support/graphql";
+import { E2eAccountMeDocument, E2eAccountSignUpDocument, E2eAccountSpeakGermanDocument } from "./support/documents.generated";
 import { waitForOfflineReady } from "./support/pwa";
 
 async function fillAccountForm(page: Page, email: string, password: string) {
@@ -49,7 +49,10 @@ test.describe("account forms", () => {
       expect(logOut.status()).toBe(303);
       await expect(page.getByRole("button", { name: "Log in" })).toBeVisible();
       expect((await context.cookies()).find((c) => c.name === "weatherbot_session")).toBeUndefined();
-      const me = await request.post("/graphql", { data: { query: "{ me { email } }" }, headers: { authorization: `Bearer ${token}` } });
+      const me = await request.post("/graphql", {
+        data: operationBody(E2eAccountMeDocument),
+        headers: { authorization: `Bearer ${token}` },
+      });
       expect(await me.json()).toEqual({ data: { me: null } });
     });
 
@@ -215,9 +218,7 @@ test.describe("named session middleware", () => {
 
   test("`auth` sends a visitor to log in and back; `guest` sends a signed-in user home", async ({ page, request }) => {
     const email = uniqueEmail();
-    await request.post("/graphql", {
-      data: { query: `mutation { signUp(email: "${email}", password: "a sturdy passphrase") { token } }` },
-    });
+    await request.post("/graphql", { data: operationBody(E2eAccountSignUpDocument, { email, password: "a sturdy passphrase" }) });
 
     await page.goto("/__test/members");
     await expect(page).toHaveURL(/\/settings\?section=account&redirectTo=%2F__test%2Fmembers$/);

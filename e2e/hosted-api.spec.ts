@@ -3,6 +3,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, test } from "./fixtures";
 import { startAppServer } from "./support/app-server";
+import { E2eHostedApiMeDocument } from "./support/documents.generated";
+import { operationBody } from "./support/graphql";
 
 test("with GRAPHQL_URL the app uses a hosted API: loaders and the browser's /graphql go there with the bearer", async () => {
   const weather = {
@@ -32,7 +34,7 @@ test("with GRAPHQL_URL the app uses a hosted API: loaders and the browser's /gra
     const viaFront = await fetch(`${front.baseURL}/graphql`, {
       method: "POST",
       headers: { "content-type": "application/json", cookie, origin: front.baseURL },
-      body: JSON.stringify({ query: "{ me { email } }" }),
+      body: JSON.stringify(operationBody(E2eHostedApiMeDocument)),
     });
     expect(await viaFront.json()).toEqual({ data: { me: { email } } });
 
@@ -40,7 +42,7 @@ test("with GRAPHQL_URL the app uses a hosted API: loaders and the browser's /gra
     const direct = await fetch(`${hosted.baseURL}/graphql`, {
       method: "POST",
       headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
-      body: JSON.stringify({ query: "{ me { email } }" }),
+      body: JSON.stringify(operationBody(E2eHostedApiMeDocument)),
     });
     expect(await direct.json()).toEqual({ data: { me: { email } } });
     expect(existsSync(path.join(frontDataDir, "weatherbot.sqlite"))).toBe(false);

@@ -4,7 +4,14 @@ import { connect } from "node:net";
 import path from "node:path";
 import { expect, gotoHydrated, test } from "./fixtures";
 import { ROOT, SERVER_ENTRY, startAppServer } from "./support/app-server";
-import { uniqueEmail } from "./support/graphql";
+import {
+  E2eServerLogOutDocument,
+  E2eServerMeDocument,
+  E2eServerSearchLocationsDocument,
+  E2eServerSignUpDocument,
+  type E2eServerSignUpMutation,
+} from "./support/documents.generated";
+import { operationBody, uniqueEmail } from "./support/graphql";
 
 test.describe("the production server", () => {
   test("GET /healthz answers 200 with the build id", async ({ request }) => {
@@ -57,10 +64,10 @@ test.describe("the production server", () => {
 
   test("answers that depend on the session are never stored: /graphql, signed-in pages and their .data", async ({ request }) => {
     const signUp = await request.post("/graphql", {
-      data: { query: `mutation { signUp(email: "${uniqueEmail("no-store")}", password: "a sturdy passphrase") { token } }` },
+      data: operationBody(E2eServerSignUpDocument, { email: uniqueEmail("no-store"), password: "a sturdy passphrase" }),
     });
     expect(signUp.headers()["cache-control"]).toBe("private, no-store");
-    const token = ((await signUp.json()) as { data: { signUp: { token: string } } }).data.signUp.token;
+    const token = ((await signUp.json()) as { data: E2eServerSignUpMutation }).data.signUp.token;
     const cookie = { cookie: `weatherbot_session=${token}` };
     const data = await request.get("/settings.data", { headers: cookie });
     expect(data.status()).toBe(200);
@@ -235,7 +242,7 @@ test("nothing secret or server-only is in build/client", () => {
 test.describe("the embedded GraphQL API", () => {
   test("is served by the same process at /graphql", async ({ request }) => {
     const response = await request.post("/graphql", {
-      data: { query: `{ searchLocations(query: "ber") { name timeZone } }` },
+      data: operationBody(E2eServerSearchLocationsDocument, { query: "ber" }),
     });
     expect(response.status()).toBe(200);
     expect(await response.json()).toEqual({ data: { searchLocations: [{ name: "Berlin", timeZone: "Europe/Berlin" }] } });
@@ -244,17 +251,17 @@ test.describe("the embedded GraphQL API", () => {
   test("accepts the session cookie from the app's own pages, and refuses it cross-site", async ({ playwright, baseURL }) => {
     const api = await playwright.request.newContext({ baseURL });
     const signUp = await api.post("/graphql", {
-      data: { query: `mutation { signUp(email: "cookie@example.com", password: "a cookie pass") { token } }` },
+      data: operationBody(E2eServerSignUpDocument, { email: "cookie@example.com", password: "a cookie pass" }),
     });
-    const token = ((await signUp.json()) as { data: { signUp: { token: string } } }).data.signUp.token;
-    const me = { query: "{ me { email } }" };
+    const token = ((await signUp.json()) as { data: E2eServerSignUpMutation }).data.signUp.token;
+    const me = operationBody(E2eServerMeDocument);
     const sameOrigin = await api.post("/graphql", {
       data: me,
       headers: { Cookie: `weatherbot_session=${token}`, Origin: baseURL!, "Sec-Fetch-Site": "same-origin" },
     });
     expect(await sameOrigin.json()).toEqual({ data: { me: { email: "cookie@example.com" } } });
     const crossSite = await api.post("/graphql", {
-      data: { query: "mutation { logOut }" },
+      data: operationBody(E2eServerLogOutDocument),
       headers: { Cookie: `weatherbot_session=${token}`, Origin: "https://evil.example" },
     });
     expect(crossSite.status()).toBe(403);
@@ -263,7 +270,7 @@ test.describe("the embedded GraphQL API", () => {
 
   test("refuses a cross-site POST (CSRF) before it reaches a resolver", async ({ request }) => {
     const response = await request.post("/graphql", {
-      data: { query: "mutation { logOut }" },
+      data: operationBody(E2eServerLogOutDocument),
       headers: { Origin: "https://evil.example", "Sec-Fetch-Site": "cross-site" },
     });
     expect(response.status()).toBe(403);

@@ -9,7 +9,17 @@ import { startFakeOpenMeteo, type FakeOpenMeteo } from "../tests/fakes/open-mete
 import { startPostgresServer } from "../tests/support/postgres-server";
 import { expect, test } from "./fixtures";
 import { ROOT, startAppServer, type AppServer } from "./support/app-server";
-import { accountWithPlace } from "./support/graphql";
+import {
+  E2eShutdownMeDocument,
+  E2eShutdownMessageReceivedDocument,
+  E2eShutdownPageDocument,
+  E2eShutdownSaveDocument,
+  E2eShutdownSendDocument,
+  type E2eShutdownPageQuery,
+  type E2eShutdownSaveMutation,
+  type E2eShutdownSendMutation,
+} from "./support/documents.generated";
+import { accountWithPlace, operationBody } from "./support/graphql";
 
 /**
  * SIGTERM under load, against the built server, on SQLite and on PostgreSQL: every request is
@@ -71,27 +81,18 @@ function post(port: number, agent: Agent, token: string, body: unknown): Promise
   });
 }
 
-const ME = { query: "query ShutdownMe { me { id } messages(first: 5) { edges { id } } }" };
-const SAVE_BRIEFING = {
-  query: "mutation ShutdownSave($input: BriefingInput!) { saveBriefing(input: $input) { id } }",
-};
-const sendBriefingNow = (id: string) => ({
-  query: "mutation ShutdownSend($id: ID!) { sendBriefingNow(id: $id) { id } }",
-  variables: { id },
-});
+// shutdown.graphql's documents, sent on this file's own agents and sockets (see post and subscribe).
+const ME = operationBody(E2eShutdownMeDocument);
+const sendBriefingNow = (id: string) => operationBody(E2eShutdownSendDocument, { id });
 
 /** Every message id of the account, page by page. */
 async function messageIds(port: number, token: string): Promise<Set<string>> {
   const ids = new Set<string>();
   const agent = new Agent();
   for (let after: string | null = null; ;) {
-    const outcome = await post(port, agent, token, {
-      query: "query ShutdownPage($after: String) { messages(first: 50, after: $after) { edges { id } endCursor hasMore } }",
-      variables: { after },
-    });
+    const outcome = await post(port, agent, token, operationBody(E2eShutdownPageDocument, { after }));
     if (outcome.kind !== "answered") throw new Error(`messages: ${outcome.kind}`);
-    const page = (JSON.parse(outcome.body) as { data: { messages: { edges: Array<{ id: string }>; endCursor: string; hasMore: boolean } } })
-      .data.messages;
+    const page = (JSON.parse(outcome.body) as { data: E2eShutdownPageQuery }).data.messages;
     for (const edge of page.edges) ids.add(edge.id);
     if (!page.hasMore) return ids;
     after = page.endCursor;
@@ -110,7 +111,7 @@ function subscribe(port: number, token: string) {
   socket.on("message", (data) => {
     const message = JSON.parse(data.toString()) as { type: string };
     if (message.type === "connection_ack") {
-      socket.send(JSON.stringify({ id: "1", type: "subscribe", payload: { query: "subscription { messageReceived { id } }" } }));
+      socket.send(JSON.stringify({ id: "1", type: "subscribe", payload: operationBody(E2eShutdownMessageReceivedDocument) }));
     }
     if (message.type === "next") onMessage();
   });
@@ -162,11 +163,15 @@ async function shutdownUnderLoad(store: EngineStore, weather: FakeOpenMeteo, req
       .poll(() => weather.forecastRequests.some((call) => call.some(({ latitude }) => isSeededPlace(latitude))), { timeout: 60_000 })
       .toBe(true);
 
-    const saved = await post(server.port, new Agent(), account.token, {
-      ...SAVE_BRIEFING,
-      variables: { input: { name: "Load", placeIds: [account.placeId], period: "TODAY", time: "07:00", days: ["MON"] } },
-    });
-    const briefingId = (JSON.parse((saved as { body: string }).body) as { data: { saveBriefing: { id: string } } }).data.saveBriefing.id;
+    const saved = await post(
+      server.port,
+      new Agent(),
+      account.token,
+      operationBody(E2eShutdownSaveDocument, {
+        input: { name: "Load", placeIds: [account.placeId], period: "TODAY", time: "07:00", days: ["MON"] },
+      }),
+    );
+    const briefingId = (JSON.parse((saved as { body: string }).body) as { data: E2eShutdownSaveMutation }).data.saveBriefing.id;
 
     // Eight clients, each on kept-alive connections, alternating a query and a mutation until refused.
     const agent = new Agent({ keepAlive: true, maxSockets: 8 });
@@ -223,7 +228,7 @@ async function shutdownUnderLoad(store: EngineStore, weather: FakeOpenMeteo, req
 
     // Every acknowledged mutation (a message written) is there after a restart.
     const acknowledged = answered.flatMap((outcome) => {
-      const result = JSON.parse(outcome.body) as { data?: { sendBriefingNow?: { id: string } } };
+      const result = JSON.parse(outcome.body) as { data?: Partial<E2eShutdownSendMutation> };
       return result.data?.sendBriefingNow ? [result.data.sendBriefingNow.id] : [];
     });
     expect(acknowledged.length).toBeGreaterThan(0);

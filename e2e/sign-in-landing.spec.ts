@@ -1,6 +1,7 @@
 import type { Page } from "@playwright/test";
 import { expect, gotoHydrated, test } from "./fixtures";
-import { uniqueEmail } from "./support/graphql";
+import { E2eSignInLandingSignUpDocument } from "./support/documents.generated";
+import { operationBody, uniqueEmail } from "./support/graphql";
 
 async function submitAccountForm(page: Page, email: string, button: "Create account" | "Log in") {
   if (button === "Create account") await page.getByRole("link", { name: "New here? Create an account" }).click();
@@ -31,7 +32,7 @@ test("signing up lands on Home, where a new user can look up weather and add a f
 
 test("logging in lands on Home; a safe redirectTo is still followed", async ({ page, request }) => {
   const email = uniqueEmail("landing");
-  await request.post("/graphql", { data: { query: `mutation { signUp(email: "${email}", password: "a sturdy passphrase") { token } }` } });
+  await request.post("/graphql", { data: operationBody(E2eSignInLandingSignUpDocument, { email, password: "a sturdy passphrase" }) });
   await gotoHydrated(page, "/settings");
   await submitAccountForm(page, email, "Log in");
   await expect(page).toHaveURL(/\/$/, { timeout: 15_000 }); // scrypt and a page load, on a busy machine

@@ -36,6 +36,17 @@ export type E2eAccountSpeakGermanMutationVariables = Exact<{ [key: string]: neve
 
 export type E2eAccountSpeakGermanMutation = { updateSettings: { id: string } };
 
+export type E2eAccountSignUpMutationVariables = Exact<{
+  email: string;
+  password: string;
+}>;
+
+export type E2eAccountSignUpMutation = { signUp: { token: string } };
+
+export type E2eAccountMeQueryVariables = Exact<{ [key: string]: never }>;
+
+export type E2eAccountMeQuery = { me: { email: string } | null };
+
 export type E2eAlertRulesThresholdsQueryVariables = Exact<{ [key: string]: never }>;
 
 export type E2eAlertRulesThresholdsQuery = { alertRules: Array<{ name: string; threshold: number | null }> };
@@ -82,6 +93,10 @@ export type E2eFeedbackOnServerQuery = {
   messages: { edges: Array<{ id: string }> };
 };
 
+export type E2eHostedApiMeQueryVariables = Exact<{ [key: string]: never }>;
+
+export type E2eHostedApiMeQuery = { me: { email: string } | null };
+
 export type E2ePlacesAddAtMutationVariables = Exact<{
   label?: string | null | undefined;
   lat: number;
@@ -117,6 +132,10 @@ export type E2ePwaPlaceLabelsQueryVariables = Exact<{ [key: string]: never }>;
 
 export type E2ePwaPlaceLabelsQuery = { places: Array<{ label: string }> };
 
+export type E2eRequestLimitsLogOutMutationVariables = Exact<{ [key: string]: never }>;
+
+export type E2eRequestLimitsLogOutMutation = { logOut: boolean };
+
 export type E2eScreenReaderNamesAddZurichMutationVariables = Exact<{ [key: string]: never }>;
 
 export type E2eScreenReaderNamesAddZurichMutation = { addPlace: { id: string } };
@@ -124,6 +143,60 @@ export type E2eScreenReaderNamesAddZurichMutation = { addPlace: { id: string } }
 export type E2eScreensAddParisStudioMutationVariables = Exact<{ [key: string]: never }>;
 
 export type E2eScreensAddParisStudioMutation = { addPlace: { id: string } };
+
+export type E2eServerSignUpMutationVariables = Exact<{
+  email: string;
+  password: string;
+}>;
+
+export type E2eServerSignUpMutation = { signUp: { token: string } };
+
+export type E2eServerSearchLocationsQueryVariables = Exact<{
+  query: string;
+}>;
+
+export type E2eServerSearchLocationsQuery = { searchLocations: Array<{ name: string; timeZone: string }> };
+
+export type E2eServerMeQueryVariables = Exact<{ [key: string]: never }>;
+
+export type E2eServerMeQuery = { me: { email: string } | null };
+
+export type E2eServerLogOutMutationVariables = Exact<{ [key: string]: never }>;
+
+export type E2eServerLogOutMutation = { logOut: boolean };
+
+export type E2eShutdownMeQueryVariables = Exact<{ [key: string]: never }>;
+
+export type E2eShutdownMeQuery = { me: { id: string } | null; messages: { edges: Array<{ id: string }> } };
+
+export type E2eShutdownSaveMutationVariables = Exact<{
+  input: BriefingInput;
+}>;
+
+export type E2eShutdownSaveMutation = { saveBriefing: { id: string } };
+
+export type E2eShutdownSendMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+export type E2eShutdownSendMutation = { sendBriefingNow: { id: string } };
+
+export type E2eShutdownPageQueryVariables = Exact<{
+  after?: string | null | undefined;
+}>;
+
+export type E2eShutdownPageQuery = { messages: { endCursor: string | null; hasMore: boolean; edges: Array<{ id: string }> } };
+
+export type E2eShutdownMessageReceivedSubscriptionVariables = Exact<{ [key: string]: never }>;
+
+export type E2eShutdownMessageReceivedSubscription = { messageReceived: { id: string } };
+
+export type E2eSignInLandingSignUpMutationVariables = Exact<{
+  email: string;
+  password: string;
+}>;
+
+export type E2eSignInLandingSignUpMutation = { signUp: { token: string } };
 
 export type E2eSignUpMutationVariables = Exact<{
   email: string;
@@ -175,6 +248,20 @@ export const E2eAccountSpeakGermanDocument = gql`
     }
   }
 ` as unknown as DocumentNode<E2eAccountSpeakGermanMutation, E2eAccountSpeakGermanMutationVariables>;
+export const E2eAccountSignUpDocument = gql`
+  mutation E2eAccountSignUp($email: String!, $password: String!) {
+    signUp(email: $email, password: $password) {
+      token
+    }
+  }
+` as unknown as DocumentNode<E2eAccountSignUpMutation, E2eAccountSignUpMutationVariables>;
+export const E2eAccountMeDocument = gql`
+  query E2eAccountMe {
+    me {
+      email
+    }
+  }
+` as unknown as DocumentNode<E2eAccountMeQuery, E2eAccountMeQueryVariables>;
 export const E2eAlertRulesThresholdsDocument = gql`
   query E2eAlertRulesThresholds {
     alertRules {
@@ -242,6 +329,13 @@ export const E2eFeedbackOnServerDocument = gql`
     }
   }
 ` as unknown as DocumentNode<E2eFeedbackOnServerQuery, E2eFeedbackOnServerQueryVariables>;
+export const E2eHostedApiMeDocument = gql`
+  query E2eHostedApiMe {
+    me {
+      email
+    }
+  }
+` as unknown as DocumentNode<E2eHostedApiMeQuery, E2eHostedApiMeQueryVariables>;
 export const E2ePlacesAddAtDocument = gql`
   mutation E2ePlacesAddAt($label: String, $lat: Float!) {
     addPlace(latitude: $lat, longitude: 2.35, label: $label) {
@@ -305,6 +399,11 @@ export const E2ePwaPlaceLabelsDocument = gql`
     }
   }
 ` as unknown as DocumentNode<E2ePwaPlaceLabelsQuery, E2ePwaPlaceLabelsQueryVariables>;
+export const E2eRequestLimitsLogOutDocument = gql`
+  mutation E2eRequestLimitsLogOut {
+    logOut
+  }
+` as unknown as DocumentNode<E2eRequestLimitsLogOutMutation, E2eRequestLimitsLogOutMutationVariables>;
 export const E2eScreenReaderNamesAddZurichDocument = gql`
   mutation E2eScreenReaderNamesAddZurich {
     addPlace(latitude: 47.37, longitude: 8.54, label: "Zurich") {
@@ -319,6 +418,84 @@ export const E2eScreensAddParisStudioDocument = gql`
     }
   }
 ` as unknown as DocumentNode<E2eScreensAddParisStudioMutation, E2eScreensAddParisStudioMutationVariables>;
+export const E2eServerSignUpDocument = gql`
+  mutation E2eServerSignUp($email: String!, $password: String!) {
+    signUp(email: $email, password: $password) {
+      token
+    }
+  }
+` as unknown as DocumentNode<E2eServerSignUpMutation, E2eServerSignUpMutationVariables>;
+export const E2eServerSearchLocationsDocument = gql`
+  query E2eServerSearchLocations($query: String!) {
+    searchLocations(query: $query) {
+      name
+      timeZone
+    }
+  }
+` as unknown as DocumentNode<E2eServerSearchLocationsQuery, E2eServerSearchLocationsQueryVariables>;
+export const E2eServerMeDocument = gql`
+  query E2eServerMe {
+    me {
+      email
+    }
+  }
+` as unknown as DocumentNode<E2eServerMeQuery, E2eServerMeQueryVariables>;
+export const E2eServerLogOutDocument = gql`
+  mutation E2eServerLogOut {
+    logOut
+  }
+` as unknown as DocumentNode<E2eServerLogOutMutation, E2eServerLogOutMutationVariables>;
+export const E2eShutdownMeDocument = gql`
+  query E2eShutdownMe {
+    me {
+      id
+    }
+    messages(first: 5) {
+      edges {
+        id
+      }
+    }
+  }
+` as unknown as DocumentNode<E2eShutdownMeQuery, E2eShutdownMeQueryVariables>;
+export const E2eShutdownSaveDocument = gql`
+  mutation E2eShutdownSave($input: BriefingInput!) {
+    saveBriefing(input: $input) {
+      id
+    }
+  }
+` as unknown as DocumentNode<E2eShutdownSaveMutation, E2eShutdownSaveMutationVariables>;
+export const E2eShutdownSendDocument = gql`
+  mutation E2eShutdownSend($id: ID!) {
+    sendBriefingNow(id: $id) {
+      id
+    }
+  }
+` as unknown as DocumentNode<E2eShutdownSendMutation, E2eShutdownSendMutationVariables>;
+export const E2eShutdownPageDocument = gql`
+  query E2eShutdownPage($after: String) {
+    messages(first: 50, after: $after) {
+      edges {
+        id
+      }
+      endCursor
+      hasMore
+    }
+  }
+` as unknown as DocumentNode<E2eShutdownPageQuery, E2eShutdownPageQueryVariables>;
+export const E2eShutdownMessageReceivedDocument = gql`
+  subscription E2eShutdownMessageReceived {
+    messageReceived {
+      id
+    }
+  }
+` as unknown as DocumentNode<E2eShutdownMessageReceivedSubscription, E2eShutdownMessageReceivedSubscriptionVariables>;
+export const E2eSignInLandingSignUpDocument = gql`
+  mutation E2eSignInLandingSignUp($email: String!, $password: String!) {
+    signUp(email: $email, password: $password) {
+      token
+    }
+  }
+` as unknown as DocumentNode<E2eSignInLandingSignUpMutation, E2eSignInLandingSignUpMutationVariables>;
 export const E2eSignUpDocument = gql`
   mutation E2eSignUp($email: String!, $password: String!) {
     signUp(email: $email, password: $password, timeZone: "Europe/Berlin") {

@@ -27,6 +27,14 @@ export type Gql = {
   <Data = any>(query: string, variables?: Record<string, unknown>): Promise<Data>;
 };
 
+/**
+ * The JSON body of a typed document's request (a spec's own `.graphql`), variables checked against it, for specs that
+ * send it themselves to read the answer's status and headers, or with cookies, origins, sockets or agents of their own.
+ */
+export function operationBody<R, V extends Record<string, unknown>>(document: TypedDocumentNode<R, V>, variables?: V) {
+  return variables === undefined ? { query: print(document) } : { query: print(document), variables };
+}
+
 /** Calls the API at `baseURL` with a bearer token, as another client of the same account would. */
 export function apiAs(request: APIRequestContext, baseURL: string, token: string | null): Gql {
   return (async (document: string | TypedDocumentNode<unknown, object>, variables: object = {}) => {

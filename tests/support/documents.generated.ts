@@ -868,6 +868,10 @@ export type TestSyncRenamePlaceMutationVariables = Exact<{
 
 export type TestSyncRenamePlaceMutation = { renamePlace: { id: string } };
 
+export type TestRequestLimitsSharedTypenameQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestRequestLimitsSharedTypenameQuery = { __typename: "Query" };
+
 export type TestRestartMeQueryVariables = Exact<{ [key: string]: never }>;
 
 export type TestRestartMeQuery = { me: { id: string; email: string } | null };
@@ -946,6 +950,14 @@ export type TestKeptPlaceLabelsQuery = { places: Array<{ label: string }> };
 export type TestKeptViewerQueryVariables = Exact<{ [key: string]: never }>;
 
 export type TestKeptViewerQuery = { me: { id: string } | null };
+
+export type TestRequestLimitsTypenameQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestRequestLimitsTypenameQuery = { __typename: "Query" };
+
+export type TestRequestLimitsLogOutMutationVariables = Exact<{ [key: string]: never }>;
+
+export type TestRequestLimitsLogOutMutation = { logOut: boolean };
 
 export type TestDepsAddPlaceMutationVariables = Exact<{
   label: string;
@@ -2330,6 +2342,11 @@ export const TestSyncRenamePlaceDocument = gql`
     }
   }
 ` as unknown as DocumentNode<TestSyncRenamePlaceMutation, TestSyncRenamePlaceMutationVariables>;
+export const TestRequestLimitsSharedTypenameDocument = gql`
+  query TestRequestLimitsSharedTypename {
+    __typename
+  }
+` as unknown as DocumentNode<TestRequestLimitsSharedTypenameQuery, TestRequestLimitsSharedTypenameQueryVariables>;
 export const TestRestartMeDocument = gql`
   query TestRestartMe {
     me {
@@ -2450,6 +2467,16 @@ export const TestKeptViewerDocument = gql`
     }
   }
 ` as unknown as DocumentNode<TestKeptViewerQuery, TestKeptViewerQueryVariables>;
+export const TestRequestLimitsTypenameDocument = gql`
+  query TestRequestLimitsTypename {
+    __typename
+  }
+` as unknown as DocumentNode<TestRequestLimitsTypenameQuery, TestRequestLimitsTypenameQueryVariables>;
+export const TestRequestLimitsLogOutDocument = gql`
+  mutation TestRequestLimitsLogOut {
+    logOut
+  }
+` as unknown as DocumentNode<TestRequestLimitsLogOutMutation, TestRequestLimitsLogOutMutationVariables>;
 export const TestDepsAddPlaceDocument = gql`
   mutation TestDepsAddPlace($label: String!) {
     addPlace(latitude: 47.37, longitude: 8.54, label: $label) {

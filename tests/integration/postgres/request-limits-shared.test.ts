@@ -1,5 +1,7 @@
+import { print } from "graphql";
 import { afterEach, describe, expect, it } from "vitest";
 import { startTestApi, type TestApi } from "../../support/api-server";
+import { TestRequestLimitsSharedTypenameDocument as TYPENAME } from "../../support/documents.generated";
 import { plainKysely } from "../../support/test-database";
 
 /** Two whole instances (each its own API, pool and counts) on one PostgreSQL database. */
@@ -11,11 +13,12 @@ afterEach(async () => {
 const ADDRESS = "198.51.100.23";
 const LIMIT = 30;
 
+/** A request of any kind (request-limits-shared.graphql's), from ADDRESS; posted here to read its status alone. */
 async function status(api: TestApi): Promise<number> {
   const response = await fetch(api.url, {
     method: "POST",
     headers: { "content-type": "application/json", "x-forwarded-for": ADDRESS },
-    body: JSON.stringify({ query: "{ __typename }" }),
+    body: JSON.stringify({ query: print(TYPENAME) }),
   });
   await response.arrayBuffer();
   return response.status;
