@@ -1,4 +1,4 @@
-import { useId, useState, type ReactNode } from "react";
+import { lazy, Suspense, useId, useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import type { TFunction } from "i18next";
 import { Link } from "react-router";
@@ -30,6 +30,23 @@ import { ConditionIcon } from "./condition-icon";
 import { formatRelativeAge } from "~/lib/relative-age";
 
 const HOURS_SHOWN = 24;
+
+// Out of the first load: the server renders it into the page, the browser loads it while hydrating.
+const AirQualityLine = lazy(() => import("./air-quality-line"));
+
+/** The air's line, or its skeleton while its code loads (a card rendered in the browser). */
+function AirQuality({ weather, settings, t }: { weather: WeatherReport; settings: DisplaySettings; t: TFunction }) {
+  if (!weather.airQuality) return null;
+  return (
+    <Suspense
+      fallback={
+        <span className="block h-5 w-64 animate-pulse rounded bg-accented" role="status" aria-label={t("weather.airQuality.loading")} />
+      }
+    >
+      <AirQualityLine report={weather.airQuality} settings={settings} t={t} />
+    </Suspense>
+  );
+}
 
 /*
  * A card writes some eighty texts and a page holds up to ten cards: the card takes `t` once and
@@ -336,6 +353,9 @@ function Summary({ weather, settings, now, t }: { weather: WeatherReport; settin
         ) : null}
         <NowcastLine steps={weather.nowcast} now={now} t={t} />
       </div>
+      <div className="basis-full">
+        <AirQuality weather={weather} settings={settings} t={t} />
+      </div>
     </div>
   );
 }
@@ -395,6 +415,9 @@ export function ForecastCard({
             <div className="mt-4 flex flex-wrap items-center gap-x-6 gap-y-2">
               <NowcastLine steps={weather.nowcast} now={now} t={t} />
               <NowcastChart steps={weather.nowcast} settings={settings} t={t} />
+            </div>
+            <div className="mt-3">
+              <AirQuality weather={weather} settings={settings} t={t} />
             </div>
             <Sun day={weather.daily[0]} timeZone={weather.timeZone} settings={settings} t={t} />
             <HourlyStrip place={title} hours={upcomingHours(weather.hourly, now)} timeZone={weather.timeZone} settings={settings} t={t} />

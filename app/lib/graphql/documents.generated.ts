@@ -44,6 +44,8 @@ export type Condition =
   | "THUNDERSTORM_WITH_HAIL"
   | "UNKNOWN";
 
+export type PollenKind = "ALDER" | "BIRCH" | "GRASS" | "MUGWORT" | "OLIVE" | "RAGWEED";
+
 export type MessageKind = "BRIEFING" | "ALERT" | "ALL_CLEAR" | "SYSTEM";
 
 export type Weekday = "MON" | "TUE" | "WED" | "THU" | "FRI" | "SAT" | "SUN";
@@ -68,6 +70,8 @@ export type AlertMetric =
   | "WIND_SPEED"
   | "WIND_GUSTS"
   | "UV_INDEX"
+  /** Air quality index, in points of the user's scale: US AQI for readers of °F, the European AQI for everyone else. */
+  | "AQI"
   | "CONDITION";
 
 export type Comparator = "AT_LEAST" | "AT_MOST";
@@ -222,6 +226,12 @@ export type WeatherFieldsFragment = {
     daylightDuration: number | null;
   }>;
   nowcast: Array<{ time: string; precipitation: number }>;
+  airQuality: {
+    europeanAqi: number | null;
+    usAqi: number | null;
+    pm25: number | null;
+    pollen: Array<{ kind: PollenKind; grains: number }>;
+  } | null;
 };
 
 export type PlaceFieldsFragment = {
@@ -266,6 +276,12 @@ export type PlaceFieldsFragment = {
       daylightDuration: number | null;
     }>;
     nowcast: Array<{ time: string; precipitation: number }>;
+    airQuality: {
+      europeanAqi: number | null;
+      usAqi: number | null;
+      pm25: number | null;
+      pollen: Array<{ kind: PollenKind; grains: number }>;
+    } | null;
   };
 };
 
@@ -316,6 +332,12 @@ export type PlacesQuery = {
           daylightDuration: number | null;
         }>;
         nowcast: Array<{ time: string; precipitation: number }>;
+        airQuality: {
+          europeanAqi: number | null;
+          usAqi: number | null;
+          pm25: number | null;
+          pollen: Array<{ kind: PollenKind; grains: number }>;
+        } | null;
       };
     }>;
   } | null;
@@ -377,6 +399,12 @@ export type WeatherAtQuery = {
       daylightDuration: number | null;
     }>;
     nowcast: Array<{ time: string; precipitation: number }>;
+    airQuality: {
+      europeanAqi: number | null;
+      usAqi: number | null;
+      pm25: number | null;
+      pollen: Array<{ kind: PollenKind; grains: number }>;
+    } | null;
   };
 };
 
@@ -570,6 +598,12 @@ export type AddPlaceMutation = {
         daylightDuration: number | null;
       }>;
       nowcast: Array<{ time: string; precipitation: number }>;
+      airQuality: {
+        europeanAqi: number | null;
+        usAqi: number | null;
+        pm25: number | null;
+        pollen: Array<{ kind: PollenKind; grains: number }>;
+      } | null;
     };
   };
 };
@@ -623,6 +657,12 @@ export type AddPlaceAtMutation = {
         daylightDuration: number | null;
       }>;
       nowcast: Array<{ time: string; precipitation: number }>;
+      airQuality: {
+        europeanAqi: number | null;
+        usAqi: number | null;
+        pm25: number | null;
+        pollen: Array<{ kind: PollenKind; grains: number }>;
+      } | null;
     };
   };
 };
@@ -756,6 +796,12 @@ export type RestorePlaceMutation = {
         daylightDuration: number | null;
       }>;
       nowcast: Array<{ time: string; precipitation: number }>;
+      airQuality: {
+        europeanAqi: number | null;
+        usAqi: number | null;
+        pm25: number | null;
+        pollen: Array<{ kind: PollenKind; grains: number }>;
+      } | null;
     };
   };
 };
@@ -1100,6 +1146,15 @@ export const WeatherFieldsFragmentDoc = /*#__PURE__*/ gql`
     nowcast {
       time
       precipitation
+    }
+    airQuality {
+      europeanAqi
+      usAqi
+      pm25
+      pollen {
+        kind
+        grains
+      }
     }
   }
 ` as unknown as DocumentNode<WeatherFieldsFragment, unknown>;
