@@ -36,6 +36,14 @@ export type E2eAccountSpeakGermanMutationVariables = Exact<{ [key: string]: neve
 
 export type E2eAccountSpeakGermanMutation = { updateSettings: { id: string } };
 
+export type E2eAirQualityAddNewYorkMutationVariables = Exact<{ [key: string]: never }>;
+
+export type E2eAirQualityAddNewYorkMutation = { addPlace: { id: string } };
+
+export type E2eAirQualityCelsiusMutationVariables = Exact<{ [key: string]: never }>;
+
+export type E2eAirQualityCelsiusMutation = { updateSettings: { id: string } };
+
 export type E2eAlertRulesThresholdsQueryVariables = Exact<{ [key: string]: never }>;
 
 export type E2eAlertRulesThresholdsQuery = { alertRules: Array<{ name: string; threshold: number | null }> };
@@ -175,6 +183,20 @@ export const E2eAccountSpeakGermanDocument = gql`
     }
   }
 ` as unknown as DocumentNode<E2eAccountSpeakGermanMutation, E2eAccountSpeakGermanMutationVariables>;
+export const E2eAirQualityAddNewYorkDocument = gql`
+  mutation E2eAirQualityAddNewYork {
+    addPlace(latitude: 40.71, longitude: -74.01, label: "Harbor") {
+      id
+    }
+  }
+` as unknown as DocumentNode<E2eAirQualityAddNewYorkMutation, E2eAirQualityAddNewYorkMutationVariables>;
+export const E2eAirQualityCelsiusDocument = gql`
+  mutation E2eAirQualityCelsius {
+    updateSettings(input: { temperatureUnit: CELSIUS }) {
+      id
+    }
+  }
+` as unknown as DocumentNode<E2eAirQualityCelsiusMutation, E2eAirQualityCelsiusMutationVariables>;
 export const E2eAlertRulesThresholdsDocument = gql`
   query E2eAlertRulesThresholds {
     alertRules {
