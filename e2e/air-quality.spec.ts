@@ -55,7 +55,7 @@ for (const mode of ["light", "dark"] as const) {
     context,
     request,
     baseURL,
-  }) => {
+  }, testInfo) => {
     await page.emulateMedia({ colorScheme: mode });
     const account = await accountWithPlace(request, baseURL!, "Axe Air");
     await account.gql(E2eAirQualityAddNewYorkDocument);
@@ -67,6 +67,11 @@ for (const mode of ["light", "dark"] as const) {
       .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
       .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(" | ")}`);
     expect(serious).toEqual([]);
+    // Kept as test artefacts: the cards at a phone's width and a desktop's.
+    for (const width of [390, 1280]) {
+      await page.setViewportSize({ width, height: 844 });
+      await page.screenshot({ path: testInfo.outputPath(`air-quality-${mode}-${width}.png`), fullPage: true });
+    }
   });
 }
 
