@@ -49,6 +49,28 @@ test("a European reader (°C) sees the European AQI; in German, the line is Germ
   );
 });
 
+test("after a switch of language in the browser, the line loads its texts in the new language", async ({
+  page,
+  context,
+  request,
+  baseURL,
+}) => {
+  const account = await accountWithPlace(request, baseURL!, "Home");
+  await signInBrowser(context, baseURL!, account.token);
+  await gotoHydrated(page, "/settings");
+  const requested: string[] = [];
+  page.on("request", (sent) => requested.push(new URL(sent.url()).pathname));
+  await page.getByLabel("Interface language").selectOption("fr-FR");
+  await page.getByRole("button", { name: "Apply" }).click();
+  await expect(page.locator("html")).toHaveAttribute("lang", "fr-FR");
+  // A client navigation: the card renders in the browser, the French texts of the line come in a chunk of their own.
+  await page.getByRole("navigation").getByRole("link", { name: "Accueil" }).click();
+  await expect(page.getByRole("article", { name: "Home" }).getByTestId("air-quality")).toHaveText(
+    /^Qualité de l’air : (bonne|modérée) \(IQA américain \d+\) · PM2,5 [\d,]+ µg\/m³ · Pollens \(grains\/m³\) : graminées \d+/,
+  );
+  expect(requested.filter((pathname) => /\/assets\/locale-fr-FR-air-[\w-]{8}\.js$/.test(pathname))).toHaveLength(1);
+});
+
 for (const mode of ["light", "dark"] as const) {
   test(`the air-quality line has no serious or critical accessibility violations in ${mode} mode`, async ({
     page,
