@@ -1,11 +1,10 @@
 import type { Db } from "../db/database.server";
 import type { AlertEpisodeTable, AlertRuleTable, AlertStateTable, MessageTable, PlaceTable, SettingsTable } from "../db/tables";
 import type { AlertMetric, Comparator, Condition } from "../../shared/schema-enums.generated";
-import { coordinateKey } from "../weather/forecast";
 import { airQualityScale } from "../../shared/air-quality";
 import type { AirQuality } from "../weather/air-quality";
 import type { AirQualityService } from "../weather/air-quality-service.server";
-import type { HourlyForecast } from "../weather/forecast";
+import { coordinateKey, type HourlyForecast } from "../weather/forecast";
 import type { ForecastService } from "../weather/forecast-service.server";
 import { withAirQuality } from "./air-quality-hours";
 import { findMatches, planEpisodes, type AlertHour, type Episode, type Match, type RuleSpec } from "./alert-evaluator";
