@@ -65,7 +65,7 @@ const config: CodegenConfig = {
         contextType: "../context.server#ApiContext",
         mappers: Object.fromEntries(
           ["User", "Settings", "Place", "Location", "Message", "Briefing", "AlertRule", "Weather", "CurrentConditions"]
-            .concat(["HourlyForecast", "DailyForecast"])
+            .concat(["HourlyForecast", "DailyForecast", "AirQuality"])
             .map((type) => [type, `./mappers#${type}Mapper`]),
         ),
       },

@@ -69,6 +69,8 @@ export default defineConfig(({ isSsrBuild }) => ({
               const match = /\/locales\/([a-z]{2}-[A-Z]{2})\//.exec(id);
               // The bot's texts apart: only the inbox loads them (app/lib/i18n/bot-texts.ts).
               if (match && id.endsWith("/bot.json")) return `locale-${match[1]}-bot`;
+              // The air-quality line's texts apart: its lazy chunk loads them (app/lib/i18n/air-texts.ts).
+              if (match && id.endsWith("/air.json")) return `locale-${match[1]}-air`;
               return match ? `locale-${match[1]}` : undefined;
             },
           },

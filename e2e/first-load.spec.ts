@@ -16,7 +16,9 @@ function referencedScripts(html: string): string[] {
 
 /**
  * Modules the first paint does not need, each a chunk of its own: the cache's updaters, analytics, the
- * documents of overlays and settings, the error page's view, and the bot's texts (for wording messages).
+ * documents of overlays and settings, the error page's view, the bot's texts (for wording messages), and
+ * the air-quality line's code and texts and the nowcast's chart (the server renders them; the browser hydrates
+ * them when they are here).
  */
 const LATER = {
   cacheUpdates: /\/assets\/cache-updates-[\w-]{8}\.js$/,
@@ -24,6 +26,9 @@ const LATER = {
   laterDocuments: /\/assets\/later-documents(\.generated)?-[\w-]{8}\.js$/,
   errorView: /\/assets\/error-view-[\w-]{8}\.js$/,
   botTexts: /\/assets\/locale-en-US-bot-[\w-]{8}\.js$/,
+  airQualityLine: /\/assets\/air-quality-line-[\w-]{8}\.js$/,
+  airTexts: /\/assets\/locale-en-US-air-[\w-]{8}\.js$/,
+  nowcastChart: /\/assets\/nowcast-chart-[\w-]{8}\.js$/,
 };
 const later = (scripts: string[]) => scripts.filter((src) => Object.values(LATER).some((pattern) => pattern.test(src)));
 
@@ -101,7 +106,8 @@ test("the browser's locale chunks carry the app's texts; the bot's are in chunks
   // A text of the bot's own: were it in the app's texts too, this would prove nothing.
   expect(common).not.toContain(bot.briefing.unavailable);
   const scripts = readdirSync(assets).filter((file) => file.endsWith(".js"));
-  const english = scripts.find((file) => file.startsWith("locale-en-US-"));
+  // The app's texts: not the bot's, nor the air-quality line's (chunks of their own).
+  const english = scripts.find((file) => file.startsWith("locale-en-US-") && !/^locale-en-US-(bot|air)-/.test(file));
   expect(english && readFileSync(path.join(assets, english), "utf8")).toContain("Weatherbot");
   const withBotTexts = scripts.filter((file) => readFileSync(path.join(assets, file), "utf8").includes(bot.briefing.unavailable));
   expect(withBotTexts.map((file) => file.replace(/-[\w-]{8}\.js$/, ""))).toEqual(["locale-en-US-bot"]);

@@ -14,6 +14,7 @@ import type { ApiMetrics } from "./metrics.server";
 import type { RequestReads, ResultHints } from "./result-cache.server";
 import type { PlaceTable } from "./db/tables";
 import type { UserMapper } from "./schema/mappers";
+import type { AirQualityService } from "./weather/air-quality-service.server";
 import type { ForecastService } from "./weather/forecast-service.server";
 import type { OpenMeteoClient } from "./weather/open-meteo.server";
 import type { RecentLocations } from "./weather/recent-locations.server";
@@ -28,6 +29,7 @@ export type ApiServices = {
   now: () => Date;
   openMeteo: OpenMeteoClient;
   forecasts: ForecastService;
+  airQuality: AirQualityService;
   /** Each user's places in order, by user id (see createPlaceLists). */
   placeLists: ReadCache<string, readonly PlaceTable[]>;
   /** Place search results handed out, for addPlace(locationId). */

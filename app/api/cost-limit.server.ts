@@ -55,6 +55,7 @@ export const LIST_SIZES: Record<string, ListSize> = {
   // One local day: 25 hours on the day clocks go back.
   "Weather.hourlyOn": { max: 25 },
   "Weather.nowcast": { max: 8 },
+  "AirQuality.pollen": { max: 6 },
   // The page's size counts for everything in the connection; its edges are that page.
   "Query.messages": { argument: "first", max: MAX_PAGE },
   "MessageConnection.edges": { max: 1 },

@@ -41,6 +41,7 @@ import {
 } from "./request-limits.server";
 import { createApiSchema, type SchemaExtension } from "./schema/index.server";
 import { createPlaceLists } from "./schema/places.server";
+import { createAirQualityService } from "./weather/air-quality-service.server";
 import { createForecastService } from "./weather/forecast-service.server";
 import { createOpenMeteoClient } from "./weather/open-meteo.server";
 import { createRecentLocations } from "./weather/recent-locations.server";
@@ -59,6 +60,8 @@ export type ApiConfig = {
   databasePoolSize?: number;
   openMeteoForecastUrl: string;
   openMeteoGeocodingUrl: string;
+  /** Open-Meteo's air-quality API base (OPEN_METEO_AIR_QUALITY_URL). */
+  openMeteoAirQualityUrl: string;
   now?: () => Date;
   /** VAPID "subject": a mailto: or https: contact for push services. */
   pushSubject?: string;
@@ -167,11 +170,13 @@ export async function createApi(config: ApiConfig) {
   const openMeteo = createOpenMeteoClient({
     forecastUrl: config.openMeteoForecastUrl,
     geocodingUrl: config.openMeteoGeocodingUrl,
+    airQualityUrl: config.openMeteoAirQualityUrl,
     metrics,
   });
   // The forecast store's values say themselves how long they hold (a resolver passes that on
   // with validUntil), so no kept answer depends on the table behind it.
   const forecasts = createForecastService({ client: openMeteo, db: changes.reads.exempt(db), now, metrics });
+  const airQuality = createAirQualityService({ client: openMeteo, db: changes.reads.exempt(db), now, metrics });
   // Its follower only hands new rows to subscribers, which no kept answer depends on.
   const inbox = createInbox(db, now, { followDb: changes.reads.exempt(db) });
   const vapid = loadVapidKeys(path.resolve(config.dataDir));
@@ -200,11 +205,12 @@ export async function createApi(config: ApiConfig) {
     now,
     openMeteo,
     forecasts,
+    airQuality,
     placeLists: createPlaceLists(changes, db),
     recentLocations: createRecentLocations(db, now),
     inbox,
     briefings: createBriefingService({ db, inbox, forecasts, now }),
-    alerts: createAlertService({ db, inbox, forecasts, now }),
+    alerts: createAlertService({ db, inbox, forecasts, airQuality, now }),
     push,
     vapidPublicKey: vapid.publicKey,
     loginGuard: createLoginGuard(rateLimits),
@@ -364,6 +370,7 @@ export async function createApi(config: ApiConfig) {
       await rateLimits.settled();
       await requestLimits.close();
       await forecasts.flushStores();
+      await airQuality.flushStores();
       await db.destroy();
     },
   };

@@ -12,9 +12,9 @@ export type ApiMetrics = {
   /** A GraphQL operation ran (or was answered from the result cache). */
   operation(outcome: OperationOutcome): void;
   /** One HTTP request to Open-Meteo (each retry is one), `endpoint` forecast or search. */
-  weatherCall(endpoint: "forecast" | "search", outcome: WeatherCallOutcome, seconds: number): void;
+  weatherCall(endpoint: "forecast" | "search" | "air-quality", outcome: WeatherCallOutcome, seconds: number): void;
   /** A lookup in one of the API's caches. */
-  cacheLookup(cache: "result" | "forecast", hit: boolean): void;
+  cacheLookup(cache: "result" | "forecast" | "air-quality", hit: boolean): void;
   /** This instance's pass of an engine tick. */
   engineTick(seconds: number, outcome: "ok" | "error"): void;
   /** Messages this instance wrote to users' inboxes. */

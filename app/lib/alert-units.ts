@@ -37,6 +37,8 @@ export function thresholdUnit(metric: AlertMetric, units: Units): Conversion {
       return WIND[units.windSpeedUnit] ?? WIND.KMH!;
     case "PRECIPITATION_PROBABILITY":
       return identity("%");
+    case "AQI":
+      return identity("AQI");
     default:
       return identity("");
   }

@@ -125,6 +125,7 @@ const envSchema = z.object({
     .default(10),
   OPEN_METEO_FORECAST_URL: baseUrl.default("https://api.open-meteo.com"),
   OPEN_METEO_GEOCODING_URL: baseUrl.default("https://geocoding-api.open-meteo.com"),
+  OPEN_METEO_AIR_QUALITY_URL: baseUrl.default("https://air-quality-api.open-meteo.com"),
   /** A hosted GraphQL API to use instead of the embedded one (its full endpoint URL). */
   GRAPHQL_URL: httpUrl("expected the http(s) URL of a GraphQL endpoint, such as https://api.example.com/graphql").optional(),
   /** PostHog project key (public). Unset: analytics is off and no request leaves the browser. */

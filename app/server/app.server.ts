@@ -180,6 +180,7 @@ export async function createAppServer(env: ServerEnv, assets: AssetSource): Prom
         databasePoolSize: env.DATABASE_POOL_SIZE,
         openMeteoForecastUrl: env.OPEN_METEO_FORECAST_URL,
         openMeteoGeocodingUrl: env.OPEN_METEO_GEOCODING_URL,
+        openMeteoAirQualityUrl: env.OPEN_METEO_AIR_QUALITY_URL,
         pushSubject: env.VAPID_SUBJECT,
         pushAllowLoopback: env.PUSH_ALLOW_LOOPBACK,
         logger,

@@ -83,7 +83,7 @@ export function createServerMetrics(): ServerMetrics {
   });
   const cacheLookups = new Counter({
     name: "weatherbot_cache_lookups_total",
-    help: "Lookups in the result cache (signed-in queries) and the forecast cache (in memory), by result (hit, miss)",
+    help: "Lookups in the result cache (signed-in queries) and the forecast and air-quality caches (in memory), by result (hit, miss)",
     labelNames: ["cache", "result"] as const,
     registers: [registry],
   });

@@ -38,6 +38,7 @@ export function formatMetric(metric: AlertMetric, value: number, units: UnitSett
     case "WIND_GUSTS":
       return formatWindSpeed(value, units);
     case "UV_INDEX":
+    case "AQI":
     case "CONDITION":
       return String(Math.round(value));
   }

@@ -47,6 +47,16 @@ export const Condition = {
 } as const;
 
 export type Condition = (typeof Condition)[keyof typeof Condition];
+export const PollenKind = {
+  ALDER: "ALDER",
+  BIRCH: "BIRCH",
+  GRASS: "GRASS",
+  MUGWORT: "MUGWORT",
+  OLIVE: "OLIVE",
+  RAGWEED: "RAGWEED",
+} as const;
+
+export type PollenKind = (typeof PollenKind)[keyof typeof PollenKind];
 export const MessageKind = {
   BRIEFING: "BRIEFING",
   ALERT: "ALERT",
@@ -84,6 +94,8 @@ export const AlertMetric = {
   WIND_SPEED: "WIND_SPEED",
   WIND_GUSTS: "WIND_GUSTS",
   UV_INDEX: "UV_INDEX",
+  /** Air quality index, in points of the user's scale: US AQI for readers of °F, the European AQI for everyone else. */
+  AQI: "AQI",
   CONDITION: "CONDITION",
   /** Rain starting within the threshold's minutes, from the quarter-hour nowcast: one alert per shower. */
   RAIN_SOON: "RAIN_SOON",

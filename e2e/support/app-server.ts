@@ -72,6 +72,9 @@ export async function startAppServer(
       REQUEST_LIMIT: "1000000",
       MUTATION_LIMIT: "1000000",
       ...(ownDataDir ? { DATA_DIR: ownDataDir } : {}),
+      // The loopback fake serves Open-Meteo's forecast and air-quality APIs alike: a server pointed at it
+      // for forecasts asks it for air quality too (never the real service from a test).
+      ...(env.OPEN_METEO_FORECAST_URL ? { OPEN_METEO_AIR_QUALITY_URL: env.OPEN_METEO_FORECAST_URL } : {}),
       ...env,
     },
     stdio: ["ignore", "pipe", "pipe"],

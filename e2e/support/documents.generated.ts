@@ -47,6 +47,14 @@ export type E2eAccountMeQueryVariables = Exact<{ [key: string]: never }>;
 
 export type E2eAccountMeQuery = { me: { email: string } | null };
 
+export type E2eAirQualityAddNewYorkMutationVariables = Exact<{ [key: string]: never }>;
+
+export type E2eAirQualityAddNewYorkMutation = { addPlace: { id: string } };
+
+export type E2eAirQualityCelsiusMutationVariables = Exact<{ [key: string]: never }>;
+
+export type E2eAirQualityCelsiusMutation = { updateSettings: { id: string } };
+
 export type E2eAlertRulesThresholdsQueryVariables = Exact<{ [key: string]: never }>;
 
 export type E2eAlertRulesThresholdsQuery = { alertRules: Array<{ name: string; threshold: number | null }> };
@@ -262,6 +270,20 @@ export const E2eAccountMeDocument = gql`
     }
   }
 ` as unknown as DocumentNode<E2eAccountMeQuery, E2eAccountMeQueryVariables>;
+export const E2eAirQualityAddNewYorkDocument = gql`
+  mutation E2eAirQualityAddNewYork {
+    addPlace(latitude: 40.71, longitude: -74.01, label: "Harbor") {
+      id
+    }
+  }
+` as unknown as DocumentNode<E2eAirQualityAddNewYorkMutation, E2eAirQualityAddNewYorkMutationVariables>;
+export const E2eAirQualityCelsiusDocument = gql`
+  mutation E2eAirQualityCelsius {
+    updateSettings(input: { temperatureUnit: CELSIUS }) {
+      id
+    }
+  }
+` as unknown as DocumentNode<E2eAirQualityCelsiusMutation, E2eAirQualityCelsiusMutationVariables>;
 export const E2eAlertRulesThresholdsDocument = gql`
   query E2eAlertRulesThresholds {
     alertRules {

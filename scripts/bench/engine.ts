@@ -45,6 +45,7 @@ async function oneTick({ dataDir, databaseUrl }: BenchStore) {
     dataDir,
     databaseUrl,
     openMeteoForecastUrl: weather.url,
+    openMeteoAirQualityUrl: weather.url,
     openMeteoGeocodingUrl: weather.url,
     scheduler: false,
   });

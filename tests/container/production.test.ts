@@ -258,6 +258,7 @@ describe("two containers on one PostgreSQL behind nginx (TRUST_PROXY=127.0.0.1)"
       TRUST_PROXY: "127.0.0.1",
       OPEN_METEO_FORECAST_URL: weather.url,
       OPEN_METEO_GEOCODING_URL: weather.url,
+      OPEN_METEO_AIR_QUALITY_URL: weather.url,
     });
     const secret = sessionSecret();
     const [portA, portB] = [await freePort(), await freePort()];

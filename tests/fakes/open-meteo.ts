@@ -2,10 +2,11 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 
 /**
- * A loopback fake of Open-Meteo's forecast and geocoding APIs, speaking their wire
- * format (`timeformat=unixtime`, a JSON array for several coordinates, 400
- * `{"error":true,"reason"}`). Its data is deterministic: a function of coordinate and
- * time. Tests can count its calls and make it fail on demand (429, 500, garbage).
+ * A loopback fake of Open-Meteo's forecast, geocoding and air-quality APIs, speaking their
+ * wire format (`timeformat=unixtime`, a JSON array for several coordinates, 400
+ * `{"error":true,"reason"}`, `*_units` beside the values). Its data is deterministic: a
+ * function of coordinate and time. Tests can count its calls and make it fail on demand
+ * (429, 500, garbage); the air-quality API fails on its own (its failures are not the forecast's).
  */
 
 export type FakeCity = {
@@ -118,7 +119,13 @@ export type Scenario = (latitude: number, longitude: number, time: number) => Pa
 
 export type FakeOpenMeteo = {
   url: string;
-  calls: { forecast: number; geocoding: number };
+  calls: { forecast: number; geocoding: number; airQuality: number };
+  /** Coordinates of every air-quality call, one list per call. */
+  airQualityRequests: Array<Array<{ latitude: number; longitude: number }>>;
+  /** Replaces generated air-quality values for an hour (e.g. `{ us_aqi: 180 }`); undefined restores the default air. */
+  setAirQualityScenario: (scenario: Scenario | undefined) => void;
+  /** The next `count` air-quality calls answer with this status, or with a body that is not JSON. */
+  failAirQualityNext: (mode: FailureMode, count?: number) => void;
   /** Coordinates of every forecast call, one list per call. */
   forecastRequests: Array<Array<{ latitude: number; longitude: number }>>;
   /** Replaces generated hourly values (e.g. `{ wind_gusts_10m: 70 }`); undefined restores the default weather. */
@@ -245,6 +252,83 @@ export function fakeForecast(latitude: number, longitude: number, days: number, 
   };
 }
 
+/** Where the provider has pollen: its European model's area (CAMS Europe), roughly. */
+const inEurope = (latitude: number, longitude: number) => latitude >= 30 && latitude <= 72 && longitude >= -25 && longitude <= 45;
+
+const POLLEN = ["alder_pollen", "birch_pollen", "grass_pollen", "mugwort_pollen", "olive_pollen", "ragweed_pollen"] as const;
+const AIR_UNITS: Record<string, string> = {
+  time: "unixtime",
+  interval: "seconds",
+  european_aqi: "EAQI",
+  us_aqi: "USAQI",
+  pm2_5: "μg/m³",
+  pm10: "μg/m³",
+  ...Object.fromEntries(POLLEN.map((name) => [name, "grains/m³"])),
+};
+
+/**
+ * Deterministic air, as Open-Meteo's air-quality API answers it: only the variables asked for
+ * (`current`, `hourly`), hours from local midnight, pollen only in Europe (null elsewhere).
+ */
+export function fakeAirQuality(
+  latitude: number,
+  longitude: number,
+  options: { days: number; now: Date; current: string[]; hourly: string[]; scenario?: Scenario },
+) {
+  const timezone = nearestCity(latitude, longitude)?.timezone ?? "GMT";
+  const offset = offsetSeconds(timezone, options.now);
+  const localMidnight = Math.floor((options.now.getTime() / 1000 + offset) / 86_400) * 86_400 - offset;
+  const seed = Math.abs(Math.round(latitude * 100) * 31 + Math.round(longitude * 100) * 17);
+  const european = inEurope(latitude, longitude);
+  function hour(time: number, i: number): Record<string, number | null | undefined> {
+    const pm2_5 = round(4 + ((seed + i) % 12) + ((seed + i) % 7) / 10);
+    const values: Record<string, number | null> = {
+      european_aqi: 12 + ((seed + i * 3) % 30),
+      us_aqi: 20 + ((seed + i * 5) % 45),
+      pm2_5,
+      pm10: round(pm2_5 * 1.6),
+      alder_pollen: european ? 0 : null,
+      birch_pollen: european ? round(((seed + i) % 6) * 1.5) : null,
+      grass_pollen: european ? round(10 + ((seed + i) % 40)) : null,
+      mugwort_pollen: european ? 0 : null,
+      olive_pollen: european ? 0 : null,
+      ragweed_pollen: european ? 0 : null,
+    };
+    return { ...values, ...options.scenario?.(latitude, longitude, time) };
+  }
+  const times = Array.from({ length: options.days * 24 }, (_, i) => localMidnight + i * 3600);
+  const hours = times.map(hour);
+  const nowHour = Math.floor(options.now.getTime() / 3_600_000) * 3600;
+  const current = hours[times.indexOf(nowHour)] ?? hours[0]!;
+  const pick = (names: string[], from: Record<string, number | null | undefined>) =>
+    Object.fromEntries(names.map((name) => [name, from[name] ?? null]));
+  const units = (names: string[]) => Object.fromEntries(names.map((name) => [name, AIR_UNITS[name] ?? "undefined"]));
+  return {
+    latitude: round(latitude, 4),
+    longitude: round(longitude, 4),
+    generationtime_ms: 0.3,
+    utc_offset_seconds: offset,
+    timezone,
+    timezone_abbreviation: timezone,
+    elevation: 40,
+    ...(options.current.length > 0
+      ? {
+          current_units: units(["time", "interval", ...options.current]),
+          current: { time: nowHour, interval: 3600, ...pick(options.current, current) },
+        }
+      : {}),
+    ...(options.hourly.length > 0
+      ? {
+          hourly_units: units(["time", ...options.hourly]),
+          hourly: {
+            time: times,
+            ...Object.fromEntries(options.hourly.map((name) => [name, hours.map((values) => values[name] ?? null)])),
+          },
+        }
+      : {}),
+  };
+}
+
 function send(res: ServerResponse, status: number, body: unknown) {
   res.writeHead(status, { "content-type": "application/json; charset=utf-8" });
   res.end(JSON.stringify(body));
@@ -253,11 +337,14 @@ function send(res: ServerResponse, status: number, body: unknown) {
 export async function startFakeOpenMeteo(options: { port?: number; now?: () => Date } = {}): Promise<FakeOpenMeteo> {
   const now = options.now ?? (() => new Date());
   const failures: FailureMode[] = [];
+  const airFailures: FailureMode[] = [];
   let scenario: Scenario | undefined;
+  let airScenario: Scenario | undefined;
   const holds = new Set<{ matches: (latitude: number, longitude: number) => boolean; released: Promise<void> }>();
-  const state: Pick<FakeOpenMeteo, "calls" | "forecastRequests"> = {
-    calls: { forecast: 0, geocoding: 0 },
+  const state: Pick<FakeOpenMeteo, "calls" | "forecastRequests" | "airQualityRequests"> = {
+    calls: { forecast: 0, geocoding: 0, airQuality: 0 },
     forecastRequests: [],
+    airQualityRequests: [],
   };
 
   // Like the real service, answer quickly: a coordinate's forecast is generated once per hour.
@@ -279,18 +366,22 @@ export async function startFakeOpenMeteo(options: { port?: number; now?: () => D
     if (url.pathname === "/__control/fail" && req.method === "POST") {
       const mode = url.searchParams.get("mode") ?? "500";
       const count = Number(url.searchParams.get("count") ?? 1);
-      for (let i = 0; i < count; i++) failures.push(mode === "garbage" ? "garbage" : Number(mode));
+      // `endpoint=air-quality` fails the air-quality API; otherwise the forecast and search.
+      const queue = url.searchParams.get("endpoint") === "air-quality" ? airFailures : failures;
+      for (let i = 0; i < count; i++) queue.push(mode === "garbage" ? "garbage" : Number(mode));
       return send(res, 200, { ok: true });
     }
     if (url.pathname === "/__control/calls") return send(res, 200, state);
 
     const isForecast = url.pathname === "/v1/forecast";
     const isSearch = url.pathname === "/v1/search";
-    if (!isForecast && !isSearch) return send(res, 404, { error: true, reason: "Not Found" });
+    const isAirQuality = url.pathname === "/v1/air-quality";
+    if (!isForecast && !isSearch && !isAirQuality) return send(res, 404, { error: true, reason: "Not Found" });
     if (isForecast) state.calls.forecast++;
-    else state.calls.geocoding++;
+    else if (isSearch) state.calls.geocoding++;
+    else state.calls.airQuality++;
 
-    const failure = failures.shift();
+    const failure = isAirQuality ? airFailures.shift() : failures.shift();
     if (failure === "garbage") {
       res.writeHead(200, { "content-type": "text/html" });
       return res.end("<html>upstream proxy error</html>");
@@ -327,6 +418,20 @@ export async function startFakeOpenMeteo(options: { port?: number; now?: () => D
     if (url.searchParams.get("timeformat") !== "unixtime") {
       return send(res, 400, { error: true, reason: "This fake only speaks timeformat=unixtime" });
     }
+    if (isAirQuality) {
+      state.airQualityRequests.push(latitudes.map((latitude, i) => ({ latitude, longitude: longitudes[i]! })));
+      const names = (parameter: string) => (url.searchParams.get(parameter) ?? "").split(",").filter(Boolean);
+      const reports = latitudes.map((latitude, i) =>
+        fakeAirQuality(latitude, longitudes[i]!, {
+          days: Number(url.searchParams.get("forecast_days") ?? 5),
+          now: now(),
+          current: names("current"),
+          hourly: names("hourly"),
+          scenario: airScenario,
+        }),
+      );
+      return send(res, 200, reports.length === 1 ? reports[0] : reports);
+    }
     state.forecastRequests.push(latitudes.map((latitude, i) => ({ latitude, longitude: longitudes[i]! })));
     // Quarter hours only when asked for, as the real service: minutely_15=precipitation&forecast_minutely_15=N.
     const quarters =
@@ -351,8 +456,17 @@ export async function startFakeOpenMeteo(options: { port?: number; now?: () => D
     get forecastRequests() {
       return state.forecastRequests;
     },
+    get airQualityRequests() {
+      return state.airQualityRequests;
+    },
     setScenario(next) {
       scenario = next;
+    },
+    setAirQualityScenario(next) {
+      airScenario = next;
+    },
+    failAirQualityNext(mode, count = 1) {
+      for (let i = 0; i < count; i++) airFailures.push(mode);
     },
     holdForecasts(matches) {
       let release = () => {};
@@ -368,8 +482,10 @@ export async function startFakeOpenMeteo(options: { port?: number; now?: () => D
     },
     reset() {
       failures.length = 0;
-      state.calls = { forecast: 0, geocoding: 0 };
+      airFailures.length = 0;
+      state.calls = { forecast: 0, geocoding: 0, airQuality: 0 };
       state.forecastRequests = [];
+      state.airQualityRequests = [];
     },
     close: () =>
       new Promise<void>((resolve) => {

@@ -128,6 +128,7 @@ describe("the alert episodes migration", () => {
       dataDir,
       databaseUrl,
       openMeteoForecastUrl: weather.url,
+      openMeteoAirQualityUrl: weather.url,
       openMeteoGeocodingUrl: weather.url,
       now: () => new Date(now),
       scheduler: false,

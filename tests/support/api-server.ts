@@ -78,6 +78,7 @@ export async function startTestApi(
     dataDir,
     databaseUrl,
     openMeteoForecastUrl: fake.url,
+    openMeteoAirQualityUrl: fake.url,
     openMeteoGeocodingUrl: fake.url,
     now: options.now,
     scheduler: false,

@@ -44,6 +44,8 @@ export type Condition =
   | "THUNDERSTORM_WITH_HAIL"
   | "UNKNOWN";
 
+export type PollenKind = "ALDER" | "BIRCH" | "GRASS" | "MUGWORT" | "OLIVE" | "RAGWEED";
+
 export type MessageKind = "BRIEFING" | "ALERT" | "ALL_CLEAR" | "SYSTEM";
 
 export type Weekday = "MON" | "TUE" | "WED" | "THU" | "FRI" | "SAT" | "SUN";
@@ -68,6 +70,8 @@ export type AlertMetric =
   | "WIND_SPEED"
   | "WIND_GUSTS"
   | "UV_INDEX"
+  /** Air quality index, in points of the user's scale: US AQI for readers of °F, the European AQI for everyone else. */
+  | "AQI"
   | "CONDITION"
   /** Rain starting within the threshold's minutes, from the quarter-hour nowcast: one alert per shower. */
   | "RAIN_SOON";
@@ -207,6 +211,41 @@ export type TestAccountUpdateSettingsMutationVariables = Exact<{
 export type TestAccountUpdateSettingsMutation = {
   updateSettings: { temperatureUnit: TemperatureUnit; quietHoursEnabled: boolean; quietFrom: string; timeZone: string };
 };
+
+export type TestAirQualityAtQueryVariables = Exact<{
+  lat: number;
+  lon: number;
+}>;
+
+export type TestAirQualityAtQuery = {
+  weatherAt: {
+    id: string;
+    stale: boolean;
+    airQuality: {
+      id: string;
+      fetchedAt: string;
+      stale: boolean;
+      time: string;
+      europeanAqi: number | null;
+      usAqi: number | null;
+      pm25: number | null;
+      pm10: number | null;
+      pollen: Array<{ kind: PollenKind; grains: number }>;
+    } | null;
+  };
+};
+
+export type TestAirQualityPlacesQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestAirQualityPlacesQuery = {
+  places: Array<{ id: string; weather: { stale: boolean; airQuality: { usAqi: number | null; europeanAqi: number | null } | null } }>;
+};
+
+export type TestAirQualityAddPlaceMutationVariables = Exact<{
+  lat: number;
+}>;
+
+export type TestAirQualityAddPlaceMutation = { addPlace: { id: string } };
 
 export type TestAlertSaveRuleMutationVariables = Exact<{
   input: AlertRuleInput;
@@ -1333,6 +1372,49 @@ export const TestAccountUpdateSettingsDocument = gql`
     }
   }
 ` as unknown as DocumentNode<TestAccountUpdateSettingsMutation, TestAccountUpdateSettingsMutationVariables>;
+export const TestAirQualityAtDocument = gql`
+  query TestAirQualityAt($lat: Float!, $lon: Float!) {
+    weatherAt(latitude: $lat, longitude: $lon) {
+      id
+      stale
+      airQuality {
+        id
+        fetchedAt
+        stale
+        time
+        europeanAqi
+        usAqi
+        pm25
+        pm10
+        pollen {
+          kind
+          grains
+        }
+      }
+    }
+  }
+` as unknown as DocumentNode<TestAirQualityAtQuery, TestAirQualityAtQueryVariables>;
+export const TestAirQualityPlacesDocument = gql`
+  query TestAirQualityPlaces {
+    places {
+      id
+      weather {
+        stale
+        airQuality {
+          usAqi
+          europeanAqi
+        }
+      }
+    }
+  }
+` as unknown as DocumentNode<TestAirQualityPlacesQuery, TestAirQualityPlacesQueryVariables>;
+export const TestAirQualityAddPlaceDocument = gql`
+  mutation TestAirQualityAddPlace($lat: Float!) {
+    addPlace(latitude: $lat, longitude: 8.5, label: "P") {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestAirQualityAddPlaceMutation, TestAirQualityAddPlaceMutationVariables>;
 export const TestAlertSaveRuleDocument = gql`
   mutation TestAlertSaveRule($input: AlertRuleInput!) {
     saveAlertRule(input: $input) {

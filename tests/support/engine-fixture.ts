@@ -22,6 +22,7 @@ export async function openApi({ dataDir, databaseUrl }: EngineStore, weatherUrl:
     dataDir,
     databaseUrl,
     openMeteoForecastUrl: weatherUrl,
+    openMeteoAirQualityUrl: weatherUrl,
     openMeteoGeocodingUrl: weatherUrl,
     now: () => new Date(now),
     scheduler: false,

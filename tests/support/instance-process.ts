@@ -16,6 +16,7 @@ const api = await createApi({
   dataDir,
   databaseUrl: process.env.DATABASE_URL || undefined,
   openMeteoForecastUrl: weatherUrl,
+  openMeteoAirQualityUrl: weatherUrl,
   openMeteoGeocodingUrl: weatherUrl,
   now: () => new Date(nowIso),
   scheduler: false,

@@ -24,6 +24,7 @@ describe("parseEnv", () => {
       DATABASE_POOL_SIZE: 10,
       OPEN_METEO_FORECAST_URL: "https://api.open-meteo.com",
       OPEN_METEO_GEOCODING_URL: "https://geocoding-api.open-meteo.com",
+      OPEN_METEO_AIR_QUALITY_URL: "https://air-quality-api.open-meteo.com",
       VAPID_SUBJECT: "mailto:admin@weatherbot.example",
       POSTHOG_HOST: "https://eu.i.posthog.com",
       LOG_LEVEL: "info",

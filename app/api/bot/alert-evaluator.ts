@@ -16,10 +16,13 @@ export type RuleSpec = {
   activeTo: string | null;
 };
 
+/** An hour as a rule sees it: the forecast's, with the air quality index on the user's scale for AQI rules (null or absent: none). */
+export type AlertHour = HourlyForecast & { aqi?: number | null };
+
 /** A stretch of consecutive hours that cross the rule, with its worst hour. Times are epoch seconds. */
 export type Match = { from: number; to: number; peakAt: number; peakValue: number };
 
-export function metricValue(hour: HourlyForecast, metric: AlertMetric): number {
+export function metricValue(hour: AlertHour, metric: AlertMetric): number {
   switch (metric) {
     case "TEMPERATURE":
       return hour.temperature;
@@ -37,6 +40,9 @@ export function metricValue(hour: HourlyForecast, metric: AlertMetric): number {
       return hour.windGusts;
     case "UV_INDEX":
       return hour.uvIndex;
+    case "AQI":
+      // An hour without an index never crosses: NaN is neither at least nor at most anything.
+      return hour.aqi ?? Number.NaN;
     case "CONDITION":
       return hour.weatherCode;
     case "RAIN_SOON":
@@ -45,7 +51,7 @@ export function metricValue(hour: HourlyForecast, metric: AlertMetric): number {
   }
 }
 
-function crosses(rule: RuleSpec, hour: HourlyForecast): boolean {
+function crosses(rule: RuleSpec, hour: AlertHour): boolean {
   if (rule.metric === "CONDITION") return rule.conditions.includes(conditionOf(hour.weatherCode));
   const value = metricValue(hour, rule.metric);
   return rule.comparator === "AT_LEAST" ? value >= rule.threshold! : value <= rule.threshold!;
@@ -68,7 +74,7 @@ export function isActiveHour(rule: Pick<RuleSpec, "activeDays" | "activeFrom" | 
  * where the forecast crosses the rule inside its active days and hours. A window that
  * runs on past the look-ahead is followed to its end, so a message can name it whole.
  */
-export function findMatches(rule: RuleSpec, hourly: readonly HourlyForecast[], now: Date, timeZone: string): Match[] {
+export function findMatches(rule: RuleSpec, hourly: readonly AlertHour[], now: Date, timeZone: string): Match[] {
   const start = Math.floor(now.getTime() / 3_600_000) * 3600;
   const end = start + rule.lookaheadHours * 3600;
   const matches: Match[] = [];

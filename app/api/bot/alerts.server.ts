@@ -1,9 +1,13 @@
 import type { Db } from "../db/database.server";
 import type { AlertEpisodeTable, AlertRuleTable, AlertStateTable, MessageTable, PlaceTable, SettingsTable } from "../db/tables";
 import type { AlertMetric, Comparator, Condition } from "../../shared/schema-enums.generated";
-import { coordinateKey, type Forecast } from "../weather/forecast";
+import { airQualityScale } from "../../shared/air-quality";
+import type { AirQuality } from "../weather/air-quality";
+import type { AirQualityService } from "../weather/air-quality-service.server";
+import { coordinateKey, type Forecast, type HourlyForecast } from "../weather/forecast";
 import type { ForecastService } from "../weather/forecast-service.server";
-import { findMatches, planEpisodes, type Episode, type Match, type RuleSpec } from "./alert-evaluator";
+import { withAirQuality } from "./air-quality-hours";
+import { findMatches, planEpisodes, type AlertHour, type Episode, type Match, type RuleSpec } from "./alert-evaluator";
 import { alertMessage, allClearMessage } from "./alert-text.server";
 import { findShowers, SHOWER_SHIFT_SECONDS } from "./rain-soon";
 import { parseDays } from "./briefings.server";
@@ -26,15 +30,18 @@ export function ruleSpec(row: AlertRuleTable): RuleSpec {
 
 type Pair = { rule: AlertRuleTable; place: PlaceTable; settings: SettingsTable };
 
+/** What a rule reads at a place: the forecast, and its hours as the rule sees them (with the AQI for an AQI rule). */
+type Watched = { forecast: Forecast; hours: readonly AlertHour[] };
+
 /**
- * The windows a rule sees in a forecast now: hours crossing its threshold, or for RAIN_SOON the
- * showers of the quarter-hour nowcast starting within its minutes (and those under way that
- * belong to an episode already told, `told`).
+ * The windows a rule sees now: hours crossing its threshold, or for RAIN_SOON the showers of the
+ * quarter-hour nowcast starting within its minutes (and those under way that belong to an episode
+ * already told, `told`).
  */
-function matchesOf(spec: RuleSpec, forecast: Forecast, now: Date, timeZone: string, told: ReadonlyArray<Episode> = []): Match[] {
+function matchesOf(spec: RuleSpec, { forecast, hours }: Watched, now: Date, timeZone: string, told: ReadonlyArray<Episode> = []): Match[] {
   return spec.metric === "RAIN_SOON"
     ? findShowers(spec, forecast.minutely15 ?? [], now, timeZone, told)
-    : findMatches(spec, forecast.hourly, now, timeZone);
+    : findMatches(spec, hours, now, timeZone);
 }
 
 /** The longest cooldown a rule can have: episodes alerted longer ago than this no longer hold anything back. */
@@ -67,7 +74,37 @@ type Pool = { open: Array<Episode & { row: AlertEpisodeTable }>; lastAlertAt: nu
  * cannot write one twice; messages and episode changes go in one transaction. The per rule
  * and place state (ARMED / TRIGGERED) is kept in step for the rule list.
  */
-export function createAlertService({ db, inbox, forecasts, now }: { db: Db; inbox: Inbox; forecasts: ForecastService; now: () => Date }) {
+export function createAlertService({
+  db,
+  inbox,
+  forecasts,
+  airQuality,
+  now,
+}: {
+  db: Db;
+  inbox: Inbox;
+  forecasts: ForecastService;
+  airQuality: AirQualityService;
+  now: () => Date;
+}) {
+  /** Air quality at these places (those an AQI rule watches: no other rule needs it), by place; null where it cannot be had. */
+  async function airQualityOf(places: PlaceTable[]): Promise<Map<string, AirQuality | null>> {
+    if (places.length === 0) return new Map();
+    const results = await Promise.allSettled(places.map((place) => airQuality.get(place)));
+    return new Map(places.map((place, index) => [place.id, results[index]!.status === "fulfilled" ? results[index]!.value.data : null]));
+  }
+
+  /** The hours a rule reads at a place: the forecast's, with the AQI on the user's scale for an AQI rule (null: none to read). */
+  function hoursFor(
+    metric: string,
+    hourly: readonly HourlyForecast[] | null,
+    air: AirQuality | null | undefined,
+    settings: SettingsTable,
+  ): readonly AlertHour[] | null {
+    if (metric !== "AQI" || !hourly) return hourly;
+    return air ? withAirQuality(hourly, air, airQualityScale({ temperatureUnit: settings.temperature_unit })) : null;
+  }
+
   async function placesFor(rules: AlertRuleTable[]): Promise<PlaceTable[]> {
     const userIds = [...new Set(rules.map((rule) => rule.user_id))];
     if (userIds.length === 0) return [];
@@ -123,15 +160,15 @@ export function createAlertService({ db, inbox, forecasts, now }: { db: Db; inbo
   /** What one rule and place call for now; the pool is updated as the decision will leave it. */
   function decide(
     { rule, place, settings }: Pair,
-    forecast: Forecast | null,
+    watched: Watched | null,
     pool: Pool,
     stored: AlertStateTable | undefined,
   ): Decision | null {
-    if (!forecast) return null;
+    if (!watched) return null;
     const current = now();
     const base = { user_id: rule.user_id, rule_key: ruleKey(rule), location_key: coordinateKey(place) };
     const spec = ruleSpec(rule);
-    const matches = matchesOf(spec, forecast, current, settings.time_zone, pool.open);
+    const matches = matchesOf(spec, watched, current, settings.time_zone, pool.open);
     const plan = planEpisodes(matches, pool.open, {
       now: current,
       cooldownHours: rule.cooldown_hours,
@@ -305,7 +342,13 @@ export function createAlertService({ db, inbox, forecasts, now }: { db: Db; inbo
       );
       // All places' forecasts are asked for at once: they go upstream together.
       const distinct = [...new Map(pairs.map((pair) => [pair.place.id, pair.place])).values()];
+      const aqiPlaces = [
+        ...new Map(pairs.filter((pair) => pair.rule.metric === "AQI").map((pair) => [pair.place.id, pair.place])).values(),
+      ];
+      // Both asked for before either is awaited: each kind goes upstream in one request.
+      const airOfPlace = airQualityOf(aqiPlaces);
       const results = await Promise.allSettled(distinct.map((place) => forecasts.get(place)));
+      const airOf = await airOfPlace;
       const forecastOf = new Map(
         distinct.map((place, index) => {
           const result = results[index]!;
@@ -325,7 +368,10 @@ export function createAlertService({ db, inbox, forecasts, now }: { db: Db; inbo
         const key = `${pair.rule.user_id}|${ruleKey(pair.rule)}|${coordinateKey(pair.place)}`;
         const pool = pools.get(key) ?? { open: [], lastAlertAt: null };
         pools.set(key, pool);
-        const decision = decide(pair, forecastOf.get(pair.place.id) ?? null, pool, states.get(`${pair.rule.id} ${pair.place.id}`));
+        const forecast = forecastOf.get(pair.place.id) ?? null;
+        const hours = hoursFor(pair.rule.metric, forecast?.hourly ?? null, airOf.get(pair.place.id), pair.settings);
+        const watched = forecast && hours ? { forecast, hours } : null;
+        const decision = decide(pair, watched, pool, states.get(`${pair.rule.id} ${pair.place.id}`));
         return decision ? [decision] : [];
       });
       const written = await apply(decisions);
@@ -341,9 +387,19 @@ export function createAlertService({ db, inbox, forecasts, now }: { db: Db; inbo
       let query = db.selectFrom("places").selectAll().where("user_id", "=", userId).orderBy("position");
       if (placeId) query = query.where("id", "=", placeId);
       const places = await query.execute();
+      const airOfPlace = airQualityOf(spec.metric === "AQI" ? places : []);
       const results = await Promise.all(places.map((place) => forecasts.get(place)));
+      const airOf = await airOfPlace;
       return places.flatMap((place, index) =>
-        matchesOf(spec, results[index]!.forecast, now(), settings.time_zone).map((match) => ({
+        matchesOf(
+          spec,
+          {
+            forecast: results[index]!.forecast,
+            hours: hoursFor(spec.metric, results[index]!.forecast.hourly, airOf.get(place.id), settings) ?? [],
+          },
+          now(),
+          settings.time_zone,
+        ).map((match) => ({
           ...match,
           place,
         })),

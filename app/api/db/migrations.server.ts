@@ -344,4 +344,15 @@ export const migrations: Record<string, Migration> = {
       await db.schema.alterTable("messages").addColumn("content", "text").execute();
     },
   },
+  "0013_air_quality_cache": {
+    async up(db: Kysely<unknown>) {
+      // Air quality kept like forecasts (forecast_cache): per rounded coordinate, for restarts.
+      await db.schema
+        .createTable("air_quality_cache")
+        .addColumn("coordinate_key", "text", (col) => col.primaryKey())
+        .addColumn("fetched_at", "text", (col) => col.notNull())
+        .addColumn("payload", "text", (col) => col.notNull())
+        .execute();
+    },
+  },
 };

@@ -2,7 +2,9 @@
 // service hands out. Field resolvers turn them into the schema's fields; nothing is converted ahead of time.
 import type { Condition } from "../../shared/schema-enums.generated";
 import type { AlertRuleTable, BriefingTable, MessageTable, PlaceTable, SettingsTable, UserTable } from "../db/tables";
-import type { Forecast } from "../weather/forecast";
+import type { AirQuality } from "../weather/air-quality";
+import type { CachedResult } from "../weather/coordinate-cache.server";
+import type { Coordinate, Forecast } from "../weather/forecast";
 import type { ForecastResult } from "../weather/forecast-service.server";
 import type { GeocodedLocation } from "../weather/open-meteo.server";
 
@@ -14,8 +16,10 @@ export type MessageMapper = MessageTable;
 export type BriefingMapper = BriefingTable;
 export type AlertRuleMapper = AlertRuleTable;
 
-/** A forecast for a place (keyed by the place) or for a coordinate. */
-export type WeatherMapper = { id: string; result: ForecastResult };
+/** A forecast for a place (keyed by the place) or for a coordinate; `at` is the coordinate asked for (its air quality's). */
+export type WeatherMapper = { id: string; result: ForecastResult; at: Coordinate };
+/** A report of the air at the weather's place. */
+export type AirQualityMapper = { id: string; result: CachedResult<AirQuality> };
 /** A forecast's hours and days, built once per forecast (weather.server.ts keeps them): ISO times, conditions. */
 export type CurrentConditionsMapper = Omit<Forecast["current"], "time"> & {
   id: string;

@@ -12,6 +12,7 @@ import type {
   CurrentConditionsMapper,
   HourlyForecastMapper,
   DailyForecastMapper,
+  AirQualityMapper,
 } from "./mappers";
 import type { ApiContext } from "../context.server";
 export type Maybe<T> = T | null;
@@ -333,6 +334,8 @@ export type Weather = {
   daily: Array<DailyForecast>;
   /** The next 2 hours in quarter hours, from the one now running (none where the provider gives none). */
   nowcast: Array<QuarterHour>;
+  /** The air now (Open-Meteo's air-quality API); null while its provider cannot be reached and none is kept. */
+  airQuality?: Maybe<AirQuality>;
 };
 
 /** A forecast for one place (metric: °C, km/h, mm, cm). Ids are stable: the client cache can key on them. */
@@ -348,6 +351,36 @@ export type WeatherHourlyOnArgs = {
 /** A forecast for one place (metric: °C, km/h, mm, cm). Ids are stable: the client cache can key on them. */
 export type WeatherDailyArgs = {
   days?: InputMaybe<Scalars["Int"]["input"]>;
+};
+
+/** The air at a place now: both indices (a reader's region picks one), particles in µg/m³, pollen in grains/m³. */
+export type AirQuality = {
+  __typename?: "AirQuality";
+  id: Scalars["ID"]["output"];
+  fetchedAt: Scalars["DateTime"]["output"];
+  /** True when the provider could not be reached and this is the last known report. */
+  stale: Scalars["Boolean"]["output"];
+  /** The hour the values are for. */
+  time: Scalars["DateTime"]["output"];
+  /** The European Environment Agency's index: 0–20 good … over 100 extremely poor. */
+  europeanAqi?: Maybe<Scalars["Int"]["output"]>;
+  /** The US EPA's index: 0–50 good … over 300 hazardous. */
+  usAqi?: Maybe<Scalars["Int"]["output"]>;
+  /** PM2.5, µg/m³. */
+  pm25?: Maybe<Scalars["Float"]["output"]>;
+  /** PM10, µg/m³. */
+  pm10?: Maybe<Scalars["Float"]["output"]>;
+  /** The pollen in the air (a grain or more per m³), most first; none where the provider has no pollen (outside Europe). */
+  pollen: Array<PollenCount>;
+};
+
+export type PollenKind = "ALDER" | "BIRCH" | "GRASS" | "MUGWORT" | "OLIVE" | "RAGWEED";
+
+export type PollenCount = {
+  __typename?: "PollenCount";
+  kind: PollenKind;
+  /** Grains per m³. */
+  grains: Scalars["Float"]["output"];
 };
 
 /** A quarter hour's precipitation. */
@@ -556,6 +589,8 @@ export type AlertMetric =
   | "WIND_SPEED"
   | "WIND_GUSTS"
   | "UV_INDEX"
+  /** Air quality index, in points of the user's scale: US AQI for readers of °F, the European AQI for everyone else. */
+  | "AQI"
   | "CONDITION"
   /** Rain starting within the threshold's minutes, from the quarter-hour nowcast: one alert per shower. */
   | "RAIN_SOON";
@@ -564,7 +599,7 @@ export type Comparator = "AT_LEAST" | "AT_MOST";
 
 export type AlertState = "ARMED" | "TRIGGERED" | "SNOOZED";
 
-/** A threshold the bot watches. Thresholds are metric: °C, mm, %, cm, km/h, UV index; minutes ahead for RAIN_SOON. */
+/** A threshold the bot watches. Thresholds are metric: °C, mm, %, cm, km/h, UV index, AQI points; minutes ahead for RAIN_SOON. */
 export type AlertRule = {
   __typename?: "AlertRule";
   id: Scalars["ID"]["output"];
@@ -724,6 +759,9 @@ export type ResolversTypes = {
   Place: ResolverTypeWrapper<PlaceMapper>;
   Condition: Condition;
   Weather: ResolverTypeWrapper<WeatherMapper>;
+  AirQuality: ResolverTypeWrapper<AirQualityMapper>;
+  PollenKind: PollenKind;
+  PollenCount: ResolverTypeWrapper<PollenCount>;
   QuarterHour: ResolverTypeWrapper<QuarterHour>;
   CurrentConditions: ResolverTypeWrapper<CurrentConditionsMapper>;
   HourlyForecast: ResolverTypeWrapper<HourlyForecastMapper>;
@@ -767,6 +805,8 @@ export type ResolversParentTypes = {
   Location: LocationMapper;
   Place: PlaceMapper;
   Weather: WeatherMapper;
+  AirQuality: AirQualityMapper;
+  PollenCount: PollenCount;
   QuarterHour: QuarterHour;
   CurrentConditions: CurrentConditionsMapper;
   HourlyForecast: HourlyForecastMapper;
@@ -944,6 +984,30 @@ export type WeatherResolvers<
   hourlyOn?: Resolver<Array<ResolversTypes["HourlyForecast"]>, ParentType, ContextType, RequireFields<WeatherHourlyOnArgs, "date">>;
   daily?: Resolver<Array<ResolversTypes["DailyForecast"]>, ParentType, ContextType, RequireFields<WeatherDailyArgs, "days">>;
   nowcast?: Resolver<Array<ResolversTypes["QuarterHour"]>, ParentType, ContextType>;
+  airQuality?: Resolver<Maybe<ResolversTypes["AirQuality"]>, ParentType, ContextType>;
+};
+
+export type AirQualityResolvers<
+  ContextType = ApiContext,
+  ParentType extends ResolversParentTypes["AirQuality"] = ResolversParentTypes["AirQuality"],
+> = {
+  id?: Resolver<ResolversTypes["ID"], ParentType, ContextType>;
+  fetchedAt?: Resolver<ResolversTypes["DateTime"], ParentType, ContextType>;
+  stale?: Resolver<ResolversTypes["Boolean"], ParentType, ContextType>;
+  time?: Resolver<ResolversTypes["DateTime"], ParentType, ContextType>;
+  europeanAqi?: Resolver<Maybe<ResolversTypes["Int"]>, ParentType, ContextType>;
+  usAqi?: Resolver<Maybe<ResolversTypes["Int"]>, ParentType, ContextType>;
+  pm25?: Resolver<Maybe<ResolversTypes["Float"]>, ParentType, ContextType>;
+  pm10?: Resolver<Maybe<ResolversTypes["Float"]>, ParentType, ContextType>;
+  pollen?: Resolver<Array<ResolversTypes["PollenCount"]>, ParentType, ContextType>;
+};
+
+export type PollenCountResolvers<
+  ContextType = ApiContext,
+  ParentType extends ResolversParentTypes["PollenCount"] = ResolversParentTypes["PollenCount"],
+> = {
+  kind?: Resolver<ResolversTypes["PollenKind"], ParentType, ContextType>;
+  grains?: Resolver<ResolversTypes["Float"], ParentType, ContextType>;
 };
 
 export type QuarterHourResolvers<
@@ -1166,6 +1230,8 @@ export type Resolvers<ContextType = ApiContext> = {
   Location?: LocationResolvers<ContextType>;
   Place?: PlaceResolvers<ContextType>;
   Weather?: WeatherResolvers<ContextType>;
+  AirQuality?: AirQualityResolvers<ContextType>;
+  PollenCount?: PollenCountResolvers<ContextType>;
   QuarterHour?: QuarterHourResolvers<ContextType>;
   CurrentConditions?: CurrentConditionsResolvers<ContextType>;
   HourlyForecast?: HourlyForecastResolvers<ContextType>;

@@ -279,6 +279,72 @@ export const typeDefs = /* GraphQL */ `
     The next 2 hours in quarter hours, from the one now running (none where the provider gives none).
     """
     nowcast: [QuarterHour!]!
+
+    """
+    The air now (Open-Meteo's air-quality API); null while its provider cannot be reached and none is kept.
+    """
+    airQuality: AirQuality
+  }
+
+  """
+  The air at a place now: both indices (a reader's region picks one), particles in µg/m³, pollen in grains/m³.
+  """
+  type AirQuality {
+    id: ID!
+    fetchedAt: DateTime!
+
+    """
+    True when the provider could not be reached and this is the last known report.
+    """
+    stale: Boolean!
+
+    """
+    The hour the values are for.
+    """
+    time: DateTime!
+
+    """
+    The European Environment Agency's index: 0–20 good … over 100 extremely poor.
+    """
+    europeanAqi: Int
+
+    """
+    The US EPA's index: 0–50 good … over 300 hazardous.
+    """
+    usAqi: Int
+
+    """
+    PM2.5, µg/m³.
+    """
+    pm25: Float
+
+    """
+    PM10, µg/m³.
+    """
+    pm10: Float
+
+    """
+    The pollen in the air (a grain or more per m³), most first; none where the provider has no pollen (outside Europe).
+    """
+    pollen: [PollenCount!]!
+  }
+
+  enum PollenKind {
+    ALDER
+    BIRCH
+    GRASS
+    MUGWORT
+    OLIVE
+    RAGWEED
+  }
+
+  type PollenCount {
+    kind: PollenKind!
+
+    """
+    Grains per m³.
+    """
+    grains: Float!
   }
 
   """
@@ -560,6 +626,11 @@ export const typeDefs = /* GraphQL */ `
     WIND_SPEED
     WIND_GUSTS
     UV_INDEX
+
+    """
+    Air quality index, in points of the user's scale: US AQI for readers of °F, the European AQI for everyone else.
+    """
+    AQI
     CONDITION
 
     """
@@ -580,7 +651,7 @@ export const typeDefs = /* GraphQL */ `
   }
 
   """
-  A threshold the bot watches. Thresholds are metric: °C, mm, %, cm, km/h, UV index; minutes ahead for RAIN_SOON.
+  A threshold the bot watches. Thresholds are metric: °C, mm, %, cm, km/h, UV index, AQI points; minutes ahead for RAIN_SOON.
   """
   type AlertRule {
     id: ID!

@@ -2,10 +2,12 @@ import { limitAnonymousLookup } from "../context.server";
 import { badInput } from "../errors.server";
 import { keepable, keepableFields, validUntil } from "../result-cache.server";
 import { conditionOf, type Forecast } from "../weather/forecast";
-import type { WeatherMapper as WeatherSource } from "./mappers";
-import type { Resolvers, WeatherResolvers } from "./resolvers.generated";
+import { pollenCounts } from "../weather/air-quality";
+import type { AirQualityMapper, WeatherMapper as WeatherSource } from "./mappers";
+import type { AirQualityResolvers, Resolvers, WeatherResolvers } from "./resolvers.generated";
 
 const iso = (epochSeconds: number) => new Date(epochSeconds * 1000).toISOString();
+const roundedOrNull = (value: number | null) => (value === null ? null : Math.round(value));
 
 /** When the hour running at `now` began, in epoch milliseconds (UTC, like the forecast's hours). */
 const hourStartMs = (now: Date) => Math.floor(now.getTime() / 3_600_000) * 3_600_000;
@@ -112,6 +114,19 @@ export const weatherResolvers: Resolvers = {
         .slice(0, NOWCAST_QUARTERS)
         .map((step) => ({ time: iso(step.time), precipitation: step.precipitation }));
     },
+    async airQuality(source, _, context) {
+      let result: AirQualityMapper["result"];
+      try {
+        result = await context.airQuality.get(source.at);
+      } catch {
+        // The card shows the weather without it; asked for again next time.
+        validUntil(context, 0);
+        return null;
+      }
+      // A stale report (the provider failing) is asked for again next time, as forecasts are.
+      validUntil(context, result.stale ? 0 : result.fetchedAt.getTime() + context.airQuality.ttlMs);
+      return { id: `${source.id}:air`, result } satisfies AirQualityMapper;
+    },
     hourlyOn(source, { date }) {
       const offsetMs = source.result.forecast.utcOffsetSeconds * 1000;
       const localDate = (view: HourlyView) => new Date(Date.parse(view.time) + offsetMs).toISOString().slice(0, 10);
@@ -122,12 +137,23 @@ export const weatherResolvers: Resolvers = {
       return viewsOf(source).daily.slice(0, days);
     },
   }),
+  AirQuality: keepableFields<AirQualityResolvers>({
+    id: (source) => source.id,
+    fetchedAt: (source) => source.result.fetchedAt.toISOString(),
+    stale: (source) => source.result.stale,
+    time: (source) => iso(source.result.data.current.time),
+    europeanAqi: (source) => roundedOrNull(source.result.data.current.europeanAqi),
+    usAqi: (source) => roundedOrNull(source.result.data.current.usAqi),
+    pm25: (source) => source.result.data.current.pm2_5,
+    pm10: (source) => source.result.data.current.pm10,
+    pollen: (source) => pollenCounts(source.result.data.current),
+  }),
   Place: {
     weather: keepable(async (place, _, context) => {
       const result = await context.forecasts.get(place);
       // A stale forecast (the provider failing) is asked for again next time.
       validUntil(context, result.stale ? 0 : result.fetchedAt.getTime() + context.forecasts.ttlMs);
-      return { id: place.id, result } satisfies WeatherSource;
+      return { id: place.id, result, at: place } satisfies WeatherSource;
     }),
   },
   Query: {
@@ -136,7 +162,7 @@ export const weatherResolvers: Resolvers = {
       if (!(args.longitude >= -180 && args.longitude <= 180)) throw badInput("longitude must be between -180 and 180", "longitude");
       await limitAnonymousLookup(context);
       const result = await context.forecasts.get(args);
-      return { id: `at:${result.key}`, result } satisfies WeatherSource;
+      return { id: `at:${result.key}`, result, at: args } satisfies WeatherSource;
     },
   },
 };

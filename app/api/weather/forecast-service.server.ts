@@ -1,19 +1,13 @@
 import type { Db } from "../db/database.server";
-import { createOutageLog } from "../db/outage-log.server";
 import { apiError } from "../errors.server";
-import { noMetrics, type ApiMetrics } from "../metrics.server";
-import { coordinateKey, roundCoordinate, type Coordinate, type Forecast } from "./forecast";
+import type { ApiMetrics } from "../metrics.server";
+import { createCoordinateCache } from "./coordinate-cache.server";
+import type { Coordinate, Forecast } from "./forecast";
 import type { OpenMeteoClient } from "./open-meteo.server";
 
-const UPSTREAM_CONCURRENCY = 4;
-/** Forecasts reach the database this long after they arrive (all that arrived meanwhile together). */
-export const STORE_DELAY_MS = 1000;
-const STORE_CHUNK = 50;
+export { STORE_DELAY_MS } from "./coordinate-cache.server";
 
 export type ForecastResult = { key: string; forecast: Forecast; fetchedAt: Date; stale: boolean };
-
-type Entry = { forecast: Forecast; fetchedAt: Date };
-type Waiter = { resolve: (result: ForecastResult) => void; reject: (error: unknown) => void };
 
 export type ForecastServiceOptions = {
   client: OpenMeteoClient;
@@ -27,171 +21,22 @@ export type ForecastServiceOptions = {
   metrics?: ApiMetrics;
 };
 
-/**
- * Forecasts with Open-Meteo's terms in mind: cached per rounded coordinate (memory,
- * then the database, which survives restarts); every coordinate asked for in the same
- * tick goes upstream in one multi-coordinate request; a coordinate already on its way
- * is not asked for again; and when upstream fails the last known forecast is served,
- * marked stale with its `fetchedAt`.
- */
-export function createForecastService(options: ForecastServiceOptions) {
-  const ttlMs = options.ttlMs ?? 15 * 60_000;
-  const batchSize = options.batchSize ?? 50;
-  const now = options.now ?? (() => new Date());
-  const metrics = options.metrics ?? noMetrics;
-  const memory = new Map<string, Entry>();
-  const inFlight = new Map<string, Waiter[]>();
-  let queued = new Map<string, Coordinate>();
-  let flushScheduled = false;
-
-  const isFresh = (entry: Entry | undefined): entry is Entry => !!entry && now().getTime() - entry.fetchedAt.getTime() < ttlMs;
-
-  function settle(key: string, outcome: { result?: ForecastResult; error?: unknown }) {
-    const waiters = inFlight.get(key) ?? [];
-    inFlight.delete(key);
-    for (const waiter of waiters) {
-      if (outcome.result) waiter.resolve(outcome.result);
-      else waiter.reject(outcome.error);
-    }
-  }
-
-  async function storedEntries(keys: string[]): Promise<Map<string, Entry>> {
-    if (keys.length === 0) return new Map();
-    const rows = await options.db.selectFrom("forecast_cache").selectAll().where("coordinate_key", "in", keys).execute();
-    return new Map(
-      rows.map((row) => [row.coordinate_key, { forecast: JSON.parse(row.payload) as Forecast, fetchedAt: new Date(row.fetched_at) }]),
-    );
-  }
-
-  /**
-   * Keeps fresh forecasts in the database, a statement per chunk. No transaction around
-   * them: each statement stands alone (a cache row is whole or absent), and a transaction
-   * held across awaits would make another connection in this process wait on a lock that
-   * cannot be released while it waits.
-   */
-  async function store(entries: Array<[string, Entry]>) {
-    for (let start = 0; start < entries.length; start += STORE_CHUNK) {
-      await options.db
-        .insertInto("forecast_cache")
-        .values(
-          entries.slice(start, start + STORE_CHUNK).map(([key, entry]) => ({
-            coordinate_key: key,
-            fetched_at: entry.fetchedAt.toISOString(),
-            payload: JSON.stringify(entry.forecast),
-          })),
-        )
-        .onConflict((conflict) =>
-          conflict
-            .column("coordinate_key")
-            .doUpdateSet((eb) => ({ fetched_at: eb.ref("excluded.fetched_at"), payload: eb.ref("excluded.payload") })),
-        )
-        .execute();
-    }
-  }
-
-  // Written behind: the database copy only matters after a restart, and serialising a big
-  // pass's forecasts (≈ 15 MB for 1,000 places) held up the engine's tick that waited for them.
-  let unstored = new Map<string, Entry>();
-  let storeTimer: NodeJS.Timeout | null = null;
-  let storing: Promise<void> = Promise.resolve();
-  const storeLog = createOutageLog("[weather]", "could not keep forecasts");
-
-  function flushStores(): Promise<void> {
-    if (storeTimer) clearTimeout(storeTimer);
-    storeTimer = null;
-    const entries = [...unstored];
-    unstored = new Map();
-    if (entries.length > 0) {
-      storing = storing.then(() => store(entries)).then(storeLog.succeeded, storeLog.failed);
-    }
-    return storing;
-  }
-
-  function storeLater(entries: Array<[string, Entry]>) {
-    for (const [key, entry] of entries) unstored.set(key, entry);
-    storeTimer ??= setTimeout(() => void flushStores(), STORE_DELAY_MS);
-  }
-
-  async function fetchBatch(batch: Map<string, Coordinate>) {
-    const keys = [...batch.keys()];
-    const stored = await storedEntries(keys);
-    const missing: string[] = [];
-    for (const key of keys) {
-      const entry = stored.get(key);
-      if (isFresh(entry)) {
-        memory.set(key, entry);
-        settle(key, { result: { key, ...entry, stale: false } });
-      } else {
-        missing.push(key);
-      }
-    }
-    const chunks: string[][] = [];
-    for (let start = 0; start < missing.length; start += batchSize) chunks.push(missing.slice(start, start + batchSize));
-    // A few upstream requests at a time: quick for a big pass, still polite to the provider.
-    const workers = Array.from({ length: Math.min(UPSTREAM_CONCURRENCY, chunks.length) }, async () => {
-      for (let chunk = chunks.shift(); chunk; chunk = chunks.shift()) await fetchChunk(chunk, batch, stored);
-    });
-    await Promise.all(workers);
-  }
-
-  async function fetchChunk(chunk: string[], batch: Map<string, Coordinate>, stored: Map<string, Entry>) {
-    try {
-      const forecasts = await options.client.forecasts(chunk.map((key) => batch.get(key)!));
-      const fetchedAt = now();
-      const entries = chunk.map((key, index): [string, Entry] => [key, { forecast: forecasts[index]!, fetchedAt }]);
-      for (const [key, entry] of entries) {
-        memory.set(key, entry);
-        settle(key, { result: { key, ...entry, stale: false } });
-      }
-      storeLater(entries);
-    } catch (error) {
-      for (const key of chunk) {
-        const last = memory.get(key) ?? stored.get(key);
-        if (last) settle(key, { result: { key, ...last, stale: true } });
-        else
-          settle(key, {
-            error: apiError("WEATHER_UNAVAILABLE", "The weather service cannot be reached right now; try again in a few minutes", {
-              cause: (error as Error).message,
-            }),
-          });
-      }
-    }
-  }
-
-  function flush() {
-    flushScheduled = false;
-    const batch = queued;
-    queued = new Map();
-    fetchBatch(batch).catch((error: unknown) => {
-      for (const key of batch.keys()) settle(key, { error });
-    });
-  }
-
+/** Forecasts, cached, batched and kept when the provider fails, as coordinate-cache.server.ts does it. */
+export function createForecastService({ client, ...options }: ForecastServiceOptions) {
+  const cache = createCoordinateCache<Forecast>({
+    ...options,
+    fetchMany: (coordinates) => client.forecasts(coordinates),
+    table: "forecast_cache",
+    name: "forecast",
+    unavailable: (cause) =>
+      apiError("WEATHER_UNAVAILABLE", "The weather service cannot be reached right now; try again in a few minutes", { cause }),
+  });
   return {
-    /** How long a forecast is fresh: served from memory until then, asked for again after. */
-    ttlMs,
-    /** Writes what is still waiting to be kept (the API calls it when it closes). */
-    flushStores,
-    get(coordinate: Coordinate): Promise<ForecastResult> {
-      const key = coordinateKey(coordinate);
-      const cached = memory.get(key);
-      const hit = isFresh(cached);
-      metrics.cacheLookup("forecast", hit);
-      if (hit) return Promise.resolve({ key, ...cached, stale: false });
-      return new Promise<ForecastResult>((resolve, reject) => {
-        const waiters = inFlight.get(key);
-        if (waiters) {
-          waiters.push({ resolve, reject });
-          return;
-        }
-        inFlight.set(key, [{ resolve, reject }]);
-        queued.set(key, roundCoordinate(coordinate));
-        if (!flushScheduled) {
-          flushScheduled = true;
-          // Everything asked for while resolving this tick's fields travels together.
-          setImmediate(flush);
-        }
-      });
+    ttlMs: cache.ttlMs,
+    flushStores: cache.flushStores,
+    async get(coordinate: Coordinate): Promise<ForecastResult> {
+      const { data, ...result } = await cache.get(coordinate);
+      return { ...result, forecast: data };
     },
   };
 }

@@ -1,4 +1,12 @@
 import { noMetrics, type ApiMetrics } from "../metrics.server";
+import {
+  AIR_QUALITY_CURRENT,
+  AIR_QUALITY_DAYS,
+  AIR_QUALITY_HOURLY,
+  parseAirQuality,
+  type AirQuality,
+  type RawAirQuality,
+} from "./air-quality";
 import type { Coordinate, Forecast } from "./forecast";
 
 /** Open-Meteo's forecast variables this app asks for; arrays come back parallel to `time`. */
@@ -83,9 +91,14 @@ type RawForecast = {
   minutely_15?: Series;
 };
 
+/** Open-Meteo's APIs this app calls, as the upstream metric names them. */
+type WeatherEndpoint = "forecast" | "search" | "air-quality";
+
 export type OpenMeteoOptions = {
   forecastUrl: string;
   geocodingUrl: string;
+  /** The air-quality API's base (a host of its own at Open-Meteo). */
+  airQualityUrl: string;
   fetch?: typeof fetch;
   /** Attempts for 429 / 5xx / network failures, the first included. */
   attempts?: number;
@@ -170,7 +183,7 @@ export function createOpenMeteoClient(options: OpenMeteoOptions) {
   const metrics = options.metrics ?? noMetrics;
 
   /** One HTTP request to Open-Meteo, counted with its outcome (a 4xx answer is an "error" too). */
-  async function call(endpoint: "forecast" | "search", url: URL): Promise<Response> {
+  async function call(endpoint: WeatherEndpoint, url: URL): Promise<Response> {
     const started = performance.now();
     let ok = false;
     try {
@@ -182,7 +195,7 @@ export function createOpenMeteoClient(options: OpenMeteoOptions) {
     }
   }
 
-  async function getJson(endpoint: "forecast" | "search", url: URL): Promise<unknown> {
+  async function getJson(endpoint: WeatherEndpoint, url: URL): Promise<unknown> {
     let lastError: UpstreamError = new UpstreamError("Open-Meteo was not asked", null);
     for (let attempt = 0; attempt < attempts; attempt++) {
       if (attempt > 0) await sleep(backoffMs(attempt, lastError));
@@ -237,6 +250,29 @@ export function createOpenMeteoClient(options: OpenMeteoOptions) {
         throw new UpstreamError(`Open-Meteo answered ${list.length} forecasts for ${coordinates.length} places`, 200);
       }
       return list.map(parseForecast);
+    },
+
+    /** Air quality for all coordinates in one request, in the same order (a list answers several, an object one). */
+    async airQuality(coordinates: Coordinate[]): Promise<AirQuality[]> {
+      if (coordinates.length === 0) return [];
+      const url = new URL(`${options.airQualityUrl}/v1/air-quality`);
+      url.searchParams.set("latitude", coordinates.map((c) => c.latitude).join(","));
+      url.searchParams.set("longitude", coordinates.map((c) => c.longitude).join(","));
+      url.searchParams.set("current", AIR_QUALITY_CURRENT.join(","));
+      url.searchParams.set("hourly", AIR_QUALITY_HOURLY.join(","));
+      url.searchParams.set("timezone", "auto");
+      url.searchParams.set("timeformat", "unixtime");
+      url.searchParams.set("forecast_days", String(AIR_QUALITY_DAYS));
+      const body = await getJson("air-quality", url);
+      const list = (Array.isArray(body) ? body : [body]) as RawAirQuality[];
+      if (list.length !== coordinates.length) {
+        throw new UpstreamError(`Open-Meteo answered ${list.length} air-quality reports for ${coordinates.length} places`, 200);
+      }
+      return list.map((raw) => {
+        const parsed = parseAirQuality(raw);
+        if (!parsed) throw new UpstreamError("Open-Meteo answered without air-quality data", 200);
+        return parsed;
+      });
     },
 
     async search(name: string, count: number, language: string): Promise<GeocodedLocation[]> {

@@ -1,4 +1,4 @@
-import { useId, useState, type ReactNode } from "react";
+import { lazy, Suspense, useId, useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import type { TFunction } from "i18next";
 import { Link } from "react-router";
@@ -30,6 +30,20 @@ import { ConditionIcon } from "./condition-icon";
 import { formatRelativeAge } from "~/lib/relative-age";
 
 const HOURS_SHOWN = 24;
+
+// Out of the first load: the server renders them into the page, the browser loads them while hydrating.
+const AirQualityLine = lazy(() => import("./air-quality-line"));
+const NowcastChart = lazy(() => import("./nowcast-chart"));
+
+/** The air's line, or its skeleton while its code loads (a card rendered in the browser). */
+function AirQuality({ weather, settings, t }: { weather: WeatherReport; settings: DisplaySettings; t: TFunction }) {
+  if (!weather.airQuality) return null;
+  return (
+    <Suspense fallback={<p className="h-4 animate-pulse rounded bg-accented" role="status" aria-label={t("weather.airQuality.loading")} />}>
+      <AirQualityLine report={weather.airQuality} settings={settings} />
+    </Suspense>
+  );
+}
 
 /*
  * A card writes some eighty texts and a page holds up to ten cards: the card takes `t` once and
@@ -102,43 +116,6 @@ function NowcastLine({ steps, now, t }: { steps: QuarterHour[]; now: number; t: 
         ? t(`weather.nowcast.${summary.kind}`)
         : t(`weather.nowcast.${summary.kind}`, { minutes: summary.minutes })}
     </p>
-  );
-}
-
-/** The next 2 hours' precipitation as quarter-hour bars, with its scale and times written on the axes. */
-function NowcastChart({ steps, settings, t }: { steps: QuarterHour[]; settings: DisplaySettings; t: TFunction }) {
-  // Dry throughout: the line says it all.
-  if (!steps.some((step) => step.precipitation > 0)) return null;
-  const top = Math.max(0.5, ...steps.map((step) => step.precipitation));
-  const width = 8 * 20;
-  return (
-    <svg
-      viewBox={`0 0 ${width + 48} 62`}
-      className="h-16 w-56 text-default"
-      role="img"
-      aria-label={t("weather.nowcast.chart", { max: formatPrecipitation(top, settings) })}
-      data-testid="nowcast-chart"
-    >
-      {steps.map((step, i) => {
-        const height = (step.precipitation / top) * 40;
-        return <rect key={step.time} x={i * 20 + 3} y={44 - height} width={14} height={height} className="fill-sky-500/70" />;
-      })}
-      <line x1={0} x2={width} y1={44} y2={44} stroke="currentColor" strokeOpacity="0.4" />
-      <g className="fill-current" fontSize="10">
-        <text x={width + 4} y={10}>
-          {formatPrecipitation(top, settings)}
-        </text>
-        <text x={0} y={58}>
-          {t("weather.nowcast.now")}
-        </text>
-        <text x={width / 2} y={58} textAnchor="middle">
-          {t("weather.nowcast.later", { hours: 1 })}
-        </text>
-        <text x={width} y={58} textAnchor="end">
-          {t("weather.nowcast.later", { hours: 2 })}
-        </text>
-      </g>
-    </svg>
   );
 }
 
@@ -336,6 +313,9 @@ function Summary({ weather, settings, now, t }: { weather: WeatherReport; settin
         ) : null}
         <NowcastLine steps={weather.nowcast} now={now} t={t} />
       </div>
+      <div className="w-full">
+        <AirQuality weather={weather} settings={settings} t={t} />
+      </div>
     </div>
   );
 }
@@ -394,7 +374,15 @@ export function ForecastCard({
             <Current current={weather.current} settings={settings} t={t} />
             <div className="mt-4 flex flex-wrap items-center gap-x-6 gap-y-2">
               <NowcastLine steps={weather.nowcast} now={now} t={t} />
-              <NowcastChart steps={weather.nowcast} settings={settings} t={t} />
+              {/* Only when rain falls in the next 2 hours; nothing in its place meanwhile (the line says it). */}
+              {weather.nowcast.some((step) => step.precipitation > 0) ? (
+                <Suspense fallback={null}>
+                  <NowcastChart steps={weather.nowcast} settings={settings} t={t} />
+                </Suspense>
+              ) : null}
+            </div>
+            <div className="mt-2">
+              <AirQuality weather={weather} settings={settings} t={t} />
             </div>
             <Sun day={weather.daily[0]} timeZone={weather.timeZone} settings={settings} t={t} />
             <HourlyStrip place={title} hours={upcomingHours(weather.hourly, now)} timeZone={weather.timeZone} settings={settings} t={t} />

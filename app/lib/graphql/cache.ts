@@ -14,6 +14,8 @@ function cacheConfig(updates: CacheExchangeOpts["updates"]): CacheExchangeOpts {
       HourlyForecast: () => null,
       DailyForecast: () => null,
       QuarterHour: () => null,
+      AirQuality: () => null,
+      PollenCount: () => null,
       // A preview's matches belong to that preview only (the same window may peak differently under another threshold).
       AlertMatch: () => null,
       // What a message says is a value of that message: the place in it is the place as it was then.

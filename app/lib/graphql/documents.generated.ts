@@ -44,6 +44,8 @@ export type Condition =
   | "THUNDERSTORM_WITH_HAIL"
   | "UNKNOWN";
 
+export type PollenKind = "ALDER" | "BIRCH" | "GRASS" | "MUGWORT" | "OLIVE" | "RAGWEED";
+
 export type MessageKind = "BRIEFING" | "ALERT" | "ALL_CLEAR" | "SYSTEM";
 
 export type Weekday = "MON" | "TUE" | "WED" | "THU" | "FRI" | "SAT" | "SUN";
@@ -68,6 +70,8 @@ export type AlertMetric =
   | "WIND_SPEED"
   | "WIND_GUSTS"
   | "UV_INDEX"
+  /** Air quality index, in points of the user's scale: US AQI for readers of °F, the European AQI for everyone else. */
+  | "AQI"
   | "CONDITION"
   /** Rain starting within the threshold's minutes, from the quarter-hour nowcast: one alert per shower. */
   | "RAIN_SOON";
@@ -224,6 +228,12 @@ export type WeatherFieldsFragment = {
     daylightDuration: number | null;
   }>;
   nowcast: Array<{ time: string; precipitation: number }>;
+  airQuality: {
+    europeanAqi: number | null;
+    usAqi: number | null;
+    pm25: number | null;
+    pollen: Array<{ kind: PollenKind; grains: number }>;
+  } | null;
 };
 
 export type PlaceFieldsFragment = {
@@ -268,6 +278,12 @@ export type PlaceFieldsFragment = {
       daylightDuration: number | null;
     }>;
     nowcast: Array<{ time: string; precipitation: number }>;
+    airQuality: {
+      europeanAqi: number | null;
+      usAqi: number | null;
+      pm25: number | null;
+      pollen: Array<{ kind: PollenKind; grains: number }>;
+    } | null;
   };
 };
 
@@ -318,6 +334,12 @@ export type PlacesQuery = {
           daylightDuration: number | null;
         }>;
         nowcast: Array<{ time: string; precipitation: number }>;
+        airQuality: {
+          europeanAqi: number | null;
+          usAqi: number | null;
+          pm25: number | null;
+          pollen: Array<{ kind: PollenKind; grains: number }>;
+        } | null;
       };
     }>;
   } | null;
@@ -379,6 +401,12 @@ export type WeatherAtQuery = {
       daylightDuration: number | null;
     }>;
     nowcast: Array<{ time: string; precipitation: number }>;
+    airQuality: {
+      europeanAqi: number | null;
+      usAqi: number | null;
+      pm25: number | null;
+      pollen: Array<{ kind: PollenKind; grains: number }>;
+    } | null;
   };
 };
 
@@ -572,6 +600,12 @@ export type AddPlaceMutation = {
         daylightDuration: number | null;
       }>;
       nowcast: Array<{ time: string; precipitation: number }>;
+      airQuality: {
+        europeanAqi: number | null;
+        usAqi: number | null;
+        pm25: number | null;
+        pollen: Array<{ kind: PollenKind; grains: number }>;
+      } | null;
     };
   };
 };
@@ -625,6 +659,12 @@ export type AddPlaceAtMutation = {
         daylightDuration: number | null;
       }>;
       nowcast: Array<{ time: string; precipitation: number }>;
+      airQuality: {
+        europeanAqi: number | null;
+        usAqi: number | null;
+        pm25: number | null;
+        pollen: Array<{ kind: PollenKind; grains: number }>;
+      } | null;
     };
   };
 };
@@ -758,6 +798,12 @@ export type RestorePlaceMutation = {
         daylightDuration: number | null;
       }>;
       nowcast: Array<{ time: string; precipitation: number }>;
+      airQuality: {
+        europeanAqi: number | null;
+        usAqi: number | null;
+        pm25: number | null;
+        pollen: Array<{ kind: PollenKind; grains: number }>;
+      } | null;
     };
   };
 };
@@ -1102,6 +1148,15 @@ export const WeatherFieldsFragmentDoc = /*#__PURE__*/ gql`
     nowcast {
       time
       precipitation
+    }
+    airQuality {
+      europeanAqi
+      usAqi
+      pm25
+      pollen {
+        kind
+        grains
+      }
     }
   }
 ` as unknown as DocumentNode<WeatherFieldsFragment, unknown>;

@@ -1,11 +1,12 @@
 import "i18next";
+import type air from "../../../locales/en-US/air.json";
 import type bot from "../../../locales/en-US/bot.json";
 import type common from "../../../locales/en-US/common.json";
 
-// Typed keys: `t("no.such.key")` fails `tsc`. "bot" holds the API's message texts.
+// Typed keys: `t("no.such.key")` fails `tsc`. "bot" holds the API's message texts, "air" the air-quality line's.
 declare module "i18next" {
   interface CustomTypeOptions {
     defaultNS: "common";
-    resources: { common: typeof common; bot: typeof bot };
+    resources: { common: typeof common; bot: typeof bot; air: typeof air };
   }
 }

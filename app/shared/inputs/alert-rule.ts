@@ -2,8 +2,8 @@ import * as z from "zod/mini";
 import { addIssue, nameText, wholeNumber } from "./issues";
 
 /**
- * Plausible thresholds per metric (metric units: °C, mm, %, cm, km/h, UV index; minutes ahead for
- * RAIN_SOON, within the 2 hours a nowcast sees well): anything outside is a typo, not a rule.
+ * Plausible thresholds per metric (metric units: °C, mm, %, cm, km/h, UV index, AQI points; minutes
+ * ahead for RAIN_SOON, within the 2 hours a nowcast sees well): anything outside is a typo, not a rule.
  */
 export const THRESHOLD_RANGE: Readonly<Record<string, readonly [number, number]>> = {
   TEMPERATURE: [-90, 60],
@@ -15,6 +15,8 @@ export const THRESHOLD_RANGE: Readonly<Record<string, readonly [number, number]>
   WIND_GUSTS: [0, 400],
   UV_INDEX: [0, 20],
   RAIN_SOON: [15, 120],
+  // Either scale's points: the US index ends at 500; the European one rarely passes 150.
+  AQI: [0, 500],
 };
 export const ALERT_RULE_NAME_MAX_LENGTH = 60;
 export const LOOKAHEAD_HOURS = { min: 1, max: 72 } as const;

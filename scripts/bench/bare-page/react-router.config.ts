@@ -1,6 +1,10 @@
 import type { Config } from "@react-router/dev/config";
 
-/** The bare baseline of the page benchmark (see scripts/bench/pages.ts): React Router's defaults, built beside the app's build. */
+/**
+ * The bare baseline of the page benchmark (see scripts/bench/pages.ts): React Router's defaults, built beside the app's build.
+ * Its server entry is React Router's default, which imports isbot: a devDependency for this alone (without it the
+ * build runs `npm install isbot` in the project, rewriting package.json and node_modules).
+ */
 export default {
   ssr: true,
   buildDirectory: "../../../build/bench-bare-page",

@@ -1,0 +1,202 @@
+import type { Db } from "../db/database.server";
+import { createOutageLog } from "../db/outage-log.server";
+import { noMetrics, type ApiMetrics } from "../metrics.server";
+import { coordinateKey, roundCoordinate, type Coordinate } from "./forecast";
+
+const UPSTREAM_CONCURRENCY = 4;
+/** Values reach the database this long after they arrive (all that arrived meanwhile together). */
+export const STORE_DELAY_MS = 1000;
+const STORE_CHUNK = 50;
+
+/** A value for a rounded coordinate, when it was fetched, and whether it is the last known one (upstream failing). */
+export type CachedResult<T> = { key: string; data: T; fetchedAt: Date; stale: boolean };
+
+type Entry<T> = { data: T; fetchedAt: Date };
+type Waiter<T> = { resolve: (result: CachedResult<T>) => void; reject: (error: unknown) => void };
+
+/** The tables that keep a cache's values across restarts: one per kind, the same columns. */
+export type CoordinateCacheTable = "forecast_cache" | "air_quality_cache";
+
+export type CoordinateCacheOptions<T> = {
+  /** One upstream request for all these coordinates; the answer is in the same order. */
+  fetchMany: (coordinates: Coordinate[]) => Promise<T[]>;
+  table: CoordinateCacheTable;
+  /** Its name in the cache-lookup metric. */
+  name: "forecast" | "air-quality";
+  /** What a caller gets when upstream fails and nothing is kept. */
+  unavailable: (cause: string) => Error;
+  db: Db;
+  /** How long a value is fresh. */
+  ttlMs?: number;
+  /** Coordinates per upstream request. */
+  batchSize?: number;
+  now?: () => Date;
+  /** Counts lookups in the values kept in memory: hits and misses. */
+  metrics?: ApiMetrics;
+};
+
+/**
+ * Open-Meteo's answers with its terms in mind (forecasts, air quality): cached per rounded
+ * coordinate (memory, then the database, which survives restarts); every coordinate asked
+ * for in the same tick goes upstream in one multi-coordinate request; a coordinate already
+ * on its way is not asked for again; and when upstream fails the last known value is
+ * served, marked stale with its `fetchedAt`.
+ */
+export function createCoordinateCache<T>(options: CoordinateCacheOptions<T>) {
+  // The tables have the same columns: typed as one of them.
+  const table = options.table as "forecast_cache";
+  const ttlMs = options.ttlMs ?? 15 * 60_000;
+  const batchSize = options.batchSize ?? 50;
+  const now = options.now ?? (() => new Date());
+  const metrics = options.metrics ?? noMetrics;
+  const memory = new Map<string, Entry<T>>();
+  const inFlight = new Map<string, Array<Waiter<T>>>();
+  let queued = new Map<string, Coordinate>();
+  let flushScheduled = false;
+
+  const isFresh = (entry: Entry<T> | undefined): entry is Entry<T> => !!entry && now().getTime() - entry.fetchedAt.getTime() < ttlMs;
+
+  function settle(key: string, outcome: { result?: CachedResult<T>; error?: unknown }) {
+    const waiters = inFlight.get(key) ?? [];
+    inFlight.delete(key);
+    for (const waiter of waiters) {
+      if (outcome.result) waiter.resolve(outcome.result);
+      else waiter.reject(outcome.error);
+    }
+  }
+
+  async function storedEntries(keys: string[]): Promise<Map<string, Entry<T>>> {
+    if (keys.length === 0) return new Map();
+    const rows = await options.db.selectFrom(table).selectAll().where("coordinate_key", "in", keys).execute();
+    return new Map(rows.map((row) => [row.coordinate_key, { data: JSON.parse(row.payload) as T, fetchedAt: new Date(row.fetched_at) }]));
+  }
+
+  /**
+   * Keeps fresh values in the database, a statement per chunk. No transaction around
+   * them: each statement stands alone (a cache row is whole or absent), and a transaction
+   * held across awaits would make another connection in this process wait on a lock that
+   * cannot be released while it waits.
+   */
+  async function store(entries: Array<[string, Entry<T>]>) {
+    for (let start = 0; start < entries.length; start += STORE_CHUNK) {
+      await options.db
+        .insertInto(table)
+        .values(
+          entries.slice(start, start + STORE_CHUNK).map(([key, entry]) => ({
+            coordinate_key: key,
+            fetched_at: entry.fetchedAt.toISOString(),
+            payload: JSON.stringify(entry.data),
+          })),
+        )
+        .onConflict((conflict) =>
+          conflict
+            .column("coordinate_key")
+            .doUpdateSet((eb) => ({ fetched_at: eb.ref("excluded.fetched_at"), payload: eb.ref("excluded.payload") })),
+        )
+        .execute();
+    }
+  }
+
+  // Written behind: the database copy only matters after a restart, and serialising a big
+  // pass's forecasts (≈ 15 MB for 1,000 places) held up the engine's tick that waited for them.
+  let unstored = new Map<string, Entry<T>>();
+  let storeTimer: NodeJS.Timeout | null = null;
+  let storing: Promise<void> = Promise.resolve();
+  const storeLog = createOutageLog("[weather]", `could not keep ${options.table}`);
+
+  function flushStores(): Promise<void> {
+    if (storeTimer) clearTimeout(storeTimer);
+    storeTimer = null;
+    const entries = [...unstored];
+    unstored = new Map();
+    if (entries.length > 0) {
+      storing = storing.then(() => store(entries)).then(storeLog.succeeded, storeLog.failed);
+    }
+    return storing;
+  }
+
+  function storeLater(entries: Array<[string, Entry<T>]>) {
+    for (const [key, entry] of entries) unstored.set(key, entry);
+    storeTimer ??= setTimeout(() => void flushStores(), STORE_DELAY_MS);
+  }
+
+  async function fetchBatch(batch: Map<string, Coordinate>) {
+    const keys = [...batch.keys()];
+    const stored = await storedEntries(keys);
+    const missing: string[] = [];
+    for (const key of keys) {
+      const entry = stored.get(key);
+      if (isFresh(entry)) {
+        memory.set(key, entry);
+        settle(key, { result: { key, ...entry, stale: false } });
+      } else {
+        missing.push(key);
+      }
+    }
+    const chunks: string[][] = [];
+    for (let start = 0; start < missing.length; start += batchSize) chunks.push(missing.slice(start, start + batchSize));
+    // A few upstream requests at a time: quick for a big pass, still polite to the provider.
+    const workers = Array.from({ length: Math.min(UPSTREAM_CONCURRENCY, chunks.length) }, async () => {
+      for (let chunk = chunks.shift(); chunk; chunk = chunks.shift()) await fetchChunk(chunk, batch, stored);
+    });
+    await Promise.all(workers);
+  }
+
+  async function fetchChunk(chunk: string[], batch: Map<string, Coordinate>, stored: Map<string, Entry<T>>) {
+    try {
+      const values = await options.fetchMany(chunk.map((key) => batch.get(key)!));
+      const fetchedAt = now();
+      const entries = chunk.map((key, index): [string, Entry<T>] => [key, { data: values[index]!, fetchedAt }]);
+      for (const [key, entry] of entries) {
+        memory.set(key, entry);
+        settle(key, { result: { key, ...entry, stale: false } });
+      }
+      storeLater(entries);
+    } catch (error) {
+      for (const key of chunk) {
+        const last = memory.get(key) ?? stored.get(key);
+        if (last) settle(key, { result: { key, ...last, stale: true } });
+        else settle(key, { error: options.unavailable((error as Error).message) });
+      }
+    }
+  }
+
+  function flush() {
+    flushScheduled = false;
+    const batch = queued;
+    queued = new Map();
+    fetchBatch(batch).catch((error: unknown) => {
+      for (const key of batch.keys()) settle(key, { error });
+    });
+  }
+
+  return {
+    /** How long a value is fresh: served from memory until then, asked for again after. */
+    ttlMs,
+    /** Writes what is still waiting to be kept (the API calls it when it closes). */
+    flushStores,
+    get(coordinate: Coordinate): Promise<CachedResult<T>> {
+      const key = coordinateKey(coordinate);
+      const cached = memory.get(key);
+      const hit = isFresh(cached);
+      metrics.cacheLookup(options.name, hit);
+      if (hit) return Promise.resolve({ key, ...cached, stale: false });
+      return new Promise<CachedResult<T>>((resolve, reject) => {
+        const waiters = inFlight.get(key);
+        if (waiters) {
+          waiters.push({ resolve, reject });
+          return;
+        }
+        inFlight.set(key, [{ resolve, reject }]);
+        queued.set(key, roundCoordinate(coordinate));
+        if (!flushScheduled) {
+          flushScheduled = true;
+          // Everything asked for while resolving this tick's fields travels together.
+          setImmediate(flush);
+        }
+      });
+    },
+  };
+}
+
+export type CoordinateCache<T> = ReturnType<typeof createCoordinateCache<T>>;

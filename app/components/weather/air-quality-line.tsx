@@ -1,0 +1,53 @@
+import { use } from "react";
+import { useTranslation } from "react-i18next";
+import { airTextsLoaded } from "~/lib/i18n/air-texts";
+import { aqiCategory, aqiOn, airQualityScale } from "~/shared/air-quality";
+import type { DisplaySettings } from "~/lib/display-settings";
+import type { WeatherFieldsFragment } from "~/lib/graphql/documents.generated";
+
+export type AirQualityReport = NonNullable<WeatherFieldsFragment["airQuality"]>;
+
+const numberFormat = (locale: string, digits: number) => new Intl.NumberFormat(locale, { maximumFractionDigits: digits });
+
+/**
+ * "Air quality: fair (European AQI 35) · PM2.5 8 µg/m³ · Pollen (grains/m³): grass 24, birch 3": the
+ * index on the reader's scale (US AQI for °F readers, the European one elsewhere), then what is
+ * known of particles and pollen. Its code and texts are out of the first load: the server renders
+ * the line into the page, and the browser hydrates it once both are here (a card rendered in the
+ * browser shows a skeleton meanwhile).
+ */
+export default function AirQualityLine({ report, settings }: { report: AirQualityReport; settings: DisplaySettings }) {
+  const { i18n } = useTranslation();
+  const locale = i18n.language;
+  const loading = airTextsLoaded(i18n, locale);
+  if (loading) use(loading);
+  const t = i18n.getFixedT(locale, "air");
+  const scale = airQualityScale(settings);
+  const index = aqiOn(scale, report);
+  const parts: string[] = [];
+  if (index !== null) {
+    parts.push(
+      t("label", {
+        category: t(`category.${aqiCategory(scale, index)}`),
+        scale: t(`scale.${scale}`),
+        value: numberFormat(settings.locale, 0).format(index),
+      }),
+    );
+  }
+  if (report.pm25 !== null) {
+    parts.push(t("pm25", { value: numberFormat(settings.locale, report.pm25 < 10 ? 1 : 0).format(report.pm25) }));
+  }
+  if (report.pollen.length > 0) {
+    const counts = report.pollen.map((count) =>
+      t("pollenCount", { kind: t(`pollenKind.${count.kind}`), value: numberFormat(settings.locale, 0).format(count.grains) }),
+    );
+    parts.push(t("pollen", { list: new Intl.ListFormat(settings.locale, { style: "short", type: "unit" }).format(counts) }));
+  }
+  if (parts.length === 0) return null;
+  // One line of text: ten cards of it go into the page, which must stay light to send.
+  return (
+    <p className="text-sm" data-testid="air-quality">
+      {parts.join(" · ")}
+    </p>
+  );
+}
