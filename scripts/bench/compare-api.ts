@@ -7,7 +7,7 @@
  * what to compare.
  *
  *   npx tsx scripts/bench/compare-api.ts [--rounds 30] [--seconds 1] [--baseline] [--profile DIR] \
- *     before=/path/to/old/build/server/index.js after=build/server/index.js
+ *     before=/path/to/old/build/server/index.js after=build/server/index.js [quiet=build/server/index.js,LOG_LEVEL=warn]
  *
  * Beside throughput it prints each server's CPU time per request (user + system, from
  * /proc, summed over every round): a build's own cost, which other processes on the
@@ -39,10 +39,15 @@ const { values, positionals } = parseArgs({
 });
 const rounds = Number(values.rounds);
 const durationMs = Number(values.seconds) * 1000;
+// label=path/to/build/server/index.js, optionally followed by ,NAME=value settings of its environment (",LOG_LEVEL=warn").
 const builds = positionals.map((arg) => {
   const at = arg.indexOf("=");
-  if (at < 1) throw new Error(`Expected label=path/to/build/server/index.js, got ${arg}`);
-  return { label: arg.slice(0, at), entry: path.resolve(arg.slice(at + 1)) };
+  if (at < 1) throw new Error(`Expected label=path/to/build/server/index.js[,NAME=value…], got ${arg}`);
+  const [entry, ...settings] = arg.slice(at + 1).split(",");
+  const env = Object.fromEntries(
+    settings.map((setting) => [setting.slice(0, setting.indexOf("=")), setting.slice(setting.indexOf("=") + 1)]),
+  );
+  return { label: arg.slice(0, at), entry: path.resolve(entry!), env };
 });
 if (builds.length === 0) throw new Error("Name at least one build: label=path/to/build/server/index.js");
 
@@ -65,8 +70,13 @@ const servers: AppServer[] = [];
 const stops: Array<() => unknown> = [];
 try {
   const contestants: Contestant[] = [];
-  for (const { label, entry } of builds) {
-    const env: Record<string, string> = { TEST_HOOKS: "0", OPEN_METEO_FORECAST_URL: weather.url, OPEN_METEO_GEOCODING_URL: weather.url };
+  for (const { label, entry, env: own } of builds) {
+    const env: Record<string, string> = {
+      TEST_HOOKS: "0",
+      OPEN_METEO_FORECAST_URL: weather.url,
+      OPEN_METEO_GEOCODING_URL: weather.url,
+      ...own,
+    };
     const nodeArgs: string[] = [];
     if (values.profile) {
       const dir = path.resolve(values.profile, label);

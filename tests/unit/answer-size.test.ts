@@ -15,6 +15,7 @@ function yogaWithLimit(maxChars: number) {
   });
 }
 
+// A string query: `text` is a field of this test's own schema, which the generated documents do not know.
 const ask = async (yoga: ReturnType<typeof yogaWithLimit>, length: number) => {
   const response = await yoga.fetch("http://localhost/graphql", {
     method: "POST",

@@ -66,6 +66,7 @@ describe("the /graphql endpoint beside Express", () => {
 
   it("reads a body up to its limit and hands it over whole; a larger one is refused with 413", async () => {
     const { url, seen } = await endpointWith(proxyAddr.compile("loopback"));
+    // The endpoint's upstream is a fake that records bodies: the bytes are what is tested, not an operation.
     const query = JSON.stringify({ query: "{ me { id } }" });
     expect((await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: query })).status).toBe(200);
     expect(seen.at(-1)!.body).toBe(query);

@@ -31,6 +31,7 @@ describe("the hosted-API proxy", () => {
     const response = await fetch(`${front}/graphql`, {
       method: "POST",
       headers: { "content-type": "application/json", cookie: "weatherbot_session=token" },
+      // Bytes passed through to a fake hosted API (what the proxy forwards is the test), not an operation of the app's.
       body: JSON.stringify({ query: "{ me { email } }" }),
     });
     expect(await response.json()).toEqual({ data: { me: { email: "a@example.com" } } });
