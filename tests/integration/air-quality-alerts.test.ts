@@ -92,4 +92,12 @@ describe("the AQI alert", () => {
       { from: "2026-06-01T12:00:00.000Z", to: "2026-06-01T15:00:00.000Z", peakValue: 185, place: { label: "Office" } },
     ]);
   });
+
+  it("says so when the air cannot be had for a preview, rather than finding nothing", async () => {
+    const { t, token, rule } = await setUp(150, { temperatureUnit: "FAHRENHEIT" });
+    t.fake.failAirQualityNext(500, 3);
+    const refused = await t.gql(PREVIEW, { input: { ...rule, lookaheadHours: 24 } }, { token });
+    expect(refused.errors?.[0]?.extensions?.code).toBe("WEATHER_UNAVAILABLE");
+    expect(refused.errors?.[0]?.message).toContain("air-quality service");
+  });
 });

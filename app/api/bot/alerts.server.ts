@@ -387,9 +387,15 @@ export function createAlertService({
       let query = db.selectFrom("places").selectAll().where("user_id", "=", userId).orderBy("position");
       if (placeId) query = query.where("id", "=", placeId);
       const places = await query.execute();
-      const airOfPlace = airQualityOf(spec.metric === "AQI" ? places : []);
-      const results = await Promise.all(places.map((place) => forecasts.get(place)));
-      const airOf = await airOfPlace;
+      // Unlike a pass, a preview says when the air cannot be had (WEATHER_UNAVAILABLE, as for forecasts):
+      // finding nothing would read as clean air.
+      const airOfPlace =
+        spec.metric === "AQI"
+          ? Promise.all(places.map(async (place) => [place.id, (await airQuality.get(place)).data] as const)).then(
+              (pairs) => new Map(pairs),
+            )
+          : Promise.resolve(new Map<string, AirQuality | null>());
+      const [results, airOf] = await Promise.all([Promise.all(places.map((place) => forecasts.get(place))), airOfPlace]);
       return places.flatMap((place, index) =>
         matchesOf(
           spec,
