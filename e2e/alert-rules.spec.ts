@@ -242,3 +242,21 @@ test("a rain-soon rule: the editor asks how far ahead, previews the showers star
   await section.getByRole("button", { name: "Edit Umbrella" }).click();
   await expect(page.getByRole("dialog", { name: "Edit alert rule" }).getByLabel("Starting within", { exact: true })).toHaveValue("120");
 });
+
+test("a preview the forecast cannot give says so in the user's words, not the API's", async ({ page, context, request, baseURL }) => {
+  const account = await accountWithPlace(request, baseURL!, "Quiet Quay");
+  await signInBrowser(context, baseURL!, account.token);
+  await page.route("**/graphql", async (route) => {
+    const body = route.request().postData() ?? "";
+    if (!body.includes("previewAlertRule")) return route.continue();
+    const message = "The weather service cannot be reached right now; try again in a few minutes";
+    await route.fulfill({ json: { data: null, errors: [{ message, extensions: { code: "WEATHER_UNAVAILABLE" } }] } });
+  });
+  await gotoHydrated(page, "/settings");
+  await page.getByRole("region", { name: "Alert rules" }).getByRole("button", { name: "New alert rule" }).click();
+  const dialog = page.getByRole("dialog", { name: "New alert rule" });
+  await dialog.getByLabel("Name").fill("Gale");
+  const preview = dialog.getByTestId("rule-preview");
+  await expect(preview).toContainText("The weather service isn't answering right now. Try again in a few minutes.");
+  await expect(preview).not.toContainText("GraphQL");
+});

@@ -8,7 +8,7 @@ import { PREVIEW_ALERT_RULE_QUERY, SAVE_ALERT_RULE_MUTATION } from "~/lib/graphq
 import { ALERT_METRICS, WEEKDAYS } from "~/shared/enum-values";
 import { formatMinutes } from "~/shared/units";
 import type { AlertMetric, Condition } from "~/shared/schema-enums.generated";
-import { graphqlErrorMessage } from "~/lib/graphql/errors";
+import { errorNotice } from "~/lib/graphql/error-notice";
 import { apiIssues, fieldErrors, issueMessage, type FieldErrors } from "~/lib/forms/field-errors";
 import { alertRuleInput } from "~/shared/inputs/alert-rule";
 import { checkInput, type InputIssue, type InputIssueCode } from "~/shared/inputs/issues";
@@ -120,7 +120,8 @@ function Preview({
   else if (preview.error)
     body = (
       <p className="text-sm text-red-700 dark:text-red-300">
-        {refused ? issueMessage(refused, t, thresholdParams(settled, settings)) : graphqlErrorMessage(preview.error)}
+        {/* In the person's words: the API's message is a protocol text (it goes to the logs). */}
+        {refused ? issueMessage(refused, t, thresholdParams(settled, settings)) : t(errorNotice(preview.error, navigator.onLine))}
       </p>
     );
   else if (!preview.data || preview.fetching || settledText !== current)
