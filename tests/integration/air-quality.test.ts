@@ -4,6 +4,7 @@ import { testApis } from "../support/api-server";
 import {
   TestAirQualityAddPlaceDocument as ADD_PLACE,
   TestAirQualityAtDocument as AIR_AT,
+  TestAirQualityNotAskedDocument as NOT_ASKED,
   TestAirQualityPlacesDocument as PLACES_AIR,
 } from "../support/documents.generated";
 
@@ -16,6 +17,20 @@ function manualClock(start = new Date("2026-05-12T10:15:00Z")) {
 }
 
 describe("air quality", () => {
+  it("is asked for upstream beside the forecast, not after it, and only when the operation wants it", async () => {
+    const t = await api({ now: manualClock().now });
+    const release = t.fake.holdForecasts(() => true);
+    const answer = t.gql(AIR_AT, { lat: 52.52, lon: 13.41 });
+    // The forecast is held back: the air's call can only have started beside it.
+    await vi.waitFor(() => expect(t.fake.calls.airQuality).toBe(1), { timeout: 10_000 });
+    release();
+    expect((await answer).data!.weatherAt.airQuality).toMatchObject({ stale: false });
+    expect(t.fake.calls.airQuality).toBe(1);
+
+    expect((await t.gql(NOT_ASKED, { lat: 48.86, lon: 2.35 })).errors).toBeUndefined();
+    expect(t.fake.calls.airQuality).toBe(1);
+  });
+
   it("gives both indices, PM2.5 and PM10 for a place in Europe, with its pollen most first, asked for in Open-Meteo's terms", async () => {
     const clock = manualClock();
     const t = await api({ now: clock.now });

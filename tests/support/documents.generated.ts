@@ -235,6 +235,13 @@ export type TestAirQualityAtQuery = {
   };
 };
 
+export type TestAirQualityNotAskedQueryVariables = Exact<{
+  lat: number;
+  lon: number;
+}>;
+
+export type TestAirQualityNotAskedQuery = { weatherAt: { id: string; current: { temperature: number } } };
+
 export type TestAirQualityPlacesQueryVariables = Exact<{ [key: string]: never }>;
 
 export type TestAirQualityPlacesQuery = {
@@ -1394,6 +1401,16 @@ export const TestAirQualityAtDocument = gql`
     }
   }
 ` as unknown as DocumentNode<TestAirQualityAtQuery, TestAirQualityAtQueryVariables>;
+export const TestAirQualityNotAskedDocument = gql`
+  query TestAirQualityNotAsked($lat: Float!, $lon: Float!) {
+    weatherAt(latitude: $lat, longitude: $lon) {
+      id
+      current {
+        temperature
+      }
+    }
+  }
+` as unknown as DocumentNode<TestAirQualityNotAskedQuery, TestAirQualityNotAskedQueryVariables>;
 export const TestAirQualityPlacesDocument = gql`
   query TestAirQualityPlaces {
     places {

@@ -17,7 +17,13 @@ export type BriefingMapper = BriefingTable;
 export type AlertRuleMapper = AlertRuleTable;
 
 /** A forecast for a place (keyed by the place) or for a coordinate; `at` is the coordinate asked for (its air quality's). */
-export type WeatherMapper = { id: string; result: ForecastResult; at: Coordinate };
+export type WeatherMapper = {
+  id: string;
+  result: ForecastResult;
+  at: Coordinate;
+  /** The air there, asked for beside the forecast when the operation wants it (weather.server.ts). */
+  air?: Promise<CachedResult<AirQuality>>;
+};
 /** A report of the air at the weather's place. */
 export type AirQualityMapper = { id: string; result: CachedResult<AirQuality> };
 /** A forecast's hours and days, built once per forecast (weather.server.ts keeps them): ISO times, conditions. */

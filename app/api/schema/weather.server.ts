@@ -1,10 +1,12 @@
-import { limitAnonymousLookup } from "../context.server";
 import { badInput } from "../errors.server";
 import { keepable, keepableFields, validUntil } from "../result-cache.server";
-import { conditionOf, type Forecast } from "../weather/forecast";
+import type { GraphQLResolveInfo } from "graphql";
+import { limitAnonymousLookup, type ApiContext } from "../context.server";
+import { conditionOf, type Coordinate, type Forecast } from "../weather/forecast";
 import { pollenCounts } from "../weather/air-quality";
 import type { AirQualityMapper, WeatherMapper as WeatherSource } from "./mappers";
 import type { AirQualityResolvers, Resolvers, WeatherResolvers } from "./resolvers.generated";
+import { selectsField } from "./selects-field";
 
 const iso = (epochSeconds: number) => new Date(epochSeconds * 1000).toISOString();
 const roundedOrNull = (value: number | null) => (value === null ? null : Math.round(value));
@@ -25,6 +27,20 @@ function currentHourIndex(forecast: Forecast, now: Date): number {
     else high = middle;
   }
   return low < forecast.hourly.length ? low : -1;
+}
+
+/**
+ * Asks for the air at a spot as the forecast is asked for, when the operation wants it: its
+ * resolver runs only once the forecast is in, and would otherwise start a second round trip
+ * upstream then. The air-quality cache joins a page's places in one request; the resolver takes
+ * this ask's outcome (a failure is its to answer).
+ */
+function preloadAirQuality(at: Coordinate, context: ApiContext, info: GraphQLResolveInfo): Pick<WeatherSource, "air"> {
+  if (!selectsField(info, "airQuality")) return {};
+  const air = context.airQuality.get(at);
+  // Its resolver awaits the same promise (one ask, one outcome); until then a failure is not unhandled.
+  air.catch(() => {});
+  return { air };
 }
 
 type HourlyView = ReturnType<typeof hourlyView>;
@@ -117,7 +133,7 @@ export const weatherResolvers: Resolvers = {
     async airQuality(source, _, context) {
       let result: AirQualityMapper["result"];
       try {
-        result = await context.airQuality.get(source.at);
+        result = await (source.air ?? context.airQuality.get(source.at));
       } catch {
         // The card shows the weather without it; asked for again next time.
         validUntil(context, 0);
@@ -149,20 +165,22 @@ export const weatherResolvers: Resolvers = {
     pollen: (source) => pollenCounts(source.result.data.current),
   }),
   Place: {
-    weather: keepable(async (place, _, context) => {
+    weather: keepable(async (place, _, context, info) => {
+      const air = preloadAirQuality(place, context, info);
       const result = await context.forecasts.get(place);
       // A stale forecast (the provider failing) is asked for again next time.
       validUntil(context, result.stale ? 0 : result.fetchedAt.getTime() + context.forecasts.ttlMs);
-      return { id: place.id, result, at: place } satisfies WeatherSource;
+      return { id: place.id, result, at: place, ...air } satisfies WeatherSource;
     }),
   },
   Query: {
-    async weatherAt(_, args, context) {
+    async weatherAt(_, args, context, info) {
       if (!(args.latitude >= -90 && args.latitude <= 90)) throw badInput("latitude must be between -90 and 90", "latitude");
       if (!(args.longitude >= -180 && args.longitude <= 180)) throw badInput("longitude must be between -180 and 180", "longitude");
       await limitAnonymousLookup(context);
+      const air = preloadAirQuality(args, context, info);
       const result = await context.forecasts.get(args);
-      return { id: `at:${result.key}`, result, at: args } satisfies WeatherSource;
+      return { id: `at:${result.key}`, result, at: args, ...air } satisfies WeatherSource;
     },
   },
 };
