@@ -95,7 +95,7 @@ describe("the AQI alert", () => {
 
   it("says so when the air cannot be had for a preview, rather than finding nothing", async () => {
     const { t, token, rule } = await setUp(150, { temperatureUnit: "FAHRENHEIT" });
-    t.fake.failAirQualityNext(500, 3);
+    t.fake.failAirQualityNext(500);
     const refused = await t.gql(PREVIEW, { input: { ...rule, lookaheadHours: 24 } }, { token });
     expect(refused.errors?.[0]?.extensions?.code).toBe("WEATHER_UNAVAILABLE");
     expect(refused.errors?.[0]?.message).toContain("air-quality service");

@@ -85,7 +85,7 @@ describe("air quality", () => {
     expect((await t.gql(AIR_AT, { lat: 51.51, lon: -0.13 })).data!.weatherAt.airQuality).toMatchObject({ stale: false });
 
     clock.advance(20 * 60_000); // past the 15-minute freshness, as forecasts
-    t.fake.failAirQualityNext(500, 3);
+    t.fake.failAirQualityNext(500);
     const stale = await t.gql(AIR_AT, { lat: 51.51, lon: -0.13 });
     expect(stale.errors).toBeUndefined();
     expect(stale.data!.weatherAt.airQuality).toMatchObject({ stale: true, fetchedAt: "2026-05-12T10:15:00.000Z" });

@@ -54,6 +54,8 @@ const CURRENT = [
 ] as const;
 
 export const FORECAST_DAYS = 8;
+/** How long an air-quality call may take (forecasts: 10 s, three tries). */
+export const AIR_QUALITY_TIMEOUT_MS = 3000;
 /** Quarter hours of precipitation asked for: 6 hours, so a forecast kept an hour or two still covers the next 2. */
 export const NOWCAST_STEPS = 24;
 
@@ -183,11 +185,11 @@ export function createOpenMeteoClient(options: OpenMeteoOptions) {
   const metrics = options.metrics ?? noMetrics;
 
   /** One HTTP request to Open-Meteo, counted with its outcome (a 4xx answer is an "error" too). */
-  async function call(endpoint: WeatherEndpoint, url: URL): Promise<Response> {
+  async function call(endpoint: WeatherEndpoint, url: URL, timeout: number): Promise<Response> {
     const started = performance.now();
     let ok = false;
     try {
-      const response = await fetchImpl(url, { signal: AbortSignal.timeout(timeoutMs), headers: { accept: "application/json" } });
+      const response = await fetchImpl(url, { signal: AbortSignal.timeout(timeout), headers: { accept: "application/json" } });
       ok = response.ok;
       return response;
     } finally {
@@ -195,13 +197,17 @@ export function createOpenMeteoClient(options: OpenMeteoOptions) {
     }
   }
 
-  async function getJson(endpoint: WeatherEndpoint, url: URL): Promise<unknown> {
+  async function getJson(
+    endpoint: WeatherEndpoint,
+    url: URL,
+    { tries = attempts, timeout = timeoutMs }: { tries?: number; timeout?: number } = {},
+  ): Promise<unknown> {
     let lastError: UpstreamError = new UpstreamError("Open-Meteo was not asked", null);
-    for (let attempt = 0; attempt < attempts; attempt++) {
+    for (let attempt = 0; attempt < tries; attempt++) {
       if (attempt > 0) await sleep(backoffMs(attempt, lastError));
       let response: Response;
       try {
-        response = await call(endpoint, url);
+        response = await call(endpoint, url, timeout);
       } catch (error) {
         lastError = new UpstreamError(`Open-Meteo could not be reached: ${(error as Error).message}`, null);
         continue;
@@ -263,7 +269,9 @@ export function createOpenMeteoClient(options: OpenMeteoOptions) {
       url.searchParams.set("timezone", "auto");
       url.searchParams.set("timeformat", "unixtime");
       url.searchParams.set("forecast_days", String(AIR_QUALITY_DAYS));
-      const body = await getJson("air-quality", url);
+      // Asked once, briefly: a page waits for every card's line, and the line is the card's least part
+      // (a kept report is served meanwhile, and the card shows the weather without one).
+      const body = await getJson("air-quality", url, { tries: 1, timeout: Math.min(timeoutMs, AIR_QUALITY_TIMEOUT_MS) });
       const list = (Array.isArray(body) ? body : [body]) as RawAirQuality[];
       if (list.length !== coordinates.length) {
         throw new UpstreamError(`Open-Meteo answered ${list.length} air-quality reports for ${coordinates.length} places`, 200);
