@@ -7,7 +7,23 @@ import type { AlertMetric, BriefingPeriod, Comparator, Condition } from "./schem
  * mm, cm of snow); times are ISO instants. A message whose content is null (written before
  * content existed, or a SYSTEM message) is shown by its stored title and body.
  */
-export const MESSAGE_CONTENT_VERSION = 1;
+export const MESSAGE_CONTENT_VERSION = 2;
+
+/** Metrics a version-1 reader cannot word: their messages are version 2, which such a reader leaves to the stored text. */
+const SINCE_VERSION_2: ReadonlySet<string> = new Set<AlertMetric>(["RAIN_SOON", "AQI"]);
+
+/**
+ * The version to write a message's content as: the oldest whose readers word it, so a browser
+ * still running an older build (a PWA kept open over a deploy) words what it knows and shows the
+ * stored title and body for the rest, rather than wording a metric it has no texts for.
+ */
+export function contentVersionFor(metric: AlertMetric | string | null | undefined): number {
+  return metric && SINCE_VERSION_2.has(metric) ? 2 : 1;
+}
+
+/** Whether this build words content of that version (every version up to its own). */
+export const wordsContentVersion = (version: number | null | undefined): boolean =>
+  typeof version === "number" && version >= 1 && version <= MESSAGE_CONTENT_VERSION;
 
 /** A place as it was named when the message was written: the message outlives a rename or removal. */
 export type ContentPlace = { id: string; label: string; timeZone: string };
@@ -51,7 +67,7 @@ export function parseMessageContent(json: string | null | undefined): MessageCon
   if (!json) return null;
   try {
     const content = JSON.parse(json) as MessageContent;
-    return content && content.version === MESSAGE_CONTENT_VERSION ? content : null;
+    return content && wordsContentVersion(content.version) ? content : null;
   } catch {
     return null;
   }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { botTexts, i18nextBotTexts } from "~/api/bot/texts.server";
-import type { MessageContent } from "~/shared/message-content";
+import { contentVersionFor, parseMessageContent, type MessageContent } from "~/shared/message-content";
 import { wordMessage, type MessageReader, type MessageTexts } from "~/shared/message-wording";
 
 // Tuesday 24 November 2026 in New York (UTC−5): 11:00 to 12:00 is 16:00 to 17:00 UTC.
@@ -86,6 +86,15 @@ describe("message wording", () => {
     const shower = { ...alert, metric: "RAIN_SOON" as const, threshold: 30, to: "2026-11-24T16:45:00.000Z", peakValue: 1.27 };
     expect(word(shower, german).body).toBe("Bald Regen in Home: von Di 11:00 bis 11:45, bis 1,3 mm pro Viertelstunde.");
     expect(word(shower, american).body).toBe("Rain soon in Home: from Tue 11:00 AM to 11:45 AM, up to 0.05 in per quarter hour.");
+  });
+
+  it("writes content a browser of the build before can word as version 1, and the new metrics as version 2, which it leaves to the stored text", () => {
+    expect(["WIND_GUSTS", "CONDITION", null].map(contentVersionFor)).toEqual([1, 1, 1]);
+    expect(["RAIN_SOON", "AQI"].map(contentVersionFor)).toEqual([2, 2]);
+    // This build words both; a build before it accepted exactly its own version (1).
+    expect(parseMessageContent(JSON.stringify({ ...alert, version: 1 }))).not.toBeNull();
+    expect(parseMessageContent(JSON.stringify({ ...alert, metric: "RAIN_SOON", version: 2 }))).not.toBeNull();
+    expect(parseMessageContent(JSON.stringify({ ...alert, version: 3 }))).toBeNull();
   });
 
   it("words an all-clear", () => {

@@ -1,6 +1,6 @@
 import { conditionOf } from "../weather/forecast";
 import type { AlertMetric, Comparator } from "../../shared/schema-enums.generated";
-import { MESSAGE_CONTENT_VERSION, type ContentPlace, type MessageContent } from "../../shared/message-content";
+import { contentVersionFor, type ContentPlace, type MessageContent } from "../../shared/message-content";
 import type { Match } from "./alert-evaluator";
 import { wordFor, type ReaderSettings } from "./message-words.server";
 
@@ -22,7 +22,7 @@ const ruleParts = (rule: RuleSummary) => ({
  */
 export function alertMessage(rule: RuleSummary, place: PlaceSummary, match: Match, settings: ReaderSettings) {
   const content: MessageContent = {
-    version: MESSAGE_CONTENT_VERSION,
+    version: contentVersionFor(rule.metric),
     kind: "ALERT",
     place: contentPlace(place),
     ...ruleParts(rule),
@@ -36,6 +36,11 @@ export function alertMessage(rule: RuleSummary, place: PlaceSummary, match: Matc
 }
 
 export function allClearMessage(rule: RuleSummary, place: PlaceSummary, settings: ReaderSettings) {
-  const content: MessageContent = { version: MESSAGE_CONTENT_VERSION, kind: "ALL_CLEAR", place: contentPlace(place), ...ruleParts(rule) };
+  const content: MessageContent = {
+    version: contentVersionFor(rule.metric),
+    kind: "ALL_CLEAR",
+    place: contentPlace(place),
+    ...ruleParts(rule),
+  };
   return { ...wordFor(content, settings), content };
 }

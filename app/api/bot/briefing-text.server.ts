@@ -1,6 +1,6 @@
 import type { BriefingPeriod } from "../../shared/schema-enums.generated";
 import { conditionOf, type Forecast, type HourlyForecast } from "../weather/forecast";
-import { MESSAGE_CONTENT_VERSION, type BriefingPlaceFigures, type MessageContent } from "../../shared/message-content";
+import { contentVersionFor, type BriefingPlaceFigures, type MessageContent } from "../../shared/message-content";
 import { addDays, zonedParts, zonedToInstant } from "./zoned-time";
 
 /** The instants a briefing period covers, in the reader's time zone. */
@@ -55,5 +55,5 @@ export function placeFigures(
 
 /** A briefing's content: its name, period and figures per place, in the briefing's order. */
 export function briefingContent(name: string, period: BriefingPeriod, places: BriefingPlaceFigures[]): MessageContent {
-  return { version: MESSAGE_CONTENT_VERSION, kind: "BRIEFING", briefingName: name, period, places };
+  return { version: contentVersionFor(null), kind: "BRIEFING", briefingName: name, period, places };
 }

@@ -18,7 +18,7 @@ import { focusAfterRemoval, focusWithinItem } from "~/lib/focus-after-removal";
 import { showToast } from "~/lib/toast/toast-store";
 import { showUndoToast } from "~/lib/toast/undo-toast";
 import { useBotTexts } from "~/lib/i18n/bot-texts";
-import { MESSAGE_CONTENT_VERSION } from "~/shared/message-content";
+import { wordsContentVersion } from "~/shared/message-content";
 import { wordMessage, type MessageReader, type MessageTexts } from "~/shared/message-wording";
 import { hourCycle } from "~/shared/units";
 
@@ -36,7 +36,7 @@ type Wording = { texts: MessageTexts | null; reader: MessageReader };
 
 /** The message in the reader's words as they are now, or as the server worded it (no content, or the bot's texts not here yet). */
 function wordsOf(message: MessageFields, { texts, reader }: Wording) {
-  return texts && message.content && message.content.version === MESSAGE_CONTENT_VERSION
+  return texts && message.content && wordsContentVersion(message.content.version)
     ? wordMessage(message.content, reader, texts)
     : { title: message.title, body: message.body };
 }
