@@ -14,6 +14,7 @@ export function thresholdSummary(
   return t("alerts.summary", {
     metric: t(`alerts.metric.${rule.metric}`),
     comparator: t(`alerts.comparator.${rule.comparator}`),
-    threshold: `${displayThreshold(rule.metric, rule.threshold ?? 0, settings)} ${thresholdUnit(rule.metric, settings).label}`.trim(),
+    threshold:
+      `${displayThreshold(rule.metric, rule.threshold ?? 0, settings)} ${thresholdUnit(rule.metric, settings, (scale) => t(`alerts.aqiScale.${scale}`)).label}`.trim(),
   });
 }

@@ -1,4 +1,5 @@
 import type { AlertMetric } from "../shared/schema-enums.generated";
+import { airQualityScale, type AirQualityScale } from "../shared/air-quality";
 import type { UnitSettings } from "../shared/units";
 
 type Units = Pick<UnitSettings, "temperatureUnit" | "windSpeedUnit" | "precipitationUnit">;
@@ -21,7 +22,7 @@ const WIND: Record<string, Conversion> = {
  * The API keeps thresholds metric (°C, mm, cm, km/h); people think in their own units.
  * The editor shows and takes values in the user's units and converts at the edge.
  */
-export function thresholdUnit(metric: AlertMetric, units: Units): Conversion {
+export function thresholdUnit(metric: AlertMetric, units: Units, aqiLabel?: (scale: AirQualityScale) => string): Conversion {
   switch (metric) {
     case "TEMPERATURE":
     case "APPARENT_TEMPERATURE":
@@ -38,7 +39,8 @@ export function thresholdUnit(metric: AlertMetric, units: Units): Conversion {
     case "PRECIPITATION_PROBABILITY":
       return identity("%");
     case "AQI":
-      return identity("AQI");
+      // Points on the reader's scale, named in their language where the caller can ("US AQI", "Europäischer LQI").
+      return identity(aqiLabel ? aqiLabel(airQualityScale(units)) : "AQI");
     default:
       return identity("");
   }

@@ -17,6 +17,13 @@ describe("alert thresholds in the user's units", () => {
     expect(thresholdUnit("TEMPERATURE", metric).toMetric(30)).toBe(30);
   });
 
+  it("names AQI points by the reader's scale, in the caller's words", () => {
+    const named = (scale: string) => `${scale} points`;
+    expect(thresholdUnit("AQI", imperial, named)).toMatchObject({ label: "US points" });
+    expect(thresholdUnit("AQI", metric, named).label).toBe("EUROPEAN points");
+    expect(thresholdUnit("AQI", metric).toMetric(80)).toBe(80);
+  });
+
   it("shows stored values rounded in the user's units", () => {
     expect(displayThreshold("TEMPERATURE", 30, imperial)).toBe(86);
     expect(displayThreshold("PRECIPITATION", 5, imperial)).toBe(0.2);

@@ -112,7 +112,7 @@ function Preview({
   });
   const when = (iso: string) => formatWhen(iso, settings);
   const peakMetric = input?.metric === "RAIN_SOON" ? "PRECIPITATION" : input?.metric;
-  const unit = peakMetric ? thresholdUnit(peakMetric, settings) : null;
+  const unit = peakMetric ? thresholdUnit(peakMetric, settings, (scale) => t(`alerts.aqiScale.${scale}`)) : null;
   const refused = apiIssues(preview.error)[0];
   let body;
   if (problem) body = <p className="text-sm text-red-700 dark:text-red-300">{problem}</p>;
@@ -206,7 +206,7 @@ export default function AlertRuleOverlay({ close, params }: OverlayProps) {
   const checked = checkInput(alertRuleInput, input);
   const shown = { fields: FIELDS, params: thresholdParams(input, settings) };
   const problem = checked.ok ? undefined : checked.issues.find((issue) => !SAID_ON_SAVE.has(issue.code));
-  const unit = thresholdUnit(draft.metric, settings);
+  const unit = thresholdUnit(draft.metric, settings, (scale) => t(`alerts.aqiScale.${scale}`));
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -299,6 +299,7 @@ export default function AlertRuleOverlay({ close, params }: OverlayProps) {
             id={`${id}-threshold`}
             className="input sm:max-w-xs"
             value={draft.threshold}
+            aria-invalid={errors.threshold ? true : undefined}
             aria-describedby={`${id}-rain-hint${errors.threshold ? ` ${id}-threshold-error` : ""}`}
             onChange={(event) => change({ threshold: event.target.value })}
           >
