@@ -6,7 +6,7 @@ import { formatWhen, useDisplaySettings, type DisplaySettings } from "~/lib/disp
 import { ALERT_RULES_QUERY, PLACES_QUERY, type CompleteAlertRuleInput as AlertRuleInput } from "~/lib/graphql/documents";
 import { PREVIEW_ALERT_RULE_QUERY, SAVE_ALERT_RULE_MUTATION } from "~/lib/graphql/later-documents";
 import { ALERT_METRICS, WEEKDAYS } from "~/shared/enum-values";
-import { formatMinutes } from "~/shared/units";
+import { formatMinutes, formatPrecipitation } from "~/shared/units";
 import type { AlertMetric, Condition } from "~/shared/schema-enums.generated";
 import { errorNotice } from "~/lib/graphql/error-notice";
 import { apiIssues, fieldErrors, issueMessage, type FieldErrors } from "~/lib/forms/field-errors";
@@ -111,8 +111,7 @@ function Preview({
     context: SILENT_OPERATION,
   });
   const when = (iso: string) => formatWhen(iso, settings);
-  const peakMetric = input?.metric === "RAIN_SOON" ? "PRECIPITATION" : input?.metric;
-  const unit = peakMetric ? thresholdUnit(peakMetric, settings, (scale) => t(`alerts.aqiScale.${scale}`)) : null;
+  const unit = input ? thresholdUnit(input.metric, settings, (scale) => t(`alerts.aqiScale.${scale}`)) : null;
   const refused = apiIssues(preview.error)[0];
   let body;
   if (problem) body = <p className="text-sm text-red-700 dark:text-red-300">{problem}</p>;
@@ -141,7 +140,12 @@ function Preview({
               place: match.place.label,
               from: when(match.from),
               to: when(match.to),
-              peak: peakMetric === "CONDITION" ? "" : `${displayThreshold(peakMetric!, match.peakValue, settings)} ${unit!.label}`.trim(),
+              // A shower's wettest quarter hour as its message words it (0.05 in, where thresholds round to tenths).
+              peak: rainSoon
+                ? formatPrecipitation(match.peakValue, settings)
+                : input!.metric === "CONDITION"
+                  ? ""
+                  : `${displayThreshold(input!.metric, match.peakValue, settings)} ${unit!.label}`.trim(),
             })}
           </li>
         ))}
