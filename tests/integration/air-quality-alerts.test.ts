@@ -85,6 +85,16 @@ describe("the AQI alert", () => {
     expect(messages[0]!.body).toBe("Air quality index 90 in Office from Mon 13:00 to 16:00 GMT+1, peak 14:00.");
   });
 
+  it("starts afresh when the reader's units change the scale, rather than calling all clear before the smoke is over", async () => {
+    const { t, token, replay, inbox } = await setUp(150, { temperatureUnit: "FAHRENHEIT" });
+    await replay(8); // 08:00: the afternoon's smoke (12:00–15:00) in view, US 160–185
+    expect((await inbox()).map((m) => m.kind)).toEqual(["ALERT"]);
+    await t.gql(UPDATE_SETTINGS, { input: { temperatureUnit: "CELSIUS" } }, { token });
+    // Through the smoke and past the cooldown: 70–90 on the European scale is under 150, but the smoke told of is not over.
+    await replay(8);
+    expect((await inbox()).map((m) => m.kind)).toEqual(["ALERT"]);
+  });
+
   it("previews on the reader's scale", async () => {
     const { t, token, rule } = await setUp(150, { temperatureUnit: "FAHRENHEIT" });
     const preview = async () => (await t.gql(PREVIEW, { input: { ...rule, lookaheadHours: 24 } }, { token })).data!.previewAlertRule;

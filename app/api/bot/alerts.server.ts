@@ -30,6 +30,16 @@ export function ruleSpec(row: AlertRuleTable): RuleSpec {
 
 type Pair = { rule: AlertRuleTable; place: PlaceTable; settings: SettingsTable };
 
+/**
+ * What a rule watches for its episodes (ruleKey), and for an AQI rule the scale its points are on:
+ * a reader who changes units (and so scales) starts afresh, rather than having the other scale's
+ * lower figures read as the smoke being over (an all-clear while it goes on).
+ */
+function watchKey(rule: AlertRuleTable, settings: SettingsTable): string {
+  const key = ruleKey(rule);
+  return rule.metric === "AQI" ? `${key}|${airQualityScale({ temperatureUnit: settings.temperature_unit })}` : key;
+}
+
 /** What a rule reads at a place: the forecast, and its hours as the rule sees them (with the AQI for an AQI rule). */
 type Watched = { forecast: Forecast; hours: readonly AlertHour[] };
 
@@ -166,7 +176,7 @@ export function createAlertService({
   ): Decision | null {
     if (!watched) return null;
     const current = now();
-    const base = { user_id: rule.user_id, rule_key: ruleKey(rule), location_key: coordinateKey(place) };
+    const base = { user_id: rule.user_id, rule_key: watchKey(rule, settings), location_key: coordinateKey(place) };
     const spec = ruleSpec(rule);
     const matches = matchesOf(spec, watched, current, settings.time_zone, pool.open);
     const plan = planEpisodes(matches, pool.open, {
@@ -365,7 +375,7 @@ export function createAlertService({
         .execute();
       const pools = await poolsOf([...new Set(rules.map((rule) => rule.user_id))], now());
       const decisions = pairs.flatMap((pair) => {
-        const key = `${pair.rule.user_id}|${ruleKey(pair.rule)}|${coordinateKey(pair.place)}`;
+        const key = `${pair.rule.user_id}|${watchKey(pair.rule, pair.settings)}|${coordinateKey(pair.place)}`;
         const pool = pools.get(key) ?? { open: [], lastAlertAt: null };
         pools.set(key, pool);
         const forecast = forecastOf.get(pair.place.id) ?? null;
