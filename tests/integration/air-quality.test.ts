@@ -93,6 +93,13 @@ describe("air quality", () => {
     const recovered = await t.gql(AIR_AT, { lat: 51.51, lon: -0.13 });
     expect(recovered.data!.weatherAt.airQuality).toMatchObject({ stale: false, fetchedAt: "2026-05-12T10:35:00.000Z" });
 
+    // Still failing three hours on, the kept report is too old to tell of the air now: the card goes without.
+    clock.advance(3 * 3_600_000 + 60_000);
+    t.fake.failAirQualityNext(500);
+    const old = await t.gql(AIR_AT, { lat: 51.51, lon: -0.13 });
+    expect(old.errors).toBeUndefined();
+    expect(old.data!.weatherAt.airQuality).toBeNull();
+
     t.fake.failAirQualityNext("garbage");
     const none = await t.gql(AIR_AT, { lat: -33.87, lon: 151.21 });
     expect(none.errors).toBeUndefined();

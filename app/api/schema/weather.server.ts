@@ -43,6 +43,9 @@ function preloadAirQuality(at: Coordinate, context: ApiContext, info: GraphQLRes
   return { air };
 }
 
+/** How old a kept air report may be, while the provider fails, and still be shown. */
+export const AIR_QUALITY_MAX_AGE_MS = 3 * 3_600_000;
+
 type HourlyView = ReturnType<typeof hourlyView>;
 
 /** The nowcast's 2 hours in quarter hours. */
@@ -141,6 +144,8 @@ export const weatherResolvers: Resolvers = {
       }
       // A stale report (the provider failing) is asked for again next time, as forecasts are.
       validUntil(context, result.stale ? 0 : result.fetchedAt.getTime() + context.airQuality.ttlMs);
+      // The air changes within hours (smoke comes and goes): an older report would tell of air long gone.
+      if (result.stale && context.now().getTime() - result.fetchedAt.getTime() > AIR_QUALITY_MAX_AGE_MS) return null;
       return { id: `${source.id}:air`, result } satisfies AirQualityMapper;
     },
     hourlyOn(source, { date }) {
