@@ -12,7 +12,7 @@ import { ALERT_RULES_QUERY, INBOX_QUERY, inboxVariables, PLACES_QUERY, VIEWER_QU
 import { loadQuery } from "~/lib/graphql/request-client.server";
 import type { Load } from "~/lib/graphql/route-load";
 import { getI18n } from "~/lib/i18n/middleware.server";
-import { DASHBOARD_MODULE, lazyChunksContext } from "~/lib/lazy-chunks-context";
+import { lazyChunksContext, signedInHomeModules } from "~/lib/lazy-chunks-context";
 import { useNonce } from "~/lib/nonce";
 
 /**
@@ -42,14 +42,16 @@ async function loadHome(load: Load, url: string): Promise<boolean> {
 export async function loader({ context, request }: Route.LoaderArgs) {
   const signedIn = await loadHome((query, variables) => loadQuery(context, query, variables), request.url);
   const { t } = getI18n(context);
-  // The server renders the dashboard: hydration needs its chunks at once, so the page names them.
-  const dashboardChunks = signedIn ? context.get(lazyChunksContext)(DASHBOARD_MODULE, "routes/home") : [];
-  return { title: `${t("home.title")} · ${t("app.name")}`, dashboardChunks };
+  // The server renders the dashboard and the cards' air lines: hydration needs their chunks at once, so the page names them.
+  const lazyChunks = context.get(lazyChunksContext);
+  const modules = signedIn ? signedInHomeModules(getI18n(context).language) : [];
+  const renderedLazyChunks = [...new Set(modules.flatMap((module) => lazyChunks(module, "routes/home")))];
+  return { title: `${t("home.title")} · ${t("app.name")}`, renderedLazyChunks };
 }
 
 export async function clientLoader({ request }: Route.ClientLoaderArgs) {
   await loadHome(clientLoadQuery, request.url);
-  return { title: `${i18next.t("home.title")} · ${i18next.t("app.name")}`, dashboardChunks: [] as readonly string[] };
+  return { title: `${i18next.t("home.title")} · ${i18next.t("app.name")}`, renderedLazyChunks: [] as readonly string[] };
 }
 
 export const meta: Route.MetaFunction = ({ loaderData }) => (loaderData ? [{ title: loaderData.title }] : []);
@@ -74,7 +76,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const nonce = useNonce();
   // In the page's head, beside the entry's own modulepreloads (React hoists them): fetched while the entry loads.
-  for (const href of loaderData?.dashboardChunks ?? []) preloadModule(href, { as: "script", nonce });
+  for (const href of loaderData?.renderedLazyChunks ?? []) preloadModule(href, { as: "script", nonce });
   const [viewer] = useQuery({ query: VIEWER_QUERY });
   return (
     <section>
