@@ -1,3 +1,4 @@
+import type { AirQualityScale } from "./air-quality";
 import type { AlertMetric, BriefingPeriod, Comparator, Condition } from "./schema-enums.generated";
 
 /**
@@ -56,6 +57,8 @@ export type MessageContent = {
   peakAt?: string | null;
   peakValue?: number | null;
   condition?: Condition | null;
+  /** ALERT, ALL_CLEAR of AQI rules: the scale its figures are on. */
+  aqiScale?: AirQualityScale | null;
   /** BRIEFING: its name and period, and its figures per place in the briefing's order. */
   briefingName?: string | null;
   period?: BriefingPeriod | null;

@@ -103,7 +103,8 @@ function wordAlert(content: MessageContent, reader: MessageReader, t: MessageTex
         : t("alert.body", {
             place: place.label,
             window,
-            metric: t(`metric.${content.metric}`),
+            // AQI figures name their scale ("US AQI 185"): a reader may read the other one now.
+            metric: content.metric === "AQI" && content.aqiScale ? t(`aqiScale.${content.aqiScale}`) : t(`metric.${content.metric}`),
             peak: formatMetric(content.metric!, content.peakValue ?? 0, reader),
             peakAt: dayOf(peakAt, zone) === firstDay ? clock(peakAt, zone, reader) : dayAndClock(peakAt, zone, reader),
           });

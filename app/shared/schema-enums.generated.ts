@@ -47,6 +47,13 @@ export const Condition = {
 } as const;
 
 export type Condition = (typeof Condition)[keyof typeof Condition];
+/** The two air-quality indices: the European one, and the US EPA's. */
+export const AirQualityScale = {
+  EUROPEAN: "EUROPEAN",
+  US: "US",
+} as const;
+
+export type AirQualityScale = (typeof AirQualityScale)[keyof typeof AirQualityScale];
 export const PollenKind = {
   ALDER: "ALDER",
   BIRCH: "BIRCH",

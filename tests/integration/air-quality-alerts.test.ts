@@ -65,10 +65,10 @@ describe("the AQI alert", () => {
     expect(messages.map((m) => m.kind)).toEqual(["ALERT", "ALL_CLEAR", "ALERT", "ALL_CLEAR"]);
     expect(messages[0]).toMatchObject({
       title: "Smoke: Office",
-      body: "Air quality index 185 in Office from Mon 13:00 to 16:00 GMT+1, peak 14:00.",
+      body: "US AQI 185 in Office from Mon 13:00 to 16:00 GMT+1, peak 14:00.",
       match: { from: "2026-06-01T12:00:00.000Z", to: "2026-06-01T15:00:00.000Z", peakValue: 185 },
     });
-    expect(messages[2]!.body).toBe("Air quality index 160 in Office from Tue 13:00 to 15:00 GMT+1, peak 13:00.");
+    expect(messages[2]!.body).toBe("US AQI 160 in Office from Tue 13:00 to 15:00 GMT+1, peak 13:00.");
     // Replayed hour by hour, the air was asked for along with the forecasts, never one call per rule or place.
     expect(t.fake.calls.airQuality).toBeLessThanOrEqual(t.fake.calls.forecast);
   });
@@ -82,7 +82,7 @@ describe("the AQI alert", () => {
     await poor.replay(40);
     const messages = await poor.inbox();
     expect(messages.map((m) => m.kind)).toEqual(["ALERT", "ALL_CLEAR", "ALERT", "ALL_CLEAR"]);
-    expect(messages[0]!.body).toBe("Air quality index 90 in Office from Mon 13:00 to 16:00 GMT+1, peak 14:00.");
+    expect(messages[0]!.body).toBe("European AQI 90 in Office from Mon 13:00 to 16:00 GMT+1, peak 14:00.");
   });
 
   it("starts afresh when the reader's units change the scale, rather than calling all clear before the smoke is over", async () => {

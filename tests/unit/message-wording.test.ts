@@ -97,6 +97,12 @@ describe("message wording", () => {
     expect(parseMessageContent(JSON.stringify({ ...alert, version: 3 }))).toBeNull();
   });
 
+  it("names an AQI figure's scale, in the reader's language, whatever their scale is now", () => {
+    const smoke = { ...alert, metric: "AQI" as const, aqiScale: "EUROPEAN" as const, peakValue: 90, threshold: 60, version: 2 };
+    expect(word(smoke, german).body).toBe("Europäischer LQI 90 in Home von Di 11:00 bis 12:00, Spitze 11:00.");
+    expect(word(smoke, american).body).toBe("European AQI 90 in Home from Tue 11:00 AM to 12:00 PM, peak 11:00 AM.");
+  });
+
   it("words an all-clear", () => {
     const clear: MessageContent = {
       version: 1,

@@ -1,3 +1,4 @@
+import { airQualityScale } from "../../shared/air-quality";
 import { conditionOf } from "../weather/forecast";
 import type { AlertMetric, Comparator } from "../../shared/schema-enums.generated";
 import { contentVersionFor, type ContentPlace, type MessageContent } from "../../shared/message-content";
@@ -9,11 +10,13 @@ type PlaceSummary = { id: string; label: string; time_zone: string };
 
 const iso = (epochSeconds: number) => new Date(epochSeconds * 1000).toISOString();
 const contentPlace = (place: PlaceSummary): ContentPlace => ({ id: place.id, label: place.label, timeZone: place.time_zone });
-const ruleParts = (rule: RuleSummary) => ({
+/** What the rule watches; for an AQI rule also the scale its figures are on (the owner's now: alerts.server.ts's watchKey). */
+const ruleParts = (rule: RuleSummary, settings: ReaderSettings) => ({
   ruleName: rule.name,
   metric: rule.metric as AlertMetric,
   comparator: rule.comparator as Comparator,
   threshold: rule.metric === "CONDITION" ? null : rule.threshold,
+  aqiScale: rule.metric === "AQI" ? airQualityScale({ temperatureUnit: settings.temperature_unit }) : null,
 });
 
 /**
@@ -25,7 +28,7 @@ export function alertMessage(rule: RuleSummary, place: PlaceSummary, match: Matc
     version: contentVersionFor(rule.metric),
     kind: "ALERT",
     place: contentPlace(place),
-    ...ruleParts(rule),
+    ...ruleParts(rule, settings),
     from: iso(match.from),
     to: iso(match.to),
     peakAt: iso(match.peakAt),
@@ -40,7 +43,7 @@ export function allClearMessage(rule: RuleSummary, place: PlaceSummary, settings
     version: contentVersionFor(rule.metric),
     kind: "ALL_CLEAR",
     place: contentPlace(place),
-    ...ruleParts(rule),
+    ...ruleParts(rule, settings),
   };
   return { ...wordFor(content, settings), content };
 }

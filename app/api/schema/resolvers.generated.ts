@@ -374,6 +374,9 @@ export type AirQuality = {
   pollen: Array<PollenCount>;
 };
 
+/** The two air-quality indices: the European one, and the US EPA's. */
+export type AirQualityScale = "EUROPEAN" | "US";
+
 export type PollenKind = "ALDER" | "BIRCH" | "GRASS" | "MUGWORT" | "OLIVE" | "RAGWEED";
 
 export type PollenCount = {
@@ -525,6 +528,8 @@ export type MessageContent = {
   peakValue?: Maybe<Scalars["Float"]["output"]>;
   /** CONDITION rules: the condition at the peak. */
   condition?: Maybe<Condition>;
+  /** AQI rules: the scale the figures are on (the reader's when it was written). */
+  aqiScale?: Maybe<AirQualityScale>;
   briefingName?: Maybe<Scalars["String"]["output"]>;
   period?: Maybe<BriefingPeriod>;
   places?: Maybe<Array<BriefingPlaceFigures>>;
@@ -760,6 +765,7 @@ export type ResolversTypes = {
   Condition: Condition;
   Weather: ResolverTypeWrapper<WeatherMapper>;
   AirQuality: ResolverTypeWrapper<AirQualityMapper>;
+  AirQualityScale: AirQualityScale;
   PollenKind: PollenKind;
   PollenCount: ResolverTypeWrapper<PollenCount>;
   QuarterHour: ResolverTypeWrapper<QuarterHour>;
@@ -1139,6 +1145,7 @@ export type MessageContentResolvers<
   peakAt?: Resolver<Maybe<ResolversTypes["DateTime"]>, ParentType, ContextType>;
   peakValue?: Resolver<Maybe<ResolversTypes["Float"]>, ParentType, ContextType>;
   condition?: Resolver<Maybe<ResolversTypes["Condition"]>, ParentType, ContextType>;
+  aqiScale?: Resolver<Maybe<ResolversTypes["AirQualityScale"]>, ParentType, ContextType>;
   briefingName?: Resolver<Maybe<ResolversTypes["String"]>, ParentType, ContextType>;
   period?: Resolver<Maybe<ResolversTypes["BriefingPeriod"]>, ParentType, ContextType>;
   places?: Resolver<Maybe<Array<ResolversTypes["BriefingPlaceFigures"]>>, ParentType, ContextType>;

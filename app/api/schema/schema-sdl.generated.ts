@@ -329,6 +329,14 @@ export const typeDefs = /* GraphQL */ `
     pollen: [PollenCount!]!
   }
 
+  """
+  The two air-quality indices: the European one, and the US EPA's.
+  """
+  enum AirQualityScale {
+    EUROPEAN
+    US
+  }
+
   enum PollenKind {
     ALDER
     BIRCH
@@ -548,6 +556,11 @@ export const typeDefs = /* GraphQL */ `
     CONDITION rules: the condition at the peak.
     """
     condition: Condition
+
+    """
+    AQI rules: the scale the figures are on (the reader's when it was written).
+    """
+    aqiScale: AirQualityScale
     briefingName: String
     period: BriefingPeriod
     places: [BriefingPlaceFigures!]

@@ -44,6 +44,9 @@ export type Condition =
   | "THUNDERSTORM_WITH_HAIL"
   | "UNKNOWN";
 
+/** The two air-quality indices: the European one, and the US EPA's. */
+export type AirQualityScale = "EUROPEAN" | "US";
+
 export type PollenKind = "ALDER" | "BIRCH" | "GRASS" | "MUGWORT" | "OLIVE" | "RAGWEED";
 
 export type MessageKind = "BRIEFING" | "ALERT" | "ALL_CLEAR" | "SYSTEM";
@@ -135,6 +138,7 @@ export type MessageFieldsFragment = {
     peakAt: string | null;
     peakValue: number | null;
     condition: Condition | null;
+    aqiScale: AirQualityScale | null;
     briefingName: string | null;
     period: BriefingPeriod | null;
     place: { id: string; label: string; timeZone: string } | null;
@@ -178,6 +182,7 @@ export type InboxQuery = {
         peakAt: string | null;
         peakValue: number | null;
         condition: Condition | null;
+        aqiScale: AirQualityScale | null;
         briefingName: string | null;
         period: BriefingPeriod | null;
         place: { id: string; label: string; timeZone: string } | null;
@@ -435,6 +440,7 @@ export type MessageReceivedSubscription = {
       peakAt: string | null;
       peakValue: number | null;
       condition: Condition | null;
+      aqiScale: AirQualityScale | null;
       briefingName: string | null;
       period: BriefingPeriod | null;
       place: { id: string; label: string; timeZone: string } | null;
@@ -492,6 +498,7 @@ export type RestoreMessageMutation = {
       peakAt: string | null;
       peakValue: number | null;
       condition: Condition | null;
+      aqiScale: AirQualityScale | null;
       briefingName: string | null;
       period: BriefingPeriod | null;
       place: { id: string; label: string; timeZone: string } | null;
@@ -923,6 +930,7 @@ export type SendBriefingNowMutation = {
       peakAt: string | null;
       peakValue: number | null;
       condition: Condition | null;
+      aqiScale: AirQualityScale | null;
       briefingName: string | null;
       period: BriefingPeriod | null;
       place: { id: string; label: string; timeZone: string } | null;
@@ -1088,6 +1096,7 @@ export const MessageFieldsFragmentDoc = /*#__PURE__*/ gql`
       peakAt
       peakValue
       condition
+      aqiScale
       briefingName
       period
       places {
