@@ -61,6 +61,10 @@ export default function handleRequest(
     let abortTimer: NodeJS.Timeout | undefined = undefined;
     const { pipe, abort } = renderToPipeableStream(element, {
       nonce,
+      // Sent whole, the page needs no part outlined: React would otherwise move every finished Suspense boundary over
+      // 12,800 bytes (the dashboard) out of its place into a hidden div and an inline script that puts it back, so
+      // the page shows its skeleton until that script runs and readers without scripts never see their places.
+      progressiveChunkSize: Number.POSITIVE_INFINITY,
       onShellReady() {
         shellRendered = true;
         status = responseStatusCode;

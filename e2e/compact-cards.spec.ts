@@ -56,3 +56,21 @@ test("with three places, every card is whole", async ({ page, request, context, 
     await expect(page.getByRole("region", { name: `Next 24 hours in ${place}` })).toBeVisible();
   await expect(page.getByRole("button", { name: /^Show forecast/ })).toHaveCount(0);
 });
+
+test("a page of ten places is sent in reading order: without scripts every card shows, none parked in a hidden part of the page", async ({
+  browser,
+  request,
+  baseURL,
+}) => {
+  const labels = ["Alpha", "Beta", "Gamma", "Delta", "Epsilon", "Zeta", "Eta", "Theta", "Iota", "Kappa"];
+  const context = await browser.newContext({ baseURL, javaScriptEnabled: false });
+  await signedInWithPlaces(request, context, baseURL!, labels);
+  const page = await context.newPage();
+  const response = await page.goto("/");
+  // React moves a large finished part of the page out of its place unless told not to (app/entry.server.tsx).
+  expect((await response!.text()).match(/<div hidden id="S:\d+">/g)).toBeNull();
+  await expect(page.getByTestId("forecast-card")).toHaveCount(labels.length);
+  for (const label of labels) await expect(page.getByRole("article", { name: label, exact: true })).toBeVisible();
+  await expect(page.getByRole("main").getByRole("status", { name: "Loading page" })).toHaveCount(0);
+  await context.close();
+});

@@ -1,5 +1,5 @@
 // GraphQL Code Generator plugin: the schema (merged from app/api/schema/*.graphql) as one SDL string, so the
-// server builds it without reading files at run time (the esbuild bundle, tsx and vitest all import it as code).
+// server builds it without reading files at run time (the Vite server build, tsx and vitest all import it as code).
 const { printSchema } = require("graphql");
 
 module.exports = {

@@ -2,8 +2,9 @@ import type { Config } from "@react-router/dev/config";
 
 /**
  * The bare baseline of the page benchmark (see scripts/bench/pages.ts): React Router's defaults, built beside the app's build.
- * Its server entry is React Router's default, which imports isbot: a devDependency for this alone (without it the
- * build runs `npm install isbot` in the project, rewriting package.json and node_modules).
+ * Its server entry (app/entry.server.tsx) is React Router's default node entry, copied: left to the default, the build
+ * runs `npm install` in the project to add isbot to its dependencies (the app itself does not use isbot), rewriting
+ * package.json and node_modules mid-bench. isbot is a devDependency for this file alone.
  */
 export default {
   ssr: true,
