@@ -7,6 +7,7 @@ import {
   formatTemperature,
   formatWeekday,
   formatWindSpeed,
+  keptInstantText,
   type UnitSettings,
 } from "./units";
 
@@ -48,23 +49,27 @@ const zoneNames = new Map<string, Intl.DateTimeFormat>();
 /** "GMT-5": the zone by its offset then, short and alike in every language (names such as "Vereinigtes Königreich (Ortszeit)" are neither). */
 function zoneName(instant: Date, locale: string, timeZone: string): string {
   const key = `${locale}|${timeZone}`;
-  let format = zoneNames.get(key);
-  if (!format) {
-    format = new Intl.DateTimeFormat(locale, { timeZone, timeZoneName: "shortOffset" });
-    zoneNames.set(key, format);
-  }
-  return format.formatToParts(instant).find((part) => part.type === "timeZoneName")?.value ?? timeZone;
+  return keptInstantText(`zn|${key}`, instant, () => {
+    let format = zoneNames.get(key);
+    if (!format) {
+      format = new Intl.DateTimeFormat(locale, { timeZone, timeZoneName: "shortOffset" });
+      zoneNames.set(key, format);
+    }
+    return format.formatToParts(instant).find((part) => part.type === "timeZoneName")?.value ?? timeZone;
+  });
 }
 
 const dayKeys = new Map<string, Intl.DateTimeFormat>();
 /** The calendar day of an instant in a zone, to tell whether two instants fall on one day. */
 function dayOf(instant: Date, timeZone: string): string {
-  let format = dayKeys.get(timeZone);
-  if (!format) {
-    format = new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" });
-    dayKeys.set(timeZone, format);
-  }
-  return format.format(instant);
+  return keptInstantText(`d|${timeZone}`, instant, () => {
+    let format = dayKeys.get(timeZone);
+    if (!format) {
+      format = new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" });
+      dayKeys.set(timeZone, format);
+    }
+    return format.format(instant);
+  });
 }
 
 /**

@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { compassPoint, formatClock, formatDuration, formatPressure, formatVisibility, formatWeekdayClock } from "~/shared/units";
+import {
+  compassPoint,
+  formatClock,
+  formatDuration,
+  formatPressure,
+  formatVisibility,
+  formatWeekdayClock,
+  keptInstantText,
+  MAX_KEPT_INSTANT_TEXTS,
+} from "~/shared/units";
 
 // Tuesday 24 November 2026, 18:05 UTC and 00:04 UTC.
 const evening = new Date(Date.UTC(2026, 10, 24, 18, 5));
@@ -54,5 +63,23 @@ describe("more of the sky", () => {
     expect(formatDuration(9 * 3600 + 13 * 60, "en-US")).toBe("9 hr 13 min");
     expect(formatDuration(10 * 3600, "en-US")).toBe("10 hr");
     expect(formatDuration(9 * 3600 + 13 * 60, "de-DE")).toBe("9 Std. 13 Min.");
+  });
+});
+
+describe("texts kept by instant", () => {
+  it("word an instant once per format, tell apart formats and zones, and hold at most MAX_KEPT_INSTANT_TEXTS", () => {
+    let computed = 0;
+    const word = (instant: Date) => `${++computed}:${instant.toISOString()}`;
+    const first = keptInstantText("test|a", evening, word);
+    expect(keptInstantText("test|a", new Date(evening.getTime()), word)).toBe(first);
+    expect(computed).toBe(1);
+    expect(keptInstantText("test|b", evening, word)).not.toBe(first);
+    expect(computed).toBe(2);
+    // Enough other texts to fill it: the first is then worded afresh, so the kept texts stay bounded.
+    for (let hour = 1; hour <= MAX_KEPT_INSTANT_TEXTS; hour++)
+      keptInstantText("test|fill", new Date(evening.getTime() + hour * 3_600_000), word);
+    const before = computed;
+    keptInstantText("test|a", evening, word);
+    expect(computed).toBe(before + 1);
   });
 });
