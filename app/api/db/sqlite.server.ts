@@ -56,6 +56,24 @@ function readCascades(sqlite: SQLite.Database): CascadeMap {
 }
 
 /**
+ * `read`, asked at most once per turn of the event loop: what it gave is kept until the turn ends. For
+ * `PRAGMA data_version`, which takes the file's read lock each time (about a tenth of an API request's CPU when
+ * every read cache asked it): a commit by another process during a turn is then seen from the next turn on, as if
+ * it had landed a moment later, which any commit racing a request may do anyway.
+ */
+export function oncePerTurn<T>(read: () => T): () => T {
+  let kept: { value: T } | null = null;
+  return () => {
+    if (kept) return kept.value;
+    kept = { value: read() };
+    setImmediate(() => {
+      kept = null;
+    });
+    return kept.value;
+  };
+}
+
+/**
  * SQLite in one file (or `:memory:`), through the queued dialect: one connection, waiters
  * in order. The SQLite handle stays in this module: every statement outside it goes through
  * Kysely, where reads are logged.
@@ -75,7 +93,7 @@ export function openSqlite(
   sqlite.pragma("foreign_keys = ON");
   // Changes only when another connection commits: the tracker's view of other processes.
   const dataVersion = sqlite.prepare("pragma data_version").pluck();
-  const changes = new ChangeTracker(() => dataVersion.get() as number);
+  const changes = new ChangeTracker(oncePerTurn(() => dataVersion.get() as number));
   const db = new Kysely<Database>({
     dialect: new QueuedSqliteDialect({ database: withStatementCache(sqlite, changes, options.onStatement) }),
     // Reads are logged from the queries (kept answers depend on them); writes from the SQL the connection prepares.
