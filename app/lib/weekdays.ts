@@ -1,5 +1,6 @@
 import { WEEKDAYS } from "../shared/enum-values";
 import type { Weekday } from "../shared/schema-enums.generated";
+import { formatShortList } from "../shared/units";
 
 // 2024-01-01 was a Monday: the API's weekdays in order, named by Intl in any locale.
 const MONDAY = Date.UTC(2024, 0, 1, 12);
@@ -12,5 +13,8 @@ export function weekdayName(day: Weekday, locale: string, width: "short" | "long
 /** "Mon, Wed, Fri" (in the API's week order), for a compact schedule line. */
 export function weekdayList(days: Weekday[], locale: string): string {
   const ordered = WEEKDAYS.filter((day) => days.includes(day));
-  return new Intl.ListFormat(locale, { style: "short", type: "unit" }).format(ordered.map((day) => weekdayName(day, locale)));
+  return formatShortList(
+    ordered.map((day) => weekdayName(day, locale)),
+    locale,
+  );
 }

@@ -20,7 +20,7 @@ import { showUndoToast } from "~/lib/toast/undo-toast";
 import { useBotTexts } from "~/lib/i18n/bot-texts";
 import { wordsContentVersion } from "~/shared/message-content";
 import { wordMessage, type MessageReader, type MessageTexts } from "~/shared/message-wording";
-import { hourCycle } from "~/shared/units";
+import { dateTimeFormat } from "~/shared/units";
 
 /** How focus finds its way in the inbox when a message (or one of its buttons) goes away. */
 const INBOX_ROWS = { row: "data-message-id", control: "delete", fallbackId: "inbox-heading" };
@@ -171,12 +171,7 @@ export function InboxList({ firstPage, unreadCount }: { firstPage: MessageFields
   const [cursors, setCursors] = useState<string[]>([]);
   const [, markAllRead] = useMutation(MARK_ALL_READ_MUTATION);
   // The user's zone, not the machine's: the server and the browser render the same text.
-  const time = new Intl.DateTimeFormat(settings.locale, {
-    dateStyle: "medium",
-    timeStyle: "short",
-    timeZone: settings.timeZone,
-    hourCycle: hourCycle(settings.hour12),
-  });
+  const time = dateTimeFormat(settings.locale, settings.timeZone, settings.hour12);
   const wording = { texts: useBotTexts(firstPage.some((message) => message.content)), reader: settings };
   const pages = [undefined, ...cursors];
   return (

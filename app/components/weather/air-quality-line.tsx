@@ -2,12 +2,11 @@ import { use } from "react";
 import { useTranslation } from "react-i18next";
 import { airTextsLoaded } from "~/lib/i18n/air-texts";
 import { aqiCategory, aqiOn, airQualityScale } from "~/shared/air-quality";
+import { formatNumber, formatShortList } from "~/shared/units";
 import type { DisplaySettings } from "~/lib/display-settings";
 import type { WeatherFieldsFragment } from "~/lib/graphql/documents.generated";
 
 export type AirQualityReport = NonNullable<WeatherFieldsFragment["airQuality"]>;
-
-const numberFormat = (locale: string, digits: number) => new Intl.NumberFormat(locale, { maximumFractionDigits: digits });
 
 /**
  * "Air quality: fair (European AQI 35) · PM2.5 8 µg/m³ · Pollen (grains/m³): grass 24, birch 3": the
@@ -30,18 +29,18 @@ export default function AirQualityLine({ report, settings }: { report: AirQualit
       t("label", {
         category: t(`category.${aqiCategory(scale, index)}`),
         scale: t(`scale.${scale}`),
-        value: numberFormat(settings.locale, 0).format(index),
+        value: formatNumber(index, settings.locale),
       }),
     );
   }
   if (report.pm25 !== null) {
-    parts.push(t("pm25", { value: numberFormat(settings.locale, report.pm25 < 10 ? 1 : 0).format(report.pm25) }));
+    parts.push(t("pm25", { value: formatNumber(report.pm25, settings.locale, report.pm25 < 10 ? 1 : 0) }));
   }
   if (report.pollen.length > 0) {
     const counts = report.pollen.map((count) =>
-      t("pollenCount", { kind: t(`pollenKind.${count.kind}`), value: numberFormat(settings.locale, 0).format(count.grains) }),
+      t("pollenCount", { kind: t(`pollenKind.${count.kind}`), value: formatNumber(count.grains, settings.locale) }),
     );
-    parts.push(t("pollen", { list: new Intl.ListFormat(settings.locale, { style: "short", type: "unit" }).format(counts) }));
+    parts.push(t("pollen", { list: formatShortList(counts, settings.locale) }));
   }
   if (parts.length === 0) return null;
   // One line of text: ten cards of it go into the page, which must stay light to send.
