@@ -35,19 +35,62 @@ export function i18nFor(locale: Locale): i18n {
   return instance;
 }
 
-const renderViews = new Map<Locale, i18n>();
+type FixedT = ReturnType<i18n["getFixedT"]>;
+type TOptions = { lng?: string; lngs?: readonly string[]; ns?: string | readonly string[]; keyPrefix?: string };
+
+/**
+ * i18next's `getFixedT` for the call every component makes (a string key; an options object or none; no key prefix),
+ * without what i18next's does per call for keys given as selector functions: a copy of all its options
+ * (`{ ...this.options, ...o }`), about a twentieth of a signed-in page's render. Any other call is i18next's own.
+ */
+function leanFixedT(instance: i18n, lng: string, ns: string | readonly string[] | undefined, full: FixedT): FixedT {
+  const lean = (key: unknown, options?: unknown, ...rest: unknown[]) => {
+    const plain =
+      typeof key === "string" && rest.length === 0 && (options === undefined || (typeof options === "object" && options !== null));
+    const o = options as TOptions | undefined;
+    if (!plain || o?.keyPrefix !== undefined) return (full as unknown as (...args: unknown[]) => string)(key, options, ...rest);
+    // As i18next's fixed t: the call's own language and namespaces first, else the fixed ones.
+    return instance.t(key, { ...o, lng: o?.lng || lng, lngs: o?.lngs, ns: o?.ns || ns } as never);
+  };
+  return Object.assign(lean, { lng, ns, keyPrefix: undefined }) as unknown as FixedT;
+}
+
+/** An instance whose `getFixedT` gives lean fixed t functions (see leanFixedT), kept per language, namespaces and scope. */
+function withLeanFixedT(instance: i18n): i18n {
+  const lean = Object.create(instance) as i18n;
+  const kept = new Map<string, FixedT>();
+  // react-i18next passes a fourth argument ({ scopeNs }) that i18next's types do not name.
+  const getFixedT = (...args: unknown[]): FixedT => {
+    const [lng, ns, keyPrefix, fixedOptions] = args as [unknown, unknown, unknown, { scopeNs?: unknown } | undefined];
+    const full = (instance.getFixedT as unknown as (...all: unknown[]) => FixedT)(...args);
+    if (typeof lng !== "string" || keyPrefix !== undefined || (ns !== undefined && typeof ns !== "string" && !Array.isArray(ns)))
+      return full;
+    const key = JSON.stringify([lng, ns ?? null, fixedOptions?.scopeNs ?? null]);
+    let t = kept.get(key);
+    if (!t) kept.set(key, (t = leanFixedT(instance, lng, ns as string | readonly string[] | undefined, full)));
+    return t;
+  };
+  Object.defineProperty(lean, "getFixedT", { value: getFixedT });
+  return lean;
+}
+
+const renderViews = new Map<Locale, { instance: i18n; view: i18n }>();
 
 /**
  * What a server render's components read the locale's instance through: an object whose
- * prototype is the instance and that has no properties of its own. react-i18next copies
+ * prototype chain leads to the instance and that has no properties of its own. react-i18next copies
  * the own properties of the instance it is given once per component that translates (its
- * wrapper), dozens of times a page; through this view, that copy has nothing to copy.
+ * wrapper), dozens of times a page; through this view, that copy has nothing to copy. Its fixed t
+ * functions are lean ones (see leanFixedT).
  */
 export function i18nRenderView(instance: i18n): i18n {
   const locale = instance.language as Locale;
-  let view = renderViews.get(locale);
-  if (!view || Object.getPrototypeOf(view) !== instance) renderViews.set(locale, (view = Object.create(instance) as i18n));
-  return view;
+  let kept = renderViews.get(locale);
+  if (!kept || kept.instance !== instance) {
+    kept = { instance, view: Object.create(withLeanFixedT(instance)) as i18n };
+    renderViews.set(locale, kept);
+  }
+  return kept.view;
 }
 
 const localeContext = createContext<Locale>(DEFAULT_LOCALE);

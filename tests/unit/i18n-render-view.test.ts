@@ -1,0 +1,55 @@
+import { describe, expect, it } from "vitest";
+import { SUPPORTED_LOCALES } from "~/lib/i18n/config";
+import { i18nFor, i18nRenderView } from "~/lib/i18n/middleware.server";
+import { allResources } from "~/lib/i18n/resources.server";
+
+/** Every key of a namespace's texts ("a.b.c"), plural forms by their base key. */
+function keysOf(texts: Record<string, unknown>, prefix = ""): string[] {
+  return Object.entries(texts).flatMap(([key, value]) => {
+    const path = `${prefix}${key.replace(/_(zero|one|two|few|many|other)$/, "")}`;
+    return typeof value === "object" && value !== null ? keysOf(value as Record<string, unknown>, `${path}.`) : [path];
+  });
+}
+
+/** Values for every {{name}} a text of the namespace interpolates, so each text is worded whole. */
+function valuesFor(texts: Record<string, unknown>): Record<string, string> {
+  const names = new Set([...JSON.stringify(texts).matchAll(/\{\{\s*([\w.]+)/g)].map((match) => match[1]!));
+  return Object.fromEntries([...names].map((name) => [name, `«${name}»`]));
+}
+
+describe("the server render's i18next view", () => {
+  it("words every key of every namespace as i18next's own fixed t does, with and without options, in every locale", () => {
+    let compared = 0;
+    for (const locale of SUPPORTED_LOCALES) {
+      const instance = i18nFor(locale);
+      const view = i18nRenderView(instance);
+      for (const [namespace, texts] of Object.entries(allResources[locale]!)) {
+        const viewT = view.getFixedT(locale, namespace);
+        const ownT = instance.getFixedT(locale, namespace);
+        // The view's is a function of its own, not i18next's (else this would compare i18next with itself).
+        expect(viewT).not.toBe(ownT);
+        const values = valuesFor(texts as Record<string, unknown>);
+        for (const key of new Set(keysOf(texts as Record<string, unknown>))) {
+          for (const options of [undefined, values, { ...values, count: 1 }, { ...values, count: 7 }, { ...values, count: 0 }]) {
+            expect(viewT(key, options as never), `${locale} ${namespace}:${key}`).toBe(ownT(key, options as never));
+            compared++;
+          }
+        }
+      }
+    }
+    expect(compared).toBeGreaterThan(1000);
+  });
+
+  it("honours a call's own namespace and language, and keeps i18next's for other kinds of call", () => {
+    const instance = i18nFor("de-DE");
+    const t = i18nRenderView(instance).getFixedT("de-DE", "common");
+    const own = instance.getFixedT("de-DE", "common");
+    expect(t("label", { ns: "air", category: "gut", scale: "EAQI", value: "3" })).toBe(
+      own("label", { ns: "air", category: "gut", scale: "EAQI", value: "3" }),
+    );
+    expect(t("home.title", { lng: "fr-FR" })).toBe(own("home.title", { lng: "fr-FR" }));
+    expect(t("home.title", { lng: "fr-FR" })).not.toBe(t("home.title"));
+    expect(t(["missing.key", "home.title"])).toBe(own(["missing.key", "home.title"]));
+    expect(t("missing.key", "Ersatz")).toBe(own("missing.key", "Ersatz"));
+  });
+});
