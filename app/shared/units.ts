@@ -73,8 +73,14 @@ export function formatPrecipitation(mm: number, units: UnitSettings): string {
 }
 
 /** Sea-level pressure: inches of mercury where rain is measured in inches (the US), else hectopascals. */
+/** hPa, or inHg where rain is in inches: always with two decimals ("29.80 inHg"), as barometers and forecasts write it. */
 export function formatPressure(hpa: number, units: UnitSettings): string {
-  return units.precipitationUnit === "INCH" ? `${number(units.locale, hpa * 0.02953, 2)} inHg` : `${number(units.locale, hpa)} hPa`;
+  if (units.precipitationUnit !== "INCH") return `${number(units.locale, hpa)} hPa`;
+  const inches = cached(
+    `n2|${units.locale}`,
+    () => new Intl.NumberFormat(units.locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 }),
+  );
+  return `${inches.format(hpa * 0.02953)} inHg`;
 }
 
 /** How far one can see: miles where wind is in mph, else kilometres (metres under one). */

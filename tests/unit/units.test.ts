@@ -44,6 +44,8 @@ describe("more of the sky", () => {
   it("writes pressure in hPa, or inHg where rain is in inches", () => {
     expect(formatPressure(1013.2, metric)).toBe("1.013 hPa");
     expect(formatPressure(1013.2, us)).toBe("29.92 inHg");
+    // A round figure keeps both decimals, as barometers write it (1009.1 hPa is 29.7988… inHg).
+    expect(formatPressure(1009.1, us)).toBe("29.80 inHg");
   });
 
   it("writes visibility in km (m under one), or in miles where wind is in mph", () => {
