@@ -1,7 +1,7 @@
 import type { TFunction } from "i18next";
 import type { AlertMetric, Comparator } from "~/shared/schema-enums.generated";
 import { formatMinutes } from "~/shared/units";
-import { displayThreshold, thresholdUnit } from "./alert-units";
+import { aqiScaleLabel, displayThreshold, thresholdUnit } from "./alert-units";
 import type { DisplaySettings } from "./display-settings";
 
 /** What a threshold rule watches, in the user's words and units: "Gusts at least 60 km/h", "Rain within 30 min". */
@@ -15,6 +15,6 @@ export function thresholdSummary(
     metric: t(`alerts.metric.${rule.metric}`),
     comparator: t(`alerts.comparator.${rule.comparator}`),
     threshold:
-      `${displayThreshold(rule.metric, rule.threshold ?? 0, settings)} ${thresholdUnit(rule.metric, settings, (scale) => t(`alerts.aqiScale.${scale}`)).label}`.trim(),
+      `${displayThreshold(rule.metric, rule.threshold ?? 0, settings)} ${thresholdUnit(rule.metric, settings, aqiScaleLabel(t)).label}`.trim(),
   });
 }

@@ -1,3 +1,4 @@
+import type { TFunction } from "i18next";
 import type { AlertMetric } from "../shared/schema-enums.generated";
 import { airQualityScale, type AirQualityScale } from "../shared/air-quality";
 import type { UnitSettings } from "../shared/units";
@@ -17,6 +18,9 @@ const WIND: Record<string, Conversion> = {
   MPH: scale("mph", 1.609344),
   KN: scale("kn", 1.852),
 };
+
+/** A scale's name in the reader's language ("US AQI", "Europäischer LQI"), for thresholdUnit's AQI points. */
+export const aqiScaleLabel = (t: TFunction) => (scale: AirQualityScale) => t(`alerts.aqiScale.${scale}`);
 
 /**
  * The API keeps thresholds metric (°C, mm, cm, km/h); people think in their own units.

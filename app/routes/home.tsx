@@ -41,10 +41,10 @@ async function loadHome(load: Load, url: string): Promise<boolean> {
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   const signedIn = await loadHome((query, variables) => loadQuery(context, query, variables), request.url);
-  const { t } = getI18n(context);
+  const { t, language } = getI18n(context);
   // The server renders the dashboard and the cards' air lines: hydration needs their chunks at once, so the page names them.
   const lazyChunks = context.get(lazyChunksContext);
-  const modules = signedIn ? signedInHomeModules(getI18n(context).language) : [];
+  const modules = signedIn ? signedInHomeModules(language) : [];
   const renderedLazyChunks = [...new Set(modules.flatMap((module) => lazyChunks(module, "routes/home")))];
   return { title: `${t("home.title")} · ${t("app.name")}`, renderedLazyChunks };
 }

@@ -2,6 +2,7 @@ import type { AlertMetric } from "./schema-enums.generated";
 import type { MessageContent } from "./message-content";
 import {
   formatClock,
+  formatInstant,
   formatPercent,
   formatPrecipitation,
   formatTemperature,
@@ -59,17 +60,9 @@ function zoneName(instant: Date, locale: string, timeZone: string): string {
   });
 }
 
-const dayKeys = new Map<string, Intl.DateTimeFormat>();
 /** The calendar day of an instant in a zone, to tell whether two instants fall on one day. */
 function dayOf(instant: Date, timeZone: string): string {
-  return keptInstantText(`d|${timeZone}`, instant, () => {
-    let format = dayKeys.get(timeZone);
-    if (!format) {
-      format = new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" });
-      dayKeys.set(timeZone, format);
-    }
-    return format.format(instant);
-  });
+  return formatInstant(`d|${timeZone}`, instant, () => ({ locale: "en-CA", timeZone, year: "numeric", month: "2-digit", day: "2-digit" }));
 }
 
 /**

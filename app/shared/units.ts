@@ -39,16 +39,19 @@ export function keptInstantText(key: string, instant: Date, compute: (instant: D
   return text;
 }
 
-const dateTime = (key: string, instant: Date, options: () => Intl.DateTimeFormatOptions & { locale: string }) =>
+/** An instant in a date-time format (built once under `key` from `options`), its text kept (see keptInstantText). */
+export const formatInstant = (key: string, instant: Date, options: () => Intl.DateTimeFormatOptions & { locale: string }) =>
   keptInstantText(key, instant, () => {
     const { locale, ...rest } = options();
     return cached(key, () => new Intl.DateTimeFormat(locale, rest)).format(instant);
   });
 
-const number = (locale: string, value: number, digits = 0) =>
-  cached(`n|${locale}|${digits}`, () => new Intl.NumberFormat(locale, { maximumFractionDigits: digits, minimumFractionDigits: 0 })).format(
-    value,
-  );
+/** `digits` decimals at most, or exactly that many when `fixed` ("29.80"). */
+const number = (locale: string, value: number, digits = 0, fixed = false) =>
+  cached(
+    `n|${locale}|${digits}|${fixed}`,
+    () => new Intl.NumberFormat(locale, { maximumFractionDigits: digits, minimumFractionDigits: fixed ? digits : 0 }),
+  ).format(value);
 
 export function formatTemperature(celsius: number, units: UnitSettings): string {
   return units.temperatureUnit === "FAHRENHEIT"
@@ -72,15 +75,12 @@ export function formatPrecipitation(mm: number, units: UnitSettings): string {
   return units.precipitationUnit === "INCH" ? `${number(units.locale, mm / 25.4, 2)} in` : `${number(units.locale, mm, 1)} mm`;
 }
 
-/** Sea-level pressure: inches of mercury where rain is measured in inches (the US), else hectopascals. */
-/** hPa, or inHg where rain is in inches: always with two decimals ("29.80 inHg"), as barometers and forecasts write it. */
+/**
+ * Sea-level pressure: inches of mercury where rain is measured in inches (the US), always with two decimals
+ * ("29.80 inHg", as barometers write it), else hectopascals.
+ */
 export function formatPressure(hpa: number, units: UnitSettings): string {
-  if (units.precipitationUnit !== "INCH") return `${number(units.locale, hpa)} hPa`;
-  const inches = cached(
-    `n2|${units.locale}`,
-    () => new Intl.NumberFormat(units.locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 }),
-  );
-  return `${inches.format(hpa * 0.02953)} inHg`;
+  return units.precipitationUnit === "INCH" ? `${number(units.locale, hpa * 0.02953, 2, true)} inHg` : `${number(units.locale, hpa)} hPa`;
 }
 
 /** How far one can see: miles where wind is in mph, else kilometres (metres under one). */
@@ -108,7 +108,6 @@ export function formatDuration(seconds: number, locale: string): string {
   return parts.join(" ");
 }
 
-/** "30 min": how far ahead a rain-soon rule looks. */
 /** A plain number in the reader's locale, with at most `digits` decimals. */
 export function formatNumber(value: number, locale: string, digits = 0): string {
   return number(locale, value, digits);
@@ -127,6 +126,7 @@ export function dateTimeFormat(locale: string, timeZone: string, hour12: boolean
   );
 }
 
+/** "30 min": how far ahead a rain-soon rule looks. */
 export function formatMinutes(minutes: number, locale: string): string {
   return cached(`dm|${locale}`, () => new Intl.NumberFormat(locale, { style: "unit", unit: "minute", unitDisplay: "short" })).format(
     minutes,
@@ -148,17 +148,22 @@ const clockParts = (hour12: boolean) =>
   ({ hour: hour12 ? "numeric" : "2-digit", minute: "2-digit", hourCycle: hourCycle(hour12) }) as const;
 
 export function formatClock(instant: Date, locale: string, timeZone: string, hour12: boolean): string {
-  return dateTime(`c|${locale}|${timeZone}|${hour12}`, instant, () => ({ locale, ...clockParts(hour12), timeZone }));
+  return formatInstant(`c|${locale}|${timeZone}|${hour12}`, instant, () => ({ locale, ...clockParts(hour12), timeZone }));
 }
 
 /** "Tue 6:00 PM": a weekday and a time, for moments in the coming days. */
 export function formatWeekdayClock(instant: Date, locale: string, timeZone: string, hour12: boolean): string {
-  return dateTime(`wc|${locale}|${timeZone}|${hour12}`, instant, () => ({ locale, weekday: "short", ...clockParts(hour12), timeZone }));
+  return formatInstant(`wc|${locale}|${timeZone}|${hour12}`, instant, () => ({
+    locale,
+    weekday: "short",
+    ...clockParts(hour12),
+    timeZone,
+  }));
 }
 
 /** The hour alone ("6 PM", "18"), for a strip of hours. */
 export function formatHour(instant: Date, locale: string, timeZone: string, hour12: boolean): string {
-  return dateTime(`h|${locale}|${timeZone}|${hour12}`, instant, () => ({
+  return formatInstant(`h|${locale}|${timeZone}|${hour12}`, instant, () => ({
     locale,
     hour: "numeric",
     hourCycle: hourCycle(hour12),
@@ -167,7 +172,7 @@ export function formatHour(instant: Date, locale: string, timeZone: string, hour
 }
 
 export function formatWeekday(instant: Date, locale: string, timeZone: string): string {
-  return dateTime(`w|${locale}|${timeZone}`, instant, () => ({ locale, weekday: "short", timeZone }));
+  return formatInstant(`w|${locale}|${timeZone}`, instant, () => ({ locale, weekday: "short", timeZone }));
 }
 
 /** A temperature without its unit ("12°"), for tight spaces where the unit is shown once nearby. */

@@ -10,13 +10,17 @@ type PlaceSummary = { id: string; label: string; time_zone: string };
 
 const iso = (epochSeconds: number) => new Date(epochSeconds * 1000).toISOString();
 const contentPlace = (place: PlaceSummary): ContentPlace => ({ id: place.id, label: place.label, timeZone: place.time_zone });
+/** The AQI scale a rule's owner reads now, from their settings row (their units decide it, see airQualityScale). */
+export const ownerAqiScale = (settings: Pick<ReaderSettings, "temperature_unit">) =>
+  airQualityScale({ temperatureUnit: settings.temperature_unit });
+
 /** What the rule watches; for an AQI rule also the scale its figures are on (the owner's now: alerts.server.ts's watchKey). */
 const ruleParts = (rule: RuleSummary, settings: ReaderSettings) => ({
   ruleName: rule.name,
   metric: rule.metric as AlertMetric,
   comparator: rule.comparator as Comparator,
   threshold: rule.metric === "CONDITION" ? null : rule.threshold,
-  aqiScale: rule.metric === "AQI" ? airQualityScale({ temperatureUnit: settings.temperature_unit }) : null,
+  aqiScale: rule.metric === "AQI" ? ownerAqiScale(settings) : null,
 });
 
 /**

@@ -1,14 +1,13 @@
 import type { Db } from "../db/database.server";
 import type { AlertEpisodeTable, AlertRuleTable, AlertStateTable, MessageTable, PlaceTable, SettingsTable } from "../db/tables";
 import type { AlertMetric, Comparator, Condition } from "../../shared/schema-enums.generated";
-import { airQualityScale } from "../../shared/air-quality";
 import type { AirQuality } from "../weather/air-quality";
 import type { AirQualityService } from "../weather/air-quality-service.server";
 import { coordinateKey, type Forecast, type HourlyForecast } from "../weather/forecast";
 import type { ForecastService } from "../weather/forecast-service.server";
 import { withAirQuality } from "./air-quality-hours";
 import { findMatches, planEpisodes, type AlertHour, type Episode, type Match, type RuleSpec } from "./alert-evaluator";
-import { alertMessage, allClearMessage } from "./alert-text.server";
+import { alertMessage, allClearMessage, ownerAqiScale } from "./alert-text.server";
 import { findShowers, SHOWER_SHIFT_SECONDS } from "./rain-soon";
 import { parseDays } from "./briefings.server";
 import type { Inbox, NewMessage } from "./inbox.server";
@@ -37,7 +36,7 @@ type Pair = { rule: AlertRuleTable; place: PlaceTable; settings: SettingsTable }
  */
 function watchKey(rule: AlertRuleTable, settings: SettingsTable): string {
   const key = ruleKey(rule);
-  return rule.metric === "AQI" ? `${key}|${airQualityScale({ temperatureUnit: settings.temperature_unit })}` : key;
+  return rule.metric === "AQI" ? `${key}|${ownerAqiScale(settings)}` : key;
 }
 
 /** What a rule reads at a place: the forecast, and its hours as the rule sees them (with the AQI for an AQI rule). */
@@ -97,11 +96,22 @@ export function createAlertService({
   airQuality: AirQualityService;
   now: () => Date;
 }) {
-  /** Air quality at these places (those an AQI rule watches: no other rule needs it), by place; null where it cannot be had. */
-  async function airQualityOf(places: PlaceTable[]): Promise<Map<string, AirQuality | null>> {
+  /**
+   * Air quality at these places (those an AQI rule watches: no other rule needs it), by place. Where it cannot be had a
+   * pass reads null (the place is skipped quietly); a preview lets the failure through, since finding nothing would read
+   * as clean air (WEATHER_UNAVAILABLE, as for forecasts).
+   */
+  async function airQualityOf(places: PlaceTable[], onFailure: "skip" | "throw" = "skip"): Promise<Map<string, AirQuality | null>> {
     if (places.length === 0) return new Map();
     const results = await Promise.allSettled(places.map((place) => airQuality.get(place)));
-    return new Map(places.map((place, index) => [place.id, results[index]!.status === "fulfilled" ? results[index]!.value.data : null]));
+    return new Map(
+      places.map((place, index) => {
+        const result = results[index]!;
+        if (result.status === "fulfilled") return [place.id, result.value.data];
+        if (onFailure === "throw") throw result.reason;
+        return [place.id, null];
+      }),
+    );
   }
 
   /** The hours a rule reads at a place: the forecast's, with the AQI on the user's scale for an AQI rule (null: none to read). */
@@ -112,7 +122,7 @@ export function createAlertService({
     settings: SettingsTable,
   ): readonly AlertHour[] | null {
     if (metric !== "AQI" || !hourly) return hourly;
-    return air ? withAirQuality(hourly, air, airQualityScale({ temperatureUnit: settings.temperature_unit })) : null;
+    return air ? withAirQuality(hourly, air, ownerAqiScale(settings)) : null;
   }
 
   async function placesFor(rules: AlertRuleTable[]): Promise<PlaceTable[]> {
@@ -397,15 +407,10 @@ export function createAlertService({
       let query = db.selectFrom("places").selectAll().where("user_id", "=", userId).orderBy("position");
       if (placeId) query = query.where("id", "=", placeId);
       const places = await query.execute();
-      // Unlike a pass, a preview says when the air cannot be had (WEATHER_UNAVAILABLE, as for forecasts):
-      // finding nothing would read as clean air.
-      const airOfPlace =
-        spec.metric === "AQI"
-          ? Promise.all(places.map(async (place) => [place.id, (await airQuality.get(place)).data] as const)).then(
-              (pairs) => new Map(pairs),
-            )
-          : Promise.resolve(new Map<string, AirQuality | null>());
-      const [results, airOf] = await Promise.all([Promise.all(places.map((place) => forecasts.get(place))), airOfPlace]);
+      const [results, airOf] = await Promise.all([
+        Promise.all(places.map((place) => forecasts.get(place))),
+        airQualityOf(spec.metric === "AQI" ? places : [], "throw"),
+      ]);
       return places.flatMap((place, index) =>
         matchesOf(
           spec,

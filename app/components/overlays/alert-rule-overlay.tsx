@@ -1,7 +1,7 @@
 import { useId, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { useMutation, useQuery } from "urql";
-import { displayThreshold, thresholdUnit } from "~/lib/alert-units";
+import { aqiScaleLabel, displayThreshold, thresholdUnit } from "~/lib/alert-units";
 import { formatWhen, useDisplaySettings, type DisplaySettings } from "~/lib/display-settings";
 import { ALERT_RULES_QUERY, PLACES_QUERY, type CompleteAlertRuleInput as AlertRuleInput } from "~/lib/graphql/documents";
 import { PREVIEW_ALERT_RULE_QUERY, SAVE_ALERT_RULE_MUTATION } from "~/lib/graphql/later-documents";
@@ -111,7 +111,7 @@ function Preview({
     context: SILENT_OPERATION,
   });
   const when = (iso: string) => formatWhen(iso, settings);
-  const unit = input ? thresholdUnit(input.metric, settings, (scale) => t(`alerts.aqiScale.${scale}`)) : null;
+  const unit = input ? thresholdUnit(input.metric, settings, aqiScaleLabel(t)) : null;
   const refused = apiIssues(preview.error)[0];
   let body;
   if (problem) body = <p className="text-sm text-red-700 dark:text-red-300">{problem}</p>;
@@ -210,7 +210,7 @@ export default function AlertRuleOverlay({ close, params }: OverlayProps) {
   const checked = checkInput(alertRuleInput, input);
   const shown = { fields: FIELDS, params: thresholdParams(input, settings) };
   const problem = checked.ok ? undefined : checked.issues.find((issue) => !SAID_ON_SAVE.has(issue.code));
-  const unit = thresholdUnit(draft.metric, settings, (scale) => t(`alerts.aqiScale.${scale}`));
+  const unit = thresholdUnit(draft.metric, settings, aqiScaleLabel(t));
 
   async function submit(event: FormEvent) {
     event.preventDefault();
