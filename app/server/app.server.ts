@@ -10,7 +10,7 @@ import { createApi, MAX_REQUEST_BYTES, type Api } from "../api/index.server";
 import { createRequestLimits, type RequestLimits } from "../api/request-limits.server";
 import { offlinePageHeader } from "../lib/csp.server";
 import type { ServerEnv } from "../lib/env.server";
-import { graphqlFetchContext } from "../lib/graphql/executor-context";
+import { graphqlFetchContext, graphqlQueryRunnerContext } from "../lib/graphql/executor-context";
 import { lazyChunksContext, type LazyChunks } from "../lib/lazy-chunks-context";
 import { requestLogContext } from "../lib/request-log-context";
 import { GRAPHQL_PATH } from "../shared/graphql-path";
@@ -18,6 +18,7 @@ import { clientAddress, createGraphQLEndpoint, inProcessGraphQLFetch, isGraphQLP
 import { lazyChunksOf } from "./lazy-chunks.server";
 import { graphqlProxy, hostedGraphQLFetch } from "./graphql-proxy.server";
 import { healthHandler } from "./health.server";
+import { inProcessQueryRunner } from "./in-process-queries.server";
 import { createLogger, type Logger } from "./logger.server";
 import { createServerMetrics, isMetricsPath, metricsEndpoint } from "./metrics.server";
 import { attachRequestId, requestIdOf } from "./request-id.server";
@@ -151,6 +152,11 @@ function createExpressApp(
             ? hostedGraphQLFetch(backend.url, requestId)
             : inProcessGraphQLFetch(backend.api.yoga.fetch, req.ip ?? "unknown", requestId);
         context.set(graphqlFetchContext, graphqlFetch);
+        if (backend.kind === "embedded")
+          context.set(
+            graphqlQueryRunnerContext,
+            inProcessQueryRunner(backend.api, req.ip ?? "unknown", requestId, (fields, message) => logger.error(fields, message)),
+          );
         context.set(requestLogContext, { requestId, logger });
         context.set(lazyChunksContext, await lazyChunks);
         return context;

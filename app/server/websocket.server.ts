@@ -1,5 +1,5 @@
 import type { IncomingMessage, Server } from "node:http";
-import { getOperationAST, GraphQLError, type DocumentNode, type ExecutionArgs } from "graphql";
+import { getOperationAST, type ExecutionArgs } from "graphql";
 import { useServer } from "graphql-ws/use/ws";
 import { WebSocket, WebSocketServer } from "ws";
 import { limitAnswer } from "../api/answer-size.server";
@@ -7,14 +7,9 @@ import type { WatchedSession } from "../api/auth/session-ends.server";
 import { tooManyRequests } from "../api/request-limits.server";
 import { MAX_REQUEST_BYTES, type Api } from "../api/index.server";
 import { GRAPHQL_PATH } from "../shared/graphql-path";
+import { prepareOperation } from "./prepared-operation.server";
 
 type ConnectionParams = { authorization?: unknown; token?: unknown };
-
-/** As over HTTP, an error the API did not give a code is a malformed request (the limits' errors have none). */
-const withCode = (error: GraphQLError): GraphQLError =>
-  error.extensions?.code
-    ? error
-    : new GraphQLError(error.message, { ...error, extensions: { ...error.extensions, code: "BAD_USER_INPUT" } });
 
 /**
  * graphql-ws (graphql-transport-ws) at /graphql on the app's own HTTP server. The token
@@ -120,7 +115,9 @@ export function attachWebSocket(
         // Each operation counts as a request, as it would over HTTP; refused, it is answered alone.
         const verdict = api.requestLimits.take("requests", address);
         if (verdict.limited) return [tooManyRequests(verdict.retryAfterSeconds)];
-        const { schema, execute, subscribe, contextFactory, parse, validate } = api.yoga.getEnveloped({
+        // A malformed or over-limit operation is answered on its own id; graphql-ws would
+        // otherwise close the whole socket (4500) and every other operation on it.
+        const prepared = await prepareOperation(api, {
           ...ctx,
           request,
           clientIp: address,
@@ -128,35 +125,11 @@ export function attachWebSocket(
           websocket: true,
           params,
         });
-        let document: DocumentNode;
-        try {
-          document = parse(params.query);
-          const errors = validate(schema, document);
-          if (errors.length) return errors.map(withCode);
-        } catch (error) {
-          // A malformed or over-limit operation is answered on its own id; graphql-ws would
-          // otherwise close the whole socket (4500) and every other operation on it.
-          if (error instanceof GraphQLError) return [withCode(error)];
-          throw error;
-        }
-        let contextValue: Awaited<ReturnType<typeof contextFactory>>;
-        try {
-          contextValue = await contextFactory();
-        } catch (error) {
-          // The API's own refusals (the database unavailable) go to this operation alone, as over HTTP.
-          if (error instanceof GraphQLError) return [withCode(error)];
-          throw error;
-        }
-        if (contextValue.session) closeWhenSessionEnds(ctx.extra.socket, contextValue.session);
-        if (getOperationAST(document, params.operationName)?.operation !== "subscription") stateOf(ctx.extra.socket).oneShots.add(id);
-        return {
-          schema,
-          operationName: params.operationName,
-          document,
-          variableValues: params.variables,
-          contextValue,
-          rootValue: { execute, subscribe },
-        } satisfies ExecutionArgs;
+        if ("errors" in prepared) return prepared.errors;
+        const { args, execute, subscribe } = prepared;
+        if (args.contextValue.session) closeWhenSessionEnds(ctx.extra.socket, args.contextValue.session);
+        if (getOperationAST(args.document, params.operationName)?.operation !== "subscription") stateOf(ctx.extra.socket).oneShots.add(id);
+        return { ...args, rootValue: { execute, subscribe } } satisfies ExecutionArgs;
       },
       onComplete: (ctx, id) => {
         const state = sockets.get(ctx.extra.socket);

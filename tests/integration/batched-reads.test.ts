@@ -9,6 +9,7 @@ import { defaultSettings } from "~/api/db/settings-rows";
 import { timeOrderedLowerBound } from "~/shared/live-cursor";
 import { ALERT_RULES_QUERY, INBOX_PAGE_SIZE, INBOX_QUERY, PLACES_QUERY, VIEWER_QUERY } from "~/lib/graphql/documents";
 import { timeOrderedId } from "~/api/db/ids.server";
+import { inProcessQueryRunner } from "~/server/in-process-queries.server";
 import { startTestApi, type TestApi } from "../support/api-server";
 import {
   TestBatchedAddBeforeDocument as ADD_BEFORE,
@@ -61,7 +62,7 @@ function byKind(statements: string[]): Record<string, number> {
 type Result<R> = { data?: R | null; errors?: unknown[] };
 
 /**
- * An operation as the app's loaders send it: in process, straight to the API (see inProcessGraphQLFetch). Typed
+ * An operation as the app's loaders send it: in process, straight to the API (see inProcessQueryRunner). Typed
  * documents only (the app's, or batched-reads.graphql's), printed as the app prints them: the statements counted
  * are those of these exact selections.
  */
@@ -70,16 +71,15 @@ async function run<R, V extends Record<string, unknown>>(
   document: TypedDocumentNode<R, V>,
   variables: V = {} as V,
 ): Promise<Result<R>> {
-  const response = await t.api.yoga.fetch(
-    "http://localhost/graphql",
-    {
-      method: "POST",
-      headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
-      body: JSON.stringify({ query: print(document), variables }),
-    },
-    { clientIp: "127.0.0.1" },
-  );
-  const result = (await response.json()) as Result<R>;
+  const runQuery = inProcessQueryRunner(t.api, "127.0.0.1", randomUUID(), (fields) => {
+    throw fields.err;
+  });
+  const result = (await runQuery({
+    query: print(document),
+    variables,
+    operationName: undefined,
+    headers: { authorization: `Bearer ${token}` },
+  })) as Result<R>;
   expect(result.errors).toBeUndefined();
   return result;
 }

@@ -1,6 +1,16 @@
+import { ssrExchange } from "@urql/core";
 import { print } from "graphql";
+import { RouterContextProvider } from "react-router";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { graphqlFetchContext, graphqlQueryRunnerContext } from "~/lib/graphql/executor-context";
+import { createGraphQLClient } from "~/lib/graphql/client";
+import { ALERT_RULES_QUERY, INBOX_QUERY, PLACES_QUERY, VIEWER_QUERY } from "~/lib/graphql/documents";
+import { ADD_PLACE_AT_MUTATION } from "~/lib/graphql/later-documents";
+import { createRequestGraphQL } from "~/lib/graphql/request-client.server";
+import { parseGraphQLData, serializeGraphQLData } from "~/lib/graphql/ssr-data";
 import { inProcessGraphQLFetch } from "~/server/graphql-endpoint.server";
+import { inProcessQueryRunner } from "~/server/in-process-queries.server";
+import { SESSION_COOKIE } from "~/shared/session-cookie";
 import { testApis } from "../support/api-server";
 import { TestInProcessMeEmailDocument as ME_EMAIL, TestInProcessWrongLogInDocument as WRONG_LOG_IN } from "../support/documents.generated";
 
@@ -42,5 +52,96 @@ describe("loaders' GraphQL with the API embedded", () => {
     // Another address, in-process as well, is not held back by the first one's attempts.
     expect(await login(inProcessGraphQLFetch(t.api.yoga.fetch, "198.51.100.4"), 99)).toBe("UNAUTHENTICATED");
     expect(networkFetch).not.toHaveBeenCalled();
+  });
+});
+
+describe("a page's queries with the API embedded", () => {
+  const noLog = () => {};
+
+  it("run on the API in this process, with the session of the page and the codes a request over HTTP gets", async () => {
+    const t = await api();
+    const token = await t.signUp("runner@example.com");
+    // What the API refuses gets the code it gets over HTTP: a field that does not exist, an operation over the depth
+    // limit, one that does not parse.
+    const deep = `{ me { ${"places { alertRules { place { ".repeat(6)}id${" } } }".repeat(6)} } }`;
+    const refused = ["{ me { favouriteColour } }", deep, "{ me "];
+    const overHttp = await Promise.all(refused.map((query) => t.gql(query, {}, { token })));
+
+    const networkFetch = vi.fn(() => Promise.reject(new Error("no network in this test")));
+    vi.stubGlobal("fetch", networkFetch);
+    const run = inProcessQueryRunner(t.api, "203.0.113.8", "page-request", noLog);
+    const headers = { authorization: `Bearer ${token}` };
+    const signedIn = await run({ query: print(ME_EMAIL), variables: {}, operationName: undefined, headers });
+    expect([signedIn.data, signedIn.errors]).toEqual([{ me: { email: "runner@example.com" } }, undefined]);
+    const signedOut = await run({ query: print(ME_EMAIL), variables: {}, operationName: undefined, headers: {} });
+    expect([signedOut.data, signedOut.errors]).toEqual([{ me: null }, undefined]);
+    for (const [index, query] of refused.entries()) {
+      const inProcess = await run({ query, variables: {}, operationName: undefined, headers });
+      const answer = overHttp[index]!;
+      expect(inProcess.errors?.length, query).toBeGreaterThan(0);
+      expect(inProcess.errors!.map((error) => [error.message, error.extensions?.code])).toEqual(
+        answer.errors!.map((error) => [error.message, error.extensions?.code]),
+      );
+    }
+    expect(networkFetch).not.toHaveBeenCalled();
+  });
+
+  it("give the page's data script what the same queries fetched over HTTP gave, fresh and kept", async () => {
+    const t = await api();
+    const token = await t.signUp("page-data@example.com");
+    for (const [index, label] of ["Zürich <b>", 'Say "hi"', "Lyon"].entries()) {
+      const added = await t.gql(ADD_PLACE_AT_MUTATION, { latitude: 47 + index, longitude: 8.5, label }, { token });
+      expect(added.errors).toBeUndefined();
+    }
+    const request = new Request("http://localhost/", { headers: { Cookie: `${SESSION_COOKIE}=${token}` } });
+    const fetchInProcess = inProcessGraphQLFetch(t.api.yoga.fetch, "203.0.113.9");
+
+    /** A page's queries as the home page's loaders run them (app/routes/home.tsx). */
+    const loadHome = async (client: ReturnType<typeof createGraphQLClient>) => {
+      await client.query(VIEWER_QUERY, {}).toPromise();
+      await Promise.all([
+        client.query(PLACES_QUERY, {}).toPromise(),
+        client.query(INBOX_QUERY, {}).toPromise(),
+        client.query(ALERT_RULES_QUERY, {}).toPromise(),
+      ]);
+    };
+    /** The page's data script, read back, with each result's JSON text as data. */
+    const script = (data: Parameters<typeof serializeGraphQLData>[0]) =>
+      Object.fromEntries(
+        Object.entries(parseGraphQLData(serializeGraphQLData(data))).map(([key, result]) => [
+          key,
+          { ...result, data: JSON.parse(result.data!) },
+        ]),
+      );
+
+    const asFetched = async () => {
+      // The page's client before queries ran in process: every query a fetch, recorded by urql's own ssr exchange.
+      const ssr = ssrExchange({ isClient: false });
+      await loadHome(
+        createGraphQLClient({
+          url: "http://weatherbot.internal/graphql",
+          fetch: fetchInProcess,
+          headers: { authorization: `Bearer ${token}` },
+          ssr,
+          cache: "document",
+        }),
+      );
+      return script(ssr.extractData());
+    };
+    const asRun = async () => {
+      const context = new RouterContextProvider();
+      context.set(graphqlFetchContext, fetchInProcess);
+      context.set(graphqlQueryRunnerContext, inProcessQueryRunner(t.api, "203.0.113.9", "page-request", noLog));
+      const page = createRequestGraphQL(request, context);
+      await loadHome(page.client);
+      return script(page.ssr.extractData());
+    };
+    // The first run of each query is executed; the next ones are the result cache's kept answers.
+    const executed = await asRun();
+    const fetched = await asFetched();
+    expect(Object.keys(fetched)).toHaveLength(4);
+    expect(JSON.stringify(fetched)).toContain("Zürich <b>");
+    expect(executed).toEqual(fetched);
+    expect(await asRun()).toEqual(fetched);
   });
 });

@@ -1,13 +1,20 @@
-import type { i18n } from "i18next";
-import { describe, expect, it } from "vitest";
-import { SUPPORTED_LOCALES } from "~/lib/i18n/config";
-import { i18nFor, i18nRenderView } from "~/lib/i18n/middleware.server";
+import { createInstance, type i18n } from "i18next";
+import { describe, expect, it, vi } from "vitest";
+import { i18nextOptions, SUPPORTED_LOCALES } from "~/lib/i18n/config";
+import { i18nFor, i18nRenderView, KEPT_TEXTS_MAX } from "~/lib/i18n/middleware.server";
 import { allResources } from "~/lib/i18n/resources.server";
 
 /** A fixed t as these tests call it: any key, any options (i18next's types allow only known keys and namespaces). */
 type LooseT = (key: string | string[], options?: unknown) => string;
 const fixedT = (instance: i18n, locale: string, namespace: string) =>
   (instance.getFixedT as unknown as (lng: string, ns: string) => LooseT)(locale, namespace);
+
+/** An instance of its own, whose render view has kept no text yet. */
+function freshInstance(locale: string): i18n {
+  const instance = createInstance({ ...i18nextOptions, lng: locale, resources: allResources, initAsync: false });
+  void instance.init();
+  return instance;
+}
 
 /** Every key of a namespace's texts ("a.b.c"), plural forms by their base key. */
 function keysOf(texts: Record<string, unknown>, prefix = ""): string[] {
@@ -57,5 +64,48 @@ describe("the server render's i18next view", () => {
     expect(t("home.title", { lng: "fr-FR" })).not.toBe(t("home.title"));
     expect(t(["missing.key", "home.title"])).toBe(own(["missing.key", "home.title"]));
     expect(t("missing.key", "Ersatz")).toBe(own("missing.key", "Ersatz"));
+  });
+
+  it("keeps the texts it gave: the same key with the same plain values is translated once", () => {
+    const instance = freshInstance("fr-FR");
+    const t = fixedT(i18nRenderView(instance), "fr-FR", "common");
+    const options = { ns: "air", category: "bon", scale: "EAQI", value: "3" };
+    const ownText = fixedT(instance, "fr-FR", "common")("label", { ...options, value: 3 });
+    const translate = vi.spyOn(instance, "t");
+    try {
+      const first = t("label", options);
+      expect(t("label", { ...options })).toBe(first);
+      expect(translate).toHaveBeenCalledTimes(1);
+      // Another value of any kind is another text.
+      expect(t("label", { ...options, value: 3 })).toBe(ownText);
+      expect(t("label", { ...options, value: "4" })).not.toBe(first);
+      expect(translate).toHaveBeenCalledTimes(3);
+      // An option that is not a plain value is never kept: its text is translated each time.
+      const listed = { ...options, ns: ["air"] };
+      expect(t("label", listed)).toBe(first);
+      expect(t("label", listed)).toBe(first);
+      expect(translate).toHaveBeenCalledTimes(5);
+    } finally {
+      translate.mockRestore();
+    }
+  });
+
+  it("starts again when it has kept as many texts as it may", () => {
+    const instance = freshInstance("es-ES");
+    const t = fixedT(i18nRenderView(instance), "es-ES", "air");
+    const translate = vi.spyOn(instance, "t");
+    try {
+      const word = (n: number) => t("label", { category: `c${n}`, scale: "EAQI", value: "1" });
+      const first = word(0);
+      for (let n = 1; n < KEPT_TEXTS_MAX; n++) word(n);
+      expect(word(0)).toBe(first);
+      expect(translate).toHaveBeenCalledTimes(KEPT_TEXTS_MAX);
+      // Any further text is one too many: what was kept is let go, and the first text is translated again.
+      word(KEPT_TEXTS_MAX);
+      expect(word(0)).toBe(first);
+      expect(translate).toHaveBeenCalledTimes(KEPT_TEXTS_MAX + 2);
+    } finally {
+      translate.mockRestore();
+    }
   });
 });

@@ -17,6 +17,8 @@ export type GraphQLClientOptions = {
   url: string;
   /** The server's in-process or hosted fetch; the browser's own fetch when absent. */
   fetch?: typeof fetch;
+  /** Where queries run instead of over fetch (the server render with the embedded API: queryRunnerExchange). */
+  queries?: Exchange;
   headers?: Record<string, string>;
   /** Records results on the server; restores them in the browser. */
   ssr: SSRExchange;
@@ -45,8 +47,9 @@ export function createGraphQLClient(options: GraphQLClientOptions): Client {
   // the normalised cache exactly as fetched ones do.
   exchanges.push(options.cache === "document" ? documentCacheExchange : createCacheExchange(options.storage), options.ssr);
   if (options.forwardSubscription) exchanges.push(subscriptionExchange({ forwardSubscription: options.forwardSubscription }));
-  exchanges.push(fetchExchange);
   const headers = options.headers ?? {};
+  if (options.queries) exchanges.push(options.queries);
+  exchanges.push(fetchExchange);
   return new Client({
     url: options.url,
     fetch: options.fetch,

@@ -1,11 +1,13 @@
-import { ssrExchange, type AnyVariables, type Client, type SSRData, type SSRExchange, type TypedDocumentNode } from "@urql/core";
+import { type AnyVariables, type Client, type SSRData, type SSRExchange, type TypedDocumentNode } from "@urql/core";
 import { createContext, type MiddlewareFunction, type RouterContextProvider } from "react-router";
 import { sessionToken } from "../session.server";
 import { createGraphQLClient } from "./client";
-import { graphqlFetchContext } from "./executor-context";
+import { graphqlFetchContext, graphqlQueryRunnerContext } from "./executor-context";
 import { GRAPHQL_PATH } from "../../shared/graphql-path";
 import { timeOrderedLowerBound } from "../../shared/live-cursor";
 import { queryFailure } from "./query-failure";
+import { pageResultsExchange } from "./page-results.server";
+import { queryRunnerExchange } from "./query-runner-exchange.server";
 
 /** This request's GraphQL client and the results it has collected for the page. */
 export type RequestGraphQL = {
@@ -21,17 +23,20 @@ export const requestGraphQLContext = createContext<RequestGraphQL | null>(null);
 /**
  * A fresh client and ssr cache for one request, carrying that request's token (a client
  * shared between requests would leak one user's data into another's page). With the
- * embedded API the fetch runs it in-process.
+ * embedded API its queries run on the API directly and its mutations through an in-process fetch.
  */
 export function createRequestGraphQL(request: Request, context: Readonly<RouterContextProvider>): RequestGraphQL {
   const token = sessionToken(request);
   // Taken before any loader reads data, so nothing written from here on is missed.
   const liveSince = timeOrderedLowerBound(Date.now());
-  const ssr = ssrExchange({ isClient: false });
+  const ssr = pageResultsExchange();
+  const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
+  const runQuery = context.get(graphqlQueryRunnerContext);
   const client = createGraphQLClient({
     url: `http://weatherbot.internal${GRAPHQL_PATH}`,
     fetch: context.get(graphqlFetchContext),
-    headers: token ? { authorization: `Bearer ${token}` } : {},
+    queries: runQuery ? queryRunnerExchange(runQuery, headers) : undefined,
+    headers,
     ssr,
     cache: "document",
   });
