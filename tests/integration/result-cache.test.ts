@@ -2,7 +2,10 @@ import { createClient } from "graphql-ws";
 import { print } from "graphql";
 import { describe, expect, it, vi } from "vitest";
 import WebSocket from "ws";
+import type { SchemaExtension } from "~/api/schema/index.server";
 import { LogOutDocument as LOG_OUT } from "~/lib/account-documents.generated";
+import { ALERT_RULES_QUERY, INBOX_QUERY, VIEWER_QUERY } from "~/lib/graphql/documents";
+import { ADD_PLACE_AT_MUTATION, SAVE_ALERT_RULE_MUTATION, SNOOZE_ALERT_RULE_MUTATION } from "~/lib/graphql/later-documents";
 import { codes, testApis, type TestApi } from "../support/api-server";
 import {
   TestCacheAddPlaceDocument as ADD,
@@ -12,7 +15,6 @@ import {
   TestCacheTooManyHoursDocument as TOO_MANY_HOURS,
   TestCacheVisitorDocument as VISITOR,
   TestCacheWeatherFreshnessDocument as WEATHER_FRESHNESS,
-  TestCacheWithInboxDocument as WITH_INBOX,
 } from "../support/documents.generated";
 
 const api = testApis();
@@ -119,14 +121,18 @@ describe("kept answers", () => {
 
   it("keeps no answer that is one-off: other fields, errors, stale forecasts, signed-out visitors", async () => {
     const clock = manualClock();
-    const t = await api({ now: clock.now });
+    // A resolver not declared keepable (this one could read anything) makes the answer it is part of one-off.
+    const undeclared: SchemaExtension = {
+      typeDefs: `extend type Query { oneOffProbe: Int! }`,
+      resolvers: { Query: { oneOffProbe: () => 1 } },
+    };
+    const t = await api({ now: clock.now, schemaExtensions: [undeclared] });
     const token = await t.signUp();
     await t.gql(ADD, { label: "Home", lat: 47.37 }, { token });
     const runs = countRuns(t);
 
-    // unreadCount says nothing of what it read: the answer it is part of is never kept.
-    await t.gql(WITH_INBOX, {}, { token });
-    await t.gql(WITH_INBOX, {}, { token });
+    await t.gql(`{ oneOffProbe me { places { label } } }`, {}, { token });
+    await t.gql(`{ oneOffProbe me { places { label } } }`, {}, { token });
     expect(runs).toHaveBeenCalledTimes(2);
 
     expect(codes(await t.gql(TOO_MANY_HOURS, {}, { token }))).toEqual(["BAD_USER_INPUT"]);
@@ -152,5 +158,42 @@ describe("kept answers", () => {
     const lookups = vi.spyOn(t.api.services.forecasts, "get");
     for (let i = 0; i < 2; i++) expect((await t.gql(VISITOR)).data!.weatherAt.id).toBe("at:47.37,8.54");
     expect(lookups).toHaveBeenCalledTimes(2);
+  });
+
+  it("keeps the home page's viewer, inbox and rules whole, as fresh as running them: a write or a snooze's end drops them", async () => {
+    const clock = manualClock();
+    let statements = 0;
+    const t = await api({ now: clock.now, onStatement: () => statements++ });
+    const token = await t.signUp();
+    const placeId = (await t.gql(ADD_PLACE_AT_MUTATION, { latitude: 47.37, longitude: 8.54, label: "Home" }, { token })).data!.addPlace.id;
+    const input = { name: "Gale", placeId, metric: "WIND_GUSTS", comparator: "AT_LEAST", threshold: 60 } as const;
+    const ruleId = (await t.gql(SAVE_ALERT_RULE_MUTATION, { input }, { token })).data!.saveAlertRule.id;
+    const page = async () => {
+      const [viewer, inbox, rules] = await Promise.all([
+        t.gql(VIEWER_QUERY, {}, { token }),
+        t.gql(INBOX_QUERY, {}, { token }),
+        t.gql(ALERT_RULES_QUERY, {}, { token }),
+      ]);
+      return { viewer: viewer.data!, inbox: inbox.data!, rules: rules.data! };
+    };
+
+    const first = await page();
+    const before = statements;
+    expect(await page()).toEqual(first);
+    // Kept: answered without a statement (the sessions are known by then).
+    expect(statements).toBe(before);
+
+    // A rule snoozed for an hour is SNOOZED while the snooze lasts, and ARMED once it ends, kept or not.
+    const until = new Date(clock.now().getTime() + 3_600_000).toISOString();
+    await t.gql(SNOOZE_ALERT_RULE_MUTATION, { id: ruleId, until }, { token });
+    const snoozed = (await page()).rules.alertRules[0]!;
+    expect([snoozed.state, snoozed.snoozedUntil]).toEqual(["SNOOZED", until]);
+    expect((await page()).rules.alertRules[0]!.state).toBe("SNOOZED");
+    clock.advance(3_600_000 + 1);
+    expect((await page()).rules.alertRules[0]!.state).toBe("ARMED");
+
+    // A renamed rule shows renamed at once.
+    await t.gql(SAVE_ALERT_RULE_MUTATION, { id: ruleId, input: { ...input, name: "Storm" } }, { token });
+    expect((await page()).rules.alertRules.map((rule) => rule.name)).toEqual(["Storm"]);
   });
 });

@@ -1087,10 +1087,6 @@ export type TestCacheRenameLoftMutationVariables = Exact<{
 
 export type TestCacheRenameLoftMutation = { renamePlace: { id: string } };
 
-export type TestCacheWithInboxQueryVariables = Exact<{ [key: string]: never }>;
-
-export type TestCacheWithInboxQuery = { me: { unreadCount: number; places: Array<{ label: string }> } | null };
-
 export type TestCacheTooManyHoursQueryVariables = Exact<{ [key: string]: never }>;
 
 export type TestCacheTooManyHoursQuery = { me: { places: Array<{ weather: { hourly: Array<{ time: string }> } }> } | null };
@@ -2682,16 +2678,6 @@ export const TestCacheRenameLoftDocument = gql`
     }
   }
 ` as unknown as DocumentNode<TestCacheRenameLoftMutation, TestCacheRenameLoftMutationVariables>;
-export const TestCacheWithInboxDocument = gql`
-  query TestCacheWithInbox {
-    me {
-      unreadCount
-      places {
-        label
-      }
-    }
-  }
-` as unknown as DocumentNode<TestCacheWithInboxQuery, TestCacheWithInboxQueryVariables>;
 export const TestCacheTooManyHoursDocument = gql`
   query TestCacheTooManyHours {
     me {

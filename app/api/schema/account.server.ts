@@ -30,9 +30,7 @@ export const accountResolvers: Resolvers = {
   },
   User: {
     createdAt: keepable((user) => user.created_at),
-    async settings(user, _, context) {
-      return context.loaders.settings.load(user.id);
-    },
+    settings: keepable((user, _, context) => context.loaders.settings.load(user.id)),
   },
   // Read from the row alone.
   Settings: keepableFields<SettingsResolvers>({

@@ -11,7 +11,7 @@ import { badInput, notFound } from "../errors.server";
 import { parseInput } from "../input.server";
 import { alertRuleInput } from "../../shared/inputs/alert-rule";
 import { latestTrigger } from "../loaders.server";
-import { keepableFields } from "../result-cache.server";
+import { keepable, keepableFields, validUntil } from "../result-cache.server";
 import type { AlertRuleInput, AlertRuleResolvers, Resolvers } from "./resolvers.generated";
 
 export const MAX_RULES = 50;
@@ -79,10 +79,10 @@ async function ownRule(context: ApiContext, userId: string, id: string) {
 
 export const alertRulesResolvers: Resolvers = {
   Query: {
-    async alertRules(_, __, context) {
+    alertRules: keepable(async (_, __, context) => {
       const userId = requireUserId(context);
       return context.db.selectFrom("alert_rules").selectAll().where("user_id", "=", userId).orderBy("created_at").orderBy("id").execute();
-    },
+    }),
     async previewAlertRule(_, { input }, context) {
       const userId = requireUserId(context);
       const fields = await ruleFromInput(context, userId, input);
@@ -105,31 +105,36 @@ export const alertRulesResolvers: Resolvers = {
       cooldownHours: (rule) => rule.cooldown_hours,
       snoozedUntil: (rule) => rule.snoozed_until,
     }),
-    async place(rule, _, context) {
+    place: keepable(async (rule, _, context) => {
       if (!rule.place_id) return null;
       return (await context.loaders.place.load({ userId: rule.user_id, id: rule.place_id })) ?? null;
-    },
-    async state(rule, _, context): Promise<AlertState> {
-      if (rule.snoozed_until && Date.parse(rule.snoozed_until) > context.now().getTime()) return "SNOOZED";
+    }),
+    // Snoozed until a time: the answer holds until then.
+    state: keepable(async (rule, _, context): Promise<AlertState> => {
+      const snoozedUntil = rule.snoozed_until ? Date.parse(rule.snoozed_until) : Number.NaN;
+      if (snoozedUntil > context.now().getTime()) {
+        validUntil(context, snoozedUntil);
+        return "SNOOZED";
+      }
       const states = await context.loaders.alertStates.load({ userId: rule.user_id, id: rule.id });
       return states.some((row) => row.state === "TRIGGERED") ? "TRIGGERED" : "ARMED";
-    },
-    async lastTriggeredAt(rule, _, context) {
+    }),
+    lastTriggeredAt: keepable(async (rule, _, context) => {
       const states = await context.loaders.alertStates.load({ userId: rule.user_id, id: rule.id });
       return latestTrigger(states);
-    },
+    }),
   },
   Message: {
-    async alertRule(message, _, context) {
+    alertRule: keepable(async (message, _, context) => {
       if (!message.alert_rule_id) return null;
       return (await context.loaders.alertRule.load({ userId: message.user_id, id: message.alert_rule_id })) ?? null;
-    },
-    async match(message, _, context) {
+    }),
+    match: keepable(async (message, _, context) => {
       if (!message.match_json) return null;
       const match = JSON.parse(message.match_json) as Match & { placeId: string };
       const place = await context.loaders.place.load({ userId: message.user_id, id: match.placeId });
       return place ? matchView(message.alert_rule_id ?? "match", { ...match, place }) : null;
-    },
+    }),
   },
   Mutation: {
     async saveAlertRule(_, args, context) {

@@ -9,7 +9,7 @@ import { lockUser } from "../db/user-lock.server";
 import { apiError, badInput, notFound } from "../errors.server";
 import { inputIssue, parseInput } from "../input.server";
 import { briefingInput } from "../../shared/inputs/briefing";
-import { keepableFields } from "../result-cache.server";
+import { keepable, keepableFields } from "../result-cache.server";
 import type { BriefingResolvers, Resolvers } from "./resolvers.generated";
 
 export const MAX_BRIEFINGS = 20;
@@ -22,10 +22,10 @@ async function ownBriefing(context: ApiContext, userId: string, id: string) {
 
 export const briefingsResolvers: Resolvers = {
   Query: {
-    async briefings(_, __, context) {
+    briefings: keepable(async (_, __, context) => {
       const userId = requireUserId(context);
       return context.db.selectFrom("briefings").selectAll().where("user_id", "=", userId).orderBy("created_at").orderBy("id").execute();
-    },
+    }),
   },
   Briefing: {
     // Read from the row alone.
@@ -35,9 +35,7 @@ export const briefingsResolvers: Resolvers = {
       nextRunAt: (briefing) => briefing.next_run_at,
       lastSentAt: (briefing) => briefing.last_sent_at,
     }),
-    async places(briefing, _, context) {
-      return context.loaders.briefingPlaces.load({ userId: briefing.user_id, id: briefing.id });
-    },
+    places: keepable((briefing, _, context) => context.loaders.briefingPlaces.load({ userId: briefing.user_id, id: briefing.id })),
   },
   Mutation: {
     async saveBriefing(_, args, context) {

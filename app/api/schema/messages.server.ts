@@ -35,7 +35,7 @@ const MESSAGE_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12
 
 export const messagesResolvers: Resolvers = {
   Query: {
-    async messages(_, args, context) {
+    messages: keepable(async (_, args, context) => {
       const userId = requireUserId(context);
       const first = args.first ?? 30;
       if (!Number.isInteger(first) || first < 1 || first > MAX_PAGE) throw badInput(`first must be from 1 to ${MAX_PAGE}`, "first");
@@ -55,12 +55,10 @@ export const messagesResolvers: Resolvers = {
       const page = rows.slice(0, first);
       const last = page[page.length - 1];
       return { edges: page, endCursor: last ? encodeCursor(last) : null, hasMore: rows.length > first };
-    },
+    }),
   },
   User: {
-    async unreadCount(user, _, context) {
-      return context.loaders.unreadCount.load(user.id);
-    },
+    unreadCount: keepable((user, _, context) => context.loaders.unreadCount.load(user.id)),
   },
   Message: {
     // Read from the row alone.
@@ -75,18 +73,18 @@ export const messagesResolvers: Resolvers = {
     title: keepable(async (message, _, context, info) => (await wordsForViewer(message, context, info)).title),
     body: keepable(async (message, _, context, info) => (await wordsForViewer(message, context, info)).body),
     content: keepable((message) => parseMessageContent(message.content)),
-    async recipient(message, _, context) {
+    recipient: keepable(async (message, _, context) => {
       const { id, email, created_at } = await context.loaders.user.load(message.user_id);
       return { id, email, created_at };
-    },
-    async place(message, _, context) {
+    }),
+    place: keepable(async (message, _, context) => {
       if (!message.place_id) return null;
       return (await context.loaders.place.load({ userId: message.user_id, id: message.place_id })) ?? null;
-    },
-    async briefing(message, _, context) {
+    }),
+    briefing: keepable(async (message, _, context) => {
       if (!message.briefing_id) return null;
       return (await context.loaders.briefing.load({ userId: message.user_id, id: message.briefing_id })) ?? null;
-    },
+    }),
   },
   Mutation: {
     async markRead(_, { ids }, context) {
