@@ -7,7 +7,7 @@ const results: SSRData = {
   "-45": { hasNext: false, data: JSON.stringify({ alertRules: [] }), extensions: JSON.stringify({ cost: 3 }) },
   "67": {
     hasNext: false,
-    error: { graphQLErrors: [{ message: "Not signed in", extensions: { code: "UNAUTHENTICATED" } }], networkError: undefined },
+    error: { graphQLErrors: [{ message: "Not signed in </script>", extensions: { code: "UNAUTHENTICATED" } }], networkError: undefined },
   },
 };
 

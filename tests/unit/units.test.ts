@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  formatRegionName,
   compassPoint,
   formatClock,
   formatDuration,
@@ -83,5 +84,14 @@ describe("texts kept by instant", () => {
     const before = computed;
     keptInstantText("test|a", evening, word);
     expect(computed).toBe(before + 1);
+  });
+});
+
+describe("country names", () => {
+  it("name a country in the reader's language, each language apart", () => {
+    expect(formatRegionName("CH", "de-DE")).toBe("Schweiz");
+    expect(formatRegionName("CH", "fr-FR")).toBe("Suisse");
+    expect(formatRegionName("CH", "en-US")).toBe("Switzerland");
+    expect(formatRegionName("CH", "de-DE")).toBe("Schweiz");
   });
 });

@@ -3,15 +3,17 @@ import { useClient } from "urql";
 import { VisitorLookup } from "~/components/home/visitor-lookup";
 import { UseMyLocationButton } from "~/components/places/use-my-location";
 import { ForecastCard } from "~/components/weather/forecast-card";
+import { useDisplaySettings, useNow } from "~/lib/display-settings";
 import type { Coordinates } from "~/lib/geolocation";
 import { openOverlay } from "~/lib/overlays/overlay-store";
 import { placeCardId } from "~/lib/place-card-id";
 import type { PlaceFieldsFragment as PlaceSummary } from "~/lib/graphql/documents.generated";
+import { formatRegionName } from "~/shared/units";
 
 /** Where a place is: its name when the user labelled it otherwise, and its region and country. */
 function placeSubtitle(place: PlaceSummary, locale: string): string {
   const region = [place.label !== place.name ? place.name : null, place.admin1];
-  const country = place.countryCode ? new Intl.DisplayNames([locale], { type: "region" }).of(place.countryCode) : null;
+  const country = place.countryCode ? formatRegionName(place.countryCode, locale) : null;
   return [...region, country].filter(Boolean).join(", ");
 }
 
@@ -29,6 +31,9 @@ function useShowOrAddPosition(places: PlaceSummary[]) {
 export function PlaceList({ places }: { places: PlaceSummary[] }) {
   const { t, i18n } = useTranslation();
   const showOrAdd = useShowOrAddPosition(places);
+  // Once for the list, not once per card.
+  const settings = useDisplaySettings();
+  const now = useNow();
   return (
     <section aria-labelledby="places-heading" className="flex min-w-0 flex-col gap-4">
       <div className="flex items-center justify-between gap-4">
@@ -56,6 +61,8 @@ export function PlaceList({ places }: { places: PlaceSummary[] }) {
                 title={place.label}
                 subtitle={placeSubtitle(place, i18n.language)}
                 weather={place.weather}
+                settings={settings}
+                now={now}
                 placeId={place.id}
                 compact={index > 0 && places.length >= COMPACT_CARDS_FROM}
               />

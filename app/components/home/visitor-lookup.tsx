@@ -4,6 +4,7 @@ import { useQuery } from "urql";
 import { describeLocation, LocationSearch } from "~/components/places/location-search";
 import { UseMyLocationButton } from "~/components/places/use-my-location";
 import { ForecastCard } from "~/components/weather/forecast-card";
+import { useDisplaySettings, useNow } from "~/lib/display-settings";
 import type { Coordinates } from "~/lib/geolocation";
 import { WEATHER_AT_QUERY } from "~/lib/graphql/documents";
 import type { SearchLocationsQuery } from "~/lib/graphql/documents.generated";
@@ -23,12 +24,14 @@ const foundPlace = (location: LocationResult): LookedUp => ({
 
 function LookupForecast({ location }: { location: LookedUp }) {
   const { t } = useTranslation();
+  const settings = useDisplaySettings();
+  const now = useNow();
   const [result] = useQuery({ query: WEATHER_AT_QUERY, variables: { latitude: location.latitude, longitude: location.longitude } });
   const weather = result.data?.weatherAt;
   if (!weather) {
     return result.fetching ? <div className="card h-96 animate-pulse" role="status" aria-label={t("loading.label")} /> : null;
   }
-  return <ForecastCard title={location.title} subtitle={location.subtitle} weather={weather} />;
+  return <ForecastCard title={location.title} subtitle={location.subtitle} weather={weather} settings={settings} now={now} />;
 }
 
 /**

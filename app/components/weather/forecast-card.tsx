@@ -10,7 +10,7 @@ import type { WeatherFieldsFragment as WeatherReport } from "~/lib/graphql/docum
 type CurrentConditions = WeatherReport["current"];
 type HourlyForecast = WeatherReport["hourly"][number];
 type DailyForecast = WeatherReport["daily"][number];
-import { useDisplaySettings, useNow, type DisplaySettings } from "~/lib/display-settings";
+import type { DisplaySettings } from "~/lib/display-settings";
 import {
   compassPoint,
   formatClock,
@@ -332,6 +332,8 @@ export function ForecastCard({
   actions,
   compact = false,
   placeId,
+  settings,
+  now,
 }: {
   title: string;
   /** A saved place's id: its days link to their hour-by-hour detail. */
@@ -340,10 +342,11 @@ export function ForecastCard({
   weather: WeatherReport;
   actions?: ReactNode;
   compact?: boolean;
+  /** The reader's units and clock (useDisplaySettings), and "now" (useNow): taken once by the list, not by each card. */
+  settings: DisplaySettings;
+  now: number;
 }) {
   const { t, i18n } = useTranslation();
-  const settings = useDisplaySettings();
-  const now = useNow();
   const [open, setOpen] = useState(!compact);
   const contentId = useId();
   const updated = t("weather.updated", { ago: formatRelativeAge(i18n.language, Date.parse(weather.fetchedAt), now) });
