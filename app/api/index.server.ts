@@ -26,6 +26,7 @@ import { useOperationObserver } from "./operation-observer.server";
 import { Loaders } from "./loaders.server";
 import { createSessionLookup } from "./auth/sessions.server";
 import type { ApiContext, ApiServices } from "./context.server";
+import type { Db } from "./db/database.server";
 import { databaseTarget, openDatabase } from "./db/database.server";
 import { createDatabaseProbe } from "./db/health.server";
 import { createOutageLog } from "./db/outage-log.server";
@@ -158,6 +159,9 @@ const useMutationLimit = (limits: RequestLimits): Plugin<{ clientIp?: string; we
   },
 });
 
+/** What yoga gives an operation's context to start from: its request, and who the caller says the client is. */
+type YogaContext = { request: Request; clientIp?: string; requestId?: string };
+
 export async function createApi(config: ApiConfig) {
   const now = config.now ?? (() => new Date());
   if (config.logger) setApiLogger(config.logger);
@@ -221,9 +225,10 @@ export async function createApi(config: ApiConfig) {
   };
 
   const findSession = createSessionLookup(db, changes, now);
-  async function contextFor(request: Request, clientIp: string, requestId: string): Promise<ApiContext> {
+  /** Fills yoga's context of an operation in place (see buildContext); an outage is the API's retryable answer. */
+  async function fillContext(context: YogaContext): Promise<void> {
     try {
-      return await buildContext(request, clientIp, requestId);
+      await buildContext(context);
     } catch (error) {
       // The session lookup meets the database first: an outage here is the same retryable
       // answer as in a resolver (yoga does not pass context errors through maskError).
@@ -245,32 +250,38 @@ export async function createApi(config: ApiConfig) {
     return databaseUnavailableError();
   }
 
-  async function buildContext(request: Request, clientIp: string, requestId: string): Promise<ApiContext> {
+  /**
+   * Makes yoga's own context object the operation's ApiContext, in place: a second object copied into it would cost
+   * each request its twenty-odd properties twice. The request's logging Kysely and its loaders are made when a
+   * resolver first asks for them: a kept answer runs no resolver.
+   */
+  async function buildContext(context: YogaContext): Promise<void> {
     // On PostgreSQL: hear every write other instances committed before this request came, so no kept answer or read is stale.
     const heard = changes.sync();
     if (heard) await heard;
     // Every query of the request, its session's included, runs on its own Kysely, which logs what it reads.
     const reads = new RequestReads(changes);
-    const requestDb = changes.reads.logTo(db, reads);
-    const token = bearerToken(request);
+    const token = bearerToken(context.request);
     const session = token ? await findSession(token, reads) : null;
-    return {
-      ...services,
-      db: requestDb,
-      reads,
-      session: session
-        ? {
-            id: session.id,
-            userId: session.user_id,
-            expiresAt: session.expires_at,
-            user: { id: session.user_id, email: session.email, created_at: session.created_at },
-          }
-        : null,
-      clientIp,
-      requestId,
-      resultHints: newResultHints(),
-      loaders: new Loaders(requestDb),
-    };
+    const filled = Object.assign(context, services) as YogaContext & Partial<ApiContext>;
+    let requestDb: Db | undefined;
+    let loaders: Loaders | undefined;
+    Object.defineProperties(filled, {
+      db: { get: () => (requestDb ??= changes.reads.logTo(db, reads)), enumerable: true, configurable: true },
+      loaders: { get: () => (loaders ??= new Loaders(filled.db!)), enumerable: true, configurable: true },
+    });
+    filled.reads = reads;
+    filled.session = session
+      ? {
+          id: session.id,
+          userId: session.user_id,
+          expiresAt: session.expires_at,
+          user: { id: session.user_id, email: session.email, created_at: session.created_at },
+        }
+      : null;
+    filled.clientIp = context.clientIp ?? "unknown";
+    filled.requestId = context.requestId ?? randomUUID();
+    filled.resultHints = newResultHints();
   }
 
   // Unexpected errors the operation observer logged (with their request id): the mask does not log them again.
@@ -309,8 +320,9 @@ export async function createApi(config: ApiConfig) {
         return new GraphQLError(message, { extensions: { code: "INTERNAL_SERVER_ERROR" } });
       },
     },
-    context: async ({ request, clientIp, requestId }) => contextFor(request, clientIp ?? "unknown", requestId ?? randomUUID()),
     plugins: [
+      // First: every other plugin's hooks see the whole context.
+      { onContextBuilding: ({ context }) => fillContext(context as unknown as YogaContext) } satisfies Plugin,
       // Before the result cache: a kept answer is logged and measured too.
       useOperationObserver(metrics, reported),
       // First: an answer kept from before skips the rest of execution, compiling included.
