@@ -26,8 +26,7 @@ import { useOperationObserver } from "./operation-observer.server";
 import { Loaders } from "./loaders.server";
 import { createSessionLookup } from "./auth/sessions.server";
 import type { ApiContext, ApiServices } from "./context.server";
-import type { Db } from "./db/database.server";
-import { databaseTarget, openDatabase } from "./db/database.server";
+import { databaseTarget, openDatabase, type Db } from "./db/database.server";
 import { createDatabaseProbe } from "./db/health.server";
 import { createOutageLog } from "./db/outage-log.server";
 import { databaseUnavailableError, isDatabaseUnavailable } from "./db/unavailable.server";
@@ -321,7 +320,7 @@ export async function createApi(config: ApiConfig) {
       },
     },
     plugins: [
-      // First: every other plugin's hooks see the whole context.
+      // Builds the context, before any other plugin's hooks read it.
       { onContextBuilding: ({ context }) => fillContext(context as unknown as YogaContext) } satisfies Plugin,
       // Before the result cache: a kept answer is logged and measured too.
       useOperationObserver(metrics, reported),

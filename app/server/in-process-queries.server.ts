@@ -7,8 +7,8 @@ import { prepareOperation } from "./prepared-operation.server";
 type LogError = (fields: { reqId?: string; err: unknown }, message: string) => void;
 
 /**
- * Runs a page's queries on the embedded API as yoga runs them from HTTP (the same plugins: result cache, limits,
- * error codes and masking, one log line per operation), without the HTTP between: no Request and Response per query,
+ * Runs a page's queries on the embedded API as yoga runs them from HTTP (the same plugins: result cache, depth, token
+ * and cost limits, error codes and masking, one log line per operation), without the HTTP between: no Request and Response per query,
  * no JSON written and parsed back. As the page's client address, under the page's request id.
  *
  * It skips what only HTTP needs: yoga's request parsing and the answer size limit, which guards what is sent to a

@@ -6,7 +6,7 @@ type InitialContext = NonNullable<Parameters<Api["yoga"]["getEnveloped"]>[0]>;
 type ContextValue = Awaited<ReturnType<Enveloped["contextFactory"]>>;
 
 /** As over HTTP, an error the API did not give a code is a malformed request (the limits' errors have none). */
-export const withCode = (error: GraphQLError): GraphQLError =>
+const withCode = (error: GraphQLError): GraphQLError =>
   error.extensions?.code
     ? error
     : new GraphQLError(error.message, { ...error, extensions: { ...error.extensions, code: "BAD_USER_INPUT" } });

@@ -20,7 +20,7 @@ export type GraphQLQuery = {
 export type GraphQLQueryRunner = (query: GraphQLQuery) => Promise<ExecutionResult>;
 
 /**
- * With the embedded API, a page's queries run on it directly (app/server/in-process-graphql.server.ts): no request
+ * With the embedded API, a page's queries run on it directly (app/server/in-process-queries.server.ts): no request
  * or response to build, no JSON to write and read back. Null in front of a hosted API.
  */
 export const graphqlQueryRunnerContext = createContext<GraphQLQueryRunner | null>(null);

@@ -2,6 +2,7 @@ import {
   formatDocument,
   makeOperation,
   type Exchange,
+  type Operation,
   type OperationResult,
   type SerializedResult,
   type SSRData,
@@ -33,7 +34,7 @@ function recorded(result: OperationResult): SerializedResult {
 }
 
 /** Asks for `__typename` everywhere, as urql's ssr exchange does: graphcache in the browser keys objects by it. */
-function withTypeNames<T extends { query: OperationResult["operation"]["query"] }>(operation: T & OperationResult["operation"]) {
+function withTypeNames(operation: Operation): Operation {
   const query = formatDocument(operation.query);
   return query === operation.query ? operation : makeOperation(operation.kind, { ...operation, query }, operation.context);
 }
