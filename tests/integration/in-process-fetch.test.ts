@@ -1,4 +1,4 @@
-import { ssrExchange } from "@urql/core";
+import { cacheExchange, ssrExchange } from "@urql/core";
 import { print } from "graphql";
 import { RouterContextProvider } from "react-router";
 import { afterEach, describe, expect, it, vi } from "vitest";
@@ -123,7 +123,7 @@ describe("a page's queries with the API embedded", () => {
           fetch: fetchInProcess,
           headers: { authorization: `Bearer ${token}` },
           ssr,
-          cache: "document",
+          cache: cacheExchange,
         }),
       );
       return script(ssr.extractData());

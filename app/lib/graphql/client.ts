@@ -1,6 +1,5 @@
 import {
   Client,
-  cacheExchange as documentCacheExchange,
   fetchExchange,
   mapExchange,
   subscriptionExchange,
@@ -28,11 +27,11 @@ export type GraphQLClientOptions = {
   /** Persists the cache (browser): offline use, and mutations kept until the network returns. */
   storage?: StorageAdapter;
   /**
-   * "document" (a server render): results kept whole, per query and variables. One render
-   * reads each result as its loader fetched it, writes nothing and lives for one request,
-   * so normalising a page's worth of objects would be work for nothing.
+   * The server render's own cache (requestCacheExchange: results kept whole, per query and variables). One render
+   * reads each result as its loader fetched it, writes nothing and lives for one request, so normalising a page's
+   * worth of objects would be work for nothing. Absent: graphcache (the browser).
    */
-  cache?: "normalised" | "document";
+  cache?: Exchange;
 };
 
 /**
@@ -45,7 +44,7 @@ export function createGraphQLClient(options: GraphQLClientOptions): Client {
   if (options.onError) exchanges.push(mapExchange({ onError: options.onError }));
   // The ssr exchange sits between the cache and the network, so restored results fill
   // the normalised cache exactly as fetched ones do.
-  exchanges.push(options.cache === "document" ? documentCacheExchange : createCacheExchange(options.storage), options.ssr);
+  exchanges.push(options.cache ?? createCacheExchange(options.storage), options.ssr);
   if (options.forwardSubscription) exchanges.push(subscriptionExchange({ forwardSubscription: options.forwardSubscription }));
   const headers = options.headers ?? {};
   if (options.queries) exchanges.push(options.queries);

@@ -8,6 +8,7 @@ import { timeOrderedLowerBound } from "../../shared/live-cursor";
 import { queryFailure } from "./query-failure";
 import { pageResultsExchange } from "./page-results.server";
 import { queryRunnerExchange } from "./query-runner-exchange.server";
+import { requestCacheExchange } from "./request-cache.server";
 
 /** This request's GraphQL client and the results it has collected for the page. */
 export type RequestGraphQL = {
@@ -38,7 +39,7 @@ export function createRequestGraphQL(request: Request, context: Readonly<RouterC
     queries: runQuery ? queryRunnerExchange(runQuery, headers) : undefined,
     headers,
     ssr,
-    cache: "document",
+    cache: requestCacheExchange,
   });
   return { client, ssr, signedIn: token !== null, liveSince };
 }
