@@ -136,7 +136,7 @@ test("the install button appears with the browser's prompt, prompts once, and is
   await expect(install).toHaveCount(0);
 });
 
-test("the worker shows the bot's push as a notification, one per message", async ({ page, context, baseURL }) => {
+test("the worker shows the bot's push as a notification, one per message", async ({ page, context, baseURL }, testInfo) => {
   await context.grantPermissions(["notifications"], { origin: baseURL! });
   await gotoHydrated(page, "/");
   await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 15_000 });
@@ -149,9 +149,29 @@ test("the worker shows the bot's push as a notification, one per message", async
     const ours = registrations.find((registration) => registration.scopeURL === `${baseURL}/` && !registration.isDeleted);
     if (ours) registrationId = ours.registrationId;
   });
+  // What the browser said of the worker, told with a failure: a push was lost once in a loaded CI run (2026-11-24),
+  // with no error seen, and this is what would tell why.
+  const workerLog: string[] = [];
+  const started = Date.now();
   cdp.on("ServiceWorker.workerVersionUpdated", ({ versions }) => {
-    for (const version of versions) if (version.status === "activated") activated.add(version.registrationId);
+    for (const version of versions) {
+      workerLog.push(`${Date.now() - started} ms: version ${version.versionId} ${version.status} ${version.runningStatus}`);
+      if (version.status === "activated") activated.add(version.registrationId);
+    }
   });
+  cdp.on("ServiceWorker.workerErrorReported", ({ errorMessage }) =>
+    workerLog.push(`${Date.now() - started} ms: error ${errorMessage.errorMessage} (${errorMessage.sourceURL}:${errorMessage.lineNumber})`),
+  );
+  const withWorkerLog = async (check: () => Promise<void>) => {
+    try {
+      await check();
+    } catch (error) {
+      const log = workerLog.join("\n");
+      await testInfo.attach("service worker log", { body: log, contentType: "text/plain" });
+      if (error instanceof Error) error.message += `\n\nWhat the browser said of the service worker:\n${log}`;
+      throw error;
+    }
+  };
   await cdp.send("ServiceWorker.enable");
   await expect.poll(() => registrationId !== null && activated.has(registrationId), { timeout: 15_000 }).toBe(true);
   const push = async (payload: object) =>
@@ -168,16 +188,19 @@ test("the worker shows the bot's push as a notification, one per message", async
     );
 
   await push({ title: "Rain from 15:00", body: "Up to 4 mm/h in Berlin", tag: "m-1", url: "/?message=m-1", kind: "ALERT" });
+  workerLog.push(`${Date.now() - started} ms: push delivered`);
   // A busy machine may start the worker and fetch the icon slowly (a CI run once took over 5 s).
-  await expect.poll(notifications, { timeout: 15_000 }).toEqual([
-    {
-      title: "Rain from 15:00",
-      body: "Up to 4 mm/h in Berlin",
-      tag: "m-1",
-      icon: `${baseURL}/icons/icon-192.png`,
-      data: { url: "/?message=m-1" },
-    },
-  ]);
+  await withWorkerLog(() =>
+    expect.poll(notifications, { timeout: 15_000 }).toEqual([
+      {
+        title: "Rain from 15:00",
+        body: "Up to 4 mm/h in Berlin",
+        tag: "m-1",
+        icon: `${baseURL}/icons/icon-192.png`,
+        data: { url: "/?message=m-1" },
+      },
+    ]),
+  );
   // The same message again replaces its notification instead of stacking a second one.
   await push({ title: "Rain from 16:00", body: "Up to 2 mm/h in Berlin", tag: "m-1", url: "/?message=m-1", kind: "ALERT" });
   await expect.poll(async () => (await notifications()).map((n) => n.title), { timeout: 15_000 }).toEqual(["Rain from 16:00"]);
