@@ -16,6 +16,7 @@ import { GraphQLProvider } from "./lib/graphql/provider";
 import { requestGraphQL } from "./lib/graphql/request-client.server";
 import { GraphQLDataScript } from "./lib/graphql/ssr-data";
 import { getLocale } from "./lib/i18n/middleware.server";
+import { textDirection } from "./lib/i18n/config";
 import { middlewareNamed } from "./lib/middleware/registry.server";
 import { serverEnv } from "./lib/env.server";
 import { sessionKey } from "./lib/session.server";
@@ -82,7 +83,7 @@ function Document({ children }: { children: ReactNode }) {
   const locale = loaderData?.locale ?? i18n.language;
 
   return (
-    <html lang={locale} dir={i18n.dir(locale)} className={mode ?? undefined} suppressHydrationWarning>
+    <html lang={locale} dir={textDirection(i18n, locale)} className={mode ?? undefined} suppressHydrationWarning>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />

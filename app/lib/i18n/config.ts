@@ -44,6 +44,18 @@ export const i18nextOptions = {
   returnNull: false,
 } satisfies InitOptions;
 
+const directions = new Map<string, string>();
+
+/**
+ * "ltr" or "rtl" for a locale, as i18next's `dir` says, asked once per locale: `dir` builds an `Intl.Locale` on every
+ * call, and the page's `<html>` asks on every render.
+ */
+export function textDirection(i18n: { dir(locale: string): string }, locale: string): string {
+  let direction = directions.get(locale);
+  if (direction === undefined) directions.set(locale, (direction = i18n.dir(locale)));
+  return direction;
+}
+
 /** The locale's own name for itself ("Deutsch (Deutschland)"), from Intl rather than a word list. */
 export function localeDisplayName(locale: Locale): string {
   const name = new Intl.DisplayNames([locale], { type: "language" }).of(locale) ?? locale;
