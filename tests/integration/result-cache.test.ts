@@ -5,7 +5,13 @@ import WebSocket from "ws";
 import type { SchemaExtension } from "~/api/schema/index.server";
 import { LogOutDocument as LOG_OUT } from "~/lib/account-documents.generated";
 import { ALERT_RULES_QUERY, INBOX_QUERY, VIEWER_QUERY } from "~/lib/graphql/documents";
-import { ADD_PLACE_AT_MUTATION, SAVE_ALERT_RULE_MUTATION, SNOOZE_ALERT_RULE_MUTATION } from "~/lib/graphql/later-documents";
+import {
+  ADD_PLACE_AT_MUTATION,
+  BRIEFINGS_QUERY,
+  SAVE_ALERT_RULE_MUTATION,
+  SAVE_BRIEFING_MUTATION,
+  SNOOZE_ALERT_RULE_MUTATION,
+} from "~/lib/graphql/later-documents";
 import { codes, testApis, type TestApi } from "../support/api-server";
 import {
   TestCacheAddPlaceDocument as ADD,
@@ -15,6 +21,7 @@ import {
   TestCacheTooManyHoursDocument as TOO_MANY_HOURS,
   TestCacheVisitorDocument as VISITOR,
   TestCacheWeatherFreshnessDocument as WEATHER_FRESHNESS,
+  type BriefingInput,
 } from "../support/documents.generated";
 
 const api = testApis();
@@ -160,7 +167,7 @@ describe("kept answers", () => {
     expect(lookups).toHaveBeenCalledTimes(2);
   });
 
-  it("keeps the home page's viewer, inbox and rules whole, as fresh as running them: a write or a snooze's end drops them", async () => {
+  it("keeps the pages' viewer, inbox, rules and briefings whole, as fresh as running them: a write or a snooze's end drops them", async () => {
     const clock = manualClock();
     let statements = 0;
     const t = await api({ now: clock.now, onStatement: () => statements++ });
@@ -168,16 +175,20 @@ describe("kept answers", () => {
     const placeId = (await t.gql(ADD_PLACE_AT_MUTATION, { latitude: 47.37, longitude: 8.54, label: "Home" }, { token })).data!.addPlace.id;
     const input = { name: "Gale", placeId, metric: "WIND_GUSTS", comparator: "AT_LEAST", threshold: 60 } as const;
     const ruleId = (await t.gql(SAVE_ALERT_RULE_MUTATION, { input }, { token })).data!.saveAlertRule.id;
+    const briefing: BriefingInput = { name: "Morning", placeIds: [placeId], period: "TODAY", time: "07:00", days: ["MON", "FRI"] };
+    expect((await t.gql(SAVE_BRIEFING_MUTATION, { input: briefing }, { token })).errors).toBeUndefined();
     const page = async () => {
-      const [viewer, inbox, rules] = await Promise.all([
+      const [viewer, inbox, rules, briefings] = await Promise.all([
         t.gql(VIEWER_QUERY, {}, { token }),
         t.gql(INBOX_QUERY, {}, { token }),
         t.gql(ALERT_RULES_QUERY, {}, { token }),
+        t.gql(BRIEFINGS_QUERY, {}, { token }),
       ]);
-      return { viewer: viewer.data!, inbox: inbox.data!, rules: rules.data! };
+      return { viewer: viewer.data!, inbox: inbox.data!, rules: rules.data!, briefings: briefings.data! };
     };
 
     const first = await page();
+    expect(first.briefings.briefings.map((kept) => kept.places.map((place) => place.label))).toEqual([["Home"]]);
     const before = statements;
     expect(await page()).toEqual(first);
     // Kept: answered without a statement (the sessions are known by then).
