@@ -3,7 +3,7 @@ import { reactRouter } from "@react-router/dev/vite";
 import tailwindcss from "@tailwindcss/vite";
 import { defineConfig } from "vite";
 import { VitePWA } from "vite-plugin-pwa";
-import { leanClientBundle } from "./scripts/lean-client-bundle-plugin";
+import { productionBuilds } from "./scripts/production-builds-plugin";
 import { offlinePage } from "./scripts/offline-page-plugin";
 import { WEB_MANIFEST } from "./app/lib/pwa/web-manifest";
 
@@ -24,7 +24,7 @@ export default defineConfig(({ isSsrBuild }) => ({
   plugins: [
     tailwindcss(),
     reactRouter(),
-    leanClientBundle(),
+    productionBuilds(),
     offlinePage(root),
     VitePWA({
       // There is no index.html (React Router renders pages): the app registers the worker

@@ -8,7 +8,8 @@ const RECORDER = path.join(ROOT, "e2e/support/record-modules.mjs");
 
 /**
  * Starts the built server with NODE_ENV as given ("" is unset), renders a page, stops it, and
- * returns the CommonJS modules it loaded (react-dom/server picks its build by NODE_ENV when it loads).
+ * returns the modules it loaded (react-dom/server picks its build by NODE_ENV when it loads; React
+ * Router's package names only its development build, so the server's bundle must carry the production one).
  */
 async function modulesLoadedWith(nodeEnv: string) {
   const dir = mkdtempSync(path.join(tmpdir(), "weatherbot-modules-"));
@@ -31,7 +32,7 @@ async function modulesLoadedWith(nodeEnv: string) {
   }
 }
 
-test.describe("the built server runs React in production mode", () => {
+test.describe("the built server runs React and React Router in production mode", () => {
   // Each starts a server of its own: nothing here uses the shared one.
   test.describe.configure({ mode: "parallel" });
 
@@ -40,14 +41,18 @@ test.describe("the built server runs React in production mode", () => {
     ["NODE_ENV=development", "development"],
     ["NODE_ENV=test", "test"],
   ] as const) {
-    test(`with ${label}, only the production build of react-dom/server is loaded`, async () => {
+    test(`with ${label}, only the production builds of react-dom/server and React Router are loaded`, async () => {
       const { modules, output } = await modulesLoadedWith(nodeEnv);
+      // ES modules are recorded too: the server's own bundle is one.
+      expect(modules).toContain(path.join(ROOT, "build/server/index.js"));
       const reactDom = modules.filter((file) => /[\\/]react-dom[\\/]cjs[\\/]react-dom-server\./.test(file));
       expect(reactDom.length).toBeGreaterThan(0);
       expect(reactDom.filter((file) => file.includes(".development."))).toEqual([]);
       expect(reactDom.some((file) => file.includes(".production."))).toBe(true);
       // No library that reads NODE_ENV loaded its development build either.
       expect(modules.filter((file) => /[\\/]cjs[\\/][^\\/]*\.development\.js$/.test(file))).toEqual([]);
+      // React Router's development build (its dev-only warnings and checks on every request) neither.
+      expect(modules.filter((file) => /[\\/]react-router[\\/]dist[\\/]development[\\/]/.test(file))).toEqual([]);
       expect(output).toContain("(production)");
     });
   }

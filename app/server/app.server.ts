@@ -84,15 +84,24 @@ function serveStatic(app: express.Express, clientDir: string) {
   app.use((req, res, next) => (topLevel.has(req.path.split("/")[1] ?? "") ? files(req, res, next) : next()));
 }
 
+type PageHandler = ReturnType<typeof createRequestHandler>;
+type ServerBuildSource = ServerBuild | (() => Promise<ServerBuild>);
+
 /**
- * The React Router build: loaded once in production; in development on every request, so
- * Vite hands over the routes as they are edited.
+ * React Router's handler of pages, made once its build is here. In production it is given the build
+ * itself, loaded once: handed a function, React Router derives its routes and handlers again on every
+ * request (some 2 % of a page's CPU). The handler comes as a promise because the build must not be
+ * awaited during start-up: a chunk of it imports from the process's entry, whose top-level await would
+ * then never end. In development it is given a function that loads the build on every request, so Vite
+ * hands over the routes as they are edited.
  */
-function serverBuildSource(assets: AssetSource): () => Promise<ServerBuild> {
+function pageHandler(
+  assets: AssetSource,
+  handler: (build: ServerBuildSource, lazyChunks: LazyChunks) => PageHandler,
+): Promise<PageHandler> {
   const load = () => import("virtual:react-router/server-build");
-  if (assets.kind === "vite") return load;
-  const build = load();
-  return () => build;
+  if (assets.kind === "vite") return Promise.resolve(handler(load, () => []));
+  return load().then((build) => handler(build, lazyChunksOf(assets.clientDir, build.assets)));
 }
 
 function createExpressApp(
@@ -135,15 +144,11 @@ function createExpressApp(
     if (!refusedOverLimit(limits, "requests", req.ip ?? "unknown", req, res, pageRefusal)) next();
   });
 
-  const build = serverBuildSource(assets);
-  const lazyChunks: Promise<LazyChunks> =
-    assets.kind === "static" ? build().then((loaded) => lazyChunksOf(assets.clientDir, loaded.assets)) : Promise.resolve(() => []);
-  app.all(
-    "/{*splat}",
+  const pages = pageHandler(assets, (build, lazyChunks) =>
     createRequestHandler({
       build,
       mode: env.NODE_ENV,
-      async getLoadContext(req) {
+      getLoadContext(req) {
         // Loaders and actions call the embedded API in-process, as this client address, under this request's id.
         const context = new RouterContextProvider();
         const requestId = requestIdOf(req) ?? "";
@@ -158,11 +163,12 @@ function createExpressApp(
             inProcessQueryRunner(backend.api, req.ip ?? "unknown", requestId, (fields, message) => logger.error(fields, message)),
           );
         context.set(requestLogContext, { requestId, logger });
-        context.set(lazyChunksContext, await lazyChunks);
+        context.set(lazyChunksContext, lazyChunks);
         return context;
       },
     }),
   );
+  app.all("/{*splat}", async (req, res, next) => (await pages)(req, res, next));
   // What no route caught: logged with the request's id, which the answer names too.
   app.use((error: unknown, req: express.Request, res: express.Response, next: express.NextFunction) => {
     const reqId = requestIdOf(req);
