@@ -46,12 +46,34 @@ export const formatInstant = (key: string, instant: Date, options: () => Intl.Da
     return cached(key, () => new Intl.DateTimeFormat(locale, rest)).format(instant);
   });
 
-/** `digits` decimals at most, or exactly that many when `fixed` ("29.80"). */
-const number = (locale: string, value: number, digits = 0, fixed = false) =>
-  cached(
-    `n|${locale}|${digits}|${fixed}`,
-    () => new Intl.NumberFormat(locale, { maximumFractionDigits: digits, minimumFractionDigits: fixed ? digits : 0 }),
-  ).format(value);
+/** A number format, with the texts it gave by value (see number). */
+type NumberWriter = { format: Intl.NumberFormat; texts: Map<number, string> };
+/** Most texts kept per number format: then it starts again. */
+export const MAX_KEPT_NUMBER_TEXTS = 5_000;
+/** By locale, then by decimals and fixedness (`digits * 2 + fixed`): no key is built per figure. */
+const numberWriters = new Map<string, NumberWriter[]>();
+
+/**
+ * `digits` decimals at most, or exactly that many when `fixed` ("29.80"). The texts are kept by value: a page
+ * writes some two hundred figures, the same forecasts' from page to page, and Intl's format costs far more than
+ * a lookup.
+ */
+const number = (locale: string, value: number, digits = 0, fixed = false): string => {
+  let writers = numberWriters.get(locale);
+  if (!writers) numberWriters.set(locale, (writers = []));
+  const slot = digits * 2 + (fixed ? 1 : 0);
+  const writer = (writers[slot] ??= {
+    format: new Intl.NumberFormat(locale, { maximumFractionDigits: digits, minimumFractionDigits: fixed ? digits : 0 }),
+    texts: new Map(),
+  });
+  let text = writer.texts.get(value);
+  if (text === undefined) {
+    if (writer.texts.size >= MAX_KEPT_NUMBER_TEXTS) writer.texts.clear();
+    text = writer.format.format(value);
+    writer.texts.set(value, text);
+  }
+  return text;
+};
 
 export function formatTemperature(celsius: number, units: UnitSettings): string {
   return units.temperatureUnit === "FAHRENHEIT"

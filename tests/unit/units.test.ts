@@ -1,5 +1,7 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import {
+  formatNumber,
+  formatPressure as pressure,
   formatRegionName,
   compassPoint,
   formatClock,
@@ -9,6 +11,7 @@ import {
   formatWeekdayClock,
   keptInstantText,
   MAX_KEPT_INSTANT_TEXTS,
+  MAX_KEPT_NUMBER_TEXTS,
 } from "~/shared/units";
 
 // Tuesday 24 November 2026, 18:05 UTC and 00:04 UTC.
@@ -84,6 +87,34 @@ describe("texts kept by instant", () => {
     const before = computed;
     keptInstantText("test|a", evening, word);
     expect(computed).toBe(before + 1);
+  });
+});
+
+describe("figures kept by value", () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  it("write a value once per locale and decimals, tell them apart, and hold at most MAX_KEPT_NUMBER_TEXTS per format", () => {
+    // Intl's format is a getter handing out a bound function: each figure written asks for it once.
+    const formats = vi.spyOn(Intl.NumberFormat.prototype, "format", "get");
+    expect(formatNumber(2.345, "de-DE", 1)).toBe("2,3");
+    expect(formatNumber(2.345, "de-DE", 1)).toBe("2,3");
+    expect(formats).toHaveBeenCalledTimes(1);
+    expect(formatNumber(2.345, "en-US", 1)).toBe("2.3");
+    expect(formatNumber(2.345, "de-DE", 2)).toBe("2,35");
+    expect(formatNumber(2.345, "de-DE")).toBe("2");
+    // Exactly two decimals is another format than at most two.
+    expect(pressure(1012.5, { locale: "en-US", temperatureUnit: "CELSIUS", windSpeedUnit: "KMH", precipitationUnit: "INCH" })).toBe(
+      "29.90 inHg",
+    );
+    expect(formatNumber(1012.5 * 0.02953, "en-US", 2)).toBe("29.9");
+    expect(formats).toHaveBeenCalledTimes(6);
+    // Enough other figures to fill its format: the first is then written afresh, so the kept texts stay bounded.
+    for (let value = 1; value <= MAX_KEPT_NUMBER_TEXTS; value++) formatNumber(value + 0.5, "de-DE", 1);
+    const before = formats.mock.calls.length;
+    expect(formatNumber(2.345, "de-DE", 1)).toBe("2,3");
+    expect(formats).toHaveBeenCalledTimes(before + 1);
   });
 });
 

@@ -29,7 +29,8 @@ function useShowOrAddPosition(places: PlaceSummary[]) {
 
 /** A forecast card per saved place, in the user's order. */
 export function PlaceList({ places }: { places: PlaceSummary[] }) {
-  const { t, i18n } = useTranslation();
+  const translation = useTranslation();
+  const { t, i18n } = translation;
   const showOrAdd = useShowOrAddPosition(places);
   // Once for the list, not once per card.
   const settings = useDisplaySettings();
@@ -63,6 +64,7 @@ export function PlaceList({ places }: { places: PlaceSummary[] }) {
                 weather={place.weather}
                 settings={settings}
                 now={now}
+                translation={translation}
                 placeId={place.id}
                 compact={index > 0 && places.length >= COMPACT_CARDS_FROM}
               />

@@ -23,7 +23,8 @@ const foundPlace = (location: LocationResult): LookedUp => ({
 });
 
 function LookupForecast({ location }: { location: LookedUp }) {
-  const { t } = useTranslation();
+  const translation = useTranslation();
+  const { t } = translation;
   const settings = useDisplaySettings();
   const now = useNow();
   const [result] = useQuery({ query: WEATHER_AT_QUERY, variables: { latitude: location.latitude, longitude: location.longitude } });
@@ -31,7 +32,16 @@ function LookupForecast({ location }: { location: LookedUp }) {
   if (!weather) {
     return result.fetching ? <div className="card h-96 animate-pulse" role="status" aria-label={t("loading.label")} /> : null;
   }
-  return <ForecastCard title={location.title} subtitle={location.subtitle} weather={weather} settings={settings} now={now} />;
+  return (
+    <ForecastCard
+      title={location.title}
+      subtitle={location.subtitle}
+      weather={weather}
+      settings={settings}
+      now={now}
+      translation={translation}
+    />
+  );
 }
 
 /**

@@ -1,5 +1,5 @@
 import { use } from "react";
-import { useTranslation } from "react-i18next";
+import type { i18n as I18n } from "i18next";
 import { airTextsLoaded } from "~/lib/i18n/air-texts";
 import { aqiCategory, aqiOn, airQualityScale } from "~/shared/air-quality";
 import { formatNumber, formatShortList } from "~/shared/units";
@@ -13,10 +13,9 @@ export type AirQualityReport = NonNullable<WeatherFieldsFragment["airQuality"]>;
  * index on the reader's scale (US AQI for °F readers, the European one elsewhere), then what is
  * known of particles and pollen. Its code and texts are out of the first load: the server renders
  * the line into the page, and the browser hydrates it once both are here (a card rendered in the
- * browser shows a skeleton meanwhile).
+ * browser shows a skeleton meanwhile). `i18n` is the card's (its list's useTranslation).
  */
-export default function AirQualityLine({ report, settings }: { report: AirQualityReport; settings: DisplaySettings }) {
-  const { i18n } = useTranslation();
+export default function AirQualityLine({ report, settings, i18n }: { report: AirQualityReport; settings: DisplaySettings; i18n: I18n }) {
   const locale = i18n.language;
   const loading = airTextsLoaded(i18n, locale);
   if (loading) use(loading);

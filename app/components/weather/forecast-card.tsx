@@ -1,6 +1,5 @@
 import { lazy, Suspense, useId, useState, type ReactNode } from "react";
-import { useTranslation } from "react-i18next";
-import type { TFunction } from "i18next";
+import type { i18n as I18n, TFunction } from "i18next";
 import { Link } from "react-router";
 import { dayDetailHref } from "~/lib/day-detail-link";
 import { summarizeNowcast } from "~/shared/nowcast";
@@ -36,19 +35,35 @@ const AirQualityLine = lazy(() => import("./air-quality-line"));
 const NowcastChart = lazy(() => import("./nowcast-chart"));
 
 /** The air's line, or its skeleton while its code loads (a card rendered in the browser). */
-function AirQuality({ weather, settings, t }: { weather: WeatherReport; settings: DisplaySettings; t: TFunction }) {
+function AirQuality({
+  weather,
+  settings,
+  translation,
+}: {
+  weather: WeatherReport;
+  settings: DisplaySettings;
+  translation: CardTranslation;
+}) {
   if (!weather.airQuality) return null;
   return (
-    <Suspense fallback={<p className="h-4 animate-pulse rounded bg-accented" role="status" aria-label={t("weather.airQuality.loading")} />}>
-      <AirQualityLine report={weather.airQuality} settings={settings} />
+    <Suspense
+      fallback={
+        <p className="h-4 animate-pulse rounded bg-accented" role="status" aria-label={translation.t("weather.airQuality.loading")} />
+      }
+    >
+      <AirQualityLine report={weather.airQuality} settings={settings} i18n={translation.i18n} />
     </Suspense>
   );
 }
 
 /*
- * A card writes some eighty texts and a page holds up to ten cards: the card takes `t` once and
- * hands it down, and the names of conditions repeated hour after hour are looked up once each.
+ * A card writes some eighty texts and a page holds up to ten cards: the list takes `t` once and
+ * hands it down (react-i18next's useTranslation costs more than the card's own texts when every card
+ * and air line asks), and the names of conditions repeated hour after hour are looked up once each.
  */
+
+/** What useTranslation gives, taken once by the card's list. */
+export type CardTranslation = { t: TFunction; i18n: I18n };
 
 /** The condition's name, looked up once per card however many hours share it. */
 function conditionNames(t: TFunction): (condition: Condition) => string {
@@ -290,7 +305,18 @@ function DailyList({
 }
 
 /** The first look of a compact card: now, and today's range and chance of rain. */
-function Summary({ weather, settings, now, t }: { weather: WeatherReport; settings: DisplaySettings; now: number; t: TFunction }) {
+function Summary({
+  weather,
+  settings,
+  now,
+  translation,
+}: {
+  weather: WeatherReport;
+  settings: DisplaySettings;
+  now: number;
+  translation: CardTranslation;
+}) {
+  const { t } = translation;
   const { current } = weather;
   const today = weather.daily[0];
   return (
@@ -314,7 +340,7 @@ function Summary({ weather, settings, now, t }: { weather: WeatherReport; settin
         <NowcastLine steps={weather.nowcast} now={now} t={t} />
       </div>
       <div className="w-full">
-        <AirQuality weather={weather} settings={settings} t={t} />
+        <AirQuality weather={weather} settings={settings} translation={translation} />
       </div>
     </div>
   );
@@ -334,6 +360,7 @@ export function ForecastCard({
   placeId,
   settings,
   now,
+  translation,
 }: {
   title: string;
   /** A saved place's id: its days link to their hour-by-hour detail. */
@@ -342,11 +369,12 @@ export function ForecastCard({
   weather: WeatherReport;
   actions?: ReactNode;
   compact?: boolean;
-  /** The reader's units and clock (useDisplaySettings), and "now" (useNow): taken once by the list, not by each card. */
+  /** The reader's units and clock (useDisplaySettings), "now" (useNow) and texts (useTranslation): taken once by the list, not by each card. */
   settings: DisplaySettings;
   now: number;
+  translation: CardTranslation;
 }) {
-  const { t, i18n } = useTranslation();
+  const { t, i18n } = translation;
   const [open, setOpen] = useState(!compact);
   const contentId = useId();
   const updated = t("weather.updated", { ago: formatRelativeAge(i18n.language, Date.parse(weather.fetchedAt), now) });
@@ -385,14 +413,14 @@ export function ForecastCard({
               ) : null}
             </div>
             <div className="mt-2">
-              <AirQuality weather={weather} settings={settings} t={t} />
+              <AirQuality weather={weather} settings={settings} translation={translation} />
             </div>
             <Sun day={weather.daily[0]} timeZone={weather.timeZone} settings={settings} t={t} />
             <HourlyStrip place={title} hours={upcomingHours(weather.hourly, now)} timeZone={weather.timeZone} settings={settings} t={t} />
             <DailyList place={title} placeId={placeId} days={weather.daily} settings={settings} t={t} />
           </>
         ) : (
-          <Summary weather={weather} settings={settings} now={now} t={t} />
+          <Summary weather={weather} settings={settings} now={now} translation={translation} />
         )}
       </div>
       <footer className="mt-4 flex flex-wrap justify-between gap-2 text-xs text-muted">
