@@ -86,6 +86,24 @@ describe("a page's queries with the API embedded", () => {
     expect(networkFetch).not.toHaveBeenCalled();
   });
 
+  it("answer what fails outside the API's own errors as yoga does over HTTP: masked, with a code, the details logged", async () => {
+    const t = await api();
+    const logged: unknown[] = [];
+    const run = inProcessQueryRunner(t.api, "203.0.113.8", "page-request", (fields, message) => logged.push([fields, message]));
+    // A header value no Request takes: what throws is none of the API's errors.
+    const answer = await run({
+      query: print(ME_EMAIL),
+      variables: {},
+      operationName: undefined,
+      headers: { authorization: "Bearer a\nb" },
+    });
+    expect(answer.data).toBeUndefined();
+    expect(answer.errors?.map((error) => [error.message, error.extensions?.code])).toEqual([
+      ["Unexpected error.", "INTERNAL_SERVER_ERROR"],
+    ]);
+    expect(logged).toEqual([[{ reqId: "page-request", err: expect.any(TypeError) }, "[graphql] unexpected error:"]]);
+  });
+
   it("give the page's data script what the same queries fetched over HTTP gave, fresh and kept", async () => {
     const t = await api();
     const token = await t.signUp("page-data@example.com");
