@@ -96,8 +96,8 @@ describe("figures kept by value", () => {
   });
 
   it("write a value once per locale and decimals, tell them apart, and hold at most MAX_KEPT_NUMBER_TEXTS per format", () => {
-    // Intl's format is a getter handing out a bound function: each figure written asks for it once.
-    const formats = vi.spyOn(Intl.NumberFormat.prototype, "format", "get");
+    // Intl's format is a getter handing out a bound function (typed as a method): each figure written asks for it once.
+    const formats = vi.spyOn(Intl.NumberFormat.prototype as unknown as { format: unknown }, "format", "get");
     expect(formatNumber(2.345, "de-DE", 1)).toBe("2,3");
     expect(formatNumber(2.345, "de-DE", 1)).toBe("2,3");
     expect(formats).toHaveBeenCalledTimes(1);
