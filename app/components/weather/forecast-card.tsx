@@ -369,7 +369,10 @@ export function ForecastCard({
   weather: WeatherReport;
   actions?: ReactNode;
   compact?: boolean;
-  /** The reader's units and clock (useDisplaySettings), "now" (useNow) and texts (useTranslation): taken once by the list, not by each card. */
+  /**
+   * The reader's units and clock (useDisplaySettings), "now" (useNow) and texts (useTranslation): taken once by
+   * the list, not by each card.
+   */
   settings: DisplaySettings;
   now: number;
   translation: CardTranslation;
