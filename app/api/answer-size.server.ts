@@ -16,7 +16,9 @@ export function oversizeAnswer(maxChars: number): ExecutionResult {
   return {
     errors: [
       {
-        message: `The answer would be larger than ${maxChars} characters and was not sent: ask for fewer places, hours, days or fields at once`,
+        message:
+          `The answer would be larger than ${maxChars} characters and was not sent: ` +
+          "ask for fewer places, hours, days or fields at once",
         extensions: { code: "BAD_USER_INPUT", maxChars },
       } as unknown as GraphQLError,
     ],

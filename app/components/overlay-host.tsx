@@ -33,7 +33,10 @@ export function OverlayHost() {
       data-overlay-host
       onClose={closeOverlay}
       aria-labelledby={name ? `overlay-${name}-title` : undefined}
-      className="overlay m-auto w-[min(32rem,calc(100vw-2rem))] rounded-xl border border-default bg-elevated p-0 text-default shadow-2xl backdrop:bg-slate-950/50"
+      className={
+        "overlay m-auto w-[min(32rem,calc(100vw-2rem))] rounded-xl border border-default bg-elevated p-0 text-default " +
+        "shadow-2xl backdrop:bg-slate-950/50"
+      }
     >
       {Overlay ? (
         <Suspense fallback={<p className="p-6 text-muted">{t("loading.label")}</p>}>

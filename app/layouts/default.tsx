@@ -68,7 +68,10 @@ function Header() {
         </a>
         <NavLink
           to="/"
-          className="flex min-h-11 min-w-11 items-center justify-center gap-2 rounded-md font-semibold text-primary-strong focus-visible:outline-2 focus-visible:outline-focus"
+          className={
+            "flex min-h-11 min-w-11 items-center justify-center gap-2 rounded-md font-semibold text-primary-strong " +
+            "focus-visible:outline-2 focus-visible:outline-focus"
+          }
         >
           <CloudSunIcon />
           <span className="sr-only sm:not-sr-only">{t("app.name")}</span>

@@ -11,10 +11,10 @@ export function thresholdSummary(
   settings: DisplaySettings,
 ): string {
   if (rule.metric === "RAIN_SOON") return t("alerts.summaryRainSoon", { minutes: formatMinutes(rule.threshold ?? 0, settings.locale) });
+  const unit = thresholdUnit(rule.metric, settings, aqiScaleLabel(t)).label;
   return t("alerts.summary", {
     metric: t(`alerts.metric.${rule.metric}`),
     comparator: t(`alerts.comparator.${rule.comparator}`),
-    threshold:
-      `${displayThreshold(rule.metric, rule.threshold ?? 0, settings)} ${thresholdUnit(rule.metric, settings, aqiScaleLabel(t)).label}`.trim(),
+    threshold: `${displayThreshold(rule.metric, rule.threshold ?? 0, settings)} ${unit}`.trim(),
   });
 }

@@ -1,6 +1,7 @@
 import type { TFunction } from "i18next";
 import type { AlertMetric } from "../shared/schema-enums.generated";
-import { airQualityScale, type AirQualityScale } from "../shared/air-quality";
+import { airQualityScale } from "../shared/air-quality";
+import type { AirQualityScale } from "../shared/schema-enums.generated";
 import type { UnitSettings } from "../shared/units";
 
 type Units = Pick<UnitSettings, "temperatureUnit" | "windSpeedUnit" | "precipitationUnit">;

@@ -32,7 +32,9 @@ function addressList(value: string, ctx: z.RefinementCtx, expected: string): str
   if (bad.length === 0 && entries.length > 0) return entries;
   ctx.addIssue({
     code: "custom",
-    message: `expected ${expected}a comma-separated list of IP addresses, subnets (CIDR) or loopback/linklocal/uniquelocal; "${bad.join(", ")}" is none of these`,
+    message:
+      `expected ${expected}a comma-separated list of IP addresses, subnets (CIDR) or loopback/linklocal/uniquelocal; ` +
+      `"${bad.join(", ")}" is none of these`,
   });
   return null;
 }

@@ -23,7 +23,8 @@ const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIO
 /**
  * Every HTTP request, whatever serves it: an id (see assignRequestId), one log line when
  * it ends (id, method, path without its query, status, duration; for /graphql also the
- * operation's name, type and error codes) and its duration in /metrics. A response cut off before it was sent in full is logged with `aborted`.
+ * operation's name, type and error codes) and its duration in /metrics. A response cut off
+ * before it was sent in full is logged with `aborted`.
  */
 export function observeRequests({ trust, logger, metrics }: { trust: TrustFn; logger: Logger; metrics: ServerMetrics }) {
   return (req: IncomingMessage, res: ServerResponse): RequestObservation => {

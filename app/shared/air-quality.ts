@@ -1,5 +1,4 @@
-/** The two air-quality indices Open-Meteo gives everywhere; a reader sees one of them. */
-export type AirQualityScale = "EUROPEAN" | "US";
+import type { AirQualityScale } from "./schema-enums.generated";
 
 /**
  * The scale of the reader's region, told by the units it gave them (regional-defaults.ts): the US

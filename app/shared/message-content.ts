@@ -1,5 +1,4 @@
-import type { AirQualityScale } from "./air-quality";
-import type { AlertMetric, BriefingPeriod, Comparator, Condition } from "./schema-enums.generated";
+import type { AirQualityScale, AlertMetric, BriefingPeriod, Comparator, Condition, MessageKind } from "./schema-enums.generated";
 
 /**
  * What a bot message says, as data: worded only when read, in the reader's language, units,
@@ -44,7 +43,7 @@ export type BriefingPlaceFigures = {
 /** One shape for every kind, with the parts a kind does not use left out (GraphQL: null). */
 export type MessageContent = {
   version: number;
-  kind: "ALERT" | "ALL_CLEAR" | "BRIEFING" | "SYSTEM";
+  kind: MessageKind;
   /** ALERT, ALL_CLEAR: the place, the rule's name and what it watches. */
   place?: ContentPlace | null;
   ruleName?: string | null;

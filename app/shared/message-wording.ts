@@ -47,7 +47,10 @@ export function formatMetric(metric: AlertMetric, value: number, units: UnitSett
 }
 
 const zoneNames = new Map<string, Intl.DateTimeFormat>();
-/** "GMT-5": the zone by its offset then, short and alike in every language (names such as "Vereinigtes Königreich (Ortszeit)" are neither). */
+/**
+ * "GMT-5": the zone by its offset then, short and alike in every language (names such as
+ * "Vereinigtes Königreich (Ortszeit)" are neither).
+ */
 function zoneName(instant: Date, locale: string, timeZone: string): string {
   const key = `${locale}|${timeZone}`;
   return keptInstantText(`zn|${key}`, instant, () => {

@@ -1,9 +1,11 @@
+import type { PrecipitationUnit, TemperatureUnit, WindSpeedUnit } from "./schema-enums.generated";
+
 /** Units and clock a new reader starts with (a visitor's page, a new account's settings). */
 export type RegionalDefaults = {
   hour12: boolean;
-  temperatureUnit: "CELSIUS" | "FAHRENHEIT";
-  windSpeedUnit: "KMH" | "MPH";
-  precipitationUnit: "MM" | "INCH";
+  temperatureUnit: TemperatureUnit;
+  windSpeedUnit: Extract<WindSpeedUnit, "KMH" | "MPH">;
+  precipitationUnit: PrecipitationUnit;
 };
 
 /** Where temperatures are in °F and rain in inches: the United States, Liberia and Myanmar. */

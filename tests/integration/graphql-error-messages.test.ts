@@ -32,7 +32,7 @@ async function messageFor(next: typeof answer) {
 const html = "<!doctype html><html><body><h1>Maintenance</h1></body></html>";
 
 describe("what a failed answer says, through the real client over HTTP", () => {
-  it("GraphQL errors: the spec's prefix and the messages joined, whatever the status", async () => {
+  it("GraphQL errors: the prefix of docs/product-constants.md and the messages joined, whatever the status", async () => {
     const body = JSON.stringify({ errors: [{ message: "Boom" }, { message: "Bang" }] });
     expect(await messageFor({ status: 200, type: "application/json", body })).toBe("GraphQL response contains errors: Boom, Bang");
     expect(await messageFor({ status: 502, type: "application/json", body })).toBe("GraphQL response contains errors: Boom, Bang");

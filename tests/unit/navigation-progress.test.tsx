@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { estimateProgress, LOADING_BAR, useNavigationProgress } from "~/lib/navigation/progress";
 
 describe("LOADING_BAR", () => {
-  it("matches the spec", () => {
+  it("matches docs/product-constants.md", () => {
     expect(LOADING_BAR).toMatchObject({ throttleMs: 200, durationMs: 2000, heightPx: 3 });
   });
 });

@@ -3,7 +3,7 @@ import { TOAST_LIMITS } from "~/lib/toast/toast";
 import { createToastStore } from "~/lib/toast/toast-store";
 
 describe("TOAST_LIMITS", () => {
-  it("matches the spec", () => {
+  it("matches docs/product-constants.md", () => {
     expect(TOAST_LIMITS).toEqual({
       maxVisible: 5,
       durationMs: 5000,

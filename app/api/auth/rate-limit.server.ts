@@ -61,7 +61,8 @@ export function createRateLimits(db: Db, { dialect, now = Date.now }: { dialect:
     const room = sql.join(
       counts.map(
         ({ rule, key }) =>
-          sql`(SELECT count(*) FROM rate_events WHERE rule = ${rule.name} AND key = ${key} AND at > ${new Date(time - rule.windowMs).toISOString()}) < ${rule.limit}`,
+          sql`(SELECT count(*) FROM rate_events
+               WHERE rule = ${rule.name} AND key = ${key} AND at > ${new Date(time - rule.windowMs).toISOString()}) < ${rule.limit}`,
       ),
       sql` AND `,
     );

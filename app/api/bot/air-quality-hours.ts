@@ -1,4 +1,5 @@
-import { aqiOn, type AirQualityScale } from "../../shared/air-quality";
+import { aqiOn } from "../../shared/air-quality";
+import type { AirQualityScale } from "../../shared/schema-enums.generated";
 import type { AirQuality } from "../weather/air-quality";
 import type { HourlyForecast } from "../weather/forecast";
 import type { AlertHour } from "./alert-evaluator";

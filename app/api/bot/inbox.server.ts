@@ -3,9 +3,8 @@ import { timeOrderedIdAfter } from "../db/ids.server";
 import { createOutageLog } from "../db/outage-log.server";
 import type { MessageTable } from "../db/tables";
 import type { MessageContent } from "../../shared/message-content";
+import type { MessageKind } from "../../shared/schema-enums.generated";
 import { createMessageStream, type MessageStream } from "./message-stream";
-
-export type MessageKind = "BRIEFING" | "ALERT" | "ALL_CLEAR" | "SYSTEM";
 
 export type NewMessage = {
   userId: string;
@@ -23,7 +22,10 @@ export type NewMessage = {
   dedupeKey: string;
 };
 
-/** How often the follower looks for messages other processes wrote: a message reaches every instance's subscribers within this and one read. */
+/**
+ * How often the follower looks for messages other processes wrote: a message reaches every instance's subscribers
+ * within this and one read.
+ */
 export const FOLLOW_INTERVAL_MS = 250;
 /** Messages the follower reads at once (another process's engine pass may have written thousands). */
 export const FOLLOW_PAGE_SIZE = 500;

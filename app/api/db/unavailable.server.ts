@@ -9,8 +9,18 @@ import { GraphQLError } from "graphql";
 const UNAVAILABLE_SQLSTATE = /^(?:08\w{3}|57P0[1-3]|53300)$/;
 const UNAVAILABLE_NETWORK = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "ENOTFOUND", "EAI_AGAIN", "SQLITE_BUSY"]);
 // `timeout expired`: a pg.Client of its own (the write-announcement listener) that could not connect in time.
-const UNAVAILABLE_MESSAGE =
-  /Connection terminated|connection (?:error|timeout)|timeout exceeded when trying to connect|Client has encountered a connection error|not queryable|Cannot use a pool after calling end|^timeout expired$/i;
+const UNAVAILABLE_MESSAGE = new RegExp(
+  [
+    "Connection terminated",
+    "connection (?:error|timeout)",
+    "timeout exceeded when trying to connect",
+    "Client has encountered a connection error",
+    "not queryable",
+    "Cannot use a pool after calling end",
+    "^timeout expired$",
+  ].join("|"),
+  "i",
+);
 
 export function isDatabaseUnavailable(error: unknown): boolean {
   for (let current = error, depth = 0; current && depth < 5; depth++) {

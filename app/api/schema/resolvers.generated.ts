@@ -464,7 +464,10 @@ export type Message = {
   __typename?: "Message";
   id: Scalars["ID"]["output"];
   kind: MessageKind;
-  /** Worded for the viewer as they are now (language, units, clock, zone) from 'content'; a message without content keeps the text it was written with. */
+  /**
+   * Worded for the viewer as they are now (language, units, clock, zone) from 'content';
+   * a message without content keeps the text it was written with.
+   */
   title: Scalars["String"]["output"];
   body: Scalars["String"]["output"];
   /** What the message says, as data, to word in the reader's language and units; null for older and system messages. */

@@ -1,5 +1,6 @@
 import { GraphQLError, GraphQLScalarType, Kind, type ValueNode } from "graphql";
 import { canonicalTimeZone, isTimeZone } from "../../shared/time-zone";
+import { isLocalTime } from "../../shared/local-time";
 import type { InputIssue } from "../../shared/inputs/issues";
 import { invalidInput } from "../input.server";
 
@@ -44,7 +45,7 @@ export const scalarResolvers = {
     /^\d{4}-\d{2}-\d{2}$/.test(value) ? null : "must look like 2026-11-22",
   ),
   LocalTime: stringScalar("LocalTime", "A wall-clock time, 24 h (07:30).", (value) =>
-    /^([01]\d|2[0-3]):[0-5]\d$/.test(value) ? null : "must be a time from 00:00 to 23:59",
+    isLocalTime(value) ? null : "must be a time from 00:00 to 23:59",
   ),
   // In any case on the way in ("europe/berlin"), stored and answered under its IANA name.
   TimeZone: stringScalar(

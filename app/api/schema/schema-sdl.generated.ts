@@ -458,7 +458,8 @@ export const typeDefs = /* GraphQL */ `
     kind: MessageKind!
 
     """
-    Worded for the viewer as they are now (language, units, clock, zone) from 'content'; a message without content keeps the text it was written with.
+    Worded for the viewer as they are now (language, units, clock, zone) from 'content';
+    a message without content keeps the text it was written with.
     """
     title: String!
     body: String!

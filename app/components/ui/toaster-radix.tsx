@@ -52,7 +52,10 @@ export default function RadixToaster() {
               if (!open) toastStore.dismiss(toast.id);
             }}
             data-variant={toast.variant}
-            className={`toast pointer-events-auto flex w-full items-start gap-3 rounded-lg border border-l-4 border-default bg-elevated p-4 text-default shadow-lg ${variantClass[toast.variant]}`}
+            className={
+              "toast pointer-events-auto flex w-full items-start gap-3 rounded-lg border border-l-4 border-default bg-elevated " +
+              `p-4 text-default shadow-lg ${variantClass[toast.variant]}`
+            }
           >
             <div className="min-w-0 flex-1">
               <RadixToast.Title className="font-semibold">{toast.title}</RadixToast.Title>

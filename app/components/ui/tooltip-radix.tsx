@@ -3,6 +3,8 @@ import { useLayoutEffect, useSyncExternalStore, type Ref } from "react";
 import { TOOLTIP_DELAYS, tooltipOpenDelay, tooltipSkipState } from "~/lib/tooltip-delay";
 import { TRIGGER_EVENTS, type TooltipViewProps, type TriggerBridge } from "./tooltip-bridge";
 
+const TIP_CLASS = "z-50 max-w-xs rounded-md bg-slate-900 px-2.5 py-1.5 text-sm text-white shadow-lg dark:bg-slate-100 dark:text-slate-900";
+
 const skipInactive = () => false;
 
 function attachRef<T>(ref: Ref<T> | undefined, value: T): (() => void) | undefined {
@@ -57,10 +59,7 @@ export default function RadixTooltipView({ content, bridge }: TooltipViewProps) 
           <TriggerStandIn bridge={bridge} />
         </RadixTooltip.Trigger>
         <RadixTooltip.Portal>
-          <RadixTooltip.Content
-            sideOffset={6}
-            className="z-50 max-w-xs rounded-md bg-slate-900 px-2.5 py-1.5 text-sm text-white shadow-lg dark:bg-slate-100 dark:text-slate-900"
-          >
+          <RadixTooltip.Content sideOffset={6} className={TIP_CLASS}>
             {content}
             <RadixTooltip.Arrow className="fill-slate-900 dark:fill-slate-100" />
           </RadixTooltip.Content>

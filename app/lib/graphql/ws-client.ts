@@ -18,7 +18,7 @@ const isCloseLike = (value: unknown): value is CloseLike =>
   typeof value === "object" && value !== null && typeof (value as CloseLike).code === "number";
 
 export type WsClientOptions = Pick<ClientOptions, "url" | "connectionParams" | "webSocketImpl"> & {
-  /** Tests shorten the wait; the app uses the spec's 1 s. */
+  /** Tests shorten the wait; the app uses 1 s (docs/product-constants.md, subscriptions). */
   baseDelayMs?: number;
   /** Called once when the server closes with a fatal code. */
   onFatalClose?: (event: CloseLike) => void;

@@ -1,5 +1,6 @@
 import type { InitOptions } from "i18next";
 import { acceptedLanguageTags } from "../../shared/regional-defaults";
+import type { Language } from "../../shared/schema-enums.generated";
 
 export const SUPPORTED_LOCALES = ["en-US", "de-DE", "fr-FR", "es-ES"] as const;
 export type Locale = (typeof SUPPORTED_LOCALES)[number];
@@ -63,8 +64,8 @@ export function localeDisplayName(locale: Locale): string {
 }
 
 /** The API's `Language` enum for each locale: the language the bot writes a user's messages in. */
-export function apiLanguage(locale: Locale): "EN_US" | "DE_DE" | "FR_FR" | "ES_ES" {
-  return locale.replace("-", "_").toUpperCase() as "EN_US" | "DE_DE" | "FR_FR" | "ES_ES";
+export function apiLanguage(locale: Locale): Language {
+  return locale.replace("-", "_").toUpperCase() as Language;
 }
 
 /** The locale of an API `Language` value ("DE_DE" → "de-DE"); null for one the app does not speak. */

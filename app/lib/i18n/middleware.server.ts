@@ -5,7 +5,7 @@ import { DEFAULT_LOCALE, i18nextOptions, isLocale, matchLocale, SUPPORTED_LOCALE
 import { readLocaleCookie } from "./locale-cookie.server";
 import { allResources } from "./resources.server";
 
-// Resolution order from the spec: the locale cookie, then Accept-Language, then en-US.
+// Resolution order (docs/product-constants.md): the locale cookie, then Accept-Language, then en-US.
 const detector = new RemixI18Next({
   detection: {
     supportedLanguages: [...SUPPORTED_LOCALES],

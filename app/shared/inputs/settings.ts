@@ -1,18 +1,9 @@
 import * as z from "zod/mini";
+import { isLocalTime } from "../local-time";
+import { isTimeZone } from "../time-zone";
 
-/** True for an IANA time zone the runtime knows, in any case ("europe/berlin"). */
-export function isKnownTimeZone(value: string): boolean {
-  const trimmed = value.trim();
-  if (trimmed.length === 0 || trimmed.length > 64) return false;
-  try {
-    new Intl.DateTimeFormat("en-US", { timeZone: trimmed });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-const localTime = z.string().check(z.regex(/^([01]\d|2[0-3]):[0-5]\d$/, "TIME_INVALID"));
+// The same checks as the TimeZone and LocalTime scalars': a form says at once what the API would refuse.
+const localTime = z.string().check(z.refine(isLocalTime, "TIME_INVALID"));
 
 /**
  * updateSettings' input (every field optional: a change names only what it changes), and
@@ -20,7 +11,7 @@ const localTime = z.string().check(z.regex(/^([01]\d|2[0-3]):[0-5]\d$/, "TIME_IN
  */
 export const settingsInput = z.object({
   language: z.nullish(z.string()),
-  timeZone: z.nullish(z.string().check(z.refine(isKnownTimeZone, "TIME_ZONE_UNKNOWN"))),
+  timeZone: z.nullish(z.string().check(z.refine(isTimeZone, "TIME_ZONE_UNKNOWN"))),
   hour12: z.nullish(z.boolean()),
   temperatureUnit: z.nullish(z.string()),
   windSpeedUnit: z.nullish(z.string()),
