@@ -1,7 +1,6 @@
 import type { TFunction } from "i18next";
-import type { AlertMetric } from "../shared/schema-enums.generated";
 import { airQualityScale } from "../shared/air-quality";
-import type { AirQualityScale } from "../shared/schema-enums.generated";
+import type { AirQualityScale, AlertMetric, WindSpeedUnit } from "../shared/schema-enums.generated";
 import type { UnitSettings } from "../shared/units";
 
 type Units = Pick<UnitSettings, "temperatureUnit" | "windSpeedUnit" | "precipitationUnit">;
@@ -13,12 +12,12 @@ const scale = (label: string, factor: number): Conversion => ({
   toMetric: (value) => value * factor,
   fromMetric: (value) => value / factor,
 });
-const WIND: Record<string, Conversion> = {
+const WIND: Readonly<Record<string, Conversion>> = {
   KMH: identity("km/h"),
   MS: scale("m/s", 3.6),
   MPH: scale("mph", 1.609344),
   KN: scale("kn", 1.852),
-};
+} satisfies Record<WindSpeedUnit, Conversion>;
 
 /** A scale's name in the reader's language ("US AQI", "Europäischer LQI"), for thresholdUnit's AQI points. */
 export const aqiScaleLabel = (t: TFunction) => (scale: AirQualityScale) => t(`alerts.aqiScale.${scale}`);

@@ -1,3 +1,5 @@
+import type { WindSpeedUnit } from "./schema-enums.generated";
+
 /** Turning the API's metric values into the user's units, formatted for their locale. */
 export type UnitSettings = {
   locale: string;
@@ -86,7 +88,7 @@ const WIND: Record<string, { factor: number; label: string }> = {
   MS: { factor: 1 / 3.6, label: "m/s" },
   MPH: { factor: 1 / 1.609344, label: "mph" },
   KN: { factor: 1 / 1.852, label: "kn" },
-};
+} satisfies Record<WindSpeedUnit, { factor: number; label: string }>;
 
 export function formatWindSpeed(kmh: number, units: UnitSettings): string {
   const unit = WIND[units.windSpeedUnit] ?? WIND.KMH!;

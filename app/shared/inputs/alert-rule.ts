@@ -1,4 +1,5 @@
 import * as z from "zod/mini";
+import type { AlertMetric } from "../schema-enums.generated";
 import { addIssue, nameText, wholeNumber } from "./issues";
 
 /**
@@ -17,7 +18,7 @@ export const THRESHOLD_RANGE: Readonly<Record<string, readonly [number, number]>
   RAIN_SOON: [15, 120],
   // Either scale's points: the US index ends at 500; the European one rarely passes 150.
   AQI: [0, 500],
-};
+} satisfies Record<Exclude<AlertMetric, "CONDITION">, readonly [number, number]>;
 export const ALERT_RULE_NAME_MAX_LENGTH = 60;
 export const LOOKAHEAD_HOURS = { min: 1, max: 72 } as const;
 export const COOLDOWN_HOURS = { min: 0, max: 168 } as const;
