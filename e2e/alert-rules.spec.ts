@@ -2,6 +2,11 @@ import { expect, gotoHydrated, test } from "./fixtures";
 import { accountWithPlace, signInBrowser } from "./support/graphql";
 import { E2eAlertRulesIdsDocument, E2eAlertRulesThresholdsDocument, E2eAlertRulesWindowsDocument } from "./support/documents.generated";
 
+// Three tests rewrite the page's /graphql requests with page.route, which sees them only while no service worker
+// stands between: once the worker (registered after hydration) takes the page, its requests pass unseen. It did so
+// in a loaded CI run, and an out-of-range threshold went through unchanged. Nothing here is about the worker.
+test.use({ serviceWorkers: "block" });
+
 test("alert rules: the editor previews the rule's look-ahead live, saves in the user's units, and the list shows the rule", async ({
   page,
   context,
