@@ -161,6 +161,11 @@ const useMutationLimit = (limits: RequestLimits): Plugin<{ clientIp?: string; we
 /** What yoga gives an operation's context to start from: its request, and who the caller says the client is. */
 type YogaContext = { request: Request; clientIp?: string; requestId?: string };
 
+const REQUEST_DB = Symbol("request db");
+const REQUEST_LOADERS = Symbol("request loaders");
+/** A context's own fields behind its inherited `db` and `loaders` (see requestContext). */
+type RequestOwn = { reads: RequestReads; [REQUEST_DB]?: Db; [REQUEST_LOADERS]?: Loaders };
+
 export async function createApi(config: ApiConfig) {
   const now = config.now ?? (() => new Date());
   if (config.logger) setApiLogger(config.logger);
@@ -250,10 +255,24 @@ export async function createApi(config: ApiConfig) {
   }
 
   /**
-   * Makes yoga's own context object the operation's ApiContext, in place: a second object copied into it would cost
-   * each request its twenty-odd properties twice. The request's logging Kysely and its loaders are made when a
-   * resolver first asks for them: a kept answer runs no resolver.
+   * What every operation's context inherits: the services, and the request's logging Kysely and its loaders, made when
+   * a resolver first asks for them (a kept answer runs no resolver). Inherited, not copied: copying the services and
+   * defining the two accessors on each context cost a request more than its session lookup.
    */
+  const requestContext: object = Object.create(services, {
+    db: {
+      get(this: RequestOwn) {
+        return (this[REQUEST_DB] ??= changes.reads.logTo(db, this.reads));
+      },
+    },
+    loaders: {
+      get(this: RequestOwn & { db: Db }) {
+        return (this[REQUEST_LOADERS] ??= new Loaders(this.db));
+      },
+    },
+  } satisfies PropertyDescriptorMap);
+
+  /** Makes yoga's own context object the operation's ApiContext, in place (yoga and envelop use that object throughout). */
   async function buildContext(context: YogaContext): Promise<void> {
     // On PostgreSQL: hear every write other instances committed before this request came, so no kept answer or read is stale.
     const heard = changes.sync();
@@ -262,13 +281,7 @@ export async function createApi(config: ApiConfig) {
     const reads = new RequestReads(changes);
     const token = bearerToken(context.request);
     const session = token ? await findSession(token, reads) : null;
-    const filled = Object.assign(context, services) as YogaContext & Partial<ApiContext>;
-    let requestDb: Db | undefined;
-    let loaders: Loaders | undefined;
-    Object.defineProperties(filled, {
-      db: { get: () => (requestDb ??= changes.reads.logTo(db, reads)), enumerable: true, configurable: true },
-      loaders: { get: () => (loaders ??= new Loaders(filled.db!)), enumerable: true, configurable: true },
-    });
+    const filled = Object.setPrototypeOf(context, requestContext) as YogaContext & Partial<ApiContext>;
     filled.reads = reads;
     filled.session = session
       ? {
