@@ -1,17 +1,19 @@
 import type { OptimisticMutationConfig } from "@urql/exchange-graphcache";
+import type { SettingsInput } from "./documents.generated";
 
-const SETTINGS_FIELDS = [
-  "language",
-  "timeZone",
-  "hour12",
-  "temperatureUnit",
-  "windSpeedUnit",
-  "precipitationUnit",
-  "quietHoursEnabled",
-  "quietFrom",
-  "quietTo",
-  "pushEnabled",
-] as const;
+/** Every field of SettingsInput: checked against the schema's generated type (a field added there fails tsc here). */
+const SETTINGS_FIELDS = Object.keys({
+  language: true,
+  timeZone: true,
+  hour12: true,
+  temperatureUnit: true,
+  windSpeedUnit: true,
+  precipitationUnit: true,
+  quietHoursEnabled: true,
+  quietFrom: true,
+  quietTo: true,
+  pushEnabled: true,
+} satisfies Record<keyof SettingsInput, true>) as (keyof SettingsInput)[];
 
 /**
  * What a mutation made offline shows until the server has it: the offline exchange keeps
