@@ -21,6 +21,20 @@ function cached<T extends Formatter>(key: string, create: () => T): T {
   return formatter;
 }
 
+/**
+ * The text kept under `key`, or the one `compute` gives, then kept: at most `max` of them, the store cleared whole when
+ * full (cheaper than tracking age; what it held is computed again as asked).
+ */
+function keptText<K>(texts: Map<K, string>, max: number, key: K, compute: () => string): string {
+  let text = texts.get(key);
+  if (text === undefined) {
+    if (texts.size >= max) texts.clear();
+    text = compute();
+    texts.set(key, text);
+  }
+  return text;
+}
+
 /** Texts kept by format and instant; cleared whole when full, so it never holds more than this many. */
 export const MAX_KEPT_INSTANT_TEXTS = 20_000;
 const instantTexts = new Map<string, string>();
@@ -31,14 +45,7 @@ const instantTexts = new Map<string, string>();
  * more than a lookup (the engine's wording of 28,000 alerts spent two thirds of its time in Intl).
  */
 export function keptInstantText(key: string, instant: Date, compute: (instant: Date) => string): string {
-  const kept = `${key}|${instant.getTime()}`;
-  let text = instantTexts.get(kept);
-  if (text === undefined) {
-    if (instantTexts.size >= MAX_KEPT_INSTANT_TEXTS) instantTexts.clear();
-    text = compute(instant);
-    instantTexts.set(kept, text);
-  }
-  return text;
+  return keptText(instantTexts, MAX_KEPT_INSTANT_TEXTS, `${key}|${instant.getTime()}`, () => compute(instant));
 }
 
 /** An instant in a date-time format (built once under `key` from `options`), its text kept (see keptInstantText). */
@@ -68,13 +75,7 @@ const number = (locale: string, value: number, digits = 0, fixed = false): strin
     format: new Intl.NumberFormat(locale, { maximumFractionDigits: digits, minimumFractionDigits: fixed ? digits : 0 }),
     texts: new Map(),
   });
-  let text = writer.texts.get(value);
-  if (text === undefined) {
-    if (writer.texts.size >= MAX_KEPT_NUMBER_TEXTS) writer.texts.clear();
-    text = writer.format.format(value);
-    writer.texts.set(value, text);
-  }
-  return text;
+  return keptText(writer.texts, MAX_KEPT_NUMBER_TEXTS, value, () => writer.format.format(value));
 };
 
 export function formatTemperature(celsius: number, units: UnitSettings): string {
