@@ -74,10 +74,31 @@ export function keepUnlessDeclared<T extends ResolverMap>(resolvers: T): T {
   return wrapped as T;
 }
 
-/** Answers kept at most, in characters of JSON. */
+/**
+ * Answers kept at most, in characters of JSON. An answer whose data has been read as objects (see keptResult) counts
+ * twice: its objects take about as many bytes as its text.
+ */
 const RESULT_CACHE_MAX_CHARS = 16_000_000;
 
-type Entry = { text: string; mark: ChangeMark; tables: ReadonlySet<string>; until: number };
+type Entry = {
+  text: string;
+  mark: ChangeMark;
+  tables: ReadonlySet<string>;
+  until: number;
+  /** The text's data, frozen, once something has read it. */
+  data?: unknown;
+};
+
+const weight = (entry: Entry) => (entry.data === undefined ? entry.text.length : 2 * entry.text.length);
+
+/** Freezes a value read from JSON and everything in it. */
+function deepFreeze<T>(value: T): T {
+  if (typeof value === "object" && value !== null) {
+    for (const inner of Object.values(value)) deepFreeze(inner);
+    Object.freeze(value);
+  }
+  return value;
+}
 
 /**
  * What one request has read so far, its context included: every query it runs goes
@@ -103,14 +124,21 @@ type CacheContext = { resultHints: ResultHints; session: { userId: string } | nu
 
 /**
  * A kept answer as a result. Yoga sends `text` as it is (it serializes with a result's own
- * `stringify`); graphql-ws serializes the result itself, reading `data` from the text.
+ * `stringify`). A reader of `data` (a page's render, graphql-ws) gets objects read from the text
+ * once and then shared by every later reader of this answer (it is the same user's), frozen so
+ * that none of them can change what the others see. Reading the text again for each page cost 5 %
+ * of a signed-in page's CPU.
  */
-function keptResult(text: string): ExecutionResult {
+function keptResult(entry: Entry, parsed: () => void): ExecutionResult {
   return {
     get data() {
-      return (JSON.parse(text) as ExecutionResult).data;
+      if (entry.data === undefined) {
+        entry.data = deepFreeze((JSON.parse(entry.text) as ExecutionResult).data);
+        parsed();
+      }
+      return entry.data;
     },
-    stringify: () => text,
+    stringify: () => entry.text,
   } as ExecutionResult;
 }
 
@@ -153,7 +181,17 @@ export function useResultCache(
     const entry = entries.get(key);
     if (!entry) return;
     entries.delete(key);
-    chars -= entry.text.length;
+    chars -= weight(entry);
+  }
+
+  function keep(key: string, entry: Entry) {
+    entries.set(key, entry);
+    chars += weight(entry);
+    evict();
+  }
+
+  function evict() {
+    while (chars > maxChars) forget(entries.keys().next().value!);
   }
 
   return {
@@ -176,10 +214,16 @@ export function useResultCache(
         forget(key);
         // The request's own mark (its session's check) already asked for other processes' commits.
         if (context.now().getTime() < entry.until && changes.unchangedSince(entry.mark, entry.tables, reads.mark)) {
-          entries.set(key, entry);
-          chars += entry.text.length;
+          keep(key, entry);
           metrics.cacheLookup("result", true);
-          setResultAndStopExecution(keptResult(entry.text));
+          setResultAndStopExecution(
+            keptResult(entry, () => {
+              // Its objects now count too, if it is still kept.
+              if (entries.get(key) !== entry) return;
+              chars += entry.text.length;
+              evict();
+            }),
+          );
           return;
         }
       }
@@ -200,9 +244,7 @@ export function useResultCache(
             return;
           const text = JSON.stringify({ data: result.data });
           if (text.length > maxChars / 4) return;
-          entries.set(key, { text, mark: reads.mark!, tables: reads.tables, until: hints.until });
-          chars += text.length;
-          while (chars > maxChars) forget(entries.keys().next().value!);
+          keep(key, { text, mark: reads.mark!, tables: reads.tables, until: hints.until });
           setResult({ data: result.data, stringify: () => text } as ExecutionResult);
         },
       };

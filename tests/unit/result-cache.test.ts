@@ -1,6 +1,6 @@
-import { GraphQLScalarType } from "graphql";
+import { GraphQLScalarType, type ExecutionResult } from "graphql";
 import { createSchema, createYoga } from "graphql-yoga";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { ChangeTracker } from "~/api/db/change-tracker.server";
 import { keepable, keepUnlessDeclared, newResultHints, RequestReads, useResultCache, type ResultHints } from "~/api/result-cache.server";
 import { queryOnlyDb } from "../support/query-only-db";
@@ -56,7 +56,12 @@ function smallApi(maxChars: number, { signedIn = true } = {}) {
     });
     return response.text();
   };
-  return { ask, runs, cache, changes };
+  // The result as the page's server render gets it (in-process, no HTTP): its `data` read as objects.
+  const execute = async (query: string) => {
+    const { parse, contextFactory, execute: run, schema } = yoga.getEnveloped({ request: new Request("http://localhost/graphql") });
+    return (await run({ schema, document: parse(query), contextValue: await contextFactory() })) as ExecutionResult;
+  };
+  return { ask, execute, runs, cache, changes };
 }
 
 describe("useResultCache", () => {
@@ -81,6 +86,44 @@ describe("useResultCache", () => {
     expect(api.runs.word).toBe(5);
     await api.ask(other);
     expect(api.runs.word).toBe(6);
+  });
+
+  it("reads a kept answer's data once, frozen, for every later reader of it", async () => {
+    const api = smallApi(220);
+    await api.ask(`{ word(n: 30) }`);
+    const parse = vi.spyOn(JSON, "parse");
+    try {
+      const first = await api.execute(`{ word(n: 30) }`);
+      const second = await api.execute(`{ word(n: 30) }`);
+      expect(api.runs.word).toBe(1);
+      expect(first.data).toEqual({ word: "x".repeat(30) });
+      expect(second.data).toBe(first.data);
+      expect(parse.mock.calls.filter(([text]) => text === `{"data":{"word":"${"x".repeat(30)}"}}`)).toHaveLength(1);
+      expect(Object.isFrozen(first.data)).toBe(true);
+      expect(() => Object.assign(first.data!, { word: "changed" })).toThrow(TypeError);
+      // Sent as text, it is the kept text still.
+      expect(await api.ask(`{ word(n: 30) }`)).toBe(`{"data":{"word":"${"x".repeat(30)}"}}`);
+    } finally {
+      parse.mockRestore();
+    }
+  });
+
+  it("counts a kept answer read as objects twice towards its size", async () => {
+    const api = smallApi(220);
+    const fifty = `{ word(n: 30) }`; // 50 characters
+    await api.ask(fifty);
+    await api.ask(`{ word(n: 31) }`);
+    await api.ask(`{ word(n: 32) }`); // 153 characters
+    expect(api.cache.size).toBe(3);
+    expect((await api.execute(fifty)).data).toEqual({ word: "x".repeat(30) }); // 203: all still fit
+    expect(api.cache.size).toBe(3);
+    await api.ask(`{ word(n: 33) }`); // 256: the least recently used, `n: 31`, goes
+    expect(api.cache.size).toBe(3);
+    await api.ask(fifty);
+    await api.ask(`{ word(n: 32) }`);
+    expect(api.runs.word).toBe(4);
+    await api.ask(`{ word(n: 31) }`);
+    expect(api.runs.word).toBe(5);
   });
 
   it("keeps no answer bigger than a quarter of its size, none with an undeclared field, and no mutation", async () => {
