@@ -1,5 +1,5 @@
 import { useEffect, useId, useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/i18n/use-translation";
 import { Form, Link, useActionData, useNavigation, useSearchParams } from "react-router";
 import type { AccountActionData } from "~/lib/account.server";
 

@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/i18n/use-translation";
 import { isRouteErrorResponse } from "react-router";
 import { useShownRequestId } from "~/lib/request-id";
 

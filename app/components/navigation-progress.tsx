@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/i18n/use-translation";
 import { useNavigation } from "react-router";
 import { LOADING_BAR, useNavigationProgress } from "~/lib/navigation/progress";
 

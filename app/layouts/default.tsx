@@ -1,6 +1,6 @@
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/i18n/use-translation";
 import { Link, NavLink, Outlet, type NavLinkProps } from "react-router";
-import { useQuery } from "urql";
+import { useQuery } from "~/lib/graphql/use-query";
 import type { Route } from "./+types/default";
 import { ColorModeToggle } from "~/components/color-mode-toggle";
 import { LazyErrorView } from "~/components/lazy-error-view";

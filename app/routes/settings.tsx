@@ -1,6 +1,6 @@
 import { useEffect, type ReactNode } from "react";
 import i18next from "i18next";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/i18n/use-translation";
 import { useRouteLoaderData } from "react-router";
 import type { Route } from "./+types/settings";
 import type { loader as rootLoader } from "~/root";

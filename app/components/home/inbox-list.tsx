@@ -1,7 +1,8 @@
 import { useEffect, useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/i18n/use-translation";
 import { useSearchParams } from "react-router";
-import { useMutation, useQuery } from "urql";
+import { useMutation } from "urql";
+import { useQuery } from "~/lib/graphql/use-query";
 import { CheckAllIcon, CheckIcon, TrashIcon } from "~/components/icons";
 import { Tooltip } from "~/components/ui/tooltip";
 import { useDisplaySettings } from "~/lib/display-settings";

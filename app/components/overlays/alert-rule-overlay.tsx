@@ -1,6 +1,7 @@
 import { useId, useState, type FormEvent } from "react";
-import { useTranslation } from "react-i18next";
-import { useMutation, useQuery } from "urql";
+import { useTranslation } from "~/lib/i18n/use-translation";
+import { useMutation } from "urql";
+import { useQuery } from "~/lib/graphql/use-query";
 import { aqiScaleLabel, displayThreshold, thresholdUnit } from "~/lib/alert-units";
 import { formatWhen, useDisplaySettings, type DisplaySettings } from "~/lib/display-settings";
 import { ALERT_RULES_QUERY, PLACES_QUERY, type CompleteAlertRuleInput as AlertRuleInput } from "~/lib/graphql/documents";

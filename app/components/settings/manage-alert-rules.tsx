@@ -1,5 +1,6 @@
-import { useTranslation } from "react-i18next";
-import { useMutation, useQuery } from "urql";
+import { useTranslation } from "~/lib/i18n/use-translation";
+import { useMutation } from "urql";
+import { useQuery } from "~/lib/graphql/use-query";
 import { TrashIcon } from "~/components/icons";
 import { Tooltip } from "~/components/ui/tooltip";
 import { thresholdSummary } from "~/lib/alert-rule-summary";

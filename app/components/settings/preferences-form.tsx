@@ -1,6 +1,7 @@
 import { useEffect, useId, useMemo, useState, type KeyboardEvent, type ReactNode } from "react";
-import { useTranslation } from "react-i18next";
-import { useMutation, useQuery } from "urql";
+import { useTranslation } from "~/lib/i18n/use-translation";
+import { useMutation } from "urql";
+import { useQuery } from "~/lib/graphql/use-query";
 import { SETTINGS_QUERY, UPDATE_SETTINGS_MUTATION } from "~/lib/graphql/later-documents";
 import type { SettingsFieldsFragment as FullSettings } from "~/lib/graphql/documents.generated";
 import { apiIssues, fieldErrors } from "~/lib/forms/field-errors";

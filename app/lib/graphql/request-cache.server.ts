@@ -1,5 +1,6 @@
 import type { Exchange, Operation, OperationResult } from "@urql/core";
 import { filter, map, merge, onPush, pipe, share } from "wonka";
+import { setRenderResults } from "./render-results";
 
 /** A query a kept result can answer: the cache-first and cache-only policies (the server asks for nothing else). */
 const answerable = (operation: Operation, kept: ReadonlyMap<number, OperationResult>) =>
@@ -13,12 +14,14 @@ const answerable = (operation: Operation, kept: ReadonlyMap<number, OperationRes
  * (app/lib/graphql/request-client.server.ts), so the loaders' and the components' reads of one query are one run.
  * A mutation's result drops every kept result: a request's loaders run after its action, and nothing on the server
  * watches a query to refresh it, so urql's document cache's bookkeeping (the types in every result, to drop only those
- * a mutation touched) would be work for nothing.
+ * a mutation touched) would be work for nothing. The render's `useQuery` reads the kept results directly
+ * (render-results.ts, use-query.ts).
  */
 export const requestCacheExchange: Exchange =
-  ({ forward }) =>
+  ({ client, forward }) =>
   (operations$) => {
     const kept = new Map<number, OperationResult>();
+    setRenderResults(client, kept);
     const shared = share(operations$);
     const answered = pipe(
       shared,
