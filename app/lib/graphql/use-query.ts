@@ -2,26 +2,19 @@ import { createRequest, type AnyVariables, type RequestPolicy } from "@urql/core
 import { useClient, useQuery as useUrqlQuery, type UseQueryArgs, type UseQueryResponse, type UseQueryState } from "urql";
 import { renderResultsOf } from "./render-results";
 
-/** urql's state of a query not asked for (paused). Plain literals: the browser's bundle, with no use for them, drops them. */
-const NOT_ASKED: UseQueryState = {
-  fetching: false,
+/** urql's state of a query without an answer: asked for and waiting, or not asked for (paused). */
+const unanswered = (fetching: boolean): UseQueryState => ({
+  fetching,
   stale: false,
   hasNext: false,
   error: undefined,
   data: undefined,
   extensions: undefined,
   operation: undefined,
-};
-/** urql's state of a query asked for and not answered yet. */
-const ASKING: UseQueryState = {
-  fetching: true,
-  stale: false,
-  hasNext: false,
-  error: undefined,
-  data: undefined,
-  extensions: undefined,
-  operation: undefined,
-};
+});
+// Made by a function without side effects: the browser's bundle, with no use for them, drops them.
+const NOT_ASKED = unanswered(false);
+const ASKING = unanswered(true);
 const noReexecute = () => {};
 
 /** The policies a result the client holds may answer (request-cache.server.ts answers no others either). */
