@@ -2,9 +2,10 @@
  * Reads V8 CPU profiles (`node --cpu-prof`, see compare-api.ts --profile) and prints where
  * the time went as shares of the busy time (idle left out): the functions that used most
  * of it themselves, and the share of every sample whose stack holds a function matching
- * one of the patterns given (its own time and everything it called).
+ * one of the patterns given (its own time and everything it called). `--packages` adds the self time by where the
+ * code comes from: a package, Node's own modules, a chunk of the build, or V8 (natives and the garbage collector).
  *
- *   npx tsx scripts/bench/cpu-profile.ts [--top 25] [--match async_hooks --match collectTables] FILE.cpuprofile...
+ *   npx tsx scripts/bench/cpu-profile.ts [--top 25] [--packages] [--match async_hooks --match collectTables] FILE.cpuprofile...
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
@@ -19,13 +20,27 @@ type Profile = { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] }
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { top: { type: "string", default: "25" }, match: { type: "string", multiple: true, default: [] } },
+  options: {
+    top: { type: "string", default: "25" },
+    packages: { type: "boolean", default: false },
+    match: { type: "string", multiple: true, default: [] },
+  },
 });
 
 /** A function as a reader recognises it: its name and where it is. */
 function frameName({ functionName, url, lineNumber }: ProfileNode["callFrame"]): string {
   const where = url ? `${url.replace(/^file:\/\//, "").replace(/^.*\/node_modules\//, "")}:${lineNumber + 1}` : "";
   return `${functionName || "(anonymous)"} ${where}`.trim();
+}
+
+/** Where a function's code comes from: its package, Node's module, the build's chunk, or V8 itself. */
+function origin({ functionName, url }: ProfileNode["callFrame"]): string {
+  if (!url) return functionName.startsWith("(") ? functionName : "V8 natives";
+  const inPackage = url.match(/node_modules\/((?:@[^/]+\/)?[^/]+)/);
+  if (inPackage) return inPackage[1]!;
+  if (url.startsWith("node:")) return `node:${url.slice(5).split("/")[0]}`;
+  if (url.includes("/build/server/assets/")) return `build ${path.basename(url).replace(/-[\w-]{8}\.js$/, "")}`;
+  return path.relative(process.cwd(), url.replace(/^file:\/\//, ""));
 }
 
 const IDLE = "(idle)";
@@ -49,6 +64,7 @@ for (const file of positionals) {
   };
 
   const self = new Map<string, number>();
+  const byOrigin = new Map<string, number>();
   const inclusive = patterns.map(() => 0);
   let busy = 0;
   profile.samples.forEach((id, i) => {
@@ -57,6 +73,8 @@ for (const file of positionals) {
     if (name === IDLE) return;
     busy += delta;
     self.set(name, (self.get(name) ?? 0) + delta);
+    const from = origin(byId.get(id)!.callFrame);
+    byOrigin.set(from, (byOrigin.get(from) ?? 0) + delta);
     matchesOf(id).forEach((hit, j) => {
       if (hit) inclusive[j]! += delta;
     });
@@ -67,6 +85,11 @@ for (const file of positionals) {
   console.log("  self time, top functions:");
   for (const [name, micros] of [...self].sort((a, b) => b[1] - a[1]).slice(0, Number(values.top)))
     console.log(`    ${share(micros)}  ${name}`);
+  if (values.packages) {
+    console.log("  self time, by where the code comes from:");
+    for (const [from, micros] of [...byOrigin].sort((a, b) => b[1] - a[1]).slice(0, Number(values.top)))
+      console.log(`    ${share(micros)}  ${from}`);
+  }
   if (patterns.length) console.log("  stacks holding (self + callees):");
   patterns.forEach((pattern, i) => console.log(`    ${share(inclusive[i]!)}  /${pattern.source}/`));
 }
