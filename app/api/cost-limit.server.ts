@@ -19,7 +19,7 @@ import { MAX_BRIEFINGS } from "./schema/briefings.server";
 import { MAX_PAGE } from "./schema/messages.server";
 import { MAX_PLACES } from "./schema/places.server";
 import { MAX_RULES } from "./schema/alert-rules.server";
-import { CONDITIONS, WEEKDAYS as ALL_WEEKDAYS } from "../shared/enum-values";
+import { CONDITIONS, WEEKDAYS } from "../shared/enum-values";
 
 /**
  * What an operation may cost: every field counts 1, and everything under a list counts once
@@ -39,7 +39,6 @@ export const MAX_COST = 40_000;
  */
 type ListSize = { argument?: string; max: number };
 
-const WEEKDAYS = ALL_WEEKDAYS.length;
 /** previewAlertRule's matches are runs of matching hours in the next 72, at least one other hour apart. */
 const PREVIEW_MATCHES_PER_PLACE = 72 / 2;
 
@@ -61,10 +60,10 @@ export const LIST_SIZES: Record<string, ListSize> = {
   "MessageConnection.edges": { max: 1 },
   "Mutation.markRead": { argument: "ids", max: MAX_PAGE },
   "Query.briefings": { max: MAX_BRIEFINGS },
-  "Briefing.days": { max: WEEKDAYS },
+  "Briefing.days": { max: WEEKDAYS.length },
   "Query.alertRules": { max: MAX_RULES },
   "AlertRule.conditions": { max: CONDITIONS.length },
-  "AlertRule.activeDays": { max: WEEKDAYS },
+  "AlertRule.activeDays": { max: WEEKDAYS.length },
   "Query.previewAlertRule": { max: MAX_PLACES * PREVIEW_MATCHES_PER_PLACE },
 };
 

@@ -129,12 +129,13 @@ type CacheContext = { resultHints: ResultHints; session: { userId: string } | nu
  * that none of them can change what the others see. Reading the text again for each page cost 5 %
  * of a signed-in page's CPU.
  */
-function keptResult(entry: Entry, parsed: () => void): ExecutionResult {
+function keptResult(entry: Entry, reweigh: (before: number) => void): ExecutionResult {
   return {
     get data() {
       if (entry.data === undefined) {
+        const before = weight(entry);
         entry.data = deepFreeze((JSON.parse(entry.text) as ExecutionResult).data);
-        parsed();
+        reweigh(before);
       }
       return entry.data;
     },
@@ -217,10 +218,10 @@ export function useResultCache(
           keep(key, entry);
           metrics.cacheLookup("result", true);
           setResultAndStopExecution(
-            keptResult(entry, () => {
+            keptResult(entry, (before) => {
               // Its objects now count too, if it is still kept.
               if (entries.get(key) !== entry) return;
-              chars += entry.text.length;
+              chars += weight(entry) - before;
               evict();
             }),
           );

@@ -1,7 +1,7 @@
 import type { TFunction } from "i18next";
 import { airQualityScale } from "../shared/air-quality";
-import type { AirQualityScale, AlertMetric, WindSpeedUnit } from "../shared/schema-enums.generated";
-import type { UnitSettings } from "../shared/units";
+import type { AirQualityScale, AlertMetric } from "../shared/schema-enums.generated";
+import { WIND_UNITS, type UnitSettings } from "../shared/units";
 
 type Units = Pick<UnitSettings, "temperatureUnit" | "windSpeedUnit" | "precipitationUnit">;
 type Conversion = { label: string; toMetric: (value: number) => number; fromMetric: (value: number) => number };
@@ -12,12 +12,6 @@ const scale = (label: string, factor: number): Conversion => ({
   toMetric: (value) => value * factor,
   fromMetric: (value) => value / factor,
 });
-const WIND: Readonly<Record<string, Conversion>> = {
-  KMH: identity("km/h"),
-  MS: scale("m/s", 3.6),
-  MPH: scale("mph", 1.609344),
-  KN: scale("kn", 1.852),
-} satisfies Record<WindSpeedUnit, Conversion>;
 
 /** A scale's name in the reader's language ("US AQI", "Europäischer LQI"), for thresholdUnit's AQI points. */
 export const aqiScaleLabel = (t: TFunction) => (scale: AirQualityScale) => t(`alerts.aqiScale.${scale}`);
@@ -38,8 +32,10 @@ export function thresholdUnit(metric: AlertMetric, units: Units, aqiLabel?: (sca
     case "SNOWFALL":
       return units.precipitationUnit === "INCH" ? scale("in", 2.54) : identity("cm");
     case "WIND_SPEED":
-    case "WIND_GUSTS":
-      return WIND[units.windSpeedUnit] ?? WIND.KMH!;
+    case "WIND_GUSTS": {
+      const wind = WIND_UNITS[units.windSpeedUnit] ?? WIND_UNITS.KMH!;
+      return scale(wind.label, wind.kmh);
+    }
     case "PRECIPITATION_PROBABILITY":
       return identity("%");
     case "AQI":

@@ -84,16 +84,17 @@ export function formatTemperature(celsius: number, units: UnitSettings): string 
     : `${number(units.locale, celsius)} °C`;
 }
 
-const WIND: Record<string, { factor: number; label: string }> = {
-  KMH: { factor: 1, label: "km/h" },
-  MS: { factor: 1 / 3.6, label: "m/s" },
-  MPH: { factor: 1 / 1.609344, label: "mph" },
-  KN: { factor: 1 / 1.852, label: "kn" },
-} satisfies Record<WindSpeedUnit, { factor: number; label: string }>;
+/** Each wind unit by how many km/h one of it is, and its label: the one table for formatting and for the alert editor. */
+export const WIND_UNITS: Readonly<Record<string, { kmh: number; label: string }>> = {
+  KMH: { kmh: 1, label: "km/h" },
+  MS: { kmh: 3.6, label: "m/s" },
+  MPH: { kmh: 1.609344, label: "mph" },
+  KN: { kmh: 1.852, label: "kn" },
+} satisfies Record<WindSpeedUnit, { kmh: number; label: string }>;
 
 export function formatWindSpeed(kmh: number, units: UnitSettings): string {
-  const unit = WIND[units.windSpeedUnit] ?? WIND.KMH!;
-  return `${number(units.locale, kmh * unit.factor)} ${unit.label}`;
+  const unit = WIND_UNITS[units.windSpeedUnit] ?? WIND_UNITS.KMH!;
+  return `${number(units.locale, kmh / unit.kmh)} ${unit.label}`;
 }
 
 export function formatPrecipitation(mm: number, units: UnitSettings): string {
