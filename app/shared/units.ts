@@ -164,8 +164,17 @@ export function formatMinutes(minutes: number, locale: string): string {
   );
 }
 
+/** By locale: a page writes a chance of rain per hour and day, the same few values again and again (see number). */
+const percentWriters = new Map<string, NumberWriter>();
+
 export function formatPercent(percent: number, locale: string): string {
-  return cached(`p|${locale}`, () => new Intl.NumberFormat(locale, { style: "percent", maximumFractionDigits: 0 })).format(percent / 100);
+  let writer = percentWriters.get(locale);
+  if (!writer) {
+    writer = { format: new Intl.NumberFormat(locale, { style: "percent", maximumFractionDigits: 0 }), texts: new Map() };
+    percentWriters.set(locale, writer);
+  }
+  const { format, texts } = writer;
+  return keptText(texts, MAX_KEPT_NUMBER_TEXTS, percent, () => format.format(percent / 100));
 }
 
 /**

@@ -23,7 +23,7 @@ function clientWithNetwork(failing: ReadonlySet<string> = new Set()) {
         return makeResult(operation, { data: { answer: `${name} #${asked.length}` } });
       }),
     );
-  const client = new Client({ url: "http://weatherbot.internal/graphql", exchanges: [requestCacheExchange, network] });
+  const client = new Client({ url: "http://weatherbot.internal/graphql", exchanges: [requestCacheExchange(), network] });
   const names = () => asked.map((operation) => getOperationName(operation.query));
   return { client, names };
 }

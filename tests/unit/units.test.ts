@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import {
   formatNumber,
+  formatPercent,
   formatPressure as pressure,
   formatRegionName,
   compassPoint,
@@ -115,6 +116,15 @@ describe("figures kept by value", () => {
     const before = formats.mock.calls.length;
     expect(formatNumber(2.345, "de-DE", 1)).toBe("2,3");
     expect(formats).toHaveBeenCalledTimes(before + 1);
+  });
+
+  it("write a percentage once per locale and value", () => {
+    const formats = vi.spyOn(Intl.NumberFormat.prototype as unknown as { format: unknown }, "format", "get");
+    expect(formatPercent(35, "fr-FR")).toBe("35\u00a0%");
+    expect(formatPercent(35, "fr-FR")).toBe("35\u00a0%");
+    expect(formats).toHaveBeenCalledTimes(1);
+    expect([formatPercent(35, "en-US"), formatPercent(7, "fr-FR"), formatPercent(35, "de-DE")]).toEqual(["35%", "7\u00a0%", "35\u00a0%"]);
+    expect(formats).toHaveBeenCalledTimes(4);
   });
 });
 

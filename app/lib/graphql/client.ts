@@ -16,8 +16,6 @@ export type GraphQLClientOptions = {
   url: string;
   /** The server's in-process or hosted fetch; the browser's own fetch when absent. */
   fetch?: typeof fetch;
-  /** Where queries run instead of over fetch (the server render with the embedded API: queryRunnerExchange). */
-  queries?: Exchange;
   headers?: Record<string, string>;
   /** Records results on the server; restores them in the browser. */
   ssr: SSRExchange;
@@ -47,7 +45,6 @@ export function createGraphQLClient(options: GraphQLClientOptions): Client {
   exchanges.push(options.cache ?? createCacheExchange(options.storage), options.ssr);
   if (options.forwardSubscription) exchanges.push(subscriptionExchange({ forwardSubscription: options.forwardSubscription }));
   const headers = options.headers ?? {};
-  if (options.queries) exchanges.push(options.queries);
   exchanges.push(fetchExchange);
   return new Client({
     url: options.url,

@@ -34,28 +34,30 @@ function recorded(result: OperationResult): SerializedResult {
 }
 
 /** Asks for `__typename` everywhere, as urql's ssr exchange does: graphcache in the browser keys objects by it. */
-function withTypeNames(operation: Operation): Operation {
+export function withTypeNames(operation: Operation): Operation {
   const query = formatDocument(operation.query);
   return query === operation.query ? operation : makeOperation(operation.kind, { ...operation, query }, operation.context);
 }
+
+/** The page's record of its query results; `record` adds one that did not come through the exchange (page-queries.server.ts). */
+export type PageResults = SSRExchange & { record(result: OperationResult): void };
 
 /**
  * The server side of urql's ssr exchange (`ssrExchange({ isClient: false })`): it records each query's result for the
  * page's data script, in the same form, and takes the result's JSON from where it was made when it was (see
  * keepDataText) instead of writing the data again: a signed-in page's four answers are about 100 KB of JSON.
  */
-export function pageResultsExchange(): SSRExchange {
+export function pageResultsExchange(): PageResults {
   const results: SSRData = {};
+  const record = (result: OperationResult) => {
+    if (result.operation.kind !== "mutation") results[result.operation.key] = recorded(result);
+  };
   const exchange: Exchange =
     ({ forward }) =>
     (operations$) =>
-      pipe(
-        forward(pipe(operations$, map(withTypeNames))),
-        onPush((result) => {
-          if (result.operation.kind !== "mutation") results[result.operation.key] = recorded(result);
-        }),
-      );
+      pipe(forward(pipe(operations$, map(withTypeNames))), onPush(record));
   return Object.assign(exchange, {
+    record,
     restoreData(data: SSRData) {
       Object.assign(results, data);
     },

@@ -15,12 +15,13 @@ const answerable = (operation: Operation, kept: ReadonlyMap<number, OperationRes
  * A mutation's result drops every kept result: a request's loaders run after its action, and nothing on the server
  * watches a query to refresh it, so urql's document cache's bookkeeping (the types in every result, to drop only those
  * a mutation touched) would be work for nothing. The render's `useQuery` reads the kept results directly
- * (render-results.ts, use-query.ts).
+ * (render-results.ts, use-query.ts). `kept` is the request's: with the embedded API its queries run outside the
+ * client and keep their results there too (page-queries.server.ts).
  */
-export const requestCacheExchange: Exchange =
+export const requestCacheExchange =
+  (kept: Map<number, OperationResult> = new Map()): Exchange =>
   ({ client, forward }) =>
   (operations$) => {
-    const kept = new Map<number, OperationResult>();
     setRenderResults(client, kept);
     const shared = share(operations$);
     const answered = pipe(

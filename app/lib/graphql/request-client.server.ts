@@ -1,4 +1,4 @@
-import { type AnyVariables, type Client, type SSRData, type SSRExchange, type TypedDocumentNode } from "@urql/core";
+import { type AnyVariables, type Client, type OperationResult, type SSRData, type TypedDocumentNode } from "@urql/core";
 import { createContext, type MiddlewareFunction, type RouterContextProvider } from "react-router";
 import { sessionToken } from "../session.server";
 import { createGraphQLClient } from "./client";
@@ -6,17 +6,19 @@ import { graphqlFetchContext, graphqlQueryRunnerContext } from "./executor-conte
 import { GRAPHQL_PATH } from "../../shared/graphql-path";
 import { timeOrderedLowerBound } from "../../shared/live-cursor";
 import { queryFailure } from "./query-failure";
-import { pageResultsExchange } from "./page-results.server";
-import { queryRunnerExchange } from "./query-runner-exchange.server";
+import { pageResultsExchange, type PageResults } from "./page-results.server";
+import { runnerPageQuery, type PageQuery } from "./page-queries.server";
 import { requestCacheExchange } from "./request-cache.server";
 
 /** This request's GraphQL client and the results it has collected for the page. */
 export type RequestGraphQL = {
   client: Client;
-  ssr: SSRExchange;
+  ssr: PageResults;
   signedIn: boolean;
   /** Messages written after this id were not in this page's data: where the live stream starts. */
   liveSince: string;
+  /** Runs a query for the page: on the embedded API directly, or through the client in front of a hosted one. */
+  query: PageQuery;
 };
 
 export const requestGraphQLContext = createContext<RequestGraphQL | null>(null);
@@ -31,17 +33,20 @@ export function createRequestGraphQL(request: Request, context: Readonly<RouterC
   // Taken before any loader reads data, so nothing written from here on is missed.
   const liveSince = timeOrderedLowerBound(Date.now());
   const ssr = pageResultsExchange();
+  const kept = new Map<number, OperationResult>();
   const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
-  const runQuery = context.get(graphqlQueryRunnerContext);
   const client = createGraphQLClient({
     url: `http://weatherbot.internal${GRAPHQL_PATH}`,
     fetch: context.get(graphqlFetchContext),
-    queries: runQuery ? queryRunnerExchange(runQuery, headers) : undefined,
     headers,
     ssr,
-    cache: requestCacheExchange,
+    cache: requestCacheExchange(kept),
   });
-  return { client, ssr, signedIn: token !== null, liveSince };
+  const run = context.get(graphqlQueryRunnerContext);
+  const query: PageQuery = run
+    ? runnerPageQuery({ client, run, headers, kept, record: ssr.record })
+    : (document, variables) => client.query(document, variables).toPromise();
+  return { client, ssr, signedIn: token !== null, liveSince, query };
 }
 
 /** Named middleware `graphql`: gives every page request its own client. */
@@ -67,7 +72,7 @@ export async function loadQuery<Data, Variables extends AnyVariables>(
   query: TypedDocumentNode<Data, Variables>,
   variables: Variables,
 ): Promise<Data> {
-  const result = await requestGraphQL(context).client.query(query, variables).toPromise();
+  const result = await requestGraphQL(context).query(query, variables);
   if (result.error) throw queryFailure(result.error);
   return result.data as Data;
 }
