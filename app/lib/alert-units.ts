@@ -1,7 +1,7 @@
 import type { TFunction } from "i18next";
 import { airQualityScale } from "../shared/air-quality";
 import type { AirQualityScale, AlertMetric } from "../shared/schema-enums.generated";
-import { WIND_UNITS, type UnitSettings } from "../shared/units";
+import { windUnit, type UnitSettings } from "../shared/units";
 
 type Units = Pick<UnitSettings, "temperatureUnit" | "windSpeedUnit" | "precipitationUnit">;
 type Conversion = { label: string; toMetric: (value: number) => number; fromMetric: (value: number) => number };
@@ -33,7 +33,7 @@ export function thresholdUnit(metric: AlertMetric, units: Units, aqiLabel?: (sca
       return units.precipitationUnit === "INCH" ? scale("in", 2.54) : identity("cm");
     case "WIND_SPEED":
     case "WIND_GUSTS": {
-      const wind = WIND_UNITS[units.windSpeedUnit] ?? WIND_UNITS.KMH!;
+      const wind = windUnit(units);
       return scale(wind.label, wind.kmh);
     }
     case "PRECIPITATION_PROBABILITY":

@@ -84,16 +84,21 @@ export function formatTemperature(celsius: number, units: UnitSettings): string 
     : `${number(units.locale, celsius)} °C`;
 }
 
+type WindUnit = { kmh: number; label: string };
+
 /** Each wind unit by how many km/h one of it is, and its label: the one table for formatting and for the alert editor. */
-export const WIND_UNITS: Readonly<Record<string, { kmh: number; label: string }>> = {
+const WIND_UNITS: Readonly<Record<string, WindUnit>> = {
   KMH: { kmh: 1, label: "km/h" },
   MS: { kmh: 3.6, label: "m/s" },
   MPH: { kmh: 1.609344, label: "mph" },
   KN: { kmh: 1.852, label: "kn" },
-} satisfies Record<WindSpeedUnit, { kmh: number; label: string }>;
+} satisfies Record<WindSpeedUnit, WindUnit>;
+
+/** The reader's wind unit; km/h for a unit this build does not know. */
+export const windUnit = (units: Pick<UnitSettings, "windSpeedUnit">): WindUnit => WIND_UNITS[units.windSpeedUnit] ?? WIND_UNITS.KMH!;
 
 export function formatWindSpeed(kmh: number, units: UnitSettings): string {
-  const unit = WIND_UNITS[units.windSpeedUnit] ?? WIND_UNITS.KMH!;
+  const unit = windUnit(units);
   return `${number(units.locale, kmh / unit.kmh)} ${unit.label}`;
 }
 
