@@ -12,6 +12,7 @@ import { GraphQLDataContext, serializeGraphQLData } from "./lib/graphql/ssr-data
 import { getI18n, i18nRenderView } from "./lib/i18n/middleware.server";
 import { APP_STYLESHEET } from "./lib/inline-stylesheet.server";
 import { NonceContext } from "./lib/nonce";
+import { pageResponse } from "./lib/page-body.server";
 import { DocumentRequestIdContext } from "./lib/request-id";
 import { logRequestError, requestLogContext } from "./lib/request-log-context";
 
@@ -89,7 +90,7 @@ export default function handleRequest(
             const { POSTHOG_KEY, POSTHOG_HOST } = serverEnv();
             responseHeaders.set("Content-Security-Policy", contentSecurityPolicy(nonce, POSTHOG_KEY ? [POSTHOG_HOST] : []));
           }
-          resolve(new Response(body, { headers: responseHeaders, status }));
+          resolve(pageResponse(body, { headers: responseHeaders, status }));
         });
         pipe(page);
       },

@@ -1,10 +1,9 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { createServer, type Server, type ServerResponse } from "node:http";
 import path from "node:path";
-import { createRequestHandler } from "@react-router/express";
 import compression from "compression";
 import express from "express";
-import { RouterContextProvider, type ServerBuild } from "react-router";
+import { RouterContextProvider } from "react-router";
 import type { ViteDevServer } from "vite";
 import { createApi, MAX_REQUEST_BYTES, type Api } from "../api/index.server";
 import { createRequestLimits, type RequestLimits } from "../api/request-limits.server";
@@ -22,6 +21,7 @@ import { inProcessQueryRunner } from "./in-process-queries.server";
 import { createLogger, type Logger } from "./logger.server";
 import { createServerMetrics, isMetricsPath, metricsEndpoint } from "./metrics.server";
 import { attachRequestId, requestIdOf } from "./request-id.server";
+import { createPageRequestHandler, type PageHandler, type ServerBuildSource } from "./page-requests.server";
 import { observeRequests } from "./request-log.server";
 import { refusedOverLimit } from "./request-limit.server";
 import { pageRefusal } from "./request-limit-page.server";
@@ -84,9 +84,6 @@ function serveStatic(app: express.Express, clientDir: string) {
   app.use((req, res, next) => (topLevel.has(req.path.split("/")[1] ?? "") ? files(req, res, next) : next()));
 }
 
-type PageHandler = ReturnType<typeof createRequestHandler>;
-type ServerBuildSource = ServerBuild | (() => Promise<ServerBuild>);
-
 /**
  * React Router's handler of pages, made once its build is here. In production it is given the build
  * itself, loaded once: handed a function, React Router derives its routes and handlers again on every
@@ -145,7 +142,7 @@ function createExpressApp(
   });
 
   const pages = pageHandler(assets, (build, lazyChunks) =>
-    createRequestHandler({
+    createPageRequestHandler({
       build,
       mode: env.NODE_ENV,
       getLoadContext(req) {
