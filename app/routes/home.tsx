@@ -11,7 +11,7 @@ import { dayDetailTarget } from "~/lib/day-detail-link";
 import { ALERT_RULES_QUERY, INBOX_QUERY, inboxVariables, PLACES_QUERY, VIEWER_QUERY } from "~/lib/graphql/documents";
 import { loadQuery } from "~/lib/graphql/request-client.server";
 import type { Load } from "~/lib/graphql/route-load";
-import { getI18n } from "~/lib/i18n/middleware.server";
+import { getLocale, requestT } from "~/lib/i18n/middleware.server";
 import { lazyChunksContext, signedInHomeModules } from "~/lib/lazy-chunks-context";
 import { useNonce } from "~/lib/nonce";
 
@@ -41,7 +41,8 @@ async function loadHome(load: Load, url: string): Promise<boolean> {
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   const signedIn = await loadHome((query, variables) => loadQuery(context, query, variables), request.url);
-  const { t, language } = getI18n(context);
+  const t = requestT(context);
+  const language = getLocale(context);
   // The server renders the dashboard and the cards' air lines: hydration needs their chunks at once, so the page names them.
   const lazyChunks = context.get(lazyChunksContext);
   const modules = signedIn ? signedInHomeModules(language) : [];

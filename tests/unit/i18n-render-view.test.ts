@@ -1,7 +1,8 @@
 import { createInstance, type i18n } from "i18next";
 import { describe, expect, it, vi } from "vitest";
 import { i18nextOptions, SUPPORTED_LOCALES } from "~/lib/i18n/config";
-import { i18nFor, i18nRenderView, KEPT_TEXTS_MAX } from "~/lib/i18n/middleware.server";
+import { RouterContextProvider } from "react-router";
+import { i18nextMiddleware, i18nFor, i18nRenderView, KEPT_TEXTS_MAX, requestT } from "~/lib/i18n/middleware.server";
 import { allResources } from "~/lib/i18n/resources.server";
 
 /** A fixed t as these tests call it: any key, any options (i18next's types allow only known keys and namespaces). */
@@ -107,5 +108,24 @@ describe("the server render's i18next view", () => {
     } finally {
       translate.mockRestore();
     }
+  });
+
+  it("gives loaders the request's lean fixed t: the locale's texts, each translated once", async () => {
+    const context = new RouterContextProvider();
+    const request = new Request("http://localhost/", { headers: { "Accept-Language": "de-DE,de;q=0.9" } });
+    await i18nextMiddleware({ request, context, params: {}, unstable_pattern: "/" } as never, async () => new Response(null));
+    const instance = i18nFor("de-DE");
+    const own = fixedT(instance, "de-DE", "common");
+    const title = own("home.title");
+    const notFound = own("errors.pageNotFound", { path: "/nowhere" });
+    const translate = vi.spyOn(instance, "t");
+    const t = requestT(context);
+    expect(t("home.title")).toBe(title);
+    expect(t("errors.pageNotFound", { path: "/nowhere" })).toBe(notFound);
+    const asked = translate.mock.calls.length;
+    // The next request of that locale gets the texts already worded.
+    expect(requestT(context)("home.title")).toBe(title);
+    expect(requestT(context)("errors.pageNotFound", { path: "/nowhere" })).toBe(notFound);
+    expect(translate).toHaveBeenCalledTimes(asked);
   });
 });
