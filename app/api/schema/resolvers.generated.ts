@@ -133,7 +133,7 @@ export type QueryPreviewAlertRuleArgs = {
 
 export type Mutation = {
   __typename?: "Mutation";
-  /** region: the ISO 3166 country code of the user (GB, US, …) for the first units; by default the language's. */
+  /** region: the ISO 3166 country code of the user (GB, US, ...) for the first units; by default the language's. */
   signUp: Session;
   logIn: Session;
   /** Revokes the session the request was made with. */
@@ -362,9 +362,9 @@ export type AirQuality = {
   stale: Scalars["Boolean"]["output"];
   /** The hour the values are for. */
   time: Scalars["DateTime"]["output"];
-  /** The European Environment Agency's index: 0–20 good … over 100 extremely poor. */
+  /** The European Environment Agency's index: 0-20 good ... over 100 extremely poor. */
   europeanAqi?: Maybe<Scalars["Int"]["output"]>;
-  /** The US EPA's index: 0–50 good … over 300 hazardous. */
+  /** The US EPA's index: 0-50 good ... over 300 hazardous. */
   usAqi?: Maybe<Scalars["Int"]["output"]>;
   /** PM2.5, µg/m³. */
   pm25?: Maybe<Scalars["Float"]["output"]>;

@@ -117,7 +117,7 @@ export const typeDefs = /* GraphQL */ `
 
   type Mutation {
     """
-    region: the ISO 3166 country code of the user (GB, US, …) for the first units; by default the language's.
+    region: the ISO 3166 country code of the user (GB, US, ...) for the first units; by default the language's.
     """
     signUp(email: String!, password: String!, language: Language, timeZone: TimeZone, region: String): Session!
     logIn(email: String!, password: String!): Session!
@@ -304,12 +304,12 @@ export const typeDefs = /* GraphQL */ `
     time: DateTime!
 
     """
-    The European Environment Agency's index: 0–20 good … over 100 extremely poor.
+    The European Environment Agency's index: 0-20 good ... over 100 extremely poor.
     """
     europeanAqi: Int
 
     """
-    The US EPA's index: 0–50 good … over 300 hazardous.
+    The US EPA's index: 0-50 good ... over 300 hazardous.
     """
     usAqi: Int
 
