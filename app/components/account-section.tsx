@@ -1,6 +1,7 @@
 import { useEffect, useId, useState } from "react";
 import { useTranslation } from "~/lib/i18n/use-translation";
-import { Form, Link, useActionData, useNavigation, useSearchParams } from "react-router";
+import { Form, useActionData, useNavigation, useSearchParams } from "react-router";
+import { Link } from "~/lib/navigation/links";
 import type { AccountActionData } from "~/lib/account.server";
 
 function Field({

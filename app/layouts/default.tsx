@@ -1,5 +1,6 @@
 import { useTranslation } from "~/lib/i18n/use-translation";
-import { Link, NavLink, Outlet, type NavLinkProps } from "react-router";
+import { Outlet } from "react-router";
+import { Link, NavLink, type NavLinkProps } from "~/lib/navigation/links";
 import { useQuery } from "~/lib/graphql/use-query";
 import type { Route } from "./+types/default";
 import { ColorModeToggle } from "~/components/color-mode-toggle";
