@@ -22,7 +22,10 @@ async function rendered(url: string, element: ReactNode): Promise<string> {
   );
 }
 
-const LINKS: LinkProps[] = [
+/** Data attributes are attributes of a link too (JSX allows them; an object typed LinkProps does not say so). */
+type WithData<P> = P & { [data: `data-${string}`]: string };
+
+const LINKS: WithData<LinkProps>[] = [
   { to: "/settings?section=account", className: "link", children: "Account" },
   { to: "/#inbox-heading", "aria-label": "3 unread", "data-testid": "unread-badge", children: "3" },
   { to: "/?place=0b6e&day=2026-11-25", className: "link", target: "_blank", discover: "none", replace: true, children: "Today" },
