@@ -10,7 +10,7 @@ import { requestGraphQLContext } from "./lib/graphql/request-client.server";
 import { GraphQLClientSourceContext } from "./lib/graphql/provider";
 import { GraphQLDataContext, serializeGraphQLData } from "./lib/graphql/ssr-data";
 import { getI18n, i18nRenderView } from "./lib/i18n/middleware.server";
-import { APP_STYLESHEET } from "./lib/inline-stylesheet.server";
+import { APP_STYLESHEET, APP_STYLESHEET_BYTES } from "./lib/inline-stylesheet.server";
 import { NonceContext } from "./lib/nonce";
 import { pageResponse } from "./lib/page-body.server";
 import { DocumentRequestIdContext } from "./lib/request-id";
@@ -73,8 +73,11 @@ export default function handleRequest(
       onAllReady() {
         const chunks: Uint8Array[] = [];
         const page = new Writable({
-          write(chunk: Uint8Array, _encoding, done) {
-            chunks.push(chunk);
+          // React writes its long texts as strings: the stylesheet, the same on every page, is encoded once.
+          decodeStrings: false,
+          write(chunk: Uint8Array | string, _encoding, done) {
+            if (typeof chunk !== "string") chunks.push(chunk);
+            else chunks.push(chunk === APP_STYLESHEET && APP_STYLESHEET_BYTES ? APP_STYLESHEET_BYTES : Buffer.from(chunk));
             done();
           },
         });
