@@ -14,8 +14,9 @@ export const REACT_DOM_SERVER_FILE = path.join(
 type Change = { why: string; find: string; replace: string; times?: number };
 
 /**
- * Three changes to React's server renderer (react-dom 19.3), each giving the same page for less work:
- * a signed-in page spends about 6–8 % less CPU (scripts/bench/pages.ts; decision 017).
+ * Four changes to React's server renderer (react-dom 19.3), in five places, each giving the same page for less
+ * work: its strings written without a view each (the first two), no byte length of every string, no
+ * AsyncLocalStorage (the last two). A signed-in page spends 7–8 % less CPU (alternating runs; decision 017).
  */
 export const REACT_DOM_SERVER_CHANGES: readonly Change[] = [
   {
