@@ -1,4 +1,3 @@
-import { Writable } from "node:stream";
 import { renderToPipeableStream } from "react-dom/server";
 import { I18nextProvider } from "react-i18next";
 import type { EntryContext, HandleErrorFunction, RouterContextProvider } from "react-router";
@@ -10,9 +9,9 @@ import { requestGraphQLContext } from "./lib/graphql/request-client.server";
 import { GraphQLClientSourceContext } from "./lib/graphql/provider";
 import { GraphQLDataContext, serializeGraphQLData } from "./lib/graphql/ssr-data";
 import { getI18n, i18nRenderView } from "./lib/i18n/middleware.server";
-import { APP_STYLESHEET, APP_STYLESHEET_BYTES } from "./lib/inline-stylesheet.server";
+import { APP_STYLESHEET, APP_STYLESHEET_TEXT } from "./lib/inline-stylesheet.server";
 import { NonceContext } from "./lib/nonce";
-import { pageResponse } from "./lib/page-body.server";
+import { pageCollector, pageResponse } from "./lib/page-body.server";
 import { DocumentRequestIdContext } from "./lib/request-id";
 import { logRequestError, requestLogContext } from "./lib/request-log-context";
 
@@ -71,19 +70,8 @@ export default function handleRequest(
         status = responseStatusCode;
       },
       onAllReady() {
-        const chunks: Uint8Array[] = [];
-        const page = new Writable({
-          // React writes its long texts as strings: the stylesheet, the same on every page, is encoded once.
-          decodeStrings: false,
-          write(chunk: Uint8Array | string, _encoding, done) {
-            if (typeof chunk !== "string") chunks.push(chunk);
-            else chunks.push(chunk === APP_STYLESHEET && APP_STYLESHEET_BYTES ? APP_STYLESHEET_BYTES : Buffer.from(chunk));
-            done();
-          },
-        });
-        page.on("finish", () => {
+        const page = pageCollector(APP_STYLESHEET_TEXT, (body) => {
           clearTimeout(abortTimer);
-          const body = Buffer.concat(chunks);
           responseHeaders.set("Content-Type", "text/html; charset=utf-8");
           responseHeaders.set("Content-Length", String(body.byteLength));
           // Pages are never kept by shared caches and always revalidated; a signed-in user's

@@ -1,3 +1,5 @@
+import { Writable } from "node:stream";
+
 /**
  * A rendered page's bytes, handed from the render (entry.server.tsx) to the server's page handler
  * (app/server/page-requests.server.ts) beside its Response rather than inside it. The page is
@@ -17,4 +19,26 @@ export function pageResponse(body: Buffer, init: ResponseInit): Response {
 /** The bytes of a Response made by `pageResponse`; undefined for any other Response. */
 export function pageBodyOf(response: Response): Buffer | undefined {
   return bodies.get(response);
+}
+
+/** A text that comes often, with its UTF-8 bytes made once. */
+export type EncodedText = { text: string; bytes: Buffer };
+export const encodedText = (text: string): EncodedText => ({ text, bytes: Buffer.from(text) });
+
+/**
+ * Where React writes a page: it gathers the chunks and gives the page's bytes whole when React ends it. React writes
+ * its long texts as strings; `known`, the same text on every page (the stylesheet), goes in as its bytes.
+ */
+export function pageCollector(known: EncodedText | null, onFinish: (body: Buffer) => void): Writable {
+  const chunks: Uint8Array[] = [];
+  const page = new Writable({
+    decodeStrings: false,
+    write(chunk: Uint8Array | string, _encoding, done) {
+      if (typeof chunk !== "string") chunks.push(chunk);
+      else chunks.push(chunk === known?.text ? known.bytes : Buffer.from(chunk));
+      done();
+    },
+  });
+  page.on("finish", () => onFinish(Buffer.concat(chunks)));
+  return page;
 }

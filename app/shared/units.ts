@@ -71,12 +71,18 @@ const number = (locale: string, value: number, digits = 0, fixed = false): strin
   let writers = numberWriters.get(locale);
   if (!writers) numberWriters.set(locale, (writers = []));
   const slot = digits * 2 + (fixed ? 1 : 0);
-  const writer = (writers[slot] ??= {
-    format: new Intl.NumberFormat(locale, { maximumFractionDigits: digits, minimumFractionDigits: fixed ? digits : 0 }),
-    texts: new Map(),
-  });
-  return keptText(writer.texts, MAX_KEPT_NUMBER_TEXTS, value, () => writer.format.format(value));
+  const writer = (writers[slot] ??= numberWriter(locale, { maximumFractionDigits: digits, minimumFractionDigits: fixed ? digits : 0 }));
+  return written(writer, value);
 };
+
+const numberWriter = (locale: string, options: Intl.NumberFormatOptions): NumberWriter => ({
+  format: new Intl.NumberFormat(locale, options),
+  texts: new Map(),
+});
+
+/** The text of `value`, kept; Intl writes `shown` (a percentage writes value / 100). */
+const written = (writer: NumberWriter, value: number, shown = value): string =>
+  keptText(writer.texts, MAX_KEPT_NUMBER_TEXTS, value, () => writer.format.format(shown));
 
 export function formatTemperature(celsius: number, units: UnitSettings): string {
   return units.temperatureUnit === "FAHRENHEIT"
@@ -174,12 +180,8 @@ const percentWriters = new Map<string, NumberWriter>();
 
 export function formatPercent(percent: number, locale: string): string {
   let writer = percentWriters.get(locale);
-  if (!writer) {
-    writer = { format: new Intl.NumberFormat(locale, { style: "percent", maximumFractionDigits: 0 }), texts: new Map() };
-    percentWriters.set(locale, writer);
-  }
-  const { format, texts } = writer;
-  return keptText(texts, MAX_KEPT_NUMBER_TEXTS, percent, () => format.format(percent / 100));
+  if (!writer) percentWriters.set(locale, (writer = numberWriter(locale, { style: "percent", maximumFractionDigits: 0 })));
+  return written(writer, percent, percent / 100);
 }
 
 /**

@@ -1,8 +1,8 @@
 import { createServer, request as httpRequest, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import express from "express";
-import { afterEach, describe, expect, it } from "vitest";
-import { pageBodyOf, pageResponse } from "~/lib/page-body.server";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { encodedText, pageBodyOf, pageCollector, pageResponse } from "~/lib/page-body.server";
 import { requestOf, sendResponse } from "~/server/page-requests.server";
 
 const servers: Server[] = [];
@@ -134,5 +134,28 @@ describe("the request React Router is handed", () => {
     client.destroy();
     await aborted;
     expect(request.signal.aborted).toBe(true);
+  });
+});
+
+describe("the page's collector", () => {
+  const collect = (known: ReturnType<typeof encodedText>, write: (page: NodeJS.WritableStream) => void) =>
+    new Promise<Buffer>((resolve) => {
+      const page = pageCollector(known, resolve);
+      write(page);
+      page.end();
+    });
+
+  it("gives the page whole, bytes and strings in order, and encodes the text it knows only once", async () => {
+    const stylesheet = encodedText(`:root{--sun:"☀"}${"p{margin:0}".repeat(4_000)}`);
+    const from = vi.spyOn(Buffer, "from");
+    const body = await collect(stylesheet, (page) => {
+      page.write(new TextEncoder().encode("<html><head><style>"));
+      page.write(stylesheet.text);
+      page.write("</style></head><body>Köln ");
+      page.write(stylesheet.text);
+    });
+    expect(body.toString("utf8")).toBe(`<html><head><style>${stylesheet.text}</style></head><body>Köln ${stylesheet.text}`);
+    // Only the other text was encoded.
+    expect(from.mock.calls.map(([text]) => text)).toEqual(["</style></head><body>Köln "]);
   });
 });
