@@ -26,19 +26,34 @@ export type EncodedText = { text: string; bytes: Buffer };
 export const encodedText = (text: string): EncodedText => ({ text, bytes: Buffer.from(text) });
 
 /**
- * Where React writes a page: it gathers the chunks and gives the page's bytes whole when React ends it. React writes
- * its long texts as strings; `known`, the same text on every page (the stylesheet), goes in as its bytes.
+ * Where React writes a page: it keeps the chunks and gives the page's bytes whole when React ends it, encoded once into
+ * one Buffer. React's server build writes its text as strings (scripts/react-dom-server-plugin.ts): the page joined,
+ * and its long texts apart. `known`, the same text on every page (the stylesheet), goes in as its bytes.
  */
 export function pageCollector(known: EncodedText | null, onFinish: (body: Buffer) => void): Writable {
-  const chunks: Uint8Array[] = [];
+  const chunks: (Uint8Array | string)[] = [];
   const page = new Writable({
     decodeStrings: false,
     write(chunk: Uint8Array | string, _encoding, done) {
-      if (typeof chunk !== "string") chunks.push(chunk);
-      else chunks.push(chunk === known?.text ? known.bytes : Buffer.from(chunk));
+      chunks.push(chunk === known?.text ? known.bytes : chunk);
       done();
     },
   });
-  page.on("finish", () => onFinish(Buffer.concat(chunks)));
+  page.on("finish", () => onFinish(joinedBytes(chunks)));
   return page;
+}
+
+function joinedBytes(chunks: readonly (Uint8Array | string)[]): Buffer {
+  let size = 0;
+  for (const chunk of chunks) size += typeof chunk === "string" ? Buffer.byteLength(chunk) : chunk.byteLength;
+  const body = Buffer.allocUnsafe(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    if (typeof chunk === "string") at += body.write(chunk, at);
+    else {
+      body.set(chunk, at);
+      at += chunk.byteLength;
+    }
+  }
+  return body;
 }

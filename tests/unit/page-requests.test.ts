@@ -147,7 +147,7 @@ describe("the page's collector", () => {
 
   it("gives the page whole, bytes and strings in order, and encodes the text it knows only once", async () => {
     const stylesheet = encodedText(`:root{--sun:"☀"}${"p{margin:0}".repeat(4_000)}`);
-    const from = vi.spyOn(Buffer, "from");
+    const encode = vi.spyOn(Buffer.prototype, "write");
     const body = await collect(stylesheet, (page) => {
       page.write(new TextEncoder().encode("<html><head><style>"));
       page.write(stylesheet.text);
@@ -156,6 +156,6 @@ describe("the page's collector", () => {
     });
     expect(body.toString("utf8")).toBe(`<html><head><style>${stylesheet.text}</style></head><body>Köln ${stylesheet.text}`);
     // Only the other text was encoded.
-    expect(from.mock.calls.map(([text]) => text)).toEqual(["</style></head><body>Köln "]);
+    expect(encode.mock.calls.map(([text]) => text)).toEqual(["</style></head><body>Köln "]);
   });
 });

@@ -37,20 +37,21 @@ const original = readFileSync(REACT_DOM_SERVER_FILE, "utf8");
 const unchanged = rendererFrom(original);
 const changed = rendererFrom(patchReactDomServer(original));
 
-/** The page as entry.server.tsx renders it: whole, once everything is ready, never in parts. */
-function render(renderer: Renderer, element: ReactNode): Promise<Buffer> {
+/** What the renderer hands its destination, as entry.server.tsx renders a page: whole, once everything is ready. */
+function writesOf(renderer: Renderer, element: ReactNode): Promise<(string | Uint8Array)[]> {
   return new Promise((resolve, reject) => {
     const { pipe } = renderer.renderToPipeableStream(element, {
       progressiveChunkSize: Number.POSITIVE_INFINITY,
       onAllReady() {
-        const chunks: Buffer[] = [];
+        const writes: (string | Uint8Array)[] = [];
         const page = new Writable({
-          write(chunk: Buffer, _encoding, done) {
-            chunks.push(chunk);
+          decodeStrings: false,
+          write(chunk: string | Uint8Array, _encoding, done) {
+            writes.push(chunk);
             done();
           },
         });
-        page.on("finish", () => resolve(Buffer.concat(chunks)));
+        page.on("finish", () => resolve(writes));
         pipe(page);
       },
       onShellError: reject,
@@ -58,6 +59,9 @@ function render(renderer: Renderer, element: ReactNode): Promise<Buffer> {
     });
   });
 }
+
+const render = async (renderer: Renderer, element: ReactNode) =>
+  Buffer.concat((await writesOf(renderer, element)).map((chunk) => (typeof chunk === "string" ? Buffer.from(chunk) : chunk)));
 
 // Elements of React's production build, like the renderer under test (the tests run with NODE_ENV=test).
 const { createElement: h, lazy, Suspense } = React;
@@ -96,6 +100,10 @@ describe("React's server renderer as the build bundles it (scripts/react-dom-ser
     expect(() => patchReactDomServer(original.replace("function finishedSegment(", "function finishSegment("))).toThrow(
       /not the one scripts\/react-dom-server-plugin.ts was written for/,
     );
+    // A function replaced whole must end where it expects.
+    expect(() => patchReactDomServer(original.replace("function writeToDestination(", "function writeOut("))).toThrow(
+      /not the one scripts\/react-dom-server-plugin.ts was written for/,
+    );
   });
 
   it("gives byte for byte the page React gives, in every width of UTF-8 and across its buffers", async () => {
@@ -108,18 +116,25 @@ describe("React's server renderer as the build bundles it (scripts/react-dom-ser
     expect(actual.toString("utf8")).toContain("東京の天気");
   });
 
-  it("writes strings into its buffers without a view per string, and measures no string's bytes", async () => {
+  it("hands on the page as text, joined, encoding none of it and measuring no string's bytes", async () => {
     await render(changed, page());
-    const subarray = vi.spyOn(Uint8Array.prototype, "subarray");
+    const encodeInto = vi.spyOn(TextEncoder.prototype, "encodeInto");
+    const encode = vi.spyOn(Buffer.prototype, "write");
     const byteLength = vi.spyOn(Buffer, "byteLength");
-    const html = await render(changed, page());
-    // A view per full buffer handed on, not one per string (the page has thousands of them).
-    expect(subarray.mock.calls.length).toBeLessThan(html.byteLength / 4096 + 10);
+    const writes = await writesOf(changed, page());
+    expect(writes.every((chunk) => typeof chunk === "string")).toBe(true);
+    // The page's thousands of chunks joined: one text between two long ones (over 2,048 characters) at most.
+    const long = writes.filter((chunk) => chunk.length > 2_048).length;
+    expect(long).toBeGreaterThan(10);
+    expect(writes.length).toBeLessThanOrEqual(2 * long + 1);
+    expect(encodeInto).not.toHaveBeenCalled();
+    expect(encode).not.toHaveBeenCalled();
     expect(byteLength).not.toHaveBeenCalled();
 
-    subarray.mockClear();
-    await render(unchanged, page());
-    expect(subarray.mock.calls.length).toBeGreaterThan(1_000);
+    // React as it ships encodes its chunks into byte buffers as it goes.
+    const shipped = await writesOf(unchanged, page());
+    expect(shipped.some((chunk) => typeof chunk !== "string")).toBe(true);
+    expect(encodeInto.mock.calls.length).toBeGreaterThan(1_000);
   });
 
   it("does not render the fallback of a boundary that finished, and turns on no AsyncLocalStorage", async () => {
