@@ -17,9 +17,9 @@ export const REACT_DOM_SERVER_FILE = path.join(
 type Change = { why: string; find: string; until?: string; replace: string; times?: number };
 
 /**
- * Six changes to React's server renderer (react-dom 19.3), in seven places, each giving the same page for less work:
- * it writes the page as text (the first four), measures no string's bytes, and runs in no AsyncLocalStorage (the
- * last two). Decision 017 has their figures.
+ * Seven changes to React's server renderer (react-dom 19.3), in eight places, each giving the same page for less
+ * work: it writes the page as text (the first four), measures no string's bytes (the fifth), and runs in no
+ * AsyncLocalStorage (the last two). Decision 017 has their figures.
  */
 export const REACT_DOM_SERVER_CHANGES: readonly Change[] = [
   {

@@ -2,6 +2,8 @@ import { use } from "react";
 import type { i18n as I18n } from "i18next";
 import { airTextsLoaded } from "~/lib/i18n/air-texts";
 import { aqiCategory, aqiOn, airQualityScale } from "~/shared/air-quality";
+import type { AirQualityScale } from "~/shared/schema-enums.generated";
+import { keptByObject } from "~/lib/kept-by-object";
 import { formatNumber, formatShortList } from "~/shared/units";
 import type { DisplaySettings } from "~/lib/display-settings";
 import type { WeatherFieldsFragment } from "~/lib/graphql/documents.generated";
@@ -19,8 +21,20 @@ export default function AirQualityLine({ report, settings, i18n }: { report: Air
   const locale = i18n.language;
   const loading = airTextsLoaded(i18n, locale);
   if (loading) use(loading);
-  const t = i18n.getFixedT(locale, "air");
   const scale = airQualityScale(settings);
+  const line = lineOf(report, `${locale}\0${settings.locale}\0${scale}`, i18n, scale, settings.locale);
+  if (line === null) return null;
+  // One line of text: ten cards of it go into the page, which must stay light to send.
+  return (
+    <p className="text-sm" data-testid="air-quality">
+      {line}
+    </p>
+  );
+}
+
+/** The line in the reader's language, scale and number format; null when nothing is known. Kept with the report. */
+const lineOf = keptByObject((report: AirQualityReport, i18n: I18n, scale: AirQualityScale, numberLocale: string): string | null => {
+  const t = i18n.getFixedT(i18n.language, "air");
   const index = aqiOn(scale, report);
   const parts: string[] = [];
   if (index !== null) {
@@ -28,24 +42,18 @@ export default function AirQualityLine({ report, settings, i18n }: { report: Air
       t("label", {
         category: t(`category.${aqiCategory(scale, index)}`),
         scale: t(`scale.${scale}`),
-        value: formatNumber(index, settings.locale),
+        value: formatNumber(index, numberLocale),
       }),
     );
   }
   if (report.pm25 !== null) {
-    parts.push(t("pm25", { value: formatNumber(report.pm25, settings.locale, report.pm25 < 10 ? 1 : 0) }));
+    parts.push(t("pm25", { value: formatNumber(report.pm25, numberLocale, report.pm25 < 10 ? 1 : 0) }));
   }
   if (report.pollen.length > 0) {
     const counts = report.pollen.map((count) =>
-      t("pollenCount", { kind: t(`pollenKind.${count.kind}`), value: formatNumber(count.grains, settings.locale) }),
+      t("pollenCount", { kind: t(`pollenKind.${count.kind}`), value: formatNumber(count.grains, numberLocale) }),
     );
-    parts.push(t("pollen", { list: formatShortList(counts, settings.locale) }));
+    parts.push(t("pollen", { list: formatShortList(counts, numberLocale) }));
   }
-  if (parts.length === 0) return null;
-  // One line of text: ten cards of it go into the page, which must stay light to send.
-  return (
-    <p className="text-sm" data-testid="air-quality">
-      {parts.join(" · ")}
-    </p>
-  );
-}
+  return parts.length === 0 ? null : parts.join(" · ");
+});

@@ -27,6 +27,7 @@ import {
 } from "~/shared/units";
 import { ConditionIcon } from "./condition-icon";
 import { formatRelativeAge } from "~/lib/relative-age";
+import { keptByObject } from "~/lib/kept-by-object";
 
 const HOURS_SHOWN = 24;
 
@@ -162,8 +163,44 @@ function Sun({
 /** The hours from the one now running, in the place's time zone. */
 function upcomingHours(hourly: HourlyForecast[], now: number): HourlyForecast[] {
   const hourStart = Math.floor(now / 3_600_000) * 3_600_000;
-  return hourly.filter((hour) => Date.parse(hour.time) >= hourStart).slice(0, HOURS_SHOWN);
+  return hoursFrom(hourly, String(hourStart), hourStart);
 }
+
+/** Kept with the forecast's hours for the hour running: the strip's chart below is kept with what this gives. */
+const hoursFrom = keptByObject((hourly: HourlyForecast[], hourStart: number) =>
+  hourly.filter((hour) => Date.parse(hour.time) >= hourStart).slice(0, HOURS_SHOWN),
+);
+
+const CHART_STEP = 10;
+
+/**
+ * The strip's chart: a temperature line over one path of chance-of-rain bars, 28 units at 100 % (the page draws 24
+ * of them per card). Kept with the hours.
+ */
+const chartOf = keptByObject((hours: HourlyForecast[]) => {
+  const temperatures = hours.map((hour) => hour.temperature);
+  const low = Math.min(...temperatures);
+  const span = Math.max(1, Math.max(...temperatures) - low);
+  const step = CHART_STEP;
+  const y = (temperature: number) => 4 + (1 - (temperature - low) / span) * 24;
+  const line = hours.map((hour, i) => `${i * step + step / 2},${y(hour.temperature).toFixed(1)}`).join(" ");
+  const bars = hours
+    .map((hour, i) => {
+      const height = Number(((hour.precipitationProbability / 100) * 28).toFixed(2));
+      return `M${i * step + 2} ${Number((32 - height).toFixed(2))}h${step - 4}v${height}h${4 - step}z`;
+    })
+    .join("");
+  return { line, bars };
+});
+
+/** Each hour's clock, temperature and chance of rain as the reader reads them. Kept with the hours. */
+const hourTextsOf = keptByObject((hours: HourlyForecast[], settings: DisplaySettings, timeZone: string) =>
+  hours.map((hour) => ({
+    clock: formatHour(new Date(hour.time), settings.locale, timeZone, settings.hour12),
+    degrees: formatDegrees(hour.temperature, settings),
+    rain: formatPercent(hour.precipitationProbability, settings.locale),
+  })),
+);
 
 /** A strip of hours: a temperature line over chance-of-rain bars, with the hour, icon and value under each. */
 function HourlyStrip({
@@ -182,19 +219,8 @@ function HourlyStrip({
   if (hours.length === 0) return null;
   const conditionName = conditionNames(t);
   const chanceOfRain = t("weather.chanceOfRain", { value: "" });
-  const temperatures = hours.map((hour) => hour.temperature);
-  const low = Math.min(...temperatures);
-  const span = Math.max(1, Math.max(...temperatures) - low);
-  const step = 10;
-  const y = (temperature: number) => 4 + (1 - (temperature - low) / span) * 24;
-  const line = hours.map((hour, i) => `${i * step + step / 2},${y(hour.temperature).toFixed(1)}`).join(" ");
-  // One path of chance-of-rain bars, 28 units at 100 %: the page draws 24 of them per card.
-  const bars = hours
-    .map((hour, i) => {
-      const height = Number(((hour.precipitationProbability / 100) * 28).toFixed(2));
-      return `M${i * step + 2} ${Number((32 - height).toFixed(2))}h${step - 4}v${height}h${4 - step}z`;
-    })
-    .join("");
+  const { line, bars } = chartOf(hours, "");
+  const texts = hourTextsOf(hours, `${settings.locale}|${timeZone}|${settings.hour12}|${settings.temperatureUnit}`, settings, timeZone);
   return (
     // Every card has this landmark: the place's name tells them apart.
     <section aria-label={t("weather.nextHoursIn", { place })} className="mt-5">
@@ -208,7 +234,7 @@ function HourlyStrip({
       >
         <div className="relative" style={{ width: `${hours.length * 3}rem` }}>
           <svg
-            viewBox={`0 0 ${hours.length * step} 32`}
+            viewBox={`0 0 ${hours.length * CHART_STEP} 32`}
             preserveAspectRatio="none"
             className="h-10 w-full text-primary"
             role="img"
@@ -218,15 +244,15 @@ function HourlyStrip({
             <polyline points={line} fill="none" stroke="currentColor" strokeWidth="1.5" vectorEffect="non-scaling-stroke" />
           </svg>
           <ol className="grid text-center text-xs" style={{ gridTemplateColumns: `repeat(${hours.length}, 3rem)` }}>
-            {hours.map((hour) => (
+            {hours.map((hour, i) => (
               <li key={hour.time} className="forecast-hour">
-                <span className="text-muted">{formatHour(new Date(hour.time), settings.locale, timeZone, settings.hour12)}</span>
+                <span className="text-muted">{texts[i]!.clock}</span>
                 <ConditionIcon condition={hour.condition} isDay={hour.isDay} size={20} />
                 <span className="sr-only">{conditionName(hour.condition)}</span>
-                <span className="font-medium tabular-nums">{formatDegrees(hour.temperature, settings)}</span>
+                <span className="font-medium tabular-nums">{texts[i]!.degrees}</span>
                 <span className="forecast-rain">
                   <span className="sr-only">{chanceOfRain}</span>
-                  {formatPercent(hour.precipitationProbability, settings.locale)}
+                  {texts[i]!.rain}
                 </span>
               </li>
             ))}

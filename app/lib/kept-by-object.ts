@@ -1,0 +1,23 @@
+/** How many values one object keeps (one per reader's settings, hour, ...) before it starts again. */
+export const KEPT_PER_OBJECT_MAX = 16;
+
+/**
+ * `derive`, with what it made kept as long as the object lives, by a key that names everything else it reads (its
+ * other arguments). For values derived from data that never changes once made: the server's kept answers are shared
+ * by every page that shows them (decision 017), so the second page's card reads the texts and paths the first one
+ * made; in the browser, a new answer is a new object.
+ */
+export function keptByObject<O extends object, A extends unknown[], V>(
+  derive: (object: O, ...args: A) => V,
+): (object: O, key: string, ...args: A) => V {
+  const kept = new WeakMap<O, Map<string, V>>();
+  return (object, key, ...args) => {
+    let values = kept.get(object);
+    if (values === undefined) kept.set(object, (values = new Map()));
+    if (values.has(key)) return values.get(key) as V;
+    const value = derive(object, ...args);
+    if (values.size >= KEPT_PER_OBJECT_MAX) values.clear();
+    values.set(key, value);
+    return value;
+  };
+}
