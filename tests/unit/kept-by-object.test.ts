@@ -26,6 +26,20 @@ describe("keptByObject", () => {
     expect(derive).toHaveBeenCalledTimes(1);
   });
 
+  it("keeps nothing in the browser, where a card renders again when its answer changed", () => {
+    vi.stubEnv("SSR", false);
+    try {
+      const derive = vi.fn((hours: number[]) => hours.length);
+      const count = keptByObject(derive);
+      const hours = [1, 2];
+      expect(count(hours, "")).toBe(2);
+      expect(count(hours, "")).toBe(2);
+      expect(derive).toHaveBeenCalledTimes(2);
+    } finally {
+      vi.unstubAllEnvs();
+    }
+  });
+
   it("keeps a bounded number of values per object, starting again past it", () => {
     const derive = vi.fn((_object: object, hour: number) => hour * 2);
     const doubled = keptByObject(derive);
