@@ -1,3 +1,5 @@
+import { keptValue } from "~/shared/kept-value";
+
 /** How many values one object keeps (one per reader's settings, hour, ...) before it starts again. */
 export const KEPT_PER_OBJECT_MAX = 16;
 
@@ -7,7 +9,7 @@ export const KEPT_PER_OBJECT_MAX = 16;
  * by every page that shows them (decision 017), so the second page's card reads the texts and paths the first one
  * made. In the browser it only derives.
  */
-export function keptByObject<O extends object, A extends unknown[], V>(
+export function keptByObject<O extends object, A extends unknown[], V extends NonNullable<unknown> | null>(
   derive: (object: O, ...args: A) => V,
 ): (object: O, key: string, ...args: A) => V {
   // The browser renders a card again only when something changed, most often its answer: there it derives anew, and
@@ -17,10 +19,6 @@ export function keptByObject<O extends object, A extends unknown[], V>(
   return (object, key, ...args) => {
     let values = kept.get(object);
     if (values === undefined) kept.set(object, (values = new Map()));
-    if (values.has(key)) return values.get(key) as V;
-    const value = derive(object, ...args);
-    if (values.size >= KEPT_PER_OBJECT_MAX) values.clear();
-    values.set(key, value);
-    return value;
+    return keptValue(values, KEPT_PER_OBJECT_MAX, key, () => derive(object, ...args));
   };
 }

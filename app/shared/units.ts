@@ -1,4 +1,5 @@
 import type { WindSpeedUnit } from "./schema-enums.generated";
+import { keptValue } from "./kept-value";
 
 /** Turning the API's metric values into the user's units, formatted for their locale. */
 export type UnitSettings = {
@@ -21,20 +22,6 @@ function cached<T extends Formatter>(key: string, create: () => T): T {
   return formatter;
 }
 
-/**
- * The text kept under `key`, or the one `compute` gives, then kept: at most `max` of them, the store cleared whole when
- * full (cheaper than tracking age; what it held is computed again as asked).
- */
-function keptText<K>(texts: Map<K, string>, max: number, key: K, compute: () => string): string {
-  let text = texts.get(key);
-  if (text === undefined) {
-    if (texts.size >= max) texts.clear();
-    text = compute();
-    texts.set(key, text);
-  }
-  return text;
-}
-
 /** Texts kept by format and instant; cleared whole when full, so it never holds more than this many. */
 export const MAX_KEPT_INSTANT_TEXTS = 20_000;
 const instantTexts = new Map<string, string>();
@@ -45,7 +32,7 @@ const instantTexts = new Map<string, string>();
  * more than a lookup (the engine's wording of 28,000 alerts spent two thirds of its time in Intl).
  */
 export function keptInstantText(key: string, instant: Date, compute: (instant: Date) => string): string {
-  return keptText(instantTexts, MAX_KEPT_INSTANT_TEXTS, `${key}|${instant.getTime()}`, () => compute(instant));
+  return keptValue(instantTexts, MAX_KEPT_INSTANT_TEXTS, `${key}|${instant.getTime()}`, () => compute(instant));
 }
 
 /** An instant in a date-time format (built once under `key` from `options`), its text kept (see keptInstantText). */
@@ -82,7 +69,7 @@ const numberWriter = (locale: string, options: Intl.NumberFormatOptions): Number
 
 /** The text of `value`, kept; Intl writes `shown` (a percentage writes value / 100). */
 const written = (writer: NumberWriter, value: number, shown = value): string =>
-  keptText(writer.texts, MAX_KEPT_NUMBER_TEXTS, value, () => writer.format.format(shown));
+  keptValue(writer.texts, MAX_KEPT_NUMBER_TEXTS, value, () => writer.format.format(shown));
 
 export function formatTemperature(celsius: number, units: UnitSettings): string {
   return units.temperatureUnit === "FAHRENHEIT"

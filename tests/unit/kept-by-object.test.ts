@@ -17,7 +17,7 @@ describe("keptByObject", () => {
     expect(derive).toHaveBeenCalledTimes(3);
   });
 
-  it("keeps what derive gave even when it is null or undefined", () => {
+  it("keeps what derive gave even when it is null", () => {
     const derive = vi.fn((): null => null);
     const nothing = keptByObject(derive);
     const report = {};
