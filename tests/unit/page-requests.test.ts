@@ -2,7 +2,7 @@ import { createServer, request as httpRequest, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import express from "express";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { encodedText, pageBodyOf, pageCollector, pageResponse } from "~/lib/page-body.server";
+import { encodedText, pageBodyOf, pageCollector, pageResponse, type EncodedText } from "~/lib/page-body.server";
 import { requestOf, sendResponse } from "~/server/page-requests.server";
 
 const servers: Server[] = [];
@@ -138,7 +138,7 @@ describe("the request React Router is handed", () => {
 });
 
 describe("the page's collector", () => {
-  const collect = (known: ReturnType<typeof encodedText>, write: (page: NodeJS.WritableStream) => void) =>
+  const collect = (known: EncodedText, write: (page: NodeJS.WritableStream) => void) =>
     new Promise<Buffer>((resolve) => {
       const page = pageCollector(known, resolve);
       write(page);
