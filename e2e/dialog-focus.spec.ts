@@ -98,7 +98,6 @@ test.describe("focus after removing something", () => {
     const account = await accountWithPlace(request, baseURL!, "Alpha");
     await account.gql(E2eDialogFocusAddBravoDocument);
     await signInBrowser(context, baseURL!, account.token);
-    await page.clock.install();
     await gotoHydrated(page, "/settings");
     const section = page.getByRole("region", { name: "Places" });
 

@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { startFakeOpenMeteo } from "../tests/fakes/open-meteo";
-import { expect, gotoHydrated, test } from "./fixtures";
+import { expect, gotoHydrated, pinClock, test } from "./fixtures";
 import { startAppServer } from "./support/app-server";
 import { goOffline, goOnline, signedInOnlineOnce, waitForOfflineQueue, waitForOfflineReady } from "./support/pwa";
 import { accountWithPlace, signInBrowser, uniqueEmail } from "./support/graphql";
@@ -70,6 +70,7 @@ test.describe("the add-place dialog when something is down", () => {
     const weather = await startFakeOpenMeteo();
     const server = await startAppServer({ OPEN_METEO_FORECAST_URL: weather.url, OPEN_METEO_GEOCODING_URL: weather.url });
     const context = await browser.newContext({ baseURL: server.baseURL });
+    await pinClock(context);
     try {
       consoleGuard.allow(/status of 5\d\d/);
       const account = await accountWithPlace(context.request, server.baseURL, "Home");

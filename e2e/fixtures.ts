@@ -1,4 +1,12 @@
-import { test as base, expect, type ConsoleMessage, type Page } from "@playwright/test";
+import { test as base, expect, type BrowserContext, type ConsoleMessage, type Page } from "@playwright/test";
+
+/**
+ * Gives the context's pages the run's clock: this process's, which scripts/test-clock.mjs pins for the server and the
+ * tests alike (Chromium itself runs on real time). Time runs on from there; a test may still pause or move it.
+ */
+export async function pinClock(context: BrowserContext) {
+  await context.clock.install({ time: Date.now() });
+}
 
 /** Loads a page and waits until React has hydrated it (root.tsx sets data-hydrated). */
 export async function gotoHydrated(page: Page, url: string) {
@@ -34,8 +42,13 @@ function cspViolationReporter(prefix: string) {
  * Every test runs against the shared production server, and fails on any console
  * error or uncaught page error it did not declare with `consoleGuard.allow`, and on any
  * Content Security Policy violation (an event, or a console message of any level naming CSP).
+ * Its pages run on the run's pinned clock.
  */
 export const test = base.extend<{ consoleGuard: ConsoleGuard }>({
+  context: async ({ context }, use) => {
+    await pinClock(context);
+    await use(context);
+  },
   baseURL: async ({}, use) => {
     const url = process.env.E2E_BASE_URL;
     if (!url) throw new Error("E2E_BASE_URL is not set: the global setup did not start the server.");

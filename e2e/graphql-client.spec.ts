@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Page } from "@playwright/test";
-import { expect, gotoHydrated, test } from "./fixtures";
+import { expect, gotoHydrated, pinClock, test } from "./fixtures";
 import { startAppServer } from "./support/app-server";
 import { accountWithPlace, apiAs, logInApi, recordGraphQLOperations, signInBrowser } from "./support/graphql";
 import { storedOnDevice } from "./support/browser-storage";
@@ -196,6 +196,7 @@ test.describe("subscriptions across a server restart", () => {
     try {
       const account = await accountWithPlace(request, server.baseURL, "Restart Reef");
       const context = await browser.newContext({ baseURL: server.baseURL });
+      await pinClock(context);
       await signInBrowser(context, server.baseURL, account.token);
       const page = await context.newPage();
       page.on("console", (entry) => {

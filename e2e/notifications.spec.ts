@@ -34,7 +34,6 @@ test.describe("toasts and tooltips", () => {
   const standClock = async (page: Page) => page.clock.pauseAt(await page.evaluate(() => Date.now() + 1000));
 
   test("a toast closes by itself after 5 s", async ({ page }) => {
-    await page.clock.install();
     await gotoHydrated(page, "/settings");
     await standClock(page);
     await page.getByLabel("Interface language").selectOption("en-US");
@@ -48,7 +47,6 @@ test.describe("toasts and tooltips", () => {
   });
 
   test("a tooltip opens after hovering for 700 ms; the next one within 300 ms opens at once", async ({ page }) => {
-    await page.clock.install();
     await gotoHydrated(page, "/");
     const about = page.getByRole("button", { name: "About Weatherbot" });
     const colourMode = page.getByRole("button", { name: /^Colour mode:/ });

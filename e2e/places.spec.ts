@@ -11,9 +11,8 @@ const searches = (operations: RecordedOperation[]) =>
   operations.filter((operation) => operation.operationName === "SearchLocations").map((operation) => operation.variables?.query);
 
 test("a visitor searches (debounced, keyboard only) and sees the chosen place's forecast", async ({ page }) => {
-  // The page's clock stands still while typing, so a slow machine cannot stretch a gap between two keys past the
-  // pause and the count below is about the debounce alone.
-  await page.clock.install();
+  // The page's clock (the fixtures install it) stands still while typing, so a slow machine cannot stretch a gap
+  // between two keys past the pause and the count below is about the debounce alone.
   await gotoHydrated(page, "/");
   await page.clock.pauseAt(await page.evaluate(() => Date.now() + 1000));
   const operations = recordGraphQLOperations(page);

@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { chromium, type Page, type Request } from "@playwright/test";
-import { expect, gotoHydrated, test } from "./fixtures";
+import { expect, gotoHydrated, pinClock, test } from "./fixtures";
 import { startAppServer } from "./support/app-server";
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from "./support/chromium";
+import { CHROMIUM_ARGS, CHROMIUM_ENV, CHROMIUM_PATH } from "./support/chromium";
 import { accountWithPlace, signInBrowser } from "./support/graphql";
 import { E2ePwaPlaceLabelsDocument, E2ePwaReadAtDocument } from "./support/documents.generated";
 import {
@@ -24,7 +24,12 @@ const SERVER_STOPPED = /ERR_CONNECTION_REFUSED|Failed to fetch/;
 test("the worker controls the page, and Chromium finds the app installable from its manifest", async ({ baseURL }) => {
   // Installability needs a real profile: Chromium refuses it in incognito contexts.
   const profile = mkdtempSync(path.join(tmpdir(), "weatherbot-profile-"));
-  const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM_PATH,
+    args: CHROMIUM_ARGS,
+    env: CHROMIUM_ENV,
+  });
+  await pinClock(context);
   try {
     const page = context.pages()[0] ?? (await context.newPage());
     await gotoHydrated(page, `${baseURL}/`);
@@ -322,7 +327,9 @@ test("a deployed new version: its worker waits, the toast offers a reload, and t
 
     // Deploy: the same address now serves the next build.
     await old.stop();
-    next = await startAppServer({ PORT: String(old.port) }, { entry: process.env.E2E_NEXT_BUILD_ENTRY! });
+    const nextEntry = process.env.E2E_NEXT_BUILD_ENTRY;
+    if (!nextEntry) throw new Error("No next build: this run was started with E2E_NO_NEXT_BUILD=1.");
+    next = await startAppServer({ PORT: String(old.port) }, { entry: nextEntry });
     await page.evaluate(async () => (await navigator.serviceWorker.ready).update());
 
     const toasts = page.getByRole("region", { name: "Notifications (F8)" }).getByRole("listitem");
@@ -420,7 +427,6 @@ test("the page looks for a new worker every hour while online, and on coming bac
   consoleGuard,
 }) => {
   consoleGuard.allow(NETWORK_GONE);
-  await page.clock.install();
   await gotoHydrated(page, "/");
   await waitForOfflineReady(page);
   // The page's own checks fetch /sw.js (the browser's update() may fetch it again: count the page's).

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { expect, gotoHydrated, test } from "./fixtures";
+import { expect, gotoHydrated, pinClock, test } from "./fixtures";
 import { ROOT, startAppServer, type AppServer } from "./support/app-server";
 import { E2eRequestLimitsLogOutDocument } from "./support/documents.generated";
 import { accountWithPlace, operationBody, signInBrowser } from "./support/graphql";
@@ -57,6 +57,7 @@ test("a mutation over the limit is refused with 429, and the page says so in the
   }
 
   const context = await browser.newContext({ baseURL: server.baseURL, locale: "de-DE", extraHTTPHeaders: { "Accept-Language": "de-DE" } });
+  await pinClock(context);
   await context.addCookies([{ name: "i18n_redirected", value: "de-DE", url: server.baseURL }]);
   await signInBrowser(context, server.baseURL, account.token);
   const page = await context.newPage();

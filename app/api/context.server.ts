@@ -1,4 +1,5 @@
 import type { HashSlots } from "./auth/hash-slots.server";
+import type { PasswordHashCost } from "./auth/password.server";
 import type { LoginGuard } from "./auth/login-guard.server";
 import type { SessionEnds } from "./auth/session-ends.server";
 import type { RateLimits, WindowRule } from "./auth/rate-limit.server";
@@ -37,6 +38,8 @@ export type ApiServices = {
   loginGuard: LoginGuard;
   /** Password hashing that may run at once (see createHashSlots). */
   hashSlots: HashSlots;
+  /** The scrypt cost of new password hashes: OWASP's, or a test run's (PASSWORD_HASH_COST). */
+  passwordHashCost: PasswordHashCost;
   /** Tells a session's subscriptions and sockets that it has ended. */
   sessionEnds: SessionEnds;
   /** Sliding-window limits counted in the database (log-ins, signed-out lookups). */

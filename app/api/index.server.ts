@@ -6,6 +6,7 @@ import { createYoga, type Plugin } from "graphql-yoga";
 import { GRAPHQL_PATH } from "../shared/graphql-path";
 import { sessionTokenFromCookie } from "../shared/session-cookie";
 import { createHashSlots } from "./auth/hash-slots.server";
+import type { PasswordHashCost } from "./auth/password.server";
 import { createLoginGuard } from "./auth/login-guard.server";
 import { createSessionEnds } from "./auth/session-ends.server";
 import { followSessionEnds } from "./auth/session-follower.server";
@@ -82,6 +83,8 @@ export type ApiConfig = {
   schemaExtensions?: readonly SchemaExtension[];
   /** Hears every SQL statement before it runs (tests count a request's statements); nothing in production sets it. */
   onStatement?: (sql: string) => void;
+  /** The scrypt cost of new password hashes (PASSWORD_HASH_COST): OWASP's unless a test run asks for its own. */
+  passwordHashCost?: PasswordHashCost;
   /** Where the API's log lines go (the server's JSON logger); unset, the console. */
   logger?: ApiLogger;
   /** What the API counts for /metrics (the server's prom-client registry); unset, nothing. */
@@ -223,6 +226,7 @@ export async function createApi(config: ApiConfig) {
     vapidPublicKey: vapid.publicKey,
     loginGuard: createLoginGuard(rateLimits),
     hashSlots: createHashSlots(),
+    passwordHashCost: config.passwordHashCost ?? "owasp",
     sessionEnds: createSessionEnds(now),
     rateLimits,
     metrics,

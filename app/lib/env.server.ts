@@ -96,7 +96,7 @@ const httpUrl = (message: string) => z.string().trim().refine(isHttpUrl, message
 
 const baseUrl = httpUrl("expected an http(s) base URL such as https://api.open-meteo.com").transform((value) => value.replace(/\/+$/, ""));
 
-const envSchema = z.object({
+const envFields = z.object({
   NODE_ENV: z
     .enum(["development", "production", "test"], {
       message: 'expected "development", "production" or "test"',
@@ -154,6 +154,18 @@ const envSchema = z.object({
   MUTATION_LIMIT: requestCount.default(120),
   /** Turns on the /__test/* routes the end-to-end suite uses to inject failures. */
   TEST_HOOKS: flag.default(false),
+  /** The scrypt cost of new password hashes: OWASP's, or "test" (far cheaper) for a test run's server only. */
+  PASSWORD_HASH_COST: z.enum(["owasp", "test"], { message: 'expected "owasp" or "test"' }).default("owasp"),
+});
+
+const envSchema = envFields.superRefine((env, ctx) => {
+  if (env.PASSWORD_HASH_COST === "test" && env.NODE_ENV !== "test" && !env.TEST_HOOKS) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["PASSWORD_HASH_COST"],
+      message: '"test" weakens every password stored: only a test run may use it (NODE_ENV=test or TEST_HOOKS=1)',
+    });
+  }
 });
 
 export type ServerEnv = z.output<typeof envSchema>;

@@ -192,6 +192,7 @@ export async function createAppServer(env: ServerEnv, assets: AssetSource): Prom
         openMeteoAirQualityUrl: env.OPEN_METEO_AIR_QUALITY_URL,
         pushSubject: env.VAPID_SUBJECT,
         pushAllowLoopback: env.PUSH_ALLOW_LOOPBACK,
+        passwordHashCost: env.PASSWORD_HASH_COST,
         logger,
         metrics: metrics.api,
         requestLimits: { requestsPerMinute: env.REQUEST_LIMIT, mutationsPerMinute: env.MUTATION_LIMIT },

@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { freePort } from "../../tests/support/free-port";
+import { testClockEnv } from "../../tests/support/test-clock";
 
 export { freePort };
 
@@ -62,10 +63,14 @@ export async function startAppServer(
     env: {
       PATH: process.env.PATH ?? "",
       HOME: process.env.HOME ?? "",
+      // The run's pinned clock and time zone: the server's "now" is the tests' and the browser's.
+      ...testClockEnv(),
       NODE_ENV: "production",
       HOST: "127.0.0.1",
       PORT: String(port),
       TEST_HOOKS: "1",
+      // Hundreds of sign-ups: at OWASP's cost each takes half a second of a core (the container test keeps it).
+      PASSWORD_HASH_COST: "test",
       // The suite's browsers and the benchmarks' load all come from 127.0.0.1, as a whole office
       // behind one address would: the limits stay on (the benchmarks measure what they cost) but
       // so high that only a test that lowers them meets them.

@@ -4,6 +4,7 @@ import path from "node:path";
 import type { TypedDocumentNode } from "@urql/core";
 import { print } from "graphql";
 import { afterEach } from "vitest";
+import type { PasswordHashCost } from "~/api/auth/password.server";
 import { createApi, type Api } from "~/api/index.server";
 import type { ApiMetrics } from "~/api/metrics.server";
 import type { RequestLimitConfig } from "~/api/request-limits.server";
@@ -68,6 +69,8 @@ export async function startTestApi(
     metrics?: ApiMetrics;
     /** The general limits (REQUEST_LIMIT, MUTATION_LIMIT); default: none. */
     requestLimits?: RequestLimitConfig;
+    /** New password hashes' scrypt cost: default the test run's (PASSWORD_HASH_COST=test); undefined, the API's own. */
+    passwordHashCost?: PasswordHashCost;
   } = {},
 ): Promise<TestApi> {
   const fake = options.fake ?? (await startFakeOpenMeteo({ now: options.now }));
@@ -82,6 +85,8 @@ export async function startTestApi(
     openMeteoGeocodingUrl: fake.url,
     now: options.now,
     scheduler: false,
+    // A test run signs up hundreds of accounts; OWASP's cost is proven by accounts.test.ts.
+    passwordHashCost: "passwordHashCost" in options ? options.passwordHashCost : "test",
     // The tests' push service listens on loopback (as PUSH_ALLOW_LOOPBACK=1 allows).
     pushAllowLoopback: options.pushAllowLoopback ?? true,
     maxAnswerChars: options.maxAnswerChars,

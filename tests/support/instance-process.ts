@@ -20,6 +20,7 @@ const api = await createApi({
   openMeteoGeocodingUrl: weatherUrl,
   now: () => new Date(nowIso),
   scheduler: false,
+  passwordHashCost: "test",
   pushAllowLoopback: true,
   engine: { instanceId, leaseMs: Number(leaseMs), intervalMs: 60_000 },
 });

@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { freePort } from "./free-port";
+import { withoutFakedClock } from "./test-clock";
 
 const run = promisify(execFile);
 
@@ -40,7 +41,8 @@ async function pgTool(tool: string, args: string[]): Promise<void> {
   const program = path.join(postgresBin(), tool);
   const [command, commandArgs] = asRoot ? ["runuser", ["-u", "postgres", "--", program, ...args]] : [program, args];
   try {
-    await run(command, commandArgs, { maxBuffer: 16 * 1024 * 1024 });
+    // PostgreSQL keeps real time: the app asks it for no time of day, and libfaketime would only slow it.
+    await run(command, commandArgs, { maxBuffer: 16 * 1024 * 1024, env: withoutFakedClock() });
   } catch (error) {
     const { stdout = "", stderr = "" } = error as { stdout?: string; stderr?: string };
     throw new Error(`${tool} ${args.join(" ")} failed:\n${stdout}${stderr}`, { cause: error });

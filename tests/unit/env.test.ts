@@ -19,6 +19,7 @@ describe("parseEnv", () => {
       HOST: "127.0.0.1",
       TRUST_PROXY: false,
       TEST_HOOKS: false,
+      PASSWORD_HASH_COST: "owasp",
       PUSH_ALLOW_LOOPBACK: false,
       DATA_DIR: "./data",
       DATABASE_POOL_SIZE: 10,
@@ -156,6 +157,15 @@ describe("parseEnv", () => {
     expect(envError({ PUSH_ALLOW_LOOPBACK: "yes" }).message).toContain(
       'PUSH_ALLOW_LOOPBACK: expected "1"/"true" or "0"/"false" (got "yes")',
     );
+  });
+
+  it("takes the test run's password hash cost only in a test run: production refuses it", () => {
+    expect(parseEnv({ PASSWORD_HASH_COST: "test", TEST_HOOKS: "1" }).PASSWORD_HASH_COST).toBe("test");
+    expect(parseEnv({ PASSWORD_HASH_COST: "test", NODE_ENV: "test" }).PASSWORD_HASH_COST).toBe("test");
+    expect(envError({ PASSWORD_HASH_COST: "test" }).message).toContain(
+      'PASSWORD_HASH_COST: "test" weakens every password stored: only a test run may use it (NODE_ENV=test or TEST_HOOKS=1) (got "test")',
+    );
+    expect(envError({ PASSWORD_HASH_COST: "low" }).message).toContain('PASSWORD_HASH_COST: expected "owasp" or "test" (got "low")');
   });
 
   it("lists every bad variable in one error", () => {

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { hashPassword, verifyPassword } from "../auth/password.server";
+import { hashPassword, verifyPassword, type PasswordHashCost } from "../auth/password.server";
 import { createSession, revokeSession } from "../auth/sessions.server";
 import { rescheduleBriefings } from "../bot/briefings.server";
 import { requireUserId, type ApiContext } from "../context.server";
@@ -15,7 +15,12 @@ import { EMAIL_MAX_LENGTH, logInInput, signUpInput } from "../../shared/inputs/a
 import { settingsInput } from "../../shared/inputs/settings";
 
 // Verifying against this when the account does not exist keeps "no such email" as slow as "wrong password".
-const dummyHash = hashPassword("weatherbot-timing-equaliser");
+const dummyHashes = new Map<PasswordHashCost, Promise<string>>();
+function dummyHash(cost: PasswordHashCost): Promise<string> {
+  let hash = dummyHashes.get(cost);
+  if (!hash) dummyHashes.set(cost, (hash = hashPassword("weatherbot-timing-equaliser", cost)));
+  return hash;
+}
 
 const LOGIN_FAILED = "Email or password is not right";
 
@@ -56,7 +61,7 @@ export const accountResolvers: Resolvers = {
       const user: UserTable = {
         id: randomUUID(),
         email,
-        password_hash: await context.hashSlots.run(() => hashPassword(args.password)),
+        password_hash: await context.hashSlots.run(() => hashPassword(args.password, context.passwordHashCost)),
         created_at: context.now().toISOString(),
       };
       try {
@@ -83,7 +88,7 @@ export const accountResolvers: Resolvers = {
       let user: UserTable | undefined;
       try {
         user = await context.db.selectFrom("users").selectAll().where("email", "=", email).executeTakeFirst();
-        const stored = user?.password_hash ?? (await dummyHash);
+        const stored = user?.password_hash ?? (await dummyHash(context.passwordHashCost));
         passwordOk = args.password.length <= 1024 && (await context.hashSlots.run(() => verifyPassword(args.password, stored)));
       } catch (error) {
         await attempt.abandoned();
