@@ -1,4 +1,4 @@
-// `npm test`: everything CI runs, in order, stopping at the first failure.
+// `npm test`: everything CI runs, in order, stopping at the first failure; prints how long each step and the whole took.
 import { spawnSync } from "node:child_process";
 
 const steps = [
@@ -11,12 +11,18 @@ const steps = [
   ["end-to-end tests", "npm", ["run", "test:e2e"]],
 ];
 
+const minutes = (ms) => `${(ms / 60_000).toFixed(1)} min`;
+const started = performance.now();
+const took = [];
 for (const [name, command, args] of steps) {
   console.log(`\n▶ ${name}`);
+  const stepStarted = performance.now();
   const result = spawnSync(command, args, { stdio: "inherit" });
+  took.push(`${name} ${minutes(performance.now() - stepStarted)}`);
   if (result.status !== 0) {
-    console.error(`\n✖ ${name} failed`);
+    console.error(`\n✖ ${name} failed (after ${minutes(performance.now() - started)})`);
     process.exit(result.status ?? 1);
   }
 }
-console.log("\n✔ all checks passed");
+console.log(`\n${took.join(", ")}`);
+console.log(`✔ all checks passed in ${minutes(performance.now() - started)}`);
