@@ -12,13 +12,16 @@ if [ "${FORCE:-0}" != 1 ] && podman image exists "$IMAGE"; then
   exit 0
 fi
 
-# The mirror apt uses here (deb822 or one-line sources), else Debian's own.
+# The mirror apt uses here (deb822 or one-line sources): this script names none of its own.
 mirror="$(
   { grep -hsE '^URIs:' /etc/apt/sources.list.d/*.sources | awk '{print $2}'
     grep -hsE '^deb ' /etc/apt/sources.list /etc/apt/sources.list.d/*.list | awk '{print $2}'
   } | grep -v security | head -n1 || true
 )"
-mirror="${mirror:-http://deb.debian.org/debian}"
+if [ -z "$mirror" ]; then
+  echo "base image: no Debian mirror in this machine's apt sources (/etc/apt/sources.list, /etc/apt/sources.list.d/)" >&2
+  exit 1
+fi
 
 node_bin="$(readlink -f "$(command -v node)")"
 node_version="$("$node_bin" --version)"
