@@ -74,8 +74,33 @@ describe("places", () => {
     const midnight = (day: string) => zonedToInstant(day, "00:00", days.timeZone).getTime();
     expect(hours).toHaveLength((midnight(addDays(date, 1)) - midnight(date)) / 3_600_000);
     const localDate = (iso: string) => new Intl.DateTimeFormat("en-CA", { timeZone: days.timeZone }).format(new Date(iso));
-    expect(hours.map((hour) => localDate(hour.time))).toEqual(Array(24).fill(date));
+    expect(hours.map((hour) => localDate(hour.time))).toEqual(Array(hours.length).fill(date));
     expect(codes(await t.gql(DAY, { id, date: "26.11.2026" }, { token }))).toEqual(["BAD_USER_INPUT"]);
+  });
+
+  it.each([
+    ["springs forward: 23 hours", "2027-03-24T12:00:00Z", "2027-03-28", 23],
+    ["falls back: 25 hours", "2027-10-27T12:00:00Z", "2027-10-31", 25],
+  ])("gives a day whose clocks change hour by hour in the place's time (%s)", async (_, now, date, count) => {
+    // The forecast was fetched before the change, under the offset of the days before it.
+    const before = await startTestApi({ now: () => new Date(now) });
+    try {
+      const token = await before.signUp();
+      const { id } = (await before.gql(ADD, { latitude: 40.42, longitude: -3.7, label: "Plaza" }, { token })).data!.addPlace;
+      const hours = (await before.gql(DAY, { id, date }, { token })).data!.place!.weather.hourlyOn;
+      const local = new Intl.DateTimeFormat("en-CA", {
+        timeZone: "Europe/Madrid",
+        dateStyle: "short",
+        timeStyle: "short",
+        hourCycle: "h23",
+      });
+      const clock = hours.map((hour) => local.format(new Date(hour.time)));
+      expect(clock).toHaveLength(count);
+      expect(clock[0]).toBe(`${date}, 00:00`);
+      expect(clock.at(-1)).toBe(`${date}, 23:00`);
+    } finally {
+      await before.close();
+    }
   });
 
   it("gives humidity, dew point, pressure, wind direction and visibility now, and today's sun", async () => {

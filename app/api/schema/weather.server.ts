@@ -7,6 +7,7 @@ import { pollenCounts } from "../weather/air-quality";
 import type { AirQualityMapper, WeatherMapper as WeatherSource } from "./mappers";
 import type { AirQualityResolvers, Resolvers, WeatherResolvers } from "./resolvers.generated";
 import { selectsField } from "./selects-field";
+import { zonedParts } from "../bot/zoned-time";
 
 const iso = (epochSeconds: number) => new Date(epochSeconds * 1000).toISOString();
 const roundedOrNull = (value: number | null) => (value === null ? null : Math.round(value));
@@ -149,9 +150,10 @@ export const weatherResolvers: Resolvers = {
       return { id: `${source.id}:air`, result } satisfies AirQualityMapper;
     },
     hourlyOn(source, { date }) {
-      const offsetMs = source.result.forecast.utcOffsetSeconds * 1000;
-      const localDate = (view: HourlyView) => new Date(Date.parse(view.time) + offsetMs).toISOString().slice(0, 10);
-      return viewsOf(source).hourly.filter((view) => localDate(view) === date);
+      // The place's clock at each hour, not the provider's one offset: that is the offset when the forecast was
+      // fetched, an hour off on the days after a daylight-saving change (open-meteo/open-meteo#261).
+      const { timeZone } = source.result.forecast;
+      return viewsOf(source).hourly.filter((view) => zonedParts(new Date(view.time), timeZone).date === date);
     },
     daily(source, { days }) {
       if (typeof days !== "number" || !Number.isInteger(days) || days < 1 || days > 8) throw badInput("days must be from 1 to 8", "days");
