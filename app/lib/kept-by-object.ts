@@ -1,4 +1,4 @@
-import { keptValue } from "~/shared/kept-value";
+import { cachedValue } from "~/shared/bounded-cache";
 
 /** How many values one object keeps (one per reader's settings, hour, ...) before it starts again. */
 export const KEPT_PER_OBJECT_MAX = 16;
@@ -19,6 +19,6 @@ export function keptByObject<O extends object, A extends unknown[], V extends No
   return (object, key, ...args) => {
     let values = kept.get(object);
     if (values === undefined) kept.set(object, (values = new Map()));
-    return keptValue(values, KEPT_PER_OBJECT_MAX, key, () => derive(object, ...args));
+    return cachedValue(values, KEPT_PER_OBJECT_MAX, key, () => derive(object, ...args));
   };
 }

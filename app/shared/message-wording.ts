@@ -8,7 +8,7 @@ import {
   formatTemperature,
   formatWeekday,
   formatWindSpeed,
-  keptInstantText,
+  cachedInstantText,
   type UnitSettings,
 } from "./units";
 
@@ -53,7 +53,7 @@ const zoneNames = new Map<string, Intl.DateTimeFormat>();
  */
 function zoneName(instant: Date, locale: string, timeZone: string): string {
   const key = `${locale}|${timeZone}`;
-  return keptInstantText(`zn|${key}`, instant, () => {
+  return cachedInstantText(`zn|${key}`, instant, () => {
     let format = zoneNames.get(key);
     if (!format) {
       format = new Intl.DateTimeFormat(locale, { timeZone, timeZoneName: "shortOffset" });

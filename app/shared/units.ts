@@ -1,5 +1,5 @@
 import type { WindSpeedUnit } from "./schema-enums.generated";
-import { keptValue } from "./kept-value";
+import { cachedValue } from "./bounded-cache";
 
 /** Turning the API's metric values into the user's units, formatted for their locale. */
 export type UnitSettings = {
@@ -22,35 +22,35 @@ function cached<T extends Formatter>(key: string, create: () => T): T {
   return formatter;
 }
 
-/** Texts kept by format and instant; cleared whole when full, so it never holds more than this many. */
-export const MAX_KEPT_INSTANT_TEXTS = 20_000;
+/** Texts cached by format and instant; cleared whole when full, so it never holds more than this many. */
+export const MAX_CACHED_INSTANT_TEXTS = 20_000;
 const instantTexts = new Map<string, string>();
 
 /**
- * The text `compute` gives for an instant under `key` (a format, its locale and zone), kept: pages and the bot's
- * messages word the same few hours over and over (a tick's alerts, ten cards' hours), and each Intl call costs far
- * more than a lookup (the engine's wording of 28,000 alerts spent two thirds of its time in Intl).
+ * The text `compute` gives for an instant under `key` (a format, its locale and zone), cached: pages and the bot's
+ * messages format the same few hours over and over (a tick's alerts, ten cards' hours), and each Intl call costs far
+ * more than a lookup (the engine's formatting of 28,000 alerts spent two thirds of its time in Intl).
  */
-export function keptInstantText(key: string, instant: Date, compute: (instant: Date) => string): string {
-  return keptValue(instantTexts, MAX_KEPT_INSTANT_TEXTS, `${key}|${instant.getTime()}`, () => compute(instant));
+export function cachedInstantText(key: string, instant: Date, compute: (instant: Date) => string): string {
+  return cachedValue(instantTexts, MAX_CACHED_INSTANT_TEXTS, `${key}|${instant.getTime()}`, () => compute(instant));
 }
 
-/** An instant in a date-time format (built once under `key` from `options`), its text kept (see keptInstantText). */
+/** An instant in a date-time format (built once under `key` from `options`), its text cached (see cachedInstantText). */
 export const formatInstant = (key: string, instant: Date, options: () => Intl.DateTimeFormatOptions & { locale: string }) =>
-  keptInstantText(key, instant, () => {
+  cachedInstantText(key, instant, () => {
     const { locale, ...rest } = options();
     return cached(key, () => new Intl.DateTimeFormat(locale, rest)).format(instant);
   });
 
 /** A number format, with the texts it gave by value (see number). */
 type NumberWriter = { format: Intl.NumberFormat; texts: Map<number, string> };
-/** Most texts kept per number format: then it starts again. */
-export const MAX_KEPT_NUMBER_TEXTS = 5_000;
+/** Most texts cached per number format: then it starts again. */
+export const MAX_CACHED_NUMBER_TEXTS = 5_000;
 /** By locale, then by decimals and fixedness (`digits * 2 + fixed`): no key is built per figure. */
 const numberWriters = new Map<string, NumberWriter[]>();
 
 /**
- * `digits` decimals at most, or exactly that many when `fixed` ("29.80"). The texts are kept by value: a page
+ * `digits` decimals at most, or exactly that many when `fixed` ("29.80"). The texts are cached by value: a page
  * writes some two hundred figures, the same forecasts' from page to page, and Intl's format costs far more than
  * a lookup.
  */
@@ -67,9 +67,9 @@ const numberWriter = (locale: string, options: Intl.NumberFormatOptions): Number
   texts: new Map(),
 });
 
-/** The text of `value`, kept; Intl writes `shown` (a percentage writes value / 100). */
+/** The text of `value`, cached; Intl writes `shown` (a percentage writes value / 100). */
 const written = (writer: NumberWriter, value: number, shown = value): string =>
-  keptValue(writer.texts, MAX_KEPT_NUMBER_TEXTS, value, () => writer.format.format(shown));
+  cachedValue(writer.texts, MAX_CACHED_NUMBER_TEXTS, value, () => writer.format.format(shown));
 
 export function formatTemperature(celsius: number, units: UnitSettings): string {
   return units.temperatureUnit === "FAHRENHEIT"
@@ -147,7 +147,7 @@ export function formatRegionName(code: string, locale: string): string | undefin
   return cached(`rn|${locale}`, () => new Intl.DisplayNames([locale], { type: "region" })).of(code);
 }
 
-/** The formatter of a date with a time ("Nov 24, 2026, 6:05 PM") in a zone and on a clock, kept per locale, zone and clock. */
+/** The formatter of a date with a time ("Nov 24, 2026, 6:05 PM") in a zone and on a clock, cached per locale, zone and clock. */
 export function dateTimeFormat(locale: string, timeZone: string, hour12: boolean): Intl.DateTimeFormat {
   return cached(
     `dt|${locale}|${timeZone}|${hour12}`,

@@ -260,5 +260,11 @@ describe("push requests at send time", () => {
     expect(await lookUp(["93.184.215.14"])).toBe("93.184.215.14");
     await expect(lookUp(["93.184.215.14", "10.0.0.7"])).rejects.toThrow(/10\.0\.0\.7/);
     await expect(lookUp(["::ffff:192.168.0.1"])).rejects.toThrow(/not a public address/);
+    // NAT64 carries a public IPv4 address (DNS64 networks answer so); IPv4-compatible ::/96 is no public range.
+    expect(await lookUp(["64:ff9b::93.184.215.14"])).toBe("64:ff9b::93.184.215.14");
+    await expect(lookUp(["64:ff9b::10.0.0.7"])).rejects.toThrow(/not a public address/);
+    await expect(lookUp(["::93.184.215.14"])).rejects.toThrow(/not a public address/);
+    await expect(lookUp(["198.18.0.1"])).rejects.toThrow(/not a public address/);
+    await expect(lookUp(["2001:db8::1"])).rejects.toThrow(/not a public address/);
   });
 });

@@ -10,9 +10,9 @@ import {
   formatPressure,
   formatVisibility,
   formatWeekdayClock,
-  keptInstantText,
-  MAX_KEPT_INSTANT_TEXTS,
-  MAX_KEPT_NUMBER_TEXTS,
+  cachedInstantText,
+  MAX_CACHED_INSTANT_TEXTS,
+  MAX_CACHED_NUMBER_TEXTS,
 } from "~/shared/units";
 
 // Tuesday 24 November 2026, 18:05 UTC and 00:04 UTC.
@@ -73,30 +73,30 @@ describe("more of the sky", () => {
   });
 });
 
-describe("texts kept by instant", () => {
-  it("word an instant once per format, tell apart formats and zones, and hold at most MAX_KEPT_INSTANT_TEXTS", () => {
+describe("texts cached by instant", () => {
+  it("format an instant once per format, tell apart formats and zones, and hold at most MAX_CACHED_INSTANT_TEXTS", () => {
     let computed = 0;
-    const word = (instant: Date) => `${++computed}:${instant.toISOString()}`;
-    const first = keptInstantText("test|a", evening, word);
-    expect(keptInstantText("test|a", new Date(evening.getTime()), word)).toBe(first);
+    const format = (instant: Date) => `${++computed}:${instant.toISOString()}`;
+    const first = cachedInstantText("test|a", evening, format);
+    expect(cachedInstantText("test|a", new Date(evening.getTime()), format)).toBe(first);
     expect(computed).toBe(1);
-    expect(keptInstantText("test|b", evening, word)).not.toBe(first);
+    expect(cachedInstantText("test|b", evening, format)).not.toBe(first);
     expect(computed).toBe(2);
-    // Enough other texts to fill it: the first is then worded afresh, so the kept texts stay bounded.
-    for (let hour = 1; hour <= MAX_KEPT_INSTANT_TEXTS; hour++)
-      keptInstantText("test|fill", new Date(evening.getTime() + hour * 3_600_000), word);
+    // Enough other texts to fill it: the first is then formatted afresh, so the cache stays bounded.
+    for (let hour = 1; hour <= MAX_CACHED_INSTANT_TEXTS; hour++)
+      cachedInstantText("test|fill", new Date(evening.getTime() + hour * 3_600_000), format);
     const before = computed;
-    keptInstantText("test|a", evening, word);
+    cachedInstantText("test|a", evening, format);
     expect(computed).toBe(before + 1);
   });
 });
 
-describe("figures kept by value", () => {
+describe("figures cached by value", () => {
   afterEach(() => {
     vi.restoreAllMocks();
   });
 
-  it("write a value once per locale and decimals, tell them apart, and hold at most MAX_KEPT_NUMBER_TEXTS per format", () => {
+  it("write a value once per locale and decimals, tell them apart, and hold at most MAX_CACHED_NUMBER_TEXTS per format", () => {
     // Intl's format is a getter handing out a bound function (typed as a method): each figure written asks for it once.
     const formats = vi.spyOn(Intl.NumberFormat.prototype as unknown as { format: unknown }, "format", "get");
     expect(formatNumber(2.345, "de-DE", 1)).toBe("2,3");
@@ -111,8 +111,8 @@ describe("figures kept by value", () => {
     );
     expect(formatNumber(1012.5 * 0.02953, "en-US", 2)).toBe("29.9");
     expect(formats).toHaveBeenCalledTimes(6);
-    // Enough other figures to fill its format: the first is then written afresh, so the kept texts stay bounded.
-    for (let value = 1; value <= MAX_KEPT_NUMBER_TEXTS; value++) formatNumber(value + 0.5, "de-DE", 1);
+    // Enough other figures to fill its format: the first is then written afresh, so the cache stays bounded.
+    for (let value = 1; value <= MAX_CACHED_NUMBER_TEXTS; value++) formatNumber(value + 0.5, "de-DE", 1);
     const before = formats.mock.calls.length;
     expect(formatNumber(2.345, "de-DE", 1)).toBe("2,3");
     expect(formats).toHaveBeenCalledTimes(before + 1);

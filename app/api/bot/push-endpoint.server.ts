@@ -2,6 +2,7 @@ import dns from "node:dns";
 import http from "node:http";
 import https from "node:https";
 import { isIP, type LookupFunction } from "node:net";
+import ipaddr from "ipaddr.js";
 
 /**
  * Where the server may send Web Push requests. An endpoint comes from a browser, that is
@@ -13,84 +14,31 @@ import { isIP, type LookupFunction } from "node:net";
 
 export type EndpointPolicy = { allowLoopback: boolean };
 
-function v4Octets(address: string): number[] {
-  return address.split(".").map(Number);
-}
+// ipaddr.js names the special-purpose ranges (IANA's registries); the two prefixes below are what it has no name for.
+// Its "unicast" is everything unnamed, unassigned IPv6 space (::/8, 4000::/2 …) too: only global unicast is public.
+const GLOBAL_UNICAST = ipaddr.parseCIDR("2000::/3");
+// NAT64's well-known prefix (RFC 6052) carries an IPv4 address in its last 32 bits, as ::ffff:0:0/96 does.
+const NAT64 = ipaddr.parseCIDR("64:ff9b::/96");
 
-function isLoopbackV4([a]: number[]): boolean {
-  return a === 127;
-}
-
-/** Outside every special-purpose IPv4 range (private, loopback, link-local, shared, documentation, multicast, reserved). */
-function isPublicV4(octets: number[]): boolean {
-  const [a = 0, b = 0, c = 0] = octets;
-  return !(
-    a === 0 ||
-    a === 10 ||
-    a === 127 ||
-    (a === 100 && b >= 64 && b <= 127) ||
-    (a === 169 && b === 254) ||
-    (a === 172 && b >= 16 && b <= 31) ||
-    (a === 192 && b === 0 && (c === 0 || c === 2)) ||
-    (a === 192 && b === 88 && c === 99) ||
-    (a === 192 && b === 168) ||
-    (a === 198 && (b === 18 || b === 19)) ||
-    (a === 198 && b === 51 && c === 100) ||
-    (a === 203 && b === 0 && c === 113) ||
-    a >= 224
-  );
-}
-
-/** The eight 16-bit groups of an IPv6 address (with or without a dotted IPv4 tail or a zone). */
-function v6Groups(address: string): number[] {
-  let text = address.toLowerCase().replace(/%.*$/, "");
-  const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
-  if (dotted) {
-    const [a = 0, b = 0, c = 0, d = 0] = v4Octets(dotted[1]!);
-    text = `${text.slice(0, -dotted[1]!.length)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
-  }
-  const [head = "", tail] = text.split("::");
-  const parse = (part: string) => (part ? part.split(":").map((group) => parseInt(group, 16)) : []);
-  const start = parse(head);
-  const end = tail === undefined ? [] : parse(tail);
-  return [...start, ...Array<number>(8 - start.length - end.length).fill(0), ...end];
-}
-
-/** The IPv4 address an IPv6 one carries (IPv4-mapped ::ffff:0:0/96, NAT64 64:ff9b::/96), if any. */
-function embeddedV4(groups: number[]): number[] | null {
-  const [g0, g1, g2, g3, g4, g5, g6 = 0, g7 = 0] = groups;
-  const mapped = g0 === 0 && g1 === 0 && g2 === 0 && g3 === 0 && g4 === 0 && g5 === 0xffff;
-  const nat64 = g0 === 0x64 && g1 === 0xff9b && g2 === 0 && g3 === 0 && g4 === 0 && g5 === 0;
-  return mapped || nat64 ? [g6 >> 8, g6 & 0xff, g7 >> 8, g7 & 0xff] : null;
-}
-
-function isLoopbackV6(groups: number[]): boolean {
-  const v4 = embeddedV4(groups);
-  if (v4) return isLoopbackV4(v4);
-  return groups.slice(0, 7).every((group) => group === 0) && groups[7] === 1;
-}
-
-/** Global unicast (2000::/3) outside its special blocks; an embedded IPv4 address is judged as IPv4. */
-function isPublicV6(groups: number[]): boolean {
-  const v4 = embeddedV4(groups);
-  if (v4) return isPublicV4(v4);
-  const [g0 = 0, g1 = 0] = groups;
-  if ((g0 & 0xe000) !== 0x2000) return false; // ::, ::1, fc00::/7, fe80::/10, ff00::/8 and the rest
-  if (g0 === 0x2001 && g1 < 0x200) return false; // 2001::/23: Teredo, benchmarking, ORCHID …
-  if (g0 === 0x2001 && g1 === 0xdb8) return false; // documentation
-  if (g0 === 0x2002) return false; // 6to4 would carry any IPv4 address
-  return true;
+/** The address as the network will treat it: an IPv6 one that carries an IPv4 address is that IPv4 address. */
+function effectiveAddress(address: string): ipaddr.IPv4 | ipaddr.IPv6 {
+  const parsed = ipaddr.parse(address);
+  if (parsed.kind() === "ipv4") return parsed;
+  const v6 = parsed as ipaddr.IPv6;
+  if (v6.isIPv4MappedAddress()) return v6.toIPv4Address();
+  if (v6.match(NAT64)) return new ipaddr.IPv4(v6.toByteArray().slice(12));
+  return v6;
 }
 
 /** Whether the server may connect to this IP address under `policy`. */
 export function isAllowedAddress(address: string, policy: EndpointPolicy): boolean {
-  const family = isIP(address);
-  if (family === 4) return isPublicV4(v4Octets(address)) || (policy.allowLoopback && isLoopbackV4(v4Octets(address)));
-  if (family === 6) {
-    const groups = v6Groups(address);
-    return isPublicV6(groups) || (policy.allowLoopback && isLoopbackV6(groups));
-  }
-  return false;
+  if (!isIP(address)) return false; // only the canonical forms: ipaddr.js would also read "0x7f.1" and the like
+  // ipaddr.js reads the deprecated IPv4-compatible form ::a.b.c.d (how Node writes ::/96) as IPv4-mapped; ::/96 is no public range.
+  if (/^::\d+\.\d+\.\d+\.\d+(%.*)?$/.test(address)) return false;
+  const effective = effectiveAddress(address);
+  const range = effective.range();
+  if (range === "loopback") return policy.allowLoopback;
+  return range === "unicast" && (effective.kind() === "ipv4" || effective.match(GLOBAL_UNICAST));
 }
 
 const NOT_PUBLIC = "endpoint must be a push service on the public internet, not a private, loopback or local address";

@@ -2,6 +2,7 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import SQLite from "better-sqlite3";
 import { Kysely, type SqliteDatabase } from "kysely";
+import { LRUCache } from "lru-cache";
 import { ChangeTracker, type CascadeMap } from "./change-tracker.server";
 import { QueuedSqliteDialect } from "./sqlite-dialect.server";
 import type { Database } from "./tables";
@@ -15,24 +16,24 @@ export function sqlitePath(dataDir: string, databaseUrl?: string): string {
 const STATEMENT_CACHE_SIZE = 500;
 
 /**
- * The database as Kysely sees it, with its prepared statements kept (least recently used
- * go first): Kysely prepares every query anew, and preparing cost as much as running the
- * small queries a request makes. Statements are never shared while running: better-sqlite3
- * runs each one to the end synchronously, and nothing here streams rows. Kysely prepares
- * each statement right before running it, so `changes` hears of every write as it happens.
+ * The database as Kysely sees it, with its prepared statements in an LRU cache: Kysely
+ * prepares every query anew, and preparing cost as much as running the small queries a
+ * request makes. Statements are never shared while running: better-sqlite3 runs each one to
+ * the end synchronously, and nothing here streams rows. Kysely prepares each statement right
+ * before running it, so `changes` hears of every write as it happens.
  */
 function withStatementCache(sqlite: SQLite.Database, changes: ChangeTracker, onStatement?: (sql: string) => void): SqliteDatabase {
-  const statements = new Map<string, SQLite.Statement>();
+  const statements = new LRUCache<string, SQLite.Statement>({ max: STATEMENT_CACHE_SIZE });
   return {
     close: () => sqlite.close(),
     prepare(sql: string) {
       changes.recordStatement(sql);
       onStatement?.(sql);
       let statement = statements.get(sql);
-      if (statement) statements.delete(sql);
-      else statement = sqlite.prepare(sql);
-      statements.set(sql, statement);
-      if (statements.size > STATEMENT_CACHE_SIZE) statements.delete(statements.keys().next().value!);
+      if (!statement) {
+        statement = sqlite.prepare(sql);
+        statements.set(sql, statement);
+      }
       return statement;
     },
   };

@@ -1,3 +1,5 @@
+import { setTimeout as wait } from "node:timers/promises";
+import pRetry from "p-retry";
 import { noMetrics, type ApiMetrics } from "../metrics.server";
 import {
   AIR_QUALITY_CURRENT,
@@ -62,7 +64,10 @@ export const NOWCAST_STEPS = 24;
 export class UpstreamError extends Error {
   constructor(
     message: string,
+    /** The answer's status; null when there was no answer (network failure, timeout). */
     readonly status: number | null,
+    /** The answer's Retry-After in seconds, 0 when it gave none. */
+    readonly retryAfterSeconds = 0,
   ) {
     super(message);
     this.name = "UpstreamError";
@@ -104,7 +109,8 @@ export type OpenMeteoOptions = {
   fetch?: typeof fetch;
   /** Attempts for 429 / 5xx / network failures, the first included. */
   attempts?: number;
-  sleep?: (ms: number) => Promise<void>;
+  /** The first retry's shortest wait (later ones double; each up to twice as long at random); tests pass 0. */
+  retryDelayMs?: number;
   timeoutMs?: number;
   /** Counts each HTTP request, its duration (to the answer's headers) and whether it succeeded. */
   metrics?: ApiMetrics;
@@ -179,7 +185,7 @@ export function parseForecast(raw: RawForecast): Forecast {
 export function createOpenMeteoClient(options: OpenMeteoOptions) {
   const fetchImpl = options.fetch ?? fetch;
   const attempts = options.attempts ?? 3;
-  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  const retryDelayMs = options.retryDelayMs ?? 250;
   const timeoutMs = options.timeoutMs ?? 10_000;
 
   const metrics = options.metrics ?? noMetrics;
@@ -197,42 +203,51 @@ export function createOpenMeteoClient(options: OpenMeteoOptions) {
     }
   }
 
-  async function getJson(
+  /** One try: the answer's JSON, or an UpstreamError. */
+  async function getJsonOnce(endpoint: WeatherEndpoint, url: URL, timeout: number): Promise<unknown> {
+    let response: Response;
+    try {
+      response = await call(endpoint, url, timeout);
+    } catch (error) {
+      throw new UpstreamError(`Open-Meteo could not be reached: ${(error as Error).message}`, null);
+    }
+    if (mayRetry(response.status)) {
+      await response.body?.cancel();
+      throw new UpstreamError(`Open-Meteo answered ${response.status}`, response.status, Number(response.headers.get("retry-after")) || 0);
+    }
+    const text = await response.text();
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      throw new UpstreamError(`Open-Meteo answered ${response.status} with a body that is not JSON`, response.status);
+    }
+    if (!response.ok) {
+      const reason = (body as { reason?: string } | null)?.reason ?? `status ${response.status}`;
+      throw new UpstreamError(`Open-Meteo refused the request: ${reason}`, response.status);
+    }
+    return body;
+  }
+
+  /** Tries again after a network failure, 429 or 5xx (nothing else): 250 ms · 2^n with jitter between tries. */
+  function getJson(
     endpoint: WeatherEndpoint,
     url: URL,
     { tries = attempts, timeout = timeoutMs }: { tries?: number; timeout?: number } = {},
   ): Promise<unknown> {
-    let lastError: UpstreamError = new UpstreamError("Open-Meteo was not asked", null);
-    for (let attempt = 0; attempt < tries; attempt++) {
-      if (attempt > 0) await sleep(backoffMs(attempt, lastError));
-      let response: Response;
-      try {
-        response = await call(endpoint, url, timeout);
-      } catch (error) {
-        lastError = new UpstreamError(`Open-Meteo could not be reached: ${(error as Error).message}`, null);
-        continue;
-      }
-      if (response.status === 429 || response.status >= 500) {
-        lastError = Object.assign(new UpstreamError(`Open-Meteo answered ${response.status}`, response.status), {
-          retryAfterSeconds: Number(response.headers.get("retry-after")) || 0,
-        });
-        await response.body?.cancel();
-        continue;
-      }
-      const text = await response.text();
-      let body: unknown;
-      try {
-        body = JSON.parse(text);
-      } catch {
-        throw new UpstreamError(`Open-Meteo answered ${response.status} with a body that is not JSON`, response.status);
-      }
-      if (!response.ok) {
-        const reason = (body as { reason?: string } | null)?.reason ?? `status ${response.status}`;
-        throw new UpstreamError(`Open-Meteo refused the request: ${reason}`, response.status);
-      }
-      return body;
-    }
-    throw lastError;
+    return pRetry(() => getJsonOnce(endpoint, url, timeout), {
+      retries: tries - 1,
+      minTimeout: retryDelayMs,
+      factor: 2,
+      randomize: true,
+      shouldRetry: ({ error }) => error instanceof UpstreamError && (error.status === null || mayRetry(error.status)),
+      // p-retry has no delay of the server's choosing: a Retry-After (capped at 5 s, a page is waiting) comes before its own.
+      onFailedAttempt: async ({ error, retriesLeft }) => {
+        if (retriesLeft > 0 && error instanceof UpstreamError && error.retryAfterSeconds > 0) {
+          await wait(Math.min(error.retryAfterSeconds * 1000, 5000));
+        }
+      },
+    });
   }
 
   return {
@@ -297,9 +312,7 @@ export function createOpenMeteoClient(options: OpenMeteoOptions) {
 
 export type OpenMeteoClient = ReturnType<typeof createOpenMeteoClient>;
 
-/** Retry-After when the server gives one (capped at 5 s), else 250 ms · 2^n with jitter. */
-function backoffMs(attempt: number, error: UpstreamError & { retryAfterSeconds?: number }): number {
-  if (error.retryAfterSeconds) return Math.min(error.retryAfterSeconds * 1000, 5000);
-  const base = 250 * 2 ** (attempt - 1);
-  return base + Math.random() * base;
+/** Answers worth asking again for: too many requests, and the server's own failures. */
+function mayRetry(status: number): boolean {
+  return status === 429 || status >= 500;
 }
