@@ -5,12 +5,13 @@ import { Field } from "~/components/ui/form-parts";
 
 afterEach(cleanup);
 
-// The one Field of the account and preferences forms: the e2e tests and axe find fields by these names and links.
+// The one Field of every form (account, preferences, the overlays'): the e2e tests and axe find fields by these names and links.
 describe("Field", () => {
   it("names its input by the label and, with nothing to say, describes it by nothing", () => {
-    render(<Field label="Email" input={{ name: "email", type: "email", autoComplete: "email" }} />);
+    render(<Field label="Email" input={{ name: "email", type: "email", autoComplete: "email", "data-autofocus": "" }} />);
     const input = screen.getByLabelText("Email");
     expect(input.getAttribute("name")).toBe("email");
+    expect(input.getAttribute("data-autofocus")).toBe("");
     expect(input.className).toBe("input");
     expect(input.hasAttribute("aria-describedby")).toBe(false);
     expect(input.hasAttribute("aria-invalid")).toBe(false);

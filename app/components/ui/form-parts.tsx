@@ -32,7 +32,10 @@ export function FieldError({ id, message }: { id: string; message: string | null
 }
 
 /** What a Field's input takes from its form: everything but what the Field itself ties together (id, class, aria). */
-type FieldInputProps = Omit<InputHTMLAttributes<HTMLInputElement>, "id" | "className" | "aria-invalid" | "aria-describedby">;
+type FieldInputProps = Omit<InputHTMLAttributes<HTMLInputElement>, "id" | "className" | "aria-invalid" | "aria-describedby"> & {
+  // Markers such as the overlays' data-autofocus (JSX allows them; an object's type must name them).
+  [data: `data-${string}`]: string | undefined;
+};
 
 /**
  * A labelled text input with its hint and its problem, for every form: the input is named by the label and
