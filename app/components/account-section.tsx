@@ -1,57 +1,9 @@
-import { useEffect, useId, useState } from "react";
+import { useEffect, useState } from "react";
 import { useTranslation } from "~/lib/i18n/use-translation";
 import { Form, useActionData, useNavigation, useSearchParams } from "react-router";
 import { Link } from "~/lib/navigation/links";
 import type { AccountActionData } from "~/lib/account.server";
-
-function Field({
-  name,
-  type,
-  label,
-  error,
-  hint,
-  defaultValue,
-  autoComplete,
-}: {
-  name: string;
-  type: string;
-  label: string;
-  error?: string;
-  /** Shown under the field from the start (rules to follow), and read with it. */
-  hint?: string;
-  defaultValue?: string;
-  autoComplete: string;
-}) {
-  const id = useId();
-  const describedBy = [hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter(Boolean).join(" ");
-  return (
-    <div className="flex flex-col gap-1">
-      <label htmlFor={id} className="font-medium">
-        {label}
-      </label>
-      <input
-        id={id}
-        name={name}
-        type={type}
-        defaultValue={defaultValue}
-        autoComplete={autoComplete}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy || undefined}
-        className="input"
-      />
-      {hint ? (
-        <p id={`${id}-hint`} className="text-sm text-muted">
-          {hint}
-        </p>
-      ) : null}
-      {error ? (
-        <p id={`${id}-error`} className="text-sm text-red-700 dark:text-red-300" role="alert">
-          {error}
-        </p>
-      ) : null}
-    </div>
-  );
-}
+import { Field } from "~/components/ui/form-parts";
 
 /** Sign up / log in (one form, two buttons) or, signed in, who you are and log out. Works without JavaScript. */
 export function AccountSection({ email }: { email: string | null }) {
@@ -89,20 +41,15 @@ export function AccountSection({ email }: { email: string | null }) {
       <input type="hidden" name="timeZone" value={timeZone} />
       {redirectTo ? <input type="hidden" name="redirectTo" value={redirectTo} /> : null}
       <Field
-        name="email"
-        type="email"
         label={t("account.email")}
         error={errors.email}
-        defaultValue={actionData?.email}
-        autoComplete="email"
+        input={{ name: "email", type: "email", defaultValue: actionData?.email, autoComplete: "email" }}
       />
       <Field
-        name="password"
-        type="password"
         label={t("account.password")}
         error={errors.password}
         hint={mode === "signup" ? t("account.passwordRules") : undefined}
-        autoComplete={mode === "signup" ? "new-password" : "current-password"}
+        input={{ name: "password", type: "password", autoComplete: mode === "signup" ? "new-password" : "current-password" }}
       />
       {errors.form ? (
         <p className="text-sm text-red-700 dark:text-red-300" role="alert">

@@ -12,8 +12,8 @@ import type { ServerEnv } from "../lib/env.server";
 import { graphqlFetchContext, graphqlQueryRunnerContext } from "../lib/graphql/executor-context";
 import { lazyChunksContext, type LazyChunks } from "../lib/lazy-chunks-context";
 import { requestLogContext } from "../lib/request-log-context";
-import { GRAPHQL_PATH } from "../shared/graphql-path";
-import { clientAddress, createGraphQLEndpoint, inProcessGraphQLFetch, isGraphQLPath } from "./graphql-endpoint.server";
+import { GRAPHQL_PATH, isGraphQLPath } from "../shared/graphql-path";
+import { createGraphQLEndpoint, inProcessGraphQLFetch } from "./graphql-endpoint.server";
 import { lazyChunksOf } from "./lazy-chunks.server";
 import { graphqlProxy, hostedGraphQLFetch } from "./graphql-proxy.server";
 import { healthHandler } from "./health.server";
@@ -27,6 +27,7 @@ import { refusedOverLimit } from "./request-limit.server";
 import { pageRefusal } from "./request-limit-page.server";
 import { sameOriginWrites } from "./same-origin.server";
 import { securityHeaders } from "./security-headers.server";
+import { clientAddress } from "./trusted-proxy.server";
 import { attachWebSocket } from "./websocket.server";
 
 /**

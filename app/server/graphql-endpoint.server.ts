@@ -1,19 +1,16 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import compression from "compression";
-import proxyAddr from "proxy-addr";
 import type { RequestLimits } from "../api/request-limits.server";
 import { refusedOverLimit } from "./request-limit.server";
 import { CROSS_SITE_REFUSAL, isCrossSiteWrite } from "./same-origin.server";
 import type { OperationLogRecord } from "../api/log.server";
 import type { RequestObservation } from "./request-log.server";
 import { securityHeaders } from "./security-headers.server";
+import { clientAddress, type TrustFn } from "./trusted-proxy.server";
 
 import { GRAPHQL_PATH } from "../shared/graphql-path";
 
 export { GRAPHQL_PATH };
-
-/** Whether the proxy at `address`, `hop` steps from the server, may speak for the client (Express's "trust proxy"). */
-export type TrustFn = (address: string, hop: number) => boolean;
 
 /** graphql-yoga's Node handler, told the client's address and the request's id (for its log lines). */
 type YogaNodeHandler = (
@@ -23,14 +20,6 @@ type YogaNodeHandler = (
 ) => unknown;
 
 type Middleware = (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => void;
-
-/** Whether a request target is the API's path (yoga answers exactly this path). */
-export function isGraphQLPath(url: string | undefined): boolean {
-  return url === GRAPHQL_PATH || !!url?.startsWith(`${GRAPHQL_PATH}?`);
-}
-
-/** The client's address: the one a trusted proxy forwards, else the socket's (as Express's `req.ip`). */
-export const clientAddress = (trust: TrustFn) => (req: IncomingMessage) => proxyAddr(req, trust);
 
 /** The host the client asked for: X-Forwarded-Host only from a trusted proxy (as Express's `req.host`). */
 function requestHost(req: IncomingMessage, trust: TrustFn): string | undefined {

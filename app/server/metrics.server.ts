@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import proxyAddr from "proxy-addr";
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 import type { ApiMetrics } from "../api/metrics.server";
-import type { TrustFn } from "./graphql-endpoint.server";
+import type { TrustFn } from "./trusted-proxy.server";
 
 /** Operation names and error codes come from clients: at most this many of each get their own series. */
 const MAX_LABEL_VALUES = 200;

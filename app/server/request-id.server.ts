@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { TrustFn } from "./graphql-endpoint.server";
+import type { TrustFn } from "./trusted-proxy.server";
 
 export const REQUEST_ID_HEADER = "X-Request-Id";
 

@@ -1,9 +1,10 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { isGraphQLPath, type TrustFn } from "./graphql-endpoint.server";
+import { isGraphQLPath } from "../shared/graphql-path";
 import type { Logger } from "./logger.server";
 import type { ServerMetrics } from "./metrics.server";
 import type { OperationLogRecord } from "../api/log.server";
 import { assignRequestId } from "./request-id.server";
+import type { TrustFn } from "./trusted-proxy.server";
 
 /** What a path serves, as a label with few values (paths themselves would be one series each). */
 export function routeKind(path: string): string {

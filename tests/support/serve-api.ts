@@ -2,7 +2,9 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import proxyAddr from "proxy-addr";
 import { MAX_REQUEST_BYTES, type Api } from "../../app/api/index.server";
-import { clientAddress, createGraphQLEndpoint, isGraphQLPath } from "../../app/server/graphql-endpoint.server";
+import { createGraphQLEndpoint } from "../../app/server/graphql-endpoint.server";
+import { clientAddress } from "../../app/server/trusted-proxy.server";
+import { isGraphQLPath } from "../../app/shared/graphql-path";
 import { healthHandler } from "../../app/server/health.server";
 import { attachWebSocket } from "../../app/server/websocket.server";
 

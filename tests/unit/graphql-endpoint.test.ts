@@ -2,7 +2,9 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import proxyAddr from "proxy-addr";
 import { afterEach, describe, expect, it } from "vitest";
-import { createGraphQLEndpoint, isGraphQLPath, type TrustFn } from "~/server/graphql-endpoint.server";
+import { createGraphQLEndpoint } from "~/server/graphql-endpoint.server";
+import type { TrustFn } from "~/server/trusted-proxy.server";
+import { isGraphQLPath } from "~/shared/graphql-path";
 
 /** What reached the API behind the endpoint. */
 type Seen = { clientIp: string; method: string; body?: string };

@@ -28,6 +28,21 @@ describe("lint boundaries", () => {
     expect(await ruleIds(code, "app/shared/lint-fixture.ts")).toContain("import-x/no-restricted-paths");
   });
 
+  it("refuses migrations importing the domain (or anything of the project but the column types)", async () => {
+    const migration = "app/api/db/migrations.server.ts";
+    for (const code of [
+      'import { ruleKey } from "../bot/rule-key";\nexport const key = ruleKey;\n',
+      'import { coordinateKey } from "~/api/weather/forecast";\nexport const key = coordinateKey;\n',
+      'import type { Database } from "./tables";\nexport type Tables = Database;\n',
+      'import { GRAPHQL_PATH } from "../../shared/graphql-path";\nexport const path = GRAPHQL_PATH;\n',
+    ]) {
+      expect(await ruleIds(code, migration)).toContain("import-x/no-restricted-paths");
+    }
+    const allowed =
+      'import { sql } from "kysely";\nimport { columnTypes } from "./column-types.server";\nexport const used = [sql, columnTypes];\n';
+    expect(await ruleIds(allowed, migration)).toEqual([]);
+  });
+
   it("refuses client code importing app/api or app/server", async () => {
     const api = 'import { createApi } from "~/api/index.server";\nexport const create = createApi;\n';
     const server = 'import { GRAPHQL_PATH } from "~/server/graphql-endpoint.server";\nexport const path = GRAPHQL_PATH;\n';

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import proxyAddr from "proxy-addr";
 import { afterEach, describe, expect, it } from "vitest";
-import type { TrustFn } from "~/server/graphql-endpoint.server";
+import type { TrustFn } from "~/server/trusted-proxy.server";
 import { assignRequestId } from "~/server/request-id.server";
 import { routeKind } from "~/server/request-log.server";
 

@@ -1,14 +1,40 @@
 import { sql, type Kysely, type Migration } from "kysely";
-import { coordinateKey } from "../weather/forecast";
-import { ruleKey } from "../bot/rule-key";
-import { ENGINE_SHARDS } from "../bot/shard-ranges";
 import { columnTypes } from "./column-types.server";
 
 /**
  * Versioned schema changes, applied in name order on startup. Kysely's migrator records
  * each one, so running them again is a no-op. Never edit a migration that has shipped:
  * add the next one.
+ *
+ * A migration imports nothing of the domain (ESLint refuses it): the domain's keys and constants
+ * below are frozen copies, on purpose, as they were when their migration was written. A database
+ * upgraded next year must get what one upgraded on the day got; when the domain's version changes,
+ * the change is a new migration, and these stay as they are.
  */
+
+/** Frozen for 0006 (app/api/weather/forecast.ts's coordinateKey then): a place's coordinates rounded to 0.01°. */
+function coordinateKey0006({ latitude, longitude }: { latitude: number; longitude: number }): string {
+  return `${(Math.round(latitude * 100) / 100).toFixed(2)},${(Math.round(longitude * 100) / 100).toFixed(2)}`;
+}
+
+/** Frozen for 0006 (app/api/bot/rule-key.ts's ruleKey then): what an alert rule watches, as its episodes' key. */
+function ruleKey0006(rule: {
+  metric: string;
+  comparator: string;
+  threshold: number | null;
+  conditions: string | null;
+  lookahead_hours: number;
+  active_days: string;
+  active_from: string | null;
+  active_to: string | null;
+}): string {
+  const watched = rule.metric === "CONDITION" ? (rule.conditions ?? "") : `${rule.comparator}${rule.threshold}`;
+  return [rule.metric, watched, `${rule.lookahead_hours}h`, rule.active_days, rule.active_from ?? "", rule.active_to ?? ""].join("|");
+}
+
+/** Frozen for 0010 (app/api/bot/shard-ranges.ts's ENGINE_SHARDS then): the engine's shards, one row each. */
+const ENGINE_SHARDS_0010 = 16;
+
 export const migrations: Record<string, Migration> = {
   "0001_accounts_places": {
     async up(db: Kysely<unknown>) {
@@ -237,7 +263,7 @@ export const migrations: Record<string, Migration> = {
         const to = match ? new Date(match.to * 1000).toISOString() : new Date(Date.parse(row.episode_start) + 3_600_000).toISOString();
         await sql`
           INSERT INTO alert_episodes (user_id, rule_key, location_key, start, window_from, window_to, alerted_at, closed_at)
-          VALUES (${row.user_id}, ${ruleKey(row)}, ${coordinateKey(row)}, ${row.episode_start}, ${from}, ${to},
+          VALUES (${row.user_id}, ${ruleKey0006(row)}, ${coordinateKey0006(row)}, ${row.episode_start}, ${from}, ${to},
             ${row.last_triggered_at ?? row.episode_start}, NULL)
           ON CONFLICT DO NOTHING
         `.execute(db);
@@ -313,7 +339,7 @@ export const migrations: Record<string, Migration> = {
         .execute();
       await (db as Kysely<{ engine_shards: { shard: number; done_tick: number } }>)
         .insertInto("engine_shards")
-        .values(Array.from({ length: ENGINE_SHARDS }, (_, shard) => ({ shard, done_tick: -1 })))
+        .values(Array.from({ length: ENGINE_SHARDS_0010 }, (_, shard) => ({ shard, done_tick: -1 })))
         .execute();
       // Who ran the engine lately: their number sets each one's share of a tick.
       await db.schema

@@ -4,7 +4,7 @@ import { useMutation } from "urql";
 import { describeLocation, LocationSearch } from "~/components/places/location-search";
 import { ADD_PLACE_MUTATION } from "~/lib/graphql/later-documents";
 import type { SearchLocationsQuery } from "~/lib/graphql/documents.generated";
-import { FieldError, OverlayHeader } from "~/components/ui/form-parts";
+import { Field, FieldError, OverlayHeader } from "~/components/ui/form-parts";
 import { apiIssues, fieldErrors, type FieldErrors } from "~/lib/forms/field-errors";
 import { checkInput } from "~/shared/inputs/issues";
 import { addPlaceInput } from "~/shared/inputs/place";
@@ -51,25 +51,13 @@ export default function AddPlaceOverlay({ close }: OverlayProps) {
           <span className="font-medium">{location.name}</span> <span className="text-muted">{describeLocation(location)}</span>
         </p>
       ) : null}
-      <div className="flex flex-col gap-1">
-        <label htmlFor={labelId} className="font-medium">
-          {t("addPlace.label")}
-        </label>
-        <input
-          id={labelId}
-          className="input"
-          value={label}
-          maxLength={60}
-          placeholder={location?.name}
-          aria-invalid={errors.label ? true : undefined}
-          aria-describedby={`${labelId}-hint${errors.label ? ` ${labelId}-error` : ""}`}
-          onChange={(event) => setLabel(event.target.value)}
-        />
-        <p id={`${labelId}-hint`} className="text-sm text-muted">
-          {t("addPlace.labelHint")}
-        </p>
-        <FieldError id={`${labelId}-error`} message={errors.label} />
-      </div>
+      <Field
+        id={labelId}
+        label={t("addPlace.label")}
+        hint={t("addPlace.labelHint")}
+        error={errors.label}
+        input={{ value: label, maxLength: 60, placeholder: location?.name, onChange: (event) => setLabel(event.target.value) }}
+      />
       <FieldError id="add-place-error" message={errors.location} />
       <div className="flex justify-end gap-2">
         <button type="submit" className="button" disabled={fetching}>

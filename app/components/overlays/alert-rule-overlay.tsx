@@ -14,7 +14,7 @@ import { apiIssues, fieldErrors, issueMessage, type FieldErrors } from "~/lib/fo
 import { alertRuleInput } from "~/shared/inputs/alert-rule";
 import { checkInput, type InputIssue, type InputIssueCode } from "~/shared/inputs/issues";
 import { SILENT_OPERATION } from "~/lib/graphql/install-browser";
-import { CheckboxChoices, FieldError, OverlayHeader, WeekdayChoices } from "~/components/ui/form-parts";
+import { CheckboxChoices, Field, FieldError, OverlayHeader, WeekdayChoices } from "~/components/ui/form-parts";
 import type { OverlayProps } from "~/lib/overlays/registry";
 import { showToast } from "~/lib/toast/toast-store";
 import { useDebouncedValue } from "~/lib/use-debounced-value";
@@ -228,23 +228,18 @@ export default function AlertRuleOverlay({ close, params }: OverlayProps) {
   return (
     <form className="flex max-h-[85vh] flex-col gap-4 overflow-y-auto p-6" onSubmit={submit} noValidate>
       <OverlayHeader name="alert-rule" title={existing ? t("alerts.form.titleEdit") : t("alerts.form.titleNew")} close={close} />
-      <div className="flex flex-col gap-1">
-        <label htmlFor={`${id}-name`} className="font-medium">
-          {t("alerts.form.name")}
-        </label>
-        <input
-          id={`${id}-name`}
-          className="input"
-          value={draft.name}
-          maxLength={60}
-          autoFocus
-          data-autofocus=""
-          aria-invalid={errors.name ? true : undefined}
-          aria-describedby={errors.name ? `${id}-name-error` : undefined}
-          onChange={(event) => change({ name: event.target.value })}
-        />
-        {error("name")}
-      </div>
+      <Field
+        id={`${id}-name`}
+        label={t("alerts.form.name")}
+        error={errors.name}
+        input={{
+          value: draft.name,
+          maxLength: 60,
+          autoFocus: true,
+          "data-autofocus": "",
+          onChange: (event) => change({ name: event.target.value }),
+        }}
+      />
       <div className="grid gap-4 sm:grid-cols-2">
         <div className="flex flex-col gap-1">
           <label htmlFor={`${id}-place`} className="font-medium">
@@ -338,21 +333,12 @@ export default function AlertRuleOverlay({ close, params }: OverlayProps) {
               <option value="AT_MOST">{t("alerts.comparator.AT_MOST")}</option>
             </select>
           </div>
-          <div className="flex flex-col gap-1">
-            <label htmlFor={`${id}-threshold`} className="font-medium">
-              {t("alerts.form.threshold", { unit: unit.label || "–" })}
-            </label>
-            <input
-              id={`${id}-threshold`}
-              className="input"
-              inputMode="decimal"
-              value={draft.threshold}
-              aria-invalid={errors.threshold ? true : undefined}
-              aria-describedby={errors.threshold ? `${id}-threshold-error` : undefined}
-              onChange={(event) => change({ threshold: event.target.value })}
-            />
-            {error("threshold")}
-          </div>
+          <Field
+            id={`${id}-threshold`}
+            label={t("alerts.form.threshold", { unit: unit.label || "–" })}
+            error={errors.threshold}
+            input={{ inputMode: "decimal", value: draft.threshold, onChange: (event) => change({ threshold: event.target.value }) }}
+          />
         </div>
       )}
       <div className="grid gap-4 sm:grid-cols-2">
@@ -376,20 +362,17 @@ export default function AlertRuleOverlay({ close, params }: OverlayProps) {
             </select>
           </div>
         )}
-        <div className="flex flex-col gap-1">
-          <label htmlFor={`${id}-cooldown`} className="font-medium">
-            {t("alerts.form.cooldown")}
-          </label>
-          <input
-            id={`${id}-cooldown`}
-            type="number"
-            min={0}
-            max={168}
-            className="input"
-            value={draft.cooldownHours}
-            onChange={(event) => change({ cooldownHours: Math.max(0, Math.min(168, Math.round(Number(event.target.value) || 0))) })}
-          />
-        </div>
+        <Field
+          id={`${id}-cooldown`}
+          label={t("alerts.form.cooldown")}
+          input={{
+            type: "number",
+            min: 0,
+            max: 168,
+            value: draft.cooldownHours,
+            onChange: (event) => change({ cooldownHours: Math.max(0, Math.min(168, Math.round(Number(event.target.value) || 0))) }),
+          }}
+        />
       </div>
       <WeekdayChoices
         legend={t("alerts.form.activeDays")}

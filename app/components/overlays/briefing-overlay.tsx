@@ -6,7 +6,7 @@ import { PLACES_QUERY } from "~/lib/graphql/documents";
 import { BRIEFINGS_QUERY, SAVE_BRIEFING_MUTATION } from "~/lib/graphql/later-documents";
 import type { BriefingInput } from "~/lib/graphql/documents.generated";
 import { BRIEFING_PERIODS } from "~/shared/enum-values";
-import { FieldError, OverlayHeader, WeekdayChoices } from "~/components/ui/form-parts";
+import { Field, FieldError, OverlayHeader, WeekdayChoices } from "~/components/ui/form-parts";
 import { apiIssues, fieldErrors, type FieldErrors } from "~/lib/forms/field-errors";
 import { briefingInput } from "~/shared/inputs/briefing";
 import { checkInput } from "~/shared/inputs/issues";
@@ -65,23 +65,18 @@ export default function BriefingOverlay({ close, params }: OverlayProps) {
     <form className="flex max-h-[85vh] flex-col gap-4 overflow-y-auto p-6" onSubmit={submit} noValidate>
       <OverlayHeader name="briefing" title={existing ? t("briefings.form.titleEdit") : t("briefings.form.titleNew")} close={close} />
       {placeList.length === 0 ? <p className="text-muted">{t("briefings.form.noPlaces")}</p> : null}
-      <div className="flex flex-col gap-1">
-        <label htmlFor={`${id}-name`} className="font-medium">
-          {t("briefings.form.name")}
-        </label>
-        <input
-          id={`${id}-name`}
-          className="input"
-          value={draft.name}
-          maxLength={60}
-          autoFocus
-          data-autofocus=""
-          aria-invalid={errors.name ? true : undefined}
-          aria-describedby={errors.name ? `${id}-name-error` : undefined}
-          onChange={(event) => change({ name: event.target.value })}
-        />
-        {error("name")}
-      </div>
+      <Field
+        id={`${id}-name`}
+        label={t("briefings.form.name")}
+        error={errors.name}
+        input={{
+          value: draft.name,
+          maxLength: 60,
+          autoFocus: true,
+          "data-autofocus": "",
+          onChange: (event) => change({ name: event.target.value }),
+        }}
+      />
       <fieldset aria-describedby={errors.placeIds ? `${id}-placeIds-error` : undefined}>
         <legend className="mb-2 font-medium">{t("briefings.form.places")}</legend>
         <div className="flex flex-wrap gap-2">
@@ -117,18 +112,11 @@ export default function BriefingOverlay({ close, params }: OverlayProps) {
             ))}
           </select>
         </div>
-        <div className="flex flex-col gap-1">
-          <label htmlFor={`${id}-time`} className="font-medium">
-            {t("briefings.form.time")}
-          </label>
-          <input
-            id={`${id}-time`}
-            type="time"
-            className="input"
-            value={draft.time}
-            onChange={(event) => change({ time: event.target.value })}
-          />
-        </div>
+        <Field
+          id={`${id}-time`}
+          label={t("briefings.form.time")}
+          input={{ type: "time", value: draft.time, onChange: (event) => change({ time: event.target.value }) }}
+        />
       </div>
       <WeekdayChoices
         legend={t("briefings.form.days")}

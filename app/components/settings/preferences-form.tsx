@@ -1,4 +1,4 @@
-import { useEffect, useId, useMemo, useState, type KeyboardEvent, type ReactNode } from "react";
+import { useEffect, useId, useMemo, useState, type KeyboardEvent } from "react";
 import { useTranslation } from "~/lib/i18n/use-translation";
 import { useMutation } from "urql";
 import { useQuery } from "~/lib/graphql/use-query";
@@ -9,6 +9,7 @@ import { canonicalTimeZone } from "~/shared/time-zone";
 import { checkInput } from "~/shared/inputs/issues";
 import { settingsInput } from "~/shared/inputs/settings";
 import { toastStore } from "~/lib/toast/toast-store";
+import { Field } from "~/components/ui/form-parts";
 
 type Draft = Omit<FullSettings, "id" | "language" | "pushEnabled">;
 
@@ -44,27 +45,6 @@ function Choice<T extends string>({
         ))}
       </div>
     </fieldset>
-  );
-}
-
-function Field({ label, hint, error, children, id }: { label: string; hint?: string; error?: string; children: ReactNode; id: string }) {
-  return (
-    <div className="flex flex-col gap-1">
-      <label htmlFor={id} className="font-medium">
-        {label}
-      </label>
-      {children}
-      {hint ? (
-        <p id={`${id}-hint`} className="text-sm text-muted">
-          {hint}
-        </p>
-      ) : null}
-      {error ? (
-        <p id={`${id}-error`} role="alert" className="text-sm text-red-700 dark:text-red-300">
-          {error}
-        </p>
-      ) : null}
-    </div>
   );
 }
 
@@ -190,19 +170,20 @@ export function PreferencesForm() {
         ]}
         onChange={(clock) => void save({ hour12: clock === "12" })}
       />
-      <Field id={zoneId} label={t("preferences.timeZone")} hint={t("preferences.timeZoneHint")} error={error}>
-        <input
-          id={zoneId}
-          className="input"
-          list={`${id}-zones`}
-          value={value.timeZone}
-          autoComplete="off"
-          aria-invalid={error ? true : undefined}
-          aria-describedby={`${zoneId}-hint${error ? ` ${zoneId}-error` : ""}`}
-          onChange={(event) => setTyped((current) => ({ ...current, timeZone: event.target.value }))}
-          onBlur={() => commit("timeZone")}
-          onKeyDown={commitOnEnter("timeZone")}
-        />
+      <Field
+        id={zoneId}
+        label={t("preferences.timeZone")}
+        hint={t("preferences.timeZoneHint")}
+        error={error}
+        input={{
+          list: `${id}-zones`,
+          value: value.timeZone,
+          autoComplete: "off",
+          onChange: (event) => setTyped((current) => ({ ...current, timeZone: event.target.value })),
+          onBlur: () => commit("timeZone"),
+          onKeyDown: commitOnEnter("timeZone"),
+        }}
+      >
         <datalist id={`${id}-zones`}>
           {zones.map((zone) => (
             <option key={zone} value={zone} />

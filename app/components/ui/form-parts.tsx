@@ -1,4 +1,4 @@
-import type { ReactNode } from "react";
+import { useId, type InputHTMLAttributes, type ReactNode } from "react";
 import { useTranslation } from "~/lib/i18n/use-translation";
 import { CloseIcon } from "~/components/icons";
 import { WEEKDAYS } from "~/shared/enum-values";
@@ -28,6 +28,53 @@ export function FieldError({ id, message }: { id: string; message: string | null
     <p id={id} role="alert" className="text-sm text-red-700 dark:text-red-300">
       {message}
     </p>
+  );
+}
+
+/** What a Field's input takes from its form: everything but what the Field itself ties together (id, class, aria). */
+type FieldInputProps = Omit<InputHTMLAttributes<HTMLInputElement>, "id" | "className" | "aria-invalid" | "aria-describedby"> & {
+  // Markers such as the overlays' data-autofocus (JSX allows them; an object's type must name them).
+  [data: `data-${string}`]: string | undefined;
+};
+
+/**
+ * A labelled text input with its hint and its problem, for every form: the input is named by the label and
+ * described by both (hint first), and invalid while there is a problem. `children` come after the input
+ * (a datalist, a button that fills it in). The input's id is `id`, or one of its own.
+ */
+export function Field({
+  id: givenId,
+  label,
+  hint,
+  error,
+  input,
+  children,
+}: {
+  id?: string;
+  label: string;
+  /** Shown under the field from the start (rules to follow, a format), and read with it. */
+  hint?: string;
+  error?: string;
+  input: FieldInputProps;
+  children?: ReactNode;
+}) {
+  const ownId = useId();
+  const id = givenId ?? ownId;
+  const describedBy = [hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter(Boolean).join(" ");
+  return (
+    <div className="flex flex-col gap-1">
+      <label htmlFor={id} className="font-medium">
+        {label}
+      </label>
+      <input {...input} id={id} aria-invalid={error ? true : undefined} aria-describedby={describedBy || undefined} className="input" />
+      {children}
+      {hint ? (
+        <p id={`${id}-hint`} className="text-sm text-muted">
+          {hint}
+        </p>
+      ) : null}
+      <FieldError id={`${id}-error`} message={error} />
+    </div>
   );
 }
 
