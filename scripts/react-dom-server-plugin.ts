@@ -19,7 +19,7 @@ type Change = { why: string; find: string; until?: string; replace: string; time
 /**
  * Seven changes to React's server renderer (react-dom 19.3), in eight places, each giving the same page for less
  * work: it writes the page as text (the first four), measures no string's bytes (the fifth), and runs in no
- * AsyncLocalStorage (the last two). Decision 017 has their figures.
+ * AsyncLocalStorage (the last two). docs/performance.md has their figures.
  */
 export const REACT_DOM_SERVER_CHANGES: readonly Change[] = [
   {
