@@ -285,6 +285,38 @@ describe("alert rules", () => {
     expect(kinds).toContain("ALERT");
   });
 
+  it("tell a crossing still ahead when a snooze ends at the next pass, once, even inside a long cooldown", async () => {
+    // Cooldown 48 h: without the snooze's end, day 2's gale (12:00–14:00) would wait until day 3 and never be told.
+    const { t, token, replay, ruleId, clock } = await setUp(48, { lookaheadHours: 24 });
+    const alerts = async () =>
+      (await t.gql(INBOX, {}, { token })).data!.messages.edges.filter((m) => m.kind === "ALERT").map((m) => m.match!.from);
+    await replay(1);
+    expect(await alerts()).toEqual(["2026-06-01T12:00:00.000Z"]);
+    await t.gql(SNOOZE_STATE, { id: ruleId, until: "2026-06-02T02:00:00Z" }, { token });
+    await replay(24); // to day 2, 01:00: still snoozed
+    expect(await alerts()).toHaveLength(1);
+    await replay(1); // 02:00: the snooze is over
+    expect(await alerts()).toEqual(["2026-06-02T12:00:00.000Z", "2026-06-01T12:00:00.000Z"]);
+    expect((await t.gql(SNOOZE_STATE, { id: ruleId, until: "2026-06-02T05:00:00Z" }, { token })).data!.snoozeAlertRule.state).toBe(
+      "SNOOZED",
+    );
+    await replay(12);
+    expect(await alerts()).toHaveLength(2);
+
+    // Resumed by hand: the same, from the next pass (a third gale on day 3, 12:00–13:00).
+    const third: Scenario = (_lat, _lon, time) => ({ wind_gusts_10m: time === DAY1 + 60 * H ? 75 : 20, weather_code: 3 });
+    t.fake.setScenario(third);
+    await t.gql(SNOOZE_STATE, { id: ruleId, until: "2026-06-30T00:00:00Z" }, { token });
+    await replay(12); // to day 3, 02:00: snoozed, the gale ahead untold
+    expect(await alerts()).toHaveLength(2);
+    expect((await t.gql(RESUME, { id: ruleId }, { token })).data!.resumeAlertRule).toEqual({ state: "ARMED", snoozedUntil: null });
+    await replay(1);
+    expect((await alerts())[0]).toBe("2026-06-03T12:00:00.000Z");
+    expect(clock.now().toISOString()).toBe("2026-06-03T03:00:00.000Z");
+    await replay(3);
+    expect(await alerts()).toHaveLength(3);
+  });
+
   it("validate input and keep to the owner", async () => {
     const { t, token, ruleId } = await setUp(3);
     const bad = async (input: Partial<AlertRuleInput>) =>

@@ -144,7 +144,9 @@ function episodeOf<E extends Episode>(window: Match, open: readonly E[], shiftSe
  * - a window that belongs to an open episode is that episode, moved or grown;
  * - every other window is a new episode, announced now, unless an alert went out less than
  *   `cooldownHours` ago: then it waits, and is announced once the cooldown is over if it is
- *   still ahead (the cooldown is "wait before alerting again");
+ *   still ahead (the cooldown is "wait before alerting again"). A snooze that ended after that
+ *   alert ends the wait with it: the person asked for quiet until then, and a crossing still
+ *   ahead when it ends is news they have not had (it may be over before a long cooldown is);
  * - an open episode with no window is over once its window has passed, or, when it only
  *   dropped out of the forecast, once the cooldown since its alert is over (a storm that
  *   flickers out of one refresh and back into the next is not "all clear").
@@ -157,7 +159,8 @@ export function planEpisodes<E extends Episode>(
     cooldownHours,
     lastAlertAt,
     shiftSeconds = EPISODE_SHIFT_HOURS * 3600,
-  }: { now: Date; cooldownHours: number; lastAlertAt: number | null; shiftSeconds?: number },
+    snoozeEndedAt = null,
+  }: { now: Date; cooldownHours: number; lastAlertAt: number | null; shiftSeconds?: number; snoozeEndedAt?: number | null },
 ): EpisodePlan<E> {
   const current = now.getTime() / 1000;
   const cooldown = cooldownHours * 3600;
@@ -175,7 +178,8 @@ export function planEpisodes<E extends Episode>(
       window ? { from: Math.min(window.from, match.from), to: Math.max(window.to, match.to) } : { from: match.from, to: match.to },
     );
   }
-  const cooled = lastAlertAt === null || current >= lastAlertAt + cooldown;
+  const snoozedSince = snoozeEndedAt !== null && lastAlertAt !== null && snoozeEndedAt > lastAlertAt && snoozeEndedAt <= current;
+  const cooled = lastAlertAt === null || current >= lastAlertAt + cooldown || snoozedSince;
   return {
     announce: cooled ? fresh : [],
     seen: [...windows].map(([episode, window]) => ({ episode, ...window })),

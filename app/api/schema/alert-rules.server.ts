@@ -103,7 +103,13 @@ export const alertRulesResolvers: Resolvers = {
       urgent: (rule) => rule.urgent === 1,
       notifyAllClear: (rule) => rule.notify_all_clear === 1,
       cooldownHours: (rule) => rule.cooldown_hours,
-      snoozedUntil: (rule) => rule.snoozed_until,
+    }),
+    // A snooze that is over is no snooze (its end stays stored: the engine reads when it ended).
+    snoozedUntil: keepable((rule, _, context) => {
+      const snoozedUntil = rule.snoozed_until ? Date.parse(rule.snoozed_until) : Number.NaN;
+      if (!(snoozedUntil > context.now().getTime())) return null;
+      validUntil(context, snoozedUntil);
+      return rule.snoozed_until;
     }),
     place: keepable(async (rule, _, context) => {
       if (!rule.place_id) return null;
@@ -178,8 +184,12 @@ export const alertRulesResolvers: Resolvers = {
     async resumeAlertRule(_, { id }, context) {
       const userId = requireUserId(context);
       const rule = await ownRule(context, userId, id);
-      await context.db.updateTable("alert_rules").set({ snoozed_until: null }).where("id", "=", rule.id).execute();
-      return { ...rule, snoozed_until: null };
+      // A snooze under way ends now; its end stays stored, as a snooze that ran out keeps its own: the engine
+      // reads when a snooze ended (alert-evaluator.ts, planEpisodes).
+      const now = context.now();
+      if (!rule.snoozed_until || Date.parse(rule.snoozed_until) <= now.getTime()) return rule;
+      await context.db.updateTable("alert_rules").set({ snoozed_until: now.toISOString() }).where("id", "=", rule.id).execute();
+      return { ...rule, snoozed_until: now.toISOString() };
     },
     async deleteAlertRule(_, { id }, context) {
       const userId = requireUserId(context);

@@ -165,7 +165,7 @@ export type Mutation = {
   saveAlertRule: AlertRule;
   /** Silences the rule until the given time (none: 24 hours). */
   snoozeAlertRule: AlertRule;
-  /** Ends a snooze: the rule watches again from its next pass. */
+  /** Ends a snooze: the rule watches again from its next pass, and tells what is ahead that it has not told. */
   resumeAlertRule: AlertRule;
   deleteAlertRule: Scalars["ID"]["output"];
   /** Stores this browser's push subscription for the signed-in user (the fields of PushSubscription.toJSON()). */

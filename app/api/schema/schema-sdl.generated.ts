@@ -188,7 +188,7 @@ export const typeDefs = /* GraphQL */ `
     snoozeAlertRule(id: ID!, until: DateTime): AlertRule!
 
     """
-    Ends a snooze: the rule watches again from its next pass.
+    Ends a snooze: the rule watches again from its next pass, and tells what is ahead that it has not told.
     """
     resumeAlertRule(id: ID!): AlertRule!
     deleteAlertRule(id: ID!): ID!
