@@ -47,6 +47,9 @@ export const LIST_SIZES: Record<string, ListSize> = {
   "User.places": { max: MAX_PLACES },
   "Briefing.places": { max: MAX_PLACES },
   "MessageContent.places": { max: MAX_PLACES },
+  "MessageContent.alertPlaces": { max: MAX_PLACES },
+  // A list of scalars: it costs one, whatever its length (at most MAX_ALERT_WINDOWS_PER_PLACE).
+  "AlertPlaceWindows.windows": { max: 1 },
   "Mutation.reorderPlaces": { max: MAX_PLACES },
   "Query.searchLocations": { argument: "count", max: 20 },
   "Weather.hourly": { argument: "hours", max: 168 },

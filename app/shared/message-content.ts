@@ -7,7 +7,7 @@ import type { AirQualityScale, AlertMetric, BriefingPeriod, Comparator, Conditio
  * mm, cm of snow); times are ISO instants. A message whose content is null (written before
  * content existed, or a SYSTEM message) is shown by its stored title and body.
  */
-export const MESSAGE_CONTENT_VERSION = 2;
+export const MESSAGE_CONTENT_VERSION = 3;
 
 /** Metrics a version-1 reader cannot word: their messages are version 2, which such a reader leaves to the stored text. */
 const SINCE_VERSION_2: ReadonlySet<string> = new Set<AlertMetric>(["RAIN_SOON", "AQI"]);
@@ -17,7 +17,12 @@ const SINCE_VERSION_2: ReadonlySet<string> = new Set<AlertMetric>(["RAIN_SOON", 
  * still running an older build (a PWA kept open over a deploy) words what it knows and shows the
  * stored title and body for the rest, rather than wording a metric it has no texts for.
  */
-export function contentVersionFor(metric: AlertMetric | string | null | undefined): number {
+export function contentVersionFor(
+  metric: AlertMetric | string | null | undefined,
+  alertPlaces?: readonly AlertPlaceWindows[] | null,
+): number {
+  // Several windows or places in one alert: version 3 (a version-2 reader words one window).
+  if (alertPlaces && (alertPlaces.length > 1 || alertPlaces.some((entry) => entry.windows.length > 1))) return 3;
   return metric && SINCE_VERSION_2.has(metric) ? 2 : 1;
 }
 
@@ -27,6 +32,29 @@ export const wordsContentVersion = (version: number | null | undefined): boolean
 
 /** A place as it was named when the message was written: the message outlives a rename or removal. */
 export type ContentPlace = { id: string; label: string; timeZone: string };
+
+/**
+ * One window of an alert: the start of its first hour and the end of its last, as an ISO-8601
+ * interval ("2026-06-01T12:00:00.000Z/2026-06-01T15:00:00.000Z").
+ */
+export type AlertWindow = string;
+
+export const alertWindow = (from: string, to: string): AlertWindow => `${from}/${to}`;
+
+/** An alert window's start and end. */
+export function windowBounds(window: AlertWindow): { from: Date; to: Date } {
+  const [from, to] = window.split("/");
+  return { from: new Date(from!), to: new Date(to!) };
+}
+
+/**
+ * The most windows an alert lists for one place: more (a threshold crossed on and off for days) are
+ * told as fewer, longer ones (alert-text.server.ts), so that an inbox page's size stays bounded.
+ */
+export const MAX_ALERT_WINDOWS_PER_PLACE = 12;
+
+/** One place of an alert with every window told for it. */
+export type AlertPlaceWindows = { place: ContentPlace; windows: AlertWindow[] };
 
 /** One place of a briefing: null figures when no forecast was available for it. */
 export type BriefingPlaceFigures = {
@@ -56,6 +84,11 @@ export type MessageContent = {
   peakAt?: string | null;
   peakValue?: number | null;
   condition?: Condition | null;
+  /**
+   * ALERT (version 3): every window told in it, by place; `place` is the first of them and the window
+   * fields above are its worst window's (what a version-2 reader would have said).
+   */
+  alertPlaces?: AlertPlaceWindows[] | null;
   /** ALERT, ALL_CLEAR of AQI rules: the scale its figures are on. */
   aqiScale?: AirQualityScale | null;
   /** BRIEFING: its name and period, and its figures per place in the briefing's order. */

@@ -1,5 +1,5 @@
 import type { AlertMetric } from "./schema-enums.generated";
-import type { MessageContent } from "./message-content";
+import { windowBounds, type AlertPlaceWindows, type AlertWindow, type MessageContent } from "./message-content";
 import {
   formatClock,
   formatInstant,
@@ -84,7 +84,77 @@ const dayAndClock = (instant: Date, timeZone: string, reader: MessageReader) =>
 
 const capitalised = (text: string, locale: string) => text.charAt(0).toLocaleUpperCase(locale) + text.slice(1);
 
+const listFormats = new Map<string, Intl.ListFormat>();
+/** "Reykjavík, London and Oslo", in the reader's language. */
+function listOf(items: string[], locale: string): string {
+  let format = listFormats.get(locale);
+  if (!format) {
+    format = new Intl.ListFormat(locale, { type: "conjunction" });
+    listFormats.set(locale, format);
+  }
+  return format.format(items);
+}
+
+/**
+ * "Sat 03:00–05:00": a window's first hour and its end, each with its day unless it is the day
+ * named just before (`dayBefore`, the previous window's last day).
+ */
+function spanOf(window: AlertWindow, dayBefore: string | null, zone: string, reader: MessageReader, t: MessageTexts): string {
+  const { from, to } = windowBounds(window);
+  const firstDay = dayOf(from, zone);
+  const sameDay = dayOf(new Date(to.getTime() - 1000), zone) === firstDay;
+  return t("alert.span", {
+    from: firstDay === dayBefore ? clock(from, zone, reader) : dayAndClock(from, zone, reader),
+    to: sameDay ? clock(to, zone, reader) : dayAndClock(to, zone, reader),
+  });
+}
+
+/** A place's windows, in its zone ("Sat 03:00–05:00, 14:00–18:00 GMT+0" when the reader's clock differs). */
+function spansOf({ place, windows }: AlertPlaceWindows, reader: MessageReader, t: MessageTexts): string {
+  const zone = place.timeZone;
+  const spans = windows
+    .map((window, index) => {
+      const before = index > 0 ? dayOf(new Date(windowBounds(windows[index - 1]!).to.getTime() - 1000), zone) : null;
+      return spanOf(window, before, zone, reader, t);
+    })
+    .join(", ");
+  const label = zoneLabel(windowBounds(windows[0]!).from, place.timeZone, reader);
+  return label ? t("alert.spansZoned", { windows: spans, zone: label }) : spans;
+}
+
+/** An alert that tells several windows, at one place or several: each place with its windows, and the worst of them. */
+function wordAlertMany(content: MessageContent, alertPlaces: AlertPlaceWindows[], reader: MessageReader, t: MessageTexts) {
+  const peakPlace = content.place!;
+  const where =
+    alertPlaces.length === 1
+      ? t("alert.placeWindows", { place: peakPlace.label, windows: spansOf(alertPlaces[0]!, reader, t) })
+      : listOf(
+          alertPlaces.map((entry) => t("alert.placesWindow", { place: entry.place.label, windows: spansOf(entry, reader, t) })),
+          reader.locale,
+        );
+  const peakClock = dayAndClock(new Date(content.peakAt!), peakPlace.timeZone, reader);
+  const peakAt = alertPlaces.length === 1 ? peakClock : t("alert.peakAtPlace", { peakAt: peakClock, place: peakPlace.label });
+  const body =
+    content.metric === "CONDITION"
+      ? t("alert.conditionBodyMany", { where, condition: t(`condition.${content.condition ?? "UNKNOWN"}`) })
+      : content.metric === "RAIN_SOON"
+        ? t("alert.rainSoonBodyMany", { where, peak: formatPrecipitation(content.peakValue ?? 0, reader) })
+        : t("alert.bodyMany", {
+            where,
+            metric: content.metric === "AQI" && content.aqiScale ? t(`aqiScale.${content.aqiScale}`) : t(`metric.${content.metric}`),
+            peak: formatMetric(content.metric!, content.peakValue ?? 0, reader),
+            peakAt,
+          });
+  const places = listOf(
+    alertPlaces.map((entry) => entry.place.label),
+    reader.locale,
+  );
+  return { title: t("alert.title", { rule: content.ruleName ?? "", place: places }), body: capitalised(body, reader.locale) };
+}
+
 function wordAlert(content: MessageContent, reader: MessageReader, t: MessageTexts) {
+  const many = content.alertPlaces;
+  if (many && (many.length > 1 || many.some((entry) => entry.windows.length > 1))) return wordAlertMany(content, many, reader, t);
   const place = content.place!;
   const zone = place.timeZone;
   const from = new Date(content.from!);

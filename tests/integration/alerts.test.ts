@@ -14,6 +14,8 @@ import {
   TestAlertRuleNamesDocument as RULE_NAMES,
   TestAlertSaveRuleDocument as SAVE,
   TestAlertSearchLondonDocument as SEARCH_LONDON,
+  TestAlertSearchDocument as SEARCH,
+  TestAlertAddPlaceDocument as ADD_PLACE,
   TestAlertSettingsDocument as UPDATE_SETTINGS,
   TestAlertSnoozeDocument as SNOOZE,
   TestAlertSnoozeIdDocument as SNOOZE_ID,
@@ -111,7 +113,7 @@ describe("alert rules", () => {
     expect(messages[2]!.body).toBe("Gusts 70 km/h in Office from Tue 14:00 to 15:00 GMT+1, peak 14:00.");
   });
 
-  it("announce each separate window of one forecast once, over repeated passes and refreshes, each with its all-clear", async () => {
+  it("tell the separate windows of one forecast in one message, once over repeated passes and refreshes, each with its all-clear", async () => {
     const { t, token, clock } = await setUp(6, { lookaheadHours: 24 });
     // Gusts at +2 to +3 and +7 to +8 from midnight: two episodes, seen together in the first pass.
     const windows =
@@ -129,12 +131,37 @@ describe("alert rules", () => {
       await t.api.services.alerts.evaluateAll();
     }
     const messages = (await t.gql(INBOX, {}, { token })).data!.messages.edges.reverse();
+    // Both windows, seen in the same pass, in one message: each still its own episode, with its all-clear.
     expect(messages.map((m) => [m.kind, m.body])).toEqual([
-      ["ALERT", "Gusts 75 km/h in Office from Mon 03:00 to 05:00 GMT+1, peak 03:00."],
-      ["ALERT", "Gusts 75 km/h in Office from Mon 08:00 to 10:00 GMT+1, peak 08:00."],
+      ["ALERT", "Gusts 75 km/h in Office: Mon 03:00–05:00, 08:00–10:00 GMT+1; peak Mon 03:00."],
       ["ALL_CLEAR", expect.any(String)],
       ["ALL_CLEAR", expect.any(String)],
     ]);
+  });
+
+  it("tell a rule on every place that crosses at several at once in one message naming them, then only what is new", async () => {
+    const { t, token, clock } = await setUp(6, { lookaheadHours: 48 });
+    const reykjavik = (await t.gql(SEARCH, { query: "reykjavik" }, { token })).data!.searchLocations[0]!.id;
+    expect((await t.gql(ADD_PLACE, { id: reykjavik }, { token })).errors).toBeUndefined();
+    // Both gales of the scenario at both places: four windows, one message.
+    clock.set(DAY1 + 1 * H);
+    await t.api.services.alerts.evaluateAll();
+    await t.api.services.alerts.evaluateAll();
+    const alerts = async () => (await t.gql(INBOX, {}, { token })).data!.messages.edges.filter((m) => m.kind === "ALERT");
+    expect((await alerts()).map((m) => [m.title, m.body])).toEqual([
+      [
+        "Gale: Office and Reykjavík",
+        "Gusts 82 km/h in Office (Mon 13:00–16:00, Tue 13:00–15:00 GMT+1) and Reykjavík (Mon 12:00–15:00, Tue 12:00–14:00); peak Mon 14:00 in Office.",
+      ],
+    ]);
+    // Later passes and refreshes tell nothing again; a new gale is news, in a message of its own.
+    clock.set(DAY1 + 5 * H);
+    await t.api.services.alerts.evaluateAll();
+    expect(await alerts()).toHaveLength(1);
+    t.fake.setScenario((lat, lon, time) => (time === DAY1 + 20 * H && lat > 60 ? { wind_gusts_10m: 90, weather_code: 3 } : twoGales(lat, lon, time)));
+    clock.set(DAY1 + 7 * H);
+    await t.api.services.alerts.evaluateAll();
+    expect((await alerts()).map((m) => m.body)[0]).toBe("Gusts 90 km/h in Reykjavík from Mon 20:00 to 21:00, peak 20:00.");
   });
 
   it("do not send an alert again for a place that was removed and added back", async () => {

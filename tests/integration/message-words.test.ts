@@ -169,8 +169,7 @@ describe("messages in the reader's words", () => {
     const match = { from: DAY1 + 12 * H, to: DAY1 + 15 * H, peakAt: DAY1 + 12 * H, peakValue: 82 };
     const words = alertMessage(
       { name: "Gale", metric: "WIND_GUSTS", comparator: "AT_LEAST", threshold: 60 },
-      { id: placeId, label: "Office", time_zone: "Europe/London" },
-      match,
+      [{ place: { id: placeId, label: "Office", time_zone: "Europe/London" }, matches: [match] }],
       english,
     );
     const row = await t.api.services.inbox.write({ userId, kind: "ALERT", ...words, urgent: true, dedupeKey: "gale" });

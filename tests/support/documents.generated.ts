@@ -347,6 +347,18 @@ export type TestAlertResumeMutationVariables = Exact<{
 
 export type TestAlertResumeMutation = { resumeAlertRule: { state: AlertState; snoozedUntil: string | null } };
 
+export type TestAlertSearchQueryVariables = Exact<{
+  query: string;
+}>;
+
+export type TestAlertSearchQuery = { searchLocations: Array<{ id: string }> };
+
+export type TestAlertAddPlaceMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+export type TestAlertAddPlaceMutation = { addPlace: { id: string } };
+
 export type TestBatchedEveryRelationQueryVariables = Exact<{
   first?: number | null | undefined;
 }>;
@@ -1559,6 +1571,20 @@ export const TestAlertResumeDocument = gql`
     }
   }
 ` as unknown as DocumentNode<TestAlertResumeMutation, TestAlertResumeMutationVariables>;
+export const TestAlertSearchDocument = gql`
+  query TestAlertSearch($query: String!) {
+    searchLocations(query: $query) {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestAlertSearchQuery, TestAlertSearchQueryVariables>;
+export const TestAlertAddPlaceDocument = gql`
+  mutation TestAlertAddPlace($id: ID!) {
+    addPlace(locationId: $id) {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestAlertAddPlaceMutation, TestAlertAddPlaceMutationVariables>;
 export const TestBatchedEveryRelationDocument = gql`
   query TestBatchedEveryRelation($first: Int) {
     me {

@@ -124,6 +124,14 @@ export async function engineOutcome(store: EngineStore, weatherUrl: string, now:
     const { db } = api.services;
     const messages = await db.selectFrom("messages").select(["kind", "dedupe_key", "user_id", "title", "body"]).execute();
     const episodes = await db.selectFrom("alert_episodes").selectAll().where("closed_at", "is", null).execute();
+    const alertKeys = new Set(messages.filter((m) => m.kind === "ALERT").map((m) => m.dedupe_key));
+    const episodeKeys = new Set(episodes.map((episode) => episodeMessageKey("alert", episode)));
+    // The episodes a rule told in one pass go in one alert, keyed by one of them.
+    const toldTogether = new Map<string, string[]>();
+    for (const episode of episodes) {
+      const pass = `${episode.user_id}|${episode.rule_key}|${episode.alerted_at}`;
+      toldTogether.set(pass, [...(toldTogether.get(pass) ?? []), episodeMessageKey("alert", episode)]);
+    }
     const due = await db.selectFrom("briefings").select("id").where("next_run_at", "<=", now).execute();
     const shards = await db.selectFrom("engine_shards").selectAll().orderBy("shard").execute();
     return {
@@ -133,8 +141,11 @@ export async function engineOutcome(store: EngineStore, weatherUrl: string, now:
       total: messages.length,
       /** Every message as key and content, sorted: two runs that wrote the same have equal lists. */
       contents: messages.map((m) => `${m.dedupe_key}\n${m.kind}\n${m.user_id}\n${m.title}\n${m.body}`).sort(),
-      triggered: new Set(episodes.map((episode) => episodeMessageKey("alert", episode))),
-      alertKeys: new Set(messages.filter((m) => m.kind === "ALERT").map((m) => m.dedupe_key)),
+      episodes: episodes.length,
+      /** Episodes opened in a pass that wrote no alert telling them (0: each alert was written with its episodes). */
+      untold: [...toldTogether.values()].filter((keys) => !keys.some((key) => alertKeys.has(key))).length,
+      /** Alerts that tell no open episode (0: each episode was written with its alert). */
+      unbacked: [...alertKeys].filter((key) => !episodeKeys.has(key)).length,
       stillDue: due.length,
       shards,
     };

@@ -52,6 +52,37 @@ describe("message wording", () => {
     expect(word(alert, { ...german, locale: "es-ES" }).body).toBe("Temperatura 22 °C en Home de mar 11:00 a 12:00, máximo a las 11:00.");
   });
 
+  it("words every window of one alert, at one place or several, with the worst of them", () => {
+    const office = { id: "p2", label: "Office", timeZone: "Europe/London" };
+    // Tuesday 11:00–12:00 and Wednesday 13:00–15:00 in New York; Wednesday 09:00–10:00 in London.
+    const tuesday = "2026-11-24T16:00:00.000Z/2026-11-24T17:00:00.000Z";
+    const wednesday = "2026-11-25T18:00:00.000Z/2026-11-25T20:00:00.000Z";
+    const london = "2026-11-25T09:00:00.000Z/2026-11-25T10:00:00.000Z";
+    // The worst window (its peak) is the content's own, as for one window.
+    const peak = { from: "2026-11-25T18:00:00.000Z", to: "2026-11-25T20:00:00.000Z", peakAt: "2026-11-25T19:00:00.000Z", peakValue: 24.2 };
+    const onePlace: MessageContent = { ...alert, version: 3, ...peak, alertPlaces: [{ place: home, windows: [tuesday, wednesday] }] };
+    expect(word(onePlace, german)).toEqual({
+      title: "Warm: Home",
+      body: "Temperatur 24 °C in Home: Di 11:00–12:00, Mi 13:00–15:00; Spitze Mi 14:00.",
+    });
+    expect(word(onePlace, american).body).toBe("Temperature 76 °F in Home: Tue 11:00 AM–12:00 PM, Wed 1:00 PM–3:00 PM; peak Wed 2:00 PM.");
+    const twoPlaces: MessageContent = {
+      ...onePlace,
+      alertPlaces: [
+        { place: home, windows: [tuesday, wednesday] },
+        { place: office, windows: [london] },
+      ],
+    };
+    expect(word(twoPlaces, american)).toEqual({
+      title: "Warm: Home and Office",
+      body: "Temperature 76 °F in Home (Tue 11:00 AM–12:00 PM, Wed 1:00 PM–3:00 PM) and Office (Wed 9:00 AM–10:00 AM GMT+0); peak Wed 2:00 PM in Home.",
+    });
+    expect(plain(word(twoPlaces, { ...german, locale: "fr-FR" }).title)).toBe("Warm : Home et Office");
+    expect(word(twoPlaces, { ...german, locale: "es-ES" }).body).toBe(
+      "Temperatura 24 °C en Home (mar 11:00–12:00, mié 13:00–15:00) y Office (mié 09:00–10:00 GMT+0); máximo el mié 14:00 en Home.",
+    );
+  });
+
   it("the server's fast texts word it as i18next does", () => {
     expect(wordMessage(alert, german, (key, values) => botTexts("DE_DE")(key as never, values))).toEqual(word(alert, german));
   });
@@ -88,13 +119,18 @@ describe("message wording", () => {
     expect(word(shower, american).body).toBe("Rain soon in Home: from Tue 11:00 AM to 11:45 AM, up to 0.05 in per quarter hour.");
   });
 
-  it("writes content a browser of the build before can word as version 1, and the new metrics as version 2, which it leaves to the stored text", () => {
-    expect(["WIND_GUSTS", "CONDITION", null].map(contentVersionFor)).toEqual([1, 1, 1]);
-    expect(["RAIN_SOON", "AQI"].map(contentVersionFor)).toEqual([2, 2]);
-    // This build words both; a build before it accepted exactly its own version (1).
+  it("writes content a browser of the build before can word as version 1, the newer metrics as version 2 and alerts of several windows as version 3, which older builds leave to the stored text", () => {
+    expect(["WIND_GUSTS", "CONDITION", null].map((metric) => contentVersionFor(metric))).toEqual([1, 1, 1]);
+    expect(["RAIN_SOON", "AQI"].map((metric) => contentVersionFor(metric))).toEqual([2, 2]);
+    const window = `${alert.from}/${alert.to}`;
+    expect(contentVersionFor("WIND_GUSTS", [{ place: alert.place!, windows: [window] }])).toBe(1);
+    expect(contentVersionFor("WIND_GUSTS", [{ place: alert.place!, windows: [window, window] }])).toBe(3);
+    expect(contentVersionFor("AQI", [{ place: alert.place!, windows: [window] }, { place: alert.place!, windows: [window] }])).toBe(3);
+    // This build words them all; a build before it accepted exactly its own versions (1 and 2).
     expect(parseMessageContent(JSON.stringify({ ...alert, version: 1 }))).not.toBeNull();
     expect(parseMessageContent(JSON.stringify({ ...alert, metric: "RAIN_SOON", version: 2 }))).not.toBeNull();
-    expect(parseMessageContent(JSON.stringify({ ...alert, version: 3 }))).toBeNull();
+    expect(parseMessageContent(JSON.stringify({ ...alert, version: 3 }))).not.toBeNull();
+    expect(parseMessageContent(JSON.stringify({ ...alert, version: 4 }))).toBeNull();
   });
 
   it("names an AQI figure's scale, in the reader's language, whatever their scale is now", () => {

@@ -10,13 +10,20 @@ import { SHOWER_SHIFT_SECONDS } from "./rain-soon";
 /** An episode whose window ended longer ago than this closes without an all-clear. */
 const STALE_ALL_CLEAR_MS = 60 * 60_000;
 
-/** What one rule and place call for in a pass: messages to write, episode rows to insert or update, the state to keep. */
+/** Windows a pass tells at one of a rule's places, with the episodes they open. */
+type Told = { pair: Pair; matches: Match[]; rows: AlertEpisodeTable[] };
+
+/**
+ * What a rule calls for in a pass, at one place (decide) or at all of them (ruleDecision):
+ * messages to write, episode rows to insert or update, the states to keep.
+ */
 export type Decision = {
   messages: NewMessage[];
   opened: AlertEpisodeTable[];
   moved: AlertEpisodeTable[];
   closed: AlertEpisodeTable[];
-  state: AlertStateTable | null;
+  states: AlertStateTable[];
+  told: Told[];
 };
 
 /** The dedupe key of an episode's ALERT or ALL_CLEAR: user, what the rule watches, the spot and the episode. */
@@ -42,14 +49,60 @@ export function decide(pair: Pair, watched: Watched, pool: Pool, stored: AlertSt
     // A due rule's snooze, if it has one, is over (dueRules): when it ended.
     snoozeEndedAt: rule.snoozed_until ? Date.parse(rule.snoozed_until) / 1000 : null,
   });
-  const decision: Decision = { messages: [], opened: [], moved: [], closed: [], state: null };
+  const decision: Decision = { messages: [], opened: [], moved: [], closed: [], states: [], told: [] };
   closeOver(decision, pair, plan.over, current);
   pool.open = pool.open.filter((episode) => !plan.over.includes(episode));
   moveSeen(decision, plan.seen);
-  for (const match of plan.announce) open(decision, pair, pool, match, current);
-  decision.state = changedState(pair, pool, stored);
+  if (plan.announce.length > 0) {
+    const rows = plan.announce.map((match) => open(pair, pool, match, current));
+    decision.opened.push(...rows);
+    decision.told.push({ pair, matches: [...plan.announce], rows });
+  }
+  const state = changedState(pair, pool, stored);
+  if (state) decision.states.push(state);
   const acts = decision.messages.length + decision.opened.length + decision.moved.length + decision.closed.length;
-  return acts > 0 || decision.state ? decision : null;
+  return acts > 0 || state ? decision : null;
+}
+
+/**
+ * A rule's decisions at its places in one pass, as one: its all-clears, and one ALERT for every
+ * window it tells, at every place (a message per window and place was a flood: three rules on five
+ * places told 91). Its key is its first episode's, so a repeated pass or a second process writes it once.
+ */
+export function ruleDecision(decisions: Decision[]): Decision {
+  const merged: Decision = {
+    messages: decisions.flatMap((decision) => decision.messages),
+    opened: decisions.flatMap((decision) => decision.opened),
+    moved: decisions.flatMap((decision) => decision.moved),
+    closed: decisions.flatMap((decision) => decision.closed),
+    states: decisions.flatMap((decision) => decision.states),
+    told: decisions.flatMap((decision) => decision.told),
+  };
+  if (merged.told.length > 0) merged.messages.push(alertOf(merged.told));
+  return merged;
+}
+
+/** The one ALERT of a rule's told windows. */
+function alertOf(told: Told[]): NewMessage {
+  const { rule, settings } = told[0]!.pair;
+  const words = alertMessage(
+    rule,
+    told.map(({ pair, matches }) => ({ place: pair.place, matches })),
+    settings,
+  );
+  const keys = told.flatMap(({ rows }) => rows.map((row) => episodeMessageKey("alert", row))).sort();
+  return {
+    userId: rule.user_id,
+    kind: "ALERT",
+    title: words.title,
+    body: words.body,
+    content: words.content,
+    urgent: rule.urgent === 1,
+    placeId: words.worst.place.id,
+    alertRuleId: rule.id,
+    match: { ...words.worst.match, placeId: words.worst.place.id },
+    dedupeKey: keys[0]!,
+  };
 }
 
 /** Closes the episodes that are over, each with its all-clear if the rule asks for one and the news is fresh. */
@@ -81,8 +134,8 @@ function moveSeen(decision: Decision, seen: EpisodePlan<OpenEpisode>["seen"]): v
   }
 }
 
-/** Opens an episode for a new window, with its ALERT, and keeps it in the pool (its alert starts the cooldown). */
-function open(decision: Decision, { rule, place, settings }: Pair, pool: Pool, match: Match, current: Date): void {
+/** Opens an episode for a new window and keeps it in the pool (its alert starts the cooldown). */
+function open({ rule, place, settings }: Pair, pool: Pool, match: Match, current: Date): AlertEpisodeTable {
   const row: AlertEpisodeTable = {
     user_id: rule.user_id,
     rule_key: watchKey(rule, settings),
@@ -93,19 +146,9 @@ function open(decision: Decision, { rule, place, settings }: Pair, pool: Pool, m
     alerted_at: current.toISOString(),
     closed_at: null,
   };
-  decision.opened.push(row);
-  decision.messages.push({
-    userId: rule.user_id,
-    kind: "ALERT",
-    ...alertMessage(rule, place, match, settings),
-    urgent: rule.urgent === 1,
-    placeId: place.id,
-    alertRuleId: rule.id,
-    match: { ...match, placeId: place.id },
-    dedupeKey: episodeMessageKey("alert", row),
-  });
   pool.open.push({ start: match.from, from: match.from, to: match.to, alertedAt: current.getTime() / 1000, row });
   pool.lastAlertAt = current.getTime() / 1000;
+  return row;
 }
 
 /** The rule and place's state (ARMED / TRIGGERED, for the rule list) as the pool leaves it, if it differs from the stored one. */

@@ -7,8 +7,9 @@ import type { Inbox } from "./inbox.server";
 type Trx = Transaction<Database>;
 
 /**
- * Writes decisions in transactions of up to 500: messages with their episodes and
- * states, all or nothing, so a crash mid-pass loses nothing (the next pass decides again).
+ * Writes decisions (a rule's, whole: its one alert with every episode it tells) in transactions of
+ * up to 500: messages with their episodes and states, all or nothing, so a crash mid-pass loses
+ * nothing (the next pass decides again).
  */
 export async function writeDecisions(db: Db, inbox: Inbox, decisions: Decision[]): Promise<MessageTable[]> {
   const written: MessageTable[] = [];
@@ -32,7 +33,7 @@ function gathered(chunk: Decision[]) {
     messages: chunk.flatMap((decision) => decision.messages),
     opened: chunk.flatMap((decision) => decision.opened),
     changed: chunk.flatMap((decision) => [...decision.moved, ...decision.closed]),
-    states: chunk.flatMap((decision) => (decision.state ? [decision.state] : [])),
+    states: chunk.flatMap((decision) => decision.states),
   };
 }
 

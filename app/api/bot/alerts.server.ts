@@ -3,7 +3,7 @@ import type { PlaceTable } from "../db/tables";
 import type { AirQualityService } from "../weather/air-quality-service.server";
 import type { ForecastService } from "../weather/forecast-service.server";
 import type { Match, RuleSpec } from "./alert-evaluator";
-import { decide } from "./alert-decision.server";
+import { decide, ruleDecision, type Decision } from "./alert-decision.server";
 import { dueRules, forgetOldEpisodes, ownersOf, pairsOf, poolOf, poolsOf, stateOf, statesOf } from "./alert-pass-reads.server";
 import { airQualityOf, readingsOf, watchedBy } from "./alert-readings.server";
 import { hoursFor, matchesOf } from "./alert-watch.server";
@@ -16,8 +16,9 @@ type AlertDeps = { db: Db; inbox: Inbox; forecasts: ForecastService; airQuality:
 
 /**
  * The alert engine. Every separate window in which the forecast crosses a rule is an
- * episode (see planEpisodes): one ALERT naming its window and peak, one ALL_CLEAR when it
- * is over (if asked), never one per pass or refresh. Episodes are remembered per user, what
+ * episode (see planEpisodes), told once and followed by one ALL_CLEAR when it is over (if
+ * asked), never once per pass or refresh; the windows a rule tells in one pass, at all its
+ * places, go in one ALERT (ruleDecision). Episodes are remembered per user, what
  * the rule watches and rounded coordinates, so re-adding a place or re-making a rule does
  * not repeat them. Messages are keyed by episode, so a repeated pass or a second process
  * cannot write one twice; messages and episode changes go in one transaction. The per rule
@@ -45,12 +46,16 @@ async function evaluatePass(
   const states = await statesOf(db, rules);
   await forgetOldEpisodes(db, now(), scope);
   const pools = await poolsOf(db, ownersOf(rules), now());
-  const decisions = pairs.flatMap((pair) => {
-    const pool = poolOf(pools, pair);
+  const byRule = new Map<string, Decision[]>();
+  for (const pair of pairs) {
     const watched = watchedBy(pair, readings);
-    const decision = watched ? decide(pair, watched, pool, stateOf(states, pair), now()) : null;
-    return decision ? [decision] : [];
-  });
+    const decision = watched ? decide(pair, watched, poolOf(pools, pair), stateOf(states, pair), now()) : null;
+    if (!decision) continue;
+    const own = byRule.get(pair.rule.id);
+    if (own) own.push(decision);
+    else byRule.set(pair.rule.id, [decision]);
+  }
+  const decisions = [...byRule.values()].map(ruleDecision);
   const written = await writeDecisions(db, inbox, decisions);
   for (const row of written) inbox.publish(row);
   const alerts = written.filter((row) => row.kind === "ALERT").length;

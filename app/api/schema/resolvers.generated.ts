@@ -30,6 +30,7 @@ export type Scalars = {
   Date: { input: string; output: string };
   LocalTime: { input: string; output: string };
   TimeZone: { input: string; output: string };
+  TimeInterval: { input: string; output: string };
 };
 
 export type Language = "EN_US" | "DE_DE" | "FR_FR" | "ES_ES";
@@ -509,6 +510,16 @@ export type BriefingPlaceFigures = {
 };
 
 /**
+ * One place of an alert, with every window it tells there: from the start of each window's first hour
+ * to the end of its last (at most 12: more are told as fewer, longer ones).
+ */
+export type AlertPlaceWindows = {
+  __typename?: "AlertPlaceWindows";
+  place: MessageContentPlace;
+  windows: Array<Scalars["TimeInterval"]["output"]>;
+};
+
+/**
  * What a message says, as data, in the API's units (°C, km/h, mm, cm of snow). One shape for
  * every kind: ALERT and ALL_CLEAR fill the place and rule parts (ALERT also the window and
  * peak), BRIEFING its name, period and places; the rest are null.
@@ -533,6 +544,11 @@ export type MessageContent = {
   condition?: Maybe<Condition>;
   /** AQI rules: the scale the figures are on (the reader's when it was written). */
   aqiScale?: Maybe<AirQualityScale>;
+  /**
+   * ALERT of several windows or places (version 3): each place with its windows; the window fields
+   * above are then its worst window's, and place that window's place.
+   */
+  alertPlaces?: Maybe<Array<AlertPlaceWindows>>;
   briefingName?: Maybe<Scalars["String"]["output"]>;
   period?: Maybe<BriefingPeriod>;
   places?: Maybe<Array<BriefingPlaceFigures>>;
@@ -748,6 +764,7 @@ export type ResolversTypes = {
   Date: ResolverTypeWrapper<Scalars["Date"]["output"]>;
   LocalTime: ResolverTypeWrapper<Scalars["LocalTime"]["output"]>;
   TimeZone: ResolverTypeWrapper<Scalars["TimeZone"]["output"]>;
+  TimeInterval: ResolverTypeWrapper<Scalars["TimeInterval"]["output"]>;
   Language: Language;
   TemperatureUnit: TemperatureUnit;
   WindSpeedUnit: WindSpeedUnit;
@@ -779,6 +796,7 @@ export type ResolversTypes = {
   Message: ResolverTypeWrapper<MessageMapper>;
   MessageContentPlace: ResolverTypeWrapper<MessageContentPlace>;
   BriefingPlaceFigures: ResolverTypeWrapper<BriefingPlaceFigures>;
+  AlertPlaceWindows: ResolverTypeWrapper<AlertPlaceWindows>;
   MessageContent: ResolverTypeWrapper<MessageContent>;
   MessageConnection: ResolverTypeWrapper<Omit<MessageConnection, "edges"> & { edges: Array<ResolversTypes["Message"]> }>;
   Subscription: ResolverTypeWrapper<Record<PropertyKey, never>>;
@@ -800,6 +818,7 @@ export type ResolversParentTypes = {
   Date: Scalars["Date"]["output"];
   LocalTime: Scalars["LocalTime"]["output"];
   TimeZone: Scalars["TimeZone"]["output"];
+  TimeInterval: Scalars["TimeInterval"]["output"];
   User: UserMapper;
   ID: Scalars["ID"]["output"];
   String: Scalars["String"]["output"];
@@ -823,6 +842,7 @@ export type ResolversParentTypes = {
   Message: MessageMapper;
   MessageContentPlace: MessageContentPlace;
   BriefingPlaceFigures: BriefingPlaceFigures;
+  AlertPlaceWindows: AlertPlaceWindows;
   MessageContent: MessageContent;
   MessageConnection: Omit<MessageConnection, "edges"> & { edges: Array<ResolversParentTypes["Message"]> };
   Subscription: Record<PropertyKey, never>;
@@ -847,6 +867,10 @@ export interface LocalTimeScalarConfig extends GraphQLScalarTypeConfig<Resolvers
 
 export interface TimeZoneScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes["TimeZone"], any> {
   name: "TimeZone";
+}
+
+export interface TimeIntervalScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes["TimeInterval"], any> {
+  name: "TimeInterval";
 }
 
 export type UserResolvers<ContextType = ApiContext, ParentType extends ResolversParentTypes["User"] = ResolversParentTypes["User"]> = {
@@ -1132,6 +1156,14 @@ export type BriefingPlaceFiguresResolvers<
   maxGusts?: Resolver<Maybe<ResolversTypes["Float"]>, ParentType, ContextType>;
 };
 
+export type AlertPlaceWindowsResolvers<
+  ContextType = ApiContext,
+  ParentType extends ResolversParentTypes["AlertPlaceWindows"] = ResolversParentTypes["AlertPlaceWindows"],
+> = {
+  place?: Resolver<ResolversTypes["MessageContentPlace"], ParentType, ContextType>;
+  windows?: Resolver<Array<ResolversTypes["TimeInterval"]>, ParentType, ContextType>;
+};
+
 export type MessageContentResolvers<
   ContextType = ApiContext,
   ParentType extends ResolversParentTypes["MessageContent"] = ResolversParentTypes["MessageContent"],
@@ -1149,6 +1181,7 @@ export type MessageContentResolvers<
   peakValue?: Resolver<Maybe<ResolversTypes["Float"]>, ParentType, ContextType>;
   condition?: Resolver<Maybe<ResolversTypes["Condition"]>, ParentType, ContextType>;
   aqiScale?: Resolver<Maybe<ResolversTypes["AirQualityScale"]>, ParentType, ContextType>;
+  alertPlaces?: Resolver<Maybe<Array<ResolversTypes["AlertPlaceWindows"]>>, ParentType, ContextType>;
   briefingName?: Resolver<Maybe<ResolversTypes["String"]>, ParentType, ContextType>;
   period?: Resolver<Maybe<ResolversTypes["BriefingPeriod"]>, ParentType, ContextType>;
   places?: Resolver<Maybe<Array<ResolversTypes["BriefingPlaceFigures"]>>, ParentType, ContextType>;
@@ -1232,6 +1265,7 @@ export type Resolvers<ContextType = ApiContext> = {
   Date?: GraphQLScalarType;
   LocalTime?: GraphQLScalarType;
   TimeZone?: GraphQLScalarType;
+  TimeInterval?: GraphQLScalarType;
   User?: UserResolvers<ContextType>;
   Session?: SessionResolvers<ContextType>;
   Settings?: SettingsResolvers<ContextType>;
@@ -1249,6 +1283,7 @@ export type Resolvers<ContextType = ApiContext> = {
   Message?: MessageResolvers<ContextType>;
   MessageContentPlace?: MessageContentPlaceResolvers<ContextType>;
   BriefingPlaceFigures?: BriefingPlaceFiguresResolvers<ContextType>;
+  AlertPlaceWindows?: AlertPlaceWindowsResolvers<ContextType>;
   MessageContent?: MessageContentResolvers<ContextType>;
   MessageConnection?: MessageConnectionResolvers<ContextType>;
   Subscription?: SubscriptionResolvers<ContextType>;

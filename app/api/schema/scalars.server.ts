@@ -35,11 +35,23 @@ function stringScalar(
   });
 }
 
+const isDateTime = (value: string) =>
+  /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/.test(value) && !Number.isNaN(Date.parse(value));
+
 export const scalarResolvers = {
   DateTime: stringScalar("DateTime", "An instant, ISO-8601 in UTC (2026-11-22T07:00:00.000Z).", (value) =>
-    /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/.test(value) && !Number.isNaN(Date.parse(value))
-      ? null
-      : "must be an ISO-8601 date-time with a time zone",
+    isDateTime(value) ? null : "must be an ISO-8601 date-time with a time zone",
+  ),
+  // A list of these costs one field (cost-limit.server.ts), where a list of objects with a start and an end costs three per item.
+  TimeInterval: stringScalar(
+    "TimeInterval",
+    "A time interval, ISO-8601: its start and end instants (2026-11-22T07:00:00.000Z/2026-11-22T10:00:00.000Z).",
+    (value) => {
+      const [start, end, ...rest] = value.split("/");
+      return rest.length === 0 && start && end && isDateTime(start) && isDateTime(end) && Date.parse(start) < Date.parse(end)
+        ? null
+        : "must be two ISO-8601 date-times, the start before the end, joined by /";
+    },
   ),
   Date: stringScalar("Date", "A calendar date (2026-11-22), local to a place.", (value) =>
     /^\d{4}-\d{2}-\d{2}$/.test(value) ? null : "must look like 2026-11-22",

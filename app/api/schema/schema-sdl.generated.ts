@@ -8,6 +8,8 @@ export const typeDefs = /* GraphQL */ `
 
   scalar TimeZone
 
+  scalar TimeInterval
+
   enum Language {
     EN_US
     DE_DE
@@ -525,6 +527,15 @@ export const typeDefs = /* GraphQL */ `
   }
 
   """
+  One place of an alert, with every window it tells there: from the start of each window's first hour
+  to the end of its last (at most 12: more are told as fewer, longer ones).
+  """
+  type AlertPlaceWindows {
+    place: MessageContentPlace!
+    windows: [TimeInterval!]!
+  }
+
+  """
   What a message says, as data, in the API's units (°C, km/h, mm, cm of snow). One shape for
   every kind: ALERT and ALL_CLEAR fill the place and rule parts (ALERT also the window and
   peak), BRIEFING its name, period and places; the rest are null.
@@ -562,6 +573,12 @@ export const typeDefs = /* GraphQL */ `
     AQI rules: the scale the figures are on (the reader's when it was written).
     """
     aqiScale: AirQualityScale
+
+    """
+    ALERT of several windows or places (version 3): each place with its windows; the window fields
+    above are then its worst window's, and place that window's place.
+    """
+    alertPlaces: [AlertPlaceWindows!]
     briefingName: String
     period: BriefingPeriod
     places: [BriefingPlaceFigures!]

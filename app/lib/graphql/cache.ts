@@ -22,6 +22,7 @@ function cacheConfig(updates: CacheExchangeOpts["updates"]): CacheExchangeOpts {
       MessageContent: () => null,
       MessageContentPlace: () => null,
       BriefingPlaceFigures: () => null,
+      AlertPlaceWindows: () => null,
     },
     updates,
   };

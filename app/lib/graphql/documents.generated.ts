@@ -142,6 +142,7 @@ export type MessageFieldsFragment = {
     briefingName: string | null;
     period: BriefingPeriod | null;
     place: { id: string; label: string; timeZone: string } | null;
+    alertPlaces: Array<{ windows: Array<string>; place: { id: string; label: string; timeZone: string } }> | null;
     places: Array<{
       condition: Condition | null;
       minTemperature: number | null;
@@ -186,6 +187,7 @@ export type InboxQuery = {
         briefingName: string | null;
         period: BriefingPeriod | null;
         place: { id: string; label: string; timeZone: string } | null;
+        alertPlaces: Array<{ windows: Array<string>; place: { id: string; label: string; timeZone: string } }> | null;
         places: Array<{
           condition: Condition | null;
           minTemperature: number | null;
@@ -444,6 +446,7 @@ export type MessageReceivedSubscription = {
       briefingName: string | null;
       period: BriefingPeriod | null;
       place: { id: string; label: string; timeZone: string } | null;
+      alertPlaces: Array<{ windows: Array<string>; place: { id: string; label: string; timeZone: string } }> | null;
       places: Array<{
         condition: Condition | null;
         minTemperature: number | null;
@@ -502,6 +505,7 @@ export type RestoreMessageMutation = {
       briefingName: string | null;
       period: BriefingPeriod | null;
       place: { id: string; label: string; timeZone: string } | null;
+      alertPlaces: Array<{ windows: Array<string>; place: { id: string; label: string; timeZone: string } }> | null;
       places: Array<{
         condition: Condition | null;
         minTemperature: number | null;
@@ -934,6 +938,7 @@ export type SendBriefingNowMutation = {
       briefingName: string | null;
       period: BriefingPeriod | null;
       place: { id: string; label: string; timeZone: string } | null;
+      alertPlaces: Array<{ windows: Array<string>; place: { id: string; label: string; timeZone: string } }> | null;
       places: Array<{
         condition: Condition | null;
         minTemperature: number | null;
@@ -1097,6 +1102,14 @@ export const MessageFieldsFragmentDoc = /*#__PURE__*/ gql`
       peakValue
       condition
       aqiScale
+      alertPlaces {
+        place {
+          id
+          label
+          timeZone
+        }
+        windows
+      }
       briefingName
       period
       places {
