@@ -1,108 +1,53 @@
 /**
- * Wall-clock time in IANA zones with nothing but Intl (Node 20 has no Temporal).
+ * Wall-clock time in IANA zones, by Temporal (a polyfill: Node 20 has no Temporal yet).
  * Every schedule in the bot is "HH:MM on these weekdays in the user's zone", which has
  * to land on the right instant on both daylight-saving edges.
  */
 
+import { Temporal } from "temporal-polyfill";
 import type { Weekday } from "../../shared/schema-enums.generated";
 
 export type ZonedParts = { date: string; time: string; weekday: Weekday; hour: number; minute: number };
 
-const formatters = new Map<string, Intl.DateTimeFormat>();
-function formatter(timeZone: string): Intl.DateTimeFormat {
-  let existing = formatters.get(timeZone);
-  if (!existing) {
-    existing = new Intl.DateTimeFormat("en-US", {
-      timeZone,
-      hourCycle: "h23",
-      year: "numeric",
-      month: "2-digit",
-      day: "2-digit",
-      hour: "2-digit",
-      minute: "2-digit",
-      second: "2-digit",
-      weekday: "short",
-    });
-    formatters.set(timeZone, existing);
-  }
-  return existing;
-}
-
 // The engine asks about the same few hundred (zone, hour) pairs for thousands of rules.
 const partsCache = new Map<string, ZonedParts>();
 const PARTS_CACHE_LIMIT = 50_000;
+
+/** Temporal's `dayOfWeek` is 1 (Monday) to 7 (ISO 8601), whatever order the schema's enum has. */
+const ISO_WEEKDAYS: readonly Weekday[] = ["MON", "TUE", "WED", "THU", "FRI", "SAT", "SUN"];
 
 /** The wall clock in `timeZone` at `instant`. */
 export function zonedParts(instant: Date, timeZone: string): ZonedParts {
   const key = `${timeZone}|${instant.getTime()}`;
   const cached = partsCache.get(key);
   if (cached) return cached;
-  const computed = computeZonedParts(instant, timeZone);
+  const wall = Temporal.Instant.fromEpochMilliseconds(instant.getTime()).toZonedDateTimeISO(timeZone);
+  const computed: ZonedParts = {
+    date: wall.toPlainDate().toString(),
+    time: wall.toPlainTime().toString({ smallestUnit: "minute" }),
+    weekday: ISO_WEEKDAYS[wall.dayOfWeek - 1]!,
+    hour: wall.hour,
+    minute: wall.minute,
+  };
   if (partsCache.size >= PARTS_CACHE_LIMIT) partsCache.clear();
   partsCache.set(key, computed);
   return computed;
 }
 
-function computeZonedParts(instant: Date, timeZone: string): ZonedParts {
-  const parts = Object.fromEntries(
-    formatter(timeZone)
-      .formatToParts(instant)
-      .map((part) => [part.type, part.value]),
-  );
-  const hour = Number(parts.hour);
-  const minute = Number(parts.minute);
-  return {
-    date: `${parts.year}-${parts.month}-${parts.day}`,
-    time: `${parts.hour}:${parts.minute}`,
-    weekday: String(parts.weekday).slice(0, 3).toUpperCase() as Weekday,
-    hour,
-    minute,
-  };
-}
-
-/** Offset of `timeZone` from UTC at `instant`, in milliseconds. */
-export function zoneOffsetMs(instant: Date, timeZone: string): number {
-  const parts = Object.fromEntries(
-    formatter(timeZone)
-      .formatToParts(instant)
-      .map((part) => [part.type, part.value]),
-  );
-  const asUtc = Date.UTC(
-    Number(parts.year),
-    Number(parts.month) - 1,
-    Number(parts.day),
-    Number(parts.hour),
-    Number(parts.minute),
-    Number(parts.second),
-  );
-  return asUtc - Math.floor(instant.getTime() / 1000) * 1000;
-}
-
 /**
  * The instant when the wall clock in `timeZone` shows `date` `time`. A time that does
  * not exist (skipped when clocks go forward) moves forward by the gap; a time that
- * happens twice (clocks go back) is its first occurrence.
+ * happens twice (clocks go back) is its first occurrence: Temporal's "compatible"
+ * disambiguation, the one RFC 5545 calendars use.
  */
 export function zonedToInstant(date: string, time: string, timeZone: string): Date {
-  const [year, month, day] = date.split("-").map(Number) as [number, number, number];
-  const [hour, minute] = time.split(":").map(Number) as [number, number];
-  const wall = Date.UTC(year, month - 1, day, hour, minute);
-  // Try the offsets in force a day either side; the earliest candidate that shows the
-  // wanted wall time wins (first occurrence); if none does, the time was skipped.
-  const offsets = [...new Set([zoneOffsetMs(new Date(wall - 86_400_000), timeZone), zoneOffsetMs(new Date(wall + 86_400_000), timeZone)])];
-  const candidates = offsets
-    .map((offset) => new Date(wall - offset))
-    .filter((candidate) => zonedParts(candidate, timeZone).time === time && zonedParts(candidate, timeZone).date === date)
-    .sort((a, b) => a.getTime() - b.getTime());
-  if (candidates[0]) return candidates[0];
-  // Skipped: the offset before the gap puts it after the gap by the gap's length.
-  return new Date(wall - Math.min(...offsets));
+  const wall = Temporal.PlainDateTime.from(`${date}T${time}`).toZonedDateTime(timeZone, { disambiguation: "compatible" });
+  return new Date(wall.epochMilliseconds);
 }
 
 /** `date` plus `days` calendar days. */
 export function addDays(date: string, days: number): string {
-  const [year, month, day] = date.split("-").map(Number) as [number, number, number];
-  return new Date(Date.UTC(year, month - 1, day + days)).toISOString().slice(0, 10);
+  return Temporal.PlainDate.from(date).add({ days }).toString();
 }
 
 /**
