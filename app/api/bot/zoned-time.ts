@@ -4,14 +4,14 @@
  * to land on the right instant on both daylight-saving edges.
  */
 
+import { LRUCache } from "lru-cache";
 import { Temporal } from "temporal-polyfill";
 import type { Weekday } from "../../shared/schema-enums.generated";
 
 export type ZonedParts = { date: string; time: string; weekday: Weekday; hour: number; minute: number };
 
 // The engine asks about the same few hundred (zone, hour) pairs for thousands of rules.
-const partsCache = new Map<string, ZonedParts>();
-const PARTS_CACHE_LIMIT = 50_000;
+const partsCache = new LRUCache<string, ZonedParts>({ max: 50_000 });
 
 /** Temporal's `dayOfWeek` is 1 (Monday) to 7 (ISO 8601), whatever order the schema's enum has. */
 const ISO_WEEKDAYS: readonly Weekday[] = ["MON", "TUE", "WED", "THU", "FRI", "SAT", "SUN"];
@@ -29,7 +29,6 @@ export function zonedParts(instant: Date, timeZone: string): ZonedParts {
     hour: wall.hour,
     minute: wall.minute,
   };
-  if (partsCache.size >= PARTS_CACHE_LIMIT) partsCache.clear();
   partsCache.set(key, computed);
   return computed;
 }
