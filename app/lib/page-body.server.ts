@@ -27,8 +27,7 @@ export const encodedText = (text: string): EncodedText => ({ text, bytes: Buffer
 
 /**
  * Where React writes a page: it keeps the chunks and gives the page's bytes whole when React ends it, encoded once into
- * one Buffer. React's server build writes its text as strings (scripts/react-dom-server-plugin.ts): the page joined,
- * and its long texts apart. `known`, the same text on every page (the stylesheet), goes in as its bytes.
+ * one Buffer (strings and byte chunks alike, in order). `known`, the same text on every page (the stylesheet), goes in as its bytes.
  */
 export function pageCollector(known: EncodedText | null, onFinish: (body: Buffer) => void): Writable {
   const chunks: (Uint8Array | string)[] = [];
