@@ -129,9 +129,9 @@ export default tseslint.config(
     },
   },
   {
-    // The render's own hooks and links: on the server urql's, react-i18next's and React Router's do the browser's work.
+    // The render's own hooks: on the server urql's and react-i18next's do the browser's work.
     files: ["app/**/*.{ts,tsx}"],
-    ignores: ["app/lib/graphql/use-query.ts", "app/lib/i18n/use-translation.ts", "app/lib/navigation/links.tsx"],
+    ignores: ["app/lib/graphql/use-query.ts", "app/lib/i18n/use-translation.ts"],
     rules: {
       "no-restricted-imports": [
         "error",
@@ -146,11 +146,6 @@ export default tseslint.config(
               name: "react-i18next",
               importNames: ["useTranslation"],
               message: "Use useTranslation from ~/lib/i18n/use-translation (the server render keeps one per instance).",
-            },
-            {
-              name: "react-router",
-              importNames: ["Link", "NavLink"],
-              message: "Use Link and NavLink from ~/lib/navigation/links (the server render writes plain links without hooks).",
             },
           ],
         },

@@ -1,7 +1,6 @@
 import { useEffect, useState } from "react";
 import { useTranslation } from "~/lib/i18n/use-translation";
-import { Form, useActionData, useNavigation, useSearchParams } from "react-router";
-import { Link } from "~/lib/navigation/links";
+import { Form, Link, useActionData, useNavigation, useSearchParams } from "react-router";
 import type { AccountActionData } from "~/lib/account.server";
 import { Field } from "~/components/ui/form-parts";
 

@@ -1,6 +1,5 @@
 import { useTranslation } from "~/lib/i18n/use-translation";
-import { Outlet } from "react-router";
-import { Link, NavLink, type NavLinkProps } from "~/lib/navigation/links";
+import { Link, NavLink, Outlet, type NavLinkProps } from "react-router";
 import { useQuery } from "~/lib/graphql/use-query";
 import type { Route } from "./+types/default";
 import { ColorModeToggle } from "~/components/color-mode-toggle";

@@ -2,7 +2,7 @@ import i18next from "i18next";
 import { useTranslation } from "~/lib/i18n/use-translation";
 import { lazy, Suspense } from "react";
 import { preloadModule } from "react-dom";
-import { Link } from "~/lib/navigation/links";
+import { Link } from "react-router";
 import { useQuery } from "~/lib/graphql/use-query";
 import type { Route } from "./+types/home";
 import { VisitorLookup } from "~/components/home/visitor-lookup";

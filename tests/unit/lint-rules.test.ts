@@ -67,11 +67,4 @@ describe("lint the render's hooks", () => {
     expect(await ruleIds(code, "app/lib/graphql/use-query.ts")).not.toContain("no-restricted-imports");
     expect(await ruleIds('import { useMutation } from "urql";\nexport { useMutation };\n', "app/components/lint-fixture.tsx")).toEqual([]);
   });
-
-  it("refuses React Router's Link and NavLink in app code, but not in the module whose server render writes them", async () => {
-    const code = 'import { Link, NavLink } from "react-router";\nexport { Link, NavLink };\n';
-    expect(await ruleIds(code, "app/components/lint-fixture.tsx")).toEqual(["no-restricted-imports", "no-restricted-imports"]);
-    expect(await ruleIds(code, "app/lib/navigation/links.tsx")).not.toContain("no-restricted-imports");
-    expect(await ruleIds('import { Form } from "react-router";\nexport { Form };\n', "app/components/lint-fixture.tsx")).toEqual([]);
-  });
 });

@@ -1,7 +1,7 @@
 import { useEffect, useRef } from "react";
 import { useTranslation } from "~/lib/i18n/use-translation";
 import type { TFunction } from "i18next";
-import { Link } from "~/lib/navigation/links";
+import { Link } from "react-router";
 import { useQuery } from "~/lib/graphql/use-query";
 import { useDisplaySettings, type DisplaySettings } from "~/lib/display-settings";
 import type { DayDetailTarget } from "~/lib/day-detail-link";

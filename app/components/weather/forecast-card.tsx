@@ -1,6 +1,6 @@
 import { lazy, Suspense, useId, useState, type ReactNode } from "react";
 import type { i18n as I18n, TFunction } from "i18next";
-import { Link } from "~/lib/navigation/links";
+import { Link } from "react-router";
 import { dayDetailHref } from "~/lib/day-detail-link";
 import { summarizeNowcast } from "~/shared/nowcast";
 import type { Condition } from "~/shared/schema-enums.generated";
