@@ -186,6 +186,12 @@ export function fakeForecast(latitude: number, longitude: number, days: number, 
       visibility: wet ? 8_000 : 24_140,
     };
   }
+  // Days start by the one offset of the request, as Open-Meteo's do, but the sun rises by the zone's own clock: on the
+  // day the clocks change, 7:00 is an hour away from midnight + 7 h.
+  const atLocalHour = (dayStart: number, hour: number) => {
+    const guess = dayStart + hour * 3600;
+    return guess - (offsetSeconds(timezone, new Date(guess * 1000)) - offset);
+  };
   const series = (name: keyof (typeof hourly)[number]) => hourly.map((hour) => hour[name]);
   const daily = Array.from({ length: days }, (_, day) => {
     const slice = hourly.slice(day * 24, day * 24 + 24);
@@ -205,8 +211,8 @@ export function fakeForecast(latitude: number, longitude: number, days: number, 
       wind_speed_10m_max: max("wind_speed_10m"),
       wind_gusts_10m_max: max("wind_gusts_10m"),
       uv_index_max: max("uv_index"),
-      sunrise: localMidnight + day * 86_400 + 7 * 3600,
-      sunset: localMidnight + day * 86_400 + 17 * 3600,
+      sunrise: atLocalHour(localMidnight + day * 86_400, 7),
+      sunset: atLocalHour(localMidnight + day * 86_400, 17),
       daylight_duration: 10 * 3600,
     };
   });

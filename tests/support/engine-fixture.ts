@@ -8,7 +8,7 @@ import path from "node:path";
 import { createInterface } from "node:readline";
 import type { Readable, Writable } from "node:stream";
 import { createApi } from "~/api/index.server";
-import { episodeMessageKey } from "~/api/bot/alerts.server";
+import { episodeMessageKey } from "~/api/bot/alert-decision.server";
 import { defaultSettings } from "~/api/db/settings-rows";
 
 export const ENGINE_ENTRY = path.resolve("tests/support/engine-process.ts");

@@ -17,8 +17,8 @@ function coordinateKey0006({ latitude, longitude }: { latitude: number; longitud
   return `${(Math.round(latitude * 100) / 100).toFixed(2)},${(Math.round(longitude * 100) / 100).toFixed(2)}`;
 }
 
-/** Frozen for 0006 (app/api/bot/rule-key.ts's ruleKey then): what an alert rule watches, as its episodes' key. */
-function ruleKey0006(rule: {
+/** An alert rule's columns that 0006's rule key reads. */
+type WatchedRule0006 = {
   metric: string;
   comparator: string;
   threshold: number | null;
@@ -27,7 +27,10 @@ function ruleKey0006(rule: {
   active_days: string;
   active_from: string | null;
   active_to: string | null;
-}): string {
+};
+
+/** Frozen for 0006 (app/api/bot/rule-key.ts's ruleKey then): what an alert rule watches, as its episodes' key. */
+function ruleKey0006(rule: WatchedRule0006): string {
   const watched = rule.metric === "CONDITION" ? (rule.conditions ?? "") : `${rule.comparator}${rule.threshold}`;
   return [rule.metric, watched, `${rule.lookahead_hours}h`, rule.active_days, rule.active_from ?? "", rule.active_to ?? ""].join("|");
 }
@@ -233,22 +236,16 @@ export const migrations: Record<string, Migration> = {
       await db.schema.createIndex("alert_episodes_alerted").on("alert_episodes").column("alerted_at").execute();
 
       // Episodes triggered before this version stay announced: their window comes from the alert that told them.
-      const { rows } = await sql<{
-        user_id: string;
-        metric: string;
-        comparator: string;
-        threshold: number | null;
-        conditions: string | null;
-        lookahead_hours: number;
-        active_days: string;
-        active_from: string | null;
-        active_to: string | null;
-        latitude: number;
-        longitude: number;
-        episode_start: string;
-        last_triggered_at: string | null;
-        match_json: string | null;
-      }>`
+      const { rows } = await sql<
+        WatchedRule0006 & {
+          user_id: string;
+          latitude: number;
+          longitude: number;
+          episode_start: string;
+          last_triggered_at: string | null;
+          match_json: string | null;
+        }
+      >`
         SELECT r.user_id, r.metric, r.comparator, r.threshold, r.conditions, r.lookahead_hours, r.active_days, r.active_from,
           r.active_to, p.latitude, p.longitude, s.episode_start, s.last_triggered_at, m.match_json
         FROM alert_states s

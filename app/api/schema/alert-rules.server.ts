@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { CONDITIONS, WEEKDAYS } from "../../shared/enum-values";
 import type { AlertState, Condition } from "../../shared/schema-enums.generated";
 import type { Match } from "../bot/alert-evaluator";
-import { ruleSpec } from "../bot/alerts.server";
+import { ruleSpec } from "../bot/alert-watch.server";
 import { parseDays } from "../bot/briefings.server";
 import { requireUserId, type ApiContext } from "../context.server";
 import type { AlertRuleTable, PlaceTable } from "../db/tables";

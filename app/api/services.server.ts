@@ -1,0 +1,108 @@
+import path from "node:path";
+import type { ApiConfig } from "./api-config.server";
+import { createHashSlots } from "./auth/hash-slots.server";
+import { createLoginGuard } from "./auth/login-guard.server";
+import { createRateLimits } from "./auth/rate-limit.server";
+import { createSessionEnds } from "./auth/session-ends.server";
+import { createAlertService } from "./bot/alerts.server";
+import { createBriefingService } from "./bot/briefings.server";
+import { createInbox, type Inbox } from "./bot/inbox.server";
+import { createPushService, loadVapidKeys, type PushService } from "./bot/push.server";
+import type { ApiServices } from "./context.server";
+import type { ChangeTracker } from "./db/change-tracker.server";
+import { databaseTarget, openDatabase, type DatabaseDialect, type Db } from "./db/database.server";
+import { createOutageLog } from "./db/outage-log.server";
+import { noMetrics, type ApiMetrics } from "./metrics.server";
+import { createRequestLimits, NO_REQUEST_LIMITS, type RequestLimits } from "./request-limits.server";
+import { createPlaceLists } from "./schema/places.server";
+import { createAirQualityService } from "./weather/air-quality-service.server";
+import { createForecastService } from "./weather/forecast-service.server";
+import { createOpenMeteoClient } from "./weather/open-meteo.server";
+import { createRecentLocations } from "./weather/recent-locations.server";
+
+/** The API's database and what lives as long as the API on it. */
+export type OpenedServices = {
+  services: ApiServices;
+  changes: ChangeTracker;
+  dialect: DatabaseDialect;
+  /** The general limits per client address (the HTTP and WebSocket servers count requests here). */
+  requestLimits: RequestLimits;
+  /** Settles once every push delivery under way has. */
+  deliveriesSettled: () => Promise<unknown>;
+};
+
+/** Opens the database and builds the services every request and the bot engine share. */
+export async function openServices(config: ApiConfig): Promise<OpenedServices> {
+  const now = config.now ?? (() => new Date());
+  const metrics = config.metrics ?? noMetrics;
+  const { db, changes, dialect } = await openDatabase(databaseTarget(path.resolve(config.dataDir), config.databaseUrl), {
+    onStatement: config.onStatement,
+    poolSize: config.databasePoolSize,
+  });
+  const weather = weatherServices(config, db, changes, now, metrics);
+  // Its follower only hands new rows to subscribers, which no kept answer depends on.
+  const inbox = createInbox(db, now, { followDb: changes.reads.exempt(db) });
+  const vapid = loadVapidKeys(path.resolve(config.dataDir));
+  const push = createPushService({
+    db,
+    now,
+    vapid,
+    subject: config.pushSubject ?? "mailto:admin@weatherbot.example",
+    endpointPolicy: { allowLoopback: config.pushAllowLoopback ?? false },
+    metrics,
+  });
+  const deliveriesSettled = deliverPublished(inbox, push, metrics);
+  const rateLimits = createRateLimits(db, { dialect, now: () => now().getTime() });
+  // Requests are counted on the wall clock, whatever `now` the tests give the bot; no kept answer reads the counts.
+  const requestLimits = createRequestLimits(config.requestLimits ?? NO_REQUEST_LIMITS, { db: changes.reads.exempt(db) });
+  const services: ApiServices = {
+    db,
+    now,
+    ...weather,
+    placeLists: createPlaceLists(changes, db),
+    recentLocations: createRecentLocations(db, now),
+    inbox,
+    briefings: createBriefingService({ db, inbox, forecasts: weather.forecasts, now }),
+    alerts: createAlertService({ db, inbox, forecasts: weather.forecasts, airQuality: weather.airQuality, now }),
+    push,
+    vapidPublicKey: vapid.publicKey,
+    loginGuard: createLoginGuard(rateLimits),
+    hashSlots: createHashSlots(),
+    passwordHashCost: config.passwordHashCost ?? "owasp",
+    sessionEnds: createSessionEnds(now),
+    rateLimits,
+    metrics,
+  };
+  return { services, changes, dialect, requestLimits, deliveriesSettled };
+}
+
+/** Open-Meteo, and the forecast and air-quality services that keep its answers. */
+function weatherServices(config: ApiConfig, db: Db, changes: ChangeTracker, now: () => Date, metrics: ApiMetrics) {
+  const openMeteo = createOpenMeteoClient({
+    forecastUrl: config.openMeteoForecastUrl,
+    geocodingUrl: config.openMeteoGeocodingUrl,
+    airQualityUrl: config.openMeteoAirQualityUrl,
+    metrics,
+  });
+  // The forecast store's values say themselves how long they hold (a resolver passes that on
+  // with validUntil), so no kept answer depends on the table behind it.
+  const forecasts = createForecastService({ client: openMeteo, db: changes.reads.exempt(db), now, metrics });
+  const airQuality = createAirQualityService({ client: openMeteo, db: changes.reads.exempt(db), now, metrics });
+  return { openMeteo, forecasts, airQuality };
+}
+
+/**
+ * Pushes every message the inbox publishes to the user's devices (and counts it). Returns what settles once the
+ * deliveries under way have: those still going when the API closes are waited for, as the database outlives them.
+ */
+function deliverPublished(inbox: Inbox, push: PushService, metrics: ApiMetrics): () => Promise<unknown> {
+  const deliveries = new Set<Promise<unknown>>();
+  const deliveryLog = createOutageLog("[push]", "delivery failed");
+  inbox.onPublish((row) => {
+    metrics.messageWritten(row.kind);
+    const delivery = push.deliver(row).then(deliveryLog.succeeded, deliveryLog.failed);
+    deliveries.add(delivery);
+    void delivery.finally(() => deliveries.delete(delivery));
+  });
+  return () => Promise.allSettled([...deliveries]);
+}

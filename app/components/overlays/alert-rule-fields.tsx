@@ -1,0 +1,268 @@
+import { useTranslation } from "~/lib/i18n/use-translation";
+import { aqiScaleLabel, thresholdUnit } from "~/lib/alert-units";
+import type { DisplaySettings } from "~/lib/display-settings";
+import type { FieldErrors } from "~/lib/forms/field-errors";
+import { ALERT_METRICS } from "~/shared/enum-values";
+import { formatMinutes } from "~/shared/units";
+import type { AlertMetric, Condition } from "~/shared/schema-enums.generated";
+import { CheckboxChoices, Field, FieldError } from "~/components/ui/form-parts";
+import type { Draft, FormField } from "./alert-rule-draft";
+
+const WATCHED_CONDITIONS: Condition[] = [
+  "THUNDERSTORM",
+  "THUNDERSTORM_WITH_HAIL",
+  "SNOW",
+  "FREEZING_RAIN",
+  "FREEZING_DRIZZLE",
+  "FOG",
+  "RAIN_SHOWERS",
+];
+const LOOKAHEAD_HOURS = [6, 12, 24, 48, 72];
+/** How far ahead a rain-soon rule can look: quarter hours, then half hours up to the nowcast's 2 hours. */
+const RAIN_SOON_MINUTES = [15, 30, 45, 60, 90, 120];
+
+/** What every part of the rule form gets: the form's id (its fields' ids start with it), the draft, its change and errors. */
+export type RuleFieldsProps = {
+  id: string;
+  draft: Draft;
+  change: (patch: Partial<Draft>) => void;
+  errors: FieldErrors<FormField>;
+};
+
+/** Which places the rule watches (one, or every place), and what it watches there. */
+export function PlaceAndMetricFields({
+  id,
+  draft,
+  change,
+  places,
+}: Omit<RuleFieldsProps, "errors"> & { places: ReadonlyArray<{ id: string; label: string }> }) {
+  const { t } = useTranslation();
+  return (
+    <div className="grid gap-4 sm:grid-cols-2">
+      <div className="flex flex-col gap-1">
+        <label htmlFor={`${id}-place`} className="font-medium">
+          {t("alerts.form.place")}
+        </label>
+        <select
+          id={`${id}-place`}
+          className="input"
+          value={draft.placeId ?? ""}
+          onChange={(event) => change({ placeId: event.target.value || null })}
+        >
+          <option value="">{t("alerts.everyPlace")}</option>
+          {places.map((place) => (
+            <option key={place.id} value={place.id}>
+              {place.label}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="flex flex-col gap-1">
+        <label htmlFor={`${id}-metric`} className="font-medium">
+          {t("alerts.form.metric")}
+        </label>
+        <select
+          id={`${id}-metric`}
+          className="input"
+          value={draft.metric}
+          onChange={(event) => {
+            const metric = event.target.value as AlertMetric;
+            change({ metric, threshold: metric === "RAIN_SOON" ? "30" : "" });
+          }}
+        >
+          {ALERT_METRICS.map((metric) => (
+            <option key={metric} value={metric}>
+              {t(`alerts.metric.${metric}`)}
+            </option>
+          ))}
+        </select>
+      </div>
+    </div>
+  );
+}
+
+/** When the rule fires, as its kind asks: weather kinds to look for, minutes until rain, or a comparator and threshold. */
+export function ThresholdFields(props: RuleFieldsProps & { settings: DisplaySettings }) {
+  const { t } = useTranslation();
+  const { id, draft, change, errors } = props;
+  if (draft.metric === "CONDITION")
+    return (
+      <CheckboxChoices
+        legend={t("alerts.form.conditions")}
+        options={WATCHED_CONDITIONS}
+        value={draft.conditions ?? []}
+        onChange={(conditions) => change({ conditions })}
+        label={(condition) => t(`weather.condition.${condition}`)}
+        errorId={`${id}-conditions-error`}
+        error={errors.conditions}
+      />
+    );
+  return draft.metric === "RAIN_SOON" ? <RainSoonField {...props} /> : <ComparedThresholdFields {...props} />;
+}
+
+/** A rain-soon rule's threshold: how many minutes ahead it looks for rain. */
+function RainSoonField({ id, draft, change, errors, settings }: RuleFieldsProps & { settings: DisplaySettings }) {
+  const { t } = useTranslation();
+  return (
+    <div className="flex flex-col gap-1">
+      <label htmlFor={`${id}-threshold`} className="font-medium">
+        {t("alerts.form.rainWithin")}
+      </label>
+      <select
+        id={`${id}-threshold`}
+        className="input sm:max-w-xs"
+        value={draft.threshold}
+        aria-invalid={errors.threshold ? true : undefined}
+        aria-describedby={`${id}-rain-hint${errors.threshold ? ` ${id}-threshold-error` : ""}`}
+        onChange={(event) => change({ threshold: event.target.value })}
+      >
+        {/* A rule saved through the API with another number of minutes keeps it. */}
+        {[...new Set([...RAIN_SOON_MINUTES, Number(draft.threshold) || 30])]
+          .sort((a, b) => a - b)
+          .map((minutes) => (
+            <option key={minutes} value={String(minutes)}>
+              {formatMinutes(minutes, settings.locale)}
+            </option>
+          ))}
+      </select>
+      <p id={`${id}-rain-hint`} className="text-sm text-muted">
+        {t("alerts.form.rainSoonHint")}
+      </p>
+      <FieldError id={`${id}-threshold-error`} message={errors.threshold} />
+    </div>
+  );
+}
+
+/** A measured kind's threshold: at least or at most, and the figure in the units the user reads. */
+function ComparedThresholdFields({ id, draft, change, errors, settings }: RuleFieldsProps & { settings: DisplaySettings }) {
+  const { t } = useTranslation();
+  const unit = thresholdUnit(draft.metric, settings, aqiScaleLabel(t));
+  return (
+    <div className="grid gap-4 sm:grid-cols-2">
+      <div className="flex flex-col gap-1">
+        <label htmlFor={`${id}-comparator`} className="font-medium">
+          {t("alerts.form.comparator")}
+        </label>
+        <select
+          id={`${id}-comparator`}
+          className="input"
+          value={draft.comparator}
+          onChange={(event) => change({ comparator: event.target.value as Draft["comparator"] })}
+        >
+          <option value="AT_LEAST">{t("alerts.comparator.AT_LEAST")}</option>
+          <option value="AT_MOST">{t("alerts.comparator.AT_MOST")}</option>
+        </select>
+      </div>
+      <Field
+        id={`${id}-threshold`}
+        label={t("alerts.form.threshold", { unit: unit.label || "–" })}
+        error={errors.threshold}
+        input={{ inputMode: "decimal", value: draft.threshold, onChange: (event) => change({ threshold: event.target.value }) }}
+      />
+    </div>
+  );
+}
+
+/** How far ahead the rule looks, and how long it waits before alerting again. */
+export function LookaheadAndCooldownFields({ id, draft, change }: Omit<RuleFieldsProps, "errors">) {
+  const { t } = useTranslation();
+  return (
+    <div className="grid gap-4 sm:grid-cols-2">
+      {/* A rain-soon rule looks as far ahead as its minutes: the hours would say nothing. */}
+      {draft.metric !== "RAIN_SOON" && (
+        <div className="flex flex-col gap-1">
+          <label htmlFor={`${id}-lookahead`} className="font-medium">
+            {t("alerts.form.lookahead")}
+          </label>
+          <select
+            id={`${id}-lookahead`}
+            className="input"
+            value={draft.lookaheadHours}
+            onChange={(event) => change({ lookaheadHours: Number(event.target.value) })}
+          >
+            {LOOKAHEAD_HOURS.map((hours) => (
+              <option key={hours} value={hours}>
+                {t("alerts.form.lookaheadHours", { count: hours })}
+              </option>
+            ))}
+          </select>
+        </div>
+      )}
+      <Field
+        id={`${id}-cooldown`}
+        label={t("alerts.form.cooldown")}
+        input={{
+          type: "number",
+          min: 0,
+          max: 168,
+          value: draft.cooldownHours,
+          onChange: (event) => change({ cooldownHours: Math.max(0, Math.min(168, Math.round(Number(event.target.value) || 0))) }),
+        }}
+      />
+    </div>
+  );
+}
+
+/** The hours of the day the rule is active in (both ends, or neither: all day). */
+export function ActiveHoursFields({ id, draft, change, errors }: RuleFieldsProps) {
+  const { t } = useTranslation();
+  return (
+    <fieldset aria-describedby={`${id}-activeHours-hint${errors.activeHours ? ` ${id}-activeHours-error` : ""}`}>
+      <legend className="mb-1 font-medium">{t("alerts.form.activeHours")}</legend>
+      <p id={`${id}-activeHours-hint`} className="mb-2 text-sm text-muted">
+        {t("alerts.form.activeHoursHint")}
+      </p>
+      <div className="flex flex-wrap items-end gap-4">
+        <ActiveHourInput id={id} end="activeFrom" label={t("alerts.form.activeFrom")} draft={draft} change={change} errors={errors} />
+        <ActiveHourInput id={id} end="activeTo" label={t("alerts.form.activeTo")} draft={draft} change={change} errors={errors} />
+      </div>
+      <FieldError id={`${id}-activeHours-error`} message={errors.activeHours} />
+    </fieldset>
+  );
+}
+
+/** One end of the active hours (marked invalid while the pair is and this end is the one missing). */
+function ActiveHourInput({ id, end, label, draft, change, errors }: RuleFieldsProps & { end: "activeFrom" | "activeTo"; label: string }) {
+  return (
+    <div className="flex flex-col gap-1">
+      <label htmlFor={`${id}-${end}`} className="text-sm">
+        {label}
+      </label>
+      <input
+        id={`${id}-${end}`}
+        type="time"
+        className="input"
+        value={draft[end] ?? ""}
+        aria-invalid={errors.activeHours && !draft[end] ? true : undefined}
+        onChange={(event) => change({ [end]: event.target.value || null })}
+      />
+    </div>
+  );
+}
+
+/** Whether the rule's alerts are urgent (pushed in quiet hours too), and whether it says when a window is over. */
+export function NotifyChoices({ draft, change }: Pick<RuleFieldsProps, "draft" | "change">) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <label className="flex items-center gap-2">
+        <input
+          type="checkbox"
+          className="accent-primary"
+          checked={draft.urgent}
+          onChange={(event) => change({ urgent: event.target.checked })}
+        />
+        {t("alerts.form.urgent")}
+      </label>
+      <label className="flex items-center gap-2">
+        <input
+          type="checkbox"
+          className="accent-primary"
+          checked={draft.notifyAllClear}
+          onChange={(event) => change({ notifyAllClear: event.target.checked })}
+        />
+        {t("alerts.form.allClear")}
+      </label>
+    </>
+  );
+}
