@@ -1,5 +1,4 @@
-import { PassThrough } from "node:stream";
-import { createReadableStreamFromReadable } from "@react-router/node";
+import { Writable } from "node:stream";
 import { renderToPipeableStream } from "react-dom/server";
 import { I18nextProvider } from "react-i18next";
 import type { EntryContext, HandleErrorFunction, RouterContextProvider } from "react-router";
@@ -71,11 +70,23 @@ export default function handleRequest(
         status = responseStatusCode;
       },
       onAllReady() {
-        // React Router's own pattern: React writes into a Node stream that becomes the Response's body, which
-        // @react-router/express writes to the socket. Everything has rendered by now, so the whole page follows at
-        // once; the abort timer stays armed until React has ended it, for a reader who stops reading.
-        const body = new PassThrough();
-        body.on("finish", () => clearTimeout(abortTimer));
+        // Everything has rendered, so React writes the whole page now, in its 4 KB views: gathered into one
+        // buffer, the page is one body with its length, which @react-router/express writes to the socket in
+        // one go (streamed, each view took its own trip through a web stream, the socket and its drain).
+        clearTimeout(abortTimer);
+        const views: Uint8Array[] = [];
+        const body = new Writable({
+          write(view: Uint8Array, _encoding, callback) {
+            views.push(view);
+            callback();
+          },
+          final(callback) {
+            const page = Buffer.concat(views);
+            responseHeaders.set("Content-Length", String(page.byteLength));
+            resolve(new Response(page, { headers: responseHeaders, status }));
+            callback();
+          },
+        });
         responseHeaders.set("Content-Type", "text/html; charset=utf-8");
         // Pages are never kept by shared caches and always revalidated; a signed-in user's
         // page is not stored at all, so the next person at this browser cannot bring it back.
@@ -84,7 +95,6 @@ export default function handleRequest(
           const { POSTHOG_KEY, POSTHOG_HOST } = serverEnv();
           responseHeaders.set("Content-Security-Policy", contentSecurityPolicy(nonce, POSTHOG_KEY ? [POSTHOG_HOST] : []));
         }
-        resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status }));
         pipe(body);
       },
       onShellError(error: unknown) {
