@@ -5,7 +5,6 @@ import { defineConfig } from "vite";
 import { VitePWA } from "vite-plugin-pwa";
 import { productionBuilds } from "./scripts/production-builds-plugin";
 import { offlinePage } from "./scripts/offline-page-plugin";
-import { reactDomServer } from "./scripts/react-dom-server-plugin";
 import { WEB_MANIFEST } from "./app/lib/pwa/web-manifest";
 
 // One id for the client and the server build of one `npm run build`: React Router runs
@@ -26,7 +25,6 @@ export default defineConfig(({ isSsrBuild }) => ({
     tailwindcss(),
     reactRouter(),
     productionBuilds(),
-    reactDomServer(),
     offlinePage(root),
     VitePWA({
       // There is no index.html (React Router renders pages): the app registers the worker

@@ -1,3 +1,4 @@
+import { Writable } from "node:stream";
 import { renderToPipeableStream } from "react-dom/server";
 import { I18nextProvider } from "react-i18next";
 import type { EntryContext, HandleErrorFunction, RouterContextProvider } from "react-router";
@@ -9,9 +10,8 @@ import { requestGraphQLContext } from "./lib/graphql/request-client.server";
 import { GraphQLClientSourceContext } from "./lib/graphql/provider";
 import { GraphQLDataContext, serializeGraphQLData } from "./lib/graphql/ssr-data";
 import { getI18n, i18nRenderView } from "./lib/i18n/middleware.server";
-import { APP_STYLESHEET, APP_STYLESHEET_TEXT } from "./lib/inline-stylesheet.server";
+import { APP_STYLESHEET } from "./lib/inline-stylesheet.server";
 import { NonceContext } from "./lib/nonce";
-import { pageCollector, pageResponse } from "./lib/page-body.server";
 import { DocumentRequestIdContext } from "./lib/request-id";
 import { logRequestError, requestLogContext } from "./lib/request-log-context";
 
@@ -51,9 +51,9 @@ export default function handleRequest(
   );
 
   /*
-   * The page is sent whole, once everything has rendered: its data was loaded before the
-   * render began, so streaming would only send the same bytes sooner by a few milliseconds,
-   * in a hundred small writes that cost the server more than the render of a card.
+   * The page is answered once everything has rendered: its data was loaded before the render
+   * began, so answering at the shell would only send the same bytes sooner by a few milliseconds,
+   * and readers without scripts would get parts out of their place.
    */
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
@@ -70,20 +70,32 @@ export default function handleRequest(
         status = responseStatusCode;
       },
       onAllReady() {
-        const page = pageCollector(APP_STYLESHEET_TEXT, (body) => {
-          clearTimeout(abortTimer);
-          responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-          responseHeaders.set("Content-Length", String(body.byteLength));
-          // Pages are never kept by shared caches and always revalidated; a signed-in user's
-          // page is not stored at all, so the next person at this browser cannot bring it back.
-          responseHeaders.set("Cache-Control", graphql?.signedIn ? "private, no-store" : "private, no-cache");
-          if (serverEnv().NODE_ENV !== "development") {
-            const { POSTHOG_KEY, POSTHOG_HOST } = serverEnv();
-            responseHeaders.set("Content-Security-Policy", contentSecurityPolicy(nonce, POSTHOG_KEY ? [POSTHOG_HOST] : []));
-          }
-          resolve(pageResponse(body, { headers: responseHeaders, status }));
+        // Everything has rendered, so React writes the whole page now, in its 4 KB views: gathered into one
+        // buffer, the page is one body with its length, which @react-router/express writes to the socket in
+        // one go (streamed, each view took its own trip through a web stream, the socket and its drain).
+        clearTimeout(abortTimer);
+        const views: Uint8Array[] = [];
+        const body = new Writable({
+          write(view: Uint8Array, _encoding, callback) {
+            views.push(view);
+            callback();
+          },
+          final(callback) {
+            const page = Buffer.concat(views);
+            responseHeaders.set("Content-Length", String(page.byteLength));
+            resolve(new Response(page, { headers: responseHeaders, status }));
+            callback();
+          },
         });
-        pipe(page);
+        responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+        // Pages are never kept by shared caches and always revalidated; a signed-in user's
+        // page is not stored at all, so the next person at this browser cannot bring it back.
+        responseHeaders.set("Cache-Control", graphql?.signedIn ? "private, no-store" : "private, no-cache");
+        if (serverEnv().NODE_ENV !== "development") {
+          const { POSTHOG_KEY, POSTHOG_HOST } = serverEnv();
+          responseHeaders.set("Content-Security-Policy", contentSecurityPolicy(nonce, POSTHOG_KEY ? [POSTHOG_HOST] : []));
+        }
+        pipe(body);
       },
       onShellError(error: unknown) {
         clearTimeout(abortTimer);

@@ -51,6 +51,15 @@ test.describe("the production server", () => {
     }
   });
 
+  test("a page is rendered whole and sent as one body with its length", async ({ request }) => {
+    // Uncompressed, as a proxy that compresses itself asks for it.
+    const page = await request.get("/", { headers: { "accept-encoding": "identity" } });
+    expect(page.status()).toBe(200);
+    expect(page.headers()["transfer-encoding"]).toBeUndefined();
+    expect(Number(page.headers()["content-length"])).toBe((await page.body()).byteLength);
+    expect((await page.text()).trimEnd()).toMatch(/<\/html>$/);
+  });
+
   test("hashed assets are immutable for a year; pages are not cached", async ({ request }) => {
     const page = await request.get("/");
     expect(page.headers()["cache-control"]).toBe("private, no-cache");

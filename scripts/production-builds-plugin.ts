@@ -16,7 +16,7 @@ const REACT_ROUTER: Record<string, string> = {
  * The packages the server runs that import React Router: bundled into the server build, so that they
  * and the app share its one production copy (two copies would be two router contexts).
  */
-const SERVER_IMPORTERS_OF_REACT_ROUTER = ["react-router", "@react-router/node", "remix-i18next"];
+const SERVER_IMPORTERS_OF_REACT_ROUTER = ["react-router", "@react-router/express", "@react-router/node", "remix-i18next"];
 
 /**
  * Production builds only: libraries whose packages give more code than runs.

@@ -3,7 +3,8 @@ import { createServer, type Server, type ServerResponse } from "node:http";
 import path from "node:path";
 import compression from "compression";
 import express from "express";
-import { RouterContextProvider } from "react-router";
+import { createRequestHandler } from "@react-router/express";
+import { RouterContextProvider, type ServerBuild } from "react-router";
 import type { ViteDevServer } from "vite";
 import { createApi, MAX_REQUEST_BYTES, type Api } from "../api/index.server";
 import { createRequestLimits, type RequestLimits } from "../api/request-limits.server";
@@ -21,7 +22,6 @@ import { inProcessQueryRunner } from "./in-process-queries.server";
 import { createLogger, type Logger } from "./logger.server";
 import { createServerMetrics, isMetricsPath, metricsEndpoint } from "./metrics.server";
 import { attachRequestId, requestIdOf } from "./request-id.server";
-import { createPageRequestHandler, type PageHandler, type ServerBuildSource } from "./page-requests.server";
 import { observeRequests } from "./request-log.server";
 import { refusedOverLimit } from "./request-limit.server";
 import { pageRefusal } from "./request-limit-page.server";
@@ -93,6 +93,9 @@ function serveStatic(app: express.Express, clientDir: string) {
  * then never end. In development it is given a function that loads the build on every request, so Vite
  * hands over the routes as they are edited.
  */
+type ServerBuildSource = ServerBuild | (() => Promise<ServerBuild>);
+type PageHandler = ReturnType<typeof createRequestHandler>;
+
 function pageHandler(
   assets: AssetSource,
   handler: (build: ServerBuildSource, lazyChunks: LazyChunks) => PageHandler,
@@ -143,7 +146,7 @@ function createExpressApp(
   });
 
   const pages = pageHandler(assets, (build, lazyChunks) =>
-    createPageRequestHandler({
+    createRequestHandler({
       build,
       mode: env.NODE_ENV,
       getLoadContext(req) {
