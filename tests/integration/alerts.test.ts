@@ -158,7 +158,9 @@ describe("alert rules", () => {
     clock.set(DAY1 + 5 * H);
     await t.api.services.alerts.evaluateAll();
     expect(await alerts()).toHaveLength(1);
-    t.fake.setScenario((lat, lon, time) => (time === DAY1 + 20 * H && lat > 60 ? { wind_gusts_10m: 90, weather_code: 3 } : twoGales(lat, lon, time)));
+    t.fake.setScenario((lat, lon, time) =>
+      time === DAY1 + 20 * H && lat > 60 ? { wind_gusts_10m: 90, weather_code: 3 } : twoGales(lat, lon, time),
+    );
     clock.set(DAY1 + 7 * H);
     await t.api.services.alerts.evaluateAll();
     expect((await alerts()).map((m) => m.body)[0]).toBe("Gusts 90 km/h in Reykjavík from Mon 20:00 to 21:00, peak 20:00.");

@@ -125,7 +125,12 @@ describe("message wording", () => {
     const window = `${alert.from}/${alert.to}`;
     expect(contentVersionFor("WIND_GUSTS", [{ place: alert.place!, windows: [window] }])).toBe(1);
     expect(contentVersionFor("WIND_GUSTS", [{ place: alert.place!, windows: [window, window] }])).toBe(3);
-    expect(contentVersionFor("AQI", [{ place: alert.place!, windows: [window] }, { place: alert.place!, windows: [window] }])).toBe(3);
+    expect(
+      contentVersionFor("AQI", [
+        { place: alert.place!, windows: [window] },
+        { place: alert.place!, windows: [window] },
+      ]),
+    ).toBe(3);
     // This build words them all; a build before it accepted exactly its own versions (1 and 2).
     expect(parseMessageContent(JSON.stringify({ ...alert, version: 1 }))).not.toBeNull();
     expect(parseMessageContent(JSON.stringify({ ...alert, metric: "RAIN_SOON", version: 2 }))).not.toBeNull();
