@@ -166,6 +166,29 @@ describe("alert rules", () => {
     expect((await alerts()).map((m) => m.body)[0]).toBe("Gusts 90 km/h in Reykjavík from Mon 20:00 to 21:00, peak 20:00.");
   });
 
+  it("tell what rules made together find ahead in one summary on their first pass, then only what is new", async () => {
+    const { t, token, replay } = await setUp(6, { lookaheadHours: 24 });
+    const calm = await t.gql(
+      SAVE,
+      { input: { name: "Calm", metric: "WIND_GUSTS", comparator: "AT_MOST", threshold: 30, lookaheadHours: 24, cooldownHours: 6 } },
+      { token },
+    );
+    expect(calm.errors).toBeUndefined();
+    await replay(1);
+    const messages = async () => (await t.gql(INBOX, {}, { token })).data!.messages.edges;
+    const [summary, ...others] = await messages();
+    expect(others).toEqual([]);
+    expect(summary).toMatchObject({ kind: "ALERT", title: "Your new rules: 2 things ahead", urgent: true });
+    expect(summary!.body.split("\n")).toEqual([
+      "Gusts 82 km/h in Office from Mon 13:00 to 16:00 GMT+1, peak 14:00.",
+      "Gusts 20 km/h in Office: Mon 02:00–13:00, 16:00–Tue 13:00 GMT+1; peak Mon 02:00.",
+    ]);
+    // From then on, each rule tells what is new on its own: the next day's gale, the calm after it.
+    await replay(30);
+    const alerts = (await messages()).filter((m) => m.kind === "ALERT");
+    expect(alerts.map((m) => m.title)).toEqual(["Calm: Office", "Gale: Office", "Your new rules: 2 things ahead"]);
+  });
+
   it("do not send an alert again for a place that was removed and added back", async () => {
     const { t, token, clock } = await setUp(6, { lookaheadHours: 24 });
     clock.set(DAY1 + 7 * H);

@@ -88,8 +88,8 @@ describe("web push", () => {
   });
 
   it("sends at most one notification per user for an engine tick: several alerts as one summary under one tag, urgent ones on their own", async () => {
-    const { t, token, pushService, subscription } = await setUp();
-    t.fake.setScenario(() => ({ wind_gusts_10m: 95, temperature_2m: 31, apparent_temperature: 33, precipitation: 4, weather_code: 3 }));
+    const { t, token, pushService, subscription, setTime } = await setUp();
+    t.fake.setScenario(() => ({ wind_gusts_10m: 10, temperature_2m: 10, apparent_temperature: 10, precipitation: 0, weather_code: 3 }));
     const found = await t.gql(TestAlertSearchLondonDocument, {}, { token });
     await t.gql(TestAlertAddOfficeDocument, { id: found.data!.searchLocations[0]!.id }, { token });
     const rule = (name: string, metric: "WIND_GUSTS" | "TEMPERATURE" | "APPARENT_TEMPERATURE", urgent: boolean) =>
@@ -106,8 +106,12 @@ describe("web push", () => {
       expect(saved.errors).toBeUndefined();
     const received = () => pushService.received.map((push) => subscription.decrypt(push.body));
 
-    // One tick: three alerts in the inbox, two notifications.
+    // The rules' first pass finds nothing ahead; a later forecast crosses all three.
     await t.api.engine.pass(1);
+    t.fake.setScenario(() => ({ wind_gusts_10m: 95, temperature_2m: 31, apparent_temperature: 33, precipitation: 4, weather_code: 3 }));
+    setTime("2026-06-01T15:00:00Z");
+    // One tick: three alerts in the inbox, two notifications.
+    await t.api.engine.pass(2);
     await expect.poll(() => received().length).toBe(2);
     const [first, second] = [...received()].sort((a, b) => a.kind.localeCompare(b.kind));
     expect(first).toMatchObject({ kind: "ALERT", title: "Gale: Office" });
@@ -122,7 +126,7 @@ describe("web push", () => {
       { token },
     );
     expect(rain.errors).toBeUndefined();
-    await t.api.engine.pass(2);
+    await t.api.engine.pass(3);
     await expect.poll(() => received().length).toBe(3);
     expect(received()[2]).toMatchObject({ kind: "ALERT", title: "Wet: Office" });
     expect(received()[2]!.tag).not.toBe(GROUP_TAG);

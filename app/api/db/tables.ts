@@ -109,6 +109,8 @@ export type AlertRuleTable = {
   cooldown_hours: number;
   snoozed_until: string | null;
   created_at: string;
+  /** When the engine first read it (null: not yet; see alerts.server.ts, the summary of new rules). */
+  watched_since: string | null;
 };
 
 export type AlertStateTable = {

@@ -86,7 +86,7 @@ export const alertRulesResolvers: Resolvers = {
     async previewAlertRule(_, { input }, context) {
       const userId = requireUserId(context);
       const fields = await ruleFromInput(context, userId, input);
-      const spec = ruleSpec({ ...fields, id: "preview", user_id: userId, snoozed_until: null, created_at: "" });
+      const spec = ruleSpec({ ...fields, id: "preview", user_id: userId, snoozed_until: null, created_at: "", watched_since: null });
       const matches = await context.alerts.preview(userId, spec, fields.place_id);
       return matches.map((match) => matchView("preview", match));
     },
@@ -163,6 +163,7 @@ export const alertRulesResolvers: Resolvers = {
         user_id: userId,
         snoozed_until: null,
         created_at: context.now().toISOString(),
+        watched_since: null,
       };
       await context.db.transaction().execute(async (trx) => {
         await lockUser(trx, userId);
