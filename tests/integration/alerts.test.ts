@@ -12,6 +12,8 @@ import {
   TestAlertResumeDocument as RESUME,
   TestAlertRuleIdsDocument as RULE_IDS,
   TestAlertRuleNamesDocument as RULE_NAMES,
+  TestAlertRuleStartersDocument as RULE_STARTERS,
+  TestAlertSaveRuleAgainDocument as SAVE_AGAIN,
   TestAlertSaveRuleDocument as SAVE,
   TestAlertSearchLondonDocument as SEARCH_LONDON,
   TestAlertSearchDocument as SEARCH,
@@ -187,6 +189,33 @@ describe("alert rules", () => {
     await replay(30);
     const alerts = (await messages()).filter((m) => m.kind === "ALERT");
     expect(alerts.map((m) => m.title)).toEqual(["Calm: Office", "Gale: Office", "Your new rules: 2 things ahead"]);
+  });
+
+  it("name a starter rule in the reader's language, in the rule list and its alerts, until it is renamed", async () => {
+    const { t, token, replay } = await setUp(6, { name: "Strong gusts", starter: "GUSTS", lookaheadHours: 24 });
+    const rules = async () => (await t.gql(RULE_STARTERS, {}, { token })).data!.alertRules;
+    expect(await rules()).toEqual([{ id: expect.any(String), name: "Strong gusts", starter: "GUSTS" }]);
+    await t.gql(UPDATE_SETTINGS, { input: { language: "DE_DE" } }, { token });
+    const [rule] = await rules();
+    expect(rule).toMatchObject({ name: "Starke Böen", starter: "GUSTS" });
+    await replay(1);
+    const [alert] = (await t.gql(INBOX, {}, { token })).data!.messages.edges;
+    expect(alert!.title).toBe("Starke Böen: Office");
+
+    // Saved again under its (German) name it stays the starter; renamed, it is the user's own name in every language.
+    const input = { name: "Starke Böen", starter: "GUSTS" as const, metric: "WIND_GUSTS" as const, threshold: 60, lookaheadHours: 24 };
+    expect((await t.gql(SAVE_AGAIN, { id: rule!.id, input }, { token })).data!.saveAlertRule).toEqual({
+      name: "Starke Böen",
+      starter: "GUSTS",
+    });
+    const renamed = await t.gql(SAVE_AGAIN, { id: rule!.id, input: { ...input, name: "Böen am Büro" } }, { token });
+    expect(renamed.data!.saveAlertRule).toEqual({ name: "Böen am Büro", starter: null });
+    await t.gql(UPDATE_SETTINGS, { input: { language: "EN_US" } }, { token });
+    expect((await rules())[0]!.name).toBe("Böen am Büro");
+    // A starter named something else from the start is the user's own name.
+    const odd = await t.gql(SAVE, { input: { name: "Windy", starter: "GUSTS", metric: "WIND_GUSTS", threshold: 60 } }, { token });
+    expect(odd.errors).toBeUndefined();
+    expect((await rules()).map((r) => [r.name, r.starter])).toContainEqual(["Windy", null]);
   });
 
   it("do not send an alert again for a place that was removed and added back", async () => {
