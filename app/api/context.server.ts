@@ -6,6 +6,7 @@ import type { RateLimits, WindowRule } from "./auth/rate-limit.server";
 import type { AlertService } from "./bot/alerts.server";
 import type { BriefingService } from "./bot/briefings.server";
 import type { Inbox } from "./bot/inbox.server";
+import type { PushBatch } from "./bot/push-batch.server";
 import type { PushService } from "./bot/push.server";
 import type { Db } from "./db/database.server";
 import type { ReadCache } from "./db/read-cache.server";
@@ -48,6 +49,8 @@ export type ApiServices = {
   briefings: BriefingService;
   alerts: AlertService;
   push: PushService;
+  /** Published messages on their way to push, a tick's together (the engine holds it over a pass). */
+  pushBatch: PushBatch;
   vapidPublicKey: string;
   /** What the API counts for /metrics (nothing unless the server gives it a registry). */
   metrics: ApiMetrics;

@@ -7,6 +7,7 @@ import { createSessionEnds } from "./auth/session-ends.server";
 import { createAlertService } from "./bot/alerts.server";
 import { createBriefingService } from "./bot/briefings.server";
 import { createInbox, type Inbox } from "./bot/inbox.server";
+import { createPushBatch, type PushBatch } from "./bot/push-batch.server";
 import { createPushService, loadVapidKeys, type PushService } from "./bot/push.server";
 import type { ApiServices } from "./context.server";
 import type { ChangeTracker } from "./db/change-tracker.server";
@@ -51,7 +52,7 @@ export async function openServices(config: ApiConfig): Promise<OpenedServices> {
     endpointPolicy: { allowLoopback: config.pushAllowLoopback ?? false },
     metrics,
   });
-  const deliveriesSettled = deliverPublished(inbox, push, metrics);
+  const pushBatch = deliverPublished(inbox, push, metrics);
   const rateLimits = createRateLimits(db, { dialect, now: () => now().getTime() });
   // Requests are counted on the wall clock, whatever `now` the tests give the bot; no kept answer reads the counts.
   const requestLimits = createRequestLimits(config.requestLimits ?? NO_REQUEST_LIMITS, { db: changes.reads.exempt(db) });
@@ -65,6 +66,7 @@ export async function openServices(config: ApiConfig): Promise<OpenedServices> {
     briefings: createBriefingService({ db, inbox, forecasts: weather.forecasts, now }),
     alerts: createAlertService({ db, inbox, forecasts: weather.forecasts, airQuality: weather.airQuality, now }),
     push,
+    pushBatch,
     vapidPublicKey: vapid.publicKey,
     loginGuard: createLoginGuard(rateLimits),
     hashSlots: createHashSlots(),
@@ -73,7 +75,7 @@ export async function openServices(config: ApiConfig): Promise<OpenedServices> {
     rateLimits,
     metrics,
   };
-  return { services, changes, dialect, requestLimits, deliveriesSettled };
+  return { services, changes, dialect, requestLimits, deliveriesSettled: pushBatch.settled };
 }
 
 /** Open-Meteo, and the forecast and air-quality services that keep its answers. */
@@ -92,17 +94,16 @@ function weatherServices(config: ApiConfig, db: Db, changes: ChangeTracker, now:
 }
 
 /**
- * Pushes every message the inbox publishes to the user's devices (and counts it). Returns what settles once the
- * deliveries under way have: those still going when the API closes are waited for, as the database outlives them.
+ * Pushes every message the inbox publishes to the user's devices (and counts it), a tick's together (push-batch).
+ * Its `settled` sends what waits and settles once the deliveries under way have: those still going when the API
+ * closes are waited for, as the database outlives them.
  */
-function deliverPublished(inbox: Inbox, push: PushService, metrics: ApiMetrics): () => Promise<unknown> {
-  const deliveries = new Set<Promise<unknown>>();
+function deliverPublished(inbox: Inbox, push: PushService, metrics: ApiMetrics): PushBatch {
   const deliveryLog = createOutageLog("[push]", "delivery failed");
+  const batch = createPushBatch((rows) => push.deliverTogether(rows).then(deliveryLog.succeeded, deliveryLog.failed));
   inbox.onPublish((row) => {
     metrics.messageWritten(row.kind);
-    const delivery = push.deliver(row).then(deliveryLog.succeeded, deliveryLog.failed);
-    deliveries.add(delivery);
-    void delivery.finally(() => deliveries.delete(delivery));
+    batch.add(row);
   });
-  return () => Promise.allSettled([...deliveries]);
+  return batch;
 }

@@ -1,5 +1,7 @@
 import type { CompleteAlertRuleInput as AlertRuleInput } from "./graphql/documents";
 import { WEEKDAYS } from "../shared/enum-values";
+import type { StarterRule } from "../shared/schema-enums.generated";
+import { STARTER_NAME_KEYS } from "../shared/starter-rules";
 
 /** Rules most people want, offered while a user has none. Thresholds are metric, like the API's. */
 export const STARTER_RULES = [
@@ -30,11 +32,18 @@ export const STARTER_RULES = [
 
 export type StarterRuleKey = (typeof STARTER_RULES)[number]["key"];
 
+/** The API's name for each: a rule made from one keeps the starter's name in the reader's language until renamed. */
+const STARTER_OF = Object.fromEntries(Object.entries(STARTER_NAME_KEYS).map(([starter, key]) => [key, starter as StarterRule])) as Record<
+  StarterRuleKey,
+  StarterRule
+>;
+
 /** The full input for one starter rule, named in the user's language. */
 export function starterRuleInput(key: StarterRuleKey, name: string): AlertRuleInput {
   const starter = STARTER_RULES.find((entry) => entry.key === key)!;
   return {
     name,
+    starter: STARTER_OF[key],
     enabled: true,
     placeId: null,
     ...starter.rule,

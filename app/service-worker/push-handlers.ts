@@ -21,7 +21,7 @@ function parsePayload(event: PushEvent): PushPayload | null {
 
 /**
  * The bot's pushes as system notifications: one per message (its id as the tag, so a
- * repeat replaces rather than stacks); a click focuses an open window of the app and
+ * repeat replaces rather than stacks), or a tick's summary of several; a click focuses an open window of the app and
  * takes it to the message, or opens one.
  */
 export function installPushHandlers(worker: ServiceWorkerGlobalScope) {
@@ -32,6 +32,8 @@ export function installPushHandlers(worker: ServiceWorkerGlobalScope) {
       worker.registration.showNotification(payload.title, {
         body: payload.body,
         tag: payload.tag,
+        // A tick's summary replaces the one before under its tag: it is news again, so it alerts again.
+        renotify: payload.kind === "GROUP",
         icon: ICON,
         badge: ICON,
         data: { url: payload.url },

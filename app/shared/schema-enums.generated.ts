@@ -122,3 +122,13 @@ export const AlertState = {
 } as const;
 
 export type AlertState = (typeof AlertState)[keyof typeof AlertState];
+/** The rules offered to a new user; one keeps its name in the reader's language until renamed. */
+export const StarterRule = {
+  GUSTS: "GUSTS",
+  THUNDERSTORM: "THUNDERSTORM",
+  HEAVY_RAIN: "HEAVY_RAIN",
+  FROST: "FROST",
+  HEAT: "HEAT",
+} as const;
+
+export type StarterRule = (typeof StarterRule)[keyof typeof StarterRule];

@@ -104,6 +104,8 @@ async function oneTick({ dataDir, databaseUrl }: BenchStore) {
                 cooldown_hours: 6,
                 snoozed_until: null,
                 created_at: created,
+                // Rules the engine has read before: not new (see summariseNewRules).
+                watched_since: created,
               })),
             )
             .execute();

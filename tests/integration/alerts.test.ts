@@ -12,6 +12,8 @@ import {
   TestAlertResumeDocument as RESUME,
   TestAlertRuleIdsDocument as RULE_IDS,
   TestAlertRuleNamesDocument as RULE_NAMES,
+  TestAlertRuleStartersDocument as RULE_STARTERS,
+  TestAlertSaveRuleAgainDocument as SAVE_AGAIN,
   TestAlertSaveRuleDocument as SAVE,
   TestAlertSearchLondonDocument as SEARCH_LONDON,
   TestAlertSearchDocument as SEARCH,
@@ -164,6 +166,56 @@ describe("alert rules", () => {
     clock.set(DAY1 + 7 * H);
     await t.api.services.alerts.evaluateAll();
     expect((await alerts()).map((m) => m.body)[0]).toBe("Gusts 90 km/h in Reykjavík from Mon 20:00 to 21:00, peak 20:00.");
+  });
+
+  it("tell what rules made together find ahead in one summary on their first pass, then only what is new", async () => {
+    const { t, token, replay } = await setUp(6, { lookaheadHours: 24 });
+    const calm = await t.gql(
+      SAVE,
+      { input: { name: "Calm", metric: "WIND_GUSTS", comparator: "AT_MOST", threshold: 30, lookaheadHours: 24, cooldownHours: 6 } },
+      { token },
+    );
+    expect(calm.errors).toBeUndefined();
+    await replay(1);
+    const messages = async () => (await t.gql(INBOX, {}, { token })).data!.messages.edges;
+    const [summary, ...others] = await messages();
+    expect(others).toEqual([]);
+    expect(summary).toMatchObject({ kind: "ALERT", title: "Your new rules: 2 things ahead", urgent: true });
+    expect(summary!.body.split("\n")).toEqual([
+      "Gusts 82 km/h in Office from Mon 13:00 to 16:00 GMT+1, peak 14:00.",
+      "Gusts 20 km/h in Office: Mon 02:00–13:00, 16:00–Tue 13:00 GMT+1; peak Mon 02:00.",
+    ]);
+    // From then on, each rule tells what is new on its own: the next day's gale, the calm after it.
+    await replay(30);
+    const alerts = (await messages()).filter((m) => m.kind === "ALERT");
+    expect(alerts.map((m) => m.title)).toEqual(["Calm: Office", "Gale: Office", "Your new rules: 2 things ahead"]);
+  });
+
+  it("name a starter rule in the reader's language, in the rule list and its alerts, until it is renamed", async () => {
+    const { t, token, replay } = await setUp(6, { name: "Strong gusts", starter: "GUSTS", lookaheadHours: 24 });
+    const rules = async () => (await t.gql(RULE_STARTERS, {}, { token })).data!.alertRules;
+    expect(await rules()).toEqual([{ id: expect.any(String), name: "Strong gusts", starter: "GUSTS" }]);
+    await t.gql(UPDATE_SETTINGS, { input: { language: "DE_DE" } }, { token });
+    const [rule] = await rules();
+    expect(rule).toMatchObject({ name: "Starke Böen", starter: "GUSTS" });
+    await replay(1);
+    const [alert] = (await t.gql(INBOX, {}, { token })).data!.messages.edges;
+    expect(alert!.title).toBe("Starke Böen: Office");
+
+    // Saved again under its (German) name it stays the starter; renamed, it is the user's own name in every language.
+    const input = { name: "Starke Böen", starter: "GUSTS" as const, metric: "WIND_GUSTS" as const, threshold: 60, lookaheadHours: 24 };
+    expect((await t.gql(SAVE_AGAIN, { id: rule!.id, input }, { token })).data!.saveAlertRule).toEqual({
+      name: "Starke Böen",
+      starter: "GUSTS",
+    });
+    const renamed = await t.gql(SAVE_AGAIN, { id: rule!.id, input: { ...input, name: "Böen am Büro" } }, { token });
+    expect(renamed.data!.saveAlertRule).toEqual({ name: "Böen am Büro", starter: null });
+    await t.gql(UPDATE_SETTINGS, { input: { language: "EN_US" } }, { token });
+    expect((await rules())[0]!.name).toBe("Böen am Büro");
+    // A starter named something else from the start is the user's own name.
+    const odd = await t.gql(SAVE, { input: { name: "Windy", starter: "GUSTS", metric: "WIND_GUSTS", threshold: 60 } }, { token });
+    expect(odd.errors).toBeUndefined();
+    expect((await rules()).map((r) => [r.name, r.starter])).toContainEqual(["Windy", null]);
   });
 
   it("do not send an alert again for a place that was removed and added back", async () => {

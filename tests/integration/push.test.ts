@@ -1,12 +1,15 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { guardedLookup, postPush } from "~/api/bot/push-endpoint.server";
-import { createPushService, loadVapidKeys } from "~/api/bot/push.server";
+import { createPushService, GROUP_TAG, loadVapidKeys } from "~/api/bot/push.server";
 import { ENGINE_SHARDS, scopeOf, shardOf } from "~/api/bot/shard-ranges";
 import { startFakePushService } from "../fakes/push-service";
 import { type SavePushSubscriptionMutationVariables } from "~/lib/graphql/documents.generated";
 import { PushPublicKeyDocument, SavePushSubscriptionDocument } from "~/lib/graphql/later-documents.generated";
 import { codes, startTestApi, type TestApi } from "../support/api-server";
 import {
+  TestAlertAddOfficeDocument,
+  TestAlertSaveRuleDocument,
+  TestAlertSearchLondonDocument,
   TestPushOffDocument,
   TestPushSettingsDocument,
   TestPushUnreadCountDocument,
@@ -82,6 +85,51 @@ describe("web push", () => {
     const payload = subscription.decrypt(push!.body);
     expect(payload).toMatchObject({ title: "Morning · Today", body: "Morning · Today body", kind: "BRIEFING" });
     expect(payload.url).toBe(`/?message=${payload.tag}`);
+  });
+
+  it("sends at most one notification per user for an engine tick: several alerts as one summary under one tag, urgent ones on their own", async () => {
+    const { t, token, pushService, subscription, setTime } = await setUp();
+    t.fake.setScenario(() => ({ wind_gusts_10m: 10, temperature_2m: 10, apparent_temperature: 10, precipitation: 0, weather_code: 3 }));
+    const found = await t.gql(TestAlertSearchLondonDocument, {}, { token });
+    await t.gql(TestAlertAddOfficeDocument, { id: found.data!.searchLocations[0]!.id }, { token });
+    const rule = (name: string, metric: "WIND_GUSTS" | "TEMPERATURE" | "APPARENT_TEMPERATURE", urgent: boolean) =>
+      t.gql(
+        TestAlertSaveRuleDocument,
+        { input: { name, metric, comparator: "AT_LEAST", threshold: 20, lookaheadHours: 6, urgent } },
+        { token },
+      );
+    for (const saved of [
+      await rule("Gale", "WIND_GUSTS", true),
+      await rule("Warm", "TEMPERATURE", false),
+      await rule("Muggy", "APPARENT_TEMPERATURE", false),
+    ])
+      expect(saved.errors).toBeUndefined();
+    const received = () => pushService.received.map((push) => subscription.decrypt(push.body));
+
+    // The rules' first pass finds nothing ahead; a later forecast crosses all three.
+    await t.api.engine.pass(1);
+    t.fake.setScenario(() => ({ wind_gusts_10m: 95, temperature_2m: 31, apparent_temperature: 33, precipitation: 4, weather_code: 3 }));
+    setTime("2026-06-01T15:00:00Z");
+    // One tick: three alerts in the inbox, two notifications.
+    await t.api.engine.pass(2);
+    await expect.poll(() => received().length).toBe(2);
+    const [first, second] = [...received()].sort((a, b) => a.kind.localeCompare(b.kind));
+    expect(first).toMatchObject({ kind: "ALERT", title: "Gale: Office" });
+    expect(second).toMatchObject({ kind: "GROUP", title: "2 new messages", tag: GROUP_TAG, url: "/" });
+    expect(second!.body.split("\n").sort()).toEqual(["Muggy: Office", "Warm: Office"]);
+    expect((await t.gql(TestPushUnreadCountDocument, {}, { token })).data!.me!.unreadCount).toBe(3);
+
+    // A tick with one message (a rule made since) sends it as itself, under its own tag.
+    const rain = await t.gql(
+      TestAlertSaveRuleDocument,
+      { input: { name: "Wet", metric: "PRECIPITATION", comparator: "AT_LEAST", threshold: 1, lookaheadHours: 6 } },
+      { token },
+    );
+    expect(rain.errors).toBeUndefined();
+    await t.api.engine.pass(3);
+    await expect.poll(() => received().length).toBe(3);
+    expect(received()[2]).toMatchObject({ kind: "ALERT", title: "Wet: Office" });
+    expect(received()[2]!.tag).not.toBe(GROUP_TAG);
   });
 
   it("holds pushes during quiet hours, lets urgent ones through, and sends one digest after", async () => {

@@ -80,8 +80,13 @@ export type Comparator = "AT_LEAST" | "AT_MOST";
 
 export type AlertState = "ARMED" | "TRIGGERED" | "SNOOZED";
 
+/** The rules offered to a new user; one keeps its name in the reader's language until renamed. */
+export type StarterRule = "GUSTS" | "THUNDERSTORM" | "HEAVY_RAIN" | "FROST" | "HEAT";
+
 export type AlertRuleInput = {
   name: string;
+  /** Made from a starter rule: its name is the starter's, in the reader's language, until renamed. */
+  starter?: StarterRule | null | undefined;
   enabled?: boolean | null | undefined;
   placeId?: string | number | null | undefined;
   metric: AlertMetric;
@@ -358,6 +363,17 @@ export type TestAlertAddPlaceMutationVariables = Exact<{
 }>;
 
 export type TestAlertAddPlaceMutation = { addPlace: { id: string } };
+
+export type TestAlertRuleStartersQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestAlertRuleStartersQuery = { alertRules: Array<{ id: string; name: string; starter: StarterRule | null }> };
+
+export type TestAlertSaveRuleAgainMutationVariables = Exact<{
+  id: string | number;
+  input: AlertRuleInput;
+}>;
+
+export type TestAlertSaveRuleAgainMutation = { saveAlertRule: { name: string; starter: StarterRule | null } };
 
 export type TestBatchedEveryRelationQueryVariables = Exact<{
   first?: number | null | undefined;
@@ -1585,6 +1601,23 @@ export const TestAlertAddPlaceDocument = gql`
     }
   }
 ` as unknown as DocumentNode<TestAlertAddPlaceMutation, TestAlertAddPlaceMutationVariables>;
+export const TestAlertRuleStartersDocument = gql`
+  query TestAlertRuleStarters {
+    alertRules {
+      id
+      name
+      starter
+    }
+  }
+` as unknown as DocumentNode<TestAlertRuleStartersQuery, TestAlertRuleStartersQueryVariables>;
+export const TestAlertSaveRuleAgainDocument = gql`
+  mutation TestAlertSaveRuleAgain($id: ID!, $input: AlertRuleInput!) {
+    saveAlertRule(id: $id, input: $input) {
+      name
+      starter
+    }
+  }
+` as unknown as DocumentNode<TestAlertSaveRuleAgainMutation, TestAlertSaveRuleAgainMutationVariables>;
 export const TestBatchedEveryRelationDocument = gql`
   query TestBatchedEveryRelation($first: Int) {
     me {

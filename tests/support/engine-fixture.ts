@@ -109,6 +109,8 @@ export async function seedEngineWork(store: EngineStore, weatherUrl: string, now
             cooldown_hours: 6,
             snoozed_until: null,
             created_at: created,
+            // Rules the engine has read before: not new (see summariseNewRules).
+            watched_since: created,
           })),
         )
         .execute();

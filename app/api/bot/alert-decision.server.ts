@@ -6,6 +6,7 @@ import type { OpenEpisode, Pair, Pool } from "./alert-pass-reads.server";
 import { matchesOf, ruleSpec, watchKey, type Watched } from "./alert-watch.server";
 import type { NewMessage } from "./inbox.server";
 import { SHOWER_SHIFT_SECONDS } from "./rain-soon";
+import { botTexts } from "./texts.server";
 
 /** An episode whose window ended longer ago than this closes without an all-clear. */
 const STALE_ALL_CLEAR_MS = 60 * 60_000;
@@ -80,6 +81,46 @@ export function ruleDecision(decisions: Decision[]): Decision {
   };
   if (merged.told.length > 0) merged.messages.push(alertOf(merged.told));
   return merged;
+}
+
+/**
+ * Rules new in this pass (made since the last) that tell something, as one decision per user with
+ * one message: what the new rules find ahead, each rule's alert a line of it ("Your new rules: 3
+ * things ahead"), rather than an alert per rule on the day the starter rules go on. Other decisions
+ * are as they were. The summary keeps its stored words (no content): it is news once, when made.
+ */
+export function summariseNewRules(decisions: Decision[], newRules: ReadonlySet<string>): Decision[] {
+  const byUser = new Map<string, Decision[]>();
+  const rest: Decision[] = [];
+  for (const decision of decisions) {
+    const rule = decision.told[0]?.pair.rule;
+    if (!rule || !newRules.has(rule.id)) rest.push(decision);
+    else byUser.set(rule.user_id, [...(byUser.get(rule.user_id) ?? []), decision]);
+  }
+  const summaries = [...byUser.values()].map((own) => (own.length === 1 ? own[0]! : summaryOf(own)));
+  return [...rest, ...summaries];
+}
+
+function summaryOf(decisions: Decision[]): Decision {
+  const alerts = decisions.flatMap((decision) => decision.messages.filter((message) => message.kind === "ALERT"));
+  const { settings } = decisions[0]!.told[0]!.pair;
+  const summary: NewMessage = {
+    userId: settings.user_id,
+    kind: "ALERT",
+    title: botTexts(settings.language)("alert.summaryTitle", { count: alerts.length }),
+    body: alerts.map((alert) => alert.body).join("\n"),
+    urgent: alerts.some((alert) => alert.urgent),
+    placeId: alerts[0]!.placeId,
+    dedupeKey: alerts.map((alert) => alert.dedupeKey).sort()[0]!,
+  };
+  return {
+    messages: [...decisions.flatMap((decision) => decision.messages.filter((message) => message.kind !== "ALERT")), summary],
+    opened: decisions.flatMap((decision) => decision.opened),
+    moved: decisions.flatMap((decision) => decision.moved),
+    closed: decisions.flatMap((decision) => decision.closed),
+    states: decisions.flatMap((decision) => decision.states),
+    told: decisions.flatMap((decision) => decision.told),
+  };
 }
 
 /** The one ALERT of a rule's told windows. */

@@ -11,8 +11,15 @@ import {
 } from "../../shared/message-content";
 import type { Match } from "./alert-evaluator";
 import { wordFor, type ReaderSettings } from "./message-words.server";
+import { ruleName } from "./starter-names.server";
 
-type RuleSummary = { name: string; metric: AlertMetric | string; comparator: Comparator | string; threshold: number | null };
+type RuleSummary = {
+  name: string;
+  metric: AlertMetric | string;
+  comparator: Comparator | string;
+  threshold: number | null;
+  starter_key?: string | null;
+};
 type PlaceSummary = { id: string; label: string; time_zone: string };
 
 const iso = (epochSeconds: number) => new Date(epochSeconds * 1000).toISOString();
@@ -23,7 +30,7 @@ export const ownerAqiScale = (settings: Pick<ReaderSettings, "temperature_unit">
 
 /** What the rule watches; for an AQI rule also the scale its figures are on (the owner's now: alerts.server.ts's watchKey). */
 const ruleParts = (rule: RuleSummary, settings: ReaderSettings) => ({
-  ruleName: rule.name,
+  ruleName: ruleName({ name: rule.name, starter_key: rule.starter_key ?? null }, settings.language),
   metric: rule.metric as AlertMetric,
   comparator: rule.comparator as Comparator,
   threshold: rule.metric === "CONDITION" ? null : rule.threshold,

@@ -81,3 +81,15 @@ async function saveStates(trx: Trx, states: AlertStateTable[]): Promise<void> {
     )
     .execute();
 }
+
+/** Notes when the engine first read these rules (they are new no more), 500 at a time. */
+export async function markWatched(db: Db, ruleIds: string[], current: Date): Promise<void> {
+  for (let start = 0; start < ruleIds.length; start += 500) {
+    await db
+      .updateTable("alert_rules")
+      .set({ watched_since: current.toISOString() })
+      .where("id", "in", ruleIds.slice(start, start + 500))
+      .where("watched_since", "is", null)
+      .execute();
+  }
+}

@@ -3,11 +3,11 @@ import type { PlaceTable } from "../db/tables";
 import type { AirQualityService } from "../weather/air-quality-service.server";
 import type { ForecastService } from "../weather/forecast-service.server";
 import type { Match, RuleSpec } from "./alert-evaluator";
-import { decide, ruleDecision, type Decision } from "./alert-decision.server";
+import { decide, ruleDecision, summariseNewRules, type Decision } from "./alert-decision.server";
 import { dueRules, forgetOldEpisodes, ownersOf, pairsOf, poolOf, poolsOf, stateOf, statesOf } from "./alert-pass-reads.server";
 import { airQualityOf, readingsOf, watchedBy } from "./alert-readings.server";
 import { hoursFor, matchesOf } from "./alert-watch.server";
-import { writeDecisions } from "./alert-writes.server";
+import { markWatched, writeDecisions } from "./alert-writes.server";
 import type { Inbox } from "./inbox.server";
 import type { UserScope } from "./shard-ranges";
 
@@ -55,8 +55,11 @@ async function evaluatePass(
     if (own) own.push(decision);
     else byRule.set(pair.rule.id, [decision]);
   }
-  const decisions = [...byRule.values()].map(ruleDecision);
+  const newRules = new Set(rules.filter((rule) => rule.watched_since === null).map((rule) => rule.id));
+  const decisions = summariseNewRules([...byRule.values()].map(ruleDecision), newRules);
   const written = await writeDecisions(db, inbox, decisions);
+  // After what they told is written: a pass cut short before this tells nothing twice (the episodes are known).
+  await markWatched(db, [...newRules], now());
   for (const row of written) inbox.publish(row);
   const alerts = written.filter((row) => row.kind === "ALERT").length;
   return { alerts, allClears: written.length - alerts };

@@ -4,6 +4,7 @@ import { noMetrics, type ApiMetrics } from "../metrics.server";
 import type { AlertService } from "./alerts.server";
 import type { BriefingService } from "./briefings.server";
 import type { ShardLeases } from "./engine-shards.server";
+import type { PushBatch } from "./push-batch.server";
 import type { PushService } from "./push.server";
 import { ENGINE_SHARDS, scopeOf } from "./shard-ranges";
 
@@ -20,6 +21,7 @@ export function createEngine({
   briefings,
   alerts,
   push,
+  pushBatch,
   leases,
   leaseMs,
   metrics = noMetrics,
@@ -27,6 +29,8 @@ export function createEngine({
   briefings: BriefingService;
   alerts: AlertService;
   push: PushService;
+  /** What the pass publishes goes to push as one tick's (at most one notification per user, urgent ones apart). */
+  pushBatch?: Pick<PushBatch, "hold">;
   leases: ShardLeases;
   leaseMs: number;
   metrics?: ApiMetrics;
@@ -82,6 +86,7 @@ export function createEngine({
      */
     async pass(tick: number, { onClaim }: { onClaim?: (shards: number[]) => void } = {}): Promise<EnginePassResult> {
       const started = performance.now();
+      const release = pushBatch?.hold();
       try {
         const result = await passShards(tick, onClaim);
         const ms = performance.now() - started;
@@ -93,6 +98,8 @@ export function createEngine({
       } catch (error) {
         metrics.engineTick((performance.now() - started) / 1000, "error");
         throw error;
+      } finally {
+        release?.();
       }
     },
   };

@@ -45,6 +45,9 @@ export function inQuietHours(
 
 export type PushPayload = { title: string; body: string; tag: string; url: string; kind: string };
 
+/** The tag of a tick's summary notification: each replaces the one before (the service worker alerts again). */
+export const GROUP_TAG = "weatherbot-messages";
+
 /**
  * Web Push delivery. Every published message goes to the user's subscriptions unless
  * push is off; during quiet hours it is held (the inbox is not), unless urgent; held
@@ -119,7 +122,7 @@ export function createPushService({
     return row;
   }
 
-  return {
+  const service = {
     /** Which endpoints savePushSubscription accepts: the same ones this service posts to. */
     endpointPolicy,
 
@@ -141,6 +144,39 @@ export function createPushService({
         message.user_id,
         { title, body, tag: message.id, url: `/?message=${message.id}`, kind: message.kind },
         message.urgent === 1,
+      );
+    },
+
+    /**
+     * Delivers (or holds) the messages of one tick, at most one notification per user for those
+     * not urgent: one message as itself, several as one summary ("3 new messages", their titles)
+     * under one tag, so the next tick's replaces it rather than stacking. Urgent ones go each on
+     * their own; in quiet hours the rest are held for the digest, as one message would be.
+     */
+    async deliverTogether(messages: MessageTable[]): Promise<void> {
+      const byUser = new Map<string, MessageTable[]>();
+      for (const message of messages) byUser.set(message.user_id, [...(byUser.get(message.user_id) ?? []), message]);
+      await Promise.all(
+        [...byUser.values()].map(async (own) => {
+          const urgent = own.filter((message) => message.urgent === 1);
+          const rest = own.filter((message) => message.urgent !== 1);
+          const settings = rest.length > 1 ? await settingsOf(own[0]!.user_id) : undefined;
+          const together = rest.length > 1 && settings?.push_enabled === 1 && !inQuietHours(settings, now());
+          await Promise.all([...urgent, ...(together ? [] : rest)].map((message) => service.deliver(message)));
+          if (!together) return;
+          const t = botTexts(settings.language);
+          await sendToUser(
+            settings.user_id,
+            {
+              title: t("push.groupTitle", { count: rest.length }),
+              body: rest.map((message) => messageWords(message, settings).title).join("\n"),
+              tag: GROUP_TAG,
+              url: "/",
+              kind: "GROUP",
+            },
+            false,
+          );
+        }),
       );
     },
 
@@ -197,6 +233,7 @@ export function createPushService({
       return sent;
     },
   };
+  return service;
 }
 
 export type PushService = ReturnType<typeof createPushService>;

@@ -378,4 +378,14 @@ export const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  "0014_alert_rule_marks": {
+    async up(db: Kysely<unknown>) {
+      // When the engine first read a rule: what a new rule finds ahead is told once, in one summary with the
+      // other rules new in that pass. Rules made before are not new.
+      await db.schema.alterTable("alert_rules").addColumn("watched_since", "text").execute();
+      await sql`UPDATE alert_rules SET watched_since = created_at`.execute(db);
+      // Which starter rule it is, while it keeps the starter's name: named in the reader's language.
+      await db.schema.alterTable("alert_rules").addColumn("starter_key", "text").execute();
+    },
+  },
 };

@@ -109,6 +109,10 @@ export type AlertRuleTable = {
   cooldown_hours: number;
   snoozed_until: string | null;
   created_at: string;
+  /** When the engine first read it (null: not yet; see alerts.server.ts, the summary of new rules). */
+  watched_since: string | null;
+  /** A starter rule that keeps its starter's name (StarterRule): named in the reader's language. */
+  starter_key: string | null;
 };
 
 export type AlertStateTable = {

@@ -1,9 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { CONDITIONS, WEEKDAYS } from "../../shared/enum-values";
-import type { AlertState, Condition } from "../../shared/schema-enums.generated";
+import type { AlertState, Condition, StarterRule } from "../../shared/schema-enums.generated";
 import type { Match } from "../bot/alert-evaluator";
 import { ruleSpec } from "../bot/alert-watch.server";
 import { parseDays } from "../bot/briefings.server";
+import { isStarterName, ruleName } from "../bot/starter-names.server";
 import { requireUserId, type ApiContext } from "../context.server";
 import type { AlertRuleTable, PlaceTable } from "../db/tables";
 import { lockUser } from "../db/user-lock.server";
@@ -56,6 +57,8 @@ async function ruleFromInput(context: ApiContext, userId: string, given: AlertRu
     urgent: input.urgent ? 1 : 0,
     notify_all_clear: input.notifyAllClear ? 1 : 0,
     cooldown_hours: cooldown,
+    // Saved under its starter's name (in any language), it stays the starter; renamed, it is the user's own.
+    starter_key: input.starter && isStarterName(input.starter, name) ? input.starter : null,
   };
 }
 
@@ -86,14 +89,24 @@ export const alertRulesResolvers: Resolvers = {
     async previewAlertRule(_, { input }, context) {
       const userId = requireUserId(context);
       const fields = await ruleFromInput(context, userId, input);
-      const spec = ruleSpec({ ...fields, id: "preview", user_id: userId, snoozed_until: null, created_at: "" });
+      const spec = ruleSpec({
+        ...fields,
+        id: "preview",
+        user_id: userId,
+        snoozed_until: null,
+        created_at: "",
+        watched_since: null,
+        starter_key: null,
+      });
       const matches = await context.alerts.preview(userId, spec, fields.place_id);
       return matches.map((match) => matchView("preview", match));
     },
   },
   AlertRule: {
     // Read from the row alone.
+    name: keepable(async (rule, _, context) => ruleName(rule, (await context.loaders.settings.load(rule.user_id))?.language ?? "EN_US")),
     ...keepableFields<AlertRuleResolvers>({
+      starter: (rule) => (rule.starter_key as StarterRule | null) ?? null,
       enabled: (rule) => rule.enabled === 1,
       conditions: (rule) => (rule.conditions ? (rule.conditions.split(",") as Condition[]) : null),
       lookaheadHours: (rule) => rule.lookahead_hours,
@@ -163,6 +176,7 @@ export const alertRulesResolvers: Resolvers = {
         user_id: userId,
         snoozed_until: null,
         created_at: context.now().toISOString(),
+        watched_since: null,
       };
       await context.db.transaction().execute(async (trx) => {
         await lockUser(trx, userId);

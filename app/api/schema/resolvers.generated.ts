@@ -627,7 +627,9 @@ export type AlertState = "ARMED" | "TRIGGERED" | "SNOOZED";
 export type AlertRule = {
   __typename?: "AlertRule";
   id: Scalars["ID"]["output"];
+  /** A starter rule's name is in the reader's language (until renamed). */
   name: Scalars["String"]["output"];
+  starter?: Maybe<StarterRule>;
   enabled: Scalars["Boolean"]["output"];
   /** Null: every place of the user. */
   place?: Maybe<Place>;
@@ -658,8 +660,13 @@ export type AlertMatch = {
   peakValue: Scalars["Float"]["output"];
 };
 
+/** The rules offered to a new user; one keeps its name in the reader's language until renamed. */
+export type StarterRule = "GUSTS" | "THUNDERSTORM" | "HEAVY_RAIN" | "FROST" | "HEAT";
+
 export type AlertRuleInput = {
   name: Scalars["String"]["input"];
+  /** Made from a starter rule: its name is the starter's, in the reader's language, until renamed. */
+  starter?: InputMaybe<StarterRule>;
   enabled?: InputMaybe<Scalars["Boolean"]["input"]>;
   placeId?: InputMaybe<Scalars["ID"]["input"]>;
   metric: AlertMetric;
@@ -809,6 +816,7 @@ export type ResolversTypes = {
   AlertState: AlertState;
   AlertRule: ResolverTypeWrapper<AlertRuleMapper>;
   AlertMatch: ResolverTypeWrapper<Omit<AlertMatch, "place"> & { place: ResolversTypes["Place"] }>;
+  StarterRule: StarterRule;
   AlertRuleInput: AlertRuleInput;
 };
 
@@ -1230,6 +1238,7 @@ export type AlertRuleResolvers<
 > = {
   id?: Resolver<ResolversTypes["ID"], ParentType, ContextType>;
   name?: Resolver<ResolversTypes["String"], ParentType, ContextType>;
+  starter?: Resolver<Maybe<ResolversTypes["StarterRule"]>, ParentType, ContextType>;
   enabled?: Resolver<ResolversTypes["Boolean"], ParentType, ContextType>;
   place?: Resolver<Maybe<ResolversTypes["Place"]>, ParentType, ContextType>;
   metric?: Resolver<ResolversTypes["AlertMetric"], ParentType, ContextType>;

@@ -686,7 +686,12 @@ export const typeDefs = /* GraphQL */ `
   """
   type AlertRule {
     id: ID!
+
+    """
+    A starter rule's name is in the reader's language (until renamed).
+    """
     name: String!
+    starter: StarterRule
     enabled: Boolean!
 
     """
@@ -721,8 +726,24 @@ export const typeDefs = /* GraphQL */ `
     peakValue: Float!
   }
 
+  """
+  The rules offered to a new user; one keeps its name in the reader's language until renamed.
+  """
+  enum StarterRule {
+    GUSTS
+    THUNDERSTORM
+    HEAVY_RAIN
+    FROST
+    HEAT
+  }
+
   input AlertRuleInput {
     name: String!
+
+    """
+    Made from a starter rule: its name is the starter's, in the reader's language, until renamed.
+    """
+    starter: StarterRule
     enabled: Boolean = true
     placeId: ID
     metric: AlertMetric!

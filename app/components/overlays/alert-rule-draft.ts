@@ -35,6 +35,8 @@ export function firstDraft(existing: AlertRuleFieldsFragment | undefined, settin
   return existing
     ? {
         name: existing.name,
+        // Kept while the name is the starter's (the API drops it once renamed).
+        starter: existing.starter ?? null,
         enabled: existing.enabled,
         placeId: existing.place?.id ?? null,
         metric: existing.metric,
@@ -51,6 +53,7 @@ export function firstDraft(existing: AlertRuleFieldsFragment | undefined, settin
       }
     : {
         name: "",
+        starter: null,
         enabled: true,
         placeId: null,
         metric: "WIND_GUSTS",

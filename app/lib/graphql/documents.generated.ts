@@ -83,8 +83,13 @@ export type Comparator = "AT_LEAST" | "AT_MOST";
 
 export type AlertState = "ARMED" | "TRIGGERED" | "SNOOZED";
 
+/** The rules offered to a new user; one keeps its name in the reader's language until renamed. */
+export type StarterRule = "GUSTS" | "THUNDERSTORM" | "HEAVY_RAIN" | "FROST" | "HEAT";
+
 export type AlertRuleInput = {
   name: string;
+  /** Made from a starter rule: its name is the starter's, in the reader's language, until renamed. */
+  starter?: StarterRule | null | undefined;
   enabled?: boolean | null | undefined;
   placeId?: string | number | null | undefined;
   metric: AlertMetric;
@@ -522,6 +527,7 @@ export type RestoreMessageMutation = {
 export type AlertRuleFieldsFragment = {
   id: string;
   name: string;
+  starter: StarterRule | null;
   enabled: boolean;
   metric: AlertMetric;
   comparator: Comparator;
@@ -545,6 +551,7 @@ export type AlertRulesQuery = {
   alertRules: Array<{
     id: string;
     name: string;
+    starter: StarterRule | null;
     enabled: boolean;
     metric: AlertMetric;
     comparator: Comparator;
@@ -961,6 +968,7 @@ export type SaveAlertRuleMutation = {
   saveAlertRule: {
     id: string;
     name: string;
+    starter: StarterRule | null;
     enabled: boolean;
     metric: AlertMetric;
     comparator: Comparator;
@@ -988,6 +996,7 @@ export type SnoozeAlertRuleMutation = {
   snoozeAlertRule: {
     id: string;
     name: string;
+    starter: StarterRule | null;
     enabled: boolean;
     metric: AlertMetric;
     comparator: Comparator;
@@ -1014,6 +1023,7 @@ export type ResumeAlertRuleMutation = {
   resumeAlertRule: {
     id: string;
     name: string;
+    starter: StarterRule | null;
     enabled: boolean;
     metric: AlertMetric;
     comparator: Comparator;
@@ -1201,6 +1211,7 @@ export const AlertRuleFieldsFragmentDoc = /*#__PURE__*/ gql`
   fragment AlertRuleFields on AlertRule {
     id
     name
+    starter
     enabled
     place {
       id

@@ -31,10 +31,18 @@ describe("the worker's push handlers", () => {
     expect(worker.registration.showNotification).toHaveBeenCalledWith("Rain: Home", {
       body: "From 14:00",
       tag: "message-1",
+      renotify: false,
       icon: "/icons/icon-192.png",
       badge: "/icons/icon-192.png",
       data: { url: "/?message=message-1" },
     });
+    // A tick's summary replaces the one before under its tag, and alerts again.
+    const group = { title: "2 new messages", body: "Rain: Home\nGale: Home", tag: "weatherbot-messages", url: "/", kind: "GROUP" };
+    await dispatch("push", { data: { json: () => group } });
+    expect(worker.registration.showNotification).toHaveBeenLastCalledWith(
+      "2 new messages",
+      expect.objectContaining({ tag: "weatherbot-messages", renotify: true }),
+    );
     // Garbage and links off the site show nothing, or link home.
     await dispatch("push", {
       data: {
@@ -44,7 +52,7 @@ describe("the worker's push handlers", () => {
       },
     });
     await dispatch("push", { data: { json: () => ({ title: "Odd", url: "https://elsewhere.example/" }) } });
-    expect(worker.registration.showNotification).toHaveBeenCalledTimes(2);
+    expect(worker.registration.showNotification).toHaveBeenCalledTimes(3);
     expect(worker.registration.showNotification).toHaveBeenLastCalledWith(
       "Odd",
       expect.objectContaining({ tag: "Odd", data: { url: "/" } }),
