@@ -129,8 +129,7 @@ const BILLION_LAUGHS = `<?xml version="1.0"?>
 ]>
 <lolz>&lol9;</lolz>`;
 
-const escapeXml = (value: string) =>
-  value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+const escapeXml = (value: string) => value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 
 /** A stable UUID-shaped name for a document, as MeteoAlarm's document URLs have. */
 function uuidOf(identifier: string): string {
@@ -277,7 +276,12 @@ export async function startFakeOfficialWarnings(options: { slowMs?: number; huge
     open.add(res);
     res.on("close", () => open.delete(res));
     const url = new URL(req.url ?? "/", base);
-    const service: WarningServiceName | null = url.pathname === "/alerts/active" ? "nws" : url.pathname.startsWith("/feeds/") || url.pathname.startsWith("/api/v1/warnings/") || bodies.has(url.pathname + url.search) ? "meteoalarm" : null;
+    const service: WarningServiceName | null =
+      url.pathname === "/alerts/active"
+        ? "nws"
+        : url.pathname.startsWith("/feeds/") || url.pathname.startsWith("/api/v1/warnings/") || bodies.has(url.pathname + url.search)
+          ? "meteoalarm"
+          : null;
     if (!service) {
       res.writeHead(404, { "content-type": "text/plain" });
       return res.end("not found");
@@ -291,7 +295,12 @@ export async function startFakeOfficialWarnings(options: { slowMs?: number; huge
       if (failure !== undefined) return answerFailure(res, failure, "application/geo+json");
       if (!req.headers["user-agent"]) return problem(res, 403, "Forbidden", "A User-Agent header is required");
       if (!/^-?\d{1,2}(\.\d+)?,-?\d{1,3}(\.\d+)?$/.test(point)) {
-        return problem(res, 400, "Bad Request", `Parameter "point" is invalid: '${point}' does not match /^(-?\\d+(?:\\.\\d+)?),(-?\\d+(?:\\.\\d+)?)$/`);
+        return problem(
+          res,
+          400,
+          "Bad Request",
+          `Parameter "point" is invalid: '${point}' does not match /^(-?\\d+(?:\\.\\d+)?),(-?\\d+(?:\\.\\d+)?)$/`,
+        );
       }
       const features = nwsActive.get(point) ?? nwsActive.get("*") ?? [];
       res.writeHead(200, { "content-type": "application/geo+json" });
@@ -328,7 +337,15 @@ export async function startFakeOfficialWarnings(options: { slowMs?: number; huge
 
   function problem(res: ServerResponse, status: number, title: string, detail: string) {
     res.writeHead(status, { "content-type": "application/problem+json" });
-    res.end(JSON.stringify({ correlationId: "fake", title, type: `https://api.weather.gov/problems/${title.replace(/\s/g, "")}`, status, detail }));
+    res.end(
+      JSON.stringify({
+        correlationId: "fake",
+        title,
+        type: `https://api.weather.gov/problems/${title.replace(/\s/g, "")}`,
+        status,
+        detail,
+      }),
+    );
   }
 
   const server = createServer((req, res) => void handle(req, res));

@@ -129,14 +129,20 @@ describe("CAP 1.2 documents (real, MeteoAlarm)", () => {
       sender: "vigilance@meteo.fr",
       sent: "2022-12-07T05:01:26.000Z",
       msgType: "Update",
-      references: [{ sender: "vigilance@meteo.fr", identifier: "2.49.0.0.250.0.FR.20221206160108.315028", sent: "2022-12-06T15:01:08.000Z" }],
+      references: [
+        { sender: "vigilance@meteo.fr", identifier: "2.49.0.0.250.0.FR.20221206160108.315028", sent: "2022-12-06T15:01:08.000Z" },
+      ],
     });
     expect(message.infos.map((info) => [info.language, info.event, info.senderName])).toEqual([
       ["fr-FR", "Vigilance jaune avalanches", "METEO-FRANCE"],
       ["en-GB", "Moderate avalanches warning", "METEO-FRANCE"],
     ]);
     expect(message.infos[1]!.areas).toHaveLength(6);
-    expect(message.infos[1]!.areas[5]).toEqual({ areaDesc: "Haute Savoie", polygons: [], geocodes: [{ valueName: "NUTS3", value: "FR718" }] });
+    expect(message.infos[1]!.areas[5]).toEqual({
+      areaDesc: "Haute Savoie",
+      polygons: [],
+      geocodes: [{ valueName: "NUTS3", value: "FR718" }],
+    });
   });
 
   it("decodes XML's own entities once and expands nothing else", () => {
@@ -236,14 +242,22 @@ describe("hostile and broken XML", () => {
     expect(sparse.infos).toHaveLength(1);
     expect(sparse.infos[0]).toMatchObject({ language: "en-US", severity: "Severe", urgency: "Unknown", onset: null, expires: null });
     expect(sparse.infos[0]!.areas[0]!.polygons).toEqual([]);
-    const long = parseCap(`<alert><identifier>id-2</identifier><info><event>x</event><description>${"a".repeat(50_000)}</description></info></alert>`);
+    const long = parseCap(
+      `<alert><identifier>id-2</identifier><info><event>x</event><description>${"a".repeat(50_000)}</description></info></alert>`,
+    );
     expect(long.infos[0]!.description).toHaveLength(10_000);
   });
 
   it("reads the encoding the document declares and refuses bytes that are not it", () => {
-    const latin1 = Buffer.from(`<?xml version="1.0" encoding="ISO-8859-1"?><alert><identifier>M\u00e9t\u00e9o</identifier></alert>`, "latin1");
+    const latin1 = Buffer.from(
+      `<?xml version="1.0" encoding="ISO-8859-1"?><alert><identifier>M\u00e9t\u00e9o</identifier></alert>`,
+      "latin1",
+    );
     expect(parseCapAlert(decodeXmlText(latin1, null, "MeteoAlarm"), "MeteoAlarm").identifier).toBe("Météo");
-    const mislabelled = Buffer.from(`<?xml version="1.0" encoding="UTF-8"?><alert><identifier>M\u00e9t\u00e9o</identifier></alert>`, "latin1");
+    const mislabelled = Buffer.from(
+      `<?xml version="1.0" encoding="UTF-8"?><alert><identifier>M\u00e9t\u00e9o</identifier></alert>`,
+      "latin1",
+    );
     expect(feedError(() => decodeXmlText(mislabelled, null, "MeteoAlarm")).reason).toBe("bad-encoding");
     expect(feedError(() => decodeXmlText(mislabelled, "application/xml; charset=iso-8859-1", "MeteoAlarm")).reason).toBe("bad-encoding");
     const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(`<alert><identifier>Wien</identifier></alert>`, "utf16le")]);
@@ -295,9 +309,15 @@ describe("coverage", () => {
       areaKey: "nws:31.5,-88.2",
     });
     expect(coverageOf({ latitude: 18.466, longitude: -66.1057, countryCode: "pr" })).toMatchObject({ areaKey: "nws:18.47,-66.11" });
-    expect(coverageOf({ latitude: 48.85, longitude: 2.35, countryCode: "FR" })).toMatchObject({ serviceId: "meteoalarm", areaKey: "meteoalarm:FR" });
+    expect(coverageOf({ latitude: 48.85, longitude: 2.35, countryCode: "FR" })).toMatchObject({
+      serviceId: "meteoalarm",
+      areaKey: "meteoalarm:FR",
+    });
     expect(coverageOf({ latitude: 51.5, longitude: -0.12, countryCode: "GB" })).toMatchObject({ areaKey: "meteoalarm:GB" });
-    expect(coverageOf({ latitude: 35.68, longitude: 139.69, countryCode: "JP" })).toEqual({ covered: false, reason: "outside-covered-areas" });
+    expect(coverageOf({ latitude: 35.68, longitude: 139.69, countryCode: "JP" })).toEqual({
+      covered: false,
+      reason: "outside-covered-areas",
+    });
     expect(coverageOf({ latitude: 0, longitude: 0 })).toEqual({ covered: false, reason: "no-country" });
   });
 });

@@ -134,9 +134,7 @@ export function createOfficialWarnings(options: OfficialWarningsOptions) {
     }
     return warnings.sort(
       (a, b) =>
-        SEVERITY_RANK[b.severity] - SEVERITY_RANK[a.severity] ||
-        (a.onset ?? "").localeCompare(b.onset ?? "") ||
-        a.id.localeCompare(b.id),
+        SEVERITY_RANK[b.severity] - SEVERITY_RANK[a.severity] || (a.onset ?? "").localeCompare(b.onset ?? "") || a.id.localeCompare(b.id),
     );
   }
 
