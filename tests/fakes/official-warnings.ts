@@ -294,7 +294,8 @@ export async function startFakeOfficialWarnings(options: { slowMs?: number; huge
       const failure = failureFor("nws", false, point);
       if (failure !== undefined) return answerFailure(res, failure, "application/geo+json");
       if (!req.headers["user-agent"]) return problem(res, 403, "Forbidden", "A User-Agent header is required");
-      if (!/^-?\d{1,2}(\.\d+)?,-?\d{1,3}(\.\d+)?$/.test(point)) {
+      const [latitude, longitude] = point.split(",").map(Number) as [number, number];
+      if (!/^-?\d{1,2}(\.\d+)?,-?\d{1,3}(\.\d+)?$/.test(point) || Math.abs(latitude) > 90 || Math.abs(longitude) > 180) {
         return problem(
           res,
           400,

@@ -182,6 +182,24 @@ describe("the NWS over HTTP", () => {
     expect(fake.nws.requests.length).toBeGreaterThanOrEqual(3 + 4 * 3 * 2);
   });
 
+  it("logs a bad answer for one area once, without taking the service for down", async () => {
+    fake.nws.setActive("*", []);
+    const { warnings, logs } = layer({ refreshMs: 1, failureRetryMs: 1 });
+    const ocean = { latitude: 31.5, longitude: -200.5, countryCode: "US" };
+    for (let round = 0; round < 3; round++) {
+      await pause(5);
+      expect(await warnings.warningsFor(ocean, "en-US")).toMatchObject({ status: "unavailable", reason: "http-error" });
+      expect(await warnings.warningsFor(CHATOM, "en-US")).toMatchObject({ status: "ok" });
+    }
+    expect(logs.lines).toHaveLength(1);
+    expect(logs.lines[0]!.message).toContain("an answer this app refuses: the NWS answered 400");
+    // A real outage meanwhile is still told.
+    fake.fail("nws", 503);
+    await pause(5);
+    await warnings.warningsFor(CHATOM, "en-US");
+    expect(logs.lines.map((line) => line.message)).toContainEqual(expect.stringContaining("US National Weather Service unavailable"));
+  });
+
   it("turns hostile and broken answers into unavailable outcomes", async () => {
     const cases = [
       ["garbage", "malformed"],

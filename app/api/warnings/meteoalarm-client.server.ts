@@ -52,7 +52,7 @@ export function createMeteoAlarmClient(options: MeteoAlarmClientOptions) {
   async function documentAt(path: string): Promise<CapMessage> {
     const kept = documents.get(path);
     if (kept) return kept;
-    const { bytes, contentType } = await fetchBody(new URL(path, `${options.baseUrl}/`), documentOptions);
+    const { bytes, contentType } = await fetchBody(new URL(`${options.baseUrl}${path}`), documentOptions);
     const message = parseCapAlert(decodeXmlText(bytes, contentType, SERVICE), SERVICE);
     documents.set(path, message);
     return message;
