@@ -68,6 +68,7 @@ const SEVERITY_RANK = { Extreme: 4, Severe: 3, Moderate: 2, Minor: 1, Unknown: 0
 export function createOfficialWarnings(options: OfficialWarningsOptions) {
   const log = options.log ?? apiLog;
   const now = options.now ?? (() => new Date());
+  const refreshMs = options.refreshMs ?? 5 * 60_000;
   const contact = options.env.VAPID_SUBJECT.replace(/^mailto:/, "");
   const http = {
     fetch: options.fetch ?? fetch,
@@ -92,7 +93,7 @@ export function createOfficialWarnings(options: OfficialWarningsOptions) {
   function areaCache(serviceId: WarningServiceId, load: (area: string) => Promise<Snapshot>) {
     return createAreaCache<Snapshot>({
       load,
-      ttlMs: options.refreshMs ?? 5 * 60_000,
+      ttlMs: refreshMs,
       failureTtlMs: options.failureRetryMs ?? 60_000,
       maxStaleMs: options.maxStaleMs ?? 30 * 60_000,
       max: options.maxAreas ?? 10_000,
@@ -139,6 +140,9 @@ export function createOfficialWarnings(options: OfficialWarningsOptions) {
   }
 
   return {
+    /** How long an area's answer is shared before the service is asked again: what is kept of it must not outlive it. */
+    refreshMs,
+
     /** Whether a service issues official warnings for the place (the card says so plainly when none does). */
     coverage(place: WarningPlace): Coverage {
       return coverageOf(place);
