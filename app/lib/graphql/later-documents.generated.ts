@@ -71,6 +71,38 @@ export const AddPlaceAtDocument = /*#__PURE__*/ gql`
   ${PlaceFieldsFragmentDoc}
   ${WeatherFieldsFragmentDoc}
 ` as unknown as DocumentNode<Types.AddPlaceAtMutation, Types.AddPlaceAtMutationVariables>;
+export const PlaceWarningsDocument = /*#__PURE__*/ gql`
+  query PlaceWarnings {
+    me {
+      id
+      places {
+        id
+        warnings {
+          coverage
+          service
+          stale
+          count
+          items(first: 5) {
+            id
+            event
+            severity
+            urgency
+            certainty
+            headline
+            description
+            instruction
+            area
+            match
+            onset
+            expires
+            service
+            language
+          }
+        }
+      }
+    }
+  }
+` as unknown as DocumentNode<Types.PlaceWarningsQuery, Types.PlaceWarningsQueryVariables>;
 export const PlaceDayDocument = /*#__PURE__*/ gql`
   query PlaceDay($id: ID!, $date: Date!) {
     place(id: $id) {
