@@ -639,6 +639,28 @@ export type AddPlaceMutation = {
         pollen: Array<{ kind: PollenKind; grains: number }>;
       } | null;
     };
+    warnings: {
+      coverage: WarningCoverage;
+      service: string | null;
+      stale: boolean;
+      count: number;
+      items: Array<{
+        id: string;
+        event: string;
+        severity: WarningSeverity;
+        urgency: WarningUrgency;
+        certainty: WarningCertainty;
+        headline: string | null;
+        description: string | null;
+        instruction: string | null;
+        area: string;
+        match: WarningMatch;
+        onset: string | null;
+        expires: string | null;
+        service: string;
+        language: string;
+      }>;
+    };
   };
 };
 
@@ -698,6 +720,53 @@ export type AddPlaceAtMutation = {
         pollen: Array<{ kind: PollenKind; grains: number }>;
       } | null;
     };
+    warnings: {
+      coverage: WarningCoverage;
+      service: string | null;
+      stale: boolean;
+      count: number;
+      items: Array<{
+        id: string;
+        event: string;
+        severity: WarningSeverity;
+        urgency: WarningUrgency;
+        certainty: WarningCertainty;
+        headline: string | null;
+        description: string | null;
+        instruction: string | null;
+        area: string;
+        match: WarningMatch;
+        onset: string | null;
+        expires: string | null;
+        service: string;
+        language: string;
+      }>;
+    };
+  };
+};
+
+export type PlaceWarningsFieldsFragment = {
+  warnings: {
+    coverage: WarningCoverage;
+    service: string | null;
+    stale: boolean;
+    count: number;
+    items: Array<{
+      id: string;
+      event: string;
+      severity: WarningSeverity;
+      urgency: WarningUrgency;
+      certainty: WarningCertainty;
+      headline: string | null;
+      description: string | null;
+      instruction: string | null;
+      area: string;
+      match: WarningMatch;
+      onset: string | null;
+      expires: string | null;
+      service: string;
+      language: string;
+    }>;
   };
 };
 
@@ -869,6 +938,28 @@ export type RestorePlaceMutation = {
         pm25: number | null;
         pollen: Array<{ kind: PollenKind; grains: number }>;
       } | null;
+    };
+    warnings: {
+      coverage: WarningCoverage;
+      service: string | null;
+      stale: boolean;
+      count: number;
+      items: Array<{
+        id: string;
+        event: string;
+        severity: WarningSeverity;
+        urgency: WarningUrgency;
+        certainty: WarningCertainty;
+        headline: string | null;
+        description: string | null;
+        instruction: string | null;
+        area: string;
+        match: WarningMatch;
+        onset: string | null;
+        expires: string | null;
+        service: string;
+        language: string;
+      }>;
     };
   };
 };
