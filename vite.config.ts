@@ -71,6 +71,8 @@ export default defineConfig(({ isSsrBuild }) => ({
               if (match && id.endsWith("/bot.json")) return `locale-${match[1]}-bot`;
               // The air-quality line's texts apart: its lazy chunk loads them (app/lib/i18n/air-texts.ts).
               if (match && id.endsWith("/air.json")) return `locale-${match[1]}-air`;
+              // The official warnings' texts apart: a saved place's card loads them (app/lib/i18n/warning-texts.ts).
+              if (match && id.endsWith("/warnings.json")) return `locale-${match[1]}-warnings`;
               return match ? `locale-${match[1]}` : undefined;
             },
           },

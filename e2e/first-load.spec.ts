@@ -18,7 +18,8 @@ function referencedScripts(html: string): string[] {
  * Modules the first paint does not need, each a chunk of its own: the cache's updaters, analytics, the
  * documents of overlays and settings, the error page's view, the bot's texts (for wording messages), and
  * the air-quality line's code and texts and the nowcast's chart (the server renders them; a signed-in page names
- * the air line's chunks so they hydrate with it, decision 018).
+ * the air line's chunks so they hydrate with it, decision 018), the official warnings' texts (named likewise) and
+ * their details (loaded when a badge is pressed).
  */
 const LATER = {
   cacheUpdates: /\/assets\/cache-updates-[\w-]{8}\.js$/,
@@ -29,6 +30,8 @@ const LATER = {
   airQualityLine: /\/assets\/air-quality-line-[\w-]{8}\.js$/,
   airTexts: /\/assets\/locale-en-US-air-[\w-]{8}\.js$/,
   nowcastChart: /\/assets\/nowcast-chart-[\w-]{8}\.js$/,
+  warningTexts: /\/assets\/locale-en-US-warnings-[\w-]{8}\.js$/,
+  warningDetails: /\/assets\/warning-details-[\w-]{8}\.js$/,
 };
 const later = (scripts: string[]) => scripts.filter((src) => Object.values(LATER).some((pattern) => pattern.test(src)));
 
@@ -49,8 +52,9 @@ test("/ leaves the cache's updaters, analytics, later documents and the error vi
   const { token } = await accountWithPlace(request, baseURL!, "Berlin");
   const signedInHtml = await (await request.get(`${baseURL}/`, { headers: { cookie: `weatherbot_session=${token}` } })).text();
   expect(signedInHtml).toContain("Berlin");
-  // A signed-in page names what its server render took from lazy modules (the cards' air line and its texts), nothing else of these.
-  const rendered = [LATER.airQualityLine, LATER.airTexts];
+  // A signed-in page names what its server render took from lazy modules (the cards' air line and its texts, the
+  // warnings' texts, and the later documents: the cards' official warnings are a query of theirs), nothing else of these.
+  const rendered = [LATER.airQualityLine, LATER.airTexts, LATER.warningTexts, LATER.laterDocuments];
   const signedInLater = later(referencedScripts(signedInHtml));
   expect(signedInLater.filter((src) => !rendered.some((pattern) => pattern.test(src)))).toEqual([]);
   expect(signedInLater).toHaveLength(rendered.length);

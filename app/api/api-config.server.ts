@@ -16,6 +16,12 @@ export type ApiConfig = {
   openMeteoGeocodingUrl: string;
   /** Open-Meteo's air-quality API base (OPEN_METEO_AIR_QUALITY_URL). */
   openMeteoAirQualityUrl: string;
+  /**
+   * The official warnings' services (NWS_ALERTS_URL, METEOALARM_URL; decision 022). Unset: the public services, as
+   * the environment's defaults; a test that reads warnings points them at its loopback fake.
+   */
+  nwsAlertsUrl?: string;
+  meteoAlarmUrl?: string;
   now?: () => Date;
   /** VAPID "subject": a mailto: or https: contact for push services. */
   pushSubject?: string;

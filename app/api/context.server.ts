@@ -16,6 +16,7 @@ import type { ApiMetrics } from "./metrics.server";
 import type { RequestReads, ResultHints } from "./result-cache.server";
 import type { PlaceTable } from "./db/tables";
 import type { UserMapper } from "./schema/mappers";
+import type { OfficialWarnings } from "./warnings/official-warnings.server";
 import type { AirQualityService } from "./weather/air-quality-service.server";
 import type { ForecastService } from "./weather/forecast-service.server";
 import type { OpenMeteoClient } from "./weather/open-meteo.server";
@@ -51,6 +52,8 @@ export type ApiServices = {
   push: PushService;
   /** Published messages on their way to push, a tick's together (the engine holds it over a pass). */
   pushBatch: PushBatch;
+  /** Official warnings of the national weather services, fetched per area and shared (decision 022). */
+  warnings: OfficialWarnings;
   vapidPublicKey: string;
   /** What the API counts for /metrics (nothing unless the server gives it a registry). */
   metrics: ApiMetrics;

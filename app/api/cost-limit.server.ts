@@ -19,6 +19,7 @@ import { MAX_BRIEFINGS } from "./schema/briefings.server";
 import { MAX_PAGE } from "./schema/messages.server";
 import { MAX_PLACES } from "./schema/places.server";
 import { MAX_RULES } from "./schema/alert-rules.server";
+import { MAX_WARNING_ITEMS } from "./schema/warnings.server";
 import { CONDITIONS, WEEKDAYS } from "../shared/enum-values";
 
 /**
@@ -58,6 +59,7 @@ export const LIST_SIZES: Record<string, ListSize> = {
   "Weather.hourlyOn": { max: 25 },
   "Weather.nowcast": { max: 8 },
   "AirQuality.pollen": { max: 6 },
+  "PlaceWarnings.items": { argument: "first", max: MAX_WARNING_ITEMS },
   // The page's size counts for everything in the connection; its edges are that page.
   "Query.messages": { argument: "first", max: MAX_PAGE },
   "MessageConnection.edges": { max: 1 },

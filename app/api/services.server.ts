@@ -16,6 +16,7 @@ import { createOutageLog } from "./db/outage-log.server";
 import { noMetrics, type ApiMetrics } from "./metrics.server";
 import { createRequestLimits, NO_REQUEST_LIMITS, type RequestLimits } from "./request-limits.server";
 import { createPlaceLists } from "./schema/places.server";
+import { createOfficialWarnings } from "./warnings/official-warnings.server";
 import { createAirQualityService } from "./weather/air-quality-service.server";
 import { createForecastService } from "./weather/forecast-service.server";
 import { createOpenMeteoClient } from "./weather/open-meteo.server";
@@ -44,11 +45,12 @@ export async function openServices(config: ApiConfig): Promise<OpenedServices> {
   // Its follower only hands new rows to subscribers, which no kept answer depends on.
   const inbox = createInbox(db, now, { followDb: changes.reads.exempt(db) });
   const vapid = loadVapidKeys(path.resolve(config.dataDir));
+  const pushSubject = config.pushSubject ?? "mailto:admin@weatherbot.example";
   const push = createPushService({
     db,
     now,
     vapid,
-    subject: config.pushSubject ?? "mailto:admin@weatherbot.example",
+    subject: pushSubject,
     endpointPolicy: { allowLoopback: config.pushAllowLoopback ?? false },
     metrics,
   });
@@ -67,6 +69,7 @@ export async function openServices(config: ApiConfig): Promise<OpenedServices> {
     alerts: createAlertService({ db, inbox, forecasts: weather.forecasts, airQuality: weather.airQuality, now }),
     push,
     pushBatch,
+    warnings: createOfficialWarnings({ env: warningsEnv(config, pushSubject), now }),
     vapidPublicKey: vapid.publicKey,
     loginGuard: createLoginGuard(rateLimits),
     hashSlots: createHashSlots(),
@@ -91,6 +94,18 @@ function weatherServices(config: ApiConfig, db: Db, changes: ChangeTracker, now:
   const forecasts = createForecastService({ client: openMeteo, db: changes.reads.exempt(db), now, metrics });
   const airQuality = createAirQualityService({ client: openMeteo, db: changes.reads.exempt(db), now, metrics });
   return { openMeteo, forecasts, airQuality };
+}
+
+/**
+ * The official-warnings layer's settings (decision 022) from the API's config, as the environment's names; unset, the
+ * environment's defaults (app/lib/env.server.ts): the public services. The push contact is the one the NWS asks for.
+ */
+function warningsEnv(config: ApiConfig, contact: string) {
+  return {
+    NWS_ALERTS_URL: config.nwsAlertsUrl ?? "https://api.weather.gov",
+    METEOALARM_URL: config.meteoAlarmUrl ?? "https://feeds.meteoalarm.org",
+    VAPID_SUBJECT: contact,
+  };
 }
 
 /**

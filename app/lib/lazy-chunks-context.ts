@@ -17,10 +17,12 @@ export const DASHBOARD_MODULE = "app/components/home/dashboard.tsx";
 
 /**
  * What a signed-in home renders on the server from lazy modules: the dashboard, each card's air
- * line and the line's texts in the page's language. Named in the page, they hydrate with it.
+ * line and the line's texts, and the official warnings' texts, in the page's language. Named in the page,
+ * they hydrate with it.
  */
 export const signedInHomeModules = (locale: string) => [
   DASHBOARD_MODULE,
   "app/components/weather/air-quality-line.tsx",
   `locales/${locale}/air.json`,
+  `locales/${locale}/warnings.json`,
 ];

@@ -31,6 +31,9 @@ async function loadHome(load: Load, url: string): Promise<boolean> {
     load(PLACES_QUERY, {}),
     load(INBOX_QUERY, inboxVariables()),
     load(ALERT_RULES_QUERY, {}),
+    // The cards' official warnings: not part of the first load of `/` either. A failure leaves the cards without
+    // them (the API answers a service's failure itself, as UNAVAILABLE), never fails the page.
+    import("~/lib/graphql/later-documents").then(({ PLACE_WARNINGS_QUERY }) => load(PLACE_WARNINGS_QUERY, {})).catch(() => null),
     // A day's detail is not part of the first load of `/`: its document comes with it.
     day
       ? import("~/lib/graphql/later-documents").then(({ PLACE_DAY_QUERY }) => load(PLACE_DAY_QUERY, { id: day.placeId, date: day.date }))

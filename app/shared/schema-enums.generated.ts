@@ -132,3 +132,52 @@ export const StarterRule = {
 } as const;
 
 export type StarterRule = (typeof StarterRule)[keyof typeof StarterRule];
+/** Whether a national weather service's official warnings reach a place (decision 022). */
+export const WarningCoverage = {
+  /** A service issues warnings for the place: `items` are those in force. */
+  COVERED: "COVERED",
+  /** No service this app reads covers the place's country (or its country is not known). */
+  NOT_COVERED: "NOT_COVERED",
+  /** The place's service could not be asked just now: its warnings are not known (never a GraphQL error). */
+  UNAVAILABLE: "UNAVAILABLE",
+} as const;
+
+export type WarningCoverage = (typeof WarningCoverage)[keyof typeof WarningCoverage];
+/** CAP 1.2 severity; anything else a service sends is UNKNOWN. */
+export const WarningSeverity = {
+  EXTREME: "EXTREME",
+  SEVERE: "SEVERE",
+  MODERATE: "MODERATE",
+  MINOR: "MINOR",
+  UNKNOWN: "UNKNOWN",
+} as const;
+
+export type WarningSeverity = (typeof WarningSeverity)[keyof typeof WarningSeverity];
+/** CAP 1.2 urgency. */
+export const WarningUrgency = {
+  IMMEDIATE: "IMMEDIATE",
+  EXPECTED: "EXPECTED",
+  FUTURE: "FUTURE",
+  PAST: "PAST",
+  UNKNOWN: "UNKNOWN",
+} as const;
+
+export type WarningUrgency = (typeof WarningUrgency)[keyof typeof WarningUrgency];
+/** CAP 1.2 certainty. */
+export const WarningCertainty = {
+  OBSERVED: "OBSERVED",
+  LIKELY: "LIKELY",
+  POSSIBLE: "POSSIBLE",
+  UNLIKELY: "UNLIKELY",
+  UNKNOWN: "UNKNOWN",
+} as const;
+
+export type WarningCertainty = (typeof WarningCertainty)[keyof typeof WarningCertainty];
+/** How a warning was found for the place: inside its area, by an area named as the place or its region, or only in its country. */
+export const WarningMatch = {
+  POINT: "POINT",
+  AREA_NAME: "AREA_NAME",
+  COUNTRY: "COUNTRY",
+} as const;
+
+export type WarningMatch = (typeof WarningMatch)[keyof typeof WarningMatch];

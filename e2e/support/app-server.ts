@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { startFakeOfficialWarnings, type FakeOfficialWarnings } from "../../tests/fakes/official-warnings";
 import { freePort } from "../../tests/support/free-port";
 import { testClockEnv } from "../../tests/support/test-clock";
 
@@ -47,7 +48,10 @@ async function waitForHealth(url: string, child: ChildProcess, output: () => str
  * Starts the production build (`build/server/index.js`) on a free loopback port (or `env.PORT`,
  * to restart a server where its pages expect it), with its own empty data directory
  * (removed on stop) unless `env.DATA_DIR` names one. `entry` names another build's server;
- * `nodeArgs` go to node before it (benchmarks profile with `--cpu-prof`).
+ * `nodeArgs` go to node before it (benchmarks profile with `--cpu-prof`). Its official warnings
+ * come from a loopback fake, never the real services: `env`'s NWS_ALERTS_URL and METEOALARM_URL,
+ * else the run's (E2E_FAKE_WARNINGS_URL, which e2e/global-setup.ts starts), else one of its own
+ * (no warnings anywhere; closed on stop), for benchmarks and scripts that start servers alone.
  */
 export async function startAppServer(
   env: Record<string, string> = {},
@@ -57,6 +61,10 @@ export async function startAppServer(
     throw new Error("No production build: run `npm run build` before the end-to-end tests.");
   }
   const port = env.PORT ? Number(env.PORT) : await freePort();
+  const runWarnings = process.env.E2E_FAKE_WARNINGS_URL;
+  const ownWarnings: FakeOfficialWarnings | null =
+    env.NWS_ALERTS_URL && env.METEOALARM_URL ? null : runWarnings ? null : await startFakeOfficialWarnings();
+  const warningsUrl = ownWarnings?.url ?? runWarnings;
   const ownDataDir = env.DATA_DIR ? null : mkdtempSync(path.join(tmpdir(), "weatherbot-e2e-"));
   const child = spawn(process.execPath, [...nodeArgs, entry], {
     cwd: ROOT,
@@ -81,6 +89,7 @@ export async function startAppServer(
       // The loopback fake serves Open-Meteo's forecast and air-quality APIs alike: a server pointed at it
       // for forecasts asks it for air quality too (never the real service from a test).
       ...(env.OPEN_METEO_FORECAST_URL ? { OPEN_METEO_AIR_QUALITY_URL: env.OPEN_METEO_FORECAST_URL } : {}),
+      ...(warningsUrl ? { NWS_ALERTS_URL: warningsUrl, METEOALARM_URL: warningsUrl } : {}),
       ...env,
     },
     stdio: ["ignore", "pipe", "pipe"],
@@ -99,6 +108,7 @@ export async function startAppServer(
     await waitForHealth(baseURL, child, output, 20_000);
   } catch (error) {
     child.kill("SIGKILL");
+    await ownWarnings?.close();
     throw error;
   }
   return {
@@ -118,6 +128,7 @@ export async function startAppServer(
         setTimeout(() => child.kill("SIGKILL"), 5_000).unref();
       });
       if (ownDataDir) rmSync(ownDataDir, { recursive: true, force: true });
+      await ownWarnings?.close();
     },
   };
 }

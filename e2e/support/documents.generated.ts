@@ -105,6 +105,19 @@ export type E2eHostedApiMeQueryVariables = Exact<{ [key: string]: never }>;
 
 export type E2eHostedApiMeQuery = { me: { email: string } | null };
 
+export type E2eWarningsFindQueryVariables = Exact<{
+  query: string;
+}>;
+
+export type E2eWarningsFindQuery = { searchLocations: Array<{ id: string }> };
+
+export type E2eWarningsAddFoundMutationVariables = Exact<{
+  id: string | number;
+  label: string;
+}>;
+
+export type E2eWarningsAddFoundMutation = { addPlace: { id: string } };
+
 export type E2ePlacesAddAtMutationVariables = Exact<{
   label?: string | null | undefined;
   lat: number;
@@ -358,6 +371,20 @@ export const E2eHostedApiMeDocument = gql`
     }
   }
 ` as unknown as DocumentNode<E2eHostedApiMeQuery, E2eHostedApiMeQueryVariables>;
+export const E2eWarningsFindDocument = gql`
+  query E2eWarningsFind($query: String!) {
+    searchLocations(query: $query, count: 1) {
+      id
+    }
+  }
+` as unknown as DocumentNode<E2eWarningsFindQuery, E2eWarningsFindQueryVariables>;
+export const E2eWarningsAddFoundDocument = gql`
+  mutation E2eWarningsAddFound($id: ID!, $label: String!) {
+    addPlace(locationId: $id, label: $label) {
+      id
+    }
+  }
+` as unknown as DocumentNode<E2eWarningsAddFoundMutation, E2eWarningsAddFoundMutationVariables>;
 export const E2ePlacesAddAtDocument = gql`
   mutation E2ePlacesAddAt($label: String, $lat: Float!) {
     addPlace(latitude: $lat, longitude: 2.35, label: $label) {

@@ -10,6 +10,7 @@ import type { ApiMetrics } from "~/api/metrics.server";
 import type { RequestLimitConfig } from "~/api/request-limits.server";
 import type { SchemaExtension } from "~/api/schema/index.server";
 import { SignUpDocument } from "~/lib/account-documents.generated";
+import type { FakeOfficialWarnings } from "../fakes/official-warnings";
 import { startFakeOpenMeteo, type FakeOpenMeteo } from "../fakes/open-meteo";
 import { serveApi } from "./serve-api";
 import { testDatabaseUrl } from "./test-database";
@@ -58,6 +59,8 @@ export async function startTestApi(
     /** Default: a fresh database of the run (testDatabaseUrl): PostgreSQL in its project, else SQLite in `dataDir`. */
     databaseUrl?: string;
     fake?: FakeOpenMeteo;
+    /** The official warnings' services (both at the fake's url). */
+    warnings?: FakeOfficialWarnings;
     production?: boolean;
     pushAllowLoopback?: boolean;
     maxAnswerChars?: number;
@@ -83,6 +86,9 @@ export async function startTestApi(
     openMeteoForecastUrl: fake.url,
     openMeteoAirQualityUrl: fake.url,
     openMeteoGeocodingUrl: fake.url,
+    // Without a warnings fake, the Open-Meteo fake's 404s: never the real services from a test.
+    nwsAlertsUrl: options.warnings?.url ?? fake.url,
+    meteoAlarmUrl: options.warnings?.url ?? fake.url,
     now: options.now,
     scheduler: false,
     // A test run signs up hundreds of accounts; OWASP's cost is proven by accounts.test.ts.

@@ -102,6 +102,27 @@ export type AlertRuleInput = {
   cooldownHours?: number | null | undefined;
 };
 
+/** Whether a national weather service's official warnings reach a place (decision 022). */
+export type WarningCoverage =
+  /** A service issues warnings for the place: `items` are those in force. */
+  | "COVERED"
+  /** No service this app reads covers the place's country (or its country is not known). */
+  | "NOT_COVERED"
+  /** The place's service could not be asked just now: its warnings are not known (never a GraphQL error). */
+  | "UNAVAILABLE";
+
+/** CAP 1.2 severity; anything else a service sends is UNKNOWN. */
+export type WarningSeverity = "EXTREME" | "SEVERE" | "MODERATE" | "MINOR" | "UNKNOWN";
+
+/** CAP 1.2 urgency. */
+export type WarningUrgency = "IMMEDIATE" | "EXPECTED" | "FUTURE" | "PAST" | "UNKNOWN";
+
+/** CAP 1.2 certainty. */
+export type WarningCertainty = "OBSERVED" | "LIKELY" | "POSSIBLE" | "UNLIKELY" | "UNKNOWN";
+
+/** How a warning was found for the place: inside its area, by an area named as the place or its region, or only in its country. */
+export type WarningMatch = "POINT" | "AREA_NAME" | "COUNTRY";
+
 export type TestContainerSignUpMutationVariables = Exact<{
   email: string;
   password: string;
@@ -1212,6 +1233,75 @@ export type TestUndoRestorePlaceMutationVariables = Exact<{
 }>;
 
 export type TestUndoRestorePlaceMutation = { restorePlace: { id: string } };
+
+export type TestWarningsFindQueryVariables = Exact<{
+  query: string;
+}>;
+
+export type TestWarningsFindQuery = { searchLocations: Array<{ id: string }> };
+
+export type TestWarningsAddFoundMutationVariables = Exact<{
+  id: string | number;
+  label: string;
+}>;
+
+export type TestWarningsAddFoundMutation = { addPlace: { id: string } };
+
+export type TestWarningsAddAtMutationVariables = Exact<{
+  lat: number;
+  lon: number;
+}>;
+
+export type TestWarningsAddAtMutation = { addPlace: { id: string } };
+
+export type TestWarningsLanguageMutationVariables = Exact<{
+  language: Language;
+}>;
+
+export type TestWarningsLanguageMutation = { updateSettings: { id: string } };
+
+export type TestWarningsPlacesQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestWarningsPlacesQuery = {
+  me: {
+    id: string;
+    places: Array<{
+      id: string;
+      label: string;
+      weather: { id: string };
+      warnings: {
+        coverage: WarningCoverage;
+        service: string | null;
+        fetchedAt: string | null;
+        stale: boolean;
+        count: number;
+        items: Array<{
+          id: string;
+          event: string;
+          severity: WarningSeverity;
+          urgency: WarningUrgency;
+          certainty: WarningCertainty;
+          headline: string | null;
+          description: string | null;
+          instruction: string | null;
+          area: string;
+          match: WarningMatch;
+          onset: string | null;
+          expires: string | null;
+          service: string;
+          language: string;
+          web: string | null;
+        }>;
+      };
+    }>;
+  } | null;
+};
+
+export type TestWarningsTooManyQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestWarningsTooManyQuery = {
+  me: { id: string; places: Array<{ id: string; warnings: { items: Array<{ id: string }> } }> } | null;
+};
 
 export type TestWeatherAtQueryVariables = Exact<{
   lat: number;
@@ -2896,6 +2986,87 @@ export const TestUndoRestorePlaceDocument = gql`
     }
   }
 ` as unknown as DocumentNode<TestUndoRestorePlaceMutation, TestUndoRestorePlaceMutationVariables>;
+export const TestWarningsFindDocument = gql`
+  query TestWarningsFind($query: String!) {
+    searchLocations(query: $query, count: 1) {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestWarningsFindQuery, TestWarningsFindQueryVariables>;
+export const TestWarningsAddFoundDocument = gql`
+  mutation TestWarningsAddFound($id: ID!, $label: String!) {
+    addPlace(locationId: $id, label: $label) {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestWarningsAddFoundMutation, TestWarningsAddFoundMutationVariables>;
+export const TestWarningsAddAtDocument = gql`
+  mutation TestWarningsAddAt($lat: Float!, $lon: Float!) {
+    addPlace(latitude: $lat, longitude: $lon, label: "Pinned") {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestWarningsAddAtMutation, TestWarningsAddAtMutationVariables>;
+export const TestWarningsLanguageDocument = gql`
+  mutation TestWarningsLanguage($language: Language!) {
+    updateSettings(input: { language: $language }) {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestWarningsLanguageMutation, TestWarningsLanguageMutationVariables>;
+export const TestWarningsPlacesDocument = gql`
+  query TestWarningsPlaces {
+    me {
+      id
+      places {
+        id
+        label
+        weather {
+          id
+        }
+        warnings {
+          coverage
+          service
+          fetchedAt
+          stale
+          count
+          items(first: 5) {
+            id
+            event
+            severity
+            urgency
+            certainty
+            headline
+            description
+            instruction
+            area
+            match
+            onset
+            expires
+            service
+            language
+            web
+          }
+        }
+      }
+    }
+  }
+` as unknown as DocumentNode<TestWarningsPlacesQuery, TestWarningsPlacesQueryVariables>;
+export const TestWarningsTooManyDocument = gql`
+  query TestWarningsTooMany {
+    me {
+      id
+      places {
+        id
+        warnings {
+          items(first: 21) {
+            id
+          }
+        }
+      }
+    }
+  }
+` as unknown as DocumentNode<TestWarningsTooManyQuery, TestWarningsTooManyQueryVariables>;
 export const TestWeatherAtDocument = gql`
   query TestWeatherAt($lat: Float!, $lon: Float!) {
     weatherAt(latitude: $lat, longitude: $lon) {

@@ -9,6 +9,7 @@ import { placesResolvers } from "./places.server";
 import { pushResolvers } from "./push.server";
 import { scalarResolvers } from "./scalars.server";
 import { typeDefs } from "./schema-sdl.generated";
+import { warningsResolvers } from "./warnings.server";
 import { weatherResolvers } from "./weather.server";
 
 /** More SDL and resolvers beside the API's own (tests add fields with it). */
@@ -25,6 +26,7 @@ export function createApiSchema(extensions: readonly SchemaExtension[] = []) {
     briefingsResolvers,
     alertRulesResolvers,
     pushResolvers,
+    warningsResolvers,
     ...extensions.map((extension) => extension.resolvers),
   ];
   return createSchema<ApiContext>({

@@ -7,6 +7,7 @@ import type { CachedResult } from "../weather/coordinate-cache.server";
 import type { Coordinate, Forecast } from "../weather/forecast";
 import type { ForecastResult } from "../weather/forecast-service.server";
 import type { GeocodedLocation } from "../weather/open-meteo.server";
+import type { OfficialWarning } from "../warnings/official-warning.server";
 
 export type UserMapper = Pick<UserTable, "id" | "email" | "created_at">;
 export type SettingsMapper = SettingsTable;
@@ -40,3 +41,14 @@ export type DailyForecastMapper = Omit<Forecast["daily"][number], "sunrise" | "s
   sunrise: string;
   sunset: string;
 };
+
+/** A place's official warnings as its resolver found them (warnings.server.ts): cancelled ones already left out. */
+export type PlaceWarningsMapper = {
+  coverage: "COVERED" | "NOT_COVERED" | "UNAVAILABLE";
+  service: string | null;
+  fetchedAt: Date | null;
+  stale: boolean;
+  warnings: readonly OfficialWarning[];
+};
+/** One warning as the warnings layer gives it. */
+export type OfficialWarningMapper = OfficialWarning;

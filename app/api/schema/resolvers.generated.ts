@@ -13,6 +13,8 @@ import type {
   HourlyForecastMapper,
   DailyForecastMapper,
   AirQualityMapper,
+  PlaceWarningsMapper,
+  OfficialWarningMapper,
 } from "./mappers";
 import type { ApiContext } from "../context.server";
 export type Maybe<T> = T | null;
@@ -299,6 +301,8 @@ export type Place = {
   timeZone: Scalars["TimeZone"]["output"];
   position: Scalars["Int"]["output"];
   weather: Weather;
+  /** Official warnings for the place, in its owner's language (their settings) where the service wrote one. */
+  warnings: PlaceWarnings;
 };
 
 export type Condition =
@@ -682,6 +686,74 @@ export type AlertRuleInput = {
   cooldownHours?: InputMaybe<Scalars["Int"]["input"]>;
 };
 
+/** Whether a national weather service's official warnings reach a place (decision 022). */
+export type WarningCoverage =
+  /** A service issues warnings for the place: `items` are those in force. */
+  | "COVERED"
+  /** No service this app reads covers the place's country (or its country is not known). */
+  | "NOT_COVERED"
+  /** The place's service could not be asked just now: its warnings are not known (never a GraphQL error). */
+  | "UNAVAILABLE";
+
+/** CAP 1.2 severity; anything else a service sends is UNKNOWN. */
+export type WarningSeverity = "EXTREME" | "SEVERE" | "MODERATE" | "MINOR" | "UNKNOWN";
+
+/** CAP 1.2 urgency. */
+export type WarningUrgency = "IMMEDIATE" | "EXPECTED" | "FUTURE" | "PAST" | "UNKNOWN";
+
+/** CAP 1.2 certainty. */
+export type WarningCertainty = "OBSERVED" | "LIKELY" | "POSSIBLE" | "UNLIKELY" | "UNKNOWN";
+
+/** How a warning was found for the place: inside its area, by an area named as the place or its region, or only in its country. */
+export type WarningMatch = "POINT" | "AREA_NAME" | "COUNTRY";
+
+/** The official warnings for a place, as the service covering it issues them. */
+export type PlaceWarnings = {
+  __typename?: "PlaceWarnings";
+  coverage: WarningCoverage;
+  /** The service to credit ("US National Weather Service", "MeteoAlarm"); null when none covers the place. */
+  service?: Maybe<Scalars["String"]["output"]>;
+  /** When the service's answer these come from arrived; null unless COVERED. */
+  fetchedAt?: Maybe<Scalars["DateTime"]["output"]>;
+  /** True while the service fails and its last answer (at most 30 minutes old) is shown. */
+  stale: Scalars["Boolean"]["output"];
+  /** How many warnings are in force (cancelled ones left out). */
+  count: Scalars["Int"]["output"];
+  /** The first of them: the place's own before those elsewhere in its country, most severe first. */
+  items: Array<OfficialWarning>;
+};
+
+/** The official warnings for a place, as the service covering it issues them. */
+export type PlaceWarningsItemsArgs = {
+  first?: InputMaybe<Scalars["Int"]["input"]>;
+};
+
+/** One official warning, its texts in the reader's language where the service wrote one (else English, else its first). */
+export type OfficialWarning = {
+  __typename?: "OfficialWarning";
+  /** Stable across the service's updates: the service and the first message of its CAP chain. */
+  id: Scalars["ID"]["output"];
+  event: Scalars["String"]["output"];
+  severity: WarningSeverity;
+  urgency: WarningUrgency;
+  certainty: WarningCertainty;
+  headline?: Maybe<Scalars["String"]["output"]>;
+  description?: Maybe<Scalars["String"]["output"]>;
+  instruction?: Maybe<Scalars["String"]["output"]>;
+  /** The areas it covers that concern the place, as the service names them. */
+  area: Scalars["String"]["output"];
+  match: WarningMatch;
+  onset?: Maybe<Scalars["DateTime"]["output"]>;
+  /** When the hazard ends. */
+  expires?: Maybe<Scalars["DateTime"]["output"]>;
+  /** The issuing service, to credit: "US National Weather Service", "MeteoAlarm / METEO-FRANCE". */
+  service: Scalars["String"]["output"];
+  /** The language of its texts (a BCP 47 tag, as the service gives it). */
+  language: Scalars["String"]["output"];
+  /** The service's page for it, when it gives one. */
+  web?: Maybe<Scalars["String"]["output"]>;
+};
+
 export type ResolverTypeWrapper<T> = Promise<T> | T;
 
 export type ResolverWithResolve<TResult, TParent, TContext, TArgs> = {
@@ -818,6 +890,13 @@ export type ResolversTypes = {
   AlertMatch: ResolverTypeWrapper<Omit<AlertMatch, "place"> & { place: ResolversTypes["Place"] }>;
   StarterRule: StarterRule;
   AlertRuleInput: AlertRuleInput;
+  WarningCoverage: WarningCoverage;
+  WarningSeverity: WarningSeverity;
+  WarningUrgency: WarningUrgency;
+  WarningCertainty: WarningCertainty;
+  WarningMatch: WarningMatch;
+  PlaceWarnings: ResolverTypeWrapper<PlaceWarningsMapper>;
+  OfficialWarning: ResolverTypeWrapper<OfficialWarningMapper>;
 };
 
 /** Mapping between all available schema types and the resolvers parents */
@@ -859,6 +938,8 @@ export type ResolversParentTypes = {
   AlertRule: AlertRuleMapper;
   AlertMatch: Omit<AlertMatch, "place"> & { place: ResolversParentTypes["Place"] };
   AlertRuleInput: AlertRuleInput;
+  PlaceWarnings: PlaceWarningsMapper;
+  OfficialWarning: OfficialWarningMapper;
 };
 
 export interface DateTimeScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes["DateTime"], any> {
@@ -1010,6 +1091,7 @@ export type PlaceResolvers<ContextType = ApiContext, ParentType extends Resolver
   timeZone?: Resolver<ResolversTypes["TimeZone"], ParentType, ContextType>;
   position?: Resolver<ResolversTypes["Int"], ParentType, ContextType>;
   weather?: Resolver<ResolversTypes["Weather"], ParentType, ContextType>;
+  warnings?: Resolver<ResolversTypes["PlaceWarnings"], ParentType, ContextType>;
 };
 
 export type WeatherResolvers<
@@ -1269,6 +1351,39 @@ export type AlertMatchResolvers<
   peakValue?: Resolver<ResolversTypes["Float"], ParentType, ContextType>;
 };
 
+export type PlaceWarningsResolvers<
+  ContextType = ApiContext,
+  ParentType extends ResolversParentTypes["PlaceWarnings"] = ResolversParentTypes["PlaceWarnings"],
+> = {
+  coverage?: Resolver<ResolversTypes["WarningCoverage"], ParentType, ContextType>;
+  service?: Resolver<Maybe<ResolversTypes["String"]>, ParentType, ContextType>;
+  fetchedAt?: Resolver<Maybe<ResolversTypes["DateTime"]>, ParentType, ContextType>;
+  stale?: Resolver<ResolversTypes["Boolean"], ParentType, ContextType>;
+  count?: Resolver<ResolversTypes["Int"], ParentType, ContextType>;
+  items?: Resolver<Array<ResolversTypes["OfficialWarning"]>, ParentType, ContextType, RequireFields<PlaceWarningsItemsArgs, "first">>;
+};
+
+export type OfficialWarningResolvers<
+  ContextType = ApiContext,
+  ParentType extends ResolversParentTypes["OfficialWarning"] = ResolversParentTypes["OfficialWarning"],
+> = {
+  id?: Resolver<ResolversTypes["ID"], ParentType, ContextType>;
+  event?: Resolver<ResolversTypes["String"], ParentType, ContextType>;
+  severity?: Resolver<ResolversTypes["WarningSeverity"], ParentType, ContextType>;
+  urgency?: Resolver<ResolversTypes["WarningUrgency"], ParentType, ContextType>;
+  certainty?: Resolver<ResolversTypes["WarningCertainty"], ParentType, ContextType>;
+  headline?: Resolver<Maybe<ResolversTypes["String"]>, ParentType, ContextType>;
+  description?: Resolver<Maybe<ResolversTypes["String"]>, ParentType, ContextType>;
+  instruction?: Resolver<Maybe<ResolversTypes["String"]>, ParentType, ContextType>;
+  area?: Resolver<ResolversTypes["String"], ParentType, ContextType>;
+  match?: Resolver<ResolversTypes["WarningMatch"], ParentType, ContextType>;
+  onset?: Resolver<Maybe<ResolversTypes["DateTime"]>, ParentType, ContextType>;
+  expires?: Resolver<Maybe<ResolversTypes["DateTime"]>, ParentType, ContextType>;
+  service?: Resolver<ResolversTypes["String"], ParentType, ContextType>;
+  language?: Resolver<ResolversTypes["String"], ParentType, ContextType>;
+  web?: Resolver<Maybe<ResolversTypes["String"]>, ParentType, ContextType>;
+};
+
 export type Resolvers<ContextType = ApiContext> = {
   DateTime?: GraphQLScalarType;
   Date?: GraphQLScalarType;
@@ -1299,4 +1414,6 @@ export type Resolvers<ContextType = ApiContext> = {
   Briefing?: BriefingResolvers<ContextType>;
   AlertRule?: AlertRuleResolvers<ContextType>;
   AlertMatch?: AlertMatchResolvers<ContextType>;
+  PlaceWarnings?: PlaceWarningsResolvers<ContextType>;
+  OfficialWarning?: OfficialWarningResolvers<ContextType>;
 };

@@ -231,6 +231,11 @@ export const typeDefs = /* GraphQL */ `
     timeZone: TimeZone!
     position: Int!
     weather: Weather!
+
+    """
+    Official warnings for the place, in its owner's language (their settings) where the service wrote one.
+    """
+    warnings: PlaceWarnings!
   }
 
   enum Condition {
@@ -757,5 +762,143 @@ export const typeDefs = /* GraphQL */ `
     urgent: Boolean = false
     notifyAllClear: Boolean = false
     cooldownHours: Int = 6
+  }
+
+  """
+  Whether a national weather service's official warnings reach a place (decision 022).
+  """
+  enum WarningCoverage {
+    """
+    A service issues warnings for the place: \`items\` are those in force.
+    """
+    COVERED
+
+    """
+    No service this app reads covers the place's country (or its country is not known).
+    """
+    NOT_COVERED
+
+    """
+    The place's service could not be asked just now: its warnings are not known (never a GraphQL error).
+    """
+    UNAVAILABLE
+  }
+
+  """
+  CAP 1.2 severity; anything else a service sends is UNKNOWN.
+  """
+  enum WarningSeverity {
+    EXTREME
+    SEVERE
+    MODERATE
+    MINOR
+    UNKNOWN
+  }
+
+  """
+  CAP 1.2 urgency.
+  """
+  enum WarningUrgency {
+    IMMEDIATE
+    EXPECTED
+    FUTURE
+    PAST
+    UNKNOWN
+  }
+
+  """
+  CAP 1.2 certainty.
+  """
+  enum WarningCertainty {
+    OBSERVED
+    LIKELY
+    POSSIBLE
+    UNLIKELY
+    UNKNOWN
+  }
+
+  """
+  How a warning was found for the place: inside its area, by an area named as the place or its region, or only in its country.
+  """
+  enum WarningMatch {
+    POINT
+    AREA_NAME
+    COUNTRY
+  }
+
+  """
+  The official warnings for a place, as the service covering it issues them.
+  """
+  type PlaceWarnings {
+    coverage: WarningCoverage!
+
+    """
+    The service to credit ("US National Weather Service", "MeteoAlarm"); null when none covers the place.
+    """
+    service: String
+
+    """
+    When the service's answer these come from arrived; null unless COVERED.
+    """
+    fetchedAt: DateTime
+
+    """
+    True while the service fails and its last answer (at most 30 minutes old) is shown.
+    """
+    stale: Boolean!
+
+    """
+    How many warnings are in force (cancelled ones left out).
+    """
+    count: Int!
+
+    """
+    The first of them: the place's own before those elsewhere in its country, most severe first.
+    """
+    items(first: Int = 5): [OfficialWarning!]!
+  }
+
+  """
+  One official warning, its texts in the reader's language where the service wrote one (else English, else its first).
+  """
+  type OfficialWarning {
+    """
+    Stable across the service's updates: the service and the first message of its CAP chain.
+    """
+    id: ID!
+    event: String!
+    severity: WarningSeverity!
+    urgency: WarningUrgency!
+    certainty: WarningCertainty!
+    headline: String
+    description: String
+    instruction: String
+
+    """
+    The areas it covers that concern the place, as the service names them.
+    """
+    area: String!
+    match: WarningMatch!
+    onset: DateTime
+
+    """
+    When the hazard ends.
+    """
+    expires: DateTime
+
+    """
+    The issuing service, to credit: "US National Weather Service", "MeteoAlarm / METEO-FRANCE".
+    """
+    service: String!
+
+    """
+    The language of its texts (a BCP 47 tag, as the service gives it).
+    """
+    language: String!
+
+    """
+    The service's page for it, when it gives one.
+    """
+    web: String
   }
 `;

@@ -1,4 +1,4 @@
-import { lazy, Suspense } from "react";
+import { lazy, Suspense, useMemo } from "react";
 import { useTranslation } from "~/lib/i18n/use-translation";
 import { useSearchParams } from "react-router";
 import { useQuery } from "~/lib/graphql/use-query";
@@ -7,6 +7,7 @@ import { PlaceList } from "~/components/home/place-list";
 import { StarterRulesCallout } from "~/components/home/starter-rules-callout";
 import { dayDetailTarget } from "~/lib/day-detail-link";
 import { INBOX_QUERY, inboxVariables, PLACES_QUERY, VIEWER_QUERY } from "~/lib/graphql/documents";
+import { PLACE_WARNINGS_QUERY } from "~/lib/graphql/later-documents";
 
 // Only for a day's address: not part of the first load of `/` (the server renders it whole).
 const DayDetail = lazy(() => import("~/components/weather/day-detail").then((module) => ({ default: module.DayDetail })));
@@ -15,6 +16,10 @@ const DayDetail = lazy(() => import("~/components/weather/day-detail").then((mod
 export default function Dashboard() {
   const { t } = useTranslation();
   const [places] = useQuery({ query: PLACES_QUERY });
+  // Apart from the places: its answer holds for minutes, theirs for longer (later-documents.graphql).
+  const [warnings] = useQuery({ query: PLACE_WARNINGS_QUERY });
+  const warningsData = warnings.data?.me?.places;
+  const warningsByPlace = useMemo(() => new Map(warningsData?.map((place) => [place.id, place.warnings])), [warningsData]);
   const [inbox] = useQuery({ query: INBOX_QUERY, variables: inboxVariables() });
   const [viewer] = useQuery({ query: VIEWER_QUERY });
   const [search] = useSearchParams();
@@ -27,7 +32,7 @@ export default function Dashboard() {
             <DayDetail key={`${day.placeId}/${day.date}`} target={day} />
           </Suspense>
         ) : null}
-        <PlaceList places={places.data?.me?.places ?? []} />
+        <PlaceList places={places.data?.me?.places ?? []} warnings={warningsByPlace} />
       </div>
       <div className="flex min-w-0 flex-col gap-6">
         <StarterRulesCallout />

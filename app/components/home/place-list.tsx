@@ -3,6 +3,8 @@ import { useClient } from "urql";
 import { VisitorLookup } from "~/components/home/visitor-lookup";
 import { UseMyLocationButton } from "~/components/places/use-my-location";
 import { ForecastCard } from "~/components/weather/forecast-card";
+import type { PlaceWarningsReport } from "~/components/weather/official-warning-types";
+import { OfficialWarnings } from "~/components/weather/official-warnings";
 import { useDisplaySettings, useNow } from "~/lib/display-settings";
 import type { Coordinates } from "~/lib/geolocation";
 import { openOverlay } from "~/lib/overlays/overlay-store";
@@ -27,8 +29,11 @@ function useShowOrAddPosition(places: PlaceSummary[]) {
   return async (at: Coordinates) => (await import("~/components/places/place-at-position")).showOrAddPlaceAt(at, places, client, t);
 }
 
-/** A forecast card per saved place, in the user's order. */
-export function PlaceList({ places }: { places: PlaceSummary[] }) {
+/**
+ * A forecast card per saved place, in the user's order; with its official warnings once they are known (`warnings`
+ * by place id: the PlaceWarnings query, apart from the places').
+ */
+export function PlaceList({ places, warnings }: { places: PlaceSummary[]; warnings?: ReadonlyMap<string, PlaceWarningsReport> }) {
   const translation = useTranslation();
   const { t, i18n } = translation;
   const showOrAdd = useShowOrAddPosition(places);
@@ -56,20 +61,36 @@ export function PlaceList({ places }: { places: PlaceSummary[] }) {
         </div>
       ) : (
         <ul className="flex flex-col gap-4" data-testid="places">
-          {places.map((place, index) => (
-            <li key={place.id} id={placeCardId(place.id)} className="scroll-mt-20">
-              <ForecastCard
-                title={place.label}
-                subtitle={placeSubtitle(place, i18n.language)}
-                weather={place.weather}
-                settings={settings}
-                now={now}
-                translation={translation}
-                placeId={place.id}
-                compact={index > 0 && places.length >= COMPACT_CARDS_FROM}
-              />
-            </li>
-          ))}
+          {places.map((place, index) => {
+            const report = warnings?.get(place.id);
+            return (
+              <li key={place.id} id={placeCardId(place.id)} className="scroll-mt-20">
+                <ForecastCard
+                  title={place.label}
+                  subtitle={placeSubtitle(place, i18n.language)}
+                  weather={place.weather}
+                  settings={settings}
+                  now={now}
+                  translation={translation}
+                  placeId={place.id}
+                  compact={index > 0 && places.length >= COMPACT_CARDS_FROM}
+                  notice={
+                    report ? (
+                      <OfficialWarnings
+                        report={report}
+                        place={place.label}
+                        countryKnown={place.countryCode !== null}
+                        timeZone={place.timeZone}
+                        settings={settings}
+                        now={now}
+                        i18n={i18n}
+                      />
+                    ) : null
+                  }
+                />
+              </li>
+            );
+          })}
         </ul>
       )}
     </section>

@@ -382,6 +382,7 @@ export function ForecastCard({
   subtitle,
   weather,
   actions,
+  notice,
   compact = false,
   placeId,
   settings,
@@ -394,6 +395,8 @@ export function ForecastCard({
   subtitle?: string;
   weather: WeatherReport;
   actions?: ReactNode;
+  /** Under the title, open or compact: a saved place's official warnings. */
+  notice?: ReactNode;
   compact?: boolean;
   /**
    * The reader's units and clock (useDisplaySettings), "now" (useNow) and texts (useTranslation): taken once by
@@ -428,6 +431,7 @@ export function ForecastCard({
           </button>
         ) : null}
       </header>
+      {notice}
       <div id={contentId}>
         {open ? (
           <>

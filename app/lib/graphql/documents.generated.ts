@@ -105,6 +105,27 @@ export type AlertRuleInput = {
   cooldownHours?: number | null | undefined;
 };
 
+/** Whether a national weather service's official warnings reach a place (decision 022). */
+export type WarningCoverage =
+  /** A service issues warnings for the place: `items` are those in force. */
+  | "COVERED"
+  /** No service this app reads covers the place's country (or its country is not known). */
+  | "NOT_COVERED"
+  /** The place's service could not be asked just now: its warnings are not known (never a GraphQL error). */
+  | "UNAVAILABLE";
+
+/** CAP 1.2 severity; anything else a service sends is UNKNOWN. */
+export type WarningSeverity = "EXTREME" | "SEVERE" | "MODERATE" | "MINOR" | "UNKNOWN";
+
+/** CAP 1.2 urgency. */
+export type WarningUrgency = "IMMEDIATE" | "EXPECTED" | "FUTURE" | "PAST" | "UNKNOWN";
+
+/** CAP 1.2 certainty. */
+export type WarningCertainty = "OBSERVED" | "LIKELY" | "POSSIBLE" | "UNLIKELY" | "UNKNOWN";
+
+/** How a warning was found for the place: inside its area, by an area named as the place or its region, or only in its country. */
+export type WarningMatch = "POINT" | "AREA_NAME" | "COUNTRY";
+
 export type ViewerQueryVariables = Exact<{ [key: string]: never }>;
 
 export type ViewerQuery = {
@@ -625,6 +646,28 @@ export type AddPlaceMutation = {
         pollen: Array<{ kind: PollenKind; grains: number }>;
       } | null;
     };
+    warnings: {
+      coverage: WarningCoverage;
+      service: string | null;
+      stale: boolean;
+      count: number;
+      items: Array<{
+        id: string;
+        event: string;
+        severity: WarningSeverity;
+        urgency: WarningUrgency;
+        certainty: WarningCertainty;
+        headline: string | null;
+        description: string | null;
+        instruction: string | null;
+        area: string;
+        match: WarningMatch;
+        onset: string | null;
+        expires: string | null;
+        service: string;
+        language: string;
+      }>;
+    };
   };
 };
 
@@ -684,7 +727,87 @@ export type AddPlaceAtMutation = {
         pollen: Array<{ kind: PollenKind; grains: number }>;
       } | null;
     };
+    warnings: {
+      coverage: WarningCoverage;
+      service: string | null;
+      stale: boolean;
+      count: number;
+      items: Array<{
+        id: string;
+        event: string;
+        severity: WarningSeverity;
+        urgency: WarningUrgency;
+        certainty: WarningCertainty;
+        headline: string | null;
+        description: string | null;
+        instruction: string | null;
+        area: string;
+        match: WarningMatch;
+        onset: string | null;
+        expires: string | null;
+        service: string;
+        language: string;
+      }>;
+    };
   };
+};
+
+export type PlaceWarningsFieldsFragment = {
+  warnings: {
+    coverage: WarningCoverage;
+    service: string | null;
+    stale: boolean;
+    count: number;
+    items: Array<{
+      id: string;
+      event: string;
+      severity: WarningSeverity;
+      urgency: WarningUrgency;
+      certainty: WarningCertainty;
+      headline: string | null;
+      description: string | null;
+      instruction: string | null;
+      area: string;
+      match: WarningMatch;
+      onset: string | null;
+      expires: string | null;
+      service: string;
+      language: string;
+    }>;
+  };
+};
+
+export type PlaceWarningsQueryVariables = Exact<{ [key: string]: never }>;
+
+export type PlaceWarningsQuery = {
+  me: {
+    id: string;
+    places: Array<{
+      id: string;
+      warnings: {
+        coverage: WarningCoverage;
+        service: string | null;
+        stale: boolean;
+        count: number;
+        items: Array<{
+          id: string;
+          event: string;
+          severity: WarningSeverity;
+          urgency: WarningUrgency;
+          certainty: WarningCertainty;
+          headline: string | null;
+          description: string | null;
+          instruction: string | null;
+          area: string;
+          match: WarningMatch;
+          onset: string | null;
+          expires: string | null;
+          service: string;
+          language: string;
+        }>;
+      };
+    }>;
+  } | null;
 };
 
 export type PlaceDayQueryVariables = Exact<{
@@ -822,6 +945,28 @@ export type RestorePlaceMutation = {
         pm25: number | null;
         pollen: Array<{ kind: PollenKind; grains: number }>;
       } | null;
+    };
+    warnings: {
+      coverage: WarningCoverage;
+      service: string | null;
+      stale: boolean;
+      count: number;
+      items: Array<{
+        id: string;
+        event: string;
+        severity: WarningSeverity;
+        urgency: WarningUrgency;
+        certainty: WarningCertainty;
+        headline: string | null;
+        description: string | null;
+        instruction: string | null;
+        area: string;
+        match: WarningMatch;
+        onset: string | null;
+        expires: string | null;
+        service: string;
+        language: string;
+      }>;
     };
   };
 };

@@ -8,6 +8,32 @@ import {
   PlaceFieldsFragmentDoc,
   AlertRuleFieldsFragmentDoc,
 } from "./documents.generated";
+export const PlaceWarningsFieldsFragmentDoc = /*#__PURE__*/ gql`
+  fragment PlaceWarningsFields on Place {
+    warnings {
+      coverage
+      service
+      stale
+      count
+      items(first: 5) {
+        id
+        event
+        severity
+        urgency
+        certainty
+        headline
+        description
+        instruction
+        area
+        match
+        onset
+        expires
+        service
+        language
+      }
+    }
+  }
+` as unknown as DocumentNode<Types.PlaceWarningsFieldsFragment, unknown>;
 export const SettingsFieldsFragmentDoc = /*#__PURE__*/ gql`
   fragment SettingsFields on Settings {
     id
@@ -57,20 +83,36 @@ export const AddPlaceDocument = /*#__PURE__*/ gql`
   mutation AddPlace($locationId: ID!, $label: String) {
     addPlace(locationId: $locationId, label: $label) {
       ...PlaceFields
+      ...PlaceWarningsFields
     }
   }
   ${PlaceFieldsFragmentDoc}
   ${WeatherFieldsFragmentDoc}
+  ${PlaceWarningsFieldsFragmentDoc}
 ` as unknown as DocumentNode<Types.AddPlaceMutation, Types.AddPlaceMutationVariables>;
 export const AddPlaceAtDocument = /*#__PURE__*/ gql`
   mutation AddPlaceAt($latitude: Float!, $longitude: Float!, $label: String) {
     addPlace(latitude: $latitude, longitude: $longitude, label: $label) {
       ...PlaceFields
+      ...PlaceWarningsFields
     }
   }
   ${PlaceFieldsFragmentDoc}
   ${WeatherFieldsFragmentDoc}
+  ${PlaceWarningsFieldsFragmentDoc}
 ` as unknown as DocumentNode<Types.AddPlaceAtMutation, Types.AddPlaceAtMutationVariables>;
+export const PlaceWarningsDocument = /*#__PURE__*/ gql`
+  query PlaceWarnings {
+    me {
+      id
+      places {
+        id
+        ...PlaceWarningsFields
+      }
+    }
+  }
+  ${PlaceWarningsFieldsFragmentDoc}
+` as unknown as DocumentNode<Types.PlaceWarningsQuery, Types.PlaceWarningsQueryVariables>;
 export const PlaceDayDocument = /*#__PURE__*/ gql`
   query PlaceDay($id: ID!, $date: Date!) {
     place(id: $id) {
@@ -116,11 +158,13 @@ export const RestorePlaceDocument = /*#__PURE__*/ gql`
   mutation RestorePlace($id: ID!) {
     restorePlace(id: $id) {
       ...PlaceFields
+      ...PlaceWarningsFields
       position
     }
   }
   ${PlaceFieldsFragmentDoc}
   ${WeatherFieldsFragmentDoc}
+  ${PlaceWarningsFieldsFragmentDoc}
 ` as unknown as DocumentNode<Types.RestorePlaceMutation, Types.RestorePlaceMutationVariables>;
 export const RenamePlaceDocument = /*#__PURE__*/ gql`
   mutation RenamePlace($id: ID!, $label: String!) {

@@ -7,6 +7,7 @@ export {
   AddPlaceDocument as ADD_PLACE_MUTATION,
   AddPlaceAtDocument as ADD_PLACE_AT_MUTATION,
   PlaceDayDocument as PLACE_DAY_QUERY,
+  PlaceWarningsDocument as PLACE_WARNINGS_QUERY,
   BriefingsDocument as BRIEFINGS_QUERY,
   DeleteAlertRuleDocument as DELETE_ALERT_RULE_MUTATION,
   DeleteBriefingDocument as DELETE_BRIEFING_MUTATION,
