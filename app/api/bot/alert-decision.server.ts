@@ -101,8 +101,15 @@ export function summariseNewRules(decisions: Decision[], newRules: ReadonlySet<s
   return [...rest, ...summaries];
 }
 
+/** A rule's soonest told window (epoch seconds). */
+const soonest = (decision: Decision) => Math.min(...decision.told.flatMap(({ matches }) => matches.map((match) => match.from)));
+
 function summaryOf(decisions: Decision[]): Decision {
-  const alerts = decisions.flatMap((decision) => decision.messages.filter((message) => message.kind === "ALERT"));
+  // Urgent rules first, then what comes soonest (rules made together have no order of their own).
+  const ordered = [...decisions].sort(
+    (a, b) => Number(b.told[0]!.pair.rule.urgent) - Number(a.told[0]!.pair.rule.urgent) || soonest(a) - soonest(b),
+  );
+  const alerts = ordered.flatMap((decision) => decision.messages.filter((message) => message.kind === "ALERT"));
   const { settings } = decisions[0]!.told[0]!.pair;
   const summary: NewMessage = {
     userId: settings.user_id,
