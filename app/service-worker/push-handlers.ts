@@ -28,17 +28,17 @@ export function installPushHandlers(worker: ServiceWorkerGlobalScope) {
   worker.addEventListener("push", (event) => {
     const payload = parsePayload(event);
     if (!payload) return;
-    event.waitUntil(
-      worker.registration.showNotification(payload.title, {
-        body: payload.body,
-        tag: payload.tag,
-        // A tick's summary replaces the one before under its tag: it is news again, so it alerts again.
-        renotify: payload.kind === "GROUP",
-        icon: ICON,
-        badge: ICON,
-        data: { url: payload.url },
-      }),
-    );
+    // `renotify` is in the Notifications standard and Chromium, not yet in TypeScript's DOM types.
+    const options: NotificationOptions & { renotify: boolean } = {
+      body: payload.body,
+      tag: payload.tag,
+      // A tick's summary replaces the one before under its tag: it is news again, so it alerts again.
+      renotify: payload.kind === "GROUP",
+      icon: ICON,
+      badge: ICON,
+      data: { url: payload.url },
+    };
+    event.waitUntil(worker.registration.showNotification(payload.title, options));
   });
 
   worker.addEventListener("notificationclick", (event) => {
