@@ -128,6 +128,10 @@ const envFields = z.object({
   OPEN_METEO_FORECAST_URL: baseUrl.default("https://api.open-meteo.com"),
   OPEN_METEO_GEOCODING_URL: baseUrl.default("https://geocoding-api.open-meteo.com"),
   OPEN_METEO_AIR_QUALITY_URL: baseUrl.default("https://air-quality-api.open-meteo.com"),
+  /** The US National Weather Service's API (official warnings for US places): `/alerts/active?point=` is appended. */
+  NWS_ALERTS_URL: baseUrl.default("https://api.weather.gov"),
+  /** MeteoAlarm's feeds (official warnings for its European members): `/feeds/meteoalarm-legacy-atom-<country>` is appended. */
+  METEOALARM_URL: baseUrl.default("https://feeds.meteoalarm.org"),
   /** A hosted GraphQL API to use instead of the embedded one (its full endpoint URL). */
   GRAPHQL_URL: httpUrl("expected the http(s) URL of a GraphQL endpoint, such as https://api.example.com/graphql").optional(),
   /** PostHog project key (public). Unset: analytics is off and no request leaves the browser. */

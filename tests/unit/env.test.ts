@@ -26,6 +26,8 @@ describe("parseEnv", () => {
       OPEN_METEO_FORECAST_URL: "https://api.open-meteo.com",
       OPEN_METEO_GEOCODING_URL: "https://geocoding-api.open-meteo.com",
       OPEN_METEO_AIR_QUALITY_URL: "https://air-quality-api.open-meteo.com",
+      NWS_ALERTS_URL: "https://api.weather.gov",
+      METEOALARM_URL: "https://feeds.meteoalarm.org",
       VAPID_SUBJECT: "mailto:admin@weatherbot.example",
       POSTHOG_HOST: "https://eu.i.posthog.com",
       LOG_LEVEL: "info",

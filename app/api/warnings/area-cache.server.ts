@@ -1,0 +1,59 @@
+import { LRUCache } from "lru-cache";
+import { asFeedError, type FeedError } from "./feed-error.server";
+
+/**
+ * One fetch per area and interval, shared by every place and user in the area: an lru-cache
+ * whose `fetch` also joins callers to a fetch already under way (in-flight de-duplication).
+ * A failure is kept a shorter while (the service is asked again soon, not on every call), and
+ * the area's last good answer is served meanwhile, marked stale, until it is `maxStaleMs` old.
+ */
+export type AreaResult<T> = { ok: true; value: T; fetchedAt: Date; stale: boolean } | { ok: false; error: FeedError };
+
+export type AreaCacheOptions<T> = {
+  load: (key: string) => Promise<T>;
+  /** How long an answer is fresh. */
+  ttlMs: number;
+  /** How long a failure is kept before the service is asked again. */
+  failureTtlMs: number;
+  /** How old a last good answer may be and still be served while the service fails. */
+  maxStaleMs: number;
+  /** Areas kept. */
+  max: number;
+  onSuccess?: (key: string) => void;
+  onFailure?: (key: string, error: FeedError) => void;
+  now?: () => Date;
+};
+
+export function createAreaCache<T extends object>(options: AreaCacheOptions<T>) {
+  const now = options.now ?? (() => new Date());
+  const lastGood = new LRUCache<string, { value: T; fetchedAt: Date }>({ max: options.max, ttl: options.maxStaleMs });
+  const cache = new LRUCache<string, AreaResult<T>>({
+    max: options.max,
+    ttl: options.ttlMs,
+    fetchMethod: async (key, _stale, { options: setOptions }) => {
+      try {
+        const value = await options.load(key);
+        const fetchedAt = now();
+        lastGood.set(key, { value, fetchedAt });
+        options.onSuccess?.(key);
+        return { ok: true, value, fetchedAt, stale: false };
+      } catch (error) {
+        const failure = asFeedError(error);
+        options.onFailure?.(key, failure);
+        setOptions.ttl = options.failureTtlMs;
+        const last = lastGood.get(key);
+        return last ? { ok: true, ...last, stale: true } : { ok: false, error: failure };
+      }
+    },
+  });
+  return {
+    async get(key: string): Promise<AreaResult<T>> {
+      return (await cache.fetch(key))!;
+    },
+    /** Forgets every answer (tests; a configuration change). */
+    clear() {
+      cache.clear();
+      lastGood.clear();
+    },
+  };
+}

@@ -1,0 +1,47 @@
+/**
+ * MeteoAlarm's members with a legacy Atom feed, by ISO 3166-1 alpha-2 code, and the name each
+ * feed has in its URL (`/feeds/meteoalarm-legacy-atom-<name>`). The list is the feeds' index of
+ * September 2026 (Czechia's feed is "czechia" there, no longer "czech-republic"; the United
+ * Kingdom's "united-kingdom", for places coded GB).
+ */
+export const METEOALARM_FEEDS: Readonly<Record<string, string>> = {
+  AD: "andorra",
+  AT: "austria",
+  BA: "bosnia-herzegovina",
+  BE: "belgium",
+  BG: "bulgaria",
+  CH: "switzerland",
+  CY: "cyprus",
+  CZ: "czechia",
+  DE: "germany",
+  DK: "denmark",
+  EE: "estonia",
+  ES: "spain",
+  FI: "finland",
+  FR: "france",
+  GB: "united-kingdom",
+  GR: "greece",
+  HR: "croatia",
+  HU: "hungary",
+  IE: "ireland",
+  IL: "israel",
+  IS: "iceland",
+  IT: "italy",
+  LT: "lithuania",
+  LU: "luxembourg",
+  LV: "latvia",
+  MD: "moldova",
+  ME: "montenegro",
+  MK: "republic-of-north-macedonia",
+  MT: "malta",
+  NL: "netherlands",
+  NO: "norway",
+  PL: "poland",
+  PT: "portugal",
+  RO: "romania",
+  RS: "serbia",
+  SE: "sweden",
+  SI: "slovenia",
+  SK: "slovakia",
+  UA: "ukraine",
+};
