@@ -46,7 +46,13 @@ export type Condition =
 
 export type PollenKind = "ALDER" | "BIRCH" | "GRASS" | "MUGWORT" | "OLIVE" | "RAGWEED";
 
-export type MessageKind = "BRIEFING" | "ALERT" | "ALL_CLEAR" | "SYSTEM";
+export type MessageKind =
+  | "BRIEFING"
+  | "ALERT"
+  | "ALL_CLEAR"
+  | "SYSTEM"
+  /** An official warning of a national weather service, for some of the user's places: issued, updated or over. */
+  | "WARNING";
 
 export type Weekday = "MON" | "TUE" | "WED" | "THU" | "FRI" | "SAT" | "SUN";
 

@@ -49,7 +49,31 @@ export type AirQualityScale = "EUROPEAN" | "US";
 
 export type PollenKind = "ALDER" | "BIRCH" | "GRASS" | "MUGWORT" | "OLIVE" | "RAGWEED";
 
-export type MessageKind = "BRIEFING" | "ALERT" | "ALL_CLEAR" | "SYSTEM";
+export type MessageKind =
+  | "BRIEFING"
+  | "ALERT"
+  | "ALL_CLEAR"
+  | "SYSTEM"
+  /** An official warning of a national weather service, for some of the user's places: issued, updated or over. */
+  | "WARNING";
+
+/**
+ * CAP 1.2 severity of an official warning: EXTREME (extraordinary threat to life or property), SEVERE
+ * (significant threat), MODERATE, MINOR, or UNKNOWN (the service gave none the app knows).
+ */
+export type WarningSeverity = "EXTREME" | "SEVERE" | "MODERATE" | "MINOR" | "UNKNOWN";
+
+/** CAP 1.2 urgency of an official warning: when to act. */
+export type WarningUrgency = "IMMEDIATE" | "EXPECTED" | "FUTURE" | "PAST" | "UNKNOWN";
+
+/** What a WARNING message tells of its warning. */
+export type WarningChange =
+  /** The user hears of the warning for the first time. */
+  | "ISSUED"
+  /** The service changed the warning (a new CAP message replaced the one told). */
+  | "UPDATED"
+  /** The service cancelled it, it expired, or it no longer concerns the user's places. */
+  | "CLEARED";
 
 export type Weekday = "MON" | "TUE" | "WED" | "THU" | "FRI" | "SAT" | "SUN";
 
@@ -152,6 +176,20 @@ export type MessageFieldsFragment = {
       maxGusts: number | null;
       place: { id: string; label: string; timeZone: string };
     }> | null;
+    warning: {
+      warningId: string;
+      change: WarningChange;
+      service: string;
+      severity: WarningSeverity;
+      urgency: WarningUrgency;
+      area: string;
+      sent: string | null;
+      onset: string | null;
+      expires: string | null;
+      web: string | null;
+      texts: Array<{ language: string; event: string; headline: string | null; description: string | null; instruction: string | null }>;
+      places: Array<{ id: string; label: string; timeZone: string }>;
+    } | null;
   } | null;
 };
 
@@ -197,6 +235,26 @@ export type InboxQuery = {
           maxGusts: number | null;
           place: { id: string; label: string; timeZone: string };
         }> | null;
+        warning: {
+          warningId: string;
+          change: WarningChange;
+          service: string;
+          severity: WarningSeverity;
+          urgency: WarningUrgency;
+          area: string;
+          sent: string | null;
+          onset: string | null;
+          expires: string | null;
+          web: string | null;
+          texts: Array<{
+            language: string;
+            event: string;
+            headline: string | null;
+            description: string | null;
+            instruction: string | null;
+          }>;
+          places: Array<{ id: string; label: string; timeZone: string }>;
+        } | null;
       } | null;
     }>;
   };
@@ -456,6 +514,20 @@ export type MessageReceivedSubscription = {
         maxGusts: number | null;
         place: { id: string; label: string; timeZone: string };
       }> | null;
+      warning: {
+        warningId: string;
+        change: WarningChange;
+        service: string;
+        severity: WarningSeverity;
+        urgency: WarningUrgency;
+        area: string;
+        sent: string | null;
+        onset: string | null;
+        expires: string | null;
+        web: string | null;
+        texts: Array<{ language: string; event: string; headline: string | null; description: string | null; instruction: string | null }>;
+        places: Array<{ id: string; label: string; timeZone: string }>;
+      } | null;
     } | null;
   };
 };
@@ -515,6 +587,20 @@ export type RestoreMessageMutation = {
         maxGusts: number | null;
         place: { id: string; label: string; timeZone: string };
       }> | null;
+      warning: {
+        warningId: string;
+        change: WarningChange;
+        service: string;
+        severity: WarningSeverity;
+        urgency: WarningUrgency;
+        area: string;
+        sent: string | null;
+        onset: string | null;
+        expires: string | null;
+        web: string | null;
+        texts: Array<{ language: string; event: string; headline: string | null; description: string | null; instruction: string | null }>;
+        places: Array<{ id: string; label: string; timeZone: string }>;
+      } | null;
     } | null;
   };
 };
@@ -948,6 +1034,20 @@ export type SendBriefingNowMutation = {
         maxGusts: number | null;
         place: { id: string; label: string; timeZone: string };
       }> | null;
+      warning: {
+        warningId: string;
+        change: WarningChange;
+        service: string;
+        severity: WarningSeverity;
+        urgency: WarningUrgency;
+        area: string;
+        sent: string | null;
+        onset: string | null;
+        expires: string | null;
+        web: string | null;
+        texts: Array<{ language: string; event: string; headline: string | null; description: string | null; instruction: string | null }>;
+        places: Array<{ id: string; label: string; timeZone: string }>;
+      } | null;
     } | null;
   };
 };
@@ -1124,6 +1224,30 @@ export const MessageFieldsFragmentDoc = /*#__PURE__*/ gql`
         rainFrom
         rainProbability
         maxGusts
+      }
+      warning {
+        warningId
+        change
+        service
+        severity
+        urgency
+        area
+        sent
+        onset
+        expires
+        texts {
+          language
+          event
+          headline
+          description
+          instruction
+        }
+        places {
+          id
+          label
+          timeZone
+        }
+        web
       }
     }
   }

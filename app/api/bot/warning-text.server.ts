@@ -1,0 +1,110 @@
+import {
+  MAX_WARNING_TEXTS,
+  pickWarningText,
+  WARNING_CONTENT_VERSION,
+  type ContentPlace,
+  type MessageContent,
+  type WarningContent,
+  type WarningContentText,
+} from "../../shared/message-content";
+import type { WarningChange, WarningSeverity, WarningUrgency } from "../../shared/schema-enums.generated";
+import { WARNING_DESCRIPTION_CHARS, WARNING_INSTRUCTION_CHARS } from "../../shared/message-wording";
+import type { PlaceTable } from "../db/tables";
+import type { OfficialWarning } from "../warnings/official-warnings.server";
+import { LOCALE_OF } from "./texts.server";
+import { wordFor, type ReaderSettings } from "./message-words.server";
+
+/** The longest event name, credit and area kept (a feed's text is the feed's: it is bounded here). */
+const SHORT_TEXT_CHARS = 200;
+
+/** At most `most` characters of a feed's text (null for none): what content keeps of it. */
+function bounded(text: string | null | undefined, most: number): string | null {
+  if (!text) return null;
+  const trimmed = text.trim();
+  if (trimmed === "") return null;
+  return trimmed.length <= most ? trimmed : `${trimmed.slice(0, most - 1).trimEnd()}…`;
+}
+
+const SEVERITIES: Record<OfficialWarning["severity"], WarningSeverity> = {
+  Extreme: "EXTREME",
+  Severe: "SEVERE",
+  Moderate: "MODERATE",
+  Minor: "MINOR",
+  Unknown: "UNKNOWN",
+};
+const URGENCIES: Record<OfficialWarning["urgency"], WarningUrgency> = {
+  Immediate: "IMMEDIATE",
+  Expected: "EXPECTED",
+  Future: "FUTURE",
+  Past: "PAST",
+  Unknown: "UNKNOWN",
+};
+
+/**
+ * The texts a warning's content keeps: the block each language of the app reads (as the layer
+ * and the browser choose, pickWarningText), in the service's order, each bounded.
+ */
+export function warningTexts(texts: OfficialWarning["texts"]): WarningContentText[] {
+  const chosen = new Set(Object.values(LOCALE_OF).map((locale) => pickWarningText(texts, locale)));
+  return texts
+    .filter((text) => chosen.has(text))
+    .slice(0, MAX_WARNING_TEXTS)
+    .map((text) => ({
+      language: bounded(text.language, 35) ?? "en-US",
+      event: bounded(text.event, SHORT_TEXT_CHARS) ?? "",
+      headline: bounded(text.headline, WARNING_INSTRUCTION_CHARS),
+      description: bounded(text.description, WARNING_DESCRIPTION_CHARS),
+      instruction: bounded(text.instruction, WARNING_INSTRUCTION_CHARS),
+    }));
+}
+
+export const contentPlace = (place: Pick<PlaceTable, "id" | "label" | "time_zone">): ContentPlace => ({
+  id: place.id,
+  label: place.label,
+  timeZone: place.time_zone,
+});
+
+/** A warning as a message tells it, at the places of the user it concerns. */
+export function warningContent(warning: OfficialWarning, places: readonly PlaceTable[], change: WarningChange): WarningContent {
+  return {
+    warningId: warning.id,
+    change,
+    service: bounded(warning.service, SHORT_TEXT_CHARS) ?? "",
+    severity: SEVERITIES[warning.severity] ?? "UNKNOWN",
+    urgency: URGENCIES[warning.urgency] ?? "UNKNOWN",
+    area: bounded(warning.area, WARNING_INSTRUCTION_CHARS) ?? "",
+    sent: warning.sent,
+    onset: warning.onset,
+    expires: warning.expires,
+    texts: warningTexts(
+      warning.texts.length > 0
+        ? warning.texts
+        : [
+            {
+              language: warning.language,
+              event: warning.event,
+              headline: warning.headline,
+              description: warning.description,
+              instruction: warning.instruction,
+            },
+          ],
+    ),
+    places: places.map(contentPlace),
+    web: bounded(warning.web, 500),
+  };
+}
+
+/** Extreme and severe warnings reach the user in quiet hours too; their end, and lesser ones, wait. */
+export const isUrgentWarning = (warning: Pick<WarningContent, "severity" | "change">) =>
+  warning.change !== "CLEARED" && (warning.severity === "EXTREME" || warning.severity === "SEVERE");
+
+/** A WARNING's content and its text for the user now (stored beside it: what older readers of the row see). */
+export function warningMessage(warning: WarningContent, settings: ReaderSettings) {
+  const content: MessageContent = {
+    version: WARNING_CONTENT_VERSION,
+    kind: "WARNING",
+    place: warning.places[0] ?? null,
+    warning,
+  };
+  return { ...wordFor(content, settings), content };
+}
