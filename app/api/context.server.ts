@@ -7,6 +7,7 @@ import type { AlertService } from "./bot/alerts.server";
 import type { BriefingService } from "./bot/briefings.server";
 import type { Inbox } from "./bot/inbox.server";
 import type { PushService } from "./bot/push.server";
+import type { WarningAlertService } from "./bot/warning-alerts.server";
 import type { Db } from "./db/database.server";
 import type { ReadCache } from "./db/read-cache.server";
 import { apiError, unauthenticated } from "./errors.server";
@@ -19,6 +20,7 @@ import type { AirQualityService } from "./weather/air-quality-service.server";
 import type { ForecastService } from "./weather/forecast-service.server";
 import type { OpenMeteoClient } from "./weather/open-meteo.server";
 import type { RecentLocations } from "./weather/recent-locations.server";
+import type { OfficialWarnings } from "./warnings/official-warnings.server";
 
 /** What lives as long as the API: shared by every request. */
 export type ApiServices = {
@@ -47,6 +49,10 @@ export type ApiServices = {
   inbox: Inbox;
   briefings: BriefingService;
   alerts: AlertService;
+  /** The national weather services' official warnings for places, fetched per area and shared (decision 022). */
+  warnings: OfficialWarnings;
+  /** Official warnings told as WARNING messages in each engine pass (decision 023). */
+  warningAlerts: WarningAlertService;
   push: PushService;
   vapidPublicKey: string;
   /** What the API counts for /metrics (nothing unless the server gives it a registry). */

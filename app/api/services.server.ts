@@ -8,6 +8,7 @@ import { createAlertService } from "./bot/alerts.server";
 import { createBriefingService } from "./bot/briefings.server";
 import { createInbox, type Inbox } from "./bot/inbox.server";
 import { createPushService, loadVapidKeys, type PushService } from "./bot/push.server";
+import { createWarningAlertService } from "./bot/warning-alerts.server";
 import type { ApiServices } from "./context.server";
 import type { ChangeTracker } from "./db/change-tracker.server";
 import { databaseTarget, openDatabase, type DatabaseDialect, type Db } from "./db/database.server";
@@ -18,6 +19,7 @@ import { createPlaceLists } from "./schema/places.server";
 import { createAirQualityService } from "./weather/air-quality-service.server";
 import { createForecastService } from "./weather/forecast-service.server";
 import { createOpenMeteoClient } from "./weather/open-meteo.server";
+import { createOfficialWarnings } from "./warnings/official-warnings.server";
 import { createRecentLocations } from "./weather/recent-locations.server";
 
 /** The API's database and what lives as long as the API on it. */
@@ -43,11 +45,17 @@ export async function openServices(config: ApiConfig): Promise<OpenedServices> {
   // Its follower only hands new rows to subscribers, which no kept answer depends on.
   const inbox = createInbox(db, now, { followDb: changes.reads.exempt(db) });
   const vapid = loadVapidKeys(path.resolve(config.dataDir));
+  const pushSubject = config.pushSubject ?? "mailto:admin@weatherbot.example";
+  const warnings = createOfficialWarnings({
+    env: { NWS_ALERTS_URL: config.nwsAlertsUrl, METEOALARM_URL: config.meteoAlarmUrl, VAPID_SUBJECT: pushSubject },
+    // A test's clock, when it has one, also ages the answers kept per area.
+    now: config.now,
+  });
   const push = createPushService({
     db,
     now,
     vapid,
-    subject: config.pushSubject ?? "mailto:admin@weatherbot.example",
+    subject: pushSubject,
     endpointPolicy: { allowLoopback: config.pushAllowLoopback ?? false },
     metrics,
   });
@@ -64,6 +72,8 @@ export async function openServices(config: ApiConfig): Promise<OpenedServices> {
     inbox,
     briefings: createBriefingService({ db, inbox, forecasts: weather.forecasts, now }),
     alerts: createAlertService({ db, inbox, forecasts: weather.forecasts, airQuality: weather.airQuality, now }),
+    warnings,
+    warningAlerts: createWarningAlertService({ db, inbox, warnings, now }),
     push,
     vapidPublicKey: vapid.publicKey,
     loginGuard: createLoginGuard(rateLimits),

@@ -194,6 +194,8 @@ export async function createAppServer(env: ServerEnv, assets: AssetSource): Prom
         openMeteoForecastUrl: env.OPEN_METEO_FORECAST_URL,
         openMeteoGeocodingUrl: env.OPEN_METEO_GEOCODING_URL,
         openMeteoAirQualityUrl: env.OPEN_METEO_AIR_QUALITY_URL,
+        nwsAlertsUrl: env.NWS_ALERTS_URL,
+        meteoAlarmUrl: env.METEOALARM_URL,
         pushSubject: env.VAPID_SUBJECT,
         pushAllowLoopback: env.PUSH_ALLOW_LOOPBACK,
         passwordHashCost: env.PASSWORD_HASH_COST,

@@ -17,12 +17,38 @@ import { wordFor, type ReaderSettings } from "./message-words.server";
 /** The longest event name, credit and area kept (a feed's text is the feed's: it is bounded here). */
 const SHORT_TEXT_CHARS = 200;
 
-/** At most `most` characters of a feed's text (null for none): what content keeps of it. */
+/**
+ * Whether a character is one no message shows: control characters but line breaks and tabs
+ * (PostgreSQL refuses NUL in text), bidirectional overrides and isolates (they turn the text
+ * around them), lone surrogates.
+ */
+function unshown(char: string): boolean {
+  const code = char.codePointAt(0)!;
+  if (char === "\n" || char === "\t") return false;
+  return (
+    code < 0x20 ||
+    (code >= 0x7f && code <= 0x9f) ||
+    (code >= 0x202a && code <= 0x202e) ||
+    (code >= 0x2066 && code <= 0x2069) ||
+    (code >= 0xd800 && code <= 0xdfff)
+  );
+}
+
+/** At most `most` characters of a feed's text (null for none), without what no message shows: what content keeps of it. */
 function bounded(text: string | null | undefined, most: number): string | null {
   if (!text) return null;
-  const trimmed = text.trim();
+  // A megabyte of headline is read no further than the message could show of it.
+  const trimmed = [...text.slice(0, most * 4)]
+    .filter((char) => !unshown(char))
+    .join("")
+    .trim();
   if (trimmed === "") return null;
-  return trimmed.length <= most ? trimmed : `${trimmed.slice(0, most - 1).trimEnd()}…`;
+  if (trimmed.length <= most) return trimmed;
+  // Not between the halves of a character outside the BMP.
+  return `${trimmed
+    .slice(0, most - 1)
+    .replace(/[\ud800-\udbff]$/, "")
+    .trimEnd()}…`;
 }
 
 const SEVERITIES: Record<OfficialWarning["severity"], WarningSeverity> = {
