@@ -2,7 +2,7 @@ import type { Transaction } from "kysely";
 import type { Db } from "../db/database.server";
 import type { Database, MessageTable, PlaceTable, SettingsTable, WarningStateTable } from "../db/tables";
 import { apiLog } from "../log.server";
-import type { OfficialWarnings, WarningsOutcome } from "../warnings/official-warnings.server";
+import type { OfficialWarnings, WarningPlace, WarningsOutcome } from "../warnings/official-warnings.server";
 import type { Inbox } from "./inbox.server";
 import { inScope, type UserScope } from "./shard-ranges";
 import { LOCALE_OF } from "./texts.server";
@@ -119,14 +119,7 @@ async function answersFor(
   for (const { settings, places } of users.values()) {
     const language = LOCALE_OF[settings.language] ?? "en-US";
     for (const place of places) {
-      const asked = {
-        latitude: place.latitude,
-        longitude: place.longitude,
-        countryCode: place.country_code,
-        name: place.name,
-        admin1: place.admin1,
-      };
-      const coverage = warnings.coverage(asked);
+      const coverage = warnings.coverage(warningPlace(place));
       if (!coverage.covered) continue;
       const key = JSON.stringify([coverage.areaKey, place.latitude, place.longitude, place.name, place.admin1, language]);
       const question = questions.get(key);
@@ -139,16 +132,22 @@ async function answersFor(
   const workers = Array.from({ length: Math.min(CONCURRENT_ANSWERS, queue.length) }, async () => {
     for (let question = queue.shift(); question; question = queue.shift()) {
       const { place, language, placeIds } = question;
-      const outcome = await warnings.warningsFor(
-        { latitude: place.latitude, longitude: place.longitude, countryCode: place.country_code, name: place.name, admin1: place.admin1 },
-        language,
-      );
+      const outcome = await warnings.warningsFor(warningPlace(place), language);
       for (const placeId of placeIds) answers.set(placeId, outcome);
     }
   });
   await Promise.all(workers);
   return answers;
 }
+
+/** A saved place as the warnings layer reads it. */
+const warningPlace = (place: PlaceTable): WarningPlace => ({
+  latitude: place.latitude,
+  longitude: place.longitude,
+  countryCode: place.country_code,
+  name: place.name,
+  admin1: place.admin1,
+});
 
 type Trx = Transaction<Database>;
 

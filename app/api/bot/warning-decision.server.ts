@@ -4,7 +4,7 @@ import type { WarningChange } from "../../shared/schema-enums.generated";
 import type { PlaceTable, SettingsTable, WarningStateTable } from "../db/tables";
 import type { OfficialWarning, WarningsOutcome } from "../warnings/official-warnings.server";
 import type { NewMessage } from "./inbox.server";
-import { contentPlace, isUrgentWarning, warningContent, warningMessage } from "./warning-text.server";
+import { contentPlace, warningContent, warningMessage } from "./warning-text.server";
 
 /** One user's places with what the warnings layer answered for each (none: no service covers it), and what they were told. */
 export type UserWarnings = {
@@ -172,17 +172,7 @@ function tell(
   const warningId = state?.warning_id ?? warningKeyPart(warning.id);
   const messageId = warningKeyPart(warning.messageId);
   const content = warningContent(warning, places, change);
-  const words = warningMessage(content, user.settings);
-  decision.messages.push({
-    userId: user.userId,
-    kind: "WARNING",
-    title: words.title,
-    body: words.body,
-    content: words.content,
-    urgent: isUrgentWarning(content),
-    placeId: places[0]!.id,
-    dedupeKey: warningMessageKey(user.userId, warningId, messageId),
-  });
+  decision.messages.push(warningMessage(user.userId, content, user.settings, warningMessageKey(user.userId, warningId, messageId)));
   decision.saved.push({
     user_id: user.userId,
     warning_id: warningId,
@@ -212,16 +202,8 @@ function clear(
     change: "CLEARED",
     places: places.length > 0 ? places.map(contentPlace) : content.places,
   };
-  const words = warningMessage(cleared, user.settings);
-  decision.messages.push({
-    userId: user.userId,
-    kind: "WARNING",
-    title: words.title,
-    body: words.body,
-    content: words.content,
-    urgent: false,
-    placeId: cleared.places[0]?.id ?? null,
-    dedupeKey: warningClearedKey(user.userId, state.warning_id, state.issued_id),
-  });
+  decision.messages.push(
+    warningMessage(user.userId, cleared, user.settings, warningClearedKey(user.userId, state.warning_id, state.issued_id)),
+  );
   decision.saved.push({ ...state, content: JSON.stringify(cleared), cleared_at: now.toISOString() });
 }

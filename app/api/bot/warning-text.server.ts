@@ -11,6 +11,7 @@ import type { WarningChange, WarningSeverity, WarningUrgency } from "../../share
 import { WARNING_DESCRIPTION_CHARS, WARNING_INSTRUCTION_CHARS } from "../../shared/message-wording";
 import type { PlaceTable } from "../db/tables";
 import type { OfficialWarning } from "../warnings/official-warnings.server";
+import type { NewMessage } from "./inbox.server";
 import { LOCALE_OF } from "./texts.server";
 import { wordFor, type ReaderSettings } from "./message-words.server";
 
@@ -124,13 +125,26 @@ export function warningContent(warning: OfficialWarning, places: readonly PlaceT
 export const isUrgentWarning = (warning: Pick<WarningContent, "severity" | "change">) =>
   warning.change !== "CLEARED" && (warning.severity === "EXTREME" || warning.severity === "SEVERE");
 
-/** A WARNING's content and its text for the user now (stored beside it: what older readers of the row see). */
-export function warningMessage(warning: WarningContent, settings: ReaderSettings) {
+/**
+ * The WARNING message telling `warning` to its user: its content, and its text for them now (stored
+ * beside it: what readers that cannot word the content see); urgent as isUrgentWarning says.
+ */
+export function warningMessage(userId: string, warning: WarningContent, settings: ReaderSettings, dedupeKey: string): NewMessage {
   const content: MessageContent = {
     version: WARNING_CONTENT_VERSION,
     kind: "WARNING",
     place: warning.places[0] ?? null,
     warning,
   };
-  return { ...wordFor(content, settings), content };
+  const { title, body } = wordFor(content, settings);
+  return {
+    userId,
+    kind: "WARNING",
+    title,
+    body,
+    content,
+    urgent: isUrgentWarning(warning),
+    placeId: warning.places[0]?.id ?? null,
+    dedupeKey,
+  };
 }
