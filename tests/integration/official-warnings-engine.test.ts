@@ -139,11 +139,15 @@ async function start(at: string, options: { dataDir?: string; databaseUrl?: stri
   return { t, clock };
 }
 
+/** Each user's session token, by user id. */
+const tokens = new Map<string, string>();
+
 /** A user with these places (written straight to the database: a searched place would do the same), in a language. */
 async function userWith(t: TestApi, places: PlaceSpec[], language = "EN_US") {
   const token = await t.signUp();
   const me = await t.gql<{ me: { id: string } }>("{ me { id } }", {}, { token });
   const userId = me.data!.me.id;
+  tokens.set(userId, token);
   const { db } = t.api.services;
   await db.updateTable("settings").set({ language, time_zone: "UTC" }).where("user_id", "=", userId).execute();
   for (const [position, place] of places.entries()) {
@@ -251,6 +255,33 @@ describe("official warnings in the inbox", () => {
       ]);
       expect((await warningMessages(db, german)).map((message) => message.change)).toEqual(["ISSUED", "UPDATED", "CLEARED"]);
       expect(new Set((await warningMessages(db)).map((message) => message.dedupe_key)).size).toBe(6);
+
+      // The inbox serves them with their content, worded for the reader as they are now.
+      const inbox = await t.gql<{ messages: { edges: Array<{ kind: string; title: string; urgent: boolean; content: MessageContent }> } }>(
+        `{ messages(first: 5) { edges { kind title urgent content { version kind place { label } warning {
+            warningId change service severity urgency area sent onset expires web
+            texts { language event headline description instruction } places { id label timeZone } } } } } }`,
+        {},
+        { token: tokens.get(german)! },
+      );
+      expect(inbox.errors).toBeUndefined();
+      const [cleared, , issued] = inbox.data!.messages.edges;
+      expect(cleared).toMatchObject({ kind: "WARNING", title: "Warnung aufgehoben: Tornado Watch — Office", urgent: false });
+      expect(issued!.content).toMatchObject({
+        version: 4,
+        kind: "WARNING",
+        place: { label: "Office" },
+        warning: {
+          warningId: WATCH_ID,
+          change: "ISSUED",
+          service: "US National Weather Service",
+          severity: "EXTREME",
+          urgency: "FUTURE",
+          expires: "2025-11-26T00:00:00.000Z",
+          texts: [{ language: "en-US", event: "Tornado Watch" }],
+          places: [{ label: "Office", timeZone: "America/Chicago" }],
+        },
+      });
     } finally {
       await rm(dataDir, { recursive: true, force: true });
     }
