@@ -222,11 +222,7 @@ describe("a warning's content", () => {
       places: [{ id: "p", label: "Home", timeZone: "Europe/Brussels" }],
     });
     // What no text should hold (PostgreSQL refuses NUL; overrides turn text around) is left out.
-    const hostile = warningContent(
-      { ...warning([text("en-GB")]), service: "A\u0000B\u202eC", area: "x\u0007y\ud800" },
-      [place],
-      "ISSUED",
-    );
+    const hostile = warningContent({ ...warning([text("en-GB")]), service: "A\u0000B\u202eC", area: "x\u0007y\ud800" }, [place], "ISSUED");
     expect([hostile.service, hostile.area]).toEqual(["ABC", "xy"]);
     // Only Dutch: everyone reads the first.
     expect(warningTexts([text("nl-BE")]).map((each) => each.language)).toEqual(["nl-BE"]);
