@@ -17,11 +17,12 @@ export type ApiConfig = {
   /** Open-Meteo's air-quality API base (OPEN_METEO_AIR_QUALITY_URL). */
   openMeteoAirQualityUrl: string;
   /**
-   * The official warnings' services (NWS_ALERTS_URL, METEOALARM_URL; decision 022). Unset: the public services, as
-   * the environment's defaults; a test that reads warnings points them at its loopback fake.
+   * The official-warning services' bases (NWS_ALERTS_URL, METEOALARM_URL). Required, like the forecast's: every caller
+   * (the server from its environment, a test or bench from its fake) says where they are, so nothing reaches the real
+   * services by default.
    */
-  nwsAlertsUrl?: string;
-  meteoAlarmUrl?: string;
+  nwsAlertsUrl: string;
+  meteoAlarmUrl: string;
   now?: () => Date;
   /** VAPID "subject": a mailto: or https: contact for push services. */
   pushSubject?: string;

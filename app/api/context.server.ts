@@ -8,6 +8,7 @@ import type { BriefingService } from "./bot/briefings.server";
 import type { Inbox } from "./bot/inbox.server";
 import type { PushBatch } from "./bot/push-batch.server";
 import type { PushService } from "./bot/push.server";
+import type { WarningAlertService } from "./bot/warning-alerts.server";
 import type { Db } from "./db/database.server";
 import type { ReadCache } from "./db/read-cache.server";
 import { apiError, unauthenticated } from "./errors.server";
@@ -49,11 +50,13 @@ export type ApiServices = {
   inbox: Inbox;
   briefings: BriefingService;
   alerts: AlertService;
+  /** The national weather services' official warnings for places, fetched per area and shared (decision 022). */
+  warnings: OfficialWarnings;
+  /** Official warnings told as WARNING messages in each engine pass (decision 023). */
+  warningAlerts: WarningAlertService;
   push: PushService;
   /** Published messages on their way to push, a tick's together (the engine holds it over a pass). */
   pushBatch: PushBatch;
-  /** Official warnings of the national weather services, fetched per area and shared (decision 022). */
-  warnings: OfficialWarnings;
   vapidPublicKey: string;
   /** What the API counts for /metrics (nothing unless the server gives it a registry). */
   metrics: ApiMetrics;

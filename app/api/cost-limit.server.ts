@@ -24,8 +24,9 @@ import { CONDITIONS, WEEKDAYS } from "../shared/enum-values";
 
 /**
  * What an operation may cost: every field counts 1, and everything under a list counts once
- * per item. The app's largest operation (20 places with 48 hours and 7 days of weather)
- * costs ≈ 8 200, and a unit test keeps every app operation under a quarter of the limit;
+ * per item (of a message's content, only its dearest kind's parts: EXCLUSIVE_FIELDS). The
+ * app's largest operation (20 places with 48 hours and 7 days of weather) costs ≈ 8 200,
+ * and a unit test keeps every app operation under a quarter of the limit;
  * one request cannot ask for megabytes (15 aliases of 20 places × 168 hours × 13 fields
  * cost ≈ 700 000).
  */
@@ -70,6 +71,24 @@ export const LIST_SIZES: Record<string, ListSize> = {
   "AlertRule.conditions": { max: CONDITIONS.length },
   "AlertRule.activeDays": { max: WEEKDAYS.length },
   "Query.previewAlertRule": { max: MAX_PLACES * PREVIEW_MATCHES_PER_PLACE },
+  // One language of the app each at most (message-content.ts keeps no more).
+  "MessageWarning.texts": { max: 4 },
+  "MessageWarning.places": { max: MAX_PLACES },
+};
+
+/**
+ * Types whose fields come in groups of which an answer fills one at most: such an object
+ * costs its other fields and its dearest group, not every group. A message's content is one
+ * kind's (message-content.ts, written only by the bot): an alert's windows, a briefing's
+ * places or a warning, never two of them; counting all three would charge every message of
+ * an inbox page for a briefing's 20 places, an alert's 20 and a warning's 20.
+ */
+export const EXCLUSIVE_FIELDS: Record<string, ReadonlyArray<readonly string[]>> = {
+  MessageContent: [
+    ["ruleName", "metric", "comparator", "threshold", "from", "to", "peakAt", "peakValue", "condition", "aqiScale", "alertPlaces"],
+    ["briefingName", "period", "places"],
+    ["warning"],
+  ],
 };
 
 /** Every coordinate `Type.field` whose items the table must size: list fields, and fields sized there on purpose. */
@@ -125,6 +144,10 @@ export function operationCosts(schema: GraphQLSchema, document: DocumentNode): A
 
   function selectionCost(selectionSet: SelectionSetNode, parent: GraphQLCompositeType): number {
     let cost = 0;
+    // Fields of exclusive groups (see EXCLUSIVE_FIELDS) are summed per group; only the dearest group counts.
+    // What fragments select counts in full: the fallback is never cheaper than the truth.
+    const groups = EXCLUSIVE_FIELDS[parent.name];
+    const groupCosts = groups ? groups.map(() => 0) : [];
     for (const selection of selectionSet.selections) {
       if (selection.kind === Kind.FRAGMENT_SPREAD) {
         cost += fragmentCost(selection.name.value);
@@ -132,16 +155,19 @@ export function operationCosts(schema: GraphQLSchema, document: DocumentNode): A
         const type = selection.typeCondition ? schema.getType(selection.typeCondition.name.value) : parent;
         if (type && isCompositeType(type)) cost += selectionCost(selection.selectionSet, type);
       } else {
-        cost += 1;
-        if (!("getFields" in parent)) continue; // unions have only __typename
-        const field = parent.getFields()[selection.name.value];
-        if (!field) continue;
-        const type = getNamedType(field.type);
-        const children = selection.selectionSet && isCompositeType(type) ? selectionCost(selection.selectionSet, type) : 0;
-        cost += children * sizeOf(`${parent.name}.${field.name}`, field, selection.arguments);
+        let fieldCost = 1;
+        const field = "getFields" in parent ? parent.getFields()[selection.name.value] : undefined; // unions have only __typename
+        if (field) {
+          const type = getNamedType(field.type);
+          const children = selection.selectionSet && isCompositeType(type) ? selectionCost(selection.selectionSet, type) : 0;
+          fieldCost += children * sizeOf(`${parent.name}.${field.name}`, field, selection.arguments);
+        }
+        const group = groups?.findIndex((names) => names.includes(selection.name.value)) ?? -1;
+        if (group >= 0) groupCosts[group]! += fieldCost;
+        else cost += fieldCost;
       }
     }
-    return cost;
+    return cost + Math.max(0, ...groupCosts);
   }
 
   const roots = { query: schema.getQueryType(), mutation: schema.getMutationType(), subscription: schema.getSubscriptionType() };

@@ -9,6 +9,7 @@ import { createBriefingService } from "./bot/briefings.server";
 import { createInbox, type Inbox } from "./bot/inbox.server";
 import { createPushBatch, type PushBatch } from "./bot/push-batch.server";
 import { createPushService, loadVapidKeys, type PushService } from "./bot/push.server";
+import { createWarningAlertService } from "./bot/warning-alerts.server";
 import type { ApiServices } from "./context.server";
 import type { ChangeTracker } from "./db/change-tracker.server";
 import { databaseTarget, openDatabase, type DatabaseDialect, type Db } from "./db/database.server";
@@ -46,6 +47,11 @@ export async function openServices(config: ApiConfig): Promise<OpenedServices> {
   const inbox = createInbox(db, now, { followDb: changes.reads.exempt(db) });
   const vapid = loadVapidKeys(path.resolve(config.dataDir));
   const pushSubject = config.pushSubject ?? "mailto:admin@weatherbot.example";
+  const warnings = createOfficialWarnings({
+    env: { NWS_ALERTS_URL: config.nwsAlertsUrl, METEOALARM_URL: config.meteoAlarmUrl, VAPID_SUBJECT: pushSubject },
+    // A test's clock, when it has one, also ages the answers kept per area.
+    now: config.now,
+  });
   const push = createPushService({
     db,
     now,
@@ -67,9 +73,10 @@ export async function openServices(config: ApiConfig): Promise<OpenedServices> {
     inbox,
     briefings: createBriefingService({ db, inbox, forecasts: weather.forecasts, now }),
     alerts: createAlertService({ db, inbox, forecasts: weather.forecasts, airQuality: weather.airQuality, now }),
+    warnings,
+    warningAlerts: createWarningAlertService({ db, inbox, warnings, now }),
     push,
     pushBatch,
-    warnings: createOfficialWarnings({ env: warningsEnv(config, pushSubject), now }),
     vapidPublicKey: vapid.publicKey,
     loginGuard: createLoginGuard(rateLimits),
     hashSlots: createHashSlots(),
@@ -94,18 +101,6 @@ function weatherServices(config: ApiConfig, db: Db, changes: ChangeTracker, now:
   const forecasts = createForecastService({ client: openMeteo, db: changes.reads.exempt(db), now, metrics });
   const airQuality = createAirQualityService({ client: openMeteo, db: changes.reads.exempt(db), now, metrics });
   return { openMeteo, forecasts, airQuality };
-}
-
-/**
- * The official-warnings layer's settings (decision 022) from the API's config, as the environment's names; unset, the
- * environment's defaults (app/lib/env.server.ts): the public services. The push contact is the one the NWS asks for.
- */
-function warningsEnv(config: ApiConfig, contact: string) {
-  return {
-    NWS_ALERTS_URL: config.nwsAlertsUrl ?? "https://api.weather.gov",
-    METEOALARM_URL: config.meteoAlarmUrl ?? "https://feeds.meteoalarm.org",
-    VAPID_SUBJECT: contact,
-  };
 }
 
 /**

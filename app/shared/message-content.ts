@@ -1,4 +1,14 @@
-import type { AirQualityScale, AlertMetric, BriefingPeriod, Comparator, Condition, MessageKind } from "./schema-enums.generated";
+import type {
+  AirQualityScale,
+  AlertMetric,
+  BriefingPeriod,
+  Comparator,
+  Condition,
+  MessageKind,
+  WarningChange,
+  WarningSeverity,
+  WarningUrgency,
+} from "./schema-enums.generated";
 
 /**
  * What a bot message says, as data: worded only when read, in the reader's language, units,
@@ -7,7 +17,7 @@ import type { AirQualityScale, AlertMetric, BriefingPeriod, Comparator, Conditio
  * mm, cm of snow); times are ISO instants. A message whose content is null (written before
  * content existed, or a SYSTEM message) is shown by its stored title and body.
  */
-export const MESSAGE_CONTENT_VERSION = 3;
+export const MESSAGE_CONTENT_VERSION = 4;
 
 /** Metrics a version-1 reader cannot word: their messages are version 2, which such a reader leaves to the stored text. */
 const SINCE_VERSION_2: ReadonlySet<string> = new Set<AlertMetric>(["RAIN_SOON", "AQI"]);
@@ -25,6 +35,12 @@ export function contentVersionFor(
   if (alertPlaces && (alertPlaces.length > 1 || alertPlaces.some((entry) => entry.windows.length > 1))) return 3;
   return metric && SINCE_VERSION_2.has(metric) ? 2 : 1;
 }
+
+/**
+ * The version of every WARNING's content. A version-3 reader (the build before warnings) has no
+ * wording for the kind and would fail on it: it shows the stored title and body instead.
+ */
+export const WARNING_CONTENT_VERSION = 4;
 
 /** Whether this build words content of that version (every version up to its own). */
 export const wordsContentVersion = (version: number | null | undefined): boolean =>
@@ -68,6 +84,60 @@ export type BriefingPlaceFigures = {
   maxGusts?: number | null;
 };
 
+/** One language's words of an official warning, as the service wrote them (a CAP `info` block). */
+export type WarningContentText = {
+  /** The block's language tag as the service gave it ("fr-FR", "en-GB"). */
+  language: string;
+  event: string;
+  headline?: string | null;
+  description?: string | null;
+  instruction?: string | null;
+};
+
+/**
+ * The most languages a warning's content keeps: the block each language of the app would read
+ * (message-content's pickWarningText over the service's blocks), so a reader who switches
+ * language gets what they would have got, and a feed of many languages costs no more.
+ */
+export const MAX_WARNING_TEXTS = 4;
+
+/** An official warning as a WARNING message tells it (version 4). */
+export type WarningContent = {
+  /** Stable across the warning's updates and its end (the layer's id: service and CAP chain root). */
+  warningId: string;
+  change: WarningChange;
+  /** The credit: "US National Weather Service", "MeteoAlarm / METEO-FRANCE". */
+  service: string;
+  severity: WarningSeverity;
+  urgency: WarningUrgency;
+  /** The service's names of the areas concerned. */
+  area: string;
+  /** ISO instants; null when the service leaves them out. */
+  sent?: string | null;
+  onset?: string | null;
+  expires?: string | null;
+  /** At most MAX_WARNING_TEXTS, in the service's order. */
+  texts: WarningContentText[];
+  /** The reader's places it concerns, in their order. */
+  places: ContentPlace[];
+  web?: string | null;
+};
+
+/**
+ * The words a reader gets (as the warnings layer chooses a CAP block): their tag, else their
+ * language ("de" for "de-AT"), else English, else the first.
+ */
+export function pickWarningText<T extends { language: string }>(texts: readonly T[], locale: string): T | undefined {
+  const wanted = locale.toLowerCase();
+  const primary = (tag: string) => tag.toLowerCase().split(/[-_]/)[0];
+  return (
+    texts.find((text) => text.language.toLowerCase() === wanted) ??
+    texts.find((text) => primary(text.language) === primary(wanted)) ??
+    texts.find((text) => primary(text.language) === "en") ??
+    texts[0]
+  );
+}
+
 /** One shape for every kind, with the parts a kind does not use left out (GraphQL: null). */
 export type MessageContent = {
   version: number;
@@ -95,6 +165,8 @@ export type MessageContent = {
   briefingName?: string | null;
   period?: BriefingPeriod | null;
   places?: BriefingPlaceFigures[] | null;
+  /** WARNING (version 4): the official warning; `place` is the first of its places. */
+  warning?: WarningContent | null;
 };
 
 /** The stored JSON's content, or null when there is none or it is of a version this code cannot word. */

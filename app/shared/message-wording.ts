@@ -1,5 +1,12 @@
 import type { AlertMetric } from "./schema-enums.generated";
-import { windowBounds, type AlertPlaceWindows, type AlertWindow, type MessageContent } from "./message-content";
+import {
+  pickWarningText,
+  windowBounds,
+  type AlertPlaceWindows,
+  type AlertWindow,
+  type MessageContent,
+  type WarningContent,
+} from "./message-content";
 import {
   formatClock,
   formatInstant,
@@ -216,6 +223,75 @@ function wordBriefing(content: MessageContent, reader: MessageReader, t: Message
   return { title, body: lines.join("\n") };
 }
 
+/** How much of a warning's description and instruction a message tells (the service's page has the rest). */
+export const WARNING_DESCRIPTION_CHARS = 800;
+export const WARNING_INSTRUCTION_CHARS = 400;
+
+/** The text cut at a word boundary near `most` characters, with an ellipsis when cut. */
+function shortened(text: string, most: number): string {
+  const plain = text.replace(/\s+/g, " ").trim();
+  if (plain.length <= most) return plain;
+  const cut = plain.slice(0, most);
+  const space = cut.lastIndexOf(" ");
+  return `${(space > most * 0.6 ? cut.slice(0, space) : cut).trimEnd()}…`;
+}
+
+/** An instant of a warning, in its first place's zone, named when the reader's clock differs ("Tue 21:00 GMT-6"). */
+function warningTime(iso: string, zone: string, reader: MessageReader, t: MessageTexts): string {
+  const instant = new Date(iso);
+  const time = dayAndClock(instant, zone, reader);
+  const label = zoneLabel(instant, zone, reader);
+  return label ? t("warning.zoned", { time, zone: label }) : time;
+}
+
+/**
+ * An official warning: "Severe weather warning: Tornado Watch — Mobile" / "US National Weather
+ * Service: Tornado Watch for Mobile until Tue 18:00 (extreme, future)." then the service's
+ * headline, description and instruction in the reader's language where it wrote one.
+ */
+function wordWarning(content: MessageContent, reader: MessageReader, t: MessageTexts) {
+  const warning: WarningContent = content.warning!;
+  const text = pickWarningText(warning.texts, reader.locale);
+  const event = text?.event || t("warning.unnamed");
+  const places = listOf(
+    warning.places.map((place) => place.label),
+    reader.locale,
+  );
+  const zone = warning.places[0]?.timeZone ?? content.place?.timeZone ?? reader.timeZone;
+  const severe = warning.severity === "EXTREME" || warning.severity === "SEVERE";
+  const titleKey =
+    warning.change === "CLEARED"
+      ? "warning.titleCleared"
+      : warning.change === "UPDATED"
+        ? "warning.titleUpdated"
+        : severe
+          ? "warning.titleSevere"
+          : "warning.title";
+  const title = t(titleKey, { event, places });
+  if (warning.change === "CLEARED") return { title, body: t("warning.cleared", { service: warning.service, event, places }) };
+
+  const parts = [t("warning.lead", { service: warning.service, event, places })];
+  // The onset is told when it is still ahead of the message (a warning in force from its sending says only its end).
+  const onsetAhead = warning.onset && (!warning.sent || Date.parse(warning.onset) > Date.parse(warning.sent));
+  if (onsetAhead && warning.expires)
+    parts.push(
+      t("warning.fromUntil", { from: warningTime(warning.onset!, zone, reader, t), until: warningTime(warning.expires, zone, reader, t) }),
+    );
+  else if (onsetAhead) parts.push(t("warning.from", { from: warningTime(warning.onset!, zone, reader, t) }));
+  else if (warning.expires) parts.push(t("warning.until", { until: warningTime(warning.expires, zone, reader, t) }));
+  const rating = [
+    warning.severity === "UNKNOWN" ? null : t(`warningSeverity.${warning.severity}`),
+    warning.urgency === "UNKNOWN" ? null : t(`warningUrgency.${warning.urgency}`),
+  ].filter((word): word is string => word !== null);
+  if (rating.length > 0) parts.push(t("warning.rating", { rating: rating.join(", ") }));
+  const lines = [`${parts.join(" ")}.`];
+  if (text?.headline && text.headline.trim() !== event.trim()) lines.push(shortened(text.headline, WARNING_INSTRUCTION_CHARS));
+  if (text?.description) lines.push(shortened(text.description, WARNING_DESCRIPTION_CHARS));
+  if (text?.instruction) lines.push(shortened(text.instruction, WARNING_INSTRUCTION_CHARS));
+  if (warning.area) lines.push(t("warning.area", { area: shortened(warning.area, WARNING_INSTRUCTION_CHARS) }));
+  return { title, body: lines.join("\n") };
+}
+
 /**
  * A message's title and body from its content, for one reader as they are now: their
  * language (through `t`), units, 12- or 24-hour clock; times in the place's zone, named when
@@ -235,6 +311,8 @@ export function wordMessage(content: MessageContent, reader: MessageReader, t: M
     }
     case "BRIEFING":
       return wordBriefing(content, reader, t);
+    case "WARNING":
+      return wordWarning(content, reader, t);
     case "SYSTEM":
       return { title: "", body: "" };
   }

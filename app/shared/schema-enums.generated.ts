@@ -69,9 +69,42 @@ export const MessageKind = {
   ALERT: "ALERT",
   ALL_CLEAR: "ALL_CLEAR",
   SYSTEM: "SYSTEM",
+  /** An official warning of a national weather service, for some of the user's places: issued, updated or over. */
+  WARNING: "WARNING",
 } as const;
 
 export type MessageKind = (typeof MessageKind)[keyof typeof MessageKind];
+/** CAP 1.2 severity; anything else a service sends is UNKNOWN. */
+export const WarningSeverity = {
+  EXTREME: "EXTREME",
+  SEVERE: "SEVERE",
+  MODERATE: "MODERATE",
+  MINOR: "MINOR",
+  UNKNOWN: "UNKNOWN",
+} as const;
+
+export type WarningSeverity = (typeof WarningSeverity)[keyof typeof WarningSeverity];
+/** CAP 1.2 urgency. */
+export const WarningUrgency = {
+  IMMEDIATE: "IMMEDIATE",
+  EXPECTED: "EXPECTED",
+  FUTURE: "FUTURE",
+  PAST: "PAST",
+  UNKNOWN: "UNKNOWN",
+} as const;
+
+export type WarningUrgency = (typeof WarningUrgency)[keyof typeof WarningUrgency];
+/** What a WARNING message tells of its warning. */
+export const WarningChange = {
+  /** The user hears of the warning for the first time. */
+  ISSUED: "ISSUED",
+  /** The service changed the warning (a new CAP message replaced the one told). */
+  UPDATED: "UPDATED",
+  /** The service cancelled it, it expired, or it no longer concerns the user's places. */
+  CLEARED: "CLEARED",
+} as const;
+
+export type WarningChange = (typeof WarningChange)[keyof typeof WarningChange];
 export const Weekday = {
   MON: "MON",
   TUE: "TUE",
@@ -143,26 +176,6 @@ export const WarningCoverage = {
 } as const;
 
 export type WarningCoverage = (typeof WarningCoverage)[keyof typeof WarningCoverage];
-/** CAP 1.2 severity; anything else a service sends is UNKNOWN. */
-export const WarningSeverity = {
-  EXTREME: "EXTREME",
-  SEVERE: "SEVERE",
-  MODERATE: "MODERATE",
-  MINOR: "MINOR",
-  UNKNOWN: "UNKNOWN",
-} as const;
-
-export type WarningSeverity = (typeof WarningSeverity)[keyof typeof WarningSeverity];
-/** CAP 1.2 urgency. */
-export const WarningUrgency = {
-  IMMEDIATE: "IMMEDIATE",
-  EXPECTED: "EXPECTED",
-  FUTURE: "FUTURE",
-  PAST: "PAST",
-  UNKNOWN: "UNKNOWN",
-} as const;
-
-export type WarningUrgency = (typeof WarningUrgency)[keyof typeof WarningUrgency];
 /** CAP 1.2 certainty. */
 export const WarningCertainty = {
   OBSERVED: "OBSERVED",

@@ -13,6 +13,7 @@ import { databaseTarget, openDatabase } from "../../app/api/db/database.server";
 import { defaultSettings } from "../../app/api/db/settings-rows";
 import { freePort, ROOT, startAppServer } from "../../e2e/support/app-server";
 import { startFakeOpenMeteo } from "../../tests/fakes/open-meteo";
+import { startQuietWarnings } from "./warning-services";
 import type { BenchDatabaseKind, BenchDatabases, BenchStore } from "./databases";
 import { runEach, runLoad, type LoadResult } from "./load";
 import { graphql } from "./graphql";
@@ -84,11 +85,18 @@ export type ApiBenchFigures = Record<BenchDatabaseKind, ApiFigures> & { baseline
  */
 export async function benchApi(databases: BenchDatabases): Promise<ApiBenchFigures> {
   const weather = await startFakeOpenMeteo();
+  const warnings = await startQuietWarnings();
   const kinds: BenchDatabaseKind[] = ["SQLite", "PostgreSQL"];
   const stores = await Promise.all(kinds.map((kind) => databases.fresh(kind)));
   const servers = await Promise.all(
     stores.map((store) =>
-      startAppServer({ TEST_HOOKS: "0", OPEN_METEO_FORECAST_URL: weather.url, OPEN_METEO_GEOCODING_URL: weather.url, ...store.env }),
+      startAppServer({
+        TEST_HOOKS: "0",
+        OPEN_METEO_FORECAST_URL: weather.url,
+        OPEN_METEO_GEOCODING_URL: weather.url,
+        ...warnings.env,
+        ...store.env,
+      }),
     ),
   );
   const hello = await startHelloYoga();
@@ -114,6 +122,7 @@ export async function benchApi(databases: BenchDatabases): Promise<ApiBenchFigur
     await Promise.all(servers.map((server) => server.stop()));
     await Promise.all(stores.map((store) => store.remove()));
     await weather.close();
+    await warnings.close();
   }
 }
 
@@ -127,11 +136,13 @@ const COLD_PLACES_PER_USER = 10;
  */
 export async function benchColdApi(store: BenchStore): Promise<LoadResult> {
   const weather = await startFakeOpenMeteo();
+  const warnings = await startQuietWarnings();
   const tokens = await seedColdUsers(store, COLD_USERS + 1);
   const server = await startAppServer({
     TEST_HOOKS: "0",
     OPEN_METEO_FORECAST_URL: weather.url,
     OPEN_METEO_GEOCODING_URL: weather.url,
+    ...warnings.env,
     ...store.env,
   });
   try {
@@ -147,6 +158,7 @@ export async function benchColdApi(store: BenchStore): Promise<LoadResult> {
   } finally {
     await server.stop();
     await weather.close();
+    await warnings.close();
   }
 }
 

@@ -22,6 +22,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { startAppServer, type AppServer } from "../../e2e/support/app-server";
 import { startFakeOpenMeteo } from "../../tests/fakes/open-meteo";
+import { startQuietWarnings } from "./warning-services";
 import { QUERY, signUpWithPlaces, startHelloYoga } from "./api";
 import { runLoad, type LoadResult } from "./load";
 import { median } from "./median";
@@ -66,6 +67,7 @@ function cpuSeconds(pid: number): { user: number; all: number } {
 }
 
 const weather = await startFakeOpenMeteo();
+const warnings = await startQuietWarnings();
 const servers: AppServer[] = [];
 const stops: Array<() => unknown> = [];
 try {
@@ -75,6 +77,7 @@ try {
       TEST_HOOKS: "0",
       OPEN_METEO_FORECAST_URL: weather.url,
       OPEN_METEO_GEOCODING_URL: weather.url,
+      ...warnings.env,
       ...own,
     };
     const nodeArgs: string[] = [];
@@ -179,4 +182,5 @@ try {
   for (const stop of stops) stop();
   await Promise.all(servers.map((server) => server.stop()));
   await weather.close();
+  await warnings.close();
 }

@@ -15,6 +15,7 @@ import { SESSION_COOKIE } from "../../app/lib/session.server";
 import { freePort, startAppServer } from "../../e2e/support/app-server";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../../e2e/support/chromium";
 import { startFakeOpenMeteo } from "../../tests/fakes/open-meteo";
+import { startQuietWarnings } from "./warning-services";
 import { graphql } from "./graphql";
 import { median } from "./median";
 
@@ -63,7 +64,13 @@ async function signedInUser(baseURL: string) {
 
 export async function benchLighthouse() {
   const weather = await startFakeOpenMeteo();
-  const server = await startAppServer({ TEST_HOOKS: "0", OPEN_METEO_FORECAST_URL: weather.url, OPEN_METEO_GEOCODING_URL: weather.url });
+  const warnings = await startQuietWarnings();
+  const server = await startAppServer({
+    TEST_HOOKS: "0",
+    OPEN_METEO_FORECAST_URL: weather.url,
+    OPEN_METEO_GEOCODING_URL: weather.url,
+    ...warnings.env,
+  });
   const port = await freePort();
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS, `--remote-debugging-port=${port}`] });
   try {
@@ -104,5 +111,6 @@ export async function benchLighthouse() {
     await browser.close();
     await server.stop();
     await weather.close();
+    await warnings.close();
   }
 }

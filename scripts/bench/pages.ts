@@ -27,6 +27,7 @@ import { gzipSync } from "node:zlib";
 import { SESSION_COOKIE } from "../../app/shared/session-cookie";
 import { freePort, ROOT, startAppServer } from "../../e2e/support/app-server";
 import { startFakeOpenMeteo } from "../../tests/fakes/open-meteo";
+import { startQuietWarnings } from "./warning-services";
 import { signUpWithPlaces } from "./api";
 import { runLoad, type LoadResult } from "./load";
 import { EXPECTED, extractSignedIn, extractVisitor, type PagesFixture } from "./page-fixture";
@@ -124,12 +125,13 @@ export async function benchPages(
   ensureBareBuild();
   const scratch = mkdtempSync(path.join(tmpdir(), "weatherbot-bench-pages-"));
   const weather = await startFakeOpenMeteo();
+  const warnings = await startQuietWarnings();
   const stops: Array<() => unknown> = [];
   try {
     const nodeArgs = profileDir ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(profileDir)}`] : [];
     if (profileDir) mkdirSync(profileDir, { recursive: true });
     const app = await startAppServer(
-      { TEST_HOOKS: "0", OPEN_METEO_FORECAST_URL: weather.url, OPEN_METEO_GEOCODING_URL: weather.url },
+      { TEST_HOOKS: "0", OPEN_METEO_FORECAST_URL: weather.url, OPEN_METEO_GEOCODING_URL: weather.url, ...warnings.env },
       { nodeArgs },
     );
     stops.push(app.stop);
@@ -216,6 +218,7 @@ export async function benchPages(
   } finally {
     for (const stop of stops.reverse()) await stop();
     await weather.close();
+    await warnings.close();
     rmSync(scratch, { recursive: true, force: true });
   }
 }

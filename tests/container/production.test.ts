@@ -6,6 +6,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { timeOrderedLowerBound } from "~/shared/live-cursor";
 import { SESSION_COOKIE } from "~/shared/session-cookie";
+import { startFakeOfficialWarnings, type FakeOfficialWarnings } from "../fakes/official-warnings";
 import { startFakeOpenMeteo, type FakeOpenMeteo } from "../fakes/open-meteo";
 import {
   TestContainerAddPlaceDocument,
@@ -232,6 +233,7 @@ describe("one container on its embedded SQLite, published with -p, behind nginx 
 describe("two containers on one PostgreSQL behind nginx (TRUST_PROXY=127.0.0.1)", () => {
   let postgres: PostgresServer;
   let weather: FakeOpenMeteo;
+  let warnings: FakeOfficialWarnings;
   let apps: AppContainer[];
   let nginx: Nginx;
   let proxy: HttpsClient;
@@ -243,6 +245,7 @@ describe("two containers on one PostgreSQL behind nginx (TRUST_PROXY=127.0.0.1)"
     await admin.query("create database weatherbot");
     await admin.end();
     weather = await startFakeOpenMeteo();
+    warnings = await startFakeOfficialWarnings();
     const shared = {
       image,
       runId,
@@ -259,6 +262,8 @@ describe("two containers on one PostgreSQL behind nginx (TRUST_PROXY=127.0.0.1)"
       OPEN_METEO_FORECAST_URL: weather.url,
       OPEN_METEO_GEOCODING_URL: weather.url,
       OPEN_METEO_AIR_QUALITY_URL: weather.url,
+      NWS_ALERTS_URL: warnings.url,
+      METEOALARM_URL: warnings.url,
     });
     const secret = sessionSecret();
     const [portA, portB] = [await freePort(), await freePort()];
@@ -279,6 +284,7 @@ describe("two containers on one PostgreSQL behind nginx (TRUST_PROXY=127.0.0.1)"
     await nginx?.stop();
     await removeRun(runId);
     await weather?.close();
+    await warnings?.close();
     await postgres?.stop();
   });
 

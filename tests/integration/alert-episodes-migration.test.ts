@@ -130,6 +130,9 @@ describe("the alert episodes migration", () => {
       openMeteoForecastUrl: weather.url,
       openMeteoAirQualityUrl: weather.url,
       openMeteoGeocodingUrl: weather.url,
+      // No place here is covered by a warning service; on loopback either way.
+      nwsAlertsUrl: weather.url,
+      meteoAlarmUrl: weather.url,
       now: () => new Date(now),
       scheduler: false,
     });

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeOpenMeteo, type FakeOpenMeteo } from "../fakes/open-meteo";
-import { ENGINE_ENTRY, engineOutcome, seedEngineWork, type EngineStore } from "../support/engine-fixture";
+import { ENGINE_ENTRY, engineOutcome, seedEngineWork, warningsEnv, type EngineStore } from "../support/engine-fixture";
 import { copyTestDatabase, testDatabaseUrl } from "../support/test-database";
 
 /*
@@ -47,7 +47,7 @@ function pass(store: EngineStore, killAfterMs?: number): Promise<"done" | "kille
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ["--import", "tsx", ENGINE_ENTRY, store.dataDir, weather.url, NOW], {
       stdio: ["ignore", "pipe", "inherit"],
-      env: { ...process.env, DATABASE_URL: store.databaseUrl ?? "" },
+      env: { ...process.env, DATABASE_URL: store.databaseUrl ?? "", ...warningsEnv(weather.url) },
     });
     let output = "";
     child.stdout.on("data", (chunk: Buffer) => {

@@ -10,7 +10,7 @@ import type { ApiMetrics } from "~/api/metrics.server";
 import type { RequestLimitConfig } from "~/api/request-limits.server";
 import type { SchemaExtension } from "~/api/schema/index.server";
 import { SignUpDocument } from "~/lib/account-documents.generated";
-import type { FakeOfficialWarnings } from "../fakes/official-warnings";
+import { startFakeOfficialWarnings, type FakeOfficialWarnings } from "../fakes/official-warnings";
 import { startFakeOpenMeteo, type FakeOpenMeteo } from "../fakes/open-meteo";
 import { serveApi } from "./serve-api";
 import { testDatabaseUrl } from "./test-database";
@@ -27,6 +27,8 @@ export type TestApi = {
   url: string;
   api: Api;
   fake: FakeOpenMeteo;
+  /** The official-warning services' fake (NWS_ALERTS_URL and METEOALARM_URL point at it). */
+  warnings: FakeOfficialWarnings;
   dataDir: string;
   /** The PostgreSQL database it runs on (undefined: SQLite in `dataDir`); a second API on it shares its data. */
   databaseUrl: string | undefined;
@@ -50,7 +52,7 @@ let counter = 0;
 /**
  * The real API on a real database (SQLite in a temporary directory, or a fresh PostgreSQL
  * database in the PostgreSQL run), served over real HTTP on a loopback port, with the
- * Open-Meteo fake as its provider.
+ * Open-Meteo fake as its provider and the official-warnings fake as both warning services.
  */
 export async function startTestApi(
   options: {
@@ -59,7 +61,7 @@ export async function startTestApi(
     /** Default: a fresh database of the run (testDatabaseUrl): PostgreSQL in its project, else SQLite in `dataDir`. */
     databaseUrl?: string;
     fake?: FakeOpenMeteo;
-    /** The official warnings' services (both at the fake's url). */
+    /** Default: a fake of its own, closed with the API. */
     warnings?: FakeOfficialWarnings;
     production?: boolean;
     pushAllowLoopback?: boolean;
@@ -77,6 +79,7 @@ export async function startTestApi(
   } = {},
 ): Promise<TestApi> {
   const fake = options.fake ?? (await startFakeOpenMeteo({ now: options.now }));
+  const warnings = options.warnings ?? (await startFakeOfficialWarnings());
   const dataDir = options.dataDir ?? (await mkdtemp(path.join(tmpdir(), "weatherbot-test-")));
   const databaseUrl = "databaseUrl" in options ? options.databaseUrl : await testDatabaseUrl();
   const api = await createApi({
@@ -86,9 +89,9 @@ export async function startTestApi(
     openMeteoForecastUrl: fake.url,
     openMeteoAirQualityUrl: fake.url,
     openMeteoGeocodingUrl: fake.url,
-    // Without a warnings fake, the Open-Meteo fake's 404s: never the real services from a test.
-    nwsAlertsUrl: options.warnings?.url ?? fake.url,
-    meteoAlarmUrl: options.warnings?.url ?? fake.url,
+    // Never the real services: both answer from the fake (their paths do not meet).
+    nwsAlertsUrl: warnings.url,
+    meteoAlarmUrl: warnings.url,
     now: options.now,
     scheduler: false,
     // A test run signs up hundreds of accounts; OWASP's cost is proven by accounts.test.ts.
@@ -127,6 +130,7 @@ export async function startTestApi(
     url,
     api,
     fake,
+    warnings,
     dataDir,
     databaseUrl,
     gql,
@@ -141,6 +145,7 @@ export async function startTestApi(
         await served.close();
         await api.close();
         if (!options.fake) await fake.close();
+        if (!options.warnings) await warnings.close();
         if (!options.dataDir) await rm(dataDir, { recursive: true, force: true });
       })()),
   };

@@ -7,7 +7,7 @@ import { spawn } from "node:child_process";
 import path from "node:path";
 import type { TypedDocumentNode } from "@urql/core";
 import { print } from "graphql";
-import { driveInstance, type EngineStore } from "./engine-fixture";
+import { driveInstance, warningsEnv, type EngineStore } from "./engine-fixture";
 import { plainKysely } from "./test-database";
 
 export const INSTANCE_ENTRY = path.resolve("tests/support/instance-process.ts");
@@ -18,7 +18,7 @@ export function startAppInstance(store: EngineStore, weatherUrl: string, now: st
   const child = spawn(
     process.execPath,
     ["--import", "tsx", INSTANCE_ENTRY, store.dataDir, weatherUrl, now, options.id, String(options.leaseMs)],
-    { stdio: ["pipe", "pipe", "inherit"], env: { ...process.env, DATABASE_URL: store.databaseUrl ?? "" } },
+    { stdio: ["pipe", "pipe", "inherit"], env: { ...process.env, DATABASE_URL: store.databaseUrl ?? "", ...warningsEnv(weatherUrl) } },
   );
   const driven = driveInstance(child, options.id);
   const readyLine = () => driven.lines.find((line) => line.startsWith("ready "));

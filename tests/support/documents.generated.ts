@@ -46,7 +46,19 @@ export type Condition =
 
 export type PollenKind = "ALDER" | "BIRCH" | "GRASS" | "MUGWORT" | "OLIVE" | "RAGWEED";
 
-export type MessageKind = "BRIEFING" | "ALERT" | "ALL_CLEAR" | "SYSTEM";
+export type MessageKind =
+  | "BRIEFING"
+  | "ALERT"
+  | "ALL_CLEAR"
+  | "SYSTEM"
+  /** An official warning of a national weather service, for some of the user's places: issued, updated or over. */
+  | "WARNING";
+
+/** CAP 1.2 severity; anything else a service sends is UNKNOWN. */
+export type WarningSeverity = "EXTREME" | "SEVERE" | "MODERATE" | "MINOR" | "UNKNOWN";
+
+/** CAP 1.2 urgency. */
+export type WarningUrgency = "IMMEDIATE" | "EXPECTED" | "FUTURE" | "PAST" | "UNKNOWN";
 
 export type Weekday = "MON" | "TUE" | "WED" | "THU" | "FRI" | "SAT" | "SUN";
 
@@ -110,12 +122,6 @@ export type WarningCoverage =
   | "NOT_COVERED"
   /** The place's service could not be asked just now: its warnings are not known (never a GraphQL error). */
   | "UNAVAILABLE";
-
-/** CAP 1.2 severity; anything else a service sends is UNKNOWN. */
-export type WarningSeverity = "EXTREME" | "SEVERE" | "MODERATE" | "MINOR" | "UNKNOWN";
-
-/** CAP 1.2 urgency. */
-export type WarningUrgency = "IMMEDIATE" | "EXPECTED" | "FUTURE" | "PAST" | "UNKNOWN";
 
 /** CAP 1.2 certainty. */
 export type WarningCertainty = "OBSERVED" | "LIKELY" | "POSSIBLE" | "UNLIKELY" | "UNKNOWN";

@@ -16,7 +16,13 @@ export const ENGINE_ENTRY = path.resolve("tests/support/engine-process.ts");
 /** Where an engine's data lives: a data directory, and the PostgreSQL database when the tests run on one. */
 export type EngineStore = { dataDir: string; databaseUrl?: string };
 
-export async function openApi({ dataDir, databaseUrl }: EngineStore, weatherUrl: string, now: string) {
+/**
+ * The official-warning services' base for an engine: the warnings fake when a test gives one, else
+ * the weather fake (on loopback too, it answers their paths with 404): never the real services.
+ */
+export const warningsEnv = (warningsUrl: string) => ({ NWS_ALERTS_URL: warningsUrl, METEOALARM_URL: warningsUrl });
+
+export async function openApi({ dataDir, databaseUrl }: EngineStore, weatherUrl: string, now: string, warningsUrl = weatherUrl) {
   return createApi({
     production: true,
     dataDir,
@@ -24,6 +30,8 @@ export async function openApi({ dataDir, databaseUrl }: EngineStore, weatherUrl:
     openMeteoForecastUrl: weatherUrl,
     openMeteoAirQualityUrl: weatherUrl,
     openMeteoGeocodingUrl: weatherUrl,
+    nwsAlertsUrl: warningsUrl,
+    meteoAlarmUrl: warningsUrl,
     now: () => new Date(now),
     scheduler: false,
   });
@@ -156,17 +164,25 @@ export async function engineOutcome(store: EngineStore, weatherUrl: string, now:
   }
 }
 
-export type PassReport = { tick: number; shards: number[]; briefings: number; alerts: number; digests: number };
+export type PassReport = { tick: number; shards: number[]; briefings: number; alerts: number; warnings: number; digests: number };
 
 /**
  * An engine instance in its own process, sharing ticks with the others on its database: it says
  * "ready" once it is registered, runs a tick's pass when told, and reports each claim and pass.
  */
-export function startEngineInstance(store: EngineStore, weatherUrl: string, now: string, options: { id: string; leaseMs: number }) {
+export function startEngineInstance(
+  store: EngineStore,
+  weatherUrl: string,
+  now: string,
+  options: { id: string; leaseMs: number; warningsUrl?: string },
+) {
   const child = spawn(
     process.execPath,
     ["--import", "tsx", ENGINE_ENTRY, store.dataDir, weatherUrl, now, "--shared", options.id, String(options.leaseMs)],
-    { stdio: ["pipe", "pipe", "inherit"], env: { ...process.env, DATABASE_URL: store.databaseUrl ?? "" } },
+    {
+      stdio: ["pipe", "pipe", "inherit"],
+      env: { ...process.env, DATABASE_URL: store.databaseUrl ?? "", ...warningsEnv(options.warningsUrl ?? weatherUrl) },
+    },
   );
   const driven = driveInstance(child, options.id);
   return { ...driven, ready: () => driven.until(() => driven.lines.includes("ready"), "ready") };

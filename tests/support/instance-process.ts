@@ -18,6 +18,9 @@ const api = await createApi({
   openMeteoForecastUrl: weatherUrl,
   openMeteoAirQualityUrl: weatherUrl,
   openMeteoGeocodingUrl: weatherUrl,
+  // NWS_ALERTS_URL / METEOALARM_URL from the test (the warnings fake), else the weather fake: never the real services.
+  nwsAlertsUrl: process.env.NWS_ALERTS_URL || weatherUrl,
+  meteoAlarmUrl: process.env.METEOALARM_URL || weatherUrl,
   now: () => new Date(nowIso),
   scheduler: false,
   passwordHashCost: "test",

@@ -53,6 +53,27 @@ describe("the cost limit", () => {
     expect(cost(`{ a: places { ...P } b: places { ...P } } fragment P on Place { id label }`)).toBe(2 * (1 + 20 * 2));
   });
 
+  it("counts a message's content as its dearest kind: an alert's, a briefing's or a warning's parts, not all of them", () => {
+    const place = "place { id label timeZone }";
+    const alert = `ruleName alertPlaces { ${place} windows }`; // 1 + (1 + 20 × (4 + 1))
+    const briefing = `briefingName places { ${place} minTemperature }`; // 1 + (1 + 20 × (4 + 1))
+    const warning = `warning { service texts { event } places { id } }`; // 1 + 1 + (1 + 4) + (1 + 20)
+    const content = (parts: string) => cost(`{ messages(first: 1) { edges { content { version ${parts} } } } }`);
+    expect(content(alert)).toBe(1 + 1 + 1 + 1 + 102);
+    expect(content(briefing)).toBe(1 + 1 + 1 + 1 + 102);
+    expect(content(warning)).toBe(1 + 1 + 1 + 1 + 28);
+    expect(content(`${alert} ${briefing} ${warning}`)).toBe(1 + 1 + 1 + 1 + 102);
+    // Fields outside the groups count in full, as does a group asked for twice.
+    expect(content(`${alert} ruleName`)).toBe(content(alert) + 1);
+    expect(content(`${warning} place { id }`)).toBe(content(warning) + 2);
+    // What a fragment selects counts in full.
+    expect(
+      cost(
+        `{ messages(first: 1) { edges { content { ...A ...B } } } } fragment A on MessageContent { ${alert} } fragment B on MessageContent { ${briefing} }`,
+      ),
+    ).toBe(1 + 1 + 1 + 102 + 102);
+  });
+
   it("refuses an operation over the limit with a message and BAD_USER_INPUT", () => {
     const fields =
       "id time condition weatherCode isDay temperature apparentTemperature precipitation precipitationProbability snowfall windSpeed windGusts uvIndex";

@@ -37,6 +37,11 @@ function collectingLog() {
 }
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** A clock that starts at `at` and runs on (the layer ages what it keeps on the clock it is given). */
+const runningFrom = (at: Date | string) => {
+  const started = performance.now();
+  return () => new Date(new Date(at).getTime() + (performance.now() - started));
+};
 
 let fake: FakeOfficialWarnings;
 let outside: string[];
@@ -55,7 +60,7 @@ function layer(overrides: Partial<OfficialWarningsOptions> = {}) {
     log: logs.log,
     fetch: guardedFetch,
     retryDelayMs: 0,
-    now: () => DURING_WATCH,
+    now: runningFrom(DURING_WATCH),
     ...overrides,
   });
   return { warnings, logs };
@@ -110,7 +115,7 @@ describe("the NWS over HTTP", () => {
 
   it("drops a warning once its hazard has ended", async () => {
     fake.nws.setActive(CHATOM_POINT, [nwsFeatures(TORNADO).get(UPDATED)]);
-    const { warnings } = layer({ now: () => new Date("2025-11-26T00:00:01Z") });
+    const { warnings } = layer({ now: runningFrom("2025-11-26T00:00:01Z") });
     expect(okWarnings(await warnings.warningsFor(CHATOM, "en-US"))).toEqual([]);
   });
 
@@ -227,7 +232,7 @@ describe("MeteoAlarm over HTTP", () => {
       warningsFixture("meteoalarm/france-avalanche-update.xml"),
     );
     // The other document is missing (404): that Alert is served from its feed entries.
-    const { warnings } = layer({ now: () => BEFORE_FRENCH_EXPIRY });
+    const { warnings } = layer({ now: runningFrom(BEFORE_FRENCH_EXPIRY) });
     const outcome = await warnings.warningsFor(ANNECY, "fr-FR");
     const list = okWarnings(outcome);
     expect(outcome).toMatchObject({ incomplete: [] });
@@ -259,7 +264,7 @@ describe("MeteoAlarm over HTTP", () => {
       msgType: "Cancel",
       references: "vigilance@meteo.fr,2.49.0.0.250.0.FR.20221207060126.964028,2022-12-07T06:01:26+01:00",
     });
-    const { warnings } = layer({ refreshMs: 1, now: () => BEFORE_FRENCH_EXPIRY });
+    const { warnings } = layer({ refreshMs: 1, now: runningFrom(BEFORE_FRENCH_EXPIRY) });
     const seen = [];
     for (const documents of [[issued], [update], [cancelled], []]) {
       fake.meteoAlarm.setDocuments("france", documents);
@@ -279,7 +284,7 @@ describe("MeteoAlarm over HTTP", () => {
 
   it("matches by polygon when the documents carry them", async () => {
     fake.meteoAlarm.setDocuments("ireland", [warningsFixture("meteoalarm/ireland-ice-alert-trimmed.xml")]);
-    const { warnings } = layer({ now: () => new Date("2022-12-07T12:00:00Z") });
+    const { warnings } = layer({ now: runningFrom("2022-12-07T12:00:00Z") });
     const monaghan = { latitude: 54.25, longitude: -6.97, countryCode: "IE", name: "Monaghan" };
     const dublin = { latitude: 53.35, longitude: -6.26, countryCode: "IE", name: "Dublin" };
     expect(okWarnings(await warnings.warningsFor(monaghan, "en-IE"))).toMatchObject([
@@ -319,7 +324,7 @@ describe("MeteoAlarm over HTTP", () => {
       fake.meteoAlarm.documentPath("united-kingdom", "2.49.0.0.826.0.GB_221207102835_a705d176.v2.0.SI"),
       `<?xml version="1.0"?><!DOCTYPE a [<!ENTITY a "aaaaaaaaaa">]><alert>&a;</alert>`,
     );
-    const { warnings } = layer({ now: () => new Date("2022-12-07T12:00:00Z") });
+    const { warnings } = layer({ now: runningFrom("2022-12-07T12:00:00Z") });
     const belfast = { latitude: 54.6, longitude: -5.93, countryCode: "GB", name: "Belfast", admin1: "Northern Ireland" };
     const outcome = await warnings.warningsFor(belfast, "en-GB");
     expect(outcome).toMatchObject({ status: "ok", incomplete: ["2.49.0.0.826.0.GB_221207102835_a705d176.v2.0.SI"] });
@@ -329,7 +334,7 @@ describe("MeteoAlarm over HTTP", () => {
   it("is unavailable when the feed answers but no document does", async () => {
     fake.meteoAlarm.setDocuments("france", [warningsFixture("meteoalarm/france-avalanche-update.xml")]);
     fake.fail("meteoalarm", 503, { documentsOnly: true });
-    const { warnings } = layer({ now: () => BEFORE_FRENCH_EXPIRY });
+    const { warnings } = layer({ now: runningFrom(BEFORE_FRENCH_EXPIRY) });
     expect(await warnings.warningsFor(PARIS, "fr-FR")).toMatchObject({ status: "unavailable", reason: "http-error" });
   });
 });

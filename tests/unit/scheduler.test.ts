@@ -15,7 +15,7 @@ describe("the engine scheduler", () => {
       {
         pass: (tick) => {
           ticks.push(tick);
-          return new Promise((resolve) => (finish = () => resolve({ shards: [], briefings: 0, alerts: 0, digests: 0 })));
+          return new Promise((resolve) => (finish = () => resolve({ shards: [], briefings: 0, alerts: 0, warnings: 0, digests: 0 })));
         },
       },
       30_000,

@@ -7,12 +7,13 @@ import type { ShardLeases } from "./engine-shards.server";
 import type { PushBatch } from "./push-batch.server";
 import type { PushService } from "./push.server";
 import { ENGINE_SHARDS, scopeOf } from "./shard-ranges";
+import type { WarningAlertService } from "./warning-alerts.server";
 
-export type EnginePassResult = { shards: number[]; briefings: number; alerts: number; digests: number };
+export type EnginePassResult = { shards: number[]; briefings: number; alerts: number; warnings: number; digests: number };
 
 /**
  * One engine pass of a tick, shared with every other instance on the database (decision 010):
- * claim this instance's share of the shards, run due briefings, alert rules and digests for
+ * claim this instance's share of the shards, run due briefings, alert rules, official warnings and digests for
  * their users, mark them done, and claim again until no shard is left for the tick (those
  * nobody took, and those a dead instance held). Alone, an instance claims every shard at once
  * and does everything in one go, as a single process always did.
@@ -20,6 +21,7 @@ export type EnginePassResult = { shards: number[]; briefings: number; alerts: nu
 export function createEngine({
   briefings,
   alerts,
+  warningAlerts,
   push,
   pushBatch,
   leases,
@@ -28,6 +30,7 @@ export function createEngine({
 }: {
   briefings: BriefingService;
   alerts: AlertService;
+  warningAlerts: WarningAlertService;
   push: PushService;
   /** What the pass publishes goes to push as one tick's (at most one notification per user, urgent ones apart). */
   pushBatch?: Pick<PushBatch, "hold">;
@@ -53,7 +56,7 @@ export function createEngine({
 
   /** Claims shards of `tick` until none is left for it, and does their work. */
   async function passShards(tick: number, onClaim?: (shards: number[]) => void): Promise<EnginePassResult> {
-    const result: EnginePassResult = { shards: [], briefings: 0, alerts: 0, digests: 0 };
+    const result: EnginePassResult = { shards: [], briefings: 0, alerts: 0, warnings: 0, digests: 0 };
     const share = await leases.register(ENGINE_SHARDS);
     for (;;) {
       const shards = await leases.claim(tick, share);
@@ -65,6 +68,7 @@ export function createEngine({
           result.briefings += (await briefings.runDue(scope)).sent;
           const checked = await alerts.evaluateAll(scope);
           result.alerts += checked.alerts + checked.allClears;
+          result.warnings += await warningAlerts.runAll(scope);
           result.digests += await push.sendDigests(scope);
         });
       } catch (error) {
@@ -92,7 +96,7 @@ export function createEngine({
         const ms = performance.now() - started;
         metrics.engineTick(ms / 1000, "ok");
         // A tick that wrote nothing is routine: seen only at debug level.
-        const wrote = result.briefings + result.alerts + result.digests > 0;
+        const wrote = result.briefings + result.alerts + result.warnings + result.digests > 0;
         apiLog[wrote ? "info" : "debug"]({ tick, ...result, ms: Math.round(ms) }, "[bot] engine tick");
         return result;
       } catch (error) {

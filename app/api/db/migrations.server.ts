@@ -388,4 +388,23 @@ export const migrations: Record<string, Migration> = {
       await db.schema.alterTable("alert_rules").addColumn("starter_key", "text").execute();
     },
   },
+  "0015_warning_states": {
+    async up(db: Kysely<unknown>) {
+      // What each user was told of each official warning (issued, updated, cleared), written with those messages.
+      await db.schema
+        .createTable("warning_states")
+        .addColumn("user_id", "text", (col) => col.notNull().references("users.id").onDelete("cascade"))
+        .addColumn("warning_id", "text", (col) => col.notNull())
+        .addColumn("message_id", "text", (col) => col.notNull())
+        .addColumn("issued_id", "text", (col) => col.notNull())
+        .addColumn("sent", "text")
+        .addColumn("place_ids", "text", (col) => col.notNull())
+        .addColumn("content", "text", (col) => col.notNull())
+        .addColumn("told_at", "text", (col) => col.notNull())
+        .addColumn("cleared_at", "text")
+        .addPrimaryKeyConstraint("warning_states_pk", ["user_id", "warning_id"])
+        .execute();
+      await db.schema.createIndex("warning_states_cleared").on("warning_states").column("cleared_at").execute();
+    },
+  },
 };

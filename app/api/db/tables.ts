@@ -143,6 +143,30 @@ export type AlertEpisodeTable = {
   closed_at: string | null;
 };
 
+/**
+ * What a user was told of an official warning (bot/warning-alerts.server.ts): written in the
+ * transaction of the message that told it, so a warning is announced once per CAP message and
+ * cleared once, across passes, restarts and instances.
+ */
+export type WarningStateTable = {
+  user_id: string;
+  /** The warnings layer's id (service and CAP chain root), as a key part (warningKeyPart). */
+  warning_id: string;
+  /** The CAP identifier of the message last told (a key part). */
+  message_id: string;
+  /** The CAP identifier the telling began with (ISSUED): names the episode's CLEARED message. */
+  issued_id: string;
+  /** When the service sent the message last told (ISO); an older message is never told after it. */
+  sent: string | null;
+  /** The places named, comma-separated ids in the user's order. */
+  place_ids: string;
+  /** The WarningContent last told, as JSON: what a CLEARED message says when the warning is simply gone. */
+  content: string;
+  told_at: string;
+  /** When the user was told it is over; null while in force. */
+  cleared_at: string | null;
+};
+
 export type PushSubscriptionTable = {
   id: string;
   user_id: string;
@@ -191,6 +215,7 @@ export type Database = {
   removed_items: RemovedItemTable;
   alert_states: AlertStateTable;
   alert_episodes: AlertEpisodeTable;
+  warning_states: WarningStateTable;
   push_subscriptions: PushSubscriptionTable;
   held_pushes: HeldPushTable;
   rate_limit_keys: RateLimitKeyTable;

@@ -463,7 +463,13 @@ export type DailyForecast = {
   daylightDuration?: Maybe<Scalars["Float"]["output"]>;
 };
 
-export type MessageKind = "BRIEFING" | "ALERT" | "ALL_CLEAR" | "SYSTEM";
+export type MessageKind =
+  | "BRIEFING"
+  | "ALERT"
+  | "ALL_CLEAR"
+  | "SYSTEM"
+  /** An official warning of a national weather service, for some of the user's places: issued, updated or over. */
+  | "WARNING";
 
 export type Message = {
   __typename?: "Message";
@@ -523,10 +529,64 @@ export type AlertPlaceWindows = {
   windows: Array<Scalars["TimeInterval"]["output"]>;
 };
 
+/** CAP 1.2 severity; anything else a service sends is UNKNOWN. */
+export type WarningSeverity = "EXTREME" | "SEVERE" | "MODERATE" | "MINOR" | "UNKNOWN";
+
+/** CAP 1.2 urgency. */
+export type WarningUrgency = "IMMEDIATE" | "EXPECTED" | "FUTURE" | "PAST" | "UNKNOWN";
+
+/** What a WARNING message tells of its warning. */
+export type WarningChange =
+  /** The user hears of the warning for the first time. */
+  | "ISSUED"
+  /** The service changed the warning (a new CAP message replaced the one told). */
+  | "UPDATED"
+  /** The service cancelled it, it expired, or it no longer concerns the user's places. */
+  | "CLEARED";
+
+/** A warning's words in one language, as the service wrote them (one CAP info block). */
+export type WarningText = {
+  __typename?: "WarningText";
+  /** The block's language tag (BCP 47, as the service wrote it). */
+  language: Scalars["String"]["output"];
+  event: Scalars["String"]["output"];
+  headline?: Maybe<Scalars["String"]["output"]>;
+  description?: Maybe<Scalars["String"]["output"]>;
+  instruction?: Maybe<Scalars["String"]["output"]>;
+};
+
+/** An official warning as a WARNING message tells it. */
+export type MessageWarning = {
+  __typename?: "MessageWarning";
+  /** The warning's id, the same across its updates and its end: the service and the first message of its CAP chain. */
+  warningId: Scalars["String"]["output"];
+  change: WarningChange;
+  /** The credit to show: 'US National Weather Service', or 'MeteoAlarm / <national service>'. */
+  service: Scalars["String"]["output"];
+  severity: WarningSeverity;
+  urgency: WarningUrgency;
+  /** The service's names of the areas it covers that concern the user's places. */
+  area: Scalars["String"]["output"];
+  /** When the service sent the message told. */
+  sent?: Maybe<Scalars["DateTime"]["output"]>;
+  onset?: Maybe<Scalars["DateTime"]["output"]>;
+  /** When the hazard ends (or the message expires). */
+  expires?: Maybe<Scalars["DateTime"]["output"]>;
+  /**
+   * The warning's words in the languages the service wrote it in (at most one per language of the app); a
+   * reader gets their language's, else the same language's, else English, else the first.
+   */
+  texts: Array<WarningText>;
+  /** The user's places it concerns, as named when the message was written. */
+  places: Array<MessageContentPlace>;
+  /** The service's page for it. */
+  web?: Maybe<Scalars["String"]["output"]>;
+};
+
 /**
  * What a message says, as data, in the API's units (°C, km/h, mm, cm of snow). One shape for
  * every kind: ALERT and ALL_CLEAR fill the place and rule parts (ALERT also the window and
- * peak), BRIEFING its name, period and places; the rest are null.
+ * peak), BRIEFING its name, period and places, WARNING (version 4) the place and warning; the rest are null.
  */
 export type MessageContent = {
   __typename?: "MessageContent";
@@ -556,6 +616,8 @@ export type MessageContent = {
   briefingName?: Maybe<Scalars["String"]["output"]>;
   period?: Maybe<BriefingPeriod>;
   places?: Maybe<Array<BriefingPlaceFigures>>;
+  /** WARNING (version 4): the official warning; 'place' is the first of its places. */
+  warning?: Maybe<MessageWarning>;
 };
 
 export type MessageConnection = {
@@ -694,12 +756,6 @@ export type WarningCoverage =
   | "NOT_COVERED"
   /** The place's service could not be asked just now: its warnings are not known (never a GraphQL error). */
   | "UNAVAILABLE";
-
-/** CAP 1.2 severity; anything else a service sends is UNKNOWN. */
-export type WarningSeverity = "EXTREME" | "SEVERE" | "MODERATE" | "MINOR" | "UNKNOWN";
-
-/** CAP 1.2 urgency. */
-export type WarningUrgency = "IMMEDIATE" | "EXPECTED" | "FUTURE" | "PAST" | "UNKNOWN";
 
 /** CAP 1.2 certainty. */
 export type WarningCertainty = "OBSERVED" | "LIKELY" | "POSSIBLE" | "UNLIKELY" | "UNKNOWN";
@@ -876,6 +932,11 @@ export type ResolversTypes = {
   MessageContentPlace: ResolverTypeWrapper<MessageContentPlace>;
   BriefingPlaceFigures: ResolverTypeWrapper<BriefingPlaceFigures>;
   AlertPlaceWindows: ResolverTypeWrapper<AlertPlaceWindows>;
+  WarningSeverity: WarningSeverity;
+  WarningUrgency: WarningUrgency;
+  WarningChange: WarningChange;
+  WarningText: ResolverTypeWrapper<WarningText>;
+  MessageWarning: ResolverTypeWrapper<MessageWarning>;
   MessageContent: ResolverTypeWrapper<MessageContent>;
   MessageConnection: ResolverTypeWrapper<Omit<MessageConnection, "edges"> & { edges: Array<ResolversTypes["Message"]> }>;
   Subscription: ResolverTypeWrapper<Record<PropertyKey, never>>;
@@ -891,8 +952,6 @@ export type ResolversTypes = {
   StarterRule: StarterRule;
   AlertRuleInput: AlertRuleInput;
   WarningCoverage: WarningCoverage;
-  WarningSeverity: WarningSeverity;
-  WarningUrgency: WarningUrgency;
   WarningCertainty: WarningCertainty;
   WarningMatch: WarningMatch;
   PlaceWarnings: ResolverTypeWrapper<PlaceWarningsMapper>;
@@ -930,6 +989,8 @@ export type ResolversParentTypes = {
   MessageContentPlace: MessageContentPlace;
   BriefingPlaceFigures: BriefingPlaceFigures;
   AlertPlaceWindows: AlertPlaceWindows;
+  WarningText: WarningText;
+  MessageWarning: MessageWarning;
   MessageContent: MessageContent;
   MessageConnection: Omit<MessageConnection, "edges"> & { edges: Array<ResolversParentTypes["Message"]> };
   Subscription: Record<PropertyKey, never>;
@@ -1254,6 +1315,35 @@ export type AlertPlaceWindowsResolvers<
   windows?: Resolver<Array<ResolversTypes["TimeInterval"]>, ParentType, ContextType>;
 };
 
+export type WarningTextResolvers<
+  ContextType = ApiContext,
+  ParentType extends ResolversParentTypes["WarningText"] = ResolversParentTypes["WarningText"],
+> = {
+  language?: Resolver<ResolversTypes["String"], ParentType, ContextType>;
+  event?: Resolver<ResolversTypes["String"], ParentType, ContextType>;
+  headline?: Resolver<Maybe<ResolversTypes["String"]>, ParentType, ContextType>;
+  description?: Resolver<Maybe<ResolversTypes["String"]>, ParentType, ContextType>;
+  instruction?: Resolver<Maybe<ResolversTypes["String"]>, ParentType, ContextType>;
+};
+
+export type MessageWarningResolvers<
+  ContextType = ApiContext,
+  ParentType extends ResolversParentTypes["MessageWarning"] = ResolversParentTypes["MessageWarning"],
+> = {
+  warningId?: Resolver<ResolversTypes["String"], ParentType, ContextType>;
+  change?: Resolver<ResolversTypes["WarningChange"], ParentType, ContextType>;
+  service?: Resolver<ResolversTypes["String"], ParentType, ContextType>;
+  severity?: Resolver<ResolversTypes["WarningSeverity"], ParentType, ContextType>;
+  urgency?: Resolver<ResolversTypes["WarningUrgency"], ParentType, ContextType>;
+  area?: Resolver<ResolversTypes["String"], ParentType, ContextType>;
+  sent?: Resolver<Maybe<ResolversTypes["DateTime"]>, ParentType, ContextType>;
+  onset?: Resolver<Maybe<ResolversTypes["DateTime"]>, ParentType, ContextType>;
+  expires?: Resolver<Maybe<ResolversTypes["DateTime"]>, ParentType, ContextType>;
+  texts?: Resolver<Array<ResolversTypes["WarningText"]>, ParentType, ContextType>;
+  places?: Resolver<Array<ResolversTypes["MessageContentPlace"]>, ParentType, ContextType>;
+  web?: Resolver<Maybe<ResolversTypes["String"]>, ParentType, ContextType>;
+};
+
 export type MessageContentResolvers<
   ContextType = ApiContext,
   ParentType extends ResolversParentTypes["MessageContent"] = ResolversParentTypes["MessageContent"],
@@ -1275,6 +1365,7 @@ export type MessageContentResolvers<
   briefingName?: Resolver<Maybe<ResolversTypes["String"]>, ParentType, ContextType>;
   period?: Resolver<Maybe<ResolversTypes["BriefingPeriod"]>, ParentType, ContextType>;
   places?: Resolver<Maybe<Array<ResolversTypes["BriefingPlaceFigures"]>>, ParentType, ContextType>;
+  warning?: Resolver<Maybe<ResolversTypes["MessageWarning"]>, ParentType, ContextType>;
 };
 
 export type MessageConnectionResolvers<
@@ -1408,6 +1499,8 @@ export type Resolvers<ContextType = ApiContext> = {
   MessageContentPlace?: MessageContentPlaceResolvers<ContextType>;
   BriefingPlaceFigures?: BriefingPlaceFiguresResolvers<ContextType>;
   AlertPlaceWindows?: AlertPlaceWindowsResolvers<ContextType>;
+  WarningText?: WarningTextResolvers<ContextType>;
+  MessageWarning?: MessageWarningResolvers<ContextType>;
   MessageContent?: MessageContentResolvers<ContextType>;
   MessageConnection?: MessageConnectionResolvers<ContextType>;
   Subscription?: SubscriptionResolvers<ContextType>;

@@ -458,6 +458,11 @@ export const typeDefs = /* GraphQL */ `
     ALERT
     ALL_CLEAR
     SYSTEM
+
+    """
+    An official warning of a national weather service, for some of the user's places: issued, updated or over.
+    """
+    WARNING
   }
 
   type Message {
@@ -541,9 +546,115 @@ export const typeDefs = /* GraphQL */ `
   }
 
   """
+  CAP 1.2 severity; anything else a service sends is UNKNOWN.
+  """
+  enum WarningSeverity {
+    EXTREME
+    SEVERE
+    MODERATE
+    MINOR
+    UNKNOWN
+  }
+
+  """
+  CAP 1.2 urgency.
+  """
+  enum WarningUrgency {
+    IMMEDIATE
+    EXPECTED
+    FUTURE
+    PAST
+    UNKNOWN
+  }
+
+  """
+  What a WARNING message tells of its warning.
+  """
+  enum WarningChange {
+    """
+    The user hears of the warning for the first time.
+    """
+    ISSUED
+
+    """
+    The service changed the warning (a new CAP message replaced the one told).
+    """
+    UPDATED
+
+    """
+    The service cancelled it, it expired, or it no longer concerns the user's places.
+    """
+    CLEARED
+  }
+
+  """
+  A warning's words in one language, as the service wrote them (one CAP info block).
+  """
+  type WarningText {
+    """
+    The block's language tag (BCP 47, as the service wrote it).
+    """
+    language: String!
+    event: String!
+    headline: String
+    description: String
+    instruction: String
+  }
+
+  """
+  An official warning as a WARNING message tells it.
+  """
+  type MessageWarning {
+    """
+    The warning's id, the same across its updates and its end: the service and the first message of its CAP chain.
+    """
+    warningId: String!
+    change: WarningChange!
+
+    """
+    The credit to show: 'US National Weather Service', or 'MeteoAlarm / <national service>'.
+    """
+    service: String!
+    severity: WarningSeverity!
+    urgency: WarningUrgency!
+
+    """
+    The service's names of the areas it covers that concern the user's places.
+    """
+    area: String!
+
+    """
+    When the service sent the message told.
+    """
+    sent: DateTime
+    onset: DateTime
+
+    """
+    When the hazard ends (or the message expires).
+    """
+    expires: DateTime
+
+    """
+    The warning's words in the languages the service wrote it in (at most one per language of the app); a
+    reader gets their language's, else the same language's, else English, else the first.
+    """
+    texts: [WarningText!]!
+
+    """
+    The user's places it concerns, as named when the message was written.
+    """
+    places: [MessageContentPlace!]!
+
+    """
+    The service's page for it.
+    """
+    web: String
+  }
+
+  """
   What a message says, as data, in the API's units (°C, km/h, mm, cm of snow). One shape for
   every kind: ALERT and ALL_CLEAR fill the place and rule parts (ALERT also the window and
-  peak), BRIEFING its name, period and places; the rest are null.
+  peak), BRIEFING its name, period and places, WARNING (version 4) the place and warning; the rest are null.
   """
   type MessageContent {
     """
@@ -587,6 +698,11 @@ export const typeDefs = /* GraphQL */ `
     briefingName: String
     period: BriefingPeriod
     places: [BriefingPlaceFigures!]
+
+    """
+    WARNING (version 4): the official warning; 'place' is the first of its places.
+    """
+    warning: MessageWarning
   }
 
   type MessageConnection {
@@ -782,28 +898,6 @@ export const typeDefs = /* GraphQL */ `
     The place's service could not be asked just now: its warnings are not known (never a GraphQL error).
     """
     UNAVAILABLE
-  }
-
-  """
-  CAP 1.2 severity; anything else a service sends is UNKNOWN.
-  """
-  enum WarningSeverity {
-    EXTREME
-    SEVERE
-    MODERATE
-    MINOR
-    UNKNOWN
-  }
-
-  """
-  CAP 1.2 urgency.
-  """
-  enum WarningUrgency {
-    IMMEDIATE
-    EXPECTED
-    FUTURE
-    PAST
-    UNKNOWN
   }
 
   """

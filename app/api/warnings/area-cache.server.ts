@@ -26,10 +26,14 @@ export type AreaCacheOptions<T> = {
 
 export function createAreaCache<T extends object>(options: AreaCacheOptions<T>) {
   const now = options.now ?? (() => new Date());
-  const lastGood = new LRUCache<string, { value: T; fetchedAt: Date }>({ max: options.max, ttl: options.maxStaleMs });
+  // Ages are counted on the caller's clock when it has one (a test's, moved by hours), else on lru-cache's own; read
+  // each time (lru-cache otherwise keeps a reading until a timer runs, which a jump of the clock would outlast).
+  const perf = options.now ? { perf: { now: () => now().getTime() }, ttlResolution: 0 } : {};
+  const lastGood = new LRUCache<string, { value: T; fetchedAt: Date }>({ max: options.max, ttl: options.maxStaleMs, ...perf });
   const cache = new LRUCache<string, AreaResult<T>>({
     max: options.max,
     ttl: options.ttlMs,
+    ...perf,
     fetchMethod: async (key, _stale, { options: setOptions }) => {
       try {
         const value = await options.load(key);

@@ -14,7 +14,7 @@ import {
 import { FeedError } from "./feed-error.server";
 import { listOf, parseXml, textOf } from "./safe-xml.server";
 
-/** CAP 1.2 elements that may repeat (OASIS CAP-v1.2 §3.2). */
+/** CAP 1.2 elements that may repeat (OASIS CAP-v1.2, section 3.2). */
 const CAP_LISTS = new Set(["info", "area", "polygon", "circle", "geocode", "parameter", "resource", "eventCode", "responseType"]);
 
 type Node = Record<string, unknown>;
@@ -40,7 +40,7 @@ function parseInfo(node: unknown): CapInfo | null {
   const event = textValue(textOf(node.event), 300);
   if (!event) return null;
   return {
-    // CAP 1.2 §3.2.2: a block without a language is en-US.
+    // CAP 1.2, section 3.2.2: a block without a language is en-US.
     language: textOf(node.language) ?? "en-US",
     event,
     urgency: urgencyOf(textOf(node.urgency)),

@@ -86,7 +86,7 @@ export function textValue(value: unknown, maxLength = 10_000): string | null {
   return trimmed.length > maxLength ? `${trimmed.slice(0, maxLength - 1)}…` : trimmed;
 }
 
-/** CAP `references`: space-separated "sender,identifier,sent" triples (CAP 1.2 §3.2.1). */
+/** CAP `references`: space-separated "sender,identifier,sent" triples (CAP 1.2, section 3.2.1). */
 export function parseReferences(value: string | null): CapReference[] {
   if (!value) return [];
   return value

@@ -97,7 +97,7 @@ export function createOfficialWarnings(options: OfficialWarningsOptions) {
       failureTtlMs: options.failureRetryMs ?? 60_000,
       maxStaleMs: options.maxStaleMs ?? 30 * 60_000,
       max: options.maxAreas ?? 10_000,
-      now,
+      now: options.now,
       onSuccess: (key) => outages[serviceId].succeeded(key),
       onFailure: (key, error) => outages[serviceId].failed(key, error),
     });

@@ -26,7 +26,7 @@ function decode(bytes: Uint8Array, label: string, service: string): string {
   return text;
 }
 
-/** JSON is UTF-8 (RFC 8259 §8.1); a leading byte-order mark is dropped. */
+/** JSON is UTF-8 (RFC 8259, section 8.1); a leading byte-order mark is dropped. */
 export function decodeJsonText(bytes: Uint8Array, service: string): string {
   return decode(bytes, "utf-8", service);
 }

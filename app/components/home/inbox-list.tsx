@@ -30,6 +30,7 @@ const KIND_STYLE: Record<MessageFields["kind"], string> = {
   BRIEFING: "bg-sky-100 text-sky-900 dark:bg-sky-900 dark:text-sky-100",
   ALERT: "bg-amber-100 text-amber-900 dark:bg-amber-900 dark:text-amber-100",
   ALL_CLEAR: "bg-green-100 text-green-900 dark:bg-green-900 dark:text-green-100",
+  WARNING: "bg-red-100 text-red-900 dark:bg-red-900 dark:text-red-100",
   SYSTEM: "bg-accented text-default",
 };
 

@@ -23,6 +23,9 @@ function cacheConfig(updates: CacheExchangeOpts["updates"]): CacheExchangeOpts {
       MessageContentPlace: () => null,
       BriefingPlaceFigures: () => null,
       AlertPlaceWindows: () => null,
+      // A warning as one message told it (its update or end is another message's).
+      MessageWarning: () => null,
+      WarningText: () => null,
     },
     updates,
   };

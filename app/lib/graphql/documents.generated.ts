@@ -49,7 +49,28 @@ export type AirQualityScale = "EUROPEAN" | "US";
 
 export type PollenKind = "ALDER" | "BIRCH" | "GRASS" | "MUGWORT" | "OLIVE" | "RAGWEED";
 
-export type MessageKind = "BRIEFING" | "ALERT" | "ALL_CLEAR" | "SYSTEM";
+export type MessageKind =
+  | "BRIEFING"
+  | "ALERT"
+  | "ALL_CLEAR"
+  | "SYSTEM"
+  /** An official warning of a national weather service, for some of the user's places: issued, updated or over. */
+  | "WARNING";
+
+/** CAP 1.2 severity; anything else a service sends is UNKNOWN. */
+export type WarningSeverity = "EXTREME" | "SEVERE" | "MODERATE" | "MINOR" | "UNKNOWN";
+
+/** CAP 1.2 urgency. */
+export type WarningUrgency = "IMMEDIATE" | "EXPECTED" | "FUTURE" | "PAST" | "UNKNOWN";
+
+/** What a WARNING message tells of its warning. */
+export type WarningChange =
+  /** The user hears of the warning for the first time. */
+  | "ISSUED"
+  /** The service changed the warning (a new CAP message replaced the one told). */
+  | "UPDATED"
+  /** The service cancelled it, it expired, or it no longer concerns the user's places. */
+  | "CLEARED";
 
 export type Weekday = "MON" | "TUE" | "WED" | "THU" | "FRI" | "SAT" | "SUN";
 
@@ -114,12 +135,6 @@ export type WarningCoverage =
   /** The place's service could not be asked just now: its warnings are not known (never a GraphQL error). */
   | "UNAVAILABLE";
 
-/** CAP 1.2 severity; anything else a service sends is UNKNOWN. */
-export type WarningSeverity = "EXTREME" | "SEVERE" | "MODERATE" | "MINOR" | "UNKNOWN";
-
-/** CAP 1.2 urgency. */
-export type WarningUrgency = "IMMEDIATE" | "EXPECTED" | "FUTURE" | "PAST" | "UNKNOWN";
-
 /** CAP 1.2 certainty. */
 export type WarningCertainty = "OBSERVED" | "LIKELY" | "POSSIBLE" | "UNLIKELY" | "UNKNOWN";
 
@@ -178,6 +193,20 @@ export type MessageFieldsFragment = {
       maxGusts: number | null;
       place: { id: string; label: string; timeZone: string };
     }> | null;
+    warning: {
+      warningId: string;
+      change: WarningChange;
+      service: string;
+      severity: WarningSeverity;
+      urgency: WarningUrgency;
+      area: string;
+      sent: string | null;
+      onset: string | null;
+      expires: string | null;
+      web: string | null;
+      texts: Array<{ language: string; event: string; headline: string | null; description: string | null; instruction: string | null }>;
+      places: Array<{ id: string; label: string; timeZone: string }>;
+    } | null;
   } | null;
 };
 
@@ -223,6 +252,26 @@ export type InboxQuery = {
           maxGusts: number | null;
           place: { id: string; label: string; timeZone: string };
         }> | null;
+        warning: {
+          warningId: string;
+          change: WarningChange;
+          service: string;
+          severity: WarningSeverity;
+          urgency: WarningUrgency;
+          area: string;
+          sent: string | null;
+          onset: string | null;
+          expires: string | null;
+          web: string | null;
+          texts: Array<{
+            language: string;
+            event: string;
+            headline: string | null;
+            description: string | null;
+            instruction: string | null;
+          }>;
+          places: Array<{ id: string; label: string; timeZone: string }>;
+        } | null;
       } | null;
     }>;
   };
@@ -482,6 +531,20 @@ export type MessageReceivedSubscription = {
         maxGusts: number | null;
         place: { id: string; label: string; timeZone: string };
       }> | null;
+      warning: {
+        warningId: string;
+        change: WarningChange;
+        service: string;
+        severity: WarningSeverity;
+        urgency: WarningUrgency;
+        area: string;
+        sent: string | null;
+        onset: string | null;
+        expires: string | null;
+        web: string | null;
+        texts: Array<{ language: string; event: string; headline: string | null; description: string | null; instruction: string | null }>;
+        places: Array<{ id: string; label: string; timeZone: string }>;
+      } | null;
     } | null;
   };
 };
@@ -541,6 +604,20 @@ export type RestoreMessageMutation = {
         maxGusts: number | null;
         place: { id: string; label: string; timeZone: string };
       }> | null;
+      warning: {
+        warningId: string;
+        change: WarningChange;
+        service: string;
+        severity: WarningSeverity;
+        urgency: WarningUrgency;
+        area: string;
+        sent: string | null;
+        onset: string | null;
+        expires: string | null;
+        web: string | null;
+        texts: Array<{ language: string; event: string; headline: string | null; description: string | null; instruction: string | null }>;
+        places: Array<{ id: string; label: string; timeZone: string }>;
+      } | null;
     } | null;
   };
 };
@@ -1100,6 +1177,20 @@ export type SendBriefingNowMutation = {
         maxGusts: number | null;
         place: { id: string; label: string; timeZone: string };
       }> | null;
+      warning: {
+        warningId: string;
+        change: WarningChange;
+        service: string;
+        severity: WarningSeverity;
+        urgency: WarningUrgency;
+        area: string;
+        sent: string | null;
+        onset: string | null;
+        expires: string | null;
+        web: string | null;
+        texts: Array<{ language: string; event: string; headline: string | null; description: string | null; instruction: string | null }>;
+        places: Array<{ id: string; label: string; timeZone: string }>;
+      } | null;
     } | null;
   };
 };
@@ -1279,6 +1370,30 @@ export const MessageFieldsFragmentDoc = /*#__PURE__*/ gql`
         rainFrom
         rainProbability
         maxGusts
+      }
+      warning {
+        warningId
+        change
+        service
+        severity
+        urgency
+        area
+        sent
+        onset
+        expires
+        texts {
+          language
+          event
+          headline
+          description
+          instruction
+        }
+        places {
+          id
+          label
+          timeZone
+        }
+        web
       }
     }
   }
