@@ -71,7 +71,14 @@ export function decide(pair: Pair, watched: Watched, pool: Pool, stored: AlertSt
  * places told 91). Its key is its first episode's, so a repeated pass or a second process writes it once.
  */
 export function ruleDecision(decisions: Decision[]): Decision {
-  const merged: Decision = {
+  const merged = together(decisions);
+  if (merged.told.length > 0) merged.messages.push(alertOf(merged.told));
+  return merged;
+}
+
+/** Decisions as one, to be written in one transaction. */
+function together(decisions: Decision[]): Decision {
+  return {
     messages: decisions.flatMap((decision) => decision.messages),
     opened: decisions.flatMap((decision) => decision.opened),
     moved: decisions.flatMap((decision) => decision.moved),
@@ -79,8 +86,6 @@ export function ruleDecision(decisions: Decision[]): Decision {
     states: decisions.flatMap((decision) => decision.states),
     told: decisions.flatMap((decision) => decision.told),
   };
-  if (merged.told.length > 0) merged.messages.push(alertOf(merged.told));
-  return merged;
 }
 
 /**
@@ -120,14 +125,8 @@ function summaryOf(decisions: Decision[]): Decision {
     placeId: alerts[0]!.placeId,
     dedupeKey: alerts.map((alert) => alert.dedupeKey).sort()[0]!,
   };
-  return {
-    messages: [...decisions.flatMap((decision) => decision.messages.filter((message) => message.kind !== "ALERT")), summary],
-    opened: decisions.flatMap((decision) => decision.opened),
-    moved: decisions.flatMap((decision) => decision.moved),
-    closed: decisions.flatMap((decision) => decision.closed),
-    states: decisions.flatMap((decision) => decision.states),
-    told: decisions.flatMap((decision) => decision.told),
-  };
+  const merged = together(decisions);
+  return { ...merged, messages: [...merged.messages.filter((message) => message.kind !== "ALERT"), summary] };
 }
 
 /** The one ALERT of a rule's told windows. */
