@@ -48,16 +48,40 @@ export async function finishedTicks(request: APIRequestContext, baseURL: string)
   return count("ok");
 }
 
+/** The period in which the test last saw a tick finished (within a second of its end: the reads' interval). */
+export type TickSeen = { period: number };
+
+const periodNow = () => Math.floor(Date.now() / TICK_MS);
+
 /**
- * Waits until a tick has finished and the next one is at least `marginMs` away: what the test does now lies between
- * two ticks, none of them under way. (The home screen saves starter rules one by one: a tick between two saves would
- * read some of them as new and the rest a tick later.)
+ * Waits until the next tick has finished. Nothing runs then until the next period's boundary: the scheduler starts a
+ * tick only on a boundary and skips one while a tick runs, and a tick here takes milliseconds, so the one seen ending
+ * early in a period is that period's own.
  */
-export async function betweenTicks(request: APIRequestContext, baseURL: string, marginMs = 12_000) {
+async function tickFinished(request: APIRequestContext, baseURL: string): Promise<TickSeen> {
+  const before = await finishedTicks(request, baseURL);
+  let seen = { period: periodNow() };
+  await expect
+    .poll(
+      async () => {
+        seen = { period: periodNow() };
+        return (await finishedTicks(request, baseURL)) > before;
+      },
+      { timeout: 2 * TICK_MS },
+    )
+    .toBe(true);
+  return seen;
+}
+
+/**
+ * Waits until a tick has finished and the next one is at least `marginMs` away (at once when `seen` says so): what the
+ * test does now lies between two ticks, none of them under way. (The home screen saves starter rules one by one: a
+ * tick between two saves would read some of them as new and the rest a tick later.)
+ */
+export async function betweenTicks(request: APIRequestContext, baseURL: string, seen?: TickSeen, marginMs = 12_000) {
   for (;;) {
-    const before = await finishedTicks(request, baseURL);
-    await expect.poll(() => finishedTicks(request, baseURL), { timeout: 2 * TICK_MS }).toBeGreaterThan(before);
-    if (TICK_MS - (Date.now() % TICK_MS) >= marginMs) return { period: Math.floor(Date.now() / TICK_MS) };
+    if (seen?.period === periodNow() && TICK_MS - (Date.now() % TICK_MS) >= marginMs) return { period: seen.period };
+    seen = await tickFinished(request, baseURL);
   }
 }
 
@@ -66,8 +90,7 @@ export async function betweenTicks(request: APIRequestContext, baseURL: string, 
  * otherwise, rather than pass on a tick that read only part of them): waits until the next tick has finished. It read
  * everything the test changed.
  */
-export async function nextTickDone(request: APIRequestContext, baseURL: string, since: { period: number }) {
-  expect(Math.floor(Date.now() / TICK_MS), "the changes were made between two ticks").toBe(since.period);
-  const before = await finishedTicks(request, baseURL);
-  await expect.poll(() => finishedTicks(request, baseURL), { timeout: 2 * TICK_MS }).toBeGreaterThan(before);
+export async function nextTickDone(request: APIRequestContext, baseURL: string, since: { period: number }): Promise<TickSeen> {
+  expect(periodNow(), "the changes were made between two ticks").toBe(since.period);
+  return tickFinished(request, baseURL);
 }
