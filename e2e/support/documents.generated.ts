@@ -13,6 +13,45 @@ export type WindSpeedUnit = "KMH" | "MS" | "MPH" | "KN";
 
 export type PrecipitationUnit = "MM" | "INCH";
 
+export type SettingsInput = {
+  language?: Language | null | undefined;
+  timeZone?: string | null | undefined;
+  hour12?: boolean | null | undefined;
+  temperatureUnit?: TemperatureUnit | null | undefined;
+  windSpeedUnit?: WindSpeedUnit | null | undefined;
+  precipitationUnit?: PrecipitationUnit | null | undefined;
+  quietHoursEnabled?: boolean | null | undefined;
+  quietFrom?: string | null | undefined;
+  quietTo?: string | null | undefined;
+  pushEnabled?: boolean | null | undefined;
+};
+
+export type Condition =
+  | "CLEAR"
+  | "MAINLY_CLEAR"
+  | "PARTLY_CLOUDY"
+  | "OVERCAST"
+  | "FOG"
+  | "DRIZZLE"
+  | "FREEZING_DRIZZLE"
+  | "RAIN"
+  | "FREEZING_RAIN"
+  | "SNOW"
+  | "SNOW_GRAINS"
+  | "RAIN_SHOWERS"
+  | "SNOW_SHOWERS"
+  | "THUNDERSTORM"
+  | "THUNDERSTORM_WITH_HAIL"
+  | "UNKNOWN";
+
+export type MessageKind =
+  | "BRIEFING"
+  | "ALERT"
+  | "ALL_CLEAR"
+  | "SYSTEM"
+  /** An official warning of a national weather service, for some of the user's places: issued, updated or over. */
+  | "WARNING";
+
 export type Weekday = "MON" | "TUE" | "WED" | "THU" | "FRI" | "SAT" | "SUN";
 
 export type BriefingPeriod = "TODAY" | "REST_OF_TODAY" | "TONIGHT" | "TOMORROW" | "NEXT_3_DAYS";
@@ -26,7 +65,46 @@ export type BriefingInput = {
   days: Array<Weekday>;
 };
 
+export type AlertMetric =
+  | "TEMPERATURE"
+  | "APPARENT_TEMPERATURE"
+  | "PRECIPITATION"
+  | "PRECIPITATION_PROBABILITY"
+  | "SNOWFALL"
+  | "WIND_SPEED"
+  | "WIND_GUSTS"
+  | "UV_INDEX"
+  /** Air quality index, in points of the user's scale: US AQI for readers of °F, the European AQI for everyone else. */
+  | "AQI"
+  | "CONDITION"
+  /** Rain starting within the threshold's minutes, from the quarter-hour nowcast: one alert per shower. */
+  | "RAIN_SOON";
+
+export type Comparator = "AT_LEAST" | "AT_MOST";
+
 export type AlertState = "ARMED" | "TRIGGERED" | "SNOOZED";
+
+/** The rules offered to a new user; one keeps its name in the reader's language until renamed. */
+export type StarterRule = "GUSTS" | "THUNDERSTORM" | "HEAVY_RAIN" | "FROST" | "HEAT";
+
+export type AlertRuleInput = {
+  name: string;
+  /** Made from a starter rule: its name is the starter's, in the reader's language, until renamed. */
+  starter?: StarterRule | null | undefined;
+  enabled?: boolean | null | undefined;
+  placeId?: string | number | null | undefined;
+  metric: AlertMetric;
+  comparator?: Comparator | null | undefined;
+  threshold?: number | null | undefined;
+  conditions?: Array<Condition> | null | undefined;
+  lookaheadHours?: number | null | undefined;
+  activeDays?: Array<Weekday> | null | undefined;
+  activeFrom?: string | null | undefined;
+  activeTo?: string | null | undefined;
+  urgent?: boolean | null | undefined;
+  notifyAllClear?: boolean | null | undefined;
+  cooldownHours?: number | null | undefined;
+};
 
 export type E2eAccessibilitySaveGustsRuleMutationVariables = Exact<{ [key: string]: never }>;
 
@@ -93,6 +171,40 @@ export type E2eBriefingsDeleteMutation = { deleteBriefing: string };
 export type E2eDialogFocusAddBravoMutationVariables = Exact<{ [key: string]: never }>;
 
 export type E2eDialogFocusAddBravoMutation = { addPlace: { id: string } };
+
+export type E2eTicksAddPlaceMutationVariables = Exact<{
+  latitude: number;
+  longitude: number;
+  label: string;
+}>;
+
+export type E2eTicksAddPlaceMutation = { addPlace: { id: string } };
+
+export type E2eTicksSettingsMutationVariables = Exact<{
+  input: SettingsInput;
+}>;
+
+export type E2eTicksSettingsMutation = { updateSettings: { id: string } };
+
+export type E2eTicksSaveRuleMutationVariables = Exact<{
+  input: AlertRuleInput;
+}>;
+
+export type E2eTicksSaveRuleMutation = { saveAlertRule: { id: string } };
+
+export type E2eTicksSavePushSubscriptionMutationVariables = Exact<{
+  endpoint: string;
+  p256dh: string;
+  auth: string;
+}>;
+
+export type E2eTicksSavePushSubscriptionMutation = { savePushSubscription: boolean };
+
+export type E2eTicksInboxQueryVariables = Exact<{ [key: string]: never }>;
+
+export type E2eTicksInboxQuery = {
+  messages: { edges: Array<{ id: string; kind: MessageKind; title: string; body: string; urgent: boolean }> };
+};
 
 export type E2eFeedbackOnServerQueryVariables = Exact<{ [key: string]: never }>;
 
@@ -350,6 +462,45 @@ export const E2eDialogFocusAddBravoDocument = gql`
     }
   }
 ` as unknown as DocumentNode<E2eDialogFocusAddBravoMutation, E2eDialogFocusAddBravoMutationVariables>;
+export const E2eTicksAddPlaceDocument = gql`
+  mutation E2eTicksAddPlace($latitude: Float!, $longitude: Float!, $label: String!) {
+    addPlace(latitude: $latitude, longitude: $longitude, label: $label) {
+      id
+    }
+  }
+` as unknown as DocumentNode<E2eTicksAddPlaceMutation, E2eTicksAddPlaceMutationVariables>;
+export const E2eTicksSettingsDocument = gql`
+  mutation E2eTicksSettings($input: SettingsInput!) {
+    updateSettings(input: $input) {
+      id
+    }
+  }
+` as unknown as DocumentNode<E2eTicksSettingsMutation, E2eTicksSettingsMutationVariables>;
+export const E2eTicksSaveRuleDocument = gql`
+  mutation E2eTicksSaveRule($input: AlertRuleInput!) {
+    saveAlertRule(input: $input) {
+      id
+    }
+  }
+` as unknown as DocumentNode<E2eTicksSaveRuleMutation, E2eTicksSaveRuleMutationVariables>;
+export const E2eTicksSavePushSubscriptionDocument = gql`
+  mutation E2eTicksSavePushSubscription($endpoint: String!, $p256dh: String!, $auth: String!) {
+    savePushSubscription(endpoint: $endpoint, p256dh: $p256dh, auth: $auth)
+  }
+` as unknown as DocumentNode<E2eTicksSavePushSubscriptionMutation, E2eTicksSavePushSubscriptionMutationVariables>;
+export const E2eTicksInboxDocument = gql`
+  query E2eTicksInbox {
+    messages(first: 50) {
+      edges {
+        id
+        kind
+        title
+        body
+        urgent
+      }
+    }
+  }
+` as unknown as DocumentNode<E2eTicksInboxQuery, E2eTicksInboxQueryVariables>;
 export const E2eFeedbackOnServerDocument = gql`
   query E2eFeedbackOnServer {
     me {

@@ -123,3 +123,51 @@ export async function holdKeptCacheUnread(page: Page, pathname: string) {
     release: () => page.evaluate(() => (window as HeldWindow).__releaseKeptCache!()),
   };
 }
+
+/**
+ * The page's service worker, made ready to take pushes as the browser's push service hands them over: activated
+ * (a push to a worker not yet activated is lost), its shown notifications recorded as each `showNotification` settles
+ * (Chromium's getNotifications() can lose one read while it is being shown). `push` delivers a payload through
+ * DevTools, as a push service's message would arrive; `notifications` lists what the registration shows.
+ */
+export async function pushableWorker(page: Page, baseURL: string) {
+  const context = page.context();
+  await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 15_000 });
+  const cdp = await context.newCDPSession(page);
+  let registrationId: string | null = null;
+  const activated = new Set<string>();
+  cdp.on("ServiceWorker.workerRegistrationUpdated", ({ registrations }) => {
+    const ours = registrations.find((registration) => registration.scopeURL === `${baseURL}/` && !registration.isDeleted);
+    if (ours) registrationId = ours.registrationId;
+  });
+  cdp.on("ServiceWorker.workerVersionUpdated", ({ versions }) => {
+    for (const version of versions) if (version.status === "activated") activated.add(version.registrationId);
+  });
+  await cdp.send("ServiceWorker.enable");
+  await expect.poll(() => registrationId !== null && activated.has(registrationId), { timeout: 15_000 }).toBe(true);
+  const worker =
+    context.serviceWorkers().find((candidate) => candidate.url() === `${baseURL}/sw.js`) ?? (await context.waitForEvent("serviceworker"));
+  await worker.evaluate(() => {
+    const scope = self as unknown as { registration: ServiceWorkerRegistration; shownTitles: string[] };
+    const { registration } = scope;
+    const show = registration.showNotification.bind(registration);
+    scope.shownTitles = [];
+    registration.showNotification = (title, options) =>
+      show(title, options).then(
+        () => void scope.shownTitles.push(title),
+        (error: unknown) => {
+          scope.shownTitles.push(`${title} refused: ${String(error)}`);
+          throw error;
+        },
+      );
+  });
+  return {
+    push: (payload: object) =>
+      cdp.send("ServiceWorker.deliverPushMessage", { origin: baseURL, registrationId: registrationId!, data: JSON.stringify(payload) }),
+    shownTitles: () => worker.evaluate(() => (self as unknown as { shownTitles: string[] }).shownTitles),
+    notifications: () =>
+      page.evaluate(async () =>
+        (await (await navigator.serviceWorker.ready).getNotifications()).map(({ title, body, tag, data }) => ({ title, body, tag, data })),
+      ),
+  };
+}
