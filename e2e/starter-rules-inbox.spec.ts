@@ -52,7 +52,7 @@ test("the starter rules on five places: after the engine's next tick the inbox h
   page,
   context,
   request,
-}) => {
+}, testInfo) => {
   // A server of its own, and up to two of its 30-second ticks waited for.
   test.setTimeout(150_000);
   const own = await serverWithWeather(stormyDay(Math.floor(Date.now() / 1000 / H) * H));
@@ -105,14 +105,17 @@ test("the starter rules on five places: after the engine's next tick the inbox h
       /^Temperature -3 °C in Berlin \(.+\) and Reykjavík \(.+\); peak \w{3} \d{2}:\d{2}( GMT[+-]\d+)? in (Berlin|Reykjavík)\.$/,
     );
 
-    // The inbox at a phone's width, in both modes: axe finds nothing, and a picture of it for docs/screens.
+    // The inbox at a phone's width, in both modes: axe finds nothing, and a picture of it (docs/screens/ when
+    // SCREENSHOTS=update, to refresh the kept pictures; the test's own output otherwise, so a run leaves the tree as it was).
     const inbox = page.locator("section[aria-labelledby='inbox-heading']");
     for (const mode of ["light", "dark"] as const) {
       await page.emulateMedia({ colorScheme: mode });
       await expect(page.locator("html")).toHaveClass(new RegExp(`\\b${mode}\\b`));
       const results = await new AxeBuilder({ page }).include("section[aria-labelledby='inbox-heading']").analyze();
       expect(results.violations.map(({ id, nodes }) => `${id}: ${nodes.map((node) => node.target.join(" ")).join(", ")}`)).toEqual([]);
-      await inbox.screenshot({ path: path.join(ROOT, `docs/screens/inbox-starter-rules-390-${mode}.png`), animations: "disabled" });
+      const name = `inbox-starter-rules-390-${mode}.png`;
+      const kept = process.env.SCREENSHOTS === "update" ? path.join(ROOT, "docs/screens", name) : testInfo.outputPath(name);
+      await inbox.screenshot({ path: kept, animations: "disabled" });
     }
   } finally {
     await own.stop();
