@@ -141,7 +141,7 @@ async function answersFor(
 }
 
 /** A saved place as the warnings layer reads it. */
-const warningPlace = (place: PlaceTable): WarningPlace => ({
+export const warningPlace = (place: PlaceTable): WarningPlace => ({
   latitude: place.latitude,
   longitude: place.longitude,
   countryCode: place.country_code,

@@ -1,8 +1,9 @@
 import type { ApiContext } from "../context.server";
-import type { PlaceTable } from "../db/tables";
+import { warningPlace } from "../bot/warning-alerts.server";
+import { LOCALE_OF } from "../bot/texts.server";
 import { badInput } from "../errors.server";
 import { keepable, keepableFields, validUntil } from "../result-cache.server";
-import type { OfficialWarning, WarningPlace, WarningsOutcome } from "../warnings/official-warning.server";
+import type { OfficialWarning, WarningsOutcome } from "../warnings/official-warning.server";
 import type { PlaceWarningsMapper } from "./mappers";
 import type { OfficialWarningResolvers, PlaceWarningsResolvers, Resolvers } from "./resolvers.generated";
 
@@ -15,17 +16,6 @@ export const WARNINGS_WAIT_MS = 2_500;
 
 /** The most warnings a place's `items` gives (a country's feed can list dozens). */
 export const MAX_WARNING_ITEMS = 20;
-
-/** The owner's language (settings) as the BCP 47 tag the layer picks a CAP `info` block by. */
-const LANGUAGE_TAGS: Record<string, string> = { EN_US: "en-US", DE_DE: "de-DE", FR_FR: "fr-FR", ES_ES: "es-ES" };
-
-const warningPlace = (place: PlaceTable): WarningPlace => ({
-  latitude: place.latitude,
-  longitude: place.longitude,
-  countryCode: place.country_code,
-  name: place.name,
-  admin1: place.admin1,
-});
 
 /** The outcome, or an unavailable one once `ms` have passed (the fetch goes on without this caller). */
 function within(outcome: Promise<WarningsOutcome>, ms: number, late: () => WarningsOutcome): Promise<WarningsOutcome> {
@@ -67,7 +57,7 @@ export const warningsResolvers: Resolvers = {
       if (!coverage.covered) return { coverage: "NOT_COVERED", service: null, fetchedAt: null, stale: false, warnings: [] };
       // The owner's settings: read through the request's loaders, so a kept answer ends when the language changes.
       const settings = await context.loaders.settings.load(place.user_id);
-      const outcome = await within(context.warnings.warningsFor(at, LANGUAGE_TAGS[settings.language] ?? "en-US"), WARNINGS_WAIT_MS, () => ({
+      const outcome = await within(context.warnings.warningsFor(at, LOCALE_OF[settings.language] ?? "en-US"), WARNINGS_WAIT_MS, () => ({
         status: "unavailable",
         serviceId: coverage.serviceId,
         reason: "timeout",
