@@ -3,7 +3,6 @@ import type { i18n as I18n } from "i18next";
 import { airTextsLoaded } from "~/lib/i18n/air-texts";
 import { aqiCategory, aqiOn, airQualityScale } from "~/shared/air-quality";
 import type { AirQualityScale } from "~/shared/schema-enums.generated";
-import { keptByObject } from "~/lib/kept-by-object";
 import { formatNumber, formatShortList } from "~/shared/units";
 import type { DisplaySettings } from "~/lib/display-settings";
 import type { WeatherFieldsFragment } from "~/lib/graphql/documents.generated";
@@ -22,7 +21,7 @@ export default function AirQualityLine({ report, settings, i18n }: { report: Air
   const loading = airTextsLoaded(i18n, locale);
   if (loading) use(loading);
   const scale = airQualityScale(settings);
-  const line = lineOf(report, `${locale}\0${settings.locale}\0${scale}`, i18n, scale, settings.locale);
+  const line = lineOf(report, i18n, scale, settings.locale);
   if (line === null) return null;
   // One line of text: ten cards of it go into the page, which must stay light to send.
   return (
@@ -32,8 +31,8 @@ export default function AirQualityLine({ report, settings, i18n }: { report: Air
   );
 }
 
-/** The line in the reader's language, scale and number format; null when nothing is known. Kept with the report. */
-const lineOf = keptByObject((report: AirQualityReport, i18n: I18n, scale: AirQualityScale, numberLocale: string): string | null => {
+/** The line in the reader's language, scale and number format; null when nothing is known. */
+function lineOf(report: AirQualityReport, i18n: I18n, scale: AirQualityScale, numberLocale: string): string | null {
   const t = i18n.getFixedT(i18n.language, "air");
   const index = aqiOn(scale, report);
   const parts: string[] = [];
@@ -56,4 +55,4 @@ const lineOf = keptByObject((report: AirQualityReport, i18n: I18n, scale: AirQua
     parts.push(t("pollen", { list: formatShortList(counts, numberLocale) }));
   }
   return parts.length === 0 ? null : parts.join(" · ");
-});
+}

@@ -27,7 +27,6 @@ import {
 } from "~/shared/units";
 import { ConditionIcon } from "./condition-icon";
 import { formatRelativeAge } from "~/lib/relative-age";
-import { keptByObject } from "~/lib/kept-by-object";
 
 const HOURS_SHOWN = 24;
 
@@ -163,21 +162,16 @@ function Sun({
 /** The hours from the one now running, in the place's time zone. */
 function upcomingHours(hourly: HourlyForecast[], now: number): HourlyForecast[] {
   const hourStart = Math.floor(now / 3_600_000) * 3_600_000;
-  return hoursFrom(hourly, String(hourStart), hourStart);
+  return hourly.filter((hour) => Date.parse(hour.time) >= hourStart).slice(0, HOURS_SHOWN);
 }
-
-/** Kept with the forecast's hours for the hour running: the strip's chart below is kept with what this gives. */
-const hoursFrom = keptByObject((hourly: HourlyForecast[], hourStart: number) =>
-  hourly.filter((hour) => Date.parse(hour.time) >= hourStart).slice(0, HOURS_SHOWN),
-);
 
 const CHART_STEP = 10;
 
 /**
  * The strip's chart: a temperature line over one path of chance-of-rain bars, 28 units at 100 % (the page draws 24
- * of them per card). Kept with the hours.
+ * of them per card).
  */
-const chartOf = keptByObject((hours: HourlyForecast[]) => {
+function chartOf(hours: HourlyForecast[]) {
   const temperatures = hours.map((hour) => hour.temperature);
   const low = Math.min(...temperatures);
   const span = Math.max(1, Math.max(...temperatures) - low);
@@ -191,16 +185,16 @@ const chartOf = keptByObject((hours: HourlyForecast[]) => {
     })
     .join("");
   return { line, bars };
-});
+}
 
-/** Each hour's clock, temperature and chance of rain as the reader reads them. Kept with the hours. */
-const hourTextsOf = keptByObject((hours: HourlyForecast[], settings: DisplaySettings, timeZone: string) =>
-  hours.map((hour) => ({
+/** Each hour's clock, temperature and chance of rain as the reader reads them. */
+function hourTextsOf(hours: HourlyForecast[], settings: DisplaySettings, timeZone: string) {
+  return hours.map((hour) => ({
     clock: formatHour(new Date(hour.time), settings.locale, timeZone, settings.hour12),
     degrees: formatDegrees(hour.temperature, settings),
     rain: formatPercent(hour.precipitationProbability, settings.locale),
-  })),
-);
+  }));
+}
 
 /** A strip of hours: a temperature line over chance-of-rain bars, with the hour, icon and value under each. */
 function HourlyStrip({
@@ -219,8 +213,8 @@ function HourlyStrip({
   if (hours.length === 0) return null;
   const conditionName = conditionNames(t);
   const chanceOfRain = t("weather.chanceOfRain", { value: "" });
-  const { line, bars } = chartOf(hours, "");
-  const texts = hourTextsOf(hours, `${settings.locale}|${timeZone}|${settings.hour12}|${settings.temperatureUnit}`, settings, timeZone);
+  const { line, bars } = chartOf(hours);
+  const texts = hourTextsOf(hours, settings, timeZone);
   return (
     // Every card has this landmark: the place's name tells them apart.
     <section aria-label={t("weather.nextHoursIn", { place })} className="mt-5">
