@@ -129,30 +129,6 @@ export default tseslint.config(
     },
   },
   {
-    // The render's own hooks: on the server urql's and react-i18next's do the browser's work.
-    files: ["app/**/*.{ts,tsx}"],
-    ignores: ["app/lib/graphql/use-query.ts", "app/lib/i18n/use-translation.ts"],
-    rules: {
-      "no-restricted-imports": [
-        "error",
-        {
-          paths: [
-            {
-              name: "urql",
-              importNames: ["useQuery"],
-              message: "Use useQuery from ~/lib/graphql/use-query (the server render reads its results).",
-            },
-            {
-              name: "react-i18next",
-              importNames: ["useTranslation"],
-              message: "Use useTranslation from ~/lib/i18n/use-translation (the server render keeps one per instance).",
-            },
-          ],
-        },
-      ],
-    },
-  },
-  {
     // CommonJS by necessity (GraphQL Code Generator loads local plugins with require).
     files: ["**/*.cjs"],
     languageOptions: { sourceType: "commonjs", globals: { module: "writable", require: "readonly" } },

@@ -58,13 +58,3 @@ describe("lint import cycles", () => {
     expect(await ruleIds(await readFile(path.join(ROOT, file), "utf8"), file)).toContain("import-x/no-cycle");
   });
 });
-
-describe("lint the render's hooks", () => {
-  it("refuses urql's useQuery and react-i18next's useTranslation in app code, but not in the modules that wrap them", async () => {
-    const code =
-      'import { useQuery } from "urql";\nimport { useTranslation } from "react-i18next";\nexport { useQuery, useTranslation };\n';
-    expect(await ruleIds(code, "app/components/lint-fixture.tsx")).toEqual(["no-restricted-imports", "no-restricted-imports"]);
-    expect(await ruleIds(code, "app/lib/graphql/use-query.ts")).not.toContain("no-restricted-imports");
-    expect(await ruleIds('import { useMutation } from "urql";\nexport { useMutation };\n', "app/components/lint-fixture.tsx")).toEqual([]);
-  });
-});
