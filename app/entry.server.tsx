@@ -9,7 +9,7 @@ import { serverEnv } from "./lib/env.server";
 import { requestGraphQLContext } from "./lib/graphql/request-client.server";
 import { GraphQLClientSourceContext } from "./lib/graphql/provider";
 import { GraphQLDataContext, serializeGraphQLData } from "./lib/graphql/ssr-data";
-import { getI18n, i18nRenderView } from "./lib/i18n/middleware.server";
+import { getI18n } from "./lib/i18n/middleware.server";
 import { APP_STYLESHEET } from "./lib/inline-stylesheet.server";
 import { NonceContext } from "./lib/nonce";
 import { DocumentRequestIdContext } from "./lib/request-id";
@@ -40,7 +40,7 @@ export default function handleRequest(
         <InlineStylesheetContext.Provider value={APP_STYLESHEET}>
           <GraphQLClientSourceContext.Provider value={clientSource}>
             <GraphQLDataContext.Provider value={graphqlData}>
-              <I18nextProvider i18n={i18nRenderView(getI18n(loadContext))}>
+              <I18nextProvider i18n={getI18n(loadContext)}>
                 <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
               </I18nextProvider>
             </GraphQLDataContext.Provider>

@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import { useTranslation } from "~/lib/i18n/use-translation";
+import { useTranslation } from "react-i18next";
 import { Form, Link, useActionData, useNavigation, useSearchParams } from "react-router";
 import type { AccountActionData } from "~/lib/account.server";
 import { Field } from "~/components/ui/form-parts";

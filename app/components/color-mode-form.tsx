@@ -1,4 +1,4 @@
-import { useTranslation } from "~/lib/i18n/use-translation";
+import { useTranslation } from "react-i18next";
 import { Form, useLocation } from "react-router";
 import { COLOR_MODE_PREFERENCES } from "~/lib/theme/color-mode";
 import { useColorMode } from "~/lib/theme/use-color-mode";

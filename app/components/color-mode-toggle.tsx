@@ -1,4 +1,4 @@
-import { useTranslation } from "~/lib/i18n/use-translation";
+import { useTranslation } from "react-i18next";
 import { MonitorIcon, MoonIcon, SunIcon } from "~/components/icons";
 import { Tooltip } from "~/components/ui/tooltip";
 import { nextColorModePreference, type ColorModePreference } from "~/lib/theme/color-mode";

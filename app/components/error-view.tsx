@@ -1,4 +1,4 @@
-import { useTranslation } from "~/lib/i18n/use-translation";
+import { useTranslation } from "react-i18next";
 import { isRouteErrorResponse } from "react-router";
 import { useShownRequestId } from "~/lib/request-id";
 

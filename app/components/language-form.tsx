@@ -1,4 +1,4 @@
-import { useTranslation } from "~/lib/i18n/use-translation";
+import { useTranslation } from "react-i18next";
 import { Form, useLocation, useNavigation } from "react-router";
 import { localeDisplayName, SUPPORTED_LOCALES, type Locale } from "~/lib/i18n/config";
 

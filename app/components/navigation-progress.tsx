@@ -1,4 +1,4 @@
-import { useTranslation } from "~/lib/i18n/use-translation";
+import { useTranslation } from "react-i18next";
 import { useNavigation } from "react-router";
 import { LOADING_BAR, useNavigationProgress } from "~/lib/navigation/progress";
 

@@ -1,5 +1,5 @@
 import { Suspense, useEffect, useRef } from "react";
-import { useTranslation } from "~/lib/i18n/use-translation";
+import { useTranslation } from "react-i18next";
 import { closeOverlay, useOpenOverlay } from "~/lib/overlays/overlay-store";
 import { resolveOverlay } from "~/components/overlays/overlay-components";
 

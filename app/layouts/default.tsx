@@ -1,6 +1,6 @@
-import { useTranslation } from "~/lib/i18n/use-translation";
+import { useTranslation } from "react-i18next";
 import { Link, NavLink, Outlet, type NavLinkProps } from "react-router";
-import { useQuery } from "~/lib/graphql/use-query";
+import { useQuery } from "urql";
 import type { Route } from "./+types/default";
 import { ColorModeToggle } from "~/components/color-mode-toggle";
 import { LazyErrorView } from "~/components/lazy-error-view";

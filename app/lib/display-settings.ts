@@ -1,7 +1,7 @@
 import { useContext, useEffect, useState } from "react";
 import { getI18n, I18nContext } from "react-i18next";
 import { useRouteLoaderData } from "react-router";
-import { useQuery } from "./graphql/use-query";
+import { useQuery } from "urql";
 import { VIEWER_QUERY } from "./graphql/documents";
 import type { ViewerQuery } from "./graphql/documents.generated";
 import { regionalDefaults } from "../shared/regional-defaults";

@@ -1,9 +1,9 @@
 import i18next from "i18next";
-import { useTranslation } from "~/lib/i18n/use-translation";
+import { useTranslation } from "react-i18next";
 import { lazy, Suspense } from "react";
 import { preloadModule } from "react-dom";
 import { Link } from "react-router";
-import { useQuery } from "~/lib/graphql/use-query";
+import { useQuery } from "urql";
 import type { Route } from "./+types/home";
 import { VisitorLookup } from "~/components/home/visitor-lookup";
 import { clientLoadQuery } from "~/lib/graphql/browser-load";
@@ -11,7 +11,7 @@ import { dayDetailTarget } from "~/lib/day-detail-link";
 import { ALERT_RULES_QUERY, INBOX_QUERY, inboxVariables, PLACES_QUERY, VIEWER_QUERY } from "~/lib/graphql/documents";
 import { loadQuery } from "~/lib/graphql/request-client.server";
 import type { Load } from "~/lib/graphql/route-load";
-import { getLocale, requestT } from "~/lib/i18n/middleware.server";
+import { getI18n, getLocale } from "~/lib/i18n/middleware.server";
 import { lazyChunksContext, signedInHomeModules } from "~/lib/lazy-chunks-context";
 import { useNonce } from "~/lib/nonce";
 
@@ -44,7 +44,7 @@ async function loadHome(load: Load, url: string): Promise<boolean> {
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   const signedIn = await loadHome((query, variables) => loadQuery(context, query, variables), request.url);
-  const t = requestT(context);
+  const { t } = getI18n(context);
   const language = getLocale(context);
   // The server renders the dashboard and the cards' air lines: hydration needs their chunks at once, so the page names them.
   const lazyChunks = context.get(lazyChunksContext);

@@ -1,6 +1,6 @@
 import { useEffect, type ReactNode } from "react";
 import i18next from "i18next";
-import { useTranslation } from "~/lib/i18n/use-translation";
+import { useTranslation } from "react-i18next";
 import { useRouteLoaderData } from "react-router";
 import type { Route } from "./+types/settings";
 import type { loader as rootLoader } from "~/root";
@@ -22,7 +22,7 @@ import { BRIEFINGS_QUERY, SETTINGS_QUERY } from "~/lib/graphql/later-documents";
 import { loadQuery } from "~/lib/graphql/request-client.server";
 import type { Load } from "~/lib/graphql/route-load";
 import { DEFAULT_LOCALE } from "~/lib/i18n/config";
-import { getI18n, requestT } from "~/lib/i18n/middleware.server";
+import { getI18n } from "~/lib/i18n/middleware.server";
 import { validateRoute } from "~/lib/route-validation";
 import { replaceOfflinePages } from "~/lib/pwa/offline-caches";
 import { parseSettingsSection, type SettingsSection } from "~/lib/settings-section";
@@ -50,7 +50,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // No session cookie, no viewer: the server asks nothing then.
   const user = await currentUser(request, context);
   await loadSettings((query, variables) => loadQuery(context, query, variables), !!user);
-  return settingsPage(request, requestT(context), user?.email ?? null);
+  return settingsPage(request, getI18n(context).t, user?.email ?? null);
 }
 
 export async function clientLoader({ request }: Route.ClientLoaderArgs) {

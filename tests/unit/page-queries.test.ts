@@ -6,7 +6,6 @@ import { INBOX_QUERY, MARK_READ_MUTATION, PLACES_QUERY, VIEWER_QUERY } from "~/l
 import type { GraphQLQuery, GraphQLQueryRunner } from "~/lib/graphql/executor-context";
 import { pageResultsExchange } from "~/lib/graphql/page-results.server";
 import { runnerPageQuery } from "~/lib/graphql/page-queries.server";
-import { renderResultsOf } from "~/lib/graphql/render-results";
 import { requestCacheExchange } from "~/lib/graphql/request-cache.server";
 
 /** The embedded API's runner as the page sees it: each query answered on a later tick, counted; `Places` fails. */
@@ -83,10 +82,12 @@ describe("a page's queries on the embedded API", () => {
   });
 
   it("are the render's results and the page's data script, as the client's own queries would be", async () => {
-    const { query, client, ssr } = requestWithRunner();
+    const { query, client, ssr, names } = requestWithRunner();
     const viewer = await query(VIEWER_QUERY, {});
     await query(PLACES_QUERY, {});
-    expect(renderResultsOf(client)?.get(viewer.operation.key)).toBe(viewer);
+    // What urql's useQuery reads in the render: the client answers at once, from the kept result.
+    expect(client.readQuery(VIEWER_QUERY, {})?.data).toBe(viewer.data);
+    expect(names()).toEqual(["Viewer", "Places"]);
     expect(Object.keys(ssr.extractData())).toHaveLength(2);
     expect(ssr.extractData()[viewer.operation.key]).toEqual({ data: '{"answer":"Viewer #1"}', hasNext: false });
     expect(getOperationName(viewer.operation.query)).toBe("Viewer");

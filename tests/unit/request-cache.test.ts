@@ -1,12 +1,11 @@
-import { Client, getOperationName, makeResult, type AnyVariables, type Exchange, type Operation } from "@urql/core";
+import { Client, getOperationName, makeResult, type Exchange, type Operation } from "@urql/core";
 import { createElement } from "react";
 import { renderToString } from "react-dom/server";
-import { Provider, useQuery as useUrqlQuery, type UseQueryArgs, type UseQueryState } from "urql";
+import { Provider, useQuery, type UseQueryState } from "urql";
 import { filter, map, pipe } from "wonka";
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { INBOX_QUERY, MARK_READ_MUTATION, PLACES_QUERY, VIEWER_QUERY } from "~/lib/graphql/documents";
 import { requestCacheExchange } from "~/lib/graphql/request-cache.server";
-import { useQuery } from "~/lib/graphql/use-query";
 
 /** A server request's client with the request cache before a network that counts what reaches it. */
 function clientWithNetwork(failing: ReadonlySet<string> = new Set()) {
@@ -60,50 +59,17 @@ describe("a server request's cache", () => {
   });
 });
 
-describe("useQuery in a server render", () => {
-  type State = UseQueryState<unknown, AnyVariables>;
-
-  /** Renders one component that records the state each hook gives for `args`. */
-  function render(client: Client, hook: typeof useQuery, args: UseQueryArgs): State {
-    let state: State | undefined;
+describe("urql's useQuery in a server render", () => {
+  it("reads a result the loaders fetched at once, without asking the network again", async () => {
+    const { client, names } = clientWithNetwork();
+    await client.query(INBOX_QUERY, { after: "x" }).toPromise();
+    let state: UseQueryState | undefined;
     function Reader() {
-      [state] = hook(args);
+      [state] = useQuery({ query: INBOX_QUERY, variables: { after: "x" } });
       return null;
     }
     renderToString(createElement(Provider, { value: client }, createElement(Reader)));
-    return state!;
-  }
-
-  it("gives what urql's own hook gives for a result the loaders fetched, without asking the network", async () => {
-    const { client, names } = clientWithNetwork();
-    await client.query(INBOX_QUERY, { after: "x" }).toPromise();
-    const executeQuery = vi.spyOn(client, "executeQuery");
-    const ours = render(client, useQuery, { query: INBOX_QUERY, variables: { after: "x" } });
-    expect(executeQuery).not.toHaveBeenCalled();
+    expect(state).toMatchObject({ data: { answer: "Inbox #1" }, fetching: false, stale: false, error: undefined });
     expect(names()).toEqual(["Inbox"]);
-    const urqls = render(client, useUrqlQuery, { query: INBOX_QUERY, variables: { after: "x" } });
-    expect(ours).toEqual({ ...urqls, operation: ours.operation });
-    expect(ours.operation?.key).toBe(urqls.operation?.key);
-    expect(ours).toMatchObject({ data: { answer: "Inbox #1" }, fetching: false, stale: false, error: undefined });
-  });
-
-  // urql's hook would start the query, whose answer (the page's runner is asynchronous) comes after the render.
-  it("is fetching for a query the loaders did not fetch or that must not come from a cache, and runs none", async () => {
-    const { client, names } = clientWithNetwork();
-    await client.query(VIEWER_QUERY, {}).toPromise();
-    expect(render(client, useQuery, { query: INBOX_QUERY, variables: { after: "y" } })).toMatchObject({ fetching: true, data: undefined });
-    expect(render(client, useQuery, { query: VIEWER_QUERY, requestPolicy: "network-only" })).toMatchObject({ fetching: true });
-    expect(render(client, useQuery, { query: VIEWER_QUERY, context: { requestPolicy: "cache-and-network" } })).toMatchObject({
-      fetching: true,
-    });
-    expect(names()).toEqual(["Viewer"]);
-  });
-
-  it("is neither fetching nor answered when paused", async () => {
-    const { client } = clientWithNetwork();
-    await client.query(VIEWER_QUERY, {}).toPromise();
-    const paused = render(client, useQuery, { query: VIEWER_QUERY, pause: true });
-    expect(paused).toEqual(render(client, useUrqlQuery, { query: VIEWER_QUERY, pause: true }));
-    expect(paused).toMatchObject({ fetching: false, data: undefined });
   });
 });

@@ -1,7 +1,7 @@
 import { lazy, Suspense, useMemo } from "react";
-import { useTranslation } from "~/lib/i18n/use-translation";
+import { useTranslation } from "react-i18next";
 import { useSearchParams } from "react-router";
-import { useQuery } from "~/lib/graphql/use-query";
+import { useQuery } from "urql";
 import { InboxList } from "~/components/home/inbox-list";
 import { PlaceList } from "~/components/home/place-list";
 import { StarterRulesCallout } from "~/components/home/starter-rules-callout";

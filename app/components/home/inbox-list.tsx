@@ -1,8 +1,7 @@
 import { useEffect, useState } from "react";
-import { useTranslation } from "~/lib/i18n/use-translation";
+import { useTranslation } from "react-i18next";
 import { useSearchParams } from "react-router";
-import { useMutation } from "urql";
-import { useQuery } from "~/lib/graphql/use-query";
+import { useMutation, useQuery } from "urql";
 import { CheckAllIcon, CheckIcon, TrashIcon } from "~/components/icons";
 import { Tooltip } from "~/components/ui/tooltip";
 import { useDisplaySettings } from "~/lib/display-settings";

@@ -1,4 +1,4 @@
-import { useTranslation } from "~/lib/i18n/use-translation";
+import { useTranslation } from "react-i18next";
 import { useClient } from "urql";
 import { VisitorLookup } from "~/components/home/visitor-lookup";
 import { UseMyLocationButton } from "~/components/places/use-my-location";

@@ -1,5 +1,5 @@
-import { useTranslation } from "~/lib/i18n/use-translation";
-import { useQuery } from "~/lib/graphql/use-query";
+import { useTranslation } from "react-i18next";
+import { useQuery } from "urql";
 import { ALERT_RULES_QUERY } from "~/lib/graphql/documents";
 import { openOverlay } from "~/lib/overlays/overlay-store";
 

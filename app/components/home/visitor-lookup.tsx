@@ -1,6 +1,6 @@
 import { useState } from "react";
-import { useTranslation } from "~/lib/i18n/use-translation";
-import { useQuery } from "~/lib/graphql/use-query";
+import { useTranslation } from "react-i18next";
+import { useQuery } from "urql";
 import { describeLocation, LocationSearch } from "~/components/places/location-search";
 import { UseMyLocationButton } from "~/components/places/use-my-location";
 import { ForecastCard } from "~/components/weather/forecast-card";

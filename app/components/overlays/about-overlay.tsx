@@ -1,4 +1,4 @@
-import { useTranslation } from "~/lib/i18n/use-translation";
+import { useTranslation } from "react-i18next";
 import { CloseIcon } from "~/components/icons";
 import type { OverlayProps } from "~/lib/overlays/registry";
 

@@ -1,5 +1,5 @@
 import { useId, useState, type FormEvent } from "react";
-import { useTranslation } from "~/lib/i18n/use-translation";
+import { useTranslation } from "react-i18next";
 import { useMutation } from "urql";
 import { describeLocation, LocationSearch } from "~/components/places/location-search";
 import { ADD_PLACE_MUTATION } from "~/lib/graphql/later-documents";

@@ -1,4 +1,4 @@
-import { useTranslation } from "~/lib/i18n/use-translation";
+import { useTranslation } from "react-i18next";
 import { aqiScaleLabel, thresholdUnit } from "~/lib/alert-units";
 import type { DisplaySettings } from "~/lib/display-settings";
 import type { FieldErrors } from "~/lib/forms/field-errors";

@@ -1,6 +1,6 @@
 import { useId } from "react";
-import { useTranslation } from "~/lib/i18n/use-translation";
-import { useQuery } from "~/lib/graphql/use-query";
+import { useTranslation } from "react-i18next";
+import { useQuery } from "urql";
 import { useDisplaySettings } from "~/lib/display-settings";
 import { ALERT_RULES_QUERY, PLACES_QUERY } from "~/lib/graphql/documents";
 import { Field, OverlayHeader, WeekdayChoices } from "~/components/ui/form-parts";

@@ -1,5 +1,5 @@
-import { useTranslation } from "~/lib/i18n/use-translation";
-import { useQuery } from "~/lib/graphql/use-query";
+import { useTranslation } from "react-i18next";
+import { useQuery } from "urql";
 import { aqiScaleLabel, displayThreshold, thresholdUnit } from "~/lib/alert-units";
 import { formatWhen, type DisplaySettings } from "~/lib/display-settings";
 import type { CompleteAlertRuleInput as AlertRuleInput } from "~/lib/graphql/documents";

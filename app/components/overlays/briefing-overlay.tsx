@@ -1,7 +1,6 @@
 import { useId, useState, type FormEvent } from "react";
-import { useTranslation } from "~/lib/i18n/use-translation";
-import { useMutation } from "urql";
-import { useQuery } from "~/lib/graphql/use-query";
+import { useTranslation } from "react-i18next";
+import { useMutation, useQuery } from "urql";
 import { PLACES_QUERY } from "~/lib/graphql/documents";
 import { BRIEFINGS_QUERY, SAVE_BRIEFING_MUTATION } from "~/lib/graphql/later-documents";
 import type { BriefingInput } from "~/lib/graphql/documents.generated";

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from "react";
-import { useTranslation } from "~/lib/i18n/use-translation";
+import { useTranslation } from "react-i18next";
 import { useMutation } from "urql";
 import { thresholdSummary } from "~/lib/alert-rule-summary";
 import { useDisplaySettings } from "~/lib/display-settings";

@@ -4,7 +4,7 @@ import type { DisplaySettings } from "~/lib/display-settings";
 import { apiIssues, fieldErrors, issueMessage, type FieldErrors } from "~/lib/forms/field-errors";
 import type { AlertRuleFieldsFragment } from "~/lib/graphql/documents.generated";
 import { SAVE_ALERT_RULE_MUTATION } from "~/lib/graphql/later-documents";
-import { useTranslation } from "~/lib/i18n/use-translation";
+import { useTranslation } from "react-i18next";
 import { showToast } from "~/lib/toast/toast-store";
 import { alertRuleInput } from "~/shared/inputs/alert-rule";
 import { checkInput } from "~/shared/inputs/issues";

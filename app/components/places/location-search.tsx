@@ -1,6 +1,6 @@
 import { useId, useState, type KeyboardEvent } from "react";
-import { useTranslation } from "~/lib/i18n/use-translation";
-import { useQuery } from "~/lib/graphql/use-query";
+import { useTranslation } from "react-i18next";
+import { useQuery } from "urql";
 import { SEARCH_LOCATIONS_QUERY } from "~/lib/graphql/documents";
 import type { SearchLocationsQuery } from "~/lib/graphql/documents.generated";
 import { SILENT_OPERATION } from "~/lib/graphql/install-browser";

@@ -1,5 +1,5 @@
 import { useRef, useState } from "react";
-import { useTranslation } from "~/lib/i18n/use-translation";
+import { useTranslation } from "react-i18next";
 import { LocateIcon } from "~/components/icons";
 import type { Coordinates } from "~/lib/geolocation";
 import { showToast } from "~/lib/toast/toast-store";

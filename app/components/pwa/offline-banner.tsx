@@ -1,4 +1,4 @@
-import { useTranslation } from "~/lib/i18n/use-translation";
+import { useTranslation } from "react-i18next";
 import { useRouteLoaderData } from "react-router";
 import { useNow, type RootClock } from "~/lib/display-settings";
 import { formatRelativeAge } from "~/lib/relative-age";

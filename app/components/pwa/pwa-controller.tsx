@@ -1,5 +1,5 @@
 import { useEffect, useRef } from "react";
-import { useTranslation } from "~/lib/i18n/use-translation";
+import { useTranslation } from "react-i18next";
 import { useConnectivity } from "~/lib/pwa/connectivity";
 import { buildWatcher } from "~/lib/pwa/full-load";
 import { pwaStore, usePwaState } from "~/lib/pwa/pwa-state";

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { useTranslation } from "~/lib/i18n/use-translation";
+import { useTranslation } from "react-i18next";
 import { setAnalyticsEnabled, type AnalyticsConfig } from "~/lib/analytics/analytics";
 import { writeAnalyticsChoice } from "~/lib/analytics/consent";
 import { showToast } from "~/lib/toast/toast-store";

@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import { useTranslation } from "~/lib/i18n/use-translation";
+import { useTranslation } from "react-i18next";
 import { useClient, useMutation } from "urql";
 import {
   DELETE_PUSH_SUBSCRIPTION_MUTATION,

@@ -1,6 +1,5 @@
-import { useTranslation } from "~/lib/i18n/use-translation";
-import { useMutation } from "urql";
-import { useQuery } from "~/lib/graphql/use-query";
+import { useTranslation } from "react-i18next";
+import { useMutation, useQuery } from "urql";
 import { TrashIcon } from "~/components/icons";
 import { Tooltip } from "~/components/ui/tooltip";
 import { thresholdSummary } from "~/lib/alert-rule-summary";

@@ -1,7 +1,6 @@
 import { useId, useRef, useState, type CSSProperties, type FormEvent } from "react";
-import { useTranslation } from "~/lib/i18n/use-translation";
-import { useMutation } from "urql";
-import { useQuery } from "~/lib/graphql/use-query";
+import { useTranslation } from "react-i18next";
+import { useMutation, useQuery } from "urql";
 import { ArrowDownIcon, ArrowUpIcon, GripIcon, TrashIcon } from "~/components/icons";
 import { Tooltip } from "~/components/ui/tooltip";
 import { PLACES_QUERY } from "~/lib/graphql/documents";

@@ -1,7 +1,6 @@
 import { useEffect, useId, useMemo, useState, type KeyboardEvent } from "react";
-import { useTranslation } from "~/lib/i18n/use-translation";
-import { useMutation } from "urql";
-import { useQuery } from "~/lib/graphql/use-query";
+import { useTranslation } from "react-i18next";
+import { useMutation, useQuery } from "urql";
 import { SETTINGS_QUERY, UPDATE_SETTINGS_MUTATION } from "~/lib/graphql/later-documents";
 import type { SettingsFieldsFragment as FullSettings } from "~/lib/graphql/documents.generated";
 import { apiIssues, fieldErrors } from "~/lib/forms/field-errors";

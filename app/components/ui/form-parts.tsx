@@ -1,5 +1,5 @@
 import { useId, type InputHTMLAttributes, type ReactNode } from "react";
-import { useTranslation } from "~/lib/i18n/use-translation";
+import { useTranslation } from "react-i18next";
 import { CloseIcon } from "~/components/icons";
 import { WEEKDAYS } from "~/shared/enum-values";
 import type { Weekday } from "~/shared/schema-enums.generated";

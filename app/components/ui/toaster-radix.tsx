@@ -1,7 +1,7 @@
 import * as RadixToast from "@radix-ui/react-toast";
 import { useSyncExternalStore, type ReactNode } from "react";
 import { createPortal } from "react-dom";
-import { useTranslation } from "~/lib/i18n/use-translation";
+import { useTranslation } from "react-i18next";
 import { CloseIcon } from "~/components/icons";
 import { useOpenOverlay } from "~/lib/overlays/overlay-store";
 import { TOAST_LIMITS, type ToastVariant } from "~/lib/toast/toast";

@@ -1,8 +1,8 @@
 import { useEffect, useRef } from "react";
-import { useTranslation } from "~/lib/i18n/use-translation";
+import { useTranslation } from "react-i18next";
 import type { TFunction } from "i18next";
 import { Link } from "react-router";
-import { useQuery } from "~/lib/graphql/use-query";
+import { useQuery } from "urql";
 import { useDisplaySettings, type DisplaySettings } from "~/lib/display-settings";
 import type { DayDetailTarget } from "~/lib/day-detail-link";
 import { PLACE_DAY_QUERY } from "~/lib/graphql/later-documents";

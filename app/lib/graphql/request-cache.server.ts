@@ -1,6 +1,5 @@
 import type { Exchange, Operation, OperationResult } from "@urql/core";
 import { filter, map, merge, onPush, pipe, share } from "wonka";
-import { setRenderResults } from "./render-results";
 
 /** A query a kept result can answer: the cache-first and cache-only policies (the server asks for nothing else). */
 const answerable = (operation: Operation, kept: ReadonlyMap<number, OperationResult>) =>
@@ -14,15 +13,14 @@ const answerable = (operation: Operation, kept: ReadonlyMap<number, OperationRes
  * (app/lib/graphql/request-client.server.ts), so the loaders' and the components' reads of one query are one run.
  * A mutation's result drops every kept result: a request's loaders run after its action, and nothing on the server
  * watches a query to refresh it, so urql's document cache's bookkeeping (the types in every result, to drop only those
- * a mutation touched) would be work for nothing. The render's `useQuery` reads the kept results directly
- * (render-results.ts, use-query.ts). `kept` is the request's: with the embedded API its queries run outside the
+ * a mutation touched) would be work for nothing. The render's components read the kept results with urql's own
+ * `useQuery`, answered at once from here. `kept` is the request's: with the embedded API its queries run outside the
  * client and keep their results there too (page-queries.server.ts).
  */
 export const requestCacheExchange =
   (kept: Map<number, OperationResult> = new Map()): Exchange =>
-  ({ client, forward }) =>
+  ({ forward }) =>
   (operations$) => {
-    setRenderResults(client, kept);
     const shared = share(operations$);
     const answered = pipe(
       shared,

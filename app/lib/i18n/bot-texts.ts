@@ -1,6 +1,6 @@
 import { createInstance } from "i18next";
 import { useEffect, useSyncExternalStore } from "react";
-import { useTranslation } from "./use-translation";
+import { useTranslation } from "react-i18next";
 import type { MessageTexts } from "~/shared/message-wording";
 
 type JsonModule = { default: Record<string, unknown> };
