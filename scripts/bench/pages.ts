@@ -34,7 +34,11 @@ import { EXPECTED, extractSignedIn, extractVisitor, type PagesFixture } from "./
 import { notFullPage, schedule, shareOfBare, summarise, type PageKind, type Rounds, type ServerKind } from "./page-rounds";
 import { cpuSeconds } from "./process-cpu";
 
-export const PAGE_BUDGET = { signedInShare: 0.5, signedInP99Ms: 250, visitorShare: 0.5, signedInHtmlKb: 150 };
+/**
+ * Issue 31's budget: shares of the bare page in the same run, and the signed-in page's p99 at most
+ * this many times the bare page's (an absolute p99 held only on a fast machine).
+ */
+export const PAGE_BUDGET = { signedInShare: 0.4, signedInP99OfBare: 2, visitorShare: 0.4, signedInHtmlKb: 150 };
 export const PAGE_KINDS: readonly PageKind[] = ["signed-in", "visitor"];
 
 const CONNECTIONS = 50;
@@ -257,7 +261,7 @@ export function pageRows(figures: PageFigures[]): Array<[string, string, string]
       `${who}: p99`,
       `${app.p99.toFixed(0)} ms`,
       page === "signed-in"
-        ? `${p99Note}; target ≤ ${PAGE_BUDGET.signedInP99Ms} ms: ${verdict(app.p99 <= PAGE_BUDGET.signedInP99Ms)}`
+        ? `${p99Note}; target ≤ ${PAGE_BUDGET.signedInP99OfBare} × the bare page's ${bare.p99.toFixed(0)} ms: ${verdict(app.p99 <= PAGE_BUDGET.signedInP99OfBare * bare.p99)}`
         : p99Note,
     ]);
     rows.push([
