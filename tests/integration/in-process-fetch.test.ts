@@ -6,7 +6,7 @@ import { graphqlFetchContext, graphqlQueryRunnerContext } from "~/lib/graphql/ex
 import { createGraphQLClient } from "~/lib/graphql/client";
 import { ALERT_RULES_QUERY, INBOX_QUERY, PLACES_QUERY, VIEWER_QUERY } from "~/lib/graphql/documents";
 import { ADD_PLACE_AT_MUTATION } from "~/lib/graphql/later-documents";
-import { createRequestGraphQL } from "~/lib/graphql/request-client.server";
+import { createRequestGraphQL } from "~/server/graphql/request-client.server";
 import type { Load } from "~/lib/graphql/route-load";
 import { parseGraphQLData, serializeGraphQLData } from "~/lib/graphql/ssr-data";
 import { inProcessGraphQLFetch } from "~/server/graphql-endpoint.server";

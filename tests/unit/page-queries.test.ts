@@ -4,9 +4,9 @@ import { filter, map, pipe } from "wonka";
 import { describe, expect, it, vi } from "vitest";
 import { INBOX_QUERY, MARK_READ_MUTATION, PLACES_QUERY, VIEWER_QUERY } from "~/lib/graphql/documents";
 import type { GraphQLQuery, GraphQLQueryRunner } from "~/lib/graphql/executor-context";
-import { pageResultsExchange } from "~/lib/graphql/page-results.server";
-import { runnerPageQuery } from "~/lib/graphql/page-queries.server";
-import { requestCacheExchange } from "~/lib/graphql/request-cache.server";
+import { pageResultsExchange } from "~/server/graphql/page-results.server";
+import { runnerPageQuery } from "~/server/graphql/page-queries.server";
+import { requestCacheExchange } from "~/server/graphql/request-cache.server";
 
 /** The embedded API's runner as the page sees it: each query answered on a later tick, counted; `Places` fails. */
 function fakeRunner() {

@@ -5,7 +5,7 @@ import { Provider, useQuery, type UseQueryState } from "urql";
 import { filter, map, pipe } from "wonka";
 import { describe, expect, it } from "vitest";
 import { INBOX_QUERY, MARK_READ_MUTATION, PLACES_QUERY, VIEWER_QUERY } from "~/lib/graphql/documents";
-import { requestCacheExchange } from "~/lib/graphql/request-cache.server";
+import { requestCacheExchange } from "~/server/graphql/request-cache.server";
 
 /** A server request's client with the request cache before a network that counts what reaches it. */
 function clientWithNetwork(failing: ReadonlySet<string> = new Set()) {

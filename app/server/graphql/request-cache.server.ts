@@ -10,7 +10,7 @@ const answerable = (operation: Operation, kept: ReadonlyMap<number, OperationRes
 
 /**
  * A server render's cache: each query's result kept whole, per query and variables, for the request's client
- * (app/lib/graphql/request-client.server.ts), so the loaders' and the components' reads of one query are one run.
+ * (app/server/graphql/request-client.server.ts), so the loaders' and the components' reads of one query are one run.
  * A mutation's result drops every kept result: a request's loaders run after its action, and nothing on the server
  * watches a query to refresh it, so urql's document cache's bookkeeping (the types in every result, to drop only those
  * a mutation touched) would be work for nothing. The render's components read the kept results with urql's own

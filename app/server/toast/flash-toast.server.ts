@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { createCookie, redirect } from "react-router";
-import { isOfflineCopyRequest } from "../pwa/offline-copy";
+import { isOfflineCopyRequest } from "../../lib/pwa/offline-copy";
 import { cookieSecrets } from "../secrets.server";
-import { isToastInput, type ToastInput } from "./toast";
+import { isToastInput, type ToastInput } from "../../lib/toast/toast";
 
 /** What a server action can say: text only (an action button needs the browser). */
 export type FlashToast = Omit<ToastInput, "action"> & { id: string };

@@ -11,7 +11,7 @@ import {
   type TypedDocumentNode,
 } from "@urql/core";
 import type { ExecutionResult } from "graphql";
-import type { GraphQLQueryRunner } from "./executor-context";
+import type { GraphQLQueryRunner } from "../../lib/graphql/executor-context";
 import { keepDataText, withTypeNames } from "./page-results.server";
 
 /** Runs one of a page's queries to its result (a failure is the result's error, as urql's client gives it). */

@@ -1,11 +1,11 @@
 import { type AnyVariables, type Client, type OperationResult, type SSRData, type TypedDocumentNode } from "@urql/core";
 import { createContext, type MiddlewareFunction, type RouterContextProvider } from "react-router";
 import { sessionToken } from "../session.server";
-import { createGraphQLClient } from "./client";
-import { graphqlFetchContext, graphqlQueryRunnerContext } from "./executor-context";
+import { createGraphQLClient } from "../../lib/graphql/client";
+import { graphqlFetchContext, graphqlQueryRunnerContext } from "../../lib/graphql/executor-context";
 import { GRAPHQL_PATH } from "../../shared/graphql-path";
 import { timeOrderedLowerBound } from "../../shared/live-cursor";
-import { queryFailure } from "./query-failure";
+import { queryFailure } from "../../lib/graphql/query-failure";
 import { pageResultsExchange, type PageResults } from "./page-results.server";
 import { runnerPageQuery, type PageQuery } from "./page-queries.server";
 import { requestCacheExchange } from "./request-cache.server";
