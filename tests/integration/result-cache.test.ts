@@ -133,7 +133,7 @@ describe("kept answers", () => {
 
   it("keeps no answer that is one-off: other fields, errors, stale forecasts, signed-out visitors", async () => {
     const clock = manualClock();
-    // A resolver not declared keepable (this one could read anything) makes the answer it is part of one-off.
+    // A resolver not declared cacheable (this one could read anything) makes the answer it is part of one-off.
     const undeclared: SchemaExtension = {
       typeDefs: `extend type Query { oneOffProbe: Int! }`,
       resolvers: { Query: { oneOffProbe: () => 1 } },

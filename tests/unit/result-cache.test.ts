@@ -2,7 +2,14 @@ import { GraphQLScalarType, type ExecutionResult } from "graphql";
 import { createSchema, createYoga } from "graphql-yoga";
 import { describe, expect, it, vi } from "vitest";
 import { ChangeTracker } from "~/api/db/change-tracker.server";
-import { keepable, keepUnlessDeclared, newResultHints, RequestReads, useResultCache, type ResultHints } from "~/api/result-cache.server";
+import {
+  cacheable,
+  newResultHints,
+  RequestReads,
+  uncacheableUnlessDeclared,
+  useResultCache,
+  type ResultHints,
+} from "~/api/result-cache.server";
 import { queryOnlyDb } from "../support/query-only-db";
 
 type Context = { resultHints: ResultHints; session: { userId: string } | null; now: () => Date; reads: RequestReads };
@@ -11,7 +18,7 @@ type Tables = { words: { n: number } };
 /**
  * A small API with the cache: `word(n)` may be kept (it runs a query on "words" through
  * its request's logging Kysely, as the API's resolvers do), and so may the mutation
- * `touch`, as far as its resolver goes; `count` is not keepable. `careless` is keepable but
+ * `touch`, as far as its resolver goes; `count` is not cacheable. `careless` is cacheable but
  * queries the shared Kysely, outside its request's log.
  */
 function smallApi(maxChars: number, { signedIn = true } = {}) {
@@ -19,20 +26,20 @@ function smallApi(maxChars: number, { signedIn = true } = {}) {
   const changes = new ChangeTracker(() => 1);
   const db = queryOnlyDb<Tables>(changes);
   const cache = useResultCache(changes, maxChars);
-  const resolvers = keepUnlessDeclared({
+  const resolvers = uncacheableUnlessDeclared({
     Query: {
-      word: keepable(async (_: unknown, { n }: { n: number }, context: Context) => {
+      word: cacheable(async (_: unknown, { n }: { n: number }, context: Context) => {
         await changes.reads.logTo(db, context.reads).selectFrom("words").selectAll().execute();
         runs.word++;
         return "x".repeat(n);
       }),
-      careless: keepable(async () => {
+      careless: cacheable(async () => {
         await db.selectFrom("words").selectAll().execute();
         return ++runs.careless;
       }),
       count: () => ++runs.count,
     },
-    Mutation: { touch: keepable(() => ++runs.touch > 0) },
+    Mutation: { touch: cacheable(() => ++runs.touch > 0) },
   });
   const yoga = createYoga<object, Context>({
     schema: createSchema<Context>({
@@ -166,18 +173,18 @@ describe("useResultCache", () => {
   });
 });
 
-describe("keepUnlessDeclared", () => {
-  it("marks resolvers not keepable, and leaves keepable ones, scalars and type resolvers as they are", () => {
+describe("uncacheableUnlessDeclared", () => {
+  it("marks resolvers not cacheable, and leaves cacheable ones, scalars and type resolvers as they are", () => {
     const scalar = new GraphQLScalarType({ name: "Day" });
-    const declared = keepable(() => "kept");
+    const declared = cacheable(() => "kept");
     const resolveType = () => "Place";
     const other = () => "one-off";
-    const wrapped = keepUnlessDeclared({ Query: { declared, other }, Day: scalar as never, Node: { __resolveType: resolveType } });
+    const wrapped = uncacheableUnlessDeclared({ Query: { declared, other }, Day: scalar as never, Node: { __resolveType: resolveType } });
     expect(wrapped.Query!.declared).toBe(declared);
     expect(wrapped.Day).toBe(scalar);
     expect(wrapped.Node!.__resolveType).toBe(resolveType);
     const context = { resultHints: newResultHints() };
     expect((wrapped.Query!.other as (...args: unknown[]) => unknown)(null, {}, context, null)).toBe("one-off");
-    expect(context.resultHints.keepable).toBe(false);
+    expect(context.resultHints.cacheable).toBe(false);
   });
 });

@@ -1,5 +1,5 @@
 import { badInput } from "../errors.server";
-import { keepable, keepableFields, validUntil } from "../result-cache.server";
+import { cacheable, cacheableFields, validUntil } from "../result-cache.server";
 import type { GraphQLResolveInfo } from "graphql";
 import { limitAnonymousLookup, type ApiContext } from "../context.server";
 import { conditionOf, type Coordinate, type Forecast } from "../weather/forecast";
@@ -104,7 +104,7 @@ function viewsOf({ id, result }: WeatherSource) {
 
 export const weatherResolvers: Resolvers = {
   // Built from the forecast alone; the current hour's views change with the hour.
-  Weather: keepableFields<WeatherResolvers>({
+  Weather: cacheableFields<WeatherResolvers>({
     id: (source) => source.id,
     fetchedAt: (source) => source.result.fetchedAt.toISOString(),
     stale: (source) => source.result.stale,
@@ -160,7 +160,7 @@ export const weatherResolvers: Resolvers = {
       return viewsOf(source).daily.slice(0, days);
     },
   }),
-  AirQuality: keepableFields<AirQualityResolvers>({
+  AirQuality: cacheableFields<AirQualityResolvers>({
     id: (source) => source.id,
     fetchedAt: (source) => source.result.fetchedAt.toISOString(),
     stale: (source) => source.result.stale,
@@ -172,7 +172,7 @@ export const weatherResolvers: Resolvers = {
     pollen: (source) => pollenCounts(source.result.data.current),
   }),
   Place: {
-    weather: keepable(async (place, _, context, info) => {
+    weather: cacheable(async (place, _, context, info) => {
       const air = preloadAirQuality(place, context, info);
       const result = await context.forecasts.get(place);
       // A stale forecast (the provider failing) is asked for again next time.
