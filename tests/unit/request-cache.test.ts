@@ -40,7 +40,7 @@ describe("a server request's cache", () => {
     expect(names()).toEqual(["Viewer", "Inbox", "Inbox"]);
   });
 
-  it("drops every kept result after a mutation, and keeps no failed one", async () => {
+  it("drops every cached result after a mutation, and caches no failed one", async () => {
     const { client, names } = clientWithNetwork(new Set(["Places"]));
     await client.query(VIEWER_QUERY, {}).toPromise();
     expect((await client.query(PLACES_QUERY, {}).toPromise()).error?.graphQLErrors[0]?.message).toBe("Down");

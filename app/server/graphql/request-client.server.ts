@@ -33,18 +33,18 @@ export function createRequestGraphQL(request: Request, context: Readonly<RouterC
   // Taken before any loader reads data, so nothing written from here on is missed.
   const liveSince = timeOrderedLowerBound(Date.now());
   const ssr = pageResultsExchange();
-  const kept = new Map<number, OperationResult>();
+  const cached = new Map<number, OperationResult>();
   const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
   const client = createGraphQLClient({
     url: `http://weatherbot.internal${GRAPHQL_PATH}`,
     fetch: context.get(graphqlFetchContext),
     headers,
     ssr,
-    cache: requestCacheExchange(kept),
+    cache: requestCacheExchange(cached),
   });
   const run = context.get(graphqlQueryRunnerContext);
   const query: PageQuery = run
-    ? runnerPageQuery({ client, run, headers, kept, record: ssr.record })
+    ? runnerPageQuery({ client, run, headers, cached, record: ssr.record })
     : (document, variables) => client.query(document, variables).toPromise();
   return { client, ssr, signedIn: token !== null, liveSince, query };
 }
