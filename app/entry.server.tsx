@@ -88,7 +88,7 @@ export default function handleRequest(
           },
         });
         responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-        // Pages are never kept by shared caches and always revalidated; a signed-in user's
+        // Pages are never cached by shared caches and always revalidated; a signed-in user's
         // page is not stored at all, so the next person at this browser cannot bring it back.
         responseHeaders.set("Cache-Control", graphql?.signedIn ? "private, no-store" : "private, no-cache");
         if (serverEnv().NODE_ENV !== "development") {

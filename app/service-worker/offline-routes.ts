@@ -17,7 +17,7 @@ function isOwnPage(url: URL): boolean {
 
 /**
  * Navigations and single-fetch data go to the network first, so an online user always sees
- * fresh pages; the last good answer is kept for offline use, and a page never visited
+ * fresh pages; the last good answer is cached for offline use, and a page never visited
  * online falls back to the branded offline page.
  */
 export function installOfflineRoutes() {

@@ -100,7 +100,7 @@ async function userWithPlace(t: TestApi) {
   return { token, placeId, userId };
 }
 
-describe("what a kept answer depends on, found from the SQL it ran", () => {
+describe("what a cached answer depends on, found from the SQL it ran", () => {
   it("keeps no answer of a resolver that reads the database around its request's log, so a write still shows", async () => {
     let runs = 0;
     const shared: { db?: Db } = {};

@@ -16,7 +16,7 @@ type Context = { resultHints: ResultHints; session: { userId: string } | null; n
 type Tables = { words: { n: number } };
 
 /**
- * A small API with the cache: `word(n)` may be kept (it runs a query on "words" through
+ * A small API with the cache: `word(n)` may be cached (it runs a query on "words" through
  * its request's logging Kysely, as the API's resolvers do), and so may the mutation
  * `touch`, as far as its resolver goes; `count` is not cacheable. `careless` is cacheable but
  * queries the shared Kysely, outside its request's log.
@@ -95,7 +95,7 @@ describe("useResultCache", () => {
     expect(api.runs.word).toBe(6);
   });
 
-  it("reads a kept answer's data once, frozen, for every later reader of it", async () => {
+  it("reads a cached answer's data once, frozen, for every later reader of it", async () => {
     const api = smallApi(220);
     await api.ask(`{ word(n: 30) }`);
     const parse = vi.spyOn(JSON, "parse");
@@ -108,14 +108,14 @@ describe("useResultCache", () => {
       expect(parse.mock.calls.filter(([text]) => text === `{"data":{"word":"${"x".repeat(30)}"}}`)).toHaveLength(1);
       expect(Object.isFrozen(first.data)).toBe(true);
       expect(() => Object.assign(first.data!, { word: "changed" })).toThrow(TypeError);
-      // Sent as text, it is the kept text still.
+      // Sent as text, it is the cached text still.
       expect(await api.ask(`{ word(n: 30) }`)).toBe(`{"data":{"word":"${"x".repeat(30)}"}}`);
     } finally {
       parse.mockRestore();
     }
   });
 
-  it("counts a kept answer read as objects twice towards its size", async () => {
+  it("counts a cached answer read as objects twice towards its size", async () => {
     const api = smallApi(220);
     const fifty = `{ word(n: 30) }`; // 50 characters
     await api.ask(fifty);

@@ -369,7 +369,7 @@ export const migrations: Record<string, Migration> = {
   },
   "0013_air_quality_cache": {
     async up(db: Kysely<unknown>) {
-      // Air quality kept like forecasts (forecast_cache): per rounded coordinate, for restarts.
+      // Air quality cached like forecasts (forecast_cache): per rounded coordinate, for restarts.
       await db.schema
         .createTable("air_quality_cache")
         .addColumn("coordinate_key", "text", (col) => col.primaryKey())

@@ -206,7 +206,7 @@ export type Database = {
   settings: SettingsTable;
   places: PlaceTable;
   forecast_cache: ForecastCacheTable;
-  /** Air quality per rounded coordinate, kept as forecasts are. */
+  /** Air quality per rounded coordinate, cached as forecasts are. */
   air_quality_cache: ForecastCacheTable;
   briefings: BriefingTable;
   briefing_places: BriefingPlaceTable;

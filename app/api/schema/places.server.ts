@@ -21,10 +21,10 @@ const LANGUAGE_CODES: Record<string, string> = { EN_US: "en", DE_DE: "de", FR_FR
 /** A label as the shared schema reads it (whitespace folded), or BAD_USER_INPUT naming `label`. */
 const cleanLabel = (label: string) => parseInput(renamePlaceInput, { label }).label;
 
-/** Users whose place lists are kept in memory. */
+/** Users whose place lists are cached in memory. */
 const PLACE_LIST_CACHE_ENTRIES = 10_000;
 
-/** Each user's places in order, kept until places are written (every screen of the app asks). */
+/** Each user's places in order, cached until places are written (every screen of the app asks). */
 export function createPlaceLists(changes: ChangeTracker, db: Db) {
   return createReadCache<string, readonly PlaceTable[]>({ changes, db, maxEntries: PLACE_LIST_CACHE_ENTRIES });
 }

@@ -339,7 +339,7 @@ export type Weather = {
   daily: Array<DailyForecast>;
   /** The next 2 hours in quarter hours, from the one now running (none where the provider gives none). */
   nowcast: Array<QuarterHour>;
-  /** The air now (Open-Meteo's air-quality API); null while its provider cannot be reached and none is kept. */
+  /** The air now (Open-Meteo's air-quality API); null while its provider cannot be reached and none is cached. */
   airQuality?: Maybe<AirQuality>;
 };
 

@@ -288,7 +288,7 @@ export const typeDefs = /* GraphQL */ `
     nowcast: [QuarterHour!]!
 
     """
-    The air now (Open-Meteo's air-quality API); null while its provider cannot be reached and none is kept.
+    The air now (Open-Meteo's air-quality API); null while its provider cannot be reached and none is cached.
     """
     airQuality: AirQuality
   }

@@ -55,7 +55,7 @@ export const warningsResolvers: Resolvers = {
       const at = warningPlace(place);
       const coverage = context.warnings.coverage(at);
       if (!coverage.covered) return { coverage: "NOT_COVERED", service: null, fetchedAt: null, stale: false, warnings: [] };
-      // The owner's settings: read through the request's loaders, so a kept answer ends when the language changes.
+      // The owner's settings: read through the request's loaders, so a cached answer ends when the language changes.
       const settings = await context.loaders.settings.load(place.user_id);
       const outcome = await within(context.warnings.warningsFor(at, LOCALE_OF[settings.language] ?? "en-US"), WARNINGS_WAIT_MS, () => ({
         status: "unavailable",

@@ -44,7 +44,7 @@ function preloadAirQuality(at: Coordinate, context: ApiContext, info: GraphQLRes
   return { air };
 }
 
-/** How old a kept air report may be, while the provider fails, and still be shown. */
+/** How old a cached air report may be, while the provider fails, and still be shown. */
 export const AIR_QUALITY_MAX_AGE_MS = 3 * 3_600_000;
 
 type HourlyView = ReturnType<typeof hourlyView>;
@@ -126,7 +126,7 @@ export const weatherResolvers: Resolvers = {
       return start === -1 ? [] : viewsOf(source).hourly.slice(start, start + hours);
     },
     nowcast(source, _, context) {
-      // Changes with the quarter hour: kept answers last until the next one.
+      // Changes with the quarter hour: cached answers last until the next one.
       const quarter = Math.floor(context.now().getTime() / 900_000) * 900;
       validUntil(context, (quarter + 900) * 1000);
       return (source.result.forecast.minutely15 ?? [])

@@ -26,7 +26,7 @@ export async function redirectWithToast(url: string, toast: Omit<ToastInput, "ac
 
 /**
  * Reads and clears the flash toast of a request; `setCookie` must go on the response.
- * A page fetched to be kept offline leaves it for the page that is shown.
+ * A page fetched to be cached offline leaves it for the page that is shown.
  */
 export async function takeFlashToast(request: Request): Promise<{ toast: FlashToast | null; setCookie: string | null }> {
   if (isOfflineCopyRequest(request)) return { toast: null, setCookie: null };
