@@ -362,7 +362,7 @@ export const migrations: Record<string, Migration> = {
   },
   "0012_message_content": {
     async up(db: Kysely<unknown>) {
-      // What a message says, as versioned JSON, worded when read in the reader's language and units.
+      // What a message says, as versioned JSON, formatted when read in the reader's language and units.
       // Older messages keep only their stored text (content null).
       await db.schema.alterTable("messages").addColumn("content", "text").execute();
     },

@@ -85,7 +85,7 @@ export type MessageTable = {
   alert_rule_id: string | null;
   /** The AlertMatch an ALERT message is about, as JSON. */
   match_json: string | null;
-  /** What the message says, as data (app/shared/message-content.ts), worded when read; null for older messages. */
+  /** What the message says, as data (app/shared/message-content.ts), formatted when read; null for older messages. */
   content: string | null;
 };
 

@@ -67,7 +67,7 @@ export const messagesResolvers: Resolvers = {
       readAt: (message) => message.read_at,
       urgent: (message) => message.urgent === 1,
     }),
-    // Worded for the viewer (always the message's owner) as they are now: their settings are read
+    // Formatted for the viewer (always the message's owner) as they are now: their settings are read
     // through the loader, so a cached answer goes when they change. A subscription's context lives as
     // long as it does, so each message it delivers reads them afresh.
     title: cacheable(async (message, _, context, info) => (await wordsForViewer(message, context, info)).title),

@@ -28,7 +28,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       logRequestError(context.get(requestLogContext), `[locale] could not save the bot's language: ${graphqlErrorMessage(result.error)}`);
     }
   }
-  // The confirmation is worded in the newly chosen language.
+  // The confirmation is translated into the newly chosen language.
   const i18n = i18nFor(locale);
   return redirectWithToast(
     safeRedirectPath(form.get("redirectTo"), "/settings"),
