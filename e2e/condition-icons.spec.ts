@@ -2,7 +2,7 @@ import { expect, gotoHydrated, test } from "./fixtures";
 import { accountWithPlace, signInBrowser } from "./support/graphql";
 import { waitForOfflineReady } from "./support/pwa";
 
-test("a card's condition icons are drawn from one sprite file, which the worker keeps for offline use", async ({
+test("a card's condition icons are drawn from one sprite file, which the worker caches for offline use", async ({
   page,
   request,
   baseURL,

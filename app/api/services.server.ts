@@ -88,7 +88,7 @@ export async function openServices(config: ApiConfig): Promise<OpenedServices> {
   return { services, changes, dialect, requestLimits, deliveriesSettled: pushBatch.settled };
 }
 
-/** Open-Meteo, and the forecast and air-quality services that keep its answers. */
+/** Open-Meteo, and the forecast and air-quality services that cache its answers. */
 function weatherServices(config: ApiConfig, db: Db, changes: ChangeTracker, now: () => Date, metrics: ApiMetrics) {
   const openMeteo = createOpenMeteoClient({
     forecastUrl: config.openMeteoForecastUrl,

@@ -11,7 +11,7 @@ import { OFFLINE_PAGE_URL, RUNTIME_CACHES } from "../lib/pwa/cache-names";
 const NETWORK_TIMEOUT_SECONDS = 3;
 
 function isOwnPage(url: URL): boolean {
-  // Test hooks and resource routes are never pages worth keeping offline.
+  // Test hooks and resource routes are never pages worth caching offline.
   return url.origin === self.location.origin && !/^\/(__test|resources|graphql|builds)\b/.test(url.pathname);
 }
 

@@ -101,7 +101,7 @@ async function userWithPlace(t: TestApi) {
 }
 
 describe("what a cached answer depends on, found from the SQL it ran", () => {
-  it("keeps no answer of a resolver that reads the database around its request's log, so a write still shows", async () => {
+  it("caches no answer of a resolver that reads the database around its request's log, so a write still shows", async () => {
     let runs = 0;
     const shared: { db?: Db } = {};
     const extension: SchemaExtension = {
@@ -164,7 +164,7 @@ describe("what a cached answer depends on, found from the SQL it ran", () => {
     expect(await ask()).toBe("UTC");
     expect(await ask()).toBe("UTC");
     expect(runs.timeZone).toBe(1);
-    // A write to a table it did not read keeps the answer.
+    // A write to a table it did not read leaves the answer cached.
     await t.gql(ADD, { label: "Office" }, { token });
     expect(await ask()).toBe("UTC");
     expect(runs.timeZone).toBe(1);

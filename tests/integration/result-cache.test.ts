@@ -131,7 +131,7 @@ describe("cached answers", () => {
     expect(t.fake.calls.forecast).toBe(upstream + 1);
   });
 
-  it("keeps no answer that is one-off: other fields, errors, stale forecasts, signed-out visitors", async () => {
+  it("caches no answer that is one-off: other fields, errors, stale forecasts, signed-out visitors", async () => {
     const clock = manualClock();
     // A resolver not declared cacheable (this one could read anything) makes the answer it is part of one-off.
     const undeclared: SchemaExtension = {
@@ -172,7 +172,7 @@ describe("cached answers", () => {
     expect(lookups).toHaveBeenCalledTimes(2);
   });
 
-  it("keeps the pages' viewer, inbox, rules and briefings whole, as fresh as running them: a write or a snooze's end drops them", async () => {
+  it("caches the pages' viewer, inbox, rules and briefings whole, as fresh as running them: a write or a snooze's end drops them", async () => {
     const clock = manualClock();
     // Counted per request: the pages' reads run in the async context they are given, while the inbox's and sessions'
     // followers look at the database on their own every few hundred milliseconds.

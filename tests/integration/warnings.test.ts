@@ -162,7 +162,7 @@ describe("a service failing or slow", () => {
     expect(places.get("Paris")!.weather.id).toBe(places.get("Paris")!.id);
   });
 
-  it(`answers UNAVAILABLE after ${WARNINGS_WAIT_MS} ms, keeps nothing, and has the warning on the next page once the service answers`, async () => {
+  it(`answers UNAVAILABLE after ${WARNINGS_WAIT_MS} ms, caches nothing, and has the warning on the next page once the service answers`, async () => {
     warnings.nws.setActive(NEW_YORK_POINT, [tornadoWatchInForce(new Date())]);
     const t = await api({ warnings });
     const token = await account(t, ["New York"]);

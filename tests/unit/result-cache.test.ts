@@ -72,7 +72,7 @@ function smallApi(maxChars: number, { signedIn = true } = {}) {
 }
 
 describe("useResultCache", () => {
-  it("keeps answers up to its size in characters, the least recently used going first", async () => {
+  it("caches answers up to its size in characters, the least recently used going first", async () => {
     const api = smallApi(220);
     const fifty = `{ word(n: 30) }`; // {"data":{"word":"xxx…"}}: 50 characters
     const other = `{ word(n: 31) }`;
@@ -133,7 +133,7 @@ describe("useResultCache", () => {
     expect(api.runs.word).toBe(5);
   });
 
-  it("keeps no answer bigger than a quarter of its size, none with an undeclared field, and no mutation", async () => {
+  it("caches no answer bigger than a quarter of its size, none with an undeclared field, and no mutation", async () => {
     const api = smallApi(220);
     await api.ask(`{ word(n: 60) }`);
     await api.ask(`{ word(n: 60) }`);
@@ -146,7 +146,7 @@ describe("useResultCache", () => {
     expect(api.cache.size).toBe(0);
   });
 
-  it("keeps nothing for a signed-out caller", async () => {
+  it("caches nothing for a signed-out caller", async () => {
     const api = smallApi(220, { signedIn: false });
     await api.ask(`{ word(n: 1) }`);
     await api.ask(`{ word(n: 1) }`);
@@ -154,7 +154,7 @@ describe("useResultCache", () => {
     expect(api.cache.size).toBe(0);
   });
 
-  it("keeps no answer during whose execution a query ran outside any log", async () => {
+  it("caches no answer during whose execution a query ran outside any log", async () => {
     const api = smallApi(220);
     expect(await api.ask(`{ careless }`)).toBe(`{"data":{"careless":1}}`);
     expect(await api.ask(`{ careless }`)).toBe(`{"data":{"careless":2}}`);

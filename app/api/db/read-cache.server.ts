@@ -14,7 +14,7 @@ export type ReadCache<K, V, D = Database> = {
 };
 
 /**
- * Keeps what a read returned until one of the tables it came from is written (here or by
+ * Caches what a read returned until one of the tables it came from is written (here or by
  * another process: see ChangeTracker). Those tables are the ones the read ran queries on,
  * logged from the Kysely it is handed. A value given from memory runs no query, so its
  * tables go into the caller's log (a cached GraphQL answer depends on them too), marked

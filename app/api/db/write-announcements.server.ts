@@ -16,7 +16,7 @@ import { sql, type Kysely } from "kysely";
 const CHANNEL = "weatherbot_writes";
 const TRIGGER = "weatherbot_announce_write";
 
-/** Tables that hold no data a reader keeps (the migrator's own). */
+/** Tables that hold no data a reader caches (the migrator's own). */
 const UNANNOUNCED = /^kysely_/;
 
 /**

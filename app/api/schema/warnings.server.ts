@@ -64,7 +64,7 @@ export const warningsResolvers: Resolvers = {
         message: "no answer in time for this page",
       }));
       if (outcome.status !== "ok") {
-        // Asked again next time (the layer keeps a failure a minute, so that costs no request upstream).
+        // Asked again next time (the layer caches a failure a minute, so that costs no request upstream).
         validUntil(context, 0);
         return {
           coverage: outcome.status === "unavailable" ? "UNAVAILABLE" : "NOT_COVERED",
