@@ -7,7 +7,7 @@ import reactHooks from "eslint-plugin-react-hooks";
 import tseslint from "typescript-eslint";
 
 /** Code that runs in the browser (or is bundled for it): it reaches the API only over GraphQL. */
-const CLIENT_CODE = ["app/components/**", "app/entry.client.tsx", "app/service-worker/**", "app/lib/**/!(*.server).{ts,tsx}"];
+const CLIENT_CODE = ["app/components/**", "app/entry.client.tsx", "app/service-worker/**", "app/lib/**"];
 
 /**
  * Route modules: bundled for the browser too, but their loaders, actions and middleware run on the server and use

@@ -13,7 +13,7 @@ import { ManageAlertRules } from "~/components/settings/manage-alert-rules";
 import { ManageBriefings } from "~/components/settings/manage-briefings";
 import { ManagePlaces } from "~/components/settings/manage-places";
 import { PreferencesForm } from "~/components/settings/preferences-form";
-import { currentUser, handleAccountIntent } from "~/lib/account.server";
+import { currentUser, handleAccountIntent } from "~/server/account.server";
 import { offlineAccountAction } from "~/lib/account-offline";
 import { getBrowserGraphQL } from "~/lib/graphql/browser-client";
 import { clientLoadQuery } from "~/lib/graphql/browser-load";

@@ -1,5 +1,5 @@
 import { createContext, redirect, type MiddlewareFunction } from "react-router";
-import { currentUser } from "../../lib/account.server";
+import { currentUser } from "../account.server";
 
 export type SessionUser = { id: string; email: string };
 
