@@ -7,15 +7,13 @@ import reactHooks from "eslint-plugin-react-hooks";
 import tseslint from "typescript-eslint";
 
 /** Code that runs in the browser (or is bundled for it): it reaches the API only over GraphQL. */
-const CLIENT_CODE = [
-  "app/components/**",
-  "app/routes/**",
-  "app/layouts/**",
-  "app/root.tsx",
-  "app/entry.client.tsx",
-  "app/service-worker/**",
-  "app/lib/**/!(*.server).{ts,tsx}",
-];
+const CLIENT_CODE = ["app/components/**", "app/entry.client.tsx", "app/service-worker/**", "app/lib/**"];
+
+/**
+ * Route modules: bundled for the browser too, but their loaders, actions and middleware run on the server and use
+ * app/server (React Router leaves those exports and the *.server modules only they import out of the client build).
+ */
+const ROUTE_MODULES = ["app/routes/**", "app/layouts/**", "app/root.tsx"];
 
 /**
  * The boundaries: `target` files may not import `from` files (`except` is relative to `from`).
@@ -50,6 +48,11 @@ export const BOUNDARY_ZONES = [
     target,
     from: ["./app/api", "./app/server"],
     message: "Client code reaches the API over GraphQL only: it must not import app/api or app/server.",
+  })),
+  ...ROUTE_MODULES.map((target) => ({
+    target,
+    from: "./app/api",
+    message: "Route modules reach the API over GraphQL only (through app/server on the server): they must not import app/api.",
   })),
 ];
 

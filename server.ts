@@ -1,6 +1,6 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { EnvError, parseEnv, type ServerEnv } from "./app/lib/env.server";
+import { EnvError, parseEnv, type ServerEnv } from "./app/server/env.server";
 import type { AssetSource } from "./app/server/app.server";
 import { shutDown } from "./app/server/shutdown.server";
 

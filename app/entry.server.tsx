@@ -4,13 +4,13 @@ import { I18nextProvider } from "react-i18next";
 import type { EntryContext, HandleErrorFunction, RouterContextProvider } from "react-router";
 import { ServerRouter } from "react-router";
 import { InlineStylesheetContext } from "./components/inline-stylesheet";
-import { contentSecurityPolicy, createNonce } from "./lib/csp.server";
-import { serverEnv } from "./lib/env.server";
-import { requestGraphQLContext } from "./lib/graphql/request-client.server";
+import { contentSecurityPolicy, createNonce } from "./server/csp.server";
+import { serverEnv } from "./server/env.server";
+import { requestGraphQLContext } from "./server/graphql/request-client.server";
 import { GraphQLClientSourceContext } from "./lib/graphql/provider";
 import { GraphQLDataContext, serializeGraphQLData } from "./lib/graphql/ssr-data";
-import { getI18n } from "./lib/i18n/middleware.server";
-import { APP_STYLESHEET } from "./lib/inline-stylesheet.server";
+import { getI18n } from "./server/i18n/middleware.server";
+import { APP_STYLESHEET } from "./server/inline-stylesheet.server";
 import { NonceContext } from "./lib/nonce";
 import { DocumentRequestIdContext } from "./lib/request-id";
 import { logRequestError, requestLogContext } from "./lib/request-log-context";
@@ -88,7 +88,7 @@ export default function handleRequest(
           },
         });
         responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-        // Pages are never kept by shared caches and always revalidated; a signed-in user's
+        // Pages are never cached by shared caches and always revalidated; a signed-in user's
         // page is not stored at all, so the next person at this browser cannot bring it back.
         responseHeaders.set("Cache-Control", graphql?.signedIn ? "private, no-store" : "private, no-cache");
         if (serverEnv().NODE_ENV !== "development") {

@@ -139,7 +139,7 @@ test.describe("account forms", () => {
     await expect(page.getByText(`Signed in as ${email}`)).toBeVisible();
   });
 
-  test("the sign-up toast is shown even when the pages kept offline are fetched before the page loads its data", async ({ page }) => {
+  test("the sign-up toast is shown even when the pages cached offline are fetched before the page loads its data", async ({ page }) => {
     // Forces the order seen under load: the page copies taken for the new session (Cache.add)
     // reach the server before the landing page's data request (fetch of *.data) does.
     await page.addInitScript(() => {

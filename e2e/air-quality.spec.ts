@@ -105,7 +105,7 @@ test("offline, the card shows the air as last seen, with the data's age", async 
   await context.setOffline(true);
   await page.reload();
   await expect(page.getByTestId("offline-banner")).toBeVisible();
-  // Its code is a chunk of its own, loaded while hydrating: the worker keeps it for offline use.
+  // Its code is a chunk of its own, loaded while hydrating: the worker caches it for offline use.
   await expect(line).toHaveText(seen!);
   await expect(page.getByRole("article", { name: "Offline Air" }).getByText(/^Updated /)).toBeVisible();
   await context.setOffline(false);

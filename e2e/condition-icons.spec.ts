@@ -2,7 +2,7 @@ import { expect, gotoHydrated, test } from "./fixtures";
 import { accountWithPlace, signInBrowser } from "./support/graphql";
 import { waitForOfflineReady } from "./support/pwa";
 
-test("a card's condition icons are drawn from one sprite file, which the worker keeps for offline use", async ({
+test("a card's condition icons are drawn from one sprite file, which the worker caches for offline use", async ({
   page,
   request,
   baseURL,
@@ -25,12 +25,12 @@ test("a card's condition icons are drawn from one sprite file, which the worker 
 
   await waitForOfflineReady(page);
   const [sprite] = files;
-  const kept = await page.evaluate(async (path) => {
+  const cached = await page.evaluate(async (path) => {
     for (const name of await caches.keys()) {
       const cache = await caches.open(name);
       if ((await cache.keys()).some((request) => new URL(request.url).pathname === path)) return true;
     }
     return false;
   }, sprite!);
-  expect(kept).toBe(true);
+  expect(cached).toBe(true);
 });

@@ -16,7 +16,7 @@ function referencedScripts(html: string): string[] {
 
 /**
  * Modules the first paint does not need, each a chunk of its own: the cache's updaters, analytics, the
- * documents of overlays and settings, the error page's view, the bot's texts (for wording messages), and
+ * documents of overlays and settings, the error page's view, the bot's texts (for formatting messages), and
  * the air-quality line's code and texts and the nowcast's chart (the server renders them; a signed-in page names
  * the air line's chunks so they hydrate with it, decision 018), the official warnings' texts (named likewise) and
  * their details (loaded when a badge is pressed).

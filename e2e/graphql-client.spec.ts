@@ -86,7 +86,7 @@ test.describe("the GraphQL client", () => {
     expect(signedInPage!.headers()["cache-control"]).toBe("private, no-store");
     await expect(page.getByTestId("places")).toContainText("Alpha Point");
     await expect(message(page, aMessage.id)).toBeVisible();
-    // A's data is kept on the device for offline use (so the checks after log-out mean something).
+    // A's data is cached on the device for offline use (so the checks after log-out mean something).
     await expect.poll(() => storedOnDevice(page), { timeout: 15_000 }).toContain("Alpha Point");
 
     await page.getByRole("link", { name: "Settings" }).click();

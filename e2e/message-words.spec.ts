@@ -1,7 +1,7 @@
 import { expect, gotoHydrated, test } from "./fixtures";
 import { accountWithPlace, recordGraphQLOperations, signInBrowser } from "./support/graphql";
 
-test("a message written in English and °F reads in German and °C after the switch in settings, worded in the browser", async ({
+test("a message written in English and °F reads in German and °C after the switch in settings, formatted in the browser", async ({
   page,
   context,
   request,
@@ -35,6 +35,6 @@ test("a message written in English and °F reads in German and °C after the swi
   await expect(message.getByRole("heading")).toHaveText(/Wortheim morning · Heute$/);
   await expect(message).toContainText(/Wortheim: .+ °C bis .+ °C/);
   await expect(message).not.toContainText("°F");
-  // Worded here from the content the page already had: the inbox was not asked for again.
+  // Formatted here from the content the page already had: the inbox was not asked for again.
   expect(operations.map((operation) => operation.operationName)).not.toContain("Inbox");
 });

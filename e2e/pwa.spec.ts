@@ -10,7 +10,7 @@ import { E2ePwaPlaceLabelsDocument, E2ePwaReadAtDocument } from "./support/docum
 import {
   goOffline,
   goOnline,
-  holdKeptCacheUnread,
+  holdPersistedCacheUnread,
   signedInOnlineOnce,
   waitForOfflineQueue,
   waitForOfflineReady,
@@ -388,7 +388,7 @@ test("marking a message read and renaming a place offline are kept and sent when
   await expect(page.getByRole("heading", { name: "Queue Quay North", exact: true })).toBeVisible();
 });
 
-test("a place renamed offline right after a full load, before the page has read its kept cache, is kept and sent when the connection returns", async ({
+test("a place renamed offline right after a full load, before the page has read its persisted cache, is kept and sent when the connection returns", async ({
   page,
   request,
   baseURL,
@@ -397,12 +397,12 @@ test("a place renamed offline right after a full load, before the page has read 
   consoleGuard.allow(NETWORK_GONE);
   const { account } = await signedInOnlineOnce(page, request, baseURL!, "Early Eyot");
   const labelOnServer = async () => (await account.gql(E2ePwaPlaceLabelsDocument)).places[0]?.label;
-  const keptCache = await holdKeptCacheUnread(page, "/settings");
+  const persistedCache = await holdPersistedCacheUnread(page, "/settings");
 
   await goOffline(page);
   await gotoHydrated(page, "/settings");
   const html = page.locator("html");
-  // The order a loaded machine allows: hydrated, the kept cache (and the queue in it) not read yet.
+  // The order a loaded machine allows: hydrated, the persisted cache (and the queue in it) not read yet.
   await expect(html).not.toHaveAttribute("data-offline-queue", "ready");
   const label = page.locator("#places").getByRole("textbox").first();
   await expect(label).toHaveValue("Early Eyot");
@@ -412,7 +412,7 @@ test("a place renamed offline right after a full load, before the page has read 
   await waitUntilServerUnreachable(page);
   await expect(html).not.toHaveAttribute("data-offline-queue", "ready");
 
-  await keptCache.release();
+  await persistedCache.release();
   await expect(html).toHaveAttribute("data-offline-queue", "ready");
   expect(await labelOnServer()).toBe("Early Eyot");
   await goOnline(page);

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { Plugin } from "vite";
-import { offlinePagePolicy } from "../app/lib/csp.server";
+import { offlinePagePolicy } from "../app/server/csp.server";
 import { DEFAULT_LOCALE, LOCALE_COOKIE, SUPPORTED_LOCALES } from "../app/lib/i18n/config";
 
 type OfflineTexts = { title: string; body: string; retry: string; home: string; name: string };

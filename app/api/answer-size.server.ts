@@ -54,7 +54,7 @@ export function useAnswerSizeLimit(maxChars = MAX_ANSWER_CHARS): Plugin {
       // Batches and event streams are not what the API serves.
       if (Array.isArray(result) || !result || typeof result !== "object" || Symbol.asyncIterator in result) return;
       // Set on the result itself (each execution's own object): a copy would read the result
-      // cache's `data`, which parses its kept text.
+      // cache's `data`, which parses its cached text.
       const serializable = result as Serializable;
       const serialize = serializable.stringify ?? JSON.stringify;
       serializable.stringify = (sanitized: ExecutionResult) => {

@@ -76,9 +76,9 @@ export function apiPlugins({ production, fillContext, metrics, reported, changes
   return [
     // Builds the context, before any other plugin's hooks read it.
     { onContextBuilding: ({ context }) => fillContext(context as unknown as YogaContext) } satisfies Plugin,
-    // Before the result cache: a kept answer is logged and measured too.
+    // Before the result cache: a cached answer is logged and measured too.
     useOperationObserver(metrics, reported),
-    // First: an answer kept from before skips the rest of execution, compiling included.
+    // First: an answer cached from before skips the rest of execution, compiling included.
     useResultCache(changes, undefined, metrics),
     useMutationLimit(requestLimits),
     useJitForRepeatedOperations(),

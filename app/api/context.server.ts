@@ -66,7 +66,7 @@ export type ApiServices = {
 export type ApiContext = ApiServices & {
   /** The database as this request sees it: every query run on it is logged in `reads`. */
   db: Db;
-  /** What this request has read (a kept answer depends on it); read caches asked on its behalf are given it. */
+  /** What this request has read (a cached answer depends on it); read caches asked on its behalf are given it. */
   reads: RequestReads;
   session: { id: string; userId: string; expiresAt: string; user: UserMapper } | null;
   clientIp: string;

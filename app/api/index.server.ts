@@ -42,7 +42,7 @@ export async function createApi(config: ApiConfig) {
   });
   const { engine, scheduler } = startEngine(config, services, dialect);
   const stopFollowing = inbox.follow();
-  // It only ends listeners: no kept answer depends on what it reads.
+  // It only ends listeners: no cached answer depends on what it reads.
   const stopFollowingSessions = followSessionEnds(changes.reads.exempt(db), services.sessionEnds);
 
   return {

@@ -95,8 +95,8 @@ function userRow<Row>(table: string, idOf: (row: Row) => string, read: (userIds:
  * briefing's places, ...): every item of a list asks in the same tick, and each relation
  * becomes one `in (...)` statement. Made with each request's context (an HTTP request, an
  * in-process loader request, a WebSocket operation), never shared between requests; each
- * loader is made when first used, so a request that needs none (an answer the result cache
- * kept) pays for none. Items are asked for with their owner (`OwnedKey`), taken from the
+ * loader is made when first used, so a request that needs none (an answer from the result
+ * cache) pays for none. Items are asked for with their owner (`OwnedKey`), taken from the
  * parent row the API already read for the signed-in user; a user's own rows (account,
  * settings, unread count) are asked for by that user's id.
  */

@@ -34,7 +34,7 @@ function codeOf(error: GraphQLError): string {
  * itself passes `operationLog`, and the operation is described in its line), and the count of open
  * subscriptions. Unexpected errors are logged here, with the request id, and put in
  * `reported` so the error mask does not log them a second time. First among the plugins:
- * an answer the result cache keeps is measured too.
+ * an answer from the result cache is measured too.
  */
 export function useOperationObserver(metrics: ApiMetrics, reported: WeakSet<object>): Plugin {
   function done(context: ObservedContext, name: string, type: string, started: number, result: ExecutionResult) {

@@ -27,7 +27,7 @@ function bearerToken(request: Request): string | null {
 
 /**
  * What every operation's context inherits: the services, and the request's logging Kysely and its loaders, made when
- * a resolver first asks for them (a kept answer runs no resolver). Inherited, not copied: copying twenty services and
+ * a resolver first asks for them (a cached answer runs no resolver). Inherited, not copied: copying twenty services and
  * defining two accessors on each context left it in V8's slow dictionary mode, and every later read of it paid
  * (compare-api: 312 → 251 µs of CPU per request).
  */
@@ -59,7 +59,7 @@ export function createContextFiller(
   const requestContext = inheritedContext(services, changes);
 
   async function buildContext(context: YogaContext): Promise<void> {
-    // On PostgreSQL: hear every write other instances committed before this request came, so no kept answer or read is stale.
+    // On PostgreSQL: hear every write other instances committed before this request came, so no cached answer or read is stale.
     const heard = changes.sync();
     if (heard) await heard;
     // Every query of the request, its session's included, runs on its own Kysely, which logs what it reads.

@@ -6,14 +6,14 @@ import { noMetrics, type ApiMetrics } from "./metrics.server";
 
 /**
  * What one execution's answer depends on beyond the tables it read (those are logged from
- * the queries it runs: see RequestReads). An answer can be kept only if every resolver
- * that ran is `keepable`, and until the earliest time one gave `validUntil`, after which
- * it would answer differently. Every other resolver (see `keepUnlessDeclared`) makes the
+ * the queries it runs: see RequestReads). An answer can be cached only if every resolver
+ * that ran is `cacheable`, and until the earliest time one gave `validUntil`, after which
+ * it would answer differently. Every other resolver (see `uncacheableUnlessDeclared`) makes the
  * answer one-off.
  */
-export type ResultHints = { keepable: boolean; until: number };
+export type ResultHints = { cacheable: boolean; until: number };
 
-export const newResultHints = (): ResultHints => ({ keepable: true, until: Number.POSITIVE_INFINITY });
+export const newResultHints = (): ResultHints => ({ cacheable: true, until: Number.POSITIVE_INFINITY });
 
 export function validUntil(context: { resultHints: ResultHints }, time: number): void {
   if (time < context.resultHints.until) context.resultHints.until = time;
@@ -23,37 +23,37 @@ type HintedContext = { resultHints: ResultHints };
 type Resolver<C extends HintedContext = HintedContext> = (parent: never, args: never, context: C, info: never) => unknown;
 type ResolverMap = Record<string, Record<string, unknown>>;
 
-const KEEPABLE = Symbol("keepable");
+const CACHEABLE = Symbol("cacheable");
 
 /**
- * A resolver whose answers may be kept: beyond its parent and arguments it reads only the
+ * A resolver whose answers may be cached: beyond its parent and arguments it reads only the
  * database (through its context's `db` or `loaders`, where what it reads is logged, or
  * through a read cache given its context's `reads`, which passes that on), and it calls
  * `validUntil` for whatever else changes with time.
  */
 // The resolver's own types pass through, so a typed resolver map (resolvers.generated.ts) types its parameters.
 // Its context is the API's, which carries `resultHints`.
-export function keepable<P, A, C, R>(
+export function cacheable<P, A, C, R>(
   resolve: (parent: P, args: A, context: C, info: GraphQLResolveInfo) => R,
 ): (parent: P, args: A, context: C, info: GraphQLResolveInfo) => R {
-  return Object.assign(resolve, { [KEEPABLE]: true });
+  return Object.assign(resolve, { [CACHEABLE]: true });
 }
 
-/** `keepable` for every resolver of a map that reads only its parent and arguments. */
-export function keepableFields<M extends object>(fields: M): M {
+/** `cacheable` for every resolver of a map that reads only its parent and arguments. */
+export function cacheableFields<M extends object>(fields: M): M {
   return Object.fromEntries(
     Object.entries(fields).map(([name, resolve]) => [
       name,
-      keepable(resolve as (parent: never, args: never, context: never, info: GraphQLResolveInfo) => unknown),
+      cacheable(resolve as (parent: never, args: never, context: never, info: GraphQLResolveInfo) => unknown),
     ]),
   ) as M;
 }
 
 /**
- * Wraps every field resolver not marked `keepable` so that running it makes the answer
+ * Wraps every field resolver not marked `cacheable` so that running it makes the answer
  * one-off. Fields without a resolver read their parent and need nothing.
  */
-export function keepUnlessDeclared<T extends ResolverMap>(resolvers: T): T {
+export function uncacheableUnlessDeclared<T extends ResolverMap>(resolvers: T): T {
   const wrapped: ResolverMap = {};
   for (const [type, fields] of Object.entries(resolvers)) {
     // Scalars (GraphQLScalarType instances) convert values; only plain maps hold field resolvers.
@@ -64,9 +64,9 @@ export function keepUnlessDeclared<T extends ResolverMap>(resolvers: T): T {
     wrapped[type] = { ...fields };
     for (const [field, resolve] of Object.entries(fields)) {
       // Type resolvers (`__resolveType`) decide a type, not a value.
-      if (typeof resolve !== "function" || field.startsWith("__") || KEEPABLE in resolve) continue;
+      if (typeof resolve !== "function" || field.startsWith("__") || CACHEABLE in resolve) continue;
       wrapped[type][field] = (parent: never, args: never, context: HintedContext, info: never) => {
-        context.resultHints.keepable = false;
+        context.resultHints.cacheable = false;
         return (resolve as Resolver)(parent, args, context, info);
       };
     }
@@ -75,7 +75,7 @@ export function keepUnlessDeclared<T extends ResolverMap>(resolvers: T): T {
 }
 
 /**
- * Answers kept at most, in characters of JSON. An answer whose data has been read as objects (see keptResult) counts
+ * Answers cached at most, in characters of JSON. An answer whose data has been read as objects (see cachedResult) counts
  * twice: its objects take about as many bytes as its text.
  */
 const RESULT_CACHE_MAX_CHARS = 16_000_000;
@@ -105,7 +105,7 @@ function deepFreeze<T>(value: T): T {
  * through a Kysely logging here (`changes.reads.logTo`), made with its context. It also
  * holds how many queries had run outside any log when it began: if that count moves
  * before its answer is done, something it called may have read the database unlogged,
- * and the answer is not kept.
+ * and the answer is not cached.
  */
 export class RequestReads extends ReadLog {
   readonly unloggedAtStart: number;
@@ -123,13 +123,13 @@ export class RequestReads extends ReadLog {
 type CacheContext = { resultHints: ResultHints; session: { userId: string } | null; now: () => Date; reads?: RequestReads };
 
 /**
- * A kept answer as a result. Yoga sends `text` as it is (it serializes with a result's own
+ * A cached answer as a result. Yoga sends `text` as it is (it serializes with a result's own
  * `stringify`). A reader of `data` (a page's render, graphql-ws) gets objects read from the text
  * once and then shared by every later reader of this answer (it is the same user's), frozen so
  * that none of them can change what the others see. Reading the text again for each page cost 5 %
  * of a signed-in page's CPU.
  */
-function keptResult(entry: Entry, reweigh: (before: number) => void): ExecutionResult {
+function cachedResult(entry: Entry, reweigh: (before: number) => void): ExecutionResult {
   return {
     get data() {
       if (entry.data === undefined) {
@@ -144,10 +144,10 @@ function keptResult(entry: Entry, reweigh: (before: number) => void): ExecutionR
 }
 
 /**
- * Keeps signed-in users' query answers, as the JSON they were sent as, until something
+ * Caches signed-in users' query answers, as the JSON they were sent as, until something
  * they were read from changes (a table written, here or in another process: see
  * ChangeTracker) or their resolvers' `validUntil` passes; then the query runs again.
- * Answers are kept per user, document and variables, so nobody is ever given another
+ * Answers are cached per user, document and variables, so nobody is ever given another
  * user's answer, and signed-out requests (limited per address) always run.
  *
  * The tables an answer was read from are those of every query its request ran while it
@@ -203,10 +203,10 @@ export function useResultCache(
       const context = args.contextValue as unknown as CacheContext;
       const userId = context.session?.userId;
       const document = userId ? documentId(args.document) : null;
-      // An execution whose reads are not being logged (a context made without them) is never kept.
+      // An execution whose reads are not being logged (a context made without them) is never cached.
       const reads = context.reads;
       if (!userId || document === null || !(reads instanceof RequestReads)) {
-        context.resultHints.keepable = false;
+        context.resultHints.cacheable = false;
         return;
       }
       const key = `${document}\0${userId}\0${args.operationName ?? ""}\0${JSON.stringify(args.variableValues ?? {})}`;
@@ -218,8 +218,8 @@ export function useResultCache(
           keep(key, entry);
           metrics.cacheLookup("result", true);
           setResultAndStopExecution(
-            keptResult(entry, (before) => {
-              // Its objects now count too, if it is still kept.
+            cachedResult(entry, (before) => {
+              // Its objects now count too, if it is still cached.
               if (entries.get(key) !== entry) return;
               chars += weight(entry) - before;
               evict();
@@ -235,7 +235,7 @@ export function useResultCache(
         onExecuteDone({ result, setResult }) {
           const hints = context.resultHints;
           if (
-            !hints.keepable ||
+            !hints.cacheable ||
             !reads.complete ||
             !("data" in result) ||
             result.errors ||

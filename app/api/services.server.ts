@@ -43,13 +43,13 @@ export async function openServices(config: ApiConfig): Promise<OpenedServices> {
     poolSize: config.databasePoolSize,
   });
   const weather = weatherServices(config, db, changes, now, metrics);
-  // Its follower only hands new rows to subscribers, which no kept answer depends on.
+  // Its follower only hands new rows to subscribers, which no cached answer depends on.
   const inbox = createInbox(db, now, { followDb: changes.reads.exempt(db) });
   const vapid = loadVapidKeys(path.resolve(config.dataDir));
   const pushSubject = config.pushSubject ?? "mailto:admin@weatherbot.example";
   const warnings = createOfficialWarnings({
     env: { NWS_ALERTS_URL: config.nwsAlertsUrl, METEOALARM_URL: config.meteoAlarmUrl, VAPID_SUBJECT: pushSubject },
-    // A test's clock, when it has one, also ages the answers kept per area.
+    // A test's clock, when it has one, also ages the answers cached per area.
     now: config.now,
   });
   const push = createPushService({
@@ -62,7 +62,7 @@ export async function openServices(config: ApiConfig): Promise<OpenedServices> {
   });
   const pushBatch = deliverPublished(inbox, push, metrics);
   const rateLimits = createRateLimits(db, { dialect, now: () => now().getTime() });
-  // Requests are counted on the wall clock, whatever `now` the tests give the bot; no kept answer reads the counts.
+  // Requests are counted on the wall clock, whatever `now` the tests give the bot; no cached answer reads the counts.
   const requestLimits = createRequestLimits(config.requestLimits ?? NO_REQUEST_LIMITS, { db: changes.reads.exempt(db) });
   const services: ApiServices = {
     db,
@@ -88,7 +88,7 @@ export async function openServices(config: ApiConfig): Promise<OpenedServices> {
   return { services, changes, dialect, requestLimits, deliveriesSettled: pushBatch.settled };
 }
 
-/** Open-Meteo, and the forecast and air-quality services that keep its answers. */
+/** Open-Meteo, and the forecast and air-quality services that cache its answers. */
 function weatherServices(config: ApiConfig, db: Db, changes: ChangeTracker, now: () => Date, metrics: ApiMetrics) {
   const openMeteo = createOpenMeteoClient({
     forecastUrl: config.openMeteoForecastUrl,
@@ -97,7 +97,7 @@ function weatherServices(config: ApiConfig, db: Db, changes: ChangeTracker, now:
     metrics,
   });
   // The forecast store's values say themselves how long they hold (a resolver passes that on
-  // with validUntil), so no kept answer depends on the table behind it.
+  // with validUntil), so no cached answer depends on the table behind it.
   const forecasts = createForecastService({ client: openMeteo, db: changes.reads.exempt(db), now, metrics });
   const airQuality = createAirQualityService({ client: openMeteo, db: changes.reads.exempt(db), now, metrics });
   return { openMeteo, forecasts, airQuality };

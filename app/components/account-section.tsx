@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Form, Link, useActionData, useNavigation, useSearchParams } from "react-router";
-import type { AccountActionData } from "~/lib/account.server";
+import type { AccountActionData } from "~/lib/forms/account-form";
 import { Field } from "~/components/ui/form-parts";
 
 /** Sign up / log in (one form, two buttons) or, signed in, who you are and log out. Works without JavaScript. */

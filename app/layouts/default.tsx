@@ -9,7 +9,7 @@ import { OverlayHost } from "~/components/overlay-host";
 import { Tooltip } from "~/components/ui/tooltip";
 import { clientLoadQuery } from "~/lib/graphql/browser-load";
 import { VIEWER_QUERY } from "~/lib/graphql/documents";
-import { loadQuery } from "~/lib/graphql/request-client.server";
+import { loadQuery } from "~/server/graphql/request-client.server";
 import { openOverlay } from "~/lib/overlays/overlay-store";
 import { useIntentPreload } from "~/lib/navigation/use-intent-preload";
 import { usePrefetchAllowed } from "~/lib/pwa/prefetch-policy";

@@ -1,5 +1,5 @@
 import i18next from "i18next";
-import type { AccountActionData } from "./account.server";
+import type { AccountActionData } from "./forms/account-form";
 import { refusedOffline, type OfflineRefusal } from "./pwa/offline-refusal";
 import { showToast } from "./toast/toast-store";
 

@@ -36,7 +36,7 @@ export function currentPosition(geolocation: Geolocation | undefined = globalThi
         clearTimeout(timer);
         reject(new PositionError(error.code === 1 ? "denied" : error.code === 3 ? "timeout" : "unavailable"));
       },
-      // Asked for on a press: a position kept from before may be a place left since.
+      // Asked for on a press: a position cached from before may be a place left since.
       { timeout: POSITION_TIMEOUT_MS, maximumAge: 0, enableHighAccuracy: false },
     );
   });

@@ -1,6 +1,6 @@
 import { data } from "react-router";
 import type { Route } from "./+types/not-found";
-import { getI18n } from "~/lib/i18n/middleware.server";
+import { getI18n } from "~/server/i18n/middleware.server";
 
 /** Every path no other route claims: a 404 with the path in the message. */
 export async function loader({ request, context }: Route.LoaderArgs) {

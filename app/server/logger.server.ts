@@ -1,5 +1,5 @@
 import pino, { type DestinationStream, type Logger } from "pino";
-import type { LOG_LEVELS } from "../lib/env.server";
+import type { LOG_LEVELS } from "./env.server";
 
 export type LogLevel = (typeof LOG_LEVELS)[number];
 export type { Logger };

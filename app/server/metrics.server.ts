@@ -20,17 +20,17 @@ function boundedLabel(max: number, valid: RegExp) {
 }
 
 /**
- * A metric's child per label values, kept: prom-client hashes a labels object on every
+ * A metric's child per label values, cached: prom-client hashes a labels object on every
  * observation, which cost more than the observation itself on the API's hottest path.
  */
 function children<Child>(child: (...values: string[]) => Child) {
-  const kept = new Map<string, Child>();
+  const cached = new Map<string, Child>();
   return (...values: string[]): Child => {
     const key = values.join("\0");
-    let found = kept.get(key);
+    let found = cached.get(key);
     if (found === undefined) {
       found = child(...values);
-      kept.set(key, found);
+      cached.set(key, found);
     }
     return found;
   };

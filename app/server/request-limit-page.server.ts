@@ -1,6 +1,6 @@
 import { DEFAULT_LOCALE, matchLocale } from "../lib/i18n/config";
-import { readLocaleCookie } from "../lib/i18n/locale-cookie.server";
-import { allResources } from "../lib/i18n/resources.server";
+import { readLocaleCookie } from "./i18n/locale-cookie.server";
+import { allResources } from "./i18n/resources.server";
 import type { Refusal } from "./request-limit.server";
 
 const escapeHtml = (text: string) => text.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);

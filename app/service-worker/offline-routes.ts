@@ -11,13 +11,13 @@ import { OFFLINE_PAGE_URL, RUNTIME_CACHES } from "../lib/pwa/cache-names";
 const NETWORK_TIMEOUT_SECONDS = 3;
 
 function isOwnPage(url: URL): boolean {
-  // Test hooks and resource routes are never pages worth keeping offline.
+  // Test hooks and resource routes are never pages worth caching offline.
   return url.origin === self.location.origin && !/^\/(__test|resources|graphql|builds)\b/.test(url.pathname);
 }
 
 /**
  * Navigations and single-fetch data go to the network first, so an online user always sees
- * fresh pages; the last good answer is kept for offline use, and a page never visited
+ * fresh pages; the last good answer is cached for offline use, and a page never visited
  * online falls back to the branded offline page.
  */
 export function installOfflineRoutes() {

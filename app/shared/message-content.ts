@@ -11,7 +11,7 @@ import type {
 } from "./schema-enums.generated";
 
 /**
- * What a bot message says, as data: worded only when read, in the reader's language, units,
+ * What a bot message says, as data: formatted only when read, in the reader's language, units,
  * clock and zone (message-wording.ts). Stored as JSON in `messages.content` and served as
  * GraphQL's `Message.content`, in the same shape. Figures are in the API's units (°C, km/h,
  * mm, cm of snow); times are ISO instants. A message whose content is null (written before
@@ -19,30 +19,30 @@ import type {
  */
 export const MESSAGE_CONTENT_VERSION = 4;
 
-/** Metrics a version-1 reader cannot word: their messages are version 2, which such a reader leaves to the stored text. */
+/** Metrics a version-1 reader cannot format: their messages are version 2, which such a reader leaves to the stored text. */
 const SINCE_VERSION_2: ReadonlySet<string> = new Set<AlertMetric>(["RAIN_SOON", "AQI"]);
 
 /**
- * The version to write a message's content as: the oldest whose readers word it, so a browser
- * still running an older build (a PWA kept open over a deploy) words what it knows and shows the
- * stored title and body for the rest, rather than wording a metric it has no texts for.
+ * The version to write a message's content as: the oldest whose readers format it, so a browser
+ * still running an older build (a PWA kept open over a deploy) formats what it knows and shows the
+ * stored title and body for the rest, rather than formatting a metric it has no texts for.
  */
 export function contentVersionFor(
   metric: AlertMetric | string | null | undefined,
   alertPlaces?: readonly AlertPlaceWindows[] | null,
 ): number {
-  // Several windows or places in one alert: version 3 (a version-2 reader words one window).
+  // Several windows or places in one alert: version 3 (a version-2 reader formats one window).
   if (alertPlaces && (alertPlaces.length > 1 || alertPlaces.some((entry) => entry.windows.length > 1))) return 3;
   return metric && SINCE_VERSION_2.has(metric) ? 2 : 1;
 }
 
 /**
  * The version of every WARNING's content. A version-3 reader (the build before warnings) has no
- * wording for the kind and would fail on it: it shows the stored title and body instead.
+ * texts for the kind and would fail on it: it shows the stored title and body instead.
  */
 export const WARNING_CONTENT_VERSION = 4;
 
-/** Whether this build words content of that version (every version up to its own). */
+/** Whether this build formats content of that version (every version up to its own). */
 export const wordsContentVersion = (version: number | null | undefined): boolean =>
   typeof version === "number" && version >= 1 && version <= MESSAGE_CONTENT_VERSION;
 
@@ -169,7 +169,7 @@ export type MessageContent = {
   warning?: WarningContent | null;
 };
 
-/** The stored JSON's content, or null when there is none or it is of a version this code cannot word. */
+/** The stored JSON's content, or null when there is none or it is of a version this code cannot format. */
 export function parseMessageContent(json: string | null | undefined): MessageContent | null {
   if (!json) return null;
   try {

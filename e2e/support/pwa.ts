@@ -3,7 +3,7 @@ import { expect, gotoHydrated } from "../fixtures";
 import { accountWithPlace, signInBrowser } from "./graphql";
 
 /**
- * Waits until the service worker controls the page and has kept both pages for offline
+ * Waits until the service worker controls the page and has cached both pages for offline
  * use: after that the page's own background work (worker install, page seeding) is done.
  */
 export async function waitForOfflineReady(page: Page) {
@@ -18,7 +18,7 @@ export async function waitForOfflineReady(page: Page) {
 }
 
 /**
- * Waits until the page has read its kept GraphQL cache and the mutations queued in it
+ * Waits until the page has read its persisted GraphQL cache and the mutations queued in it
  * (app/lib/graphql/offline-storage.ts). A fresh page is hydrated first and reads the store
  * after; a change made in between waits for that read (app/lib/graphql/hold-mutations.ts).
  */
@@ -82,7 +82,7 @@ export async function goOnline(page: Page) {
   await page.context().setOffline(false);
 }
 
-/** An account with a place and one briefing in its inbox, signed in; its home page seen once online, kept by the worker. */
+/** An account with a place and one briefing in its inbox, signed in; its home page seen once online, cached by the worker. */
 export async function signedInOnlineOnce(page: Page, request: APIRequestContext, baseURL: string, placeLabel: string) {
   const account = await accountWithPlace(request, baseURL, placeLabel);
   const message = await account.sendBriefing();
@@ -94,20 +94,20 @@ export async function signedInOnlineOnce(page: Page, request: APIRequestContext,
   return { account, message };
 }
 
-type HeldWindow = Window & { __releaseKeptCache?: () => void };
+type HeldWindow = Window & { __releasePersistedCache?: () => void };
 
 /**
- * Holds the kept GraphQL cache's IndexedDB unopened on the next full load of `pathname`,
+ * Holds the persisted GraphQL cache's IndexedDB unopened on the next full load of `pathname`,
  * until `release()`: the page hydrates, but has not read its store (nor the queue kept in
  * it) yet. A loaded machine allows that order; this forces it. Once only per tab.
  */
-export async function holdKeptCacheUnread(page: Page, pathname: string) {
+export async function holdPersistedCacheUnread(page: Page, pathname: string) {
   await page.addInitScript((target) => {
-    if (location.pathname !== target || sessionStorage.getItem("kept-cache-held")) return;
-    sessionStorage.setItem("kept-cache-held", "1");
+    if (location.pathname !== target || sessionStorage.getItem("persisted-cache-held")) return;
+    sessionStorage.setItem("persisted-cache-held", "1");
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
-    (window as HeldWindow).__releaseKeptCache = release;
+    (window as HeldWindow).__releasePersistedCache = release;
     const open = IDBFactory.prototype.open;
     IDBFactory.prototype.open = function (this: IDBFactory, name: string, version?: number) {
       const opening = open.call(this, name, version);
@@ -120,7 +120,7 @@ export async function holdKeptCacheUnread(page: Page, pathname: string) {
     };
   }, pathname);
   return {
-    release: () => page.evaluate(() => (window as HeldWindow).__releaseKeptCache!()),
+    release: () => page.evaluate(() => (window as HeldWindow).__releasePersistedCache!()),
   };
 }
 

@@ -109,7 +109,7 @@ export async function benchApi(databases: BenchDatabases): Promise<ApiBenchFigur
       }),
     );
     const baseline = { url: hello.url, body: JSON.stringify({ query: "{ hello }" }), connections: CONNECTIONS };
-    // Warm-up: JIT, the forecast cache, the kept answer.
+    // Warm-up: JIT, the forecast cache, the result cache.
     for (const target of [...targets, baseline]) await runLoad({ ...target, durationMs: 1_000 });
     const samples = [...targets, baseline].map(() => [] as LoadResult[]);
     for (let round = 0; round < ROUNDS; round++) {
@@ -131,7 +131,7 @@ const COLD_PLACES_PER_USER = 10;
 
 /**
  * The cold path: COLD_USERS users, each asking the benchmark query once, so that no answer
- * kept for a user helps (forecasts are shared by place, as in real use: a first user warms
+ * cached for a user helps (forecasts are shared by place, as in real use: a first user warms
  * them). Users, places and sessions are written straight to the database beforehand.
  */
 export async function benchColdApi(store: BenchStore): Promise<LoadResult> {

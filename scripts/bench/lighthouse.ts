@@ -11,7 +11,7 @@
  */
 import { chromium } from "@playwright/test";
 import lighthouse from "lighthouse";
-import { SESSION_COOKIE } from "../../app/lib/session.server";
+import { SESSION_COOKIE } from "../../app/server/session.server";
 import { freePort, startAppServer } from "../../e2e/support/app-server";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../../e2e/support/chromium";
 import { startFakeOpenMeteo } from "../../tests/fakes/open-meteo";

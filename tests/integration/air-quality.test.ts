@@ -78,7 +78,7 @@ describe("air quality", () => {
     expect(t.fake.calls.airQuality).toBe(1);
   });
 
-  it("serves the last known report, marked stale, while the provider fails, and the weather without one when none is kept", async () => {
+  it("serves the last known report, marked stale, while the provider fails, and the weather without one when none is cached", async () => {
     const clock = manualClock();
     const t = await api({ now: clock.now });
     expect((await t.gql(AIR_AT, { lat: 51.51, lon: -0.13 })).data!.weatherAt.airQuality).toMatchObject({ stale: false });
@@ -93,7 +93,7 @@ describe("air quality", () => {
     const recovered = await t.gql(AIR_AT, { lat: 51.51, lon: -0.13 });
     expect(recovered.data!.weatherAt.airQuality).toMatchObject({ stale: false, fetchedAt: "2026-05-12T10:35:00.000Z" });
 
-    // Still failing three hours on, the kept report is too old to tell of the air now: the card goes without.
+    // Still failing three hours on, the cached report is too old to tell of the air now: the card goes without.
     clock.advance(3 * 3_600_000 + 60_000);
     t.fake.failAirQualityNext(500);
     const old = await t.gql(AIR_AT, { lat: 51.51, lon: -0.13 });

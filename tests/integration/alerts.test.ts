@@ -435,7 +435,7 @@ describe("rain starting soon", () => {
     }
   }
 
-  it("fires once per shower, within its minutes, and is worded for the reader as they are now", async () => {
+  it("fires once per shower, within its minutes, and is formatted for the reader as they are now", async () => {
     const { t, token, clock } = await rainSoon(0);
     await t.gql(UPDATE_SETTINGS, { input: { precipitationUnit: "MM" } }, { token });
     await morning(t, clock);

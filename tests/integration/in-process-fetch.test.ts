@@ -6,7 +6,7 @@ import { graphqlFetchContext, graphqlQueryRunnerContext } from "~/lib/graphql/ex
 import { createGraphQLClient } from "~/lib/graphql/client";
 import { ALERT_RULES_QUERY, INBOX_QUERY, PLACES_QUERY, VIEWER_QUERY } from "~/lib/graphql/documents";
 import { ADD_PLACE_AT_MUTATION } from "~/lib/graphql/later-documents";
-import { createRequestGraphQL } from "~/lib/graphql/request-client.server";
+import { createRequestGraphQL } from "~/server/graphql/request-client.server";
 import type { Load } from "~/lib/graphql/route-load";
 import { parseGraphQLData, serializeGraphQLData } from "~/lib/graphql/ssr-data";
 import { inProcessGraphQLFetch } from "~/server/graphql-endpoint.server";
@@ -105,7 +105,7 @@ describe("a page's queries with the API embedded", () => {
     expect(logged).toEqual([[{ reqId: "page-request", err: expect.any(TypeError) }, "[graphql] unexpected error:"]]);
   });
 
-  it("give the page's data script what the same queries fetched over HTTP gave, fresh and kept", async () => {
+  it("give the page's data script what the same queries fetched over HTTP gave, fresh and cached", async () => {
     const t = await api();
     const token = await t.signUp("page-data@example.com");
     for (const [index, label] of ["Zürich <b>", 'Say "hi"', "Lyon"].entries()) {
@@ -153,7 +153,7 @@ describe("a page's queries with the API embedded", () => {
       expect(viaClient).not.toHaveBeenCalled();
       return script(page.ssr.extractData());
     };
-    // The first run of each query is executed; the next ones are the result cache's kept answers.
+    // The first run of each query is executed; the next ones are the result cache's answers.
     const executed = await asRun();
     const fetched = await asFetched();
     expect(Object.keys(fetched)).toHaveLength(4);

@@ -118,7 +118,7 @@ describe("messages in the reader's words", () => {
     expect((await inbox(t, token))[0]!.body).toBe("Böen 82 km/h in Office von Mo 13:00 bis 16:00 GMT+1, Spitze 13:00.");
   });
 
-  it("a briefing is reworded from its figures; a message without content keeps its stored text", async () => {
+  it("a briefing is formatted again from its figures; a message without content keeps its stored text", async () => {
     const t = await api({ now: () => new Date(DAY1 * 1000 + 6 * H * 1000) });
     const { token, placeId, userId } = await setUp(t);
     const saved = await t.gql(
@@ -146,7 +146,7 @@ describe("messages in the reader's words", () => {
     expect(oldAfter).toMatchObject({ title: "Stored title", body: "Stored text, 70 °F", content: null });
   });
 
-  it("a push is worded for the recipient's preferences when it is sent, not when it was written", async () => {
+  it("a push is formatted for the recipient's preferences when it is sent, not when it was written", async () => {
     const pushService = await startFakePushService();
     const t = await startTestApi({ now: () => new Date(DAY1 * 1000), pushAllowLoopback: true });
     cleanups.push(

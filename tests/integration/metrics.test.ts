@@ -65,7 +65,7 @@ describe("the API's metrics", () => {
     await t.gql(SavePushSubscriptionDocument, { endpoint: device.endpoint, p256dh: device.p256dh, auth: device.auth }, { token });
     const found = await t.gql(TestBriefingSearchDocument, { query: "berlin" }, { token });
     const place = await t.gql(TestBriefingAddPlaceDocument, { locationId: found.data!.searchLocations[0]!.id, label: "Home" }, { token });
-    // The first asks Open-Meteo (a forecast cache miss); the second is the result cache's kept answer.
+    // The first asks Open-Meteo (a forecast cache miss); the second is the result cache's answer.
     expect((await t.gql(TestPlacesWeatherDocument, {}, { token })).data!.places).toHaveLength(1);
     expect((await t.gql(TestPlacesWeatherDocument, {}, { token })).data!.places).toHaveLength(1);
     // Signed out, the same query is refused: an error counted under its operation and code.

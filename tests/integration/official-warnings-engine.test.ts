@@ -256,7 +256,7 @@ describe("official warnings in the inbox", () => {
       expect((await warningMessages(db, german)).map((message) => message.change)).toEqual(["ISSUED", "UPDATED", "CLEARED"]);
       expect(new Set((await warningMessages(db)).map((message) => message.dedupe_key)).size).toBe(6);
 
-      // The inbox serves them with their content, worded for the reader as they are now.
+      // The inbox serves them with their content, formatted for the reader as they are now.
       const inbox = await t.gql<{ messages: { edges: Array<{ kind: string; title: string; urgent: boolean; content: MessageContent }> } }>(
         `{ messages(first: 5) { edges { kind title urgent content { version kind place { label } warning {
             warningId change service severity urgency area sent onset expires web

@@ -93,7 +93,7 @@ describe("mutations made offline", () => {
     await expect.poll(() => memory.queued()).toBe(0);
   });
 
-  it("made before the kept store has been read: shown at once, sent only after the read, kept then (not refused), and sent when back online", async () => {
+  it("made before the persisted store has been read: shown at once, sent only after the read, kept then (not refused), and sent when back online", async () => {
     const id = await oneMessage();
     let storeRead!: () => void;
     const { client, memory, goOffline, goOnline, requests } = offlineCapableClient(new Promise((resolve) => (storeRead = resolve)));

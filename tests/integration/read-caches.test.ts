@@ -4,12 +4,12 @@ import { LogOutDocument } from "~/lib/account-documents.generated";
 import { RemovePlaceDocument } from "~/lib/graphql/later-documents.generated";
 import { codes, testApis } from "../support/api-server";
 import {
-  TestKeptAddPlaceDocument as ADD,
-  TestKeptMeDocument as ME,
-  TestKeptPlaceIdsDocument as PLACE_IDS,
-  TestKeptPlaceLabelsDocument as PLACE_LABELS,
-  TestKeptRenameDocument,
-  TestKeptViewerDocument as VIEWER,
+  TestCachedAddPlaceDocument as ADD,
+  TestCachedMeDocument as ME,
+  TestCachedPlaceIdsDocument as PLACE_IDS,
+  TestCachedPlaceLabelsDocument as PLACE_LABELS,
+  TestCachedRenameDocument,
+  TestCachedViewerDocument as VIEWER,
 } from "../support/documents.generated";
 
 const api = testApis();
@@ -17,11 +17,11 @@ const api = testApis();
 // Typed documents (read-caches.graphql, and the app's own): the answers below are read with their generated result types.
 
 /**
- * Sessions and place lists are kept in memory between requests. These tests prove that
- * nothing kept outlives a change, whether this process or another one on the same
+ * Sessions and place lists are cached in memory between requests. These tests prove that
+ * nothing cached outlives a change, whether this process or another one on the same
  * database made it.
  */
-describe("what the API keeps in memory", () => {
+describe("what the API caches in memory", () => {
   it("sees another process's log-out, rename and new place at once", async () => {
     const here = await api();
     const there = await api({ dataDir: here.dataDir, databaseUrl: here.databaseUrl, fake: here.fake });
@@ -29,7 +29,7 @@ describe("what the API keeps in memory", () => {
     const { data } = await here.gql(ADD, { label: "Home" }, { token });
     expect((await here.gql(ME, {}, { token })).data!.me).toEqual({ email: "kept@example.com", places: [{ label: "Home" }] });
 
-    await there.gql(TestKeptRenameDocument, { id: data!.addPlace.id }, { token });
+    await there.gql(TestCachedRenameDocument, { id: data!.addPlace.id }, { token });
     expect((await here.gql(ME, {}, { token })).data!.me!.places).toEqual([{ label: "Flat" }]);
     await there.gql(ADD, { label: "Office" }, { token });
     expect((await here.gql(ME, {}, { token })).data!.me!.places).toEqual([{ label: "Flat" }, { label: "Office" }]);

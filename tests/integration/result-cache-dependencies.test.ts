@@ -2,7 +2,7 @@ import { sql } from "kysely";
 import { describe, expect, it, vi } from "vitest";
 import { requireUserId, type ApiContext } from "~/api/context.server";
 import type { Db } from "~/api/db/database.server";
-import { keepable } from "~/api/result-cache.server";
+import { cacheable } from "~/api/result-cache.server";
 import type { SchemaExtension } from "~/api/schema/index.server";
 import { testApis, type TestApi } from "../support/api-server";
 import {
@@ -26,7 +26,7 @@ const api = testApis();
 const EVERY_DAY: Weekday[] = ["MON", "TUE", "WED", "THU", "FRI", "SAT", "SUN"];
 
 /**
- * Fields the API does not have, whose resolvers are marked keepable and say nothing of
+ * Fields the API does not have, whose resolvers are marked cacheable and say nothing of
  * the tables they read: what they read must be found from the SQL they run.
  * - `timeZoneProbe`: the user's settings row, one table.
  * - `rulesProbe`: places joined to alert rules, with a subquery of briefing slots in its
@@ -39,7 +39,7 @@ function probes() {
     typeDefs: `extend type Query { timeZoneProbe: String! rulesProbe: String! unreadProbe: Int! }`,
     resolvers: {
       Query: {
-        timeZoneProbe: keepable(async (_: unknown, __: unknown, context: ApiContext) => {
+        timeZoneProbe: cacheable(async (_: unknown, __: unknown, context: ApiContext) => {
           runs.timeZone++;
           const row = await context.db
             .selectFrom("settings")
@@ -48,7 +48,7 @@ function probes() {
             .executeTakeFirstOrThrow();
           return row.time_zone;
         }),
-        rulesProbe: keepable(async (_: unknown, __: unknown, context: ApiContext) => {
+        rulesProbe: cacheable(async (_: unknown, __: unknown, context: ApiContext) => {
           runs.rules++;
           const rows = await context.db
             .selectFrom("places")
@@ -76,7 +76,7 @@ function probes() {
             .execute();
           return JSON.stringify(rows);
         }),
-        unreadProbe: keepable(async (_: unknown, __: unknown, context: ApiContext) => {
+        unreadProbe: cacheable(async (_: unknown, __: unknown, context: ApiContext) => {
           runs.unread++;
           const row = await context.db
             .selectFrom("messages")
@@ -100,16 +100,16 @@ async function userWithPlace(t: TestApi) {
   return { token, placeId, userId };
 }
 
-describe("what a kept answer depends on, found from the SQL it ran", () => {
-  it("keeps no answer of a resolver that reads the database around its request's log, so a write still shows", async () => {
+describe("what a cached answer depends on, found from the SQL it ran", () => {
+  it("caches no answer of a resolver that reads the database around its request's log, so a write still shows", async () => {
     let runs = 0;
     const shared: { db?: Db } = {};
     const extension: SchemaExtension = {
       typeDefs: `extend type Query { carelessProbe: String! }`,
       resolvers: {
         Query: {
-          // Keepable, but it reads through a Kysely it kept itself: the shared one, which logs for nobody.
-          carelessProbe: keepable(async (_: unknown, __: unknown, context: ApiContext) => {
+          // Cacheable, but it reads through a Kysely it kept itself: the shared one, which logs for nobody.
+          carelessProbe: cacheable(async (_: unknown, __: unknown, context: ApiContext) => {
             runs++;
             const row = await shared
               .db!.selectFrom("settings")
@@ -164,7 +164,7 @@ describe("what a kept answer depends on, found from the SQL it ran", () => {
     expect(await ask()).toBe("UTC");
     expect(await ask()).toBe("UTC");
     expect(runs.timeZone).toBe(1);
-    // A write to a table it did not read keeps the answer.
+    // A write to a table it did not read leaves the answer cached.
     await t.gql(ADD, { label: "Office" }, { token });
     expect(await ask()).toBe("UTC");
     expect(runs.timeZone).toBe(1);

@@ -42,9 +42,9 @@ function countRuns(t: TestApi) {
   return vi.spyOn(t.api.services.placeLists, "get");
 }
 
-describe("kept answers", () => {
+describe("cached answers", () => {
   it("answers a repeated query from memory, byte for byte, and only for the user who asked", async () => {
-    // A still clock: the answer, with the weather's current hour, is kept until the hour turns, which must not happen between the asks.
+    // A still clock: the answer, with the weather's current hour, is cached until the hour turns, which must not happen between the asks.
     const t = await api({ now: manualClock().now });
     const alice = await t.signUp();
     const bob = await t.signUp();
@@ -62,7 +62,7 @@ describe("kept answers", () => {
     expect(runs).toHaveBeenCalledTimes(2);
   });
 
-  it("gives a kept answer over WebSocket too", async () => {
+  it("gives a cached answer over WebSocket too", async () => {
     const t = await api({ now: manualClock().now }); // the hour must not turn between the asks (above)
     const token = await t.signUp();
     await t.gql(ADD, { label: "Home", lat: 47.37 }, { token });
@@ -131,9 +131,9 @@ describe("kept answers", () => {
     expect(t.fake.calls.forecast).toBe(upstream + 1);
   });
 
-  it("keeps no answer that is one-off: other fields, errors, stale forecasts, signed-out visitors", async () => {
+  it("caches no answer that is one-off: other fields, errors, stale forecasts, signed-out visitors", async () => {
     const clock = manualClock();
-    // A resolver not declared keepable (this one could read anything) makes the answer it is part of one-off.
+    // A resolver not declared cacheable (this one could read anything) makes the answer it is part of one-off.
     const undeclared: SchemaExtension = {
       typeDefs: `extend type Query { oneOffProbe: Int! }`,
       resolvers: { Query: { oneOffProbe: () => 1 } },
@@ -151,7 +151,7 @@ describe("kept answers", () => {
     expect(codes(await t.gql(TOO_MANY_HOURS, {}, { token }))).toEqual(["BAD_USER_INPUT"]);
     expect(runs).toHaveBeenCalledTimes(4);
 
-    // A failing provider gives the last known forecast, marked stale: not kept, so the
+    // A failing provider gives the last known forecast, marked stale: not cached, so the
     // next request, with the provider back, gets a fresh one.
     expect((await t.gql(WEATHER_FRESHNESS, {}, { token })).data!.me!.places[0]!.weather.stale).toBe(false);
     clock.advance(20 * 60_000);
@@ -172,7 +172,7 @@ describe("kept answers", () => {
     expect(lookups).toHaveBeenCalledTimes(2);
   });
 
-  it("keeps the pages' viewer, inbox, rules and briefings whole, as fresh as running them: a write or a snooze's end drops them", async () => {
+  it("caches the pages' viewer, inbox, rules and briefings whole, as fresh as running them: a write or a snooze's end drops them", async () => {
     const clock = manualClock();
     // Counted per request: the pages' reads run in the async context they are given, while the inbox's and sessions'
     // followers look at the database on their own every few hundred milliseconds.
@@ -208,14 +208,14 @@ describe("kept answers", () => {
     expect(first.briefings.briefings.map((kept) => kept.places.map((place) => place.label))).toEqual([["Home"]]);
     const statements: string[] = [];
     expect(await pageStatements.run(statements, page)).toEqual(first);
-    // Kept: answered without a statement (the sessions are known by then).
+    // Cached: answered without a statement (the sessions are known by then).
     expect(statements).toEqual([]);
     // The count sees a page's reads when they run.
     await t.gql(SAVE_ALERT_RULE_MUTATION, { id: ruleId, input }, { token });
     await pageStatements.run(statements, page);
     expect(statements.length).toBeGreaterThan(0);
 
-    // A rule snoozed for an hour is SNOOZED while the snooze lasts, and ARMED once it ends, kept or not.
+    // A rule snoozed for an hour is SNOOZED while the snooze lasts, and ARMED once it ends, cached or not.
     const until = new Date(clock.now().getTime() + 3_600_000).toISOString();
     await t.gql(SNOOZE_ALERT_RULE_MUTATION, { id: ruleId, until }, { token });
     const snoozed = (await page()).rules.alertRules[0]!;

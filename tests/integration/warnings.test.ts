@@ -16,7 +16,7 @@ import { frenchAvalancheInForce, TORNADO_WATCH_FIXTURE, TORNADO_WATCH_ISSUED, to
 /**
  * Place.warnings over the real API and database, the layer pointed at the loopback fake of the NWS and MeteoAlarm:
  * real documents in force (their times moved to the test's clock), in the owner's language, credited; a place no
- * service covers; a service failing or slow (never a GraphQL error, never kept); and kept answers that end with the
+ * service covers; a service failing or slow (never a GraphQL error, never cached); and cached answers that end with the
  * warnings' freshness.
  */
 
@@ -105,7 +105,7 @@ describe("a place's official warnings", () => {
     const german = await account(t, ["Paris"], "DE_DE");
     expect((await placesOf(t, german)).get("Paris")!.warnings.items[0]).toMatchObject({ language: "en-GB" });
 
-    // French once the owner reads French: the kept answer ends with the settings it was read in.
+    // French once the owner reads French: the cached answer ends with the settings it was read in.
     expect((await placesOf(t, english)).get("Paris")!.warnings.items[0]!.language).toBe("en-GB");
     await t.gql(LANGUAGE, { language: "FR_FR" }, { token: english });
     expect((await placesOf(t, english)).get("Paris")!.warnings.items[0]).toMatchObject({
@@ -162,7 +162,7 @@ describe("a service failing or slow", () => {
     expect(places.get("Paris")!.weather.id).toBe(places.get("Paris")!.id);
   });
 
-  it(`answers UNAVAILABLE after ${WARNINGS_WAIT_MS} ms, keeps nothing, and has the warning on the next page once the service answers`, async () => {
+  it(`answers UNAVAILABLE after ${WARNINGS_WAIT_MS} ms, caches nothing, and has the warning on the next page once the service answers`, async () => {
     warnings.nws.setActive(NEW_YORK_POINT, [tornadoWatchInForce(new Date())]);
     const t = await api({ warnings });
     const token = await account(t, ["New York"]);
@@ -178,7 +178,7 @@ describe("a service failing or slow", () => {
   });
 });
 
-describe("kept answers", () => {
+describe("cached answers", () => {
   it("end when a warning does, before the area's next refresh: a page after its end has it no more", async () => {
     let now = Date.now();
     const clock = () => new Date(now);
@@ -190,7 +190,7 @@ describe("kept answers", () => {
     expect((await placesOf(t, token)).get("New York")!.warnings.count).toBe(1);
     now += 3 * 60_000;
     expect((await placesOf(t, token)).get("New York")!.warnings).toMatchObject({ coverage: "COVERED", count: 0 });
-    // The layer's answer was still fresh (5 minutes of the process's own time): only what was kept of it ended.
+    // The layer's answer was still fresh (5 minutes of the process's own time): only what was cached of it ended.
     expect(warnings.nws.requests).toHaveLength(1);
   });
 

@@ -1024,33 +1024,33 @@ export type TestPushUnreadCountQueryVariables = Exact<{ [key: string]: never }>;
 
 export type TestPushUnreadCountQuery = { me: { unreadCount: number } | null };
 
-export type TestKeptMeQueryVariables = Exact<{ [key: string]: never }>;
+export type TestCachedMeQueryVariables = Exact<{ [key: string]: never }>;
 
-export type TestKeptMeQuery = { me: { email: string; places: Array<{ label: string }> } | null };
+export type TestCachedMeQuery = { me: { email: string; places: Array<{ label: string }> } | null };
 
-export type TestKeptAddPlaceMutationVariables = Exact<{
+export type TestCachedAddPlaceMutationVariables = Exact<{
   label: string;
 }>;
 
-export type TestKeptAddPlaceMutation = { addPlace: { id: string } };
+export type TestCachedAddPlaceMutation = { addPlace: { id: string } };
 
-export type TestKeptRenameMutationVariables = Exact<{
+export type TestCachedRenameMutationVariables = Exact<{
   id: string | number;
 }>;
 
-export type TestKeptRenameMutation = { renamePlace: { id: string } };
+export type TestCachedRenameMutation = { renamePlace: { id: string } };
 
-export type TestKeptPlaceIdsQueryVariables = Exact<{ [key: string]: never }>;
+export type TestCachedPlaceIdsQueryVariables = Exact<{ [key: string]: never }>;
 
-export type TestKeptPlaceIdsQuery = { places: Array<{ id: string }> };
+export type TestCachedPlaceIdsQuery = { places: Array<{ id: string }> };
 
-export type TestKeptPlaceLabelsQueryVariables = Exact<{ [key: string]: never }>;
+export type TestCachedPlaceLabelsQueryVariables = Exact<{ [key: string]: never }>;
 
-export type TestKeptPlaceLabelsQuery = { places: Array<{ label: string }> };
+export type TestCachedPlaceLabelsQuery = { places: Array<{ label: string }> };
 
-export type TestKeptViewerQueryVariables = Exact<{ [key: string]: never }>;
+export type TestCachedViewerQueryVariables = Exact<{ [key: string]: never }>;
 
-export type TestKeptViewerQuery = { me: { id: string } | null };
+export type TestCachedViewerQuery = { me: { id: string } | null };
 
 export type TestRequestLimitsTypenameQueryVariables = Exact<{ [key: string]: never }>;
 
@@ -2672,8 +2672,8 @@ export const TestPushUnreadCountDocument = gql`
     }
   }
 ` as unknown as DocumentNode<TestPushUnreadCountQuery, TestPushUnreadCountQueryVariables>;
-export const TestKeptMeDocument = gql`
-  query TestKeptMe {
+export const TestCachedMeDocument = gql`
+  query TestCachedMe {
     me {
       email
       places {
@@ -2681,42 +2681,42 @@ export const TestKeptMeDocument = gql`
       }
     }
   }
-` as unknown as DocumentNode<TestKeptMeQuery, TestKeptMeQueryVariables>;
-export const TestKeptAddPlaceDocument = gql`
-  mutation TestKeptAddPlace($label: String!) {
+` as unknown as DocumentNode<TestCachedMeQuery, TestCachedMeQueryVariables>;
+export const TestCachedAddPlaceDocument = gql`
+  mutation TestCachedAddPlace($label: String!) {
     addPlace(latitude: 47.37, longitude: 8.54, label: $label) {
       id
     }
   }
-` as unknown as DocumentNode<TestKeptAddPlaceMutation, TestKeptAddPlaceMutationVariables>;
-export const TestKeptRenameDocument = gql`
-  mutation TestKeptRename($id: ID!) {
+` as unknown as DocumentNode<TestCachedAddPlaceMutation, TestCachedAddPlaceMutationVariables>;
+export const TestCachedRenameDocument = gql`
+  mutation TestCachedRename($id: ID!) {
     renamePlace(id: $id, label: "Flat") {
       id
     }
   }
-` as unknown as DocumentNode<TestKeptRenameMutation, TestKeptRenameMutationVariables>;
-export const TestKeptPlaceIdsDocument = gql`
-  query TestKeptPlaceIds {
+` as unknown as DocumentNode<TestCachedRenameMutation, TestCachedRenameMutationVariables>;
+export const TestCachedPlaceIdsDocument = gql`
+  query TestCachedPlaceIds {
     places {
       id
     }
   }
-` as unknown as DocumentNode<TestKeptPlaceIdsQuery, TestKeptPlaceIdsQueryVariables>;
-export const TestKeptPlaceLabelsDocument = gql`
-  query TestKeptPlaceLabels {
+` as unknown as DocumentNode<TestCachedPlaceIdsQuery, TestCachedPlaceIdsQueryVariables>;
+export const TestCachedPlaceLabelsDocument = gql`
+  query TestCachedPlaceLabels {
     places {
       label
     }
   }
-` as unknown as DocumentNode<TestKeptPlaceLabelsQuery, TestKeptPlaceLabelsQueryVariables>;
-export const TestKeptViewerDocument = gql`
-  query TestKeptViewer {
+` as unknown as DocumentNode<TestCachedPlaceLabelsQuery, TestCachedPlaceLabelsQueryVariables>;
+export const TestCachedViewerDocument = gql`
+  query TestCachedViewer {
     me {
       id
     }
   }
-` as unknown as DocumentNode<TestKeptViewerQuery, TestKeptViewerQueryVariables>;
+` as unknown as DocumentNode<TestCachedViewerQuery, TestCachedViewerQueryVariables>;
 export const TestRequestLimitsTypenameDocument = gql`
   query TestRequestLimitsTypename {
     __typename

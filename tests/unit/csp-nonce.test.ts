@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createNonce } from "~/lib/csp.server";
+import { createNonce } from "~/server/csp.server";
 
 describe("a page's CSP nonce", () => {
   it("is 128 bits, and no two pages get the same, across the refills of its random pool", () => {

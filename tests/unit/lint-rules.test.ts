@@ -14,7 +14,7 @@ async function ruleIds(code: string, file: string): Promise<string[]> {
 
 describe("lint boundaries", () => {
   it("refuses app/api importing app code outside app/shared", async () => {
-    const code = 'import { SESSION_COOKIE } from "../lib/session.server";\nexport const name = SESSION_COOKIE;\n';
+    const code = 'import { SESSION_COOKIE } from "../server/session.server";\nexport const name = SESSION_COOKIE;\n';
     expect(await ruleIds(code, "app/api/lint-fixture.server.ts")).toContain("import-x/no-restricted-paths");
   });
 
@@ -48,6 +48,13 @@ describe("lint boundaries", () => {
     const server = 'import { GRAPHQL_PATH } from "~/server/graphql-endpoint.server";\nexport const path = GRAPHQL_PATH;\n';
     expect(await ruleIds(api, "app/components/lint-fixture.tsx")).toContain("import-x/no-restricted-paths");
     expect(await ruleIds(server, "app/lib/lint-fixture.ts")).toContain("import-x/no-restricted-paths");
+  });
+
+  it("lets route modules import app/server but not app/api", async () => {
+    const server = 'import { getI18n } from "~/server/i18n/middleware.server";\nexport const i18n = getI18n;\n';
+    const api = 'import { createApi } from "~/api/index.server";\nexport const create = createApi;\n';
+    expect(await ruleIds(server, "app/routes/lint-fixture.tsx")).toEqual([]);
+    expect(await ruleIds(api, "app/routes/lint-fixture.tsx")).toContain("import-x/no-restricted-paths");
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { readLocaleCookie, serializeLocaleCookie } from "~/lib/i18n/locale-cookie.server";
+import { readLocaleCookie, serializeLocaleCookie } from "~/server/i18n/locale-cookie.server";
 
 describe("serializeLocaleCookie", () => {
   it("writes the plain locale for a year, site-wide", () => {

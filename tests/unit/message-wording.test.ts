@@ -41,7 +41,7 @@ const texts =
 const word = (content: MessageContent, reader: MessageReader) => wordMessage(content, reader, texts(reader.locale));
 const plain = (text: string) => text.replace(/[\u00a0\u202f]/g, " ");
 
-describe("message wording", () => {
+describe("message formatting", () => {
   it("words an alert in the reader's language, units and clock, naming the day once", () => {
     expect(word(alert, american)).toEqual({
       title: "Warm: Home",

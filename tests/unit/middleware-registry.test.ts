@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { i18nextMiddleware } from "~/lib/i18n/middleware.server";
-import { middlewareNamed, type MiddlewareName } from "~/lib/middleware/registry.server";
-import { testHooksMiddleware } from "~/lib/middleware/test-hooks.server";
+import { i18nextMiddleware } from "~/server/i18n/middleware.server";
+import { middlewareNamed, type MiddlewareName } from "~/server/middleware/registry.server";
+import { testHooksMiddleware } from "~/server/middleware/test-hooks.server";
 
 describe("middlewareNamed", () => {
   it("resolves names to their middleware, in order", () => {

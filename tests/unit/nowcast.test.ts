@@ -21,7 +21,7 @@ describe("summarizeNowcast", () => {
     expect(summarizeNowcast(steps(0.3, 0.3, 0.2, 0.1, 0.4, 0.3, 0.2, 0.2), NOW)).toEqual({ kind: "continuing" });
   });
 
-  it("knows nothing without steps (a forecast kept from before the nowcast)", () => {
+  it("knows nothing without steps (a forecast cached from before the nowcast)", () => {
     expect(summarizeNowcast([], NOW)).toEqual({ kind: "unknown" });
   });
 });

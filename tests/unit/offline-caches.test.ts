@@ -25,7 +25,7 @@ describe("replaceOfflinePages (log in / log out)", () => {
     expect(warned).toHaveBeenCalledWith("Could not drop the previous session's offline pages:", expect.any(Error));
   });
 
-  it("puts the new session's pages in place of the kept ones even when a cache will not drop", async () => {
+  it("puts the new session's pages in place of the cached ones even when a cache will not drop", async () => {
     const added: string[] = [];
     vi.stubGlobal("caches", {
       delete: () => Promise.reject(new Error("storage is locked")),

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { contentSecurityPolicy, offlinePageHeader } from "~/lib/csp.server";
+import { contentSecurityPolicy, offlinePageHeader } from "~/server/csp.server";
 import { renderOfflinePage } from "../../scripts/offline-page-plugin";
 
 const sha256 = (text: string) => `'sha256-${createHash("sha256").update(text, "utf8").digest("base64")}'`;

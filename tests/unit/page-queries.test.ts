@@ -4,9 +4,9 @@ import { filter, map, pipe } from "wonka";
 import { describe, expect, it, vi } from "vitest";
 import { INBOX_QUERY, MARK_READ_MUTATION, PLACES_QUERY, VIEWER_QUERY } from "~/lib/graphql/documents";
 import type { GraphQLQuery, GraphQLQueryRunner } from "~/lib/graphql/executor-context";
-import { pageResultsExchange } from "~/lib/graphql/page-results.server";
-import { runnerPageQuery } from "~/lib/graphql/page-queries.server";
-import { requestCacheExchange } from "~/lib/graphql/request-cache.server";
+import { pageResultsExchange } from "~/server/graphql/page-results.server";
+import { runnerPageQuery } from "~/server/graphql/page-queries.server";
+import { requestCacheExchange } from "~/server/graphql/request-cache.server";
 
 /** The embedded API's runner as the page sees it: each query answered on a later tick, counted; `Places` fails. */
 function fakeRunner() {
@@ -30,10 +30,10 @@ function requestWithRunner() {
       filter((operation) => operation.kind === "mutation"),
       map((operation) => makeResult(operation, { data: { markRead: [] } })),
     );
-  const kept = new Map<number, OperationResult>();
+  const cached = new Map<number, OperationResult>();
   const ssr = pageResultsExchange();
-  const client = new Client({ url: "http://weatherbot.internal/graphql", exchanges: [requestCacheExchange(kept), ssr, mutations] });
-  const query = runnerPageQuery({ client, run: runner.run, headers: { authorization: "Bearer t" }, kept, record: ssr.record });
+  const client = new Client({ url: "http://weatherbot.internal/graphql", exchanges: [requestCacheExchange(cached), ssr, mutations] });
+  const query = runnerPageQuery({ client, run: runner.run, headers: { authorization: "Bearer t" }, cached, record: ssr.record });
   return { ...runner, client, ssr, query };
 }
 
@@ -68,7 +68,7 @@ describe("a page's queries on the embedded API", () => {
     expect(names()).toEqual(["Viewer", "Inbox", "Inbox"]);
   });
 
-  it("give a failure as the client would, keep no failed result, and a mutation through the client drops the kept ones", async () => {
+  it("give a failure as the client would, cache no failed result, and a mutation through the client drops the cached ones", async () => {
     const { query, client, names } = requestWithRunner();
     await query(VIEWER_QUERY, {});
     const failed = await query(PLACES_QUERY, {});
@@ -85,7 +85,7 @@ describe("a page's queries on the embedded API", () => {
     const { query, client, ssr, names } = requestWithRunner();
     const viewer = await query(VIEWER_QUERY, {});
     await query(PLACES_QUERY, {});
-    // What urql's useQuery reads in the render: the client answers at once, from the kept result.
+    // What urql's useQuery reads in the render: the client answers at once, from the cached result.
     expect(client.readQuery(VIEWER_QUERY, {})?.data).toBe(viewer.data);
     expect(names()).toEqual(["Viewer", "Places"]);
     expect(Object.keys(ssr.extractData())).toHaveLength(2);

@@ -11,7 +11,7 @@ import {
 import { filter, map, pipe } from "wonka";
 import { describe, expect, it } from "vitest";
 import { ALERT_RULES_QUERY, PLACES_QUERY, VIEWER_QUERY } from "~/lib/graphql/documents";
-import { keepDataText, pageResultsExchange } from "~/lib/graphql/page-results.server";
+import { keepDataText, pageResultsExchange } from "~/server/graphql/page-results.server";
 
 /** Answers each query as `answer` says, as the network or the API would. */
 const answering =

@@ -127,7 +127,7 @@ describe("createReadCache", () => {
     expect([...log.tables]).toEqual(["places"]);
   });
 
-  it("does not keep a read that ran a query outside any log (on the shared Kysely, not the one it was handed)", async () => {
+  it("does not cache a read that ran a query outside any log (on the shared Kysely, not the one it was handed)", async () => {
     const { changes, db } = tracker();
     const cache = createReadCache<string, string>({ changes, db, maxEntries: 10 });
     const careless = vi.fn(async () => {
@@ -140,7 +140,7 @@ describe("createReadCache", () => {
     expect(cache.size).toBe(0);
   });
 
-  it("does not keep a read during which its table was written", async () => {
+  it("does not cache a read during which its table was written", async () => {
     const { changes, db } = tracker();
     const cache = createReadCache<string, string>({ changes, db, maxEntries: 10 });
     const first = await cache.get("u1", new ReadLog(), async (logged) => {
@@ -152,7 +152,7 @@ describe("createReadCache", () => {
     expect(await cache.get("u1", new ReadLog(), async () => "after it")).toBe("after it");
   });
 
-  it("reads again what is no longer fresh, keeps no null, and keeps at most maxEntries, least recently used going first", async () => {
+  it("reads again what is no longer fresh, caches no null, and caches at most maxEntries, least recently used going first", async () => {
     const { changes, db } = tracker();
     let now = 0;
     const cache = createReadCache<string, { until: number } | null>({

@@ -117,7 +117,7 @@ describe("ChangeTracker and every table", () => {
 });
 
 describe("a read cache and the read log", () => {
-  it("depends on the tables its read ran SQL on, and passes them on to the caller's log, kept or read", async () => {
+  it("depends on the tables its read ran SQL on, and passes them on to the caller's log, cached or read", async () => {
     const { db, changes } = await database();
     const cache = createReadCache<string, number>({ changes, db, maxEntries: 10 });
     let reads = 0;
@@ -128,10 +128,10 @@ describe("a read cache and the read log", () => {
     const first = new ReadLog();
     await cache.get("u1", first, read);
     expect([...first.tables].sort()).toEqual(["places", "users"]);
-    const kept = new ReadLog();
-    await cache.get("u1", kept, read);
-    expect([...kept.tables].sort()).toEqual(["places", "users"]);
-    expect(kept.mark).toBeDefined();
+    const cached = new ReadLog();
+    await cache.get("u1", cached, read);
+    expect([...cached.tables].sort()).toEqual(["places", "users"]);
+    expect(cached.mark).toBeDefined();
     expect(reads).toBe(1);
     await db.deleteFrom("users").execute();
     const again = new ReadLog();

@@ -5,7 +5,7 @@ import { Provider, useQuery, type UseQueryState } from "urql";
 import { filter, map, pipe } from "wonka";
 import { describe, expect, it } from "vitest";
 import { INBOX_QUERY, MARK_READ_MUTATION, PLACES_QUERY, VIEWER_QUERY } from "~/lib/graphql/documents";
-import { requestCacheExchange } from "~/lib/graphql/request-cache.server";
+import { requestCacheExchange } from "~/server/graphql/request-cache.server";
 
 /** A server request's client with the request cache before a network that counts what reaches it. */
 function clientWithNetwork(failing: ReadonlySet<string> = new Set()) {
@@ -40,7 +40,7 @@ describe("a server request's cache", () => {
     expect(names()).toEqual(["Viewer", "Inbox", "Inbox"]);
   });
 
-  it("drops every kept result after a mutation, and keeps no failed one", async () => {
+  it("drops every cached result after a mutation, and caches no failed one", async () => {
     const { client, names } = clientWithNetwork(new Set(["Places"]));
     await client.query(VIEWER_QUERY, {}).toPromise();
     expect((await client.query(PLACES_QUERY, {}).toPromise()).error?.graphQLErrors[0]?.message).toBe("Down");

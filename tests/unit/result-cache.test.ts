@@ -2,16 +2,23 @@ import { GraphQLScalarType, type ExecutionResult } from "graphql";
 import { createSchema, createYoga } from "graphql-yoga";
 import { describe, expect, it, vi } from "vitest";
 import { ChangeTracker } from "~/api/db/change-tracker.server";
-import { keepable, keepUnlessDeclared, newResultHints, RequestReads, useResultCache, type ResultHints } from "~/api/result-cache.server";
+import {
+  cacheable,
+  newResultHints,
+  RequestReads,
+  uncacheableUnlessDeclared,
+  useResultCache,
+  type ResultHints,
+} from "~/api/result-cache.server";
 import { queryOnlyDb } from "../support/query-only-db";
 
 type Context = { resultHints: ResultHints; session: { userId: string } | null; now: () => Date; reads: RequestReads };
 type Tables = { words: { n: number } };
 
 /**
- * A small API with the cache: `word(n)` may be kept (it runs a query on "words" through
+ * A small API with the cache: `word(n)` may be cached (it runs a query on "words" through
  * its request's logging Kysely, as the API's resolvers do), and so may the mutation
- * `touch`, as far as its resolver goes; `count` is not keepable. `careless` is keepable but
+ * `touch`, as far as its resolver goes; `count` is not cacheable. `careless` is cacheable but
  * queries the shared Kysely, outside its request's log.
  */
 function smallApi(maxChars: number, { signedIn = true } = {}) {
@@ -19,20 +26,20 @@ function smallApi(maxChars: number, { signedIn = true } = {}) {
   const changes = new ChangeTracker(() => 1);
   const db = queryOnlyDb<Tables>(changes);
   const cache = useResultCache(changes, maxChars);
-  const resolvers = keepUnlessDeclared({
+  const resolvers = uncacheableUnlessDeclared({
     Query: {
-      word: keepable(async (_: unknown, { n }: { n: number }, context: Context) => {
+      word: cacheable(async (_: unknown, { n }: { n: number }, context: Context) => {
         await changes.reads.logTo(db, context.reads).selectFrom("words").selectAll().execute();
         runs.word++;
         return "x".repeat(n);
       }),
-      careless: keepable(async () => {
+      careless: cacheable(async () => {
         await db.selectFrom("words").selectAll().execute();
         return ++runs.careless;
       }),
       count: () => ++runs.count,
     },
-    Mutation: { touch: keepable(() => ++runs.touch > 0) },
+    Mutation: { touch: cacheable(() => ++runs.touch > 0) },
   });
   const yoga = createYoga<object, Context>({
     schema: createSchema<Context>({
@@ -65,7 +72,7 @@ function smallApi(maxChars: number, { signedIn = true } = {}) {
 }
 
 describe("useResultCache", () => {
-  it("keeps answers up to its size in characters, the least recently used going first", async () => {
+  it("caches answers up to its size in characters, the least recently used going first", async () => {
     const api = smallApi(220);
     const fifty = `{ word(n: 30) }`; // {"data":{"word":"xxx…"}}: 50 characters
     const other = `{ word(n: 31) }`;
@@ -88,7 +95,7 @@ describe("useResultCache", () => {
     expect(api.runs.word).toBe(6);
   });
 
-  it("reads a kept answer's data once, frozen, for every later reader of it", async () => {
+  it("reads a cached answer's data once, frozen, for every later reader of it", async () => {
     const api = smallApi(220);
     await api.ask(`{ word(n: 30) }`);
     const parse = vi.spyOn(JSON, "parse");
@@ -101,14 +108,14 @@ describe("useResultCache", () => {
       expect(parse.mock.calls.filter(([text]) => text === `{"data":{"word":"${"x".repeat(30)}"}}`)).toHaveLength(1);
       expect(Object.isFrozen(first.data)).toBe(true);
       expect(() => Object.assign(first.data!, { word: "changed" })).toThrow(TypeError);
-      // Sent as text, it is the kept text still.
+      // Sent as text, it is the cached text still.
       expect(await api.ask(`{ word(n: 30) }`)).toBe(`{"data":{"word":"${"x".repeat(30)}"}}`);
     } finally {
       parse.mockRestore();
     }
   });
 
-  it("counts a kept answer read as objects twice towards its size", async () => {
+  it("counts a cached answer read as objects twice towards its size", async () => {
     const api = smallApi(220);
     const fifty = `{ word(n: 30) }`; // 50 characters
     await api.ask(fifty);
@@ -126,7 +133,7 @@ describe("useResultCache", () => {
     expect(api.runs.word).toBe(5);
   });
 
-  it("keeps no answer bigger than a quarter of its size, none with an undeclared field, and no mutation", async () => {
+  it("caches no answer bigger than a quarter of its size, none with an undeclared field, and no mutation", async () => {
     const api = smallApi(220);
     await api.ask(`{ word(n: 60) }`);
     await api.ask(`{ word(n: 60) }`);
@@ -139,7 +146,7 @@ describe("useResultCache", () => {
     expect(api.cache.size).toBe(0);
   });
 
-  it("keeps nothing for a signed-out caller", async () => {
+  it("caches nothing for a signed-out caller", async () => {
     const api = smallApi(220, { signedIn: false });
     await api.ask(`{ word(n: 1) }`);
     await api.ask(`{ word(n: 1) }`);
@@ -147,7 +154,7 @@ describe("useResultCache", () => {
     expect(api.cache.size).toBe(0);
   });
 
-  it("keeps no answer during whose execution a query ran outside any log", async () => {
+  it("caches no answer during whose execution a query ran outside any log", async () => {
     const api = smallApi(220);
     expect(await api.ask(`{ careless }`)).toBe(`{"data":{"careless":1}}`);
     expect(await api.ask(`{ careless }`)).toBe(`{"data":{"careless":2}}`);
@@ -166,18 +173,18 @@ describe("useResultCache", () => {
   });
 });
 
-describe("keepUnlessDeclared", () => {
-  it("marks resolvers not keepable, and leaves keepable ones, scalars and type resolvers as they are", () => {
+describe("uncacheableUnlessDeclared", () => {
+  it("marks resolvers not cacheable, and leaves cacheable ones, scalars and type resolvers as they are", () => {
     const scalar = new GraphQLScalarType({ name: "Day" });
-    const declared = keepable(() => "kept");
+    const declared = cacheable(() => "kept");
     const resolveType = () => "Place";
     const other = () => "one-off";
-    const wrapped = keepUnlessDeclared({ Query: { declared, other }, Day: scalar as never, Node: { __resolveType: resolveType } });
+    const wrapped = uncacheableUnlessDeclared({ Query: { declared, other }, Day: scalar as never, Node: { __resolveType: resolveType } });
     expect(wrapped.Query!.declared).toBe(declared);
     expect(wrapped.Day).toBe(scalar);
     expect(wrapped.Node!.__resolveType).toBe(resolveType);
     const context = { resultHints: newResultHints() };
     expect((wrapped.Query!.other as (...args: unknown[]) => unknown)(null, {}, context, null)).toBe("one-off");
-    expect(context.resultHints.keepable).toBe(false);
+    expect(context.resultHints.cacheable).toBe(false);
   });
 });

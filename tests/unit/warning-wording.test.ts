@@ -86,7 +86,7 @@ const texts =
 const word = (warning: WarningContent, who: MessageReader) => wordMessage(content(warning), who, texts(who.locale));
 const plain = (text: string) => text.replace(/[\u00a0\u202f]/g, " ");
 
-describe("official warnings' wording", () => {
+describe("official warnings' formatting", () => {
   it("tells an issued warning in four languages: the service, the event, the places, until when, how severe and urgent", () => {
     expect(word(tornadoWatch, reader("en-US"))).toEqual({
       title: "Severe weather warning: Tornado Watch — Mobile and Office",

@@ -45,7 +45,7 @@ async function findSessionByHash(db: Db, tokenHash: string, now: Date) {
 
 type SessionRow = NonNullable<Awaited<ReturnType<typeof findSessionByHash>>>;
 
-/** Sessions kept in memory; a lookup beyond that many reads the database again. */
+/** Sessions cached in memory; a lookup beyond that many reads the database again. */
 const SESSION_CACHE_ENTRIES = 10_000;
 
 /**

@@ -39,7 +39,7 @@ const ruleParts = (rule: RuleSummary, settings: ReaderSettings) => ({
 
 /**
  * Windows in time order, at most `most` of them: while there are more, the two with the shortest
- * calm between them are told as one (each is still its own episode: only the wording is coarser).
+ * calm between them are told as one (each is still its own episode: only the text is coarser).
  */
 export function fewestWindows(windows: readonly Pick<Match, "from" | "to">[], most: number): Array<{ from: number; to: number }> {
   const spans = windows.map(({ from, to }) => ({ from, to })).sort((a, b) => a.from - b.from);

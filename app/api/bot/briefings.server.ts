@@ -49,7 +49,7 @@ export function createBriefingService({
   forecasts: ForecastService;
   now: () => Date;
 }) {
-  /** A briefing as of now: its figures per place, worded for its owner (stored beside them). */
+  /** A briefing as of now: its figures per place, formatted for its owner (stored beside them). */
   async function compose(briefing: BriefingTable, settings: SettingsTable) {
     const places = await db
       .selectFrom("briefing_places")

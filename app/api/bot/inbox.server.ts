@@ -16,7 +16,7 @@ export type NewMessage = {
   briefingId?: string | null;
   alertRuleId?: string | null;
   match?: unknown;
-  /** What the message says, as data: read, it is worded for its reader (see message-words.server.ts). */
+  /** What the message says, as data: read, it is formatted for its reader (see message-words.server.ts). */
   content?: MessageContent | null;
   /** What makes this message unique; a second write with the same key is a no-op. */
   dedupeKey: string;
@@ -35,7 +35,7 @@ export const FOLLOW_PAGE_SIZE = 500;
  * tick, a restart mid-tick or a second process never writes it twice), and every
  * message actually written is published to that user's live subscribers, in order.
  * Messages written by another process on the same database reach this process's
- * subscribers through `follow()`, which reads through `followDb` (reads no kept answer
+ * subscribers through `follow()`, which reads through `followDb` (reads no cached answer
  * depends on: see ReadRecorder.exempt).
  *
  * Message ids follow commit order across every process on the database: a write first

@@ -19,19 +19,19 @@ export function messageReader(settings: ReaderSettings): MessageReader {
   };
 }
 
-/** A message's content worded for a reader with these settings, in their language. */
+/** A message's content formatted for a reader with these settings, in their language. */
 export function wordFor(content: MessageContent, settings: ReaderSettings): { title: string; body: string } {
   const t = botTexts(settings.language);
   return wordMessage(content, messageReader(settings), (key, values) => t(key as never, values));
 }
 
-// Title and body are asked for separately: the row is worded once per reader.
+// Title and body are asked for separately: the row is formatted once per reader.
 type StoredWords = Pick<MessageTable, "title" | "body" | "content">;
-const worded = new WeakMap<StoredWords, { key: string; words: { title: string; body: string } }>();
+const formatted = new WeakMap<StoredWords, { key: string; words: { title: string; body: string } }>();
 
 /**
- * What a stored message says to its reader now: worded from its content for their current
- * settings, or its stored text when it has no content it can word (older messages).
+ * What a stored message says to its reader now: formatted from its content for their current
+ * settings, or its stored text when it has no content it can format (older messages).
  */
 export function messageWords(row: StoredWords, settings: ReaderSettings | undefined): { title: string; body: string } {
   const content = settings ? parseMessageContent(row.content) : null;
@@ -44,9 +44,9 @@ export function messageWords(row: StoredWords, settings: ReaderSettings | undefi
     settings.wind_speed_unit,
     settings.precipitation_unit,
   ].join("|");
-  const known = worded.get(row);
+  const known = formatted.get(row);
   if (known?.key === key) return known.words;
   const words = wordFor(content, settings);
-  worded.set(row, { key, words });
+  formatted.set(row, { key, words });
   return words;
 }

@@ -138,7 +138,7 @@ export function createPushService({
           .execute();
         return "held";
       }
-      // Worded as the recipient reads now (their language, units and clock may have changed since it was written).
+      // Formatted as the recipient reads now (their language, units and clock may have changed since it was written).
       const { title, body } = messageWords(message, settings);
       return sendToUser(
         message.user_id,

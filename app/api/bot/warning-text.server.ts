@@ -127,7 +127,7 @@ export const isUrgentWarning = (warning: Pick<WarningContent, "severity" | "chan
 
 /**
  * The WARNING message telling `warning` to its user: its content, and its text for them now (stored
- * beside it: what readers that cannot word the content see); urgent as isUrgentWarning says.
+ * beside it: what readers that cannot format the content see); urgent as isUrgentWarning says.
  */
 export function warningMessage(userId: string, warning: WarningContent, settings: ReaderSettings, dedupeKey: string): NewMessage {
   const content: MessageContent = {

@@ -12,7 +12,7 @@ const NO_CHANGE =
 
 /**
  * Tells a reader whether the tables it read may have changed since a moment it marked,
- * so that what it read can be kept in memory and reused until then.
+ * so that what it read can be cached in memory and reused until then.
  *
  * - Writes on this process's connection are seen statement by statement: every SQL text
  *   the connection prepares passes `recordStatement`. A write counts for its table and for

@@ -362,14 +362,14 @@ export const migrations: Record<string, Migration> = {
   },
   "0012_message_content": {
     async up(db: Kysely<unknown>) {
-      // What a message says, as versioned JSON, worded when read in the reader's language and units.
+      // What a message says, as versioned JSON, formatted when read in the reader's language and units.
       // Older messages keep only their stored text (content null).
       await db.schema.alterTable("messages").addColumn("content", "text").execute();
     },
   },
   "0013_air_quality_cache": {
     async up(db: Kysely<unknown>) {
-      // Air quality kept like forecasts (forecast_cache): per rounded coordinate, for restarts.
+      // Air quality cached like forecasts (forecast_cache): per rounded coordinate, for restarts.
       await db.schema
         .createTable("air_quality_cache")
         .addColumn("coordinate_key", "text", (col) => col.primaryKey())

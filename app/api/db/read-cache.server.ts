@@ -7,21 +7,21 @@ export type ReadCache<K, V, D = Database> = {
   /**
    * The value read for `key` while its tables are unchanged and `fresh(value)` holds, else
    * a new read. `read` must run its queries on the Kysely it is given (it logs them);
-   * what the value was read from goes into `log`, the caller's, whether kept or read.
+   * what the value was read from goes into `log`, the caller's, whether cached or read.
    */
   get<R extends V | null>(key: K, log: ReadLog, read: (db: Kysely<D>) => Promise<R>): Promise<V | R>;
   readonly size: number;
 };
 
 /**
- * Keeps what a read returned until one of the tables it came from is written (here or by
+ * Caches what a read returned until one of the tables it came from is written (here or by
  * another process: see ChangeTracker). Those tables are the ones the read ran queries on,
  * logged from the Kysely it is handed. A value given from memory runs no query, so its
- * tables go into the caller's log (a kept GraphQL answer depends on them too), marked
+ * tables go into the caller's log (a cached GraphQL answer depends on them too), marked
  * as read now: they were unchanged until now.
- * A read during which a query ran outside any log (see ReadRecorder) is not kept. Values
- * are shared between callers: treat them as read-only. At most `maxEntries` are kept; the
- * least recently used go first. A read that returns nothing (`null`) is not kept, so
+ * A read during which a query ran outside any log (see ReadRecorder) is not cached. Values
+ * are shared between callers: treat them as read-only. At most `maxEntries` are cached; the
+ * least recently used go first. A read that returns nothing (`null`) is not cached, so
  * unknown keys cannot fill the cache.
  */
 export function createReadCache<K, V, D = Database>(options: {
@@ -29,7 +29,7 @@ export function createReadCache<K, V, D = Database>(options: {
   /** The shared Kysely, from which each read's logging one is made. */
   db: Kysely<D>;
   maxEntries: number;
-  /** A kept value that is no longer good for other reasons (it expired) is read again. */
+  /** A cached value that is no longer good for other reasons (it expired) is read again. */
   fresh?: (value: V) => boolean;
 }): ReadCache<K, V, D> {
   const { changes, db } = options;

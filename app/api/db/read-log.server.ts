@@ -24,7 +24,7 @@ export const isBefore = (a: ChangeMark, b: ChangeMark) => a.clock < b.clock || (
  * What a computation (a GraphQL request, a cached read) read: the tables of every query it
  * ran, and a mark taken before the first of them (`since`), so that a write after it counts
  * as a change to what it read. Every mark it is given is taken while the computation runs
- * (a value kept from before is marked as good at the moment it was checked: see
+ * (a value cached from before is marked as good at the moment it was checked: see
  * ChangeTracker.stillSince), so its mark is never older than the computation.
  */
 export class ReadLog {
@@ -92,8 +92,8 @@ const passResult = async ({ result }: PluginTransformResultArgs): Promise<QueryR
  * plugin that logs into the computation's ReadLog), handed to it explicitly: a request's
  * context and loaders, a read cache's read. Queries run through the shared Kysely (the
  * one `plugin` is on) belong to no computation; they are counted (`unlogged`), and a
- * computation during which the count moved cannot tell what it read and is not kept.
- * Background work whose reads no kept answer depends on (a loop that hands rows to
+ * computation during which the count moved cannot tell what it read and is not cached.
+ * Background work whose reads no cached answer depends on (a loop that hands rows to
  * subscribers, a store whose values say how long they hold) says so with `exempt`.
  *
  * Kysely runs a query's plugins in order, synchronously, the shared one first: the
@@ -143,7 +143,7 @@ export class ReadRecorder {
     });
   }
 
-  /** `db` for reads that no kept answer depends on: they are neither logged nor counted. */
+  /** `db` for reads that no cached answer depends on: they are neither logged nor counted. */
   exempt<D>(db: Kysely<D>): Kysely<D> {
     return db.withPlugin({
       transformQuery: ({ node }: PluginTransformQueryArgs) => {

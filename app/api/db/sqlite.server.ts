@@ -57,20 +57,20 @@ function readCascades(sqlite: SQLite.Database): CascadeMap {
 }
 
 /**
- * `read`, asked at most once per turn of the event loop: what it gave is kept until the turn ends. For
+ * `read`, asked at most once per turn of the event loop: what it gave is cached until the turn ends. For
  * `PRAGMA data_version`, which takes the file's read lock each time (about a tenth of an API request's CPU when
  * every read cache asked it): a commit by another process during a turn is then seen from the next turn on, as if
  * it had landed a moment later, which any commit racing a request may do anyway.
  */
 export function oncePerTurn<T>(read: () => T): () => T {
-  let kept: { value: T } | null = null;
+  let cached: { value: T } | null = null;
   return () => {
-    if (kept) return kept.value;
-    kept = { value: read() };
+    if (cached) return cached.value;
+    cached = { value: read() };
     setImmediate(() => {
-      kept = null;
+      cached = null;
     });
-    return kept.value;
+    return cached.value;
   };
 }
 
@@ -97,7 +97,7 @@ export function openSqlite(
   const changes = new ChangeTracker(oncePerTurn(() => dataVersion.get() as number));
   const db = new Kysely<Database>({
     dialect: new QueuedSqliteDialect({ database: withStatementCache(sqlite, changes, options.onStatement) }),
-    // Reads are logged from the queries (kept answers depend on them); writes from the SQL the connection prepares.
+    // Reads are logged from the queries (cached answers depend on them); writes from the SQL the connection prepares.
     plugins: [changes.reads.plugin],
   });
   return { db, changes, readCascades: async () => readCascades(sqlite) };

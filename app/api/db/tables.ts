@@ -85,7 +85,7 @@ export type MessageTable = {
   alert_rule_id: string | null;
   /** The AlertMatch an ALERT message is about, as JSON. */
   match_json: string | null;
-  /** What the message says, as data (app/shared/message-content.ts), worded when read; null for older messages. */
+  /** What the message says, as data (app/shared/message-content.ts), formatted when read; null for older messages. */
   content: string | null;
 };
 
@@ -206,7 +206,7 @@ export type Database = {
   settings: SettingsTable;
   places: PlaceTable;
   forecast_cache: ForecastCacheTable;
-  /** Air quality per rounded coordinate, kept as forecasts are. */
+  /** Air quality per rounded coordinate, cached as forecasts are. */
   air_quality_cache: ForecastCacheTable;
   briefings: BriefingTable;
   briefing_places: BriefingPlaceTable;

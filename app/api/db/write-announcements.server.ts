@@ -3,7 +3,7 @@ import { sql, type Kysely } from "kysely";
 
 /**
  * PostgreSQL only: how each instance hears which tables other instances wrote, so that a
- * value kept in memory is never served after another instance changed what it came from.
+ * value cached in memory is never served after another instance changed what it came from.
  *
  * Every table carries a statement trigger that sends its name on one NOTIFY channel.
  * PostgreSQL delivers a notification only once its transaction commits, and a listening
@@ -16,7 +16,7 @@ import { sql, type Kysely } from "kysely";
 const CHANNEL = "weatherbot_writes";
 const TRIGGER = "weatherbot_announce_write";
 
-/** Tables that hold no data a reader keeps (the migrator's own). */
+/** Tables that hold no data a reader caches (the migrator's own). */
 const UNANNOUNCED = /^kysely_/;
 
 /**
@@ -49,7 +49,7 @@ export async function announceWrites(db: Kysely<unknown>): Promise<void> {
 export type WriteAnnouncements = {
   /**
    * Resolves once every write committed before the call has been heard: true then; false
-   * while the listening connection is down (nothing kept may be trusted until it is back).
+   * while the listening connection is down (nothing cached may be trusted until it is back).
    */
   sync(): Promise<boolean>;
   close(): Promise<void>;

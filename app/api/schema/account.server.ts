@@ -8,7 +8,7 @@ import type { SettingsTable, UserTable } from "../db/tables";
 import { isUniqueViolation } from "../db/unique-violation.server";
 import { apiError } from "../errors.server";
 import { inputIssue, parseInput } from "../input.server";
-import { keepable, keepableFields } from "../result-cache.server";
+import { cacheable, cacheableFields } from "../result-cache.server";
 import type { Resolvers, SettingsResolvers } from "./resolvers.generated";
 import type { PrecipitationUnit, TemperatureUnit, WindSpeedUnit } from "../../shared/schema-enums.generated";
 import { EMAIL_MAX_LENGTH, logInInput, signUpInput } from "../../shared/inputs/account";
@@ -31,14 +31,14 @@ async function sessionFor(context: ApiContext, user: UserTable) {
 
 export const accountResolvers: Resolvers = {
   Query: {
-    me: keepable((_, __, context) => context.session?.user ?? null),
+    me: cacheable((_, __, context) => context.session?.user ?? null),
   },
   User: {
-    createdAt: keepable((user) => user.created_at),
-    settings: keepable((user, _, context) => context.loaders.settings.load(user.id)),
+    createdAt: cacheable((user) => user.created_at),
+    settings: cacheable((user, _, context) => context.loaders.settings.load(user.id)),
   },
   // Read from the row alone.
-  Settings: keepableFields<SettingsResolvers>({
+  Settings: cacheableFields<SettingsResolvers>({
     id: (settings) => settings.user_id,
     timeZone: (settings) => settings.time_zone,
     hour12: (settings) => settings.hour12 === 1,

@@ -12,7 +12,7 @@ import { badInput, notFound } from "../errors.server";
 import { parseInput } from "../input.server";
 import { alertRuleInput } from "../../shared/inputs/alert-rule";
 import { latestTrigger } from "../loaders.server";
-import { keepable, keepableFields, validUntil } from "../result-cache.server";
+import { cacheable, cacheableFields, validUntil } from "../result-cache.server";
 import type { AlertRuleInput, AlertRuleResolvers, Resolvers } from "./resolvers.generated";
 
 export const MAX_RULES = 50;
@@ -82,7 +82,7 @@ async function ownRule(context: ApiContext, userId: string, id: string) {
 
 export const alertRulesResolvers: Resolvers = {
   Query: {
-    alertRules: keepable(async (_, __, context) => {
+    alertRules: cacheable(async (_, __, context) => {
       const userId = requireUserId(context);
       return context.db.selectFrom("alert_rules").selectAll().where("user_id", "=", userId).orderBy("created_at").orderBy("id").execute();
     }),
@@ -104,8 +104,8 @@ export const alertRulesResolvers: Resolvers = {
   },
   AlertRule: {
     // Read from the row alone.
-    name: keepable(async (rule, _, context) => ruleName(rule, (await context.loaders.settings.load(rule.user_id))?.language ?? "EN_US")),
-    ...keepableFields<AlertRuleResolvers>({
+    name: cacheable(async (rule, _, context) => ruleName(rule, (await context.loaders.settings.load(rule.user_id))?.language ?? "EN_US")),
+    ...cacheableFields<AlertRuleResolvers>({
       starter: (rule) => (rule.starter_key as StarterRule | null) ?? null,
       enabled: (rule) => rule.enabled === 1,
       conditions: (rule) => (rule.conditions ? (rule.conditions.split(",") as Condition[]) : null),
@@ -118,18 +118,18 @@ export const alertRulesResolvers: Resolvers = {
       cooldownHours: (rule) => rule.cooldown_hours,
     }),
     // A snooze that is over is no snooze (its end stays stored: the engine reads when it ended).
-    snoozedUntil: keepable((rule, _, context) => {
+    snoozedUntil: cacheable((rule, _, context) => {
       const snoozedUntil = rule.snoozed_until ? Date.parse(rule.snoozed_until) : Number.NaN;
       if (!(snoozedUntil > context.now().getTime())) return null;
       validUntil(context, snoozedUntil);
       return rule.snoozed_until;
     }),
-    place: keepable(async (rule, _, context) => {
+    place: cacheable(async (rule, _, context) => {
       if (!rule.place_id) return null;
       return (await context.loaders.place.load({ userId: rule.user_id, id: rule.place_id })) ?? null;
     }),
     // Snoozed until a time: the answer holds until then.
-    state: keepable(async (rule, _, context): Promise<AlertState> => {
+    state: cacheable(async (rule, _, context): Promise<AlertState> => {
       const snoozedUntil = rule.snoozed_until ? Date.parse(rule.snoozed_until) : Number.NaN;
       if (snoozedUntil > context.now().getTime()) {
         validUntil(context, snoozedUntil);
@@ -138,17 +138,17 @@ export const alertRulesResolvers: Resolvers = {
       const states = await context.loaders.alertStates.load({ userId: rule.user_id, id: rule.id });
       return states.some((row) => row.state === "TRIGGERED") ? "TRIGGERED" : "ARMED";
     }),
-    lastTriggeredAt: keepable(async (rule, _, context) => {
+    lastTriggeredAt: cacheable(async (rule, _, context) => {
       const states = await context.loaders.alertStates.load({ userId: rule.user_id, id: rule.id });
       return latestTrigger(states);
     }),
   },
   Message: {
-    alertRule: keepable(async (message, _, context) => {
+    alertRule: cacheable(async (message, _, context) => {
       if (!message.alert_rule_id) return null;
       return (await context.loaders.alertRule.load({ userId: message.user_id, id: message.alert_rule_id })) ?? null;
     }),
-    match: keepable(async (message, _, context) => {
+    match: cacheable(async (message, _, context) => {
       if (!message.match_json) return null;
       const match = JSON.parse(message.match_json) as Match & { placeId: string };
       const place = await context.loaders.place.load({ userId: message.user_id, id: match.placeId });

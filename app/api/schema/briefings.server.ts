@@ -9,7 +9,7 @@ import { lockUser } from "../db/user-lock.server";
 import { apiError, badInput, notFound } from "../errors.server";
 import { inputIssue, parseInput } from "../input.server";
 import { briefingInput } from "../../shared/inputs/briefing";
-import { keepable, keepableFields } from "../result-cache.server";
+import { cacheable, cacheableFields } from "../result-cache.server";
 import type { BriefingResolvers, Resolvers } from "./resolvers.generated";
 
 export const MAX_BRIEFINGS = 20;
@@ -22,20 +22,20 @@ async function ownBriefing(context: ApiContext, userId: string, id: string) {
 
 export const briefingsResolvers: Resolvers = {
   Query: {
-    briefings: keepable(async (_, __, context) => {
+    briefings: cacheable(async (_, __, context) => {
       const userId = requireUserId(context);
       return context.db.selectFrom("briefings").selectAll().where("user_id", "=", userId).orderBy("created_at").orderBy("id").execute();
     }),
   },
   Briefing: {
     // Read from the row alone.
-    ...keepableFields<BriefingResolvers>({
+    ...cacheableFields<BriefingResolvers>({
       enabled: (briefing) => briefing.enabled === 1,
       days: (briefing) => parseDays(briefing.days),
       nextRunAt: (briefing) => briefing.next_run_at,
       lastSentAt: (briefing) => briefing.last_sent_at,
     }),
-    places: keepable((briefing, _, context) => context.loaders.briefingPlaces.load({ userId: briefing.user_id, id: briefing.id })),
+    places: cacheable((briefing, _, context) => context.loaders.briefingPlaces.load({ userId: briefing.user_id, id: briefing.id })),
   },
   Mutation: {
     async saveBriefing(_, args, context) {

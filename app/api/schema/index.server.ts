@@ -1,6 +1,6 @@
 import { createSchema } from "graphql-yoga";
 import type { ApiContext } from "../context.server";
-import { keepUnlessDeclared } from "../result-cache.server";
+import { uncacheableUnlessDeclared } from "../result-cache.server";
 import { accountResolvers } from "./account.server";
 import { alertRulesResolvers } from "./alert-rules.server";
 import { briefingsResolvers } from "./briefings.server";
@@ -31,7 +31,7 @@ export function createApiSchema(extensions: readonly SchemaExtension[] = []) {
   ];
   return createSchema<ApiContext>({
     typeDefs: [typeDefs, ...extensions.map((extension) => extension.typeDefs)],
-    // Answers with a resolver not marked `keepable` are never kept (see useResultCache).
-    resolvers: resolvers.map((area) => keepUnlessDeclared(area as Record<string, Record<string, unknown>>)),
+    // Answers with a resolver not marked `cacheable` are never cached (see useResultCache).
+    resolvers: resolvers.map((area) => uncacheableUnlessDeclared(area as Record<string, Record<string, unknown>>)),
   });
 }

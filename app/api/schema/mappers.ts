@@ -27,7 +27,7 @@ export type WeatherMapper = {
 };
 /** A report of the air at the weather's place. */
 export type AirQualityMapper = { id: string; result: CachedResult<AirQuality> };
-/** A forecast's hours and days, built once per forecast (weather.server.ts keeps them): ISO times, conditions. */
+/** A forecast's hours and days, built once per forecast (weather.server.ts caches them): ISO times, conditions. */
 export type CurrentConditionsMapper = Omit<Forecast["current"], "time"> & {
   id: string;
   time: string;

@@ -5,7 +5,7 @@ import type { MessageTable } from "../db/tables";
 import { removeMessageWithSnapshot, restoreRemovedMessage } from "../db/message-removal.server";
 import { RESTORE_WINDOW_MS } from "../db/removed-items.server";
 import { apiError, badInput, notFound } from "../errors.server";
-import { keepable, keepableFields } from "../result-cache.server";
+import { cacheable, cacheableFields } from "../result-cache.server";
 import { messageWords } from "../bot/message-words.server";
 import { parseMessageContent } from "../../shared/message-content";
 import type { ApiContext } from "../context.server";
@@ -35,7 +35,7 @@ const MESSAGE_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12
 
 export const messagesResolvers: Resolvers = {
   Query: {
-    messages: keepable(async (_, args, context) => {
+    messages: cacheable(async (_, args, context) => {
       const userId = requireUserId(context);
       const first = args.first ?? 30;
       if (!Number.isInteger(first) || first < 1 || first > MAX_PAGE) throw badInput(`first must be from 1 to ${MAX_PAGE}`, "first");
@@ -58,30 +58,30 @@ export const messagesResolvers: Resolvers = {
     }),
   },
   User: {
-    unreadCount: keepable((user, _, context) => context.loaders.unreadCount.load(user.id)),
+    unreadCount: cacheable((user, _, context) => context.loaders.unreadCount.load(user.id)),
   },
   Message: {
     // Read from the row alone.
-    ...keepableFields<MessageResolvers>({
+    ...cacheableFields<MessageResolvers>({
       createdAt: (message) => message.created_at,
       readAt: (message) => message.read_at,
       urgent: (message) => message.urgent === 1,
     }),
-    // Worded for the viewer (always the message's owner) as they are now: their settings are read
-    // through the loader, so a kept answer goes when they change. A subscription's context lives as
+    // Formatted for the viewer (always the message's owner) as they are now: their settings are read
+    // through the loader, so a cached answer goes when they change. A subscription's context lives as
     // long as it does, so each message it delivers reads them afresh.
-    title: keepable(async (message, _, context, info) => (await wordsForViewer(message, context, info)).title),
-    body: keepable(async (message, _, context, info) => (await wordsForViewer(message, context, info)).body),
-    content: keepable((message) => parseMessageContent(message.content)),
-    recipient: keepable(async (message, _, context) => {
+    title: cacheable(async (message, _, context, info) => (await wordsForViewer(message, context, info)).title),
+    body: cacheable(async (message, _, context, info) => (await wordsForViewer(message, context, info)).body),
+    content: cacheable((message) => parseMessageContent(message.content)),
+    recipient: cacheable(async (message, _, context) => {
       const { id, email, created_at } = await context.loaders.user.load(message.user_id);
       return { id, email, created_at };
     }),
-    place: keepable(async (message, _, context) => {
+    place: cacheable(async (message, _, context) => {
       if (!message.place_id) return null;
       return (await context.loaders.place.load({ userId: message.user_id, id: message.place_id })) ?? null;
     }),
-    briefing: keepable(async (message, _, context) => {
+    briefing: cacheable(async (message, _, context) => {
       if (!message.briefing_id) return null;
       return (await context.loaders.briefing.load({ userId: message.user_id, id: message.briefing_id })) ?? null;
     }),

@@ -8,7 +8,7 @@ import type { PlaceTable } from "../db/tables";
 import { lockUser } from "../db/user-lock.server";
 import { apiError, badInput, notFound } from "../errors.server";
 import { parseInput } from "../input.server";
-import { keepable, keepableFields } from "../result-cache.server";
+import { cacheable, cacheableFields } from "../result-cache.server";
 import { addPlaceInput, LABEL_CONTROL_CHARACTER, renamePlaceInput } from "../../shared/inputs/place";
 import type { GeocodedLocation } from "../weather/open-meteo.server";
 import type { LocationResolvers, PlaceResolvers, Resolvers } from "./resolvers.generated";
@@ -21,10 +21,10 @@ const LANGUAGE_CODES: Record<string, string> = { EN_US: "en", DE_DE: "de", FR_FR
 /** A label as the shared schema reads it (whitespace folded), or BAD_USER_INPUT naming `label`. */
 const cleanLabel = (label: string) => parseInput(renamePlaceInput, { label }).label;
 
-/** Users whose place lists are kept in memory. */
+/** Users whose place lists are cached in memory. */
 const PLACE_LIST_CACHE_ENTRIES = 10_000;
 
-/** Each user's places in order, kept until places are written (every screen of the app asks). */
+/** Each user's places in order, cached until places are written (every screen of the app asks). */
 export function createPlaceLists(changes: ChangeTracker, db: Db) {
   return createReadCache<string, readonly PlaceTable[]>({ changes, db, maxEntries: PLACE_LIST_CACHE_ENTRIES });
 }
@@ -51,14 +51,14 @@ async function ownPlace(context: ApiContext, userId: string, id: string) {
 
 export const placesResolvers: Resolvers = {
   User: {
-    places: keepable((user, _, context) => userPlaces(context, user.id)),
+    places: cacheable((user, _, context) => userPlaces(context, user.id)),
   },
   // Read from the row alone.
-  Place: keepableFields<PlaceResolvers>({
+  Place: cacheableFields<PlaceResolvers>({
     countryCode: (place) => place.country_code,
     timeZone: (place) => place.time_zone,
   }),
-  Location: keepableFields<LocationResolvers>({
+  Location: cacheableFields<LocationResolvers>({
     id: (location) => String(location.id),
     admin1: (location) => location.admin1 ?? null,
     country: (location) => location.country ?? null,
@@ -67,7 +67,7 @@ export const placesResolvers: Resolvers = {
     population: (location) => location.population ?? null,
   }),
   Query: {
-    places: keepable((_, __, context) => userPlaces(context, requireUserId(context))),
+    places: cacheable((_, __, context) => userPlaces(context, requireUserId(context))),
     async place(_, { id }, context) {
       return (await findOwnPlace(context, requireUserId(context), id)) ?? null;
     },

@@ -339,7 +339,7 @@ export type Weather = {
   daily: Array<DailyForecast>;
   /** The next 2 hours in quarter hours, from the one now running (none where the provider gives none). */
   nowcast: Array<QuarterHour>;
-  /** The air now (Open-Meteo's air-quality API); null while its provider cannot be reached and none is kept. */
+  /** The air now (Open-Meteo's air-quality API); null while its provider cannot be reached and none is cached. */
   airQuality?: Maybe<AirQuality>;
 };
 
@@ -476,12 +476,12 @@ export type Message = {
   id: Scalars["ID"]["output"];
   kind: MessageKind;
   /**
-   * Worded for the viewer as they are now (language, units, clock, zone) from 'content';
+   * Formatted for the viewer as they are now (language, units, clock, zone) from 'content';
    * a message without content keeps the text it was written with.
    */
   title: Scalars["String"]["output"];
   body: Scalars["String"]["output"];
-  /** What the message says, as data, to word in the reader's language and units; null for older and system messages. */
+  /** What the message says, as data, to format in the reader's language and units; null for older and system messages. */
   content?: Maybe<MessageContent>;
   createdAt: Scalars["DateTime"]["output"];
   readAt?: Maybe<Scalars["DateTime"]["output"]>;
@@ -590,7 +590,7 @@ export type MessageWarning = {
  */
 export type MessageContent = {
   __typename?: "MessageContent";
-  /** The content's format; a client words only versions it knows and shows title and body otherwise. */
+  /** The content's format; a client formats only versions it knows and shows title and body otherwise. */
   version: Scalars["Int"]["output"];
   kind: MessageKind;
   place?: Maybe<MessageContentPlace>;

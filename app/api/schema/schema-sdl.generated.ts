@@ -288,7 +288,7 @@ export const typeDefs = /* GraphQL */ `
     nowcast: [QuarterHour!]!
 
     """
-    The air now (Open-Meteo's air-quality API); null while its provider cannot be reached and none is kept.
+    The air now (Open-Meteo's air-quality API); null while its provider cannot be reached and none is cached.
     """
     airQuality: AirQuality
   }
@@ -470,14 +470,14 @@ export const typeDefs = /* GraphQL */ `
     kind: MessageKind!
 
     """
-    Worded for the viewer as they are now (language, units, clock, zone) from 'content';
+    Formatted for the viewer as they are now (language, units, clock, zone) from 'content';
     a message without content keeps the text it was written with.
     """
     title: String!
     body: String!
 
     """
-    What the message says, as data, to word in the reader's language and units; null for older and system messages.
+    What the message says, as data, to format in the reader's language and units; null for older and system messages.
     """
     content: MessageContent
     createdAt: DateTime!
@@ -658,7 +658,7 @@ export const typeDefs = /* GraphQL */ `
   """
   type MessageContent {
     """
-    The content's format; a client words only versions it knows and shows title and body otherwise.
+    The content's format; a client formats only versions it knows and shows title and body otherwise.
     """
     version: Int!
     kind: MessageKind!

@@ -2,7 +2,7 @@ import type { ApiContext } from "../context.server";
 import { warningPlace } from "../bot/warning-alerts.server";
 import { LOCALE_OF } from "../bot/texts.server";
 import { badInput } from "../errors.server";
-import { keepable, keepableFields, validUntil } from "../result-cache.server";
+import { cacheable, cacheableFields, validUntil } from "../result-cache.server";
 import type { OfficialWarning, WarningsOutcome } from "../warnings/official-warning.server";
 import type { PlaceWarningsMapper } from "./mappers";
 import type { OfficialWarningResolvers, PlaceWarningsResolvers, Resolvers } from "./resolvers.generated";
@@ -51,11 +51,11 @@ const MATCH = { point: "POINT", "area-name": "AREA_NAME", country: "COUNTRY" } a
 
 export const warningsResolvers: Resolvers = {
   Place: {
-    warnings: keepable(async (place, _, context) => {
+    warnings: cacheable(async (place, _, context) => {
       const at = warningPlace(place);
       const coverage = context.warnings.coverage(at);
       if (!coverage.covered) return { coverage: "NOT_COVERED", service: null, fetchedAt: null, stale: false, warnings: [] };
-      // The owner's settings: read through the request's loaders, so a kept answer ends when the language changes.
+      // The owner's settings: read through the request's loaders, so a cached answer ends when the language changes.
       const settings = await context.loaders.settings.load(place.user_id);
       const outcome = await within(context.warnings.warningsFor(at, LOCALE_OF[settings.language] ?? "en-US"), WARNINGS_WAIT_MS, () => ({
         status: "unavailable",
@@ -64,7 +64,7 @@ export const warningsResolvers: Resolvers = {
         message: "no answer in time for this page",
       }));
       if (outcome.status !== "ok") {
-        // Asked again next time (the layer keeps a failure a minute, so that costs no request upstream).
+        // Asked again next time (the layer caches a failure a minute, so that costs no request upstream).
         validUntil(context, 0);
         return {
           coverage: outcome.status === "unavailable" ? "UNAVAILABLE" : "NOT_COVERED",
@@ -80,7 +80,7 @@ export const warningsResolvers: Resolvers = {
       return { coverage: "COVERED", service: coverage.credit, fetchedAt: outcome.fetchedAt, stale: outcome.stale, warnings };
     }),
   },
-  PlaceWarnings: keepableFields<PlaceWarningsResolvers>({
+  PlaceWarnings: cacheableFields<PlaceWarningsResolvers>({
     fetchedAt: (source: PlaceWarningsMapper) => source.fetchedAt?.toISOString() ?? null,
     count: (source: PlaceWarningsMapper) => source.warnings.length,
     items(source: PlaceWarningsMapper, { first }) {
@@ -90,7 +90,7 @@ export const warningsResolvers: Resolvers = {
       return source.warnings.slice(0, first);
     },
   }),
-  OfficialWarning: keepableFields<OfficialWarningResolvers>({
+  OfficialWarning: cacheableFields<OfficialWarningResolvers>({
     severity: (warning) => SEVERITY[warning.severity],
     urgency: (warning) => URGENCY[warning.urgency],
     certainty: (warning) => CERTAINTY[warning.certainty],

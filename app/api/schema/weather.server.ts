@@ -1,5 +1,5 @@
 import { badInput } from "../errors.server";
-import { keepable, keepableFields, validUntil } from "../result-cache.server";
+import { cacheable, cacheableFields, validUntil } from "../result-cache.server";
 import type { GraphQLResolveInfo } from "graphql";
 import { limitAnonymousLookup, type ApiContext } from "../context.server";
 import { conditionOf, type Coordinate, type Forecast } from "../weather/forecast";
@@ -44,7 +44,7 @@ function preloadAirQuality(at: Coordinate, context: ApiContext, info: GraphQLRes
   return { air };
 }
 
-/** How old a kept air report may be, while the provider fails, and still be shown. */
+/** How old a cached air report may be, while the provider fails, and still be shown. */
 export const AIR_QUALITY_MAX_AGE_MS = 3 * 3_600_000;
 
 type HourlyView = ReturnType<typeof hourlyView>;
@@ -104,7 +104,7 @@ function viewsOf({ id, result }: WeatherSource) {
 
 export const weatherResolvers: Resolvers = {
   // Built from the forecast alone; the current hour's views change with the hour.
-  Weather: keepableFields<WeatherResolvers>({
+  Weather: cacheableFields<WeatherResolvers>({
     id: (source) => source.id,
     fetchedAt: (source) => source.result.fetchedAt.toISOString(),
     stale: (source) => source.result.stale,
@@ -126,7 +126,7 @@ export const weatherResolvers: Resolvers = {
       return start === -1 ? [] : viewsOf(source).hourly.slice(start, start + hours);
     },
     nowcast(source, _, context) {
-      // Changes with the quarter hour: kept answers last until the next one.
+      // Changes with the quarter hour: cached answers last until the next one.
       const quarter = Math.floor(context.now().getTime() / 900_000) * 900;
       validUntil(context, (quarter + 900) * 1000);
       return (source.result.forecast.minutely15 ?? [])
@@ -160,7 +160,7 @@ export const weatherResolvers: Resolvers = {
       return viewsOf(source).daily.slice(0, days);
     },
   }),
-  AirQuality: keepableFields<AirQualityResolvers>({
+  AirQuality: cacheableFields<AirQualityResolvers>({
     id: (source) => source.id,
     fetchedAt: (source) => source.result.fetchedAt.toISOString(),
     stale: (source) => source.result.stale,
@@ -172,7 +172,7 @@ export const weatherResolvers: Resolvers = {
     pollen: (source) => pollenCounts(source.result.data.current),
   }),
   Place: {
-    weather: keepable(async (place, _, context, info) => {
+    weather: cacheable(async (place, _, context, info) => {
       const air = preloadAirQuality(place, context, info);
       const result = await context.forecasts.get(place);
       // A stale forecast (the provider failing) is asked for again next time.

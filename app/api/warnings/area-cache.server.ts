@@ -4,7 +4,7 @@ import { asFeedError, type FeedError } from "./feed-error.server";
 /**
  * One fetch per area and interval, shared by every place and user in the area: an lru-cache
  * whose `fetch` also joins callers to a fetch already under way (in-flight de-duplication).
- * A failure is kept a shorter while (the service is asked again soon, not on every call), and
+ * A failure is cached for a shorter while (the service is asked again soon, not on every call), and
  * the area's last good answer is served meanwhile, marked stale, until it is `maxStaleMs` old.
  */
 export type AreaResult<T> = { ok: true; value: T; fetchedAt: Date; stale: boolean } | { ok: false; error: FeedError };
@@ -13,11 +13,11 @@ export type AreaCacheOptions<T> = {
   load: (key: string) => Promise<T>;
   /** How long an answer is fresh. */
   ttlMs: number;
-  /** How long a failure is kept before the service is asked again. */
+  /** How long a failure is cached before the service is asked again. */
   failureTtlMs: number;
   /** How old a last good answer may be and still be served while the service fails. */
   maxStaleMs: number;
-  /** Areas kept. */
+  /** Areas cached. */
   max: number;
   onSuccess?: (key: string) => void;
   onFailure?: (key: string, error: FeedError) => void;

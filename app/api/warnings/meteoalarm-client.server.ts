@@ -31,7 +31,7 @@ const TRANSPORT = new Set(["timeout", "unreachable", "http-error"]);
 /**
  * MeteoAlarm over HTTP: a country's Atom feed, then each CAP 1.2 document it links to (from the
  * configured base, whatever host the link names: a feed's links never lead this server elsewhere).
- * A CAP message never changes once published, so documents are kept by path for a day and a feed
+ * A CAP message never changes once published, so documents are cached by path for a day and a feed
  * that lists the same warnings again costs one request.
  */
 export function createMeteoAlarmClient(options: MeteoAlarmClientOptions) {
@@ -50,8 +50,8 @@ export function createMeteoAlarmClient(options: MeteoAlarmClientOptions) {
   };
 
   async function documentAt(path: string): Promise<CapMessage> {
-    const kept = documents.get(path);
-    if (kept) return kept;
+    const cached = documents.get(path);
+    if (cached) return cached;
     const { bytes, contentType } = await fetchBody(new URL(`${options.baseUrl}${path}`), documentOptions);
     const message = parseCapAlert(decodeXmlText(bytes, contentType, SERVICE), SERVICE);
     documents.set(path, message);

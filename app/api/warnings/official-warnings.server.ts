@@ -46,7 +46,7 @@ export type OfficialWarningsOptions = {
   /** CAP documents read for one country's feed (300), and at once (4). */
   maxDocuments?: number;
   documentConcurrency?: number;
-  /** Areas kept in memory per service (NWS grid points, countries). */
+  /** Areas cached in memory per service (NWS grid points, countries). */
   maxAreas?: number;
 };
 
@@ -140,7 +140,7 @@ export function createOfficialWarnings(options: OfficialWarningsOptions) {
   }
 
   return {
-    /** How long an area's answer is shared before the service is asked again: what is kept of it must not outlive it. */
+    /** How long an area's answer is shared before the service is asked again: what is cached of it must not outlive it. */
     refreshMs,
 
     /** Whether a service issues official warnings for the place (the card says so plainly when none does). */

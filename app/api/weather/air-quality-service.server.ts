@@ -6,7 +6,7 @@ import { createCoordinateCache } from "./coordinate-cache.server";
 import type { OpenMeteoClient } from "./open-meteo.server";
 
 /**
- * Air quality with the forecasts' rules (coordinate-cache.server.ts): kept per rounded
+ * Air quality with the forecasts' rules (coordinate-cache.server.ts): cached per rounded
  * coordinate in memory and in the database, asked for in one multi-coordinate request per
  * tick, and the last known report served, stale, while the provider fails.
  */

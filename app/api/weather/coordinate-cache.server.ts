@@ -23,7 +23,7 @@ export type CoordinateCacheOptions<T> = {
   table: CoordinateCacheTable;
   /** Its name in the cache-lookup metric. */
   name: "forecast" | "air-quality";
-  /** What a caller gets when upstream fails and nothing is kept. */
+  /** What a caller gets when upstream fails and nothing is cached. */
   unavailable: (cause: string) => Error;
   db: Db;
   /** How long a value is fresh. */
@@ -31,7 +31,7 @@ export type CoordinateCacheOptions<T> = {
   /** Coordinates per upstream request. */
   batchSize?: number;
   now?: () => Date;
-  /** Counts lookups in the values kept in memory: hits and misses. */
+  /** Counts lookups in the values cached in memory: hits and misses. */
   metrics?: ApiMetrics;
 };
 

@@ -17,7 +17,7 @@ export type ForecastServiceOptions = {
   /** Coordinates per upstream request. */
   batchSize?: number;
   now?: () => Date;
-  /** Counts lookups in the forecasts kept in memory: hits and misses. */
+  /** Counts lookups in the forecasts cached in memory: hits and misses. */
   metrics?: ApiMetrics;
 };
 

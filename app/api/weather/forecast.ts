@@ -10,7 +10,7 @@ export type CurrentConditions = {
   precipitation: number;
   windSpeed: number;
   windGusts: number;
-  // Asked for since issue 17: null where the provider has none, absent in forecasts kept from before.
+  // Asked for since issue 17: null where the provider has none, absent in forecasts cached from before.
   /** Degrees the wind comes from (0 = north). */
   windDirection?: number | null;
   /** Relative humidity, %. */
@@ -66,7 +66,7 @@ export type Forecast = {
   current: CurrentConditions;
   hourly: HourlyForecast[];
   daily: DailyForecast[];
-  /** The next hours in quarter hours (Open-Meteo's minutely_15); absent in forecasts kept from before. */
+  /** The next hours in quarter hours (Open-Meteo's minutely_15); absent in forecasts cached from before. */
   minutely15?: QuarterHourPrecipitation[];
 };
 

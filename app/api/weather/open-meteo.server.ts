@@ -58,7 +58,7 @@ const CURRENT = [
 export const FORECAST_DAYS = 8;
 /** How long an air-quality call may take (forecasts: 10 s, three tries). */
 export const AIR_QUALITY_TIMEOUT_MS = 3000;
-/** Quarter hours of precipitation asked for: 6 hours, so a forecast kept an hour or two still covers the next 2. */
+/** Quarter hours of precipitation asked for: 6 hours, so a forecast cached an hour or two still covers the next 2. */
 export const NOWCAST_STEPS = 24;
 
 export class UpstreamError extends Error {
@@ -285,7 +285,7 @@ export function createOpenMeteoClient(options: OpenMeteoOptions) {
       url.searchParams.set("timeformat", "unixtime");
       url.searchParams.set("forecast_days", String(AIR_QUALITY_DAYS));
       // Asked once, briefly: a page waits for every card's line, and the line is the card's least part
-      // (a kept report is served meanwhile, and the card shows the weather without one).
+      // (a cached report is served meanwhile, and the card shows the weather without one).
       const body = await getJson("air-quality", url, { tries: 1, timeout: Math.min(timeoutMs, AIR_QUALITY_TIMEOUT_MS) });
       const list = (Array.isArray(body) ? body : [body]) as RawAirQuality[];
       if (list.length !== coordinates.length) {

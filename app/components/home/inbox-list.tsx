@@ -33,18 +33,18 @@ const KIND_STYLE: Record<MessageFields["kind"], string> = {
   SYSTEM: "bg-accented text-default",
 };
 
-type Wording = { texts: MessageTexts | null; reader: MessageReader };
+type Formatting = { texts: MessageTexts | null; reader: MessageReader };
 
-/** The message in the reader's words as they are now, or as the server worded it (no content, or the bot's texts not here yet). */
-function wordsOf(message: MessageFields, { texts, reader }: Wording) {
+/** The message formatted for the reader as they are now, or as the server formatted it (no content, or the bot's texts not here yet). */
+function wordsOf(message: MessageFields, { texts, reader }: Formatting) {
   return texts && message.content && wordsContentVersion(message.content.version)
     ? wordMessage(message.content, reader, texts)
     : { title: message.title, body: message.body };
 }
 
-function MessageItem({ message, time, wording }: { message: MessageFields; time: Intl.DateTimeFormat; wording: Wording }) {
+function MessageItem({ message, time, formatting }: { message: MessageFields; time: Intl.DateTimeFormat; formatting: Formatting }) {
   const { t } = useTranslation();
-  const { title, body } = wordsOf(message, wording);
+  const { title, body } = wordsOf(message, formatting);
   const [, markRead] = useMutation(MARK_READ_MUTATION);
   const [, deleteMessage] = useMutation(DELETE_MESSAGE_MUTATION);
   const [, restoreMessage] = useMutation(RESTORE_MESSAGE_MUTATION);
@@ -114,13 +114,13 @@ function MessageItem({ message, time, wording }: { message: MessageFields; time:
 function InboxPage({
   after,
   time,
-  wording,
+  formatting,
   isLast,
   onLoadMore,
 }: {
   after?: string;
   time: Intl.DateTimeFormat;
-  wording: Wording;
+  formatting: Formatting;
   isLast: boolean;
   onLoadMore: (cursor: string) => void;
 }) {
@@ -137,7 +137,7 @@ function InboxPage({
   return (
     <>
       {connection.edges.map((message) => (
-        <MessageItem key={message.id} message={message} time={time} wording={wording} />
+        <MessageItem key={message.id} message={message} time={time} formatting={formatting} />
       ))}
       {isLast && connection.hasMore && connection.endCursor ? (
         <li className="pt-3">
@@ -173,7 +173,7 @@ export function InboxList({ firstPage, unreadCount }: { firstPage: MessageFields
   const [, markAllRead] = useMutation(MARK_ALL_READ_MUTATION);
   // The user's zone, not the machine's: the server and the browser render the same text.
   const time = dateTimeFormat(settings.locale, settings.timeZone, settings.hour12);
-  const wording = { texts: useBotTexts(firstPage.some((message) => message.content)), reader: settings };
+  const formatting = { texts: useBotTexts(firstPage.some((message) => message.content)), reader: settings };
   const pages = [undefined, ...cursors];
   return (
     <section aria-labelledby="inbox-heading" className="card self-start">
@@ -211,7 +211,7 @@ export function InboxList({ firstPage, unreadCount }: { firstPage: MessageFields
               key={after ?? "first"}
               after={after}
               time={time}
-              wording={wording}
+              formatting={formatting}
               isLast={i === pages.length - 1}
               onLoadMore={(cursor) => setCursors((current) => (current.includes(cursor) ? current : [...current, cursor]))}
             />

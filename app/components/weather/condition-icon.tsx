@@ -3,7 +3,7 @@ import spriteUrl from "./condition-icons.svg?no-inline";
 
 /*
  * One drawing per kind of weather, from one sprite file (condition-icons.svg) that the browser
- * fetches once and the worker keeps for offline use: each icon in the page is a short <use>.
+ * fetches once and the worker caches for offline use: each icon in the page is a short <use>.
  * The icon is decorative: the condition's name is always written next to it.
  */
 

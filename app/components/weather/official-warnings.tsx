@@ -44,7 +44,7 @@ function Warnings({ report, place, countryKnown, timeZone, settings, now, i18n }
   const loading = warningTextsLoaded(i18n, locale);
   if (loading) use(loading);
   const t = i18n.getFixedT(locale, "warnings");
-  // A page kept offline may outlive a warning: one whose hazard has ended is not shown.
+  // A page cached offline may outlive a warning: one whose hazard has ended is not shown.
   const inForce = report.items.filter((item) => item.expires === null || Date.parse(item.expires) > now);
   const own = inForce.filter((item) => item.match !== "COUNTRY");
   const elsewhere = inForce.filter((item) => item.match === "COUNTRY");

@@ -108,7 +108,7 @@ export function createBrowserGraphQL(options: BrowserGraphQLOptions) {
   function replace(key: string | null | undefined) {
     const previous = session;
     session = open(key);
-    // What the previous account kept for offline use is not the next one's to see.
+    // What the previous account cached for offline use is not the next one's to see.
     previous.storage?.clear().catch((error: unknown) => console.warn("Could not clear the offline cache:", error));
     // The new session is already in place: an old socket that will not close is only logged.
     previous.closeWebSocket().catch((error: unknown) => console.error("Could not close the previous session's WebSocket:", error));

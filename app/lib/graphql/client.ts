@@ -25,7 +25,7 @@ export type GraphQLClientOptions = {
   /** Persists the cache (browser): offline use, and mutations kept until the network returns. */
   storage?: StorageAdapter;
   /**
-   * The server render's own cache (requestCacheExchange: results kept whole, per query and variables). One render
+   * The server render's own cache (requestCacheExchange: results cached whole, per query and variables). One render
    * reads each result as its loader fetched it, writes nothing and lives for one request, so normalising a page's
    * worth of objects would be work for nothing. Absent: graphcache (the browser).
    */

@@ -50,7 +50,7 @@ const subscribe = (listener: () => void) => {
 
 /**
  * The bot's texts in the page's language once they are here, else null (then, and while
- * hydrating, a message shows the title and body the server worded, which say the same).
+ * hydrating, a message shows the title and body the server formatted, which say the same).
  */
 export function useBotTexts(wanted: boolean): MessageTexts | null {
   const { i18n } = useTranslation();

@@ -18,7 +18,7 @@ function loadInFull(href: string): Promise<never> {
 /**
  * Root client middleware: a client navigation becomes a full page load when the server
  * runs a newer build (once per 10 s, against a reload loop), or when the server cannot be
- * reached (the service worker then answers with the page it kept). Submissions are left
+ * reached (the service worker then answers with the page it cached). Submissions are left
  * alone: a full load would drop what the user sent.
  */
 export async function fullLoadWhenNeeded(

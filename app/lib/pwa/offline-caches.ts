@@ -1,7 +1,7 @@
 import { PRIVATE_CACHES, RUNTIME_CACHES } from "./cache-names";
 import { offlineCopyRequest } from "./offline-copy";
 
-/** Pages kept for offline use from the first visit on (the first load never passes through the worker). */
+/** Pages cached for offline use from the first visit on (the first load never passes through the worker). */
 const OFFLINE_PAGES = ["/", "/settings"];
 
 /** The status the server answered this document with (0 where the browser does not say). */
@@ -22,8 +22,8 @@ export async function seedOfflinePages(current = location.pathname + location.se
 }
 
 /**
- * On log in and log out: forgets the previous account's pages and data kept for offline
- * use, and keeps the new session's pages instead.
+ * On log in and log out: forgets the previous account's pages and data cached for offline
+ * use, and caches the new session's pages instead.
  */
 export async function replaceOfflinePages() {
   if (typeof caches === "undefined") return;
@@ -31,7 +31,7 @@ export async function replaceOfflinePages() {
   const failure = dropped.find((result) => result.status === "rejected");
   // Logging in or out goes on: a cache the browser will not drop is logged, not thrown.
   if (failure) console.warn("Could not drop the previous session's offline pages:", failure.reason);
-  // Even then the new session's pages take the places of the ones kept offline, so those are
+  // Even then the new session's pages take the places of the ones cached offline, so those are
   // not the previous account's. Not awaited: the next page need not wait for two more renders.
   if (navigator.serviceWorker?.controller) void seedOfflinePages("/");
 }

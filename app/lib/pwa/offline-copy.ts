@@ -1,5 +1,5 @@
 /**
- * Marks a request for a page that is kept for offline use, not shown now. The server
+ * Marks a request for a page that is cached for offline use, not shown now. The server
  * leaves one-time content (a flash toast) for the page the user does see: a page copy
  * fetched beside a sign-up would otherwise take the "account is ready" toast first.
  */

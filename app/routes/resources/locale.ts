@@ -2,13 +2,13 @@ import { data } from "react-router";
 import type { Route } from "./+types/locale";
 import { UPDATE_SETTINGS_MUTATION } from "~/lib/graphql/later-documents";
 import { graphqlErrorMessage } from "~/lib/graphql/errors";
-import { requestGraphQL } from "~/lib/graphql/request-client.server";
+import { requestGraphQL } from "~/server/graphql/request-client.server";
 import { apiLanguage, isLocale, localeDisplayName } from "~/lib/i18n/config";
-import { serializeLocaleCookie } from "~/lib/i18n/locale-cookie.server";
-import { i18nFor } from "~/lib/i18n/middleware.server";
+import { serializeLocaleCookie } from "~/server/i18n/locale-cookie.server";
+import { i18nFor } from "~/server/i18n/middleware.server";
 import { logRequestError, requestLogContext } from "~/lib/request-log-context";
 import { safeRedirectPath } from "~/lib/safe-redirect";
-import { redirectWithToast } from "~/lib/toast/flash-toast.server";
+import { redirectWithToast } from "~/server/toast/flash-toast.server";
 
 /**
  * Switches the interface language: sets the locale cookie and returns to the page. A
@@ -28,7 +28,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       logRequestError(context.get(requestLogContext), `[locale] could not save the bot's language: ${graphqlErrorMessage(result.error)}`);
     }
   }
-  // The confirmation is worded in the newly chosen language.
+  // The confirmation is translated into the newly chosen language.
   const i18n = i18nFor(locale);
   return redirectWithToast(
     safeRedirectPath(form.get("redirectTo"), "/settings"),

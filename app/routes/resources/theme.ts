@@ -1,11 +1,11 @@
 import { data } from "react-router";
 import { Theme } from "remix-themes";
 import type { Route } from "./+types/theme";
-import { getI18n } from "~/lib/i18n/middleware.server";
+import { getI18n } from "~/server/i18n/middleware.server";
 import { safeRedirectPath } from "~/lib/safe-redirect";
 import { isColorModePreference } from "~/lib/theme/color-mode";
-import { themeSessionResolver } from "~/lib/theme/theme-session.server";
-import { redirectWithToast } from "~/lib/toast/flash-toast.server";
+import { themeSessionResolver } from "~/server/theme/theme-session.server";
+import { redirectWithToast } from "~/server/toast/flash-toast.server";
 
 /**
  * Saves the colour-mode preference in the theme cookie. remix-themes posts JSON

@@ -1,6 +1,6 @@
 import { data } from "react-router";
 import type { Route } from "./+types/error";
-import { middlewareNamed } from "~/lib/middleware/registry.server";
+import { middlewareNamed } from "~/server/middleware/registry.server";
 
 export const middleware: Route.MiddlewareFunction[] = middlewareNamed("test-hooks");
 

@@ -1,5 +1,5 @@
 import type { Route } from "./+types/forced-dark";
-import { middlewareNamed } from "~/lib/middleware/registry.server";
+import { middlewareNamed } from "~/server/middleware/registry.server";
 import type { ColorModeHandle } from "~/lib/theme/color-mode";
 
 export const middleware: Route.MiddlewareFunction[] = middlewareNamed("test-hooks");

@@ -1,5 +1,5 @@
 import type { Route } from "./+types/guests";
-import { middlewareNamed } from "~/lib/middleware/registry.server";
+import { middlewareNamed } from "~/server/middleware/registry.server";
 
 export const middleware: Route.MiddlewareFunction[] = middlewareNamed("test-hooks", "guest");
 

@@ -1,6 +1,6 @@
 import type { Route } from "./+types/members";
-import { middlewareNamed } from "~/lib/middleware/registry.server";
-import { sessionUserContext } from "~/lib/middleware/session.server";
+import { middlewareNamed } from "~/server/middleware/registry.server";
+import { sessionUserContext } from "~/server/middleware/session.server";
 
 export const middleware: Route.MiddlewareFunction[] = middlewareNamed("test-hooks", "auth");
 

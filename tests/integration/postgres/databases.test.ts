@@ -27,7 +27,7 @@ async function opened(where: string, statements?: string[]) {
 const created = "2026-06-01T00:00:00.000Z";
 
 describe("PostgreSQL", () => {
-  it("trusts nothing kept while it cannot hear the other instances, and hears them again after", async () => {
+  it("trusts nothing cached while it cannot hear the other instances, and hears them again after", async () => {
     const where = await target();
     const a = await opened(where);
     const b = await opened(where);

@@ -55,7 +55,7 @@ afterEach(async () => {
 });
 
 describe("each request first hears the writes other instances committed before it", () => {
-  it("an answer kept on one instance is not served after another instance's write, even while the write's notification is still on its way", async () => {
+  it("an answer cached on one instance is not served after another instance's write, even while the write's notification is still on its way", async () => {
     const databaseUrl = await postgresTestDatabaseUrl();
     const delay = await startNotificationDelay(databaseUrl);
     cleanups.push(delay.close);
@@ -68,7 +68,7 @@ describe("each request first hears the writes other instances committed before i
     const added = await writer.gql(TestSyncAddPlaceDocument, { label: "Home" }, { token });
     const placeId = added.data!.addPlace.id;
     const labels = async () => (await reader.gql(TestSyncPlaceLabelsDocument, {}, { token })).data?.places.map((place) => place.label);
-    // The reader keeps this answer (asked twice: the second comes from what it kept).
+    // The reader caches this answer (asked twice: the second comes from what it cached).
     expect(await labels()).toEqual(["Home"]);
     expect(await labels()).toEqual(["Home"]);
 

@@ -167,7 +167,7 @@ describe("PostgreSQL restart", () => {
         },
         { timeout: 30_000, interval: 200 },
       );
-      // ...so a kept answer is kept again, and a write by another instance still replaces it.
+      // ...so a cached answer is cached again, and a write by another instance still replaces it.
       expect(await labels()).toEqual(["Home"]);
       expect(await labels()).toEqual(["Home"]);
       const there = await startTestApi({ databaseUrl, fake: t.fake });

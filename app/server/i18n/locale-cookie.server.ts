@@ -1,5 +1,5 @@
 import { parse, serialize } from "cookie";
-import { isLocale, LOCALE_COOKIE, type Locale } from "./config";
+import { isLocale, LOCALE_COOKIE, type Locale } from "../../lib/i18n/config";
 
 /**
  * The locale cookie holds the plain locale tag ("de-DE"), not React Router's encoded

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { createCookie, redirect } from "react-router";
-import { isOfflineCopyRequest } from "../pwa/offline-copy";
+import { isOfflineCopyRequest } from "../../lib/pwa/offline-copy";
 import { cookieSecrets } from "../secrets.server";
-import { isToastInput, type ToastInput } from "./toast";
+import { isToastInput, type ToastInput } from "../../lib/toast/toast";
 
 /** What a server action can say: text only (an action button needs the browser). */
 export type FlashToast = Omit<ToastInput, "action"> & { id: string };
@@ -26,7 +26,7 @@ export async function redirectWithToast(url: string, toast: Omit<ToastInput, "ac
 
 /**
  * Reads and clears the flash toast of a request; `setCookie` must go on the response.
- * A page fetched to be kept offline leaves it for the page that is shown.
+ * A page fetched to be cached offline leaves it for the page that is shown.
  */
 export async function takeFlashToast(request: Request): Promise<{ toast: FlashToast | null; setCookie: string | null }> {
   if (isOfflineCopyRequest(request)) return { toast: null, setCookie: null };

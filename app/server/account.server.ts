@@ -2,23 +2,22 @@ import { data, type RouterContextProvider } from "react-router";
 import type { i18n } from "i18next";
 import { logInInput, signUpInput } from "~/shared/inputs/account";
 import { checkInput } from "~/shared/inputs/issues";
-import { apiIssues, fieldErrors } from "./forms/field-errors";
-import { graphqlErrorCodes } from "./graphql/errors";
-import { LogInDocument as LOG_IN, LogOutDocument as LOG_OUT, SignUpDocument as SIGN_UP } from "./account-documents.generated";
-import { VIEWER_QUERY } from "./graphql/documents";
-import { apiLanguage, DEFAULT_LOCALE, isLocale, localeOfApiLanguage } from "./i18n/config";
+import type { AccountActionData, AccountFormErrors } from "../lib/forms/account-form";
+import { apiIssues, fieldErrors } from "../lib/forms/field-errors";
+import { graphqlErrorCodes } from "../lib/graphql/errors";
+import { LogInDocument as LOG_IN, LogOutDocument as LOG_OUT, SignUpDocument as SIGN_UP } from "../lib/account-documents.generated";
+import { VIEWER_QUERY } from "../lib/graphql/documents";
+import { apiLanguage, DEFAULT_LOCALE, isLocale, localeOfApiLanguage } from "../lib/i18n/config";
 import { serializeLocaleCookie } from "./i18n/locale-cookie.server";
 import { i18nFor } from "./i18n/middleware.server";
 import { loadQuery, requestGraphQL } from "./graphql/request-client.server";
 import { browserRegion } from "../shared/regional-defaults";
-import { safeRedirectPath } from "./safe-redirect";
+import { safeRedirectPath } from "../lib/safe-redirect";
 import { canonicalTimeZone } from "../shared/time-zone";
 import { clearedSessionCookie, sessionCookie, sessionToken } from "./session.server";
 import { redirectWithToast } from "./toast/flash-toast.server";
 
-export type AccountFormErrors = { email?: string; password?: string; form?: string };
 const ACCOUNT_FIELDS = ["email", "password"] as const;
-export type AccountActionData = { intent: "login" | "signup"; email: string; errors: AccountFormErrors };
 
 /** The signed-in user, or null (no cookie, or a token that is expired or revoked). */
 export async function currentUser(request: Request, context: Readonly<RouterContextProvider>) {

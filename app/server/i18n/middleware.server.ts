@@ -1,7 +1,7 @@
 import { createInstance, type i18n } from "i18next";
 import { createContext, type MiddlewareFunction, type RouterContextProvider } from "react-router";
 import { RemixI18Next } from "remix-i18next/server";
-import { DEFAULT_LOCALE, i18nextOptions, isLocale, matchLocale, SUPPORTED_LOCALES, type Locale } from "./config";
+import { DEFAULT_LOCALE, i18nextOptions, isLocale, matchLocale, SUPPORTED_LOCALES, type Locale } from "../../lib/i18n/config";
 import { readLocaleCookie } from "./locale-cookie.server";
 import { allResources } from "./resources.server";
 

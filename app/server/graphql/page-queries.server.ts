@@ -11,7 +11,7 @@ import {
   type TypedDocumentNode,
 } from "@urql/core";
 import type { ExecutionResult } from "graphql";
-import type { GraphQLQueryRunner } from "./executor-context";
+import type { GraphQLQueryRunner } from "../../lib/graphql/executor-context";
 import { keepDataText, withTypeNames } from "./page-results.server";
 
 /** Runs one of a page's queries to its result (a failure is the result's error, as urql's client gives it). */
@@ -24,7 +24,7 @@ type Serializable = ExecutionResult & { stringify?: (result: ExecutionResult) =>
 
 /**
  * The result's data as JSON when the result can say it cheaply: the API's result cache gives its answers the text
- * it keeps them as (`{"data":…}`); a result with errors or extensions has more in it.
+ * it caches them as (`{"data":…}`); a result with errors or extensions has more in it.
  */
 function dataTextOf(result: Serializable): string | undefined {
   if (!result.stringify || result.errors || result.extensions) return undefined;
@@ -54,34 +54,34 @@ function runOperation(run: GraphQLQueryRunner, headers: Record<string, string>, 
  * A page's queries with the embedded API: each runs on the API's runner directly, not through the request client's
  * exchanges. Those would only pass it along (the cache, the page's record and the runner are all this request's),
  * and their streams cost a signed-in page 4.5 % of its CPU. It does what they did: a query asked again, or while it
- * runs, is one run; a result with data is `kept` for the render (and dropped with the rest by a mutation, which still
+ * runs, is one run; a result with data is `cached` for the render (and dropped with the rest by a mutation, which still
  * goes through the client: request-cache.server.ts); every result goes into the page's record (`record`).
  */
 export function runnerPageQuery(options: {
   client: Client;
   run: GraphQLQueryRunner;
   headers: Record<string, string>;
-  kept: Map<number, OperationResult>;
+  cached: Map<number, OperationResult>;
   record: (result: OperationResult) => void;
 }): PageQuery {
-  const { client, run, headers, kept, record } = options;
+  const { client, run, headers, cached, record } = options;
   const running = new Map<number, Promise<OperationResult>>();
   const pageQuery = (document: TypedDocumentNode<unknown, AnyVariables>, variables: AnyVariables): Promise<OperationResult> => {
     const request = createRequest(document, variables);
-    const answered = kept.get(request.key);
+    const answered = cached.get(request.key);
     if (answered) return Promise.resolve(answered);
     let answer = running.get(request.key);
     if (!answer) {
       answer = runOperation(run, headers, withTypeNames(client.createRequestOperation("query", request))).then((result) => {
         running.delete(request.key);
         record(result);
-        if (result.data) kept.set(request.key, result);
+        if (result.data) cached.set(request.key, result);
         return result;
       });
       running.set(request.key, answer);
     }
     return answer;
   };
-  // The result is the document's: its key (document and variables) is the one it was kept and run under.
+  // The result is the document's: its key (document and variables) is the one it was cached and run under.
   return pageQuery as PageQuery;
 }

@@ -1,11 +1,11 @@
 import { type AnyVariables, type Client, type OperationResult, type SSRData, type TypedDocumentNode } from "@urql/core";
 import { createContext, type MiddlewareFunction, type RouterContextProvider } from "react-router";
 import { sessionToken } from "../session.server";
-import { createGraphQLClient } from "./client";
-import { graphqlFetchContext, graphqlQueryRunnerContext } from "./executor-context";
+import { createGraphQLClient } from "../../lib/graphql/client";
+import { graphqlFetchContext, graphqlQueryRunnerContext } from "../../lib/graphql/executor-context";
 import { GRAPHQL_PATH } from "../../shared/graphql-path";
 import { timeOrderedLowerBound } from "../../shared/live-cursor";
-import { queryFailure } from "./query-failure";
+import { queryFailure } from "../../lib/graphql/query-failure";
 import { pageResultsExchange, type PageResults } from "./page-results.server";
 import { runnerPageQuery, type PageQuery } from "./page-queries.server";
 import { requestCacheExchange } from "./request-cache.server";
@@ -33,18 +33,18 @@ export function createRequestGraphQL(request: Request, context: Readonly<RouterC
   // Taken before any loader reads data, so nothing written from here on is missed.
   const liveSince = timeOrderedLowerBound(Date.now());
   const ssr = pageResultsExchange();
-  const kept = new Map<number, OperationResult>();
+  const cached = new Map<number, OperationResult>();
   const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
   const client = createGraphQLClient({
     url: `http://weatherbot.internal${GRAPHQL_PATH}`,
     fetch: context.get(graphqlFetchContext),
     headers,
     ssr,
-    cache: requestCacheExchange(kept),
+    cache: requestCacheExchange(cached),
   });
   const run = context.get(graphqlQueryRunnerContext);
   const query: PageQuery = run
-    ? runnerPageQuery({ client, run, headers, kept, record: ssr.record })
+    ? runnerPageQuery({ client, run, headers, cached, record: ssr.record })
     : (document, variables) => client.query(document, variables).toPromise();
   return { client, ssr, signedIn: token !== null, liveSince, query };
 }
