@@ -98,9 +98,10 @@ test("the starter rules on five places: after the engine's next tick the inbox h
     const summary = items.first();
     await expect(summary.getByRole("heading")).toHaveText("Unread: Your new rules: 3 things ahead");
     await expect(page.getByTestId("inbox-unread")).toHaveText("Unread messages: 1");
-    // Each rule a line: the urgent one first, then the soonest; each place with its windows.
-    const lines = (await summary.locator("p.whitespace-pre-line").innerText()).split("\n");
-    expect(lines).toHaveLength(3);
+    // Each rule an item of a list: the urgent one first, then the soonest; each place with its windows.
+    const lineItems = summary.getByRole("list").getByRole("listitem");
+    await expect(lineItems).toHaveCount(3);
+    const lines = await lineItems.allInnerTexts();
     expect(lines[0]).toMatch(/^Thunderstorm in Paris from \w{3} \d{2}:\d{2} to \d{2}:\d{2}( GMT[+-]\d+)?\.$/);
     expect(lines[1]).toMatch(
       /^Gusts 83 km\/h in London \(.+\) and Reykjavík \(.+\); peak \w{3} \d{2}:\d{2}( GMT[+-]\d+)? in (London|Reykjavík)\.$/,
