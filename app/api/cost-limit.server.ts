@@ -68,6 +68,7 @@ export const LIST_SIZES: Record<string, ListSize> = {
   "Query.briefings": { max: MAX_BRIEFINGS },
   "Briefing.days": { max: WEEKDAYS.length },
   "Query.alertRules": { max: MAX_RULES },
+  "Mutation.addAlertRules": { argument: "inputs", max: MAX_RULES },
   "AlertRule.conditions": { max: CONDITIONS.length },
   "AlertRule.activeDays": { max: WEEKDAYS.length },
   "Query.previewAlertRule": { max: MAX_PLACES * PREVIEW_MATCHES_PER_PLACE },

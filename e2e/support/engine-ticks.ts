@@ -75,8 +75,8 @@ async function tickFinished(request: APIRequestContext, baseURL: string): Promis
 
 /**
  * Waits until a tick has finished and the next one is at least `marginMs` away (at once when `seen` says so): what the
- * test does now lies between two ticks, none of them under way. (The home screen saves starter rules one by one: a
- * tick between two saves would read some of them as new and the rest a tick later.)
+ * test does now lies between two ticks, none of them under way. (Rules saved by several calls: a tick between two
+ * calls would read some of them and the rest a tick later.)
  */
 export async function betweenTicks(request: APIRequestContext, baseURL: string, seen?: TickSeen, marginMs = 12_000) {
   for (;;) {

@@ -3,12 +3,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCacheExchange } from "~/lib/graphql/cache";
 import { DELETE_MESSAGE_MUTATION, MARK_READ_MUTATION } from "~/lib/graphql/documents";
 import {
+  ADD_ALERT_RULES_MUTATION,
   DELETE_ALERT_RULE_MUTATION,
   DELETE_BRIEFING_MUTATION,
   REMOVE_PLACE_MUTATION,
   SETTINGS_QUERY,
   UPDATE_SETTINGS_MUTATION,
 } from "~/lib/graphql/later-documents";
+import { starterRuleInput } from "~/lib/starter-rules";
 import { startTestApi, type TestApi } from "../support/api-server";
 import {
   TestGcAddPlaceDocument as ADD_PLACE,
@@ -180,6 +182,19 @@ describe("graphcache updates", () => {
     // The rule list is stale now: it is fetched again, with the rule back.
     const rules = await client.query(RULES, {}).toPromise();
     expect(rules.data!.alertRules.map((rule) => rule.name)).toEqual(["Wind"]);
+  });
+
+  it("adds the rules made together (the starter rules) to the cached list, in the order given, with one request", async () => {
+    await client.query(RULES_LIST, {}).toPromise();
+    const before = cached(RULES_LIST)!.alertRules.map((rule) => rule.id);
+    const requestsBefore = requests;
+    const { addAlertRules } = await mutate(ADD_ALERT_RULES_MUTATION, {
+      inputs: [starterRuleInput("gusts", "Strong gusts"), starterRuleInput("frost", "Frost")],
+    });
+    expect(requests - requestsBefore).toBe(1);
+    expect(cached(RULES_LIST)!.alertRules.map((rule) => rule.id)).toEqual([...before, ...addAlertRules.map((rule) => rule.id)]);
+    expect(addAlertRules.map((rule) => rule.name)).toEqual(["Strong gusts", "Frost"]);
+    for (const { id } of addAlertRules) await mutate(DELETE_ALERT_RULE_MUTATION, { id });
   });
 
   it("drops a deleted rule from the cached list, and merges saved settings into every cached view of them", async () => {

@@ -1,14 +1,18 @@
 import { describe, expect, it } from "vitest";
 import type { Scenario } from "../fakes/open-meteo";
 import enUS from "../../locales/en-US/common.json";
+import { MAX_RULES } from "~/api/schema/alert-rules.server";
+import type { StarterRule } from "~/shared/schema-enums.generated";
 import { STARTER_RULES, starterRuleInput } from "~/lib/starter-rules";
-import { testApis } from "../support/api-server";
+import { testApis, type TestApi } from "../support/api-server";
 import {
   TestAlertAddPlaceDocument as ADD_PLACE,
   TestAlertInboxDocument as INBOX,
   TestAlertSaveRuleDocument as SAVE,
   TestAlertSearchDocument as SEARCH,
   TestAlertSettingsDocument as SETTINGS,
+  TestStarterAddRulesDocument as ADD_RULES,
+  TestStarterRuleNamesDocument as RULE_NAMES,
 } from "../support/documents.generated";
 
 const api = testApis();
@@ -38,6 +42,133 @@ const weekend: Scenario = (latitude, longitude, time) => {
   };
 };
 
+/** Every starter rule, named as the home screen names them in English. */
+const STARTER_INPUTS = STARTER_RULES.map(({ key }) => starterRuleInput(key, enUS.starterRules.names[key]));
+
+const starterInput = (starter: StarterRule) => STARTER_INPUTS.find((input) => input.starter === starter)!;
+
+/** A reader in UTC on a 24-hour clock, in km/h and °C, with places found by these searches. */
+async function readerWithPlaces(t: TestApi, queries: string[]) {
+  const token = await t.signUp();
+  await t.gql(
+    SETTINGS,
+    { input: { timeZone: "UTC", windSpeedUnit: "KMH", temperatureUnit: "CELSIUS", hour12: false, language: "EN_US" } },
+    { token },
+  );
+  const placeIds: string[] = [];
+  for (const query of queries) {
+    const found = await t.gql(SEARCH, { query }, { token });
+    const added = await t.gql(ADD_PLACE, { id: found.data!.searchLocations[0]!.id }, { token });
+    expect(added.errors).toBeUndefined();
+    placeIds.push(added.data!.addPlace.id);
+  }
+  return { token, placeIds };
+}
+
+describe("rules made in one call", () => {
+  it("are saved all or none: one bad input, one place not the user's or one rule over the limit saves none of them", async () => {
+    const t = await api();
+    const { token } = await readerWithPlaces(t, ["berlin"]);
+    const names = async () => (await t.gql(RULE_NAMES, {}, { token })).data!.alertRules.map((rule) => rule.name);
+
+    const [gusts, thunderstorm, heavyRain, frost, heat] = [
+      starterInput("GUSTS"),
+      starterInput("THUNDERSTORM"),
+      starterInput("HEAVY_RAIN"),
+      starterInput("FROST"),
+      starterInput("HEAT"),
+    ] as const;
+    const signedOut = await t.gql(ADD_RULES, { inputs: [gusts] });
+    expect(signedOut.errors?.map((error) => error.extensions?.code)).toEqual(["UNAUTHENTICATED"]);
+
+    // Heavy rain over 500 mm an hour, and frost without its threshold: both named, by input and field.
+    const bad = await t.gql(
+      ADD_RULES,
+      { inputs: [gusts, thunderstorm, { ...heavyRain, threshold: 900 }, { ...frost, threshold: null }, heat] },
+      { token },
+    );
+    expect(bad.data).toBeNull();
+    expect(bad.errors).toEqual([
+      {
+        message: "The threshold for this metric must be from 0 to 500",
+        extensions: {
+          code: "BAD_USER_INPUT",
+          field: "inputs.2.threshold",
+          reason: "THRESHOLD_RANGE",
+          issues: [
+            { field: "inputs.2.threshold", code: "THRESHOLD_RANGE", params: { min: 0, max: 500 } },
+            { field: "inputs.3.threshold", code: "THRESHOLD_REQUIRED", params: { min: -90, max: 60 } },
+          ],
+        },
+      },
+    ]);
+    expect(await names()).toEqual([]);
+
+    const other = await readerWithPlaces(t, ["paris"]);
+    const foreign = await t.gql(ADD_RULES, { inputs: [gusts, { ...thunderstorm, placeId: other.placeIds[0]! }] }, { token });
+    expect(foreign.errors?.map((error) => error.extensions?.code)).toEqual(["NOT_FOUND"]);
+    expect(await names()).toEqual([]);
+
+    const tooMany = Array.from({ length: MAX_RULES + 1 }, (_, index) => ({ ...gusts, name: `Gusts ${index}`, starter: null }));
+    const refused = await t.gql(ADD_RULES, { inputs: tooMany }, { token });
+    expect(refused.errors?.map((error) => [error.message, error.extensions])).toEqual([
+      [`You can have up to ${MAX_RULES} alert rules`, { code: "BAD_USER_INPUT", field: "inputs" }],
+    ]);
+    expect(await names()).toEqual([]);
+
+    // The limit counts the rules the user has and every one of the call's, before any is written; the list keeps
+    // the order given.
+    const most = tooMany.slice(0, MAX_RULES - 2);
+    expect((await t.gql(ADD_RULES, { inputs: most }, { token })).data!.addAlertRules.map((rule) => rule.name)).toEqual(
+      most.map((input) => input.name),
+    );
+    const over = await t.gql(ADD_RULES, { inputs: [gusts, thunderstorm, frost] }, { token });
+    expect(over.errors?.map((error) => [error.message, error.extensions])).toEqual([
+      [`You can have up to ${MAX_RULES} alert rules`, { code: "BAD_USER_INPUT", field: "inputs" }],
+    ]);
+    expect(await names()).toEqual(most.map((input) => input.name));
+    const added = await t.gql(ADD_RULES, { inputs: [gusts, thunderstorm] }, { token });
+    expect(added.data!.addAlertRules).toEqual([
+      { id: expect.any(String), name: "Strong gusts", starter: "GUSTS" },
+      { id: expect.any(String), name: "Thunderstorm", starter: "THUNDERSTORM" },
+    ]);
+    expect(await names()).toEqual([...most.map((input) => input.name), "Strong gusts", "Thunderstorm"]);
+    expect((await t.gql(SAVE, { input: heat }, { token })).errors?.map((error) => error.extensions?.code)).toEqual(["BAD_USER_INPUT"]);
+    expect((await t.gql(ADD_RULES, { inputs: [] }, { token })).data!.addAlertRules).toEqual([]);
+  });
+
+  it("are new together: a pass right after the call, or one while it writes, tells what they find ahead in one summary", async () => {
+    let writing = false;
+    let during: Promise<unknown> | null = null;
+    const t = await api({
+      now: () => new Date(START * 1000),
+      // A pass started as the call writes its rules: it reads none of them (the transaction is open) or, waiting for
+      // the connection, all of them.
+      onStatement: (sql) => {
+        if (writing && !during && /^insert into "alert_rules"/.test(sql)) during = t.api.services.alerts.evaluateAll();
+      },
+    });
+    t.fake.setScenario(weekend);
+    const places = ["paris", "london", "berlin"];
+    const chosen = STARTER_INPUTS.filter((input) => ["GUSTS", "THUNDERSTORM", "FROST"].includes(input.starter!));
+    const titles = async (token: string) => (await t.gql(INBOX, {}, { token })).data!.messages.edges.map((message) => message.title);
+
+    const after = await readerWithPlaces(t, places);
+    expect((await t.gql(ADD_RULES, { inputs: chosen }, { token: after.token })).errors).toBeUndefined();
+    await t.api.services.alerts.evaluateAll();
+    expect(await titles(after.token)).toEqual(["Your new rules: 3 things ahead"]);
+
+    const meanwhile = await readerWithPlaces(t, places);
+    writing = true;
+    expect((await t.gql(ADD_RULES, { inputs: chosen }, { token: meanwhile.token })).errors).toBeUndefined();
+    expect(during).not.toBeNull();
+    await during;
+    await t.api.services.alerts.evaluateAll();
+    expect(await titles(meanwhile.token)).toEqual(["Your new rules: 3 things ahead"]);
+    expect(await titles(after.token)).toEqual(["Your new rules: 3 things ahead"]);
+  });
+});
+
 describe("the starter rules on five places", () => {
   it("tell what is ahead in one summary when they go on, then only what is new: one message per rule for a later window, naming its places", async () => {
     let now = START * 1000;
@@ -53,11 +184,8 @@ describe("the starter rules on five places", () => {
       const found = await t.gql(SEARCH, { query }, { token });
       expect((await t.gql(ADD_PLACE, { id: found.data!.searchLocations[0]!.id }, { token })).errors).toBeUndefined();
     }
-    // Every starter rule, as the home screen's list makes them.
-    for (const { key } of STARTER_RULES) {
-      const saved = await t.gql(SAVE, { input: starterRuleInput(key, enUS.starterRules.names[key]) }, { token });
-      expect(saved.errors).toBeUndefined();
-    }
+    // Every starter rule, as the home screen's list makes them: in one call.
+    expect((await t.gql(ADD_RULES, { inputs: STARTER_INPUTS }, { token })).errors).toBeUndefined();
     const inbox = async () => (await t.gql(INBOX, {}, { token })).data!.messages.edges;
 
     // Passes every 5 minutes for 24 hours, two each (as two instances would).

@@ -1195,6 +1195,16 @@ export type TestSharedMessageIdsSubscriptionVariables = Exact<{
 
 export type TestSharedMessageIdsSubscription = { messageReceived: { id: string } };
 
+export type TestStarterAddRulesMutationVariables = Exact<{
+  inputs: Array<AlertRuleInput> | AlertRuleInput;
+}>;
+
+export type TestStarterAddRulesMutation = { addAlertRules: Array<{ id: string; name: string; starter: StarterRule | null }> };
+
+export type TestStarterRuleNamesQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestStarterRuleNamesQuery = { alertRules: Array<{ name: string }> };
+
 export type TestUndoInboxQueryVariables = Exact<{ [key: string]: never }>;
 
 export type TestUndoInboxQuery = {
@@ -2919,6 +2929,22 @@ export const TestSharedMessageIdsDocument = gql`
     }
   }
 ` as unknown as DocumentNode<TestSharedMessageIdsSubscription, TestSharedMessageIdsSubscriptionVariables>;
+export const TestStarterAddRulesDocument = gql`
+  mutation TestStarterAddRules($inputs: [AlertRuleInput!]!) {
+    addAlertRules(inputs: $inputs) {
+      id
+      name
+      starter
+    }
+  }
+` as unknown as DocumentNode<TestStarterAddRulesMutation, TestStarterAddRulesMutationVariables>;
+export const TestStarterRuleNamesDocument = gql`
+  query TestStarterRuleNames {
+    alertRules {
+      name
+    }
+  }
+` as unknown as DocumentNode<TestStarterRuleNamesQuery, TestStarterRuleNamesQueryVariables>;
 export const TestUndoInboxDocument = gql`
   query TestUndoInbox {
     messages(first: 50) {

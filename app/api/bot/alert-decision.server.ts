@@ -1,3 +1,4 @@
+import { rulesSummaryBody } from "../../shared/rules-summary";
 import type { AlertEpisodeTable, AlertStateTable } from "../db/tables";
 import { coordinateKey } from "../weather/forecast";
 import { planEpisodes, type EpisodePlan, type Match } from "./alert-evaluator";
@@ -120,7 +121,7 @@ function summaryOf(decisions: Decision[]): Decision {
     userId: settings.user_id,
     kind: "ALERT",
     title: botTexts(settings.language)("alert.summaryTitle", { count: alerts.length }),
-    body: alerts.map((alert) => alert.body).join("\n"),
+    body: rulesSummaryBody(alerts.map((alert) => alert.body)),
     urgent: alerts.some((alert) => alert.urgent),
     placeId: alerts[0]!.placeId,
     dedupeKey: alerts.map((alert) => alert.dedupeKey).sort()[0]!,

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import type * as z from "zod/mini";
 import { CONDITIONS, WEEKDAYS } from "../../shared/enum-values";
 import type { AlertState, Condition, StarterRule } from "../../shared/schema-enums.generated";
 import type { Match } from "../bot/alert-evaluator";
@@ -8,8 +9,10 @@ import { isStarterName, ruleName } from "../bot/starter-names.server";
 import { requireUserId, type ApiContext } from "../context.server";
 import type { AlertRuleTable, PlaceTable } from "../db/tables";
 import { lockUser } from "../db/user-lock.server";
+import { timeOrderedId } from "../db/ids.server";
 import { badInput, notFound } from "../errors.server";
-import { parseInput } from "../input.server";
+import { invalidInput, parseInput } from "../input.server";
+import { checkInput, type InputIssue } from "../../shared/inputs/issues";
 import { alertRuleInput } from "../../shared/inputs/alert-rule";
 import { latestTrigger } from "../loaders.server";
 import { cacheable, cacheableFields, validUntil } from "../result-cache.server";
@@ -19,8 +22,44 @@ export const MAX_RULES = 50;
 
 /** Checks an input and turns it into a row (without ids and times). */
 async function ruleFromInput(context: ApiContext, userId: string, given: AlertRuleInput) {
+  const fields = ruleFields(given, parseInput(alertRuleInput, given));
+  await checkOwnPlaces(context, userId, [fields.place_id]);
+  return fields;
+}
+
+/**
+ * Checks every input before any is turned into a row: a batch is saved whole or not at all, and its error names
+ * each issue of each input (`inputs.<index>.<field>`), so a client can tell which rule it was.
+ */
+async function rulesFromInputs(context: ApiContext, userId: string, inputs: readonly AlertRuleInput[]) {
+  const issues: InputIssue[] = [];
+  const parsed = inputs.map((given, index) => {
+    const result = checkInput(alertRuleInput, given);
+    if (result.ok) return result.value;
+    issues.push(
+      ...result.issues.map((issue) => ({ ...issue, field: ["inputs", index, issue.field].filter((part) => part !== "").join(".") })),
+    );
+    return null;
+  });
+  if (issues.length > 0) throw invalidInput(issues);
+  const rows = inputs.map((given, index) => ruleFields(given, parsed[index]!));
+  const placeIds = rows.map((row) => row.place_id);
+  await checkOwnPlaces(context, userId, placeIds);
+  return rows;
+}
+
+/** The places named are the user's own (NOT_FOUND otherwise), read in one statement. */
+async function checkOwnPlaces(context: ApiContext, userId: string, placeIds: ReadonlyArray<string | null>) {
+  const wanted = [...new Set(placeIds.filter((id): id is string => id !== null))];
+  if (wanted.length === 0) return;
+  const owned = await context.db.selectFrom("places").select("id").where("id", "in", wanted).where("user_id", "=", userId).execute();
+  if (owned.length !== wanted.length) throw notFound("Place");
+}
+
+/** A checked input's row fields (without ids and times). */
+function ruleFields(given: AlertRuleInput, checked: z.output<typeof alertRuleInput>) {
   // The shared schema's reading (a trimmed name) over what GraphQL typed.
-  const input = { ...given, ...parseInput(alertRuleInput, given) };
+  const input = { ...given, ...checked };
   const name = input.name;
   let threshold: number | null = null;
   let conditions: string | null = null;
@@ -33,15 +72,6 @@ async function ruleFromInput(context: ApiContext, userId: string, given: AlertRu
   const lookahead = input.lookaheadHours ?? 24;
   const cooldown = input.cooldownHours ?? 6;
   const days = input.activeDays ?? [...WEEKDAYS];
-  if (input.placeId) {
-    const owned = await context.db
-      .selectFrom("places")
-      .select("id")
-      .where("id", "=", input.placeId)
-      .where("user_id", "=", userId)
-      .executeTakeFirst();
-    if (!owned) throw notFound("Place");
-  }
   return {
     name,
     enabled: input.enabled === false ? 0 : 1,
@@ -72,6 +102,19 @@ function matchView(prefix: string, match: Match & { place: PlaceTable }) {
     peakAt: iso(match.peakAt),
     peakValue: match.peakValue,
   };
+}
+
+/**
+ * New rules in one transaction, within the limit counted for all of them at once: an engine pass reads all of them
+ * or none (so they are new in the same pass and told in one summary), and a batch never stops half-way.
+ */
+async function insertRules(context: ApiContext, userId: string, rows: AlertRuleTable[], field?: string) {
+  await context.db.transaction().execute(async (trx) => {
+    await lockUser(trx, userId);
+    const existing = await trx.selectFrom("alert_rules").select("id").where("user_id", "=", userId).execute();
+    if (existing.length + rows.length > MAX_RULES) throw badInput(`You can have up to ${MAX_RULES} alert rules`, field);
+    await trx.insertInto("alert_rules").values(rows).execute();
+  });
 }
 
 async function ownRule(context: ApiContext, userId: string, id: string) {
@@ -178,13 +221,26 @@ export const alertRulesResolvers: Resolvers = {
         created_at: context.now().toISOString(),
         watched_since: null,
       };
-      await context.db.transaction().execute(async (trx) => {
-        await lockUser(trx, userId);
-        const count = await trx.selectFrom("alert_rules").select("id").where("user_id", "=", userId).execute();
-        if (count.length >= MAX_RULES) throw badInput(`You can have up to ${MAX_RULES} alert rules`);
-        await trx.insertInto("alert_rules").values(row).execute();
-      });
+      await insertRules(context, userId, [row]);
       return row;
+    },
+    async addAlertRules(_, { inputs }, context) {
+      const userId = requireUserId(context);
+      if (inputs.length > MAX_RULES) throw badInput(`You can have up to ${MAX_RULES} alert rules`, "inputs");
+      const fields = await rulesFromInputs(context, userId, inputs);
+      const createdAt = context.now().toISOString();
+      // Made in the same instant, the rules list in id order (alertRules, the engine's passes): time-ordered ids
+      // keep the order given.
+      const rows: AlertRuleTable[] = fields.map((row) => ({
+        ...row,
+        id: timeOrderedId(),
+        user_id: userId,
+        snoozed_until: null,
+        created_at: createdAt,
+        watched_since: null,
+      }));
+      if (rows.length > 0) await insertRules(context, userId, rows, "inputs");
+      return rows;
     },
     async snoozeAlertRule(_, args, context) {
       const userId = requireUserId(context);

@@ -166,6 +166,11 @@ export type Mutation = {
   /** Writes the briefing as of now to the inbox, whatever its schedule. */
   sendBriefingNow: Message;
   saveAlertRule: AlertRule;
+  /**
+   * New rules, all of them or none (one bad input: an error and nothing saved), in the order given. Rules made in one
+   * call are new together: the bot's next pass tells what they find ahead in one message.
+   */
+  addAlertRules: Array<AlertRule>;
   /** Silences the rule until the given time (none: 24 hours). */
   snoozeAlertRule: AlertRule;
   /** Ends a snooze: the rule watches again from its next pass, and tells what is ahead that it has not told. */
@@ -249,6 +254,10 @@ export type MutationSendBriefingNowArgs = {
 export type MutationSaveAlertRuleArgs = {
   id?: InputMaybe<Scalars["ID"]["input"]>;
   input: AlertRuleInput;
+};
+
+export type MutationAddAlertRulesArgs = {
+  inputs: Array<AlertRuleInput>;
 };
 
 export type MutationSnoozeAlertRuleArgs = {
@@ -1109,6 +1118,7 @@ export type MutationResolvers<
   restoreBriefing?: Resolver<ResolversTypes["Briefing"], ParentType, ContextType, RequireFields<MutationRestoreBriefingArgs, "id">>;
   sendBriefingNow?: Resolver<ResolversTypes["Message"], ParentType, ContextType, RequireFields<MutationSendBriefingNowArgs, "id">>;
   saveAlertRule?: Resolver<ResolversTypes["AlertRule"], ParentType, ContextType, RequireFields<MutationSaveAlertRuleArgs, "input">>;
+  addAlertRules?: Resolver<Array<ResolversTypes["AlertRule"]>, ParentType, ContextType, RequireFields<MutationAddAlertRulesArgs, "inputs">>;
   snoozeAlertRule?: Resolver<ResolversTypes["AlertRule"], ParentType, ContextType, RequireFields<MutationSnoozeAlertRuleArgs, "id">>;
   resumeAlertRule?: Resolver<ResolversTypes["AlertRule"], ParentType, ContextType, RequireFields<MutationResumeAlertRuleArgs, "id">>;
   deleteAlertRule?: Resolver<ResolversTypes["ID"], ParentType, ContextType, RequireFields<MutationDeleteAlertRuleArgs, "id">>;

@@ -185,6 +185,12 @@ export const typeDefs = /* GraphQL */ `
     saveAlertRule(id: ID, input: AlertRuleInput!): AlertRule!
 
     """
+    New rules, all of them or none (one bad input: an error and nothing saved), in the order given. Rules made in one
+    call are new together: the bot's next pass tells what they find ahead in one message.
+    """
+    addAlertRules(inputs: [AlertRuleInput!]!): [AlertRule!]!
+
+    """
     Silences the rule until the given time (none: 24 hours).
     """
     snoozeAlertRule(id: ID!, until: DateTime): AlertRule!

@@ -19,6 +19,7 @@ import { showToast } from "~/lib/toast/toast-store";
 import { showUndoToast } from "~/lib/toast/undo-toast";
 import { useBotTexts } from "~/lib/i18n/bot-texts";
 import { wordsContentVersion } from "~/shared/message-content";
+import { rulesSummaryLines } from "~/shared/rules-summary";
 import { wordMessage, type MessageReader, type MessageTexts } from "~/shared/message-wording";
 import { dateTimeFormat } from "~/shared/units";
 
@@ -45,6 +46,7 @@ function wordsOf(message: MessageFields, { texts, reader }: Formatting) {
 function MessageItem({ message, time, formatting }: { message: MessageFields; time: Intl.DateTimeFormat; formatting: Formatting }) {
   const { t } = useTranslation();
   const { title, body } = wordsOf(message, formatting);
+  const lines = rulesSummaryLines(message.kind, body);
   const [, markRead] = useMutation(MARK_READ_MUTATION);
   const [, deleteMessage] = useMutation(DELETE_MESSAGE_MUTATION);
   const [, restoreMessage] = useMutation(RESTORE_MESSAGE_MUTATION);
@@ -63,7 +65,16 @@ function MessageItem({ message, time, formatting }: { message: MessageFields; ti
         <time dateTime={message.createdAt} className="text-xs text-muted">
           {time.format(new Date(message.createdAt))}
         </time>
-        <p className="mt-1 whitespace-pre-line text-sm">{body}</p>
+        {lines ? (
+          // Markers and a gap tell where one wrapped line ends; a list is announced as one, with its length.
+          <ul className="mt-1 list-disc space-y-1 ps-5 text-sm marker:text-muted">
+            {lines.map((line, index) => (
+              <li key={index}>{line}</li>
+            ))}
+          </ul>
+        ) : (
+          <p className="mt-1 whitespace-pre-line text-sm">{body}</p>
+        )}
       </div>
       <div className="flex shrink-0 items-start">
         {unread ? (

@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 import { useMutation } from "urql";
 import { thresholdSummary } from "~/lib/alert-rule-summary";
 import { useDisplaySettings } from "~/lib/display-settings";
-import { SAVE_ALERT_RULE_MUTATION } from "~/lib/graphql/later-documents";
+import { ADD_ALERT_RULES_MUTATION } from "~/lib/graphql/later-documents";
 import { FieldError, OverlayHeader } from "~/components/ui/form-parts";
 import type { OverlayProps } from "~/lib/overlays/registry";
 import { STARTER_RULES, starterRuleInput, type StarterRuleKey } from "~/lib/starter-rules";
@@ -15,7 +15,7 @@ export default function StarterRulesOverlay({ close }: OverlayProps) {
   const settings = useDisplaySettings();
   const [chosen, setChosen] = useState<StarterRuleKey[]>(STARTER_RULES.filter((entry) => entry.checked).map((entry) => entry.key));
   const [error, setError] = useState<string | null>(null);
-  const [{ fetching }, saveRule] = useMutation(SAVE_ALERT_RULE_MUTATION);
+  const [{ fetching }, addRules] = useMutation(ADD_ALERT_RULES_MUTATION);
 
   function describe(entry: (typeof STARTER_RULES)[number]): string {
     const { rule } = entry;
@@ -26,13 +26,16 @@ export default function StarterRulesOverlay({ close }: OverlayProps) {
   async function submit(event: FormEvent) {
     event.preventDefault();
     if (chosen.length === 0) return setError(t("starterRules.none"));
-    let added = 0;
-    // One after another: the cached list grows in the order shown.
-    for (const key of chosen) {
-      const result = await saveRule({ input: starterRuleInput(key, t(`starterRules.names.${key}`)) });
-      if (!result.error) added++;
-    }
-    if (added > 0) showToast({ title: t("starterRules.added", { count: added }), variant: "success" });
+    // One mutation for all of them: saved one by one, an engine pass between two saves would find some of them new
+    // and the rest a pass later, and tell what is ahead in two summaries instead of one (issue 32). In the order
+    // shown, which the rule list keeps.
+    const inputs = STARTER_RULES.filter((entry) => chosen.includes(entry.key)).map((entry) =>
+      starterRuleInput(entry.key, t(`starterRules.names.${entry.key}`)),
+    );
+    const result = await addRules({ inputs });
+    // Nothing was saved: the choice stays open to try again (the failure has its own toast).
+    if (result.error || !result.data) return;
+    showToast({ title: t("starterRules.added", { count: result.data.addAlertRules.length }), variant: "success" });
     close();
   }
 

@@ -213,6 +213,9 @@ export function createCacheUpdates(): UpdatesConfig {
       // Back in the order the server keeps.
       restoreBriefing: (_result, _args, cache) => cache.invalidate("Query", "briefings"),
       saveAlertRule: (result, _args, cache) => append(cache, field<Keyed>(result, "saveAlertRule")),
+      addAlertRules: (result, _args, cache) => {
+        for (const rule of field<Keyed[] | null>(result, "addAlertRules") ?? []) append(cache, rule);
+      },
       deleteAlertRule: (result, _args, cache) => remove(cache, "AlertRule", field<string>(result, "deleteAlertRule")),
       restoreMessage: (result, _args, cache) => restoreMessage(cache, field<Keyed & { readAt?: string | null }>(result, "restoreMessage")),
       deleteMessage: (result, _args, cache) => {

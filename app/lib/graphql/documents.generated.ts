@@ -1223,6 +1223,33 @@ export type SaveAlertRuleMutation = {
   };
 };
 
+export type AddAlertRulesMutationVariables = Exact<{
+  inputs: Array<AlertRuleInput> | AlertRuleInput;
+}>;
+
+export type AddAlertRulesMutation = {
+  addAlertRules: Array<{
+    id: string;
+    name: string;
+    starter: StarterRule | null;
+    enabled: boolean;
+    metric: AlertMetric;
+    comparator: Comparator;
+    threshold: number | null;
+    conditions: Array<Condition> | null;
+    lookaheadHours: number;
+    urgent: boolean;
+    notifyAllClear: boolean;
+    cooldownHours: number;
+    activeDays: Array<Weekday>;
+    activeFrom: string | null;
+    activeTo: string | null;
+    state: AlertState;
+    snoozedUntil: string | null;
+    place: { id: string; label: string } | null;
+  }>;
+};
+
 export type SnoozeAlertRuleMutationVariables = Exact<{
   id: string | number;
   until?: string | null | undefined;

@@ -232,6 +232,14 @@ export const SaveAlertRuleDocument = /*#__PURE__*/ gql`
   }
   ${AlertRuleFieldsFragmentDoc}
 ` as unknown as DocumentNode<Types.SaveAlertRuleMutation, Types.SaveAlertRuleMutationVariables>;
+export const AddAlertRulesDocument = /*#__PURE__*/ gql`
+  mutation AddAlertRules($inputs: [AlertRuleInput!]!) {
+    addAlertRules(inputs: $inputs) {
+      ...AlertRuleFields
+    }
+  }
+  ${AlertRuleFieldsFragmentDoc}
+` as unknown as DocumentNode<Types.AddAlertRulesMutation, Types.AddAlertRulesMutationVariables>;
 export const SnoozeAlertRuleDocument = /*#__PURE__*/ gql`
   mutation SnoozeAlertRule($id: ID!, $until: DateTime) {
     snoozeAlertRule(id: $id, until: $until) {
