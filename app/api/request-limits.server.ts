@@ -25,7 +25,7 @@ export type RequestLimitConfig = { requestsPerMinute: number; mutationsPerMinute
 
 export type LimitVerdict = { limited: false } | { limited: true; retryAfterSeconds: number };
 
-const WINDOW_MS = 60_000;
+export const WINDOW_MS = 60_000;
 const SYNC_EVERY_MS = 1_000;
 /** Addresses per statement when reading the sums back. */
 const KEYS_PER_READ = 500;

@@ -10,6 +10,7 @@ import { RestorePlaceDocument } from "~/lib/graphql/later-documents.generated";
 import { reportGraphQLError } from "~/lib/graphql/install-browser";
 import { toastStore } from "~/lib/toast/toast-store";
 import { startTestApi, type TestApi } from "../support/api-server";
+import { untilCountingMinuteHasLeft } from "../support/counting-minute";
 import { TestRequestLimitsLogOutDocument as LOG_OUT, TestRequestLimitsTypenameDocument as TYPENAME } from "../support/documents.generated";
 
 type Answer = { status: number; retryAfter: string | null; errors?: Array<{ message: string; extensions?: Record<string, unknown> }> };
@@ -37,6 +38,7 @@ afterEach(async () => {
 describe("the general request limits per client address", () => {
   it("over the request limit, /graphql answers 429 with Retry-After and RATE_LIMITED; other addresses go on", async () => {
     api = await startTestApi({ requestLimits: { requestsPerMinute: 5, mutationsPerMinute: 0 } });
+    await untilCountingMinuteHasLeft();
     for (let i = 0; i < 5; i++) expect((await post(api, TYPENAME)).status).toBe(200);
     const refused = await post(api, TYPENAME);
     expect(refused.status).toBe(429);
@@ -45,10 +47,11 @@ describe("the general request limits per client address", () => {
     expect(refused.errors?.[0]?.extensions).toEqual({ code: "RATE_LIMITED", retryAfterSeconds: Number(refused.retryAfter) });
     expect(refused.errors?.[0]?.message).toBe(`Too many requests; try again in ${refused.retryAfter} seconds`);
     expect((await post(api, TYPENAME, "203.0.113.9")).status).toBe(200);
-  });
+  }, 120_000);
 
   it("mutations have a stricter limit of their own, over HTTP and over WebSocket; queries still go", async () => {
     api = await startTestApi({ requestLimits: { requestsPerMinute: 100, mutationsPerMinute: 2 } });
+    await untilCountingMinuteHasLeft();
     for (let i = 0; i < 2; i++) {
       const answer = await post(api, LOG_OUT);
       expect(answer.errors?.map((error) => error.extensions?.code) ?? []).not.toContain("RATE_LIMITED");
@@ -80,10 +83,11 @@ describe("the general request limits per client address", () => {
     } finally {
       await client.dispose();
     }
-  });
+  }, 120_000);
 
   it("a refused mutation becomes a toast in the person's language", async () => {
     api = await startTestApi({ requestLimits: { requestsPerMinute: 100, mutationsPerMinute: 1 } });
+    await untilCountingMinuteHasLeft();
     // The browser's client sends from loopback, the test server's own address for it.
     await post(api, LOG_OUT, "127.0.0.1");
     await i18next.init({ lng: "de-DE", resources: { "de-DE": { common: de } }, defaultNS: "common", initAsync: false });
@@ -94,5 +98,5 @@ describe("the general request limits per client address", () => {
     const toast = toastStore.all().find((shown) => shown.id === "graphql-error:errors.rateLimited");
     expect(toast?.title).toBe(de.errors.rateLimited);
     expect(warned).toHaveBeenCalledWith(expect.stringContaining("RestorePlace failed: "));
-  });
+  }, 120_000);
 });
