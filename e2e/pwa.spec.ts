@@ -259,7 +259,9 @@ test("the push switch explains why the browser refuses", async ({ page, context,
   );
   await expect(toggle).not.toBeChecked();
 
-  // Allowed, but this machine has no push service to subscribe with: the browser's reason is shown.
+  // Allowed, but this machine has no push service to subscribe with: the browser's reason is shown. Only once the
+  // service worker is active: before, the switch rightly says the offline app is still starting (a busy machine).
+  await page.waitForFunction(async () => (await navigator.serviceWorker.getRegistration("/"))?.active != null, null, { timeout: 15_000 });
   await context.grantPermissions(["notifications"], { origin: baseURL! });
   await toggle.click();
   await expect(page.getByTestId("push-problem")).toContainText("Push notifications could not be changed:");
