@@ -102,6 +102,11 @@ const config: CodegenConfig = {
       documents: "app/lib/account.graphql",
       ...typedDocuments,
     },
+    // The account-security forms' operations and the export's (server only, as the account forms').
+    "app/lib/account-security-documents.generated.ts": {
+      documents: "app/lib/account-security.graphql",
+      ...typedDocuments,
+    },
     // The operations integration tests read results of (their own selections, beside each test).
     "tests/support/documents.generated.ts": { documents: operationsUnder("tests"), ...typedDocuments },
     // The operations the e2e helpers send to set accounts up (e2e/support/graphql.graphql).
