@@ -16,7 +16,7 @@ import { ManagePlaces } from "~/components/settings/manage-places";
 import { PreferencesForm } from "~/components/settings/preferences-form";
 import { currentUser, handleAccountIntent } from "~/server/account.server";
 import { handleAccountSecurityIntent } from "~/server/account-security.server";
-import { isAccountSecurityIntent } from "~/lib/forms/account-security-form";
+import { isAccountSecurityIntent, keepsSession } from "~/lib/forms/account-security-form";
 import { offlineAccountAction } from "~/lib/account-offline";
 import { getBrowserGraphQL } from "~/lib/graphql/browser-client";
 import { clientLoadQuery } from "~/lib/graphql/browser-load";
@@ -80,18 +80,24 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 /**
- * Logging in or out changes whose data the page may show: the browser drops its cache and
- * WebSocket before the pages after it load. Offline, none of it can happen: the form says
- * so instead of failing with a network error.
+ * Logging in or out (or deleting the account) changes whose data the page may show: the browser drops its cache and
+ * WebSocket before the pages after it load. The account-security forms that keep this session only read the sessions
+ * again. Offline, none of it can happen: the form says so instead of failing with a network error.
  */
 export async function clientAction({ serverAction, request }: Route.ClientActionArgs) {
   if (!navigator.onLine) return offlineAccountAction(await request.formData());
+  const intent = (await request.clone().formData()).get("intent");
   try {
     return await serverAction();
   } catch (thrown) {
     if (thrown instanceof Response && thrown.status >= 300 && thrown.status < 400) {
-      getBrowserGraphQL().reset();
-      await replaceOfflinePages();
+      if (keepsSession(intent)) {
+        // Still this session: only where the account is signed in has changed.
+        await getBrowserGraphQL().current().query(ACCOUNT_SESSIONS_QUERY, {}, { requestPolicy: "network-only" }).toPromise();
+      } else {
+        getBrowserGraphQL().reset();
+        await replaceOfflinePages();
+      }
     }
     throw thrown;
   }

@@ -13,3 +13,8 @@ export type AccountSecurityIntent = (typeof ACCOUNT_SECURITY_INTENTS)[number];
 export function isAccountSecurityIntent(intent: unknown): intent is AccountSecurityIntent {
   return (ACCOUNT_SECURITY_INTENTS as readonly unknown[]).includes(intent);
 }
+
+/** The intents after which the browser stays signed in with the same session (its cache stays; what they changed is read again). */
+export function keepsSession(intent: unknown): boolean {
+  return intent === "changePassword" || intent === "endSession" || intent === "endOtherSessions";
+}
