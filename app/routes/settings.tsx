@@ -16,7 +16,8 @@ import { ManagePlaces } from "~/components/settings/manage-places";
 import { PreferencesForm } from "~/components/settings/preferences-form";
 import { currentUser, handleAccountIntent } from "~/server/account.server";
 import { handleAccountSecurityIntent } from "~/server/account-security.server";
-import { isAccountSecurityIntent, keepsSession } from "~/lib/forms/account-security-form";
+import { isAccountSecurityIntent } from "~/lib/forms/account-security-form";
+import { refreshSessionsAfter } from "~/lib/account-sessions";
 import { offlineAccountAction } from "~/lib/account-offline";
 import { getBrowserGraphQL } from "~/lib/graphql/browser-client";
 import { clientLoadQuery } from "~/lib/graphql/browser-load";
@@ -91,10 +92,8 @@ export async function clientAction({ serverAction, request }: Route.ClientAction
     return await serverAction();
   } catch (thrown) {
     if (thrown instanceof Response && thrown.status >= 300 && thrown.status < 400) {
-      if (keepsSession(intent)) {
-        // Still this session: only where the account is signed in has changed.
-        await getBrowserGraphQL().current().query(ACCOUNT_SESSIONS_QUERY, {}, { requestPolicy: "network-only" }).toPromise();
-      } else {
+      // Still this session: only where the account is signed in has changed.
+      if (!(await refreshSessionsAfter(intent))) {
         getBrowserGraphQL().reset();
         await replaceOfflinePages();
       }
