@@ -253,6 +253,25 @@ test.describe("account security", () => {
     });
   });
 
+  test("speaks the page's language: German headings, buttons and problems", async ({ browser, baseURL, request }) => {
+    const account = await accountWithPlace(request, baseURL!, "Sprachhafen");
+    const context = await browser.newContext({ baseURL, javaScriptEnabled: false, locale: "de-DE" });
+    await signInBrowser(context, baseURL!, account.token);
+    const page = await context.newPage();
+    await page.goto("/settings");
+    for (const heading of ["Passwort ändern", "Wo du angemeldet bist", "Deine Daten", "Konto löschen"]) {
+      await expect(page.getByRole("heading", { name: heading, level: 3 })).toBeVisible();
+    }
+    await expect(page.getByRole("link", { name: "Meine Daten herunterladen" })).toBeVisible();
+    await page.getByLabel("Aktuelles Passwort").fill("nicht das Passwort");
+    await page.getByLabel("Neues Passwort").fill(NEW_PASSWORD);
+    await page.getByRole("button", { name: "Passwort ändern" }).click();
+    await expect(page.getByText("Das ist nicht dein aktuelles Passwort.")).toBeVisible();
+    await page.getByRole("button", { name: "Mein Konto löschen" }).click();
+    await expect(page.getByText("Gib dein Passwort ein.")).toBeVisible();
+    await context.close();
+  });
+
   for (const mode of ["light", "dark"] as const) {
     test(`the account's screens have no serious or critical accessibility violations (${mode})`, async ({
       page,
