@@ -46,7 +46,7 @@ const screenOperations = ["app/lib/graphql/documents.graphql", LATER_DOCUMENTS].
 const config: CodegenConfig = {
   // The areas' SDL as one text, in this order: files given apart load in parallel and merge in whatever order they
   // arrive, and the generated files would change from run to run.
-  schema: ["scalars", "account", "places", "weather", "messages", "briefings", "alert-rules", "push", "warnings"]
+  schema: ["scalars", "account", "account-security", "places", "weather", "messages", "briefings", "alert-rules", "push", "warnings"]
     .map((area) => readFileSync(`app/api/schema/${area}.graphql`, "utf8"))
     .join("\n"),
   // Enum values stay in the order the SDL gives them: the UI lists them so.
@@ -66,6 +66,7 @@ const config: CodegenConfig = {
         mappers: Object.fromEntries(
           ["User", "Settings", "Place", "Location", "Message", "Briefing", "AlertRule", "Weather", "CurrentConditions"]
             .concat(["HourlyForecast", "DailyForecast", "AirQuality", "PlaceWarnings", "OfficialWarning"])
+            .concat(["AccountSession", "PushEndpoint"])
             .map((type) => [type, `./mappers#${type}Mapper`]),
         ),
       },
@@ -99,6 +100,11 @@ const config: CodegenConfig = {
     // The account forms' operations (server only: they stay out of the browser's bundle).
     "app/lib/account-documents.generated.ts": {
       documents: "app/lib/account.graphql",
+      ...typedDocuments,
+    },
+    // The account-security forms' operations and the export's (server only, as the account forms').
+    "app/lib/account-security-documents.generated.ts": {
+      documents: "app/lib/account-security.graphql",
       ...typedDocuments,
     },
     // The operations integration tests read results of (their own selections, beside each test).

@@ -17,4 +17,5 @@ export default [
   ]),
   route("resources/theme", "routes/resources/theme.ts"),
   route("resources/locale", "routes/resources/locale.ts"),
+  route("resources/account-export", "routes/resources/account-export.ts"),
 ] satisfies RouteConfig;

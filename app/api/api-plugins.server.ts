@@ -10,6 +10,7 @@ import { useOperationObserver } from "./operation-observer.server";
 import { tooManyRequests, type RequestLimits } from "./request-limits.server";
 import { useRequestRefusals } from "./request-refusals.server";
 import { useResultCache } from "./result-cache.server";
+import type { UserCaches } from "./user-caches.server";
 import type { YogaContext } from "./request-context.server";
 
 const LIMITS = { maxDepth: 10, maxAliases: 15, maxTokens: 2000 };
@@ -69,17 +70,22 @@ export type PluginDeps = {
   changes: ChangeTracker;
   requestLimits: RequestLimits;
   maxAnswerChars: number;
+  /** The result cache joins them: a deleted account's answers are dropped from memory. */
+  userCaches: UserCaches;
 };
 
 /** The API's envelop plugins, in the order their hooks must run. */
-export function apiPlugins({ production, fillContext, metrics, reported, changes, requestLimits, maxAnswerChars }: PluginDeps): Plugin[] {
+export function apiPlugins(deps: PluginDeps): Plugin[] {
+  const { production, fillContext, metrics, reported, changes, requestLimits, maxAnswerChars } = deps;
+  const resultCache = useResultCache(changes, undefined, metrics);
+  deps.userCaches.add(resultCache);
   return [
     // Builds the context, before any other plugin's hooks read it.
     { onContextBuilding: ({ context }) => fillContext(context as unknown as YogaContext) } satisfies Plugin,
     // Before the result cache: a cached answer is logged and measured too.
     useOperationObserver(metrics, reported),
     // First: an answer cached from before skips the rest of execution, compiling included.
-    useResultCache(changes, undefined, metrics),
+    resultCache,
     useMutationLimit(requestLimits),
     useJitForRepeatedOperations(),
     EnvelopArmorPlugin({

@@ -1,7 +1,9 @@
 import type { HashSlots } from "./auth/hash-slots.server";
 import type { PasswordHashCost } from "./auth/password.server";
 import type { LoginGuard } from "./auth/login-guard.server";
+import type { LastSeen } from "./auth/last-seen.server";
 import type { SessionEnds } from "./auth/session-ends.server";
+import type { SessionLookup } from "./auth/sessions.server";
 import type { RateLimits, WindowRule } from "./auth/rate-limit.server";
 import type { AlertService } from "./bot/alerts.server";
 import type { BriefingService } from "./bot/briefings.server";
@@ -17,6 +19,7 @@ import type { ApiMetrics } from "./metrics.server";
 import type { RequestReads, ResultHints } from "./result-cache.server";
 import type { PlaceTable } from "./db/tables";
 import type { UserMapper } from "./schema/mappers";
+import type { UserCaches } from "./user-caches.server";
 import type { OfficialWarnings } from "./warnings/official-warnings.server";
 import type { AirQualityService } from "./weather/air-quality-service.server";
 import type { ForecastService } from "./weather/forecast-service.server";
@@ -45,6 +48,12 @@ export type ApiServices = {
   passwordHashCost: PasswordHashCost;
   /** Tells a session's subscriptions and sockets that it has ended. */
   sessionEnds: SessionEnds;
+  /** The session a token names, cached (every request asks). */
+  sessionLookup: SessionLookup;
+  /** Notes when each session was last used (the sessions list shows it). */
+  lastSeen: LastSeen;
+  /** Every cache in this process that holds users' data: a deleted account's is dropped from all of them. */
+  userCaches: UserCaches;
   /** Sliding-window limits counted in the database (log-ins, signed-out lookups). */
   rateLimits: RateLimits;
   inbox: Inbox;
@@ -70,6 +79,8 @@ export type ApiContext = ApiServices & {
   reads: RequestReads;
   session: { id: string; userId: string; expiresAt: string; user: UserMapper } | null;
   clientIp: string;
+  /** The User-Agent the request came with (a session opened by it is named by it in the sessions list). */
+  userAgent: string | null;
   /** The request's id, as its log lines carry it (the page's or /graphql's X-Request-Id, or a fresh one). */
   requestId: string;
   /** What this request's answer depends on, as its resolvers declare it (see useResultCache). */

@@ -15,6 +15,7 @@ import {
   type SelectionSetNode,
   type ValidationRule,
 } from "graphql";
+import { MAX_PUSH_ENDPOINTS_LISTED, MAX_SESSIONS_LISTED } from "./schema/account-security.server";
 import { MAX_BRIEFINGS } from "./schema/briefings.server";
 import { MAX_PAGE } from "./schema/messages.server";
 import { MAX_PLACES } from "./schema/places.server";
@@ -75,6 +76,8 @@ export const LIST_SIZES: Record<string, ListSize> = {
   // One language of the app each at most (message-content.ts keeps no more).
   "MessageWarning.texts": { max: 4 },
   "MessageWarning.places": { max: MAX_PLACES },
+  "User.sessions": { max: MAX_SESSIONS_LISTED },
+  "User.pushEndpoints": { max: MAX_PUSH_ENDPOINTS_LISTED },
 };
 
 /**

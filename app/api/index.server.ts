@@ -12,6 +12,7 @@ import { setApiLogger } from "./log.server";
 import { createOutageAnswer } from "./outage-answer.server";
 import { createContextFiller } from "./request-context.server";
 import { openServices } from "./services.server";
+import { followDeletedAccounts } from "./user-caches.server";
 import { createApiYoga } from "./yoga.server";
 
 /**
@@ -39,11 +40,14 @@ export async function createApi(config: ApiConfig) {
     changes,
     requestLimits,
     maxAnswerChars,
+    userCaches: services.userCaches,
   });
   const { engine, scheduler } = startEngine(config, services, dialect);
   const stopFollowing = inbox.follow();
   // It only ends listeners: no cached answer depends on what it reads.
   const stopFollowingSessions = followSessionEnds(changes.reads.exempt(db), services.sessionEnds);
+  // It only drops cached data: no cached answer depends on what it reads.
+  const stopFollowingDeletions = followDeletedAccounts(changes.reads.exempt(db), changes, services.userCaches);
 
   return {
     yoga,
@@ -62,9 +66,11 @@ export async function createApi(config: ApiConfig) {
     async close() {
       await stopFollowing();
       await stopFollowingSessions();
+      await stopFollowingDeletions();
       await scheduler?.stop();
       await deliveriesSettled();
       await rateLimits.settled();
+      await services.lastSeen.settled();
       await requestLimits.close();
       await forecasts.flushStores();
       await airQuality.flushStores();

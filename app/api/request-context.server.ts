@@ -1,6 +1,5 @@
 import { randomUUID } from "node:crypto";
 import { sessionTokenFromCookie } from "../shared/session-cookie";
-import { createSessionLookup } from "./auth/sessions.server";
 import type { ApiContext, ApiServices } from "./context.server";
 import type { ChangeTracker } from "./db/change-tracker.server";
 import type { Db } from "./db/database.server";
@@ -55,7 +54,6 @@ export function createContextFiller(
   changes: ChangeTracker,
   unavailable: OutageAnswer,
 ): (context: YogaContext) => Promise<void> {
-  const findSession = createSessionLookup(services.db, changes, services.now);
   const requestContext = inheritedContext(services, changes);
 
   async function buildContext(context: YogaContext): Promise<void> {
@@ -65,7 +63,8 @@ export function createContextFiller(
     // Every query of the request, its session's included, runs on its own Kysely, which logs what it reads.
     const reads = new RequestReads(changes);
     const token = bearerToken(context.request);
-    const session = token ? await findSession(token, reads) : null;
+    const session = token ? await services.sessionLookup.find(token, reads) : null;
+    if (session) services.lastSeen.seen(session.id);
     // One assign of a literal, then the prototype: V8 keeps a context's shape cheap to extend that way round.
     Object.assign(context, {
       reads,
@@ -78,6 +77,7 @@ export function createContextFiller(
           }
         : null,
       clientIp: context.clientIp ?? "unknown",
+      userAgent: context.request.headers.get("user-agent"),
       requestId: context.requestId ?? randomUUID(),
       resultHints: newResultHints(),
     } satisfies Omit<ApiContext, keyof ApiServices | "loaders">);

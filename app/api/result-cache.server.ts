@@ -3,6 +3,7 @@ import type { Plugin } from "graphql-yoga";
 import type { ChangeMark, ChangeTracker } from "./db/change-tracker.server";
 import { ReadLog } from "./db/read-log.server";
 import { noMetrics, type ApiMetrics } from "./metrics.server";
+import type { UserCache } from "./user-caches.server";
 
 /**
  * What one execution's answer depends on beyond the tables it read (those are logged from
@@ -81,6 +82,7 @@ export function uncacheableUnlessDeclared<T extends ResolverMap>(resolvers: T): 
 const RESULT_CACHE_MAX_CHARS = 16_000_000;
 
 type Entry = {
+  userId: string;
   text: string;
   mark: ChangeMark;
   tables: ReadonlySet<string>;
@@ -159,8 +161,10 @@ export function useResultCache(
   changes: ChangeTracker,
   maxChars = RESULT_CACHE_MAX_CHARS,
   metrics: ApiMetrics = noMetrics,
-): Plugin & { readonly size: number } {
+): Plugin & UserCache & { readonly size: number } {
   const entries = new Map<string, Entry>();
+  /** Each user's keys, so that a deleted account's answers can be dropped without a look at every answer. */
+  const keysOf = new Map<string, Set<string>>();
   let chars = 0;
   const documentIds = new WeakMap<DocumentNode, string>();
   let nextDocumentId = 0;
@@ -183,11 +187,17 @@ export function useResultCache(
     if (!entry) return;
     entries.delete(key);
     chars -= weight(entry);
+    const keys = keysOf.get(entry.userId);
+    keys?.delete(key);
+    if (keys?.size === 0) keysOf.delete(entry.userId);
   }
 
   function keep(key: string, entry: Entry) {
     entries.set(key, entry);
     chars += weight(entry);
+    let keys = keysOf.get(entry.userId);
+    if (!keys) keysOf.set(entry.userId, (keys = new Set()));
+    keys.add(key);
     evict();
   }
 
@@ -198,6 +208,10 @@ export function useResultCache(
   return {
     get size() {
       return entries.size;
+    },
+    users: () => keysOf.keys(),
+    forgetUser(userId) {
+      for (const key of [...(keysOf.get(userId) ?? [])]) forget(key);
     },
     onExecute({ args, setResultAndStopExecution }) {
       const context = args.contextValue as unknown as CacheContext;
@@ -245,7 +259,7 @@ export function useResultCache(
             return;
           const text = JSON.stringify({ data: result.data });
           if (text.length > maxChars / 4) return;
-          keep(key, { text, mark: reads.mark!, tables: reads.tables, until: hints.until });
+          keep(key, { userId, text, mark: reads.mark!, tables: reads.tables, until: hints.until });
           setResult({ data: result.data, stringify: () => text } as ExecutionResult);
         },
       };

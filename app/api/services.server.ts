@@ -1,9 +1,11 @@
 import path from "node:path";
 import type { ApiConfig } from "./api-config.server";
 import { createHashSlots } from "./auth/hash-slots.server";
+import { createLastSeen } from "./auth/last-seen.server";
 import { createLoginGuard } from "./auth/login-guard.server";
 import { createRateLimits } from "./auth/rate-limit.server";
 import { createSessionEnds } from "./auth/session-ends.server";
+import { createSessionLookup } from "./auth/sessions.server";
 import { createAlertService } from "./bot/alerts.server";
 import { createBriefingService } from "./bot/briefings.server";
 import { createInbox, type Inbox } from "./bot/inbox.server";
@@ -22,6 +24,7 @@ import { createAirQualityService } from "./weather/air-quality-service.server";
 import { createForecastService } from "./weather/forecast-service.server";
 import { createOpenMeteoClient } from "./weather/open-meteo.server";
 import { createRecentLocations } from "./weather/recent-locations.server";
+import { createUserCaches } from "./user-caches.server";
 
 /** The API's database and what lives as long as the API on it. */
 export type OpenedServices = {
@@ -62,13 +65,22 @@ export async function openServices(config: ApiConfig): Promise<OpenedServices> {
   });
   const pushBatch = deliverPublished(inbox, push, metrics);
   const rateLimits = createRateLimits(db, { dialect, now: () => now().getTime() });
+  const placeLists = createPlaceLists(changes, db);
+  const sessionLookup = createSessionLookup(db, changes, now);
+  const userCaches = createUserCaches();
+  userCaches.add(sessionLookup);
+  userCaches.add(push);
+  userCaches.add({
+    users: () => [...placeLists.entries()].map(([userId]) => userId),
+    forgetUser: (userId) => placeLists.forget((key) => key === userId),
+  });
   // Requests are counted on the wall clock, whatever `now` the tests give the bot; no cached answer reads the counts.
   const requestLimits = createRequestLimits(config.requestLimits ?? NO_REQUEST_LIMITS, { db: changes.reads.exempt(db) });
   const services: ApiServices = {
     db,
     now,
     ...weather,
-    placeLists: createPlaceLists(changes, db),
+    placeLists,
     recentLocations: createRecentLocations(db, now),
     inbox,
     briefings: createBriefingService({ db, inbox, forecasts: weather.forecasts, now }),
@@ -82,6 +94,10 @@ export async function openServices(config: ApiConfig): Promise<OpenedServices> {
     hashSlots: createHashSlots(),
     passwordHashCost: config.passwordHashCost ?? "owasp",
     sessionEnds: createSessionEnds(now),
+    sessionLookup,
+    // No cached answer depends on what it writes, and it must not keep the answers of the requests it notes from being cached.
+    lastSeen: createLastSeen(changes.reads.exempt(db), now),
+    userCaches,
     rateLimits,
     metrics,
   };

@@ -5,6 +5,7 @@ import { useRouteLoaderData } from "react-router";
 import type { Route } from "./+types/settings";
 import type { loader as rootLoader } from "~/root";
 import { AccountSection } from "~/components/account-section";
+import { AccountSecurity } from "~/components/settings/account-security";
 import { AppSection } from "~/components/settings/app-section";
 import { ColorModeForm } from "~/components/color-mode-form";
 import { LanguageForm } from "~/components/language-form";
@@ -14,11 +15,14 @@ import { ManageBriefings } from "~/components/settings/manage-briefings";
 import { ManagePlaces } from "~/components/settings/manage-places";
 import { PreferencesForm } from "~/components/settings/preferences-form";
 import { currentUser, handleAccountIntent } from "~/server/account.server";
+import { handleAccountSecurityIntent } from "~/server/account-security.server";
+import { isAccountSecurityIntent } from "~/lib/forms/account-security-form";
+import { refreshSessionsAfter } from "~/lib/account-sessions";
 import { offlineAccountAction } from "~/lib/account-offline";
 import { getBrowserGraphQL } from "~/lib/graphql/browser-client";
 import { clientLoadQuery } from "~/lib/graphql/browser-load";
 import { ALERT_RULES_QUERY, PLACES_QUERY, VIEWER_QUERY } from "~/lib/graphql/documents";
-import { BRIEFINGS_QUERY, SETTINGS_QUERY } from "~/lib/graphql/later-documents";
+import { ACCOUNT_SESSIONS_QUERY, BRIEFINGS_QUERY, SETTINGS_QUERY } from "~/lib/graphql/later-documents";
 import { loadQuery } from "~/server/graphql/request-client.server";
 import type { Load } from "~/lib/graphql/route-load";
 import { DEFAULT_LOCALE } from "~/lib/i18n/config";
@@ -42,7 +46,13 @@ function settingsPage(request: Request, t: Translate, email: string | null) {
  */
 async function loadSettings(load: Load, signedIn: boolean) {
   if (signedIn) {
-    await Promise.all([load(SETTINGS_QUERY, {}), load(PLACES_QUERY, {}), load(BRIEFINGS_QUERY, {}), load(ALERT_RULES_QUERY, {})]);
+    await Promise.all([
+      load(SETTINGS_QUERY, {}),
+      load(PLACES_QUERY, {}),
+      load(BRIEFINGS_QUERY, {}),
+      load(ALERT_RULES_QUERY, {}),
+      load(ACCOUNT_SESSIONS_QUERY, {}),
+    ]);
   }
 }
 
@@ -59,24 +69,34 @@ export async function clientLoader({ request }: Route.ClientLoaderArgs) {
   return settingsPage(request, i18next.t, me?.email ?? null);
 }
 
-/** POST /settings: the account forms (intent = signup | login | logout). */
+/**
+ * POST /settings: the account forms (intent = signup | login | logout) and the account-security ones
+ * (changePassword | endSession | endOtherSessions | deleteAccount).
+ */
 export async function action({ request, context }: Route.ActionArgs) {
-  return handleAccountIntent(request, context, await request.formData(), getI18n(context));
+  const form = await request.formData();
+  const intent = form.get("intent");
+  if (isAccountSecurityIntent(intent)) return handleAccountSecurityIntent(request, context, form, intent, getI18n(context));
+  return handleAccountIntent(request, context, form, getI18n(context));
 }
 
 /**
- * Logging in or out changes whose data the page may show: the browser drops its cache and
- * WebSocket before the pages after it load. Offline, none of it can happen: the form says
- * so instead of failing with a network error.
+ * Logging in or out (or deleting the account) changes whose data the page may show: the browser drops its cache and
+ * WebSocket before the pages after it load. The account-security forms that keep this session only read the sessions
+ * again. Offline, none of it can happen: the form says so instead of failing with a network error.
  */
 export async function clientAction({ serverAction, request }: Route.ClientActionArgs) {
   if (!navigator.onLine) return offlineAccountAction(await request.formData());
+  const intent = (await request.clone().formData()).get("intent");
   try {
     return await serverAction();
   } catch (thrown) {
     if (thrown instanceof Response && thrown.status >= 300 && thrown.status < 400) {
-      getBrowserGraphQL().reset();
-      await replaceOfflinePages();
+      // Still this session: only where the account is signed in has changed.
+      if (!(await refreshSessionsAfter(intent))) {
+        getBrowserGraphQL().reset();
+        await replaceOfflinePages();
+      }
     }
     throw thrown;
   }
@@ -110,6 +130,7 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
       <h1 className="text-3xl font-bold tracking-tight">{t("settings.title")}</h1>
       <Section id="account" title={t("settings.sections.account")}>
         <AccountSection email={email} />
+        {email ? <AccountSecurity /> : null}
       </Section>
       {email ? (
         <>

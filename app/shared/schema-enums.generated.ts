@@ -27,6 +27,17 @@ export const PrecipitationUnit = {
 } as const;
 
 export type PrecipitationUnit = (typeof PrecipitationUnit)[keyof typeof PrecipitationUnit];
+/** What kind of device a session's browser runs on, as its User-Agent tells. */
+export const DeviceType = {
+  DESKTOP: "DESKTOP",
+  MOBILE: "MOBILE",
+  TABLET: "TABLET",
+  TV: "TV",
+  /** Anything else, or a client that did not say (another program using the API). */
+  OTHER: "OTHER",
+} as const;
+
+export type DeviceType = (typeof DeviceType)[keyof typeof DeviceType];
 export const Condition = {
   CLEAR: "CLEAR",
   MAINLY_CLEAR: "MAINLY_CLEAR",

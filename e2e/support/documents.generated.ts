@@ -110,6 +110,17 @@ export type E2eAccessibilitySaveGustsRuleMutationVariables = Exact<{ [key: strin
 
 export type E2eAccessibilitySaveGustsRuleMutation = { saveAlertRule: { id: string } };
 
+export type E2eSecurityLogInMutationVariables = Exact<{
+  email: string;
+  password: string;
+}>;
+
+export type E2eSecurityLogInMutation = { logIn: { token: string } };
+
+export type E2eSecurityMeQueryVariables = Exact<{ [key: string]: never }>;
+
+export type E2eSecurityMeQuery = { me: { email: string } | null };
+
 export type E2eAccountSpeakGermanMutationVariables = Exact<{ [key: string]: never }>;
 
 export type E2eAccountSpeakGermanMutation = { updateSettings: { id: string } };
@@ -374,6 +385,20 @@ export const E2eAccessibilitySaveGustsRuleDocument = gql`
     }
   }
 ` as unknown as DocumentNode<E2eAccessibilitySaveGustsRuleMutation, E2eAccessibilitySaveGustsRuleMutationVariables>;
+export const E2eSecurityLogInDocument = gql`
+  mutation E2eSecurityLogIn($email: String!, $password: String!) {
+    logIn(email: $email, password: $password) {
+      token
+    }
+  }
+` as unknown as DocumentNode<E2eSecurityLogInMutation, E2eSecurityLogInMutationVariables>;
+export const E2eSecurityMeDocument = gql`
+  query E2eSecurityMe {
+    me {
+      email
+    }
+  }
+` as unknown as DocumentNode<E2eSecurityMeQuery, E2eSecurityMeQueryVariables>;
 export const E2eAccountSpeakGermanDocument = gql`
   mutation E2eAccountSpeakGerman {
     updateSettings(input: { language: DE_DE }) {

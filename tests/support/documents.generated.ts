@@ -26,6 +26,15 @@ export type SettingsInput = {
   pushEnabled?: boolean | null | undefined;
 };
 
+/** What kind of device a session's browser runs on, as its User-Agent tells. */
+export type DeviceType =
+  | "DESKTOP"
+  | "MOBILE"
+  | "TABLET"
+  | "TV"
+  /** Anything else, or a client that did not say (another program using the API). */
+  | "OTHER";
+
 export type Condition =
   | "CLEAR"
   | "MAINLY_CLEAR"
@@ -178,6 +187,92 @@ export type TestContainerLiveSubscriptionVariables = Exact<{
 }>;
 
 export type TestContainerLiveSubscription = { messageReceived: { id: string } };
+
+export type TestSecuritySessionsQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestSecuritySessionsQuery = {
+  me: {
+    id: string;
+    sessions: Array<{
+      id: string;
+      current: boolean;
+      createdAt: string;
+      lastSeenAt: string;
+      expiresAt: string;
+      browser: string | null;
+      os: string | null;
+      deviceType: DeviceType;
+    }>;
+  } | null;
+};
+
+export type TestSecurityMeQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestSecurityMeQuery = { me: { id: string; email: string } | null };
+
+export type TestSecurityPushEndpointsQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestSecurityPushEndpointsQuery = { me: { pushEndpoints: Array<{ endpoint: string; createdAt: string }> } | null };
+
+export type TestSecurityLogInMutationVariables = Exact<{
+  email: string;
+  password: string;
+}>;
+
+export type TestSecurityLogInMutation = { logIn: { token: string } };
+
+export type TestSecurityChangePasswordMutationVariables = Exact<{
+  currentPassword: string;
+  newPassword: string;
+}>;
+
+export type TestSecurityChangePasswordMutation = { changePassword: number };
+
+export type TestSecurityEndSessionMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+export type TestSecurityEndSessionMutation = { endSession: boolean };
+
+export type TestSecurityEndOthersMutationVariables = Exact<{ [key: string]: never }>;
+
+export type TestSecurityEndOthersMutation = { endOtherSessions: number };
+
+export type TestSecurityDeleteAccountMutationVariables = Exact<{
+  password: string;
+}>;
+
+export type TestSecurityDeleteAccountMutation = { deleteAccount: boolean };
+
+export type TestSecuritySaveRuleMutationVariables = Exact<{
+  placeId: string | number;
+}>;
+
+export type TestSecuritySaveRuleMutation = { saveAlertRule: { id: string } };
+
+export type TestSecuritySaveBriefingMutationVariables = Exact<{
+  placeIds: Array<string | number> | string | number;
+}>;
+
+export type TestSecuritySaveBriefingMutation = { saveBriefing: { id: string } };
+
+export type TestSecuritySendBriefingNowMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+export type TestSecuritySendBriefingNowMutation = { sendBriefingNow: { id: string } };
+
+export type TestSecuritySavePushMutationVariables = Exact<{
+  endpoint: string;
+  p256dh: string;
+  auth: string;
+}>;
+
+export type TestSecuritySavePushMutation = { savePushSubscription: boolean };
+
+export type TestSecuritySettingsMutationVariables = Exact<{ [key: string]: never }>;
+
+export type TestSecuritySettingsMutation = { updateSettings: { id: string } };
 
 export type TestAccountSignUpMutationVariables = Exact<{
   email: string;
@@ -1428,6 +1523,101 @@ export const TestContainerLiveDocument = gql`
     }
   }
 ` as unknown as DocumentNode<TestContainerLiveSubscription, TestContainerLiveSubscriptionVariables>;
+export const TestSecuritySessionsDocument = gql`
+  query TestSecuritySessions {
+    me {
+      id
+      sessions {
+        id
+        current
+        createdAt
+        lastSeenAt
+        expiresAt
+        browser
+        os
+        deviceType
+      }
+    }
+  }
+` as unknown as DocumentNode<TestSecuritySessionsQuery, TestSecuritySessionsQueryVariables>;
+export const TestSecurityMeDocument = gql`
+  query TestSecurityMe {
+    me {
+      id
+      email
+    }
+  }
+` as unknown as DocumentNode<TestSecurityMeQuery, TestSecurityMeQueryVariables>;
+export const TestSecurityPushEndpointsDocument = gql`
+  query TestSecurityPushEndpoints {
+    me {
+      pushEndpoints {
+        endpoint
+        createdAt
+      }
+    }
+  }
+` as unknown as DocumentNode<TestSecurityPushEndpointsQuery, TestSecurityPushEndpointsQueryVariables>;
+export const TestSecurityLogInDocument = gql`
+  mutation TestSecurityLogIn($email: String!, $password: String!) {
+    logIn(email: $email, password: $password) {
+      token
+    }
+  }
+` as unknown as DocumentNode<TestSecurityLogInMutation, TestSecurityLogInMutationVariables>;
+export const TestSecurityChangePasswordDocument = gql`
+  mutation TestSecurityChangePassword($currentPassword: String!, $newPassword: String!) {
+    changePassword(currentPassword: $currentPassword, newPassword: $newPassword)
+  }
+` as unknown as DocumentNode<TestSecurityChangePasswordMutation, TestSecurityChangePasswordMutationVariables>;
+export const TestSecurityEndSessionDocument = gql`
+  mutation TestSecurityEndSession($id: ID!) {
+    endSession(id: $id)
+  }
+` as unknown as DocumentNode<TestSecurityEndSessionMutation, TestSecurityEndSessionMutationVariables>;
+export const TestSecurityEndOthersDocument = gql`
+  mutation TestSecurityEndOthers {
+    endOtherSessions
+  }
+` as unknown as DocumentNode<TestSecurityEndOthersMutation, TestSecurityEndOthersMutationVariables>;
+export const TestSecurityDeleteAccountDocument = gql`
+  mutation TestSecurityDeleteAccount($password: String!) {
+    deleteAccount(password: $password)
+  }
+` as unknown as DocumentNode<TestSecurityDeleteAccountMutation, TestSecurityDeleteAccountMutationVariables>;
+export const TestSecuritySaveRuleDocument = gql`
+  mutation TestSecuritySaveRule($placeId: ID!) {
+    saveAlertRule(input: { name: "Gusts", metric: WIND_GUSTS, threshold: 60, placeId: $placeId }) {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestSecuritySaveRuleMutation, TestSecuritySaveRuleMutationVariables>;
+export const TestSecuritySaveBriefingDocument = gql`
+  mutation TestSecuritySaveBriefing($placeIds: [ID!]!) {
+    saveBriefing(input: { name: "Morning", placeIds: $placeIds, period: TODAY, time: "07:00", days: [MON, TUE] }) {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestSecuritySaveBriefingMutation, TestSecuritySaveBriefingMutationVariables>;
+export const TestSecuritySendBriefingNowDocument = gql`
+  mutation TestSecuritySendBriefingNow($id: ID!) {
+    sendBriefingNow(id: $id) {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestSecuritySendBriefingNowMutation, TestSecuritySendBriefingNowMutationVariables>;
+export const TestSecuritySavePushDocument = gql`
+  mutation TestSecuritySavePush($endpoint: String!, $p256dh: String!, $auth: String!) {
+    savePushSubscription(endpoint: $endpoint, p256dh: $p256dh, auth: $auth)
+  }
+` as unknown as DocumentNode<TestSecuritySavePushMutation, TestSecuritySavePushMutationVariables>;
+export const TestSecuritySettingsDocument = gql`
+  mutation TestSecuritySettings {
+    updateSettings(input: { quietHoursEnabled: true }) {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestSecuritySettingsMutation, TestSecuritySettingsMutationVariables>;
 export const TestAccountSignUpDocument = gql`
   mutation TestAccountSignUp($email: String!, $password: String!, $language: Language, $timeZone: TimeZone) {
     signUp(email: $email, password: $password, language: $language, timeZone: $timeZone) {

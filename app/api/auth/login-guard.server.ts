@@ -19,6 +19,9 @@ export type LoginAttempt = {
   abandoned(): Promise<void>;
 };
 
+/** Between the email and the address in the key of a count per account and address. */
+export const ACCOUNT_KEY_SEPARATOR = "\n";
+
 const RULES = {
   perAddress: { name: "login:address", limit: LOGIN_LIMITS.perAddress, windowMs: LOGIN_LIMITS.windowMs },
   perAccountFromAddress: { name: "login:account-address", limit: LOGIN_LIMITS.perAccountFromAddress, windowMs: LOGIN_LIMITS.windowMs },
@@ -37,7 +40,7 @@ export function createLoginGuard(limits: RateLimits) {
   return {
     /** Counts an attempt by `address` for `email`, or throws RATE_LIMITED when it may not be made now. */
     async begin(email: string, address: string): Promise<LoginAttempt> {
-      const pairKey = `${email}\n${address}`;
+      const pairKey = `${email}${ACCOUNT_KEY_SEPARATOR}${address}`;
       // Checked and counted in one step: two attempts (on any instances) cannot both take the last slot.
       const taken = await limits.take([
         { rule: RULES.perAddress, key: address },
@@ -60,3 +63,6 @@ export function createLoginGuard(limits: RateLimits) {
 }
 
 export type LoginGuard = ReturnType<typeof createLoginGuard>;
+
+/** The rules whose keys name an account (its email, alone or with an address): a deleted account's events go with it. */
+export const ACCOUNT_RULE_NAMES = [RULES.perAccountFromAddress.name, RULES.perAccount.name] as const;

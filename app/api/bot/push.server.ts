@@ -126,6 +126,12 @@ export function createPushService({
     /** Which endpoints savePushSubscription accepts: the same ones this service posts to. */
     endpointPolicy,
 
+    /** The users whose settings are cached (user-caches.server.ts: a deleted account's are dropped). */
+    users: () => settingsCache.keys(),
+    forgetUser(userId: string) {
+      settingsCache.delete(userId);
+    },
+
     /** Delivers (or holds) one message; returns what happened, for tests and logs. */
     async deliver(message: MessageTable): Promise<"off" | "held" | number> {
       const settings = await settingsOf(message.user_id);

@@ -407,4 +407,17 @@ export const migrations: Record<string, Migration> = {
       await db.schema.createIndex("warning_states_cleared").on("warning_states").column("cleared_at").execute();
     },
   },
+  "0016_session_details": {
+    async up(db: Kysely<unknown>) {
+      // The browser or client a session was opened from, as its User-Agent said (the sessions list names it).
+      await db.schema.alterTable("sessions").addColumn("user_agent", "text").execute();
+      // When each session was last used, apart from `sessions`: every signed-in answer reads that table, and a
+      // write to it would drop every cached answer; only the sessions list reads this one.
+      await db.schema
+        .createTable("session_activity")
+        .addColumn("session_id", "text", (col) => col.primaryKey().references("sessions.id").onDelete("cascade"))
+        .addColumn("last_seen_at", "text", (col) => col.notNull())
+        .execute();
+    },
+  },
 };

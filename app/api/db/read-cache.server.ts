@@ -10,6 +10,10 @@ export type ReadCache<K, V, D = Database> = {
    * what the value was read from goes into `log`, the caller's, whether cached or read.
    */
   get<R extends V | null>(key: K, log: ReadLog, read: (db: Kysely<D>) => Promise<R>): Promise<V | R>;
+  /** What is cached, by key (for dropping what belongs to a deleted account: see user-caches.server.ts). */
+  entries(): IterableIterator<[K, V]>;
+  /** Drops every value for which `drop` holds. */
+  forget(drop: (key: K, value: V) => boolean): void;
   readonly size: number;
 };
 
@@ -57,6 +61,12 @@ export function createReadCache<K, V, D = Database>(options: {
       entries.set(key, { value, mark: own.mark!, tables: own.tables });
       if (entries.size > options.maxEntries) entries.delete(entries.keys().next().value!);
       return value;
+    },
+    *entries() {
+      for (const [key, entry] of entries) yield [key, entry.value];
+    },
+    forget(drop) {
+      for (const [key, entry] of entries) if (drop(key, entry.value)) entries.delete(key);
     },
     get size() {
       return entries.size;

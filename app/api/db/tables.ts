@@ -16,7 +16,12 @@ export type SessionTable = {
   created_at: string;
   expires_at: string;
   revoked_at: string | null;
+  /** The User-Agent the session was opened with (shortened), if any. */
+  user_agent: string | null;
 };
+
+/** When a session was last used, written at most every few minutes (auth/last-seen.server.ts). */
+export type SessionActivityTable = { session_id: string; last_seen_at: string };
 
 export type SettingsTable = {
   user_id: string;
@@ -203,6 +208,7 @@ export type RequestCountTable = { rule: string; key: string; period: number; hit
 export type Database = {
   users: UserTable;
   sessions: SessionTable;
+  session_activity: SessionActivityTable;
   settings: SettingsTable;
   places: PlaceTable;
   forecast_cache: ForecastCacheTable;

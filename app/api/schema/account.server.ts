@@ -25,7 +25,7 @@ function dummyHash(cost: PasswordHashCost): Promise<string> {
 const LOGIN_FAILED = "Email or password is not right";
 
 async function sessionFor(context: ApiContext, user: UserTable) {
-  const session = await createSession(context.db, user.id, context.now());
+  const session = await createSession(context.db, user.id, context.now(), context.userAgent);
   return { id: session.id, token: session.token, expiresAt: session.expires_at, user };
 }
 

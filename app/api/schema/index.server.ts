@@ -2,6 +2,7 @@ import { createSchema } from "graphql-yoga";
 import type { ApiContext } from "../context.server";
 import { uncacheableUnlessDeclared } from "../result-cache.server";
 import { accountResolvers } from "./account.server";
+import { accountSecurityResolvers } from "./account-security.server";
 import { alertRulesResolvers } from "./alert-rules.server";
 import { briefingsResolvers } from "./briefings.server";
 import { messagesResolvers } from "./messages.server";
@@ -20,6 +21,7 @@ export function createApiSchema(extensions: readonly SchemaExtension[] = []) {
   const resolvers = [
     scalarResolvers,
     accountResolvers,
+    accountSecurityResolvers,
     placesResolvers,
     weatherResolvers,
     messagesResolvers,

@@ -1,7 +1,16 @@
 // What each GraphQL type's resolvers receive as their parent (codegen.ts `mappers`): the database row, or what a
 // service hands out. Field resolvers turn them into the schema's fields; nothing is converted ahead of time.
 import type { Condition } from "../../shared/schema-enums.generated";
-import type { AlertRuleTable, BriefingTable, MessageTable, PlaceTable, SettingsTable, UserTable } from "../db/tables";
+import type {
+  AlertRuleTable,
+  BriefingTable,
+  MessageTable,
+  PlaceTable,
+  PushSubscriptionTable,
+  SessionTable,
+  SettingsTable,
+  UserTable,
+} from "../db/tables";
 import type { AirQuality } from "../weather/air-quality";
 import type { CachedResult } from "../weather/coordinate-cache.server";
 import type { Coordinate, Forecast } from "../weather/forecast";
@@ -16,6 +25,9 @@ export type LocationMapper = GeocodedLocation;
 export type MessageMapper = MessageTable;
 export type BriefingMapper = BriefingTable;
 export type AlertRuleMapper = AlertRuleTable;
+/** A live session as the sessions list reads it, with when it was last used (null: not since it was opened). */
+export type AccountSessionMapper = Pick<SessionTable, "id" | "created_at" | "expires_at" | "user_agent"> & { last_seen_at: string | null };
+export type PushEndpointMapper = Pick<PushSubscriptionTable, "endpoint" | "created_at">;
 
 /** A forecast for a place (keyed by the place) or for a coordinate; `at` is the coordinate asked for (its air quality's). */
 export type WeatherMapper = {

@@ -15,6 +15,8 @@ import type {
   AirQualityMapper,
   PlaceWarningsMapper,
   OfficialWarningMapper,
+  AccountSessionMapper,
+  PushEndpointMapper,
 } from "./mappers";
 import type { ApiContext } from "../context.server";
 export type Maybe<T> = T | null;
@@ -49,6 +51,10 @@ export type User = {
   email: Scalars["String"]["output"];
   createdAt: Scalars["DateTime"]["output"];
   settings: Settings;
+  /** The account's sessions, the most recently used first. */
+  sessions: Array<AccountSession>;
+  /** The browsers the account gets push notifications in, oldest first. */
+  pushEndpoints: Array<PushEndpoint>;
   /** The user's places, in their order (the same list as Query.places). */
   places: Array<Place>;
   unreadCount: Scalars["Int"]["output"];
@@ -142,6 +148,22 @@ export type Mutation = {
   /** Revokes the session the request was made with. */
   logOut: Scalars["Boolean"]["output"];
   updateSettings: Settings;
+  /**
+   * Sets a new password, which follows sign-up's rules, given the current one (a wrong one: BAD_USER_INPUT on
+   * currentPassword, nothing changed; attempts count against log-in's limits). Every other session of the account ends,
+   * its subscriptions and sockets too; this one stays signed in. Answers how many sessions ended.
+   */
+  changePassword: Scalars["Int"]["output"];
+  /** Logs out one of the account's own sessions (NOT_FOUND for any other id), ending its subscriptions and sockets. */
+  endSession: Scalars["Boolean"]["output"];
+  /** Logs out every session of the account but this one; answers how many ended. */
+  endOtherSessions: Scalars["Int"]["output"];
+  /**
+   * Deletes the account and everything it holds (settings, places, rules, briefings, messages, push subscriptions,
+   * sessions), given its password (a wrong or missing one: BAD_USER_INPUT on password, nothing deleted). Every session
+   * ends, this one too; the email can sign up again.
+   */
+  deleteAccount: Scalars["Boolean"]["output"];
   /** Saves a location found by searchLocations (locationId), or a coordinate. */
   addPlace: Place;
   renamePlace: Place;
@@ -196,6 +218,19 @@ export type MutationLogInArgs = {
 
 export type MutationUpdateSettingsArgs = {
   input: SettingsInput;
+};
+
+export type MutationChangePasswordArgs = {
+  currentPassword: Scalars["String"]["input"];
+  newPassword: Scalars["String"]["input"];
+};
+
+export type MutationEndSessionArgs = {
+  id: Scalars["ID"]["input"];
+};
+
+export type MutationDeleteAccountArgs = {
+  password: Scalars["String"]["input"];
 };
 
 export type MutationAddPlaceArgs = {
@@ -281,6 +316,39 @@ export type MutationSavePushSubscriptionArgs = {
 
 export type MutationDeletePushSubscriptionArgs = {
   endpoint: Scalars["String"]["input"];
+};
+
+/** What kind of device a session's browser runs on, as its User-Agent tells. */
+export type DeviceType =
+  | "DESKTOP"
+  | "MOBILE"
+  | "TABLET"
+  | "TV"
+  /** Anything else, or a client that did not say (another program using the API). */
+  | "OTHER";
+
+/** One of the account's signed-in sessions: logged in, not logged out, not expired. */
+export type AccountSession = {
+  __typename?: "AccountSession";
+  id: Scalars["ID"]["output"];
+  /** Whether this is the session the request was made with. */
+  current: Scalars["Boolean"]["output"];
+  createdAt: Scalars["DateTime"]["output"];
+  /** When it was last used, to within about five minutes; when it was opened, until it is used again. */
+  lastSeenAt: Scalars["DateTime"]["output"];
+  expiresAt: Scalars["DateTime"]["output"];
+  /** The browser and its major version ('Firefox 128'), from the User-Agent it logged in with; null when it sent none known. */
+  browser?: Maybe<Scalars["String"]["output"]>;
+  /** The operating system ('Android 14', 'macOS'); null when unknown. */
+  os?: Maybe<Scalars["String"]["output"]>;
+  deviceType: DeviceType;
+};
+
+/** A browser the account gets push notifications in: its push service endpoint (the keys are never given out). */
+export type PushEndpoint = {
+  __typename?: "PushEndpoint";
+  endpoint: Scalars["String"]["output"];
+  createdAt: Scalars["DateTime"]["output"];
 };
 
 /** A search result: somewhere that can become a place. */
@@ -924,6 +992,9 @@ export type ResolversTypes = {
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
   Float: ResolverTypeWrapper<Scalars["Float"]["output"]>;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
+  DeviceType: DeviceType;
+  AccountSession: ResolverTypeWrapper<AccountSessionMapper>;
+  PushEndpoint: ResolverTypeWrapper<PushEndpointMapper>;
   Location: ResolverTypeWrapper<LocationMapper>;
   Place: ResolverTypeWrapper<PlaceMapper>;
   Condition: Condition;
@@ -985,6 +1056,8 @@ export type ResolversParentTypes = {
   Query: Record<PropertyKey, never>;
   Float: Scalars["Float"]["output"];
   Mutation: Record<PropertyKey, never>;
+  AccountSession: AccountSessionMapper;
+  PushEndpoint: PushEndpointMapper;
   Location: LocationMapper;
   Place: PlaceMapper;
   Weather: WeatherMapper;
@@ -1037,6 +1110,8 @@ export type UserResolvers<ContextType = ApiContext, ParentType extends Resolvers
   email?: Resolver<ResolversTypes["String"], ParentType, ContextType>;
   createdAt?: Resolver<ResolversTypes["DateTime"], ParentType, ContextType>;
   settings?: Resolver<ResolversTypes["Settings"], ParentType, ContextType>;
+  sessions?: Resolver<Array<ResolversTypes["AccountSession"]>, ParentType, ContextType>;
+  pushEndpoints?: Resolver<Array<ResolversTypes["PushEndpoint"]>, ParentType, ContextType>;
   places?: Resolver<Array<ResolversTypes["Place"]>, ParentType, ContextType>;
   unreadCount?: Resolver<ResolversTypes["Int"], ParentType, ContextType>;
 };
@@ -1104,6 +1179,15 @@ export type MutationResolvers<
   logIn?: Resolver<ResolversTypes["Session"], ParentType, ContextType, RequireFields<MutationLogInArgs, "email" | "password">>;
   logOut?: Resolver<ResolversTypes["Boolean"], ParentType, ContextType>;
   updateSettings?: Resolver<ResolversTypes["Settings"], ParentType, ContextType, RequireFields<MutationUpdateSettingsArgs, "input">>;
+  changePassword?: Resolver<
+    ResolversTypes["Int"],
+    ParentType,
+    ContextType,
+    RequireFields<MutationChangePasswordArgs, "currentPassword" | "newPassword">
+  >;
+  endSession?: Resolver<ResolversTypes["Boolean"], ParentType, ContextType, RequireFields<MutationEndSessionArgs, "id">>;
+  endOtherSessions?: Resolver<ResolversTypes["Int"], ParentType, ContextType>;
+  deleteAccount?: Resolver<ResolversTypes["Boolean"], ParentType, ContextType, RequireFields<MutationDeleteAccountArgs, "password">>;
   addPlace?: Resolver<ResolversTypes["Place"], ParentType, ContextType, Partial<MutationAddPlaceArgs>>;
   renamePlace?: Resolver<ResolversTypes["Place"], ParentType, ContextType, RequireFields<MutationRenamePlaceArgs, "id" | "label">>;
   reorderPlaces?: Resolver<Array<ResolversTypes["Place"]>, ParentType, ContextType, RequireFields<MutationReorderPlacesArgs, "ids">>;
@@ -1134,6 +1218,28 @@ export type MutationResolvers<
     ContextType,
     RequireFields<MutationDeletePushSubscriptionArgs, "endpoint">
   >;
+};
+
+export type AccountSessionResolvers<
+  ContextType = ApiContext,
+  ParentType extends ResolversParentTypes["AccountSession"] = ResolversParentTypes["AccountSession"],
+> = {
+  id?: Resolver<ResolversTypes["ID"], ParentType, ContextType>;
+  current?: Resolver<ResolversTypes["Boolean"], ParentType, ContextType>;
+  createdAt?: Resolver<ResolversTypes["DateTime"], ParentType, ContextType>;
+  lastSeenAt?: Resolver<ResolversTypes["DateTime"], ParentType, ContextType>;
+  expiresAt?: Resolver<ResolversTypes["DateTime"], ParentType, ContextType>;
+  browser?: Resolver<Maybe<ResolversTypes["String"]>, ParentType, ContextType>;
+  os?: Resolver<Maybe<ResolversTypes["String"]>, ParentType, ContextType>;
+  deviceType?: Resolver<ResolversTypes["DeviceType"], ParentType, ContextType>;
+};
+
+export type PushEndpointResolvers<
+  ContextType = ApiContext,
+  ParentType extends ResolversParentTypes["PushEndpoint"] = ResolversParentTypes["PushEndpoint"],
+> = {
+  endpoint?: Resolver<ResolversTypes["String"], ParentType, ContextType>;
+  createdAt?: Resolver<ResolversTypes["DateTime"], ParentType, ContextType>;
 };
 
 export type LocationResolvers<
@@ -1496,6 +1602,8 @@ export type Resolvers<ContextType = ApiContext> = {
   Settings?: SettingsResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
   Mutation?: MutationResolvers<ContextType>;
+  AccountSession?: AccountSessionResolvers<ContextType>;
+  PushEndpoint?: PushEndpointResolvers<ContextType>;
   Location?: LocationResolvers<ContextType>;
   Place?: PlaceResolvers<ContextType>;
   Weather?: WeatherResolvers<ContextType>;

@@ -41,6 +41,16 @@ export const typeDefs = /* GraphQL */ `
     settings: Settings!
 
     """
+    The account's sessions, the most recently used first.
+    """
+    sessions: [AccountSession!]!
+
+    """
+    The browsers the account gets push notifications in, oldest first.
+    """
+    pushEndpoints: [PushEndpoint!]!
+
+    """
     The user's places, in their order (the same list as Query.places).
     """
     places: [Place!]!
@@ -131,6 +141,30 @@ export const typeDefs = /* GraphQL */ `
     updateSettings(input: SettingsInput!): Settings!
 
     """
+    Sets a new password, which follows sign-up's rules, given the current one (a wrong one: BAD_USER_INPUT on
+    currentPassword, nothing changed; attempts count against log-in's limits). Every other session of the account ends,
+    its subscriptions and sockets too; this one stays signed in. Answers how many sessions ended.
+    """
+    changePassword(currentPassword: String!, newPassword: String!): Int!
+
+    """
+    Logs out one of the account's own sessions (NOT_FOUND for any other id), ending its subscriptions and sockets.
+    """
+    endSession(id: ID!): Boolean!
+
+    """
+    Logs out every session of the account but this one; answers how many ended.
+    """
+    endOtherSessions: Int!
+
+    """
+    Deletes the account and everything it holds (settings, places, rules, briefings, messages, push subscriptions,
+    sessions), given its password (a wrong or missing one: BAD_USER_INPUT on password, nothing deleted). Every session
+    ends, this one too; the email can sign up again.
+    """
+    deleteAccount(password: String!): Boolean!
+
+    """
     Saves a location found by searchLocations (locationId), or a coordinate.
     """
     addPlace(locationId: ID, latitude: Float, longitude: Float, label: String): Place!
@@ -206,6 +240,59 @@ export const typeDefs = /* GraphQL */ `
     """
     savePushSubscription(endpoint: String!, p256dh: String!, auth: String!): Boolean!
     deletePushSubscription(endpoint: String!): Boolean!
+  }
+
+  """
+  What kind of device a session's browser runs on, as its User-Agent tells.
+  """
+  enum DeviceType {
+    DESKTOP
+    MOBILE
+    TABLET
+    TV
+
+    """
+    Anything else, or a client that did not say (another program using the API).
+    """
+    OTHER
+  }
+
+  """
+  One of the account's signed-in sessions: logged in, not logged out, not expired.
+  """
+  type AccountSession {
+    id: ID!
+
+    """
+    Whether this is the session the request was made with.
+    """
+    current: Boolean!
+    createdAt: DateTime!
+
+    """
+    When it was last used, to within about five minutes; when it was opened, until it is used again.
+    """
+    lastSeenAt: DateTime!
+    expiresAt: DateTime!
+
+    """
+    The browser and its major version ('Firefox 128'), from the User-Agent it logged in with; null when it sent none known.
+    """
+    browser: String
+
+    """
+    The operating system ('Android 14', 'macOS'); null when unknown.
+    """
+    os: String
+    deviceType: DeviceType!
+  }
+
+  """
+  A browser the account gets push notifications in: its push service endpoint (the keys are never given out).
+  """
+  type PushEndpoint {
+    endpoint: String!
+    createdAt: DateTime!
   }
 
   """

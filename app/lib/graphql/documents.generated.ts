@@ -26,6 +26,15 @@ export type SettingsInput = {
   pushEnabled?: boolean | null | undefined;
 };
 
+/** What kind of device a session's browser runs on, as its User-Agent tells. */
+export type DeviceType =
+  | "DESKTOP"
+  | "MOBILE"
+  | "TABLET"
+  | "TV"
+  /** Anything else, or a client that did not say (another program using the API). */
+  | "OTHER";
+
 export type Condition =
   | "CLEAR"
   | "MAINLY_CLEAR"
@@ -1347,6 +1356,23 @@ export type DeletePushSubscriptionMutation = { deletePushSubscription: boolean }
 export type UnreadCountFragment = { __typename: "User"; id: string; unreadCount: number };
 
 export type ReadAtFragment = { __typename: "Message"; id: string; readAt: string | null };
+
+export type AccountSessionsQueryVariables = Exact<{ [key: string]: never }>;
+
+export type AccountSessionsQuery = {
+  me: {
+    id: string;
+    sessions: Array<{
+      id: string;
+      current: boolean;
+      createdAt: string;
+      lastSeenAt: string;
+      browser: string | null;
+      os: string | null;
+      deviceType: DeviceType;
+    }>;
+  } | null;
+};
 
 export const MessageFieldsFragmentDoc = /*#__PURE__*/ gql`
   fragment MessageFields on Message {

@@ -291,3 +291,19 @@ export const DeletePushSubscriptionDocument = /*#__PURE__*/ gql`
     deletePushSubscription(endpoint: $endpoint)
   }
 ` as unknown as DocumentNode<Types.DeletePushSubscriptionMutation, Types.DeletePushSubscriptionMutationVariables>;
+export const AccountSessionsDocument = /*#__PURE__*/ gql`
+  query AccountSessions {
+    me {
+      id
+      sessions {
+        id
+        current
+        createdAt
+        lastSeenAt
+        browser
+        os
+        deviceType
+      }
+    }
+  }
+` as unknown as DocumentNode<Types.AccountSessionsQuery, Types.AccountSessionsQueryVariables>;

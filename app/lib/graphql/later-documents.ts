@@ -4,6 +4,7 @@
  * re-exported both would bring every one of them wherever one screen document is used.
  */
 export {
+  AccountSessionsDocument as ACCOUNT_SESSIONS_QUERY,
   AddAlertRulesDocument as ADD_ALERT_RULES_MUTATION,
   AddPlaceDocument as ADD_PLACE_MUTATION,
   AddPlaceAtDocument as ADD_PLACE_AT_MUTATION,

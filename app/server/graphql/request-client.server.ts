@@ -35,6 +35,9 @@ export function createRequestGraphQL(request: Request, context: Readonly<RouterC
   const ssr = pageResultsExchange();
   const cached = new Map<number, OperationResult>();
   const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
+  // The browser's, not the server's: a session opened by this request's log-in is named by it (the sessions list).
+  const userAgent = request.headers.get("user-agent");
+  if (userAgent) headers["user-agent"] = userAgent;
   const client = createGraphQLClient({
     url: `http://weatherbot.internal${GRAPHQL_PATH}`,
     fetch: context.get(graphqlFetchContext),

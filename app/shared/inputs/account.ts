@@ -35,23 +35,36 @@ export const signUpInput = z
     // The ISO 3166 country whose units the account starts with (GB, US, …).
     region: z.nullish(z.string().check(z.regex(/^[A-Z]{2}$/, "REGION_INVALID"))),
   })
-  .check(
-    z.superRefine(({ email, password }, context) => {
-      // One problem at a time, the one to fix first. The address, or the part before its @,
-      // is the first thing anyone guesses.
-      if (!password) return;
-      const lower = password.trim().toLowerCase();
-      if (password.length < PASSWORD_MIN_LENGTH) addIssue(context, "password", "PASSWORD_TOO_SHORT", { min: PASSWORD_MIN_LENGTH });
-      else if (password.length > PASSWORD_MAX_LENGTH) addIssue(context, "password", "PASSWORD_TOO_LONG", { max: PASSWORD_MAX_LENGTH });
-      else if (lower.length === 0) addIssue(context, "password", "PASSWORD_BLANK");
-      else if (email && (lower === email || lower === email.slice(0, email.lastIndexOf("@"))))
-        addIssue(context, "password", "PASSWORD_LIKE_EMAIL");
-      else if (COMMON_PASSWORDS.has(password.toLowerCase())) addIssue(context, "password", "PASSWORD_TOO_COMMON");
-    }),
-  );
+  .check(z.superRefine(({ email, password }, context) => checkNewPassword(context, "password", password, email)));
+
+/**
+ * A new password's rules (sign-up's, and a password change's), reported on `field`: one problem at a time, the one
+ * to fix first. The address, or the part before its @, is the first thing anyone guesses.
+ */
+function checkNewPassword(context: z.core.$RefinementCtx, field: string, password: string, email: string) {
+  if (!password) return;
+  const lower = password.trim().toLowerCase();
+  if (password.length < PASSWORD_MIN_LENGTH) addIssue(context, field, "PASSWORD_TOO_SHORT", { min: PASSWORD_MIN_LENGTH });
+  else if (password.length > PASSWORD_MAX_LENGTH) addIssue(context, field, "PASSWORD_TOO_LONG", { max: PASSWORD_MAX_LENGTH });
+  else if (lower.length === 0) addIssue(context, field, "PASSWORD_BLANK");
+  else if (email && (lower === email || lower === email.slice(0, email.lastIndexOf("@")))) addIssue(context, field, "PASSWORD_LIKE_EMAIL");
+  else if (COMMON_PASSWORDS.has(password.toLowerCase())) addIssue(context, field, "PASSWORD_TOO_COMMON");
+}
 
 /** logIn's input, and the log-in form's: both given; whether they are right is the API's to say. */
 export const logInInput = z.object({ email: requiredEmail, password: requiredPassword });
+
+/**
+ * changePassword's input, and the change-password form's: the current password given, the new one by sign-up's rules
+ * (`email`, the account's, is not asked for: the API and the form know it). Whether the current one is right is the
+ * API's to say.
+ */
+export const changePasswordInput = z
+  .object({ email: z.string(), currentPassword: requiredPassword, newPassword: requiredPassword })
+  .check(z.superRefine(({ email, newPassword }, context) => checkNewPassword(context, "newPassword", newPassword, email)));
+
+/** deleteAccount's input, and the delete-account form's: the password, given. */
+export const deleteAccountInput = z.object({ password: requiredPassword });
 
 export type SignUpInput = z.input<typeof signUpInput>;
 export type LogInInput = z.input<typeof logInInput>;

@@ -16,6 +16,7 @@ const PROTOCOL_TEXTS = {
   PASSWORD_BLANK: () => "Password cannot be only spaces",
   PASSWORD_LIKE_EMAIL: () => "Password cannot be your email address or its name part",
   PASSWORD_TOO_COMMON: () => "This password is too common; choose another",
+  PASSWORD_WRONG: () => "This is not the account's current password",
   REGION_INVALID: () => "region must be a two-letter country code such as GB",
   LOCATION_REQUIRED: () => "Give a locationId from searchLocations, or both latitude and longitude",
   LATITUDE_RANGE: () => "latitude must be between -90 and 90",
