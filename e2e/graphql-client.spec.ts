@@ -50,7 +50,7 @@ test.describe("the GraphQL client", () => {
     // load, and going back to / costs nothing.
     await page.getByRole("link", { name: "Settings" }).click();
     await expect(page.getByText(`Signed in as ${account.email}`)).toBeVisible();
-    const settingsOnly = ["Briefings", "Settings"];
+    const settingsOnly = ["AccountSessions", "Briefings", "Settings"];
     expect(requests.map((operation) => operation.operationName).sort()).toEqual(settingsOnly);
     await page.getByRole("link", { name: "Home", exact: true }).click();
     await expect(message(page, sent.id)).toBeVisible();

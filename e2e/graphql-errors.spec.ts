@@ -37,6 +37,24 @@ async function startMisbehavingApi() {
     // hydration, and could then meet the failure meant for the next step.
     Briefings: { briefings: [] },
     AlertRules: { alertRules: [] },
+    AccountSessions: {
+      me: {
+        __typename: "User",
+        id: "u1",
+        sessions: [
+          {
+            __typename: "AccountSession",
+            id: "s1",
+            current: true,
+            createdAt: "2031-01-15T09:00:00.000Z",
+            lastSeenAt: "2031-01-15T09:00:00.000Z",
+            browser: "Chrome 140",
+            os: "Linux",
+            deviceType: "DESKTOP",
+          },
+        ],
+      },
+    },
   };
   const server: Server = createServer((request, response) => {
     let body = "";
