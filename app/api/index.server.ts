@@ -64,6 +64,7 @@ export async function createApi(config: ApiConfig) {
       await stopFollowingSessions();
       await scheduler?.stop();
       await deliveriesSettled();
+      await services.mail.stop();
       await rateLimits.settled();
       await requestLimits.close();
       await forecasts.flushStores();

@@ -14,6 +14,7 @@ import type { ApiServices } from "./context.server";
 import type { ChangeTracker } from "./db/change-tracker.server";
 import { databaseTarget, openDatabase, type DatabaseDialect, type Db } from "./db/database.server";
 import { createOutageLog } from "./db/outage-log.server";
+import { createMailService } from "./mail/mail-service.server";
 import { noMetrics, type ApiMetrics } from "./metrics.server";
 import { createRequestLimits, NO_REQUEST_LIMITS, type RequestLimits } from "./request-limits.server";
 import { createPlaceLists } from "./schema/places.server";
@@ -84,6 +85,7 @@ export async function openServices(config: ApiConfig): Promise<OpenedServices> {
     sessionEnds: createSessionEnds(now),
     rateLimits,
     metrics,
+    mail: createMailService(config.mail, db, dialect),
   };
   return { services, changes, dialect, requestLimits, deliveriesSettled: pushBatch.settled };
 }

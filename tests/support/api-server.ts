@@ -6,6 +6,7 @@ import { print } from "graphql";
 import { afterEach } from "vitest";
 import type { PasswordHashCost } from "~/api/auth/password.server";
 import { createApi, type Api } from "~/api/index.server";
+import type { MailConfig } from "~/api/mail/mail-service.server";
 import type { ApiMetrics } from "~/api/metrics.server";
 import type { RequestLimitConfig } from "~/api/request-limits.server";
 import type { SchemaExtension } from "~/api/schema/index.server";
@@ -76,6 +77,8 @@ export async function startTestApi(
     requestLimits?: RequestLimitConfig;
     /** New password hashes' scrypt cost: default the test run's (PASSWORD_HASH_COST=test); undefined, the API's own. */
     passwordHashCost?: PasswordHashCost;
+    /** Mail through this SMTP server (tests/fakes/smtp.ts's url), with the test settings of testMailConfig; default: no mail. */
+    mail?: Partial<MailConfig> & { smtpUrl: string };
   } = {},
 ): Promise<TestApi> {
   const fake = options.fake ?? (await startFakeOpenMeteo({ now: options.now }));
@@ -104,6 +107,7 @@ export async function startTestApi(
     databasePoolSize: options.databasePoolSize,
     metrics: options.metrics,
     requestLimits: options.requestLimits,
+    mail: options.mail && testMailConfig(options.mail),
   });
   // The production server's /graphql handler and WebSocket server, with loopback as a trusted proxy.
   const served = await serveApi(api, { buildId: __BUILD_ID__ });
@@ -148,6 +152,23 @@ export async function startTestApi(
         if (!options.warnings) await warnings.close();
         if (!options.dataDir) await rm(dataDir, { recursive: true, force: true });
       })()),
+  };
+}
+
+/** The secret a test's instances share (SESSION_SECRET's part): seals the outbox and signs unsubscribe links. */
+export const TEST_MAIL_SECRET = "test-mail-secret-of-at-least-32-characters";
+
+/**
+ * Mail settings for a test: From a fixed address, links to a fixed base, the shared test secret,
+ * and quick retries (a second, doubling) so a test waits for a retry rather than for half a minute.
+ */
+export function testMailConfig(mail: Partial<MailConfig> & { smtpUrl: string }): MailConfig {
+  return {
+    from: "Weatherbot <bot@weatherbot.test>",
+    publicUrl: "http://weatherbot.test",
+    secret: TEST_MAIL_SECRET,
+    retry: { baseMs: 200, maxMs: 1_000, attempts: 5 },
+    ...mail,
   };
 }
 

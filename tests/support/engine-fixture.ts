@@ -88,6 +88,7 @@ export async function seedEngineWork(store: EngineStore, weatherUrl: string, now
             next_run_at: "2026-06-01T05:00:00.000Z",
             last_sent_at: null,
             created_at: created,
+            delivery: "PUSH",
           })
           .execute();
         await trx

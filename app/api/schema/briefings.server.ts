@@ -59,6 +59,7 @@ export const briefingsResolvers: Resolvers = {
         next_run_at: null,
         last_sent_at: existing?.last_sent_at ?? null,
         created_at: existing?.created_at ?? context.now().toISOString(),
+        delivery: existing?.delivery ?? "PUSH",
       };
       row.next_run_at = nextRunAt(row, settings.time_zone, context.now());
       await context.db.transaction().execute(async (trx) => {
