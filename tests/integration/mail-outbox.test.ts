@@ -28,7 +28,7 @@ async function queue(test: TestApi, to: string, kind: MailKind = "BRIEFING", ded
     mail.enqueue(trx, {
       kind,
       dedupeKey,
-      expiresAt: new Date(Date.now() + 3_600_000),
+      validForMs: 3_600_000,
       mail: { to, subject: `Hello ${to}`, text: `Plain words for ${to}`, html: `<p>HTML words for ${to}</p>` },
     }),
   );

@@ -179,6 +179,45 @@ export type TestContainerLiveSubscriptionVariables = Exact<{
 
 export type TestContainerLiveSubscription = { messageReceived: { id: string } };
 
+export type TestMailAvailableQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestMailAvailableQuery = { mailAvailable: boolean };
+
+export type TestMailViewerQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestMailViewerQuery = { me: { id: string; email: string } | null };
+
+export type TestMailRequestResetMutationVariables = Exact<{
+  email: string;
+}>;
+
+export type TestMailRequestResetMutation = { requestPasswordReset: boolean };
+
+export type TestMailResetPasswordMutationVariables = Exact<{
+  token: string;
+  password: string;
+}>;
+
+export type TestMailResetPasswordMutation = { resetPassword: boolean };
+
+export type TestMailRequestEmailChangeMutationVariables = Exact<{
+  email: string;
+}>;
+
+export type TestMailRequestEmailChangeMutation = { requestEmailChange: boolean };
+
+export type TestMailConfirmEmailChangeMutationVariables = Exact<{
+  token: string;
+}>;
+
+export type TestMailConfirmEmailChangeMutation = { confirmEmailChange: string };
+
+export type TestMailMessageIdsSubscriptionVariables = Exact<{
+  after?: string | number | null | undefined;
+}>;
+
+export type TestMailMessageIdsSubscription = { messageReceived: { id: string } };
+
 export type TestAccountSignUpMutationVariables = Exact<{
   email: string;
   password: string;
@@ -1428,6 +1467,46 @@ export const TestContainerLiveDocument = gql`
     }
   }
 ` as unknown as DocumentNode<TestContainerLiveSubscription, TestContainerLiveSubscriptionVariables>;
+export const TestMailAvailableDocument = gql`
+  query TestMailAvailable {
+    mailAvailable
+  }
+` as unknown as DocumentNode<TestMailAvailableQuery, TestMailAvailableQueryVariables>;
+export const TestMailViewerDocument = gql`
+  query TestMailViewer {
+    me {
+      id
+      email
+    }
+  }
+` as unknown as DocumentNode<TestMailViewerQuery, TestMailViewerQueryVariables>;
+export const TestMailRequestResetDocument = gql`
+  mutation TestMailRequestReset($email: String!) {
+    requestPasswordReset(email: $email)
+  }
+` as unknown as DocumentNode<TestMailRequestResetMutation, TestMailRequestResetMutationVariables>;
+export const TestMailResetPasswordDocument = gql`
+  mutation TestMailResetPassword($token: String!, $password: String!) {
+    resetPassword(token: $token, password: $password)
+  }
+` as unknown as DocumentNode<TestMailResetPasswordMutation, TestMailResetPasswordMutationVariables>;
+export const TestMailRequestEmailChangeDocument = gql`
+  mutation TestMailRequestEmailChange($email: String!) {
+    requestEmailChange(email: $email)
+  }
+` as unknown as DocumentNode<TestMailRequestEmailChangeMutation, TestMailRequestEmailChangeMutationVariables>;
+export const TestMailConfirmEmailChangeDocument = gql`
+  mutation TestMailConfirmEmailChange($token: String!) {
+    confirmEmailChange(token: $token)
+  }
+` as unknown as DocumentNode<TestMailConfirmEmailChangeMutation, TestMailConfirmEmailChangeMutationVariables>;
+export const TestMailMessageIdsDocument = gql`
+  subscription TestMailMessageIds($after: ID) {
+    messageReceived(after: $after) {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestMailMessageIdsSubscription, TestMailMessageIdsSubscriptionVariables>;
 export const TestAccountSignUpDocument = gql`
   mutation TestAccountSignUp($email: String!, $password: String!, $language: Language, $timeZone: TimeZone) {
     signUp(email: $email, password: $password, language: $language, timeZone: $timeZone) {

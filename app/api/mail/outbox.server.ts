@@ -7,8 +7,8 @@ import type { OutgoingMail } from "./smtp.server";
 
 export type MailKind = "PASSWORD_RESET" | "EMAIL_CHANGE" | "BRIEFING";
 
-/** A mail to queue: what it says, what makes it unique, and until when it is worth sending. */
-export type QueuedMail = { kind: MailKind; dedupeKey: string; expiresAt: Date; mail: Omit<OutgoingMail, "messageId"> };
+/** A mail to queue: what it says, what makes it unique, and how long it is worth sending (the wall clock's milliseconds). */
+export type QueuedMail = { kind: MailKind; dedupeKey: string; validForMs: number; mail: Omit<OutgoingMail, "messageId"> };
 
 /** A row claimed for sending: the mail opened, or null when it no longer opens (another secret). */
 export type ClaimedMail = { row: MailOutboxTable; mail: Omit<OutgoingMail, "messageId"> | null };
@@ -75,7 +75,7 @@ export function createOutbox({
           payload: sealer.seal(queued.mail),
           state: "PENDING",
           created_at: at(now),
-          expires_at: queued.expiresAt.toISOString(),
+          expires_at: at(now + queued.validForMs),
           next_attempt_at: at(now),
           attempts: 0,
           lease_owner: null,

@@ -4,6 +4,7 @@ import { uncacheableUnlessDeclared } from "../result-cache.server";
 import { accountResolvers } from "./account.server";
 import { alertRulesResolvers } from "./alert-rules.server";
 import { briefingsResolvers } from "./briefings.server";
+import { mailResolvers } from "./mail.server";
 import { messagesResolvers } from "./messages.server";
 import { placesResolvers } from "./places.server";
 import { pushResolvers } from "./push.server";
@@ -27,6 +28,7 @@ export function createApiSchema(extensions: readonly SchemaExtension[] = []) {
     alertRulesResolvers,
     pushResolvers,
     warningsResolvers,
+    mailResolvers,
     ...extensions.map((extension) => extension.resolvers),
   ];
   return createSchema<ApiContext>({

@@ -108,6 +108,8 @@ export type Query = {
   previewAlertRule: Array<AlertMatch>;
   /** The VAPID public key browsers subscribe with (pushManager.subscribe applicationServerKey). */
   pushPublicKey: Scalars["String"]["output"];
+  /** Whether this server sends mail (SMTP is configured): password resets, email changes and email briefings need it. */
+  mailAvailable: Scalars["Boolean"]["output"];
 };
 
 export type QueryPlaceArgs = {
@@ -179,6 +181,24 @@ export type Mutation = {
   /** Stores this browser's push subscription for the signed-in user (the fields of PushSubscription.toJSON()). */
   savePushSubscription: Scalars["Boolean"]["output"];
   deletePushSubscription: Scalars["Boolean"]["output"];
+  /**
+   * Sends a link to choose a new password to the address, if an account uses it; the answer is the same either way
+   * (true), so nobody learns which addresses have accounts. Limited per client address and per address asked for.
+   * FORBIDDEN (reason MAIL_UNAVAILABLE) when the server sends no mail.
+   */
+  requestPasswordReset: Scalars["Boolean"]["output"];
+  /**
+   * Sets a new password (sign-up's rules) with the token of a reset link: once, within 30 minutes. Every session of the
+   * account ends, with its subscriptions. BAD_USER_INPUT on `token` (TOKEN_INVALID, TOKEN_EXPIRED, TOKEN_USED) changes nothing.
+   */
+  resetPassword: Scalars["Boolean"]["output"];
+  /**
+   * Sends a link to the new address; the account's address changes only when it is followed (confirmEmailChange), and the
+   * current one keeps working until then. BAD_USER_INPUT for an invalid address, one taken, or the account's own.
+   */
+  requestEmailChange: Scalars["Boolean"]["output"];
+  /** Makes the address an email-change link was sent to the account's address: once, within 24 hours. Answers with it. */
+  confirmEmailChange: Scalars["String"]["output"];
 };
 
 export type MutationSignUpArgs = {
@@ -281,6 +301,23 @@ export type MutationSavePushSubscriptionArgs = {
 
 export type MutationDeletePushSubscriptionArgs = {
   endpoint: Scalars["String"]["input"];
+};
+
+export type MutationRequestPasswordResetArgs = {
+  email: Scalars["String"]["input"];
+};
+
+export type MutationResetPasswordArgs = {
+  token: Scalars["String"]["input"];
+  password: Scalars["String"]["input"];
+};
+
+export type MutationRequestEmailChangeArgs = {
+  email: Scalars["String"]["input"];
+};
+
+export type MutationConfirmEmailChangeArgs = {
+  token: Scalars["String"]["input"];
 };
 
 /** A search result: somewhere that can become a place. */
@@ -1094,6 +1131,7 @@ export type QueryResolvers<ContextType = ApiContext, ParentType extends Resolver
     RequireFields<QueryPreviewAlertRuleArgs, "input">
   >;
   pushPublicKey?: Resolver<ResolversTypes["String"], ParentType, ContextType>;
+  mailAvailable?: Resolver<ResolversTypes["Boolean"], ParentType, ContextType>;
 };
 
 export type MutationResolvers<
@@ -1134,6 +1172,20 @@ export type MutationResolvers<
     ContextType,
     RequireFields<MutationDeletePushSubscriptionArgs, "endpoint">
   >;
+  requestPasswordReset?: Resolver<
+    ResolversTypes["Boolean"],
+    ParentType,
+    ContextType,
+    RequireFields<MutationRequestPasswordResetArgs, "email">
+  >;
+  resetPassword?: Resolver<
+    ResolversTypes["Boolean"],
+    ParentType,
+    ContextType,
+    RequireFields<MutationResetPasswordArgs, "token" | "password">
+  >;
+  requestEmailChange?: Resolver<ResolversTypes["Boolean"], ParentType, ContextType, RequireFields<MutationRequestEmailChangeArgs, "email">>;
+  confirmEmailChange?: Resolver<ResolversTypes["String"], ParentType, ContextType, RequireFields<MutationConfirmEmailChangeArgs, "token">>;
 };
 
 export type LocationResolvers<

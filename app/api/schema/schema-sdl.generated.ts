@@ -115,6 +115,11 @@ export const typeDefs = /* GraphQL */ `
     The VAPID public key browsers subscribe with (pushManager.subscribe applicationServerKey).
     """
     pushPublicKey: String!
+
+    """
+    Whether this server sends mail (SMTP is configured): password resets, email changes and email briefings need it.
+    """
+    mailAvailable: Boolean!
   }
 
   type Mutation {
@@ -206,6 +211,30 @@ export const typeDefs = /* GraphQL */ `
     """
     savePushSubscription(endpoint: String!, p256dh: String!, auth: String!): Boolean!
     deletePushSubscription(endpoint: String!): Boolean!
+
+    """
+    Sends a link to choose a new password to the address, if an account uses it; the answer is the same either way
+    (true), so nobody learns which addresses have accounts. Limited per client address and per address asked for.
+    FORBIDDEN (reason MAIL_UNAVAILABLE) when the server sends no mail.
+    """
+    requestPasswordReset(email: String!): Boolean!
+
+    """
+    Sets a new password (sign-up's rules) with the token of a reset link: once, within 30 minutes. Every session of the
+    account ends, with its subscriptions. BAD_USER_INPUT on \`token\` (TOKEN_INVALID, TOKEN_EXPIRED, TOKEN_USED) changes nothing.
+    """
+    resetPassword(token: String!, password: String!): Boolean!
+
+    """
+    Sends a link to the new address; the account's address changes only when it is followed (confirmEmailChange), and the
+    current one keeps working until then. BAD_USER_INPUT for an invalid address, one taken, or the account's own.
+    """
+    requestEmailChange(email: String!): Boolean!
+
+    """
+    Makes the address an email-change link was sent to the account's address: once, within 24 hours. Answers with it.
+    """
+    confirmEmailChange(token: String!): String!
   }
 
   """
