@@ -28,6 +28,31 @@ export type LogOutMutationVariables = Exact<{ [key: string]: never }>;
 
 export type LogOutMutation = { logOut: boolean };
 
+export type RequestPasswordResetMutationVariables = Exact<{
+  email: string;
+}>;
+
+export type RequestPasswordResetMutation = { requestPasswordReset: boolean };
+
+export type ResetPasswordMutationVariables = Exact<{
+  token: string;
+  password: string;
+}>;
+
+export type ResetPasswordMutation = { resetPassword: boolean };
+
+export type RequestEmailChangeMutationVariables = Exact<{
+  email: string;
+}>;
+
+export type RequestEmailChangeMutation = { requestEmailChange: boolean };
+
+export type ConfirmEmailChangeMutationVariables = Exact<{
+  token: string;
+}>;
+
+export type ConfirmEmailChangeMutation = { confirmEmailChange: string };
+
 export const SignUpDocument = gql`
   mutation SignUp($email: String!, $password: String!, $language: Language, $timeZone: TimeZone, $region: String) {
     signUp(email: $email, password: $password, language: $language, timeZone: $timeZone, region: $region) {
@@ -56,3 +81,23 @@ export const LogOutDocument = gql`
     logOut
   }
 ` as unknown as DocumentNode<LogOutMutation, LogOutMutationVariables>;
+export const RequestPasswordResetDocument = gql`
+  mutation RequestPasswordReset($email: String!) {
+    requestPasswordReset(email: $email)
+  }
+` as unknown as DocumentNode<RequestPasswordResetMutation, RequestPasswordResetMutationVariables>;
+export const ResetPasswordDocument = gql`
+  mutation ResetPassword($token: String!, $password: String!) {
+    resetPassword(token: $token, password: $password)
+  }
+` as unknown as DocumentNode<ResetPasswordMutation, ResetPasswordMutationVariables>;
+export const RequestEmailChangeDocument = gql`
+  mutation RequestEmailChange($email: String!) {
+    requestEmailChange(email: $email)
+  }
+` as unknown as DocumentNode<RequestEmailChangeMutation, RequestEmailChangeMutationVariables>;
+export const ConfirmEmailChangeDocument = gql`
+  mutation ConfirmEmailChange($token: String!) {
+    confirmEmailChange(token: $token)
+  }
+` as unknown as DocumentNode<ConfirmEmailChangeMutation, ConfirmEmailChangeMutationVariables>;

@@ -18,7 +18,7 @@ import { offlineAccountAction } from "~/lib/account-offline";
 import { getBrowserGraphQL } from "~/lib/graphql/browser-client";
 import { clientLoadQuery } from "~/lib/graphql/browser-load";
 import { ALERT_RULES_QUERY, PLACES_QUERY, VIEWER_QUERY } from "~/lib/graphql/documents";
-import { BRIEFINGS_QUERY, SETTINGS_QUERY } from "~/lib/graphql/later-documents";
+import { BRIEFINGS_QUERY, MAIL_AVAILABLE_QUERY, SETTINGS_QUERY } from "~/lib/graphql/later-documents";
 import { loadQuery } from "~/server/graphql/request-client.server";
 import type { Load } from "~/lib/graphql/route-load";
 import { DEFAULT_LOCALE } from "~/lib/i18n/config";
@@ -29,11 +29,11 @@ import { parseSettingsSection, type SettingsSection } from "~/lib/settings-secti
 
 type Translate = (key: "errors.unknownSection" | "settings.title" | "app.name", options?: { section: string }) => string;
 
-function settingsPage(request: Request, t: Translate, email: string | null) {
+function settingsPage(request: Request, t: Translate, email: string | null, mailAvailable: boolean) {
   const section = validateRoute(
     parseSettingsSection(new URL(request.url).searchParams.get("section"), (name) => t("errors.unknownSection", { section: name })),
   );
-  return { section, email, title: `${t("settings.title")} · ${t("app.name")}` };
+  return { section, email, mailAvailable, title: `${t("settings.title")} · ${t("app.name")}` };
 }
 
 /**
@@ -49,14 +49,18 @@ async function loadSettings(load: Load, signedIn: boolean) {
 export async function loader({ request, context }: Route.LoaderArgs) {
   // No session cookie, no viewer: the server asks nothing then.
   const user = await currentUser(request, context);
-  await loadSettings((query, variables) => loadQuery(context, query, variables), !!user);
-  return settingsPage(request, getI18n(context).t, user?.email ?? null);
+  // Whether mail can be sent: the reset link, the email change and email briefings need it.
+  const [{ mailAvailable }] = await Promise.all([
+    loadQuery(context, MAIL_AVAILABLE_QUERY, {}),
+    loadSettings((query, variables) => loadQuery(context, query, variables), !!user),
+  ]);
+  return settingsPage(request, getI18n(context).t, user?.email ?? null, mailAvailable);
 }
 
 export async function clientLoader({ request }: Route.ClientLoaderArgs) {
   const { me } = await clientLoadQuery(VIEWER_QUERY, {});
-  await loadSettings(clientLoadQuery, !!me);
-  return settingsPage(request, i18next.t, me?.email ?? null);
+  const [{ mailAvailable }] = await Promise.all([clientLoadQuery(MAIL_AVAILABLE_QUERY, {}), loadSettings(clientLoadQuery, !!me)]);
+  return settingsPage(request, i18next.t, me?.email ?? null, mailAvailable);
 }
 
 /** POST /settings: the account forms (intent = signup | login | logout). */
@@ -97,7 +101,7 @@ function Section({ id, title, children }: { id: SettingsSection; title: string; 
 
 export default function Settings({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const { section, email } = loaderData;
+  const { section, email, mailAvailable } = loaderData;
   const root = useRouteLoaderData<typeof rootLoader>("root");
   const locale = root?.locale ?? DEFAULT_LOCALE;
 
@@ -109,7 +113,7 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
     <div className="flex max-w-2xl flex-col gap-6">
       <h1 className="text-3xl font-bold tracking-tight">{t("settings.title")}</h1>
       <Section id="account" title={t("settings.sections.account")}>
-        <AccountSection email={email} />
+        <AccountSection email={email} mailAvailable={mailAvailable} />
       </Section>
       {email ? (
         <>

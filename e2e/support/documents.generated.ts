@@ -110,6 +110,18 @@ export type E2eAccessibilitySaveGustsRuleMutationVariables = Exact<{ [key: strin
 
 export type E2eAccessibilitySaveGustsRuleMutation = { saveAlertRule: { id: string } };
 
+export type E2eMailSignUpMutationVariables = Exact<{
+  email: string;
+  password: string;
+  language?: Language | null | undefined;
+}>;
+
+export type E2eMailSignUpMutation = { signUp: { token: string } };
+
+export type E2eMailMeQueryVariables = Exact<{ [key: string]: never }>;
+
+export type E2eMailMeQuery = { me: { email: string } | null };
+
 export type E2eAccountSpeakGermanMutationVariables = Exact<{ [key: string]: never }>;
 
 export type E2eAccountSpeakGermanMutation = { updateSettings: { id: string } };
@@ -374,6 +386,20 @@ export const E2eAccessibilitySaveGustsRuleDocument = gql`
     }
   }
 ` as unknown as DocumentNode<E2eAccessibilitySaveGustsRuleMutation, E2eAccessibilitySaveGustsRuleMutationVariables>;
+export const E2eMailSignUpDocument = gql`
+  mutation E2eMailSignUp($email: String!, $password: String!, $language: Language) {
+    signUp(email: $email, password: $password, language: $language) {
+      token
+    }
+  }
+` as unknown as DocumentNode<E2eMailSignUpMutation, E2eMailSignUpMutationVariables>;
+export const E2eMailMeDocument = gql`
+  query E2eMailMe {
+    me {
+      email
+    }
+  }
+` as unknown as DocumentNode<E2eMailMeQuery, E2eMailMeQueryVariables>;
 export const E2eAccountSpeakGermanDocument = gql`
   mutation E2eAccountSpeakGerman {
     updateSettings(input: { language: DE_DE }) {

@@ -1348,6 +1348,10 @@ export type UnreadCountFragment = { __typename: "User"; id: string; unreadCount:
 
 export type ReadAtFragment = { __typename: "Message"; id: string; readAt: string | null };
 
+export type MailAvailableQueryVariables = Exact<{ [key: string]: never }>;
+
+export type MailAvailableQuery = { mailAvailable: boolean };
+
 export const MessageFieldsFragmentDoc = /*#__PURE__*/ gql`
   fragment MessageFields on Message {
     id

@@ -291,3 +291,8 @@ export const DeletePushSubscriptionDocument = /*#__PURE__*/ gql`
     deletePushSubscription(endpoint: $endpoint)
   }
 ` as unknown as DocumentNode<Types.DeletePushSubscriptionMutation, Types.DeletePushSubscriptionMutationVariables>;
+export const MailAvailableDocument = /*#__PURE__*/ gql`
+  query MailAvailable {
+    mailAvailable
+  }
+` as unknown as DocumentNode<Types.MailAvailableQuery, Types.MailAvailableQueryVariables>;

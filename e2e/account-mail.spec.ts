@@ -1,0 +1,138 @@
+import AxeBuilder from "@axe-core/playwright";
+import type { Page } from "@playwright/test";
+import { expect, gotoHydrated, pinClock, test } from "./fixtures";
+import { startAppServer } from "./support/app-server";
+import { apiAs, uniqueEmail } from "./support/graphql";
+import { linkIn, mailsTo } from "./support/mail";
+import { E2eMailMeDocument, E2eMailSignUpDocument } from "./support/documents.generated";
+
+/*
+ * The account's mail in a real Chromium against the built server, its mail caught by the run's
+ * loopback SMTP server: a forgotten password reset from the link in the email (by keyboard, and
+ * without JavaScript), which ends the account's sessions and works once; and a server without
+ * SMTP, which offers none of it and says why.
+ */
+const PASSWORD = "a sturdy passphrase";
+const NEW_PASSWORD = "a brand new passphrase";
+
+async function expectNoSeriousViolations(page: Page, label: string) {
+  const results = await new AxeBuilder({ page }).analyze();
+  const serious = results.violations
+    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
+    .map((violation) => `${label}: ${violation.id} ${violation.nodes.map((node) => node.target.join(" ")).join(" | ")}`);
+  expect(serious).toEqual([]);
+}
+
+async function account(request: Parameters<typeof apiAs>[0], baseURL: string, language?: "DE_DE") {
+  const email = uniqueEmail("reset");
+  const { signUp } = await apiAs(request, baseURL, null)(E2eMailSignUpDocument, { email, password: PASSWORD, language });
+  return { email, token: signUp.token };
+}
+
+test.describe("a forgotten password", () => {
+  test("is reset from the link in the email, by keyboard; the account's sessions end and the link works once", async ({
+    page,
+    request,
+    baseURL,
+    consoleGuard,
+  }) => {
+    consoleGuard.allow(/status of 400/);
+    const { email, token } = await account(request, baseURL!);
+    await gotoHydrated(page, "/settings");
+    const forgot = page.getByRole("link", { name: "Forgot your password?" });
+    await forgot.focus();
+    await page.keyboard.press("Enter");
+    await expect(page.getByRole("heading", { level: 1, name: "Reset your password" })).toBeVisible();
+    await expectNoSeriousViolations(page, "/forgot-password");
+    await page.getByLabel("Email").fill(email);
+    await page.getByLabel("Email").press("Enter");
+    await expect(page.getByRole("status")).toHaveText(
+      `If an account uses ${email}, a link to choose a new password is on its way to it. The link works once, within 30 minutes.`,
+    );
+
+    const [mail] = await mailsTo(email);
+    expect(mail!.subject).toBe("Reset your Weatherbot password");
+    expect(mail!.headers.from).toBe("Weatherbot <bot@weatherbot.test>");
+    const link = linkIn(mail!, "reset-password");
+    expect(link.startsWith(`${baseURL}/reset-password?token=`)).toBe(true);
+
+    await gotoHydrated(page, link);
+    await expect(page.getByRole("heading", { level: 1, name: "Choose a new password" })).toBeVisible();
+    await expectNoSeriousViolations(page, "/reset-password");
+    await page.getByLabel("New password").fill(NEW_PASSWORD);
+    await page.getByLabel("New password").press("Enter");
+    await expect(page).toHaveURL(/\/settings\?section=account$/);
+    await expect(page.getByRole("region", { name: "Notifications (F8)" }).getByRole("listitem")).toHaveText(
+      /Your password is changed\. Log in with the new one\./,
+    );
+    // The session the account had before is over.
+    expect(await apiAs(request, baseURL!, token)(E2eMailMeDocument)).toEqual({ me: null });
+
+    await page.getByLabel("Email").fill(email);
+    await page.getByLabel("Password").fill(NEW_PASSWORD);
+    await page.getByRole("button", { name: "Log in" }).click();
+    await expect(page).toHaveURL(/\/$/, { timeout: 15_000 });
+
+    // The same link again: refused, with the way to a new one.
+    await gotoHydrated(page, link);
+    await page.getByLabel("New password").fill("yet another passphrase");
+    await page.getByRole("button", { name: "Save the new password" }).click();
+    const refusal = page.getByRole("alert");
+    await expect(refusal).toContainText("This link was used already. Ask for a new one.");
+    await expect(refusal.getByRole("link", { name: "Ask for a new link" })).toHaveAttribute("href", "/forgot-password");
+  });
+
+  test.describe("without JavaScript", () => {
+    test.use({ javaScriptEnabled: false });
+
+    test("the request and the new password work as plain forms, in the account's language", async ({
+      page,
+      request,
+      baseURL,
+      consoleGuard,
+    }) => {
+      // The weak password's answer is a 400 page.
+      consoleGuard.allow(/status of 400/);
+      const { email } = await account(request, baseURL!, "DE_DE");
+      await page.goto("/forgot-password");
+      await page.getByLabel("Email").fill(email);
+      await page.getByRole("button", { name: "Send the link" }).click();
+      await expect(page.getByRole("status")).toContainText(`If an account uses ${email}`);
+      const [mail] = await mailsTo(email);
+      expect(mail!.subject).toBe("Dein Weatherbot-Passwort zurücksetzen");
+
+      await page.goto(linkIn(mail!, "reset-password"));
+      await page.getByLabel("New password").fill("short");
+      await page.getByRole("button", { name: "Save the new password" }).click();
+      await expect(page.getByText("Use at least 8 characters.")).toBeVisible();
+      await page.getByLabel("New password").fill(NEW_PASSWORD);
+      await page.getByRole("button", { name: "Save the new password" }).click();
+      await expect(page).toHaveURL(/\/settings\?section=account$/);
+      expect(await apiAs(request, baseURL!, null)(`mutation { logIn(email: "${email}", password: "${NEW_PASSWORD}") { token } }`)).toEqual({
+        logIn: { token: expect.any(String) },
+      });
+    });
+  });
+});
+
+test("a server without SMTP offers no reset link and says why", async ({ browser }) => {
+  const server = await startAppServer({
+    OPEN_METEO_FORECAST_URL: process.env.E2E_FAKE_WEATHER_URL!,
+    OPEN_METEO_GEOCODING_URL: process.env.E2E_FAKE_WEATHER_URL!,
+  });
+  const context = await browser.newContext({ baseURL: server.baseURL });
+  await pinClock(context);
+  try {
+    const page = await context.newPage();
+    await gotoHydrated(page, "/settings");
+    await expect(page.getByRole("button", { name: "Log in" })).toBeVisible();
+    await expect(page.getByRole("link", { name: "Forgot your password?" })).toHaveCount(0);
+    await gotoHydrated(page, "/forgot-password");
+    await expect(page.getByText("This server cannot send email, so a password cannot be reset by email here.")).toBeVisible();
+    await expect(page.getByLabel("Email")).toHaveCount(0);
+    await expectNoSeriousViolations(page, "/forgot-password without SMTP");
+  } finally {
+    await context.close();
+    await server.stop();
+  }
+});
