@@ -7,6 +7,7 @@ export default [
     // The pages a mail's link opens, and the request for a reset link.
     route("forgot-password", "routes/forgot-password.tsx"),
     route("reset-password", "routes/reset-password.tsx"),
+    route("confirm-email", "routes/confirm-email.tsx"),
     // Failure injection for the end-to-end suite; 404 unless the server runs with TEST_HOOKS=1.
     ...prefix("__test", [
       route("error", "routes/test-hooks/error.tsx"),

@@ -2,8 +2,8 @@ import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { expect, gotoHydrated, pinClock, test } from "./fixtures";
 import { startAppServer } from "./support/app-server";
-import { apiAs, uniqueEmail } from "./support/graphql";
-import { linkIn, mailsTo } from "./support/mail";
+import { apiAs, signInBrowser, uniqueEmail } from "./support/graphql";
+import { linkIn, mailsSoFar, mailsTo } from "./support/mail";
 import { E2eMailMeDocument, E2eMailSignUpDocument } from "./support/documents.generated";
 
 /*
@@ -115,7 +115,92 @@ test.describe("a forgotten password", () => {
   });
 });
 
-test("a server without SMTP offers no reset link and says why", async ({ browser }) => {
+test.describe("changing the email address", () => {
+  test("is confirmed from the link sent to the new address; the old address works until then", async ({
+    page,
+    context,
+    request,
+    baseURL,
+    consoleGuard,
+  }) => {
+    consoleGuard.allow(/status of 400/);
+    const { email, token } = await account(request, baseURL!);
+    const other = await account(request, baseURL!);
+    await signInBrowser(context, baseURL!, token);
+    await gotoHydrated(page, "/settings?section=account");
+    await expect(page.getByText(`Your address is ${email}.`)).toBeVisible();
+    await expectNoSeriousViolations(page, "/settings signed in");
+
+    // Bad input first: each said on the field, nothing sent.
+    const field = page.getByLabel("New email address");
+    await field.fill("not an address");
+    await field.press("Enter");
+    await expect(page.getByText("Enter a valid email address.")).toBeVisible();
+    await field.fill(other.email);
+    await field.press("Enter");
+    await expect(page.getByText("Another account uses this address.")).toBeVisible();
+    await expect(field).toHaveAttribute("aria-invalid", "true");
+
+    const next = uniqueEmail("moved");
+    await field.fill(next);
+    await field.press("Enter");
+    await expect(page.getByRole("status")).toHaveText(
+      `A link is on its way to ${next}. Your address stays ${email} until you follow it, within 24 hours.`,
+    );
+    const [mail] = await mailsTo(next);
+    expect(mail!.subject).toBe("Confirm your new Weatherbot address");
+    expect(await mailsSoFar(email)).toEqual([]);
+    const login = (address: string) =>
+      apiAs(
+        request,
+        baseURL!,
+        null,
+      )(`mutation($e: String!) { logIn(email: $e, password: "${PASSWORD}") { token } }`, { e: address }).then(
+        () => "in",
+        () => "refused",
+      );
+    expect([await login(email), await login(next)]).toEqual(["in", "refused"]);
+
+    // Opening the link changes nothing: the button does.
+    await gotoHydrated(page, linkIn(mail!, "confirm-email"));
+    await expect(page.getByRole("heading", { level: 1, name: "Confirm your new email address" })).toBeVisible();
+    await expectNoSeriousViolations(page, "/confirm-email");
+    expect(await apiAs(request, baseURL!, token)(E2eMailMeDocument)).toEqual({ me: { email } });
+    await page.getByRole("button", { name: "Confirm the new address" }).focus();
+    await page.keyboard.press("Enter");
+    await expect(page.getByRole("status")).toHaveText(`Your email address is now ${next}. Log in with it from now on.`);
+    expect(await apiAs(request, baseURL!, token)(E2eMailMeDocument)).toEqual({ me: { email: next } });
+    expect([await login(email), await login(next)]).toEqual(["refused", "in"]);
+
+    // Used once.
+    await gotoHydrated(page, linkIn(mail!, "confirm-email"));
+    await page.getByRole("button", { name: "Confirm the new address" }).click();
+    await expect(page.getByRole("alert")).toContainText("This link was used already. Ask for a new one.");
+    await expect(page.getByRole("alert").getByRole("link", { name: "Change your address again in Settings" })).toBeVisible();
+  });
+});
+
+test.describe("changing the email address without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("the request and the confirmation work as plain forms", async ({ page, context, request, baseURL }) => {
+    const { email, token } = await account(request, baseURL!);
+    await signInBrowser(context, baseURL!, token);
+    await page.goto("/settings?section=account");
+    const next = uniqueEmail("plain");
+    await page.getByLabel("New email address").fill(next);
+    await page.getByRole("button", { name: "Send the confirmation link" }).click();
+    await expect(page.getByRole("status")).toContainText(`Your address stays ${email}`);
+    const [mail] = await mailsTo(next);
+    await page.goto(linkIn(mail!, "confirm-email"));
+    await page.getByRole("button", { name: "Confirm the new address" }).click();
+    await expect(page.getByRole("status")).toHaveText(`Your email address is now ${next}. Log in with it from now on.`);
+    await page.goto("/settings?section=account");
+    await expect(page.getByText(`Signed in as ${next}`)).toBeVisible();
+  });
+});
+
+test("a server without SMTP offers no reset link nor email change, and says why", async ({ browser }) => {
   const server = await startAppServer({
     OPEN_METEO_FORECAST_URL: process.env.E2E_FAKE_WEATHER_URL!,
     OPEN_METEO_GEOCODING_URL: process.env.E2E_FAKE_WEATHER_URL!,
@@ -131,6 +216,17 @@ test("a server without SMTP offers no reset link and says why", async ({ browser
     await expect(page.getByText("This server cannot send email, so a password cannot be reset by email here.")).toBeVisible();
     await expect(page.getByLabel("Email")).toHaveCount(0);
     await expectNoSeriousViolations(page, "/forgot-password without SMTP");
+
+    // Signed in, the email change says why it is not offered.
+    const { signUp } = await apiAs(page.request, server.baseURL, null)(E2eMailSignUpDocument, { email: uniqueEmail(), password: PASSWORD });
+    await signInBrowser(context, server.baseURL, signUp.token);
+    await gotoHydrated(page, "/settings?section=account");
+    await expect(
+      page.getByText(
+        "This server cannot send email, so your address cannot be changed here: a new address is confirmed by a link sent to it.",
+      ),
+    ).toBeVisible();
+    await expect(page.getByLabel("New email address")).toHaveCount(0);
   } finally {
     await context.close();
     await server.stop();

@@ -2,6 +2,7 @@ import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Form, Link, useActionData, useNavigation, useSearchParams } from "react-router";
 import type { AccountActionData } from "~/lib/forms/account-form";
+import { EmailChangeForm } from "~/components/account/email-change-form";
 import { Field } from "~/components/ui/form-parts";
 
 /**
@@ -22,12 +23,15 @@ export function AccountSection({ email, mailAvailable }: { email: string | null;
 
   if (email) {
     return (
-      <Form method="post" className="flex flex-wrap items-center gap-3">
-        <p>{t("account.signedInAs", { email })}</p>
-        <button type="submit" name="intent" value="logout" className="button" disabled={busy}>
-          {t("account.logOut")}
-        </button>
-      </Form>
+      <div className="flex flex-col gap-6">
+        <Form method="post" className="flex flex-wrap items-center gap-3">
+          <p>{t("account.signedInAs", { email })}</p>
+          <button type="submit" name="intent" value="logout" className="button" disabled={busy}>
+            {t("account.logOut")}
+          </button>
+        </Form>
+        <EmailChangeForm email={email} mailAvailable={mailAvailable} />
+      </div>
     );
   }
   const errors = actionData?.errors ?? {};

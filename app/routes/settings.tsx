@@ -14,6 +14,8 @@ import { ManageBriefings } from "~/components/settings/manage-briefings";
 import { ManagePlaces } from "~/components/settings/manage-places";
 import { PreferencesForm } from "~/components/settings/preferences-form";
 import { currentUser, handleAccountIntent } from "~/server/account.server";
+import { handleEmailChangeRequest } from "~/server/account-mail.server";
+import type { EmailChangeData } from "~/lib/forms/account-mail-form";
 import { offlineAccountAction } from "~/lib/account-offline";
 import { getBrowserGraphQL } from "~/lib/graphql/browser-client";
 import { clientLoadQuery } from "~/lib/graphql/browser-load";
@@ -25,6 +27,7 @@ import { DEFAULT_LOCALE } from "~/lib/i18n/config";
 import { getI18n } from "~/server/i18n/middleware.server";
 import { validateRoute } from "~/lib/route-validation";
 import { replaceOfflinePages } from "~/lib/pwa/offline-caches";
+import { refusedOffline } from "~/lib/pwa/offline-refusal";
 import { parseSettingsSection, type SettingsSection } from "~/lib/settings-section";
 
 type Translate = (key: "errors.unknownSection" | "settings.title" | "app.name", options?: { section: string }) => string;
@@ -63,9 +66,11 @@ export async function clientLoader({ request }: Route.ClientLoaderArgs) {
   return settingsPage(request, i18next.t, me?.email ?? null, mailAvailable);
 }
 
-/** POST /settings: the account forms (intent = signup | login | logout). */
+/** POST /settings: the account forms (intent = signup | login | logout | changeEmail). */
 export async function action({ request, context }: Route.ActionArgs) {
-  return handleAccountIntent(request, context, await request.formData(), getI18n(context));
+  const form = await request.formData();
+  if (form.get("intent") === "changeEmail") return handleEmailChangeRequest(context, form, getI18n(context));
+  return handleAccountIntent(request, context, form, getI18n(context));
 }
 
 /**
@@ -74,7 +79,12 @@ export async function action({ request, context }: Route.ActionArgs) {
  * so instead of failing with a network error.
  */
 export async function clientAction({ serverAction, request }: Route.ClientActionArgs) {
-  if (!navigator.onLine) return offlineAccountAction(await request.formData());
+  if (!navigator.onLine) {
+    const form = await request.formData();
+    if (form.get("intent") !== "changeEmail") return offlineAccountAction(form);
+    const email = String(form.get("email") ?? "");
+    return refusedOffline<EmailChangeData>({ intent: "changeEmail", email, sent: false, errors: { form: i18next.t("errors.offline") } });
+  }
   try {
     return await serverAction();
   } catch (thrown) {

@@ -84,6 +84,12 @@ export async function handlePasswordReset(request: Request, context: Readonly<Ro
   );
 }
 
+/** Another account's address: said as such (sign-up's words would tell the reader to log in instead). */
+function takenSaidPlainly(error: CombinedError | undefined, errors: MailFormErrors, t: i18n["t"]): MailFormErrors {
+  if (apiIssues(error).some((issue) => issue.code === "EMAIL_TAKEN")) errors.email = t("emailChange.taken");
+  return errors;
+}
+
 /** Settings → Account, a new address: a link goes to it; the address changes only when it is followed. */
 export async function handleEmailChangeRequest(context: Readonly<RouterContextProvider>, form: FormData, { t }: i18n) {
   const email = String(form.get("email") ?? "").trim();
@@ -94,7 +100,8 @@ export async function handleEmailChangeRequest(context: Readonly<RouterContextPr
   }
   const result = await requestGraphQL(context).client.mutation(REQUEST_EMAIL_CHANGE, { email: checked.value.email }).toPromise();
   if (!result.data?.requestEmailChange) {
-    return data<EmailChangeData>({ intent: "changeEmail", email, sent: false, errors: refusalErrors(result.error, t) }, { status: 400 });
+    const errors = takenSaidPlainly(result.error, refusalErrors(result.error, t), t);
+    return data<EmailChangeData>({ intent: "changeEmail", email, sent: false, errors }, { status: 400 });
   }
   return data<EmailChangeData>({ intent: "changeEmail", email: checked.value.email, sent: true, errors: {} });
 }
@@ -105,7 +112,7 @@ export async function handleEmailChangeConfirm(context: Readonly<RouterContextPr
   const result = await requestGraphQL(context).client.mutation(CONFIRM_EMAIL_CHANGE, { token }).toPromise();
   const confirmed = result.data?.confirmEmailChange ?? null;
   if (!confirmed) {
-    const errors = refusalErrors(result.error, t);
+    const errors = takenSaidPlainly(result.error, refusalErrors(result.error, t), t);
     // The page has no address field: an address taken meanwhile is the whole form's problem.
     errors.form ??= errors.email;
     return data<ConfirmEmailData>({ confirmed: null, errors }, { status: 400 });
