@@ -65,6 +65,7 @@ export async function openServices(config: ApiConfig): Promise<OpenedServices> {
   const rateLimits = createRateLimits(db, { dialect, now: () => now().getTime() });
   // Requests are counted on the wall clock, whatever `now` the tests give the bot; no cached answer reads the counts.
   const requestLimits = createRequestLimits(config.requestLimits ?? NO_REQUEST_LIMITS, { db: changes.reads.exempt(db) });
+  const mail = createMailService(config.mail, db, dialect);
   const services: ApiServices = {
     db,
     now,
@@ -72,7 +73,7 @@ export async function openServices(config: ApiConfig): Promise<OpenedServices> {
     placeLists: createPlaceLists(changes, db),
     recentLocations: createRecentLocations(db, now),
     inbox,
-    briefings: createBriefingService({ db, inbox, forecasts: weather.forecasts, now }),
+    briefings: createBriefingService({ db, inbox, forecasts: weather.forecasts, now, mail }),
     alerts: createAlertService({ db, inbox, forecasts: weather.forecasts, airQuality: weather.airQuality, now }),
     warnings,
     warningAlerts: createWarningAlertService({ db, inbox, warnings, now }),
@@ -85,7 +86,7 @@ export async function openServices(config: ApiConfig): Promise<OpenedServices> {
     sessionEnds: createSessionEnds(now),
     rateLimits,
     metrics,
-    mail: createMailService(config.mail, db, dialect),
+    mail,
   };
   return { services, changes, dialect, requestLimits, deliveriesSettled: pushBatch.settled };
 }

@@ -56,6 +56,9 @@ export type Weekday = "MON" | "TUE" | "WED" | "THU" | "FRI" | "SAT" | "SUN";
 
 export type BriefingPeriod = "TODAY" | "REST_OF_TODAY" | "TONIGHT" | "TOMORROW" | "NEXT_3_DAYS";
 
+/** How a briefing reaches its owner besides the inbox, where every briefing lands. */
+export type BriefingChannel = "PUSH" | "EMAIL";
+
 export type BriefingInput = {
   name: string;
   enabled?: boolean | null | undefined;
@@ -63,6 +66,11 @@ export type BriefingInput = {
   period: BriefingPeriod;
   time: string;
   days: Array<Weekday>;
+  /**
+   * Besides the inbox. Null keeps the briefing's own (a new one: PUSH, as before). EMAIL needs a server that sends mail
+   * (mailAvailable); otherwise BAD_USER_INPUT on `delivery` (EMAIL_DELIVERY_UNAVAILABLE).
+   */
+  delivery?: Array<BriefingChannel> | null | undefined;
 };
 
 export type AlertMetric =

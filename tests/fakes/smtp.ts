@@ -50,6 +50,8 @@ export async function startFakeSmtp({ http = false, port: wanted = 0 }: { http?:
   let failures: { count: number; code: number } = { count: 0, code: 451 };
   let holding = false;
   let held: Held[] = [];
+  /** Connections gone: a mail still being read or held on one was never accepted. */
+  const closed = new Set<string>();
   let refusedCount = 0;
 
   const notify = () => {
@@ -90,9 +92,11 @@ export async function startFakeSmtp({ http = false, port: wanted = 0 }: { http?:
           (parsed) => {
             const mail = received(parsed, envelope, raw);
             const accept = () => {
+              if (closed.has(session.id)) return;
               callback(null, "Queued (fake)");
               arrived(mail);
             };
+            if (closed.has(session.id)) return;
             if (!holding) return accept();
             held.push({ sessionId: session.id, mail, accept });
             notify();
@@ -102,6 +106,7 @@ export async function startFakeSmtp({ http = false, port: wanted = 0 }: { http?:
       });
     },
     onClose(session) {
+      closed.add(session.id);
       held = held.filter((entry) => entry.sessionId !== session.id);
       notify();
     },

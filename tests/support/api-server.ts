@@ -14,6 +14,7 @@ import { SignUpDocument } from "~/lib/account-documents.generated";
 import { startFakeOfficialWarnings, type FakeOfficialWarnings } from "../fakes/official-warnings";
 import { startFakeOpenMeteo, type FakeOpenMeteo } from "../fakes/open-meteo";
 import { serveApi } from "./serve-api";
+import { testMailConfig } from "./test-mail";
 import { testDatabaseUrl } from "./test-database";
 
 export type GraphQLResponse<T = Record<string, unknown>> = {
@@ -152,23 +153,6 @@ export async function startTestApi(
         if (!options.warnings) await warnings.close();
         if (!options.dataDir) await rm(dataDir, { recursive: true, force: true });
       })()),
-  };
-}
-
-/** The secret a test's instances share (SESSION_SECRET's part): seals the outbox and signs unsubscribe links. */
-export const TEST_MAIL_SECRET = "test-mail-secret-of-at-least-32-characters";
-
-/**
- * Mail settings for a test: From a fixed address, links to a fixed base, the shared test secret,
- * and quick retries (a second, doubling) so a test waits for a retry rather than for half a minute.
- */
-export function testMailConfig(mail: Partial<MailConfig> & { smtpUrl: string }): MailConfig {
-  return {
-    from: "Weatherbot <bot@weatherbot.test>",
-    publicUrl: "http://weatherbot.test",
-    secret: TEST_MAIL_SECRET,
-    retry: { baseMs: 200, maxMs: 1_000, attempts: 5 },
-    ...mail,
   };
 }
 

@@ -3,7 +3,8 @@ import { limitEmailChangeRequest, limitResetRequest } from "../auth/mail-request
 import { hashPassword } from "../auth/password.server";
 import { requireSession, type ApiContext } from "../context.server";
 import { isUniqueViolation } from "../db/unique-violation.server";
-import { apiError } from "../errors.server";
+import { deliveryText, emailsBriefing, parseDelivery } from "../bot/briefing-delivery";
+import { apiError, notFound } from "../errors.server";
 import { inputIssue, parseInput } from "../input.server";
 import { emailChangeMail, passwordResetMail } from "../mail/account-mail.server";
 import { cacheable } from "../result-cache.server";
@@ -27,8 +28,27 @@ export const mailResolvers: Resolvers = {
   Query: {
     // The server's configuration: the same for everyone, for as long as the process runs.
     mailAvailable: cacheable((_, __, context) => context.mail.available),
+    async briefingEmail(_, args, context) {
+      const id = context.mail.unsubscribeTokens.verify(args.token);
+      if (!id) return null;
+      const briefing = await context.db.selectFrom("briefings").select(["id", "name", "delivery"]).where("id", "=", id).executeTakeFirst();
+      return briefing ? { id: briefing.id, briefingName: briefing.name, emailed: emailsBriefing(briefing) } : null;
+    },
   },
   Mutation: {
+    async unsubscribeBriefingEmail(_, args, context) {
+      // The link's signature is the proof: no log-in, as a mail client's one-click POST has none (RFC 8058).
+      const id = context.mail.unsubscribeTokens.verify(args.token);
+      if (!id) throw inputIssue("token", "TOKEN_INVALID");
+      return context.db.transaction().execute(async (trx) => {
+        const briefing = await trx.selectFrom("briefings").select(["id", "name", "delivery"]).where("id", "=", id).executeTakeFirst();
+        if (!briefing) throw notFound("Briefing");
+        const delivery = parseDelivery(briefing.delivery).filter((channel) => channel !== "EMAIL");
+        await trx.updateTable("briefings").set({ delivery: deliveryText(delivery) }).where("id", "=", id).execute();
+        return { id, briefingName: briefing.name, emailed: false };
+      });
+    },
+
     async requestPasswordReset(_, args, context) {
       const mail = requireMail(context);
       const { email } = parseInput(passwordResetRequestInput, args);

@@ -110,6 +110,8 @@ export type Query = {
   pushPublicKey: Scalars["String"]["output"];
   /** Whether this server sends mail (SMTP is configured): password resets, email changes and email briefings need it. */
   mailAvailable: Scalars["Boolean"]["output"];
+  /** The briefing an unsubscribe link is for; null when the link is not one of this server's or its briefing is gone. */
+  briefingEmail?: Maybe<BriefingEmail>;
 };
 
 export type QueryPlaceArgs = {
@@ -134,6 +136,10 @@ export type QueryMessagesArgs = {
 
 export type QueryPreviewAlertRuleArgs = {
   input: AlertRuleInput;
+};
+
+export type QueryBriefingEmailArgs = {
+  token: Scalars["String"]["input"];
 };
 
 export type Mutation = {
@@ -199,6 +205,12 @@ export type Mutation = {
   requestEmailChange: Scalars["Boolean"]["output"];
   /** Makes the address an email-change link was sent to the account's address: once, within 24 hours. Answers with it. */
   confirmEmailChange: Scalars["String"]["output"];
+  /**
+   * Stops emailing a briefing (its unsubscribe link: RFC 8058's one-click POST, or the page it opens); it still lands in
+   * the inbox. Idempotent. BAD_USER_INPUT on `token` (TOKEN_INVALID) for a link not made here; NOT_FOUND when the
+   * briefing is gone.
+   */
+  unsubscribeBriefingEmail: BriefingEmail;
 };
 
 export type MutationSignUpArgs = {
@@ -317,6 +329,10 @@ export type MutationRequestEmailChangeArgs = {
 };
 
 export type MutationConfirmEmailChangeArgs = {
+  token: Scalars["String"]["input"];
+};
+
+export type MutationUnsubscribeBriefingEmailArgs = {
   token: Scalars["String"]["input"];
 };
 
@@ -693,6 +709,9 @@ export type Weekday = "MON" | "TUE" | "WED" | "THU" | "FRI" | "SAT" | "SUN";
 
 export type BriefingPeriod = "TODAY" | "REST_OF_TODAY" | "TONIGHT" | "TOMORROW" | "NEXT_3_DAYS";
 
+/** How a briefing reaches its owner besides the inbox, where every briefing lands. */
+export type BriefingChannel = "PUSH" | "EMAIL";
+
 /** A scheduled summary: at 'time' on 'days' (the user's time zone), one message about 'places'. */
 export type Briefing = {
   __typename?: "Briefing";
@@ -705,6 +724,8 @@ export type Briefing = {
   days: Array<Weekday>;
   nextRunAt?: Maybe<Scalars["DateTime"]["output"]>;
   lastSentAt?: Maybe<Scalars["DateTime"]["output"]>;
+  /** Besides the inbox: a push notification (as before), an email to the account's address, both or neither. */
+  delivery: Array<BriefingChannel>;
 };
 
 export type BriefingInput = {
@@ -714,6 +735,11 @@ export type BriefingInput = {
   period: BriefingPeriod;
   time: Scalars["LocalTime"]["input"];
   days: Array<Weekday>;
+  /**
+   * Besides the inbox. Null keeps the briefing's own (a new one: PUSH, as before). EMAIL needs a server that sends mail
+   * (mailAvailable); otherwise BAD_USER_INPUT on `delivery` (EMAIL_DELIVERY_UNAVAILABLE).
+   */
+  delivery?: InputMaybe<Array<BriefingChannel>>;
 };
 
 export type AlertMetric =
@@ -856,6 +882,16 @@ export type OfficialWarning = {
   web?: Maybe<Scalars["String"]["output"]>;
 };
 
+/** A briefing's email as its unsubscribe link sees it: no log-in, the link's signed token names the briefing. */
+export type BriefingEmail = {
+  __typename?: "BriefingEmail";
+  /** The briefing's id. */
+  id: Scalars["ID"]["output"];
+  briefingName: Scalars["String"]["output"];
+  /** Whether the briefing is still emailed. */
+  emailed: Scalars["Boolean"]["output"];
+};
+
 export type ResolverTypeWrapper<T> = Promise<T> | T;
 
 export type ResolverWithResolve<TResult, TParent, TContext, TArgs> = {
@@ -988,6 +1024,7 @@ export type ResolversTypes = {
   Subscription: ResolverTypeWrapper<Record<PropertyKey, never>>;
   Weekday: Weekday;
   BriefingPeriod: BriefingPeriod;
+  BriefingChannel: BriefingChannel;
   Briefing: ResolverTypeWrapper<BriefingMapper>;
   BriefingInput: BriefingInput;
   AlertMetric: AlertMetric;
@@ -1002,6 +1039,7 @@ export type ResolversTypes = {
   WarningMatch: WarningMatch;
   PlaceWarnings: ResolverTypeWrapper<PlaceWarningsMapper>;
   OfficialWarning: ResolverTypeWrapper<OfficialWarningMapper>;
+  BriefingEmail: ResolverTypeWrapper<BriefingEmail>;
 };
 
 /** Mapping between all available schema types and the resolvers parents */
@@ -1047,6 +1085,7 @@ export type ResolversParentTypes = {
   AlertRuleInput: AlertRuleInput;
   PlaceWarnings: PlaceWarningsMapper;
   OfficialWarning: OfficialWarningMapper;
+  BriefingEmail: BriefingEmail;
 };
 
 export interface DateTimeScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes["DateTime"], any> {
@@ -1132,6 +1171,7 @@ export type QueryResolvers<ContextType = ApiContext, ParentType extends Resolver
   >;
   pushPublicKey?: Resolver<ResolversTypes["String"], ParentType, ContextType>;
   mailAvailable?: Resolver<ResolversTypes["Boolean"], ParentType, ContextType>;
+  briefingEmail?: Resolver<Maybe<ResolversTypes["BriefingEmail"]>, ParentType, ContextType, RequireFields<QueryBriefingEmailArgs, "token">>;
 };
 
 export type MutationResolvers<
@@ -1186,6 +1226,12 @@ export type MutationResolvers<
   >;
   requestEmailChange?: Resolver<ResolversTypes["Boolean"], ParentType, ContextType, RequireFields<MutationRequestEmailChangeArgs, "email">>;
   confirmEmailChange?: Resolver<ResolversTypes["String"], ParentType, ContextType, RequireFields<MutationConfirmEmailChangeArgs, "token">>;
+  unsubscribeBriefingEmail?: Resolver<
+    ResolversTypes["BriefingEmail"],
+    ParentType,
+    ContextType,
+    RequireFields<MutationUnsubscribeBriefingEmailArgs, "token">
+  >;
 };
 
 export type LocationResolvers<
@@ -1465,6 +1511,7 @@ export type BriefingResolvers<
   days?: Resolver<Array<ResolversTypes["Weekday"]>, ParentType, ContextType>;
   nextRunAt?: Resolver<Maybe<ResolversTypes["DateTime"]>, ParentType, ContextType>;
   lastSentAt?: Resolver<Maybe<ResolversTypes["DateTime"]>, ParentType, ContextType>;
+  delivery?: Resolver<Array<ResolversTypes["BriefingChannel"]>, ParentType, ContextType>;
 };
 
 export type AlertRuleResolvers<
@@ -1537,6 +1584,15 @@ export type OfficialWarningResolvers<
   web?: Resolver<Maybe<ResolversTypes["String"]>, ParentType, ContextType>;
 };
 
+export type BriefingEmailResolvers<
+  ContextType = ApiContext,
+  ParentType extends ResolversParentTypes["BriefingEmail"] = ResolversParentTypes["BriefingEmail"],
+> = {
+  id?: Resolver<ResolversTypes["ID"], ParentType, ContextType>;
+  briefingName?: Resolver<ResolversTypes["String"], ParentType, ContextType>;
+  emailed?: Resolver<ResolversTypes["Boolean"], ParentType, ContextType>;
+};
+
 export type Resolvers<ContextType = ApiContext> = {
   DateTime?: GraphQLScalarType;
   Date?: GraphQLScalarType;
@@ -1571,4 +1627,5 @@ export type Resolvers<ContextType = ApiContext> = {
   AlertMatch?: AlertMatchResolvers<ContextType>;
   PlaceWarnings?: PlaceWarningsResolvers<ContextType>;
   OfficialWarning?: OfficialWarningResolvers<ContextType>;
+  BriefingEmail?: BriefingEmailResolvers<ContextType>;
 };

@@ -120,6 +120,11 @@ export const typeDefs = /* GraphQL */ `
     Whether this server sends mail (SMTP is configured): password resets, email changes and email briefings need it.
     """
     mailAvailable: Boolean!
+
+    """
+    The briefing an unsubscribe link is for; null when the link is not one of this server's or its briefing is gone.
+    """
+    briefingEmail(token: String!): BriefingEmail
   }
 
   type Mutation {
@@ -235,6 +240,13 @@ export const typeDefs = /* GraphQL */ `
     Makes the address an email-change link was sent to the account's address: once, within 24 hours. Answers with it.
     """
     confirmEmailChange(token: String!): String!
+
+    """
+    Stops emailing a briefing (its unsubscribe link: RFC 8058's one-click POST, or the page it opens); it still lands in
+    the inbox. Idempotent. BAD_USER_INPUT on \`token\` (TOKEN_INVALID) for a link not made here; NOT_FOUND when the
+    briefing is gone.
+    """
+    unsubscribeBriefingEmail(token: String!): BriefingEmail!
   }
 
   """
@@ -781,6 +793,14 @@ export const typeDefs = /* GraphQL */ `
   }
 
   """
+  How a briefing reaches its owner besides the inbox, where every briefing lands.
+  """
+  enum BriefingChannel {
+    PUSH
+    EMAIL
+  }
+
+  """
   A scheduled summary: at 'time' on 'days' (the user's time zone), one message about 'places'.
   """
   type Briefing {
@@ -793,6 +813,11 @@ export const typeDefs = /* GraphQL */ `
     days: [Weekday!]!
     nextRunAt: DateTime
     lastSentAt: DateTime
+
+    """
+    Besides the inbox: a push notification (as before), an email to the account's address, both or neither.
+    """
+    delivery: [BriefingChannel!]!
   }
 
   input BriefingInput {
@@ -802,6 +827,12 @@ export const typeDefs = /* GraphQL */ `
     period: BriefingPeriod!
     time: LocalTime!
     days: [Weekday!]!
+
+    """
+    Besides the inbox. Null keeps the briefing's own (a new one: PUSH, as before). EMAIL needs a server that sends mail
+    (mailAvailable); otherwise BAD_USER_INPUT on \`delivery\` (EMAIL_DELIVERY_UNAVAILABLE).
+    """
+    delivery: [BriefingChannel!]
   }
 
   enum AlertMetric {
@@ -1029,5 +1060,21 @@ export const typeDefs = /* GraphQL */ `
     The service's page for it, when it gives one.
     """
     web: String
+  }
+
+  """
+  A briefing's email as its unsubscribe link sees it: no log-in, the link's signed token names the briefing.
+  """
+  type BriefingEmail {
+    """
+    The briefing's id.
+    """
+    id: ID!
+    briefingName: String!
+
+    """
+    Whether the briefing is still emailed.
+    """
+    emailed: Boolean!
   }
 `;

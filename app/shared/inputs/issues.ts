@@ -33,6 +33,7 @@ const PROTOCOL_TEXTS = {
   PLACES_REQUIRED: () => "Choose at least one place",
   PLACES_NOT_OWNED: () => "Choose among your own places",
   DAYS_REQUIRED: () => "Choose at least one day",
+  EMAIL_DELIVERY_UNAVAILABLE: () => "This server sends no mail: a briefing cannot be emailed",
   CONDITIONS_REQUIRED: () => "Choose at least one condition",
   THRESHOLD_REQUIRED: () => "A threshold is needed for this metric",
   THRESHOLD_RANGE: (p) => `The threshold for this metric must be from ${p.min} to ${p.max}`,
