@@ -8,6 +8,7 @@ export default [
     route("forgot-password", "routes/forgot-password.tsx"),
     route("reset-password", "routes/reset-password.tsx"),
     route("confirm-email", "routes/confirm-email.tsx"),
+    route("unsubscribe", "routes/unsubscribe.tsx"),
     // Failure injection for the end-to-end suite; 404 unless the server runs with TEST_HOOKS=1.
     ...prefix("__test", [
       route("error", "routes/test-hooks/error.tsx"),

@@ -2,9 +2,16 @@ import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { expect, gotoHydrated, pinClock, test } from "./fixtures";
 import { startAppServer } from "./support/app-server";
-import { apiAs, signInBrowser, uniqueEmail } from "./support/graphql";
+import { accountWithPlace, apiAs, signInBrowser, uniqueEmail } from "./support/graphql";
 import { linkIn, mailsSoFar, mailsTo } from "./support/mail";
-import { E2eMailMeDocument, E2eMailSignUpDocument } from "./support/documents.generated";
+import {
+  E2eMailAddPlaceDocument,
+  E2eMailBriefingDeliveryDocument,
+  E2eMailBriefingEmailedDocument,
+  E2eMailMeDocument,
+  E2eMailSaveBriefingDocument,
+  E2eMailSignUpDocument,
+} from "./support/documents.generated";
 
 /*
  * The account's mail in a real Chromium against the built server, its mail caught by the run's
@@ -200,6 +207,68 @@ test.describe("changing the email address without JavaScript", () => {
   });
 });
 
+test("a briefing set to arrive by email is mailed, and its unsubscribe link turns that off: the page, and one-click", async ({
+  page,
+  context,
+  request,
+  baseURL,
+}) => {
+  const account = await accountWithPlace(request, baseURL!, "Mail Bay");
+  await signInBrowser(context, baseURL!, account.token);
+  await gotoHydrated(page, "/settings?section=briefings");
+  const section = page.getByRole("region", { name: "Briefings" });
+  const row = section.getByRole("listitem").filter({ hasText: "Mail Bay morning" });
+  await row.getByRole("button", { name: "Edit Mail Bay morning" }).click();
+  const dialog = page.getByRole("dialog", { name: "Edit briefing" });
+  const delivery = dialog.getByRole("group", { name: "Delivery" });
+  await expect(delivery.getByRole("checkbox", { name: "A push notification" })).toBeChecked();
+  const byEmail = delivery.getByRole("checkbox", { name: "An email" });
+  await expect(byEmail).not.toBeChecked();
+  await byEmail.focus();
+  await page.keyboard.press("Space");
+  await expect(byEmail).toBeChecked();
+  const axe = await new AxeBuilder({ page }).include("dialog").analyze();
+  expect(axe.violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical")).toEqual([]);
+  await dialog.getByRole("button", { name: "Save briefing" }).click();
+  await expect(dialog).toBeHidden();
+  await expect(row).toContainText("Also by email");
+
+  await row.getByRole("button", { name: "Send a test briefing now" }).click();
+  const [mail] = await mailsTo(account.email);
+  expect(mail!.subject).toBe("Mail Bay morning · Today");
+  expect(mail!.headers["list-unsubscribe-post"]).toBe("List-Unsubscribe=One-Click");
+  const link = /^<(.+)>$/.exec(mail!.headers["list-unsubscribe"] ?? "")![1]!;
+  expect(link.startsWith(`${baseURL}/unsubscribe?token=`)).toBe(true);
+  expect(mail!.text).toContain(`Stop emailing this briefing: ${link}`);
+
+  // The page asks first (opening a link changes nothing), then stops the emails.
+  const visitor = await context.browser()!.newContext({ baseURL });
+  await pinClock(visitor);
+  const stranger = await visitor.newPage();
+  await gotoHydrated(stranger, link);
+  await expect(stranger.getByText("Stop emailing the briefing “Mail Bay morning”? It keeps arriving in your inbox.")).toBeVisible();
+  await expectNoSeriousViolations(stranger, "/unsubscribe");
+  expect((await account.gql(E2eMailBriefingDeliveryDocument)).briefings[0]!.delivery).toEqual(["PUSH", "EMAIL"]);
+  await stranger.getByRole("button", { name: "Stop the emails" }).click();
+  await expect(stranger.getByRole("status")).toContainText("The briefing “Mail Bay morning” is no longer emailed to you.");
+  const { briefings } = await account.gql(E2eMailBriefingDeliveryDocument);
+  expect(briefings[0]!.delivery).toEqual(["PUSH"]);
+  await visitor.close();
+
+  // On again, then a mail service's one-click POST (RFC 8058): from its own servers, with no cookie and no Origin.
+  await account.gql(E2eMailBriefingEmailedDocument, {
+    id: briefings[0]!.id,
+    input: { name: "Mail Bay morning", placeIds: [account.placeId], period: "TODAY", time: "07:00", days: ["MON"], delivery: ["EMAIL"] },
+  });
+  const oneClick = await fetch(link, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded", "user-agent": "Mail-Unsubscribe/1.0" },
+    body: "List-Unsubscribe=One-Click",
+  });
+  expect(oneClick.status).toBe(200);
+  expect((await account.gql(E2eMailBriefingDeliveryDocument)).briefings[0]!.delivery).toEqual([]);
+});
+
 test("a server without SMTP offers no reset link nor email change, and says why", async ({ browser }) => {
   const server = await startAppServer({
     OPEN_METEO_FORECAST_URL: process.env.E2E_FAKE_WEATHER_URL!,
@@ -227,6 +296,18 @@ test("a server without SMTP offers no reset link nor email change, and says why"
       ),
     ).toBeVisible();
     await expect(page.getByLabel("New email address")).toHaveCount(0);
+
+    // A briefing cannot be chosen to come by email, and the editor says why.
+    const gql = apiAs(page.request, server.baseURL, signUp.token);
+    const { addPlace } = await gql(E2eMailAddPlaceDocument);
+    await gql(E2eMailSaveBriefingDocument, {
+      input: { name: "Quiet morning", placeIds: [addPlace.id], period: "TODAY", time: "07:00", days: ["MON"] },
+    });
+    await gotoHydrated(page, "/settings?section=briefings");
+    await page.getByRole("button", { name: "Edit Quiet morning" }).click();
+    const dialog = page.getByRole("dialog", { name: "Edit briefing" });
+    await expect(dialog.getByRole("checkbox", { name: "An email" })).toBeDisabled();
+    await expect(dialog.getByText("This server cannot send email, so briefings cannot be emailed.")).toBeVisible();
   } finally {
     await context.close();
     await server.stop();

@@ -53,6 +53,18 @@ export type ConfirmEmailChangeMutationVariables = Exact<{
 
 export type ConfirmEmailChangeMutation = { confirmEmailChange: string };
 
+export type BriefingEmailQueryVariables = Exact<{
+  token: string;
+}>;
+
+export type BriefingEmailQuery = { briefingEmail: { id: string; briefingName: string; emailed: boolean } | null };
+
+export type UnsubscribeBriefingEmailMutationVariables = Exact<{
+  token: string;
+}>;
+
+export type UnsubscribeBriefingEmailMutation = { unsubscribeBriefingEmail: { id: string; briefingName: string; emailed: boolean } };
+
 export const SignUpDocument = gql`
   mutation SignUp($email: String!, $password: String!, $language: Language, $timeZone: TimeZone, $region: String) {
     signUp(email: $email, password: $password, language: $language, timeZone: $timeZone, region: $region) {
@@ -101,3 +113,21 @@ export const ConfirmEmailChangeDocument = gql`
     confirmEmailChange(token: $token)
   }
 ` as unknown as DocumentNode<ConfirmEmailChangeMutation, ConfirmEmailChangeMutationVariables>;
+export const BriefingEmailDocument = gql`
+  query BriefingEmail($token: String!) {
+    briefingEmail(token: $token) {
+      id
+      briefingName
+      emailed
+    }
+  }
+` as unknown as DocumentNode<BriefingEmailQuery, BriefingEmailQueryVariables>;
+export const UnsubscribeBriefingEmailDocument = gql`
+  mutation UnsubscribeBriefingEmail($token: String!) {
+    unsubscribeBriefingEmail(token: $token) {
+      id
+      briefingName
+      emailed
+    }
+  }
+` as unknown as DocumentNode<UnsubscribeBriefingEmailMutation, UnsubscribeBriefingEmailMutationVariables>;

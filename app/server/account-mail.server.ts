@@ -2,10 +2,12 @@ import type { CombinedError } from "@urql/core";
 import type { i18n } from "i18next";
 import { data, type RouterContextProvider } from "react-router";
 import {
+  BriefingEmailDocument as BRIEFING_EMAIL,
   ConfirmEmailChangeDocument as CONFIRM_EMAIL_CHANGE,
   RequestEmailChangeDocument as REQUEST_EMAIL_CHANGE,
   RequestPasswordResetDocument as REQUEST_PASSWORD_RESET,
   ResetPasswordDocument as RESET_PASSWORD,
+  UnsubscribeBriefingEmailDocument as UNSUBSCRIBE_BRIEFING_EMAIL,
 } from "../lib/account-documents.generated";
 import type {
   ConfirmEmailData,
@@ -13,6 +15,7 @@ import type {
   MailFormErrors,
   ResetPasswordData,
   ResetRequestData,
+  UnsubscribeData,
 } from "../lib/forms/account-mail-form";
 import { apiIssues, fieldErrors } from "../lib/forms/field-errors";
 import { VIEWER_QUERY } from "../lib/graphql/documents";
@@ -118,4 +121,26 @@ export async function handleEmailChangeConfirm(context: Readonly<RouterContextPr
     return data<ConfirmEmailData>({ confirmed: null, errors }, { status: 400 });
   }
   return data<ConfirmEmailData>({ confirmed, errors: {} });
+}
+
+/** What an unsubscribe link is for (null: not a link of this server's, or its briefing is gone). */
+export async function briefingEmailOf(context: Readonly<RouterContextProvider>, token: string) {
+  if (!token) return null;
+  const result = await requestGraphQL(context).client.query(BRIEFING_EMAIL, { token }, { requestPolicy: "network-only" }).toPromise();
+  return result.data?.briefingEmail ?? null;
+}
+
+/**
+ * A briefing email's unsubscribe link, POSTed: by the page's button, or by a mail client's
+ * one-click unsubscribe (RFC 8058: `List-Unsubscribe=One-Click` in the body, the token in the URL).
+ */
+export async function handleUnsubscribe(request: Request, context: Readonly<RouterContextProvider>, form: FormData, { t }: i18n) {
+  const token = String(form.get("token") ?? new URL(request.url).searchParams.get("token") ?? "");
+  const result = await requestGraphQL(context).client.mutation(UNSUBSCRIBE_BRIEFING_EMAIL, { token }).toPromise();
+  const stopped = result.data?.unsubscribeBriefingEmail.briefingName ?? null;
+  if (stopped === null) {
+    // A link not made here, or a briefing that is gone: nothing is emailed for either.
+    return data<UnsubscribeData>({ stopped: null, errors: { form: t("unsubscribe.invalid") } }, { status: 400 });
+  }
+  return data<UnsubscribeData>({ stopped, errors: {} });
 }

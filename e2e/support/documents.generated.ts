@@ -130,6 +130,27 @@ export type E2eMailMeQueryVariables = Exact<{ [key: string]: never }>;
 
 export type E2eMailMeQuery = { me: { email: string } | null };
 
+export type E2eMailBriefingDeliveryQueryVariables = Exact<{ [key: string]: never }>;
+
+export type E2eMailBriefingDeliveryQuery = { briefings: Array<{ id: string; name: string; delivery: Array<BriefingChannel> }> };
+
+export type E2eMailBriefingEmailedMutationVariables = Exact<{
+  id: string | number;
+  input: BriefingInput;
+}>;
+
+export type E2eMailBriefingEmailedMutation = { saveBriefing: { id: string; delivery: Array<BriefingChannel> } };
+
+export type E2eMailAddPlaceMutationVariables = Exact<{ [key: string]: never }>;
+
+export type E2eMailAddPlaceMutation = { addPlace: { id: string } };
+
+export type E2eMailSaveBriefingMutationVariables = Exact<{
+  input: BriefingInput;
+}>;
+
+export type E2eMailSaveBriefingMutation = { saveBriefing: { id: string } };
+
 export type E2eAccountSpeakGermanMutationVariables = Exact<{ [key: string]: never }>;
 
 export type E2eAccountSpeakGermanMutation = { updateSettings: { id: string } };
@@ -408,6 +429,37 @@ export const E2eMailMeDocument = gql`
     }
   }
 ` as unknown as DocumentNode<E2eMailMeQuery, E2eMailMeQueryVariables>;
+export const E2eMailBriefingDeliveryDocument = gql`
+  query E2eMailBriefingDelivery {
+    briefings {
+      id
+      name
+      delivery
+    }
+  }
+` as unknown as DocumentNode<E2eMailBriefingDeliveryQuery, E2eMailBriefingDeliveryQueryVariables>;
+export const E2eMailBriefingEmailedDocument = gql`
+  mutation E2eMailBriefingEmailed($id: ID!, $input: BriefingInput!) {
+    saveBriefing(id: $id, input: $input) {
+      id
+      delivery
+    }
+  }
+` as unknown as DocumentNode<E2eMailBriefingEmailedMutation, E2eMailBriefingEmailedMutationVariables>;
+export const E2eMailAddPlaceDocument = gql`
+  mutation E2eMailAddPlace {
+    addPlace(latitude: 52.52, longitude: 13.41, label: "Quiet Harbour") {
+      id
+    }
+  }
+` as unknown as DocumentNode<E2eMailAddPlaceMutation, E2eMailAddPlaceMutationVariables>;
+export const E2eMailSaveBriefingDocument = gql`
+  mutation E2eMailSaveBriefing($input: BriefingInput!) {
+    saveBriefing(input: $input) {
+      id
+    }
+  }
+` as unknown as DocumentNode<E2eMailSaveBriefingMutation, E2eMailSaveBriefingMutationVariables>;
 export const E2eAccountSpeakGermanDocument = gql`
   mutation E2eAccountSpeakGerman {
     updateSettings(input: { language: DE_DE }) {

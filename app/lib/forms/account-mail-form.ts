@@ -16,3 +16,6 @@ export type EmailChangeData = { intent: "changeEmail"; email: string; sent: bool
 
 /** The confirmation page: the address confirmed, or why not. */
 export type ConfirmEmailData = { confirmed: string | null; errors: MailFormErrors };
+
+/** A briefing email's unsubscribe page: the emails stopped for the briefing named, or why not. */
+export type UnsubscribeData = { stopped: string | null; errors: MailFormErrors };

@@ -1084,6 +1084,7 @@ export type BriefingFieldsFragment = {
   days: Array<Weekday>;
   nextRunAt: string | null;
   lastSentAt: string | null;
+  delivery: Array<BriefingChannel>;
   places: Array<{ id: string; label: string }>;
 };
 
@@ -1099,6 +1100,7 @@ export type BriefingsQuery = {
     days: Array<Weekday>;
     nextRunAt: string | null;
     lastSentAt: string | null;
+    delivery: Array<BriefingChannel>;
     places: Array<{ id: string; label: string }>;
   }>;
 };
@@ -1118,6 +1120,7 @@ export type SaveBriefingMutation = {
     days: Array<Weekday>;
     nextRunAt: string | null;
     lastSentAt: string | null;
+    delivery: Array<BriefingChannel>;
     places: Array<{ id: string; label: string }>;
   };
 };
@@ -1142,6 +1145,7 @@ export type RestoreBriefingMutation = {
     days: Array<Weekday>;
     nextRunAt: string | null;
     lastSentAt: string | null;
+    delivery: Array<BriefingChannel>;
     places: Array<{ id: string; label: string }>;
   };
 };

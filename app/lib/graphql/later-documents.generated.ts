@@ -63,6 +63,7 @@ export const BriefingFieldsFragmentDoc = /*#__PURE__*/ gql`
     days
     nextRunAt
     lastSentAt
+    delivery
   }
 ` as unknown as DocumentNode<Types.BriefingFieldsFragment, unknown>;
 export const UnreadCountFragmentDoc = /*#__PURE__*/ gql`
