@@ -52,17 +52,16 @@ async function loadSettings(load: Load, signedIn: boolean) {
 export async function loader({ request, context }: Route.LoaderArgs) {
   // No session cookie, no viewer: the server asks nothing then.
   const user = await currentUser(request, context);
-  // Whether mail can be sent: the reset link, the email change and email briefings need it.
-  const [{ mailAvailable }] = await Promise.all([
-    loadQuery(context, MAIL_AVAILABLE_QUERY, {}),
-    loadSettings((query, variables) => loadQuery(context, query, variables), !!user),
-  ]);
+  await loadSettings((query, variables) => loadQuery(context, query, variables), !!user);
+  // Whether mail can be sent (the reset link, the email change, email briefings): signed in, Settings brought it along.
+  const { mailAvailable } = await loadQuery(context, MAIL_AVAILABLE_QUERY, {});
   return settingsPage(request, getI18n(context).t, user?.email ?? null, mailAvailable);
 }
 
 export async function clientLoader({ request }: Route.ClientLoaderArgs) {
   const { me } = await clientLoadQuery(VIEWER_QUERY, {});
-  const [{ mailAvailable }] = await Promise.all([clientLoadQuery(MAIL_AVAILABLE_QUERY, {}), loadSettings(clientLoadQuery, !!me)]);
+  await loadSettings(clientLoadQuery, !!me);
+  const { mailAvailable } = await clientLoadQuery(MAIL_AVAILABLE_QUERY, {});
   return settingsPage(request, i18next.t, me?.email ?? null, mailAvailable);
 }
 

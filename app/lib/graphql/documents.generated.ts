@@ -938,6 +938,7 @@ export type SettingsFieldsFragment = {
 export type SettingsQueryVariables = Exact<{ [key: string]: never }>;
 
 export type SettingsQuery = {
+  mailAvailable: boolean;
   me: {
     id: string;
     settings: {

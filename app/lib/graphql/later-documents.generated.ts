@@ -144,6 +144,7 @@ export const SettingsDocument = /*#__PURE__*/ gql`
         ...SettingsFields
       }
     }
+    mailAvailable
   }
   ${SettingsFieldsFragmentDoc}
 ` as unknown as DocumentNode<Types.SettingsQuery, Types.SettingsQueryVariables>;
