@@ -1,7 +1,11 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import type { MailKind } from "~/api/mail/outbox.server";
 import { startFakeSmtp, type FakeSmtp } from "../fakes/smtp";
 import { testApis, type TestApi } from "../support/api-server";
+import { testDatabaseUrl } from "../support/test-database";
 
 /*
  * The mail outbox against a real SMTP server on loopback: a queued mail goes out once, as a
@@ -124,6 +128,32 @@ describe("the mail outbox", () => {
       await test.close();
       await back.close();
     }
+  });
+
+  it("lets a shutdown cut off a send the server does not answer, and keeps that mail for a later attempt", async () => {
+    // One store for both instances, one after the other (an API's own would go with it).
+    const dataDir = await mkdtemp(path.join(tmpdir(), "weatherbot-cut-off-"));
+    onTestFinished(() => rm(dataDir, { recursive: true, force: true }));
+    const store = { dataDir, databaseUrl: await testDatabaseUrl() };
+    const first = await api({ ...store, mail: { smtpUrl: smtp.url } });
+    smtp.hold();
+    const to = `cut-off-${Date.now()}@example.com`;
+    await queue(first, to);
+    await smtp.waitUntil(() => smtp.held() > 0);
+    const started = Date.now();
+    await first.close();
+    expect(Date.now() - started).toBeLessThan(8_000);
+    await smtp.waitUntil(() => smtp.held() === 0);
+    smtp.release();
+
+    // Still to be sent: the next instance on the database sends it once.
+    const next = await api({ ...store, mail: { smtpUrl: smtp.url } });
+    const [row] = await outboxRows(next);
+    expect(row).toMatchObject({ state: "PENDING", attempts: 1, lease_until: null });
+    await smtp.waitForMail((received) => received.to.includes(to));
+    await next.api.services.mail.flush();
+    expect((await outboxRows(next))[0]).toMatchObject({ state: "SENT", attempts: 2 });
+    expect(smtp.mails.filter((received) => received.to.includes(to))).toHaveLength(1);
   });
 
   it("sends each mail once when two instances on one database send at the same time", async () => {

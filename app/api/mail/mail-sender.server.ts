@@ -10,6 +10,15 @@ const CLAIM_BATCH = 10;
 /** Sent and given-up rows are deleted after a week, looked for about hourly. */
 const KEEP_DONE_MS = 7 * 24 * 3_600_000;
 const PRUNE_EVERY_MS = 3_600_000;
+/** How long a shutdown waits for a send under way before it closes the connection under it. */
+const STOP_WAIT_MS = 3_000;
+
+/** `promise`, or nothing once `ms` have passed. */
+function within(promise: Promise<unknown>, ms: number): Promise<unknown> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise((resolve) => (timer = setTimeout(resolve, ms)));
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
 
 /**
  * Each instance's sender: claims due mail from the outbox, sends it over SMTP and records the
@@ -90,6 +99,11 @@ export function startMailSender({
     }));
   }
 
+  /** Settles once no look is under way (nor one asked for meanwhile). */
+  async function settled(): Promise<void> {
+    while (running) await running;
+  }
+
   const timer = setInterval(() => void look(), pollMs);
   timer.unref();
   void look();
@@ -100,14 +114,19 @@ export function startMailSender({
     /** Looks now, and settles once that look (and any it asked for) has sent what was due. */
     async flush(): Promise<void> {
       await look();
-      while (running) await running;
+      await settled();
     },
-    /** Stops looking; the mail being sent is finished and recorded, the rest waits for another instance or a restart. */
+    /**
+     * Stops looking; the mail being sent is finished and recorded, the rest waits for another instance or a restart.
+     * A send still going after STOP_WAIT_MS (a slow SMTP server) is cut off by closing the connections: it fails as a
+     * lost connection, is recorded for a later attempt, and the shutdown stays within its 10 s.
+     */
     async stop(): Promise<void> {
       stopped = true;
       clearInterval(timer);
-      while (running) await running;
-      smtp.close();
+      await within(settled(), STOP_WAIT_MS);
+      smtp.close(true);
+      await settled();
     },
   };
 }

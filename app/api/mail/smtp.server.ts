@@ -65,7 +65,8 @@ export function createSmtpTransport(smtpUrl: string, from: string, timeouts: Smt
         return { sent: false, temporary: isTemporaryFailure(error), error: (error.response ?? error.message).slice(0, 500) };
       }
     },
-    close: () => transport.close(),
+    /** Closes the connections; `force` also those delivering a mail (it fails as a lost connection: tried again later). */
+    close: (force = false) => transport.close({ force }),
   };
 }
 
