@@ -44,7 +44,11 @@ export const mailResolvers: Resolvers = {
         const briefing = await trx.selectFrom("briefings").select(["id", "name", "delivery"]).where("id", "=", id).executeTakeFirst();
         if (!briefing) throw notFound("Briefing");
         const delivery = parseDelivery(briefing.delivery).filter((channel) => channel !== "EMAIL");
-        await trx.updateTable("briefings").set({ delivery: deliveryText(delivery) }).where("id", "=", id).execute();
+        await trx
+          .updateTable("briefings")
+          .set({ delivery: deliveryText(delivery) })
+          .where("id", "=", id)
+          .execute();
         return { id, briefingName: briefing.name, emailed: false };
       });
     },
