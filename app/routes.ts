@@ -4,6 +4,11 @@ export default [
   layout("layouts/default.tsx", [
     index("routes/home.tsx"),
     route("settings", "routes/settings.tsx"),
+    // The pages a mail's link opens, and the request for a reset link.
+    route("forgot-password", "routes/forgot-password.tsx"),
+    route("reset-password", "routes/reset-password.tsx"),
+    route("confirm-email", "routes/confirm-email.tsx"),
+    route("unsubscribe", "routes/unsubscribe.tsx"),
     // Failure injection for the end-to-end suite; 404 unless the server runs with TEST_HOOKS=1.
     ...prefix("__test", [
       route("error", "routes/test-hooks/error.tsx"),

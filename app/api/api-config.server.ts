@@ -1,5 +1,6 @@
 import type { PasswordHashCost } from "./auth/password.server";
 import type { ApiLogger } from "./log.server";
+import type { MailConfig } from "./mail/mail-service.server";
 import type { ApiMetrics } from "./metrics.server";
 import type { RequestLimitConfig } from "./request-limits.server";
 import type { SchemaExtension } from "./schema/index.server";
@@ -49,4 +50,6 @@ export type ApiConfig = {
   logger?: ApiLogger;
   /** What the API counts for /metrics (the server's prom-client registry); unset, nothing. */
   metrics?: ApiMetrics;
+  /** Mail over SMTP (SMTP_URL, MAIL_FROM): unset, no mail is sent and the features that need it are not offered. */
+  mail?: MailConfig;
 };

@@ -15,6 +15,7 @@ import type { Db } from "./db/database.server";
 import type { ReadCache } from "./db/read-cache.server";
 import { apiError, unauthenticated } from "./errors.server";
 import type { Loaders } from "./loaders.server";
+import type { MailService } from "./mail/mail-service.server";
 import type { ApiMetrics } from "./metrics.server";
 import type { RequestReads, ResultHints } from "./result-cache.server";
 import type { PlaceTable } from "./db/tables";
@@ -69,6 +70,8 @@ export type ApiServices = {
   vapidPublicKey: string;
   /** What the API counts for /metrics (nothing unless the server gives it a registry). */
   metrics: ApiMetrics;
+  /** Mail: the outbox and this instance's sender on it (not available without SMTP_URL). */
+  mail: MailService;
 };
 
 /** One request's view: the services plus who is asking. */

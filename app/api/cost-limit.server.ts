@@ -21,7 +21,7 @@ import { MAX_PAGE } from "./schema/messages.server";
 import { MAX_PLACES } from "./schema/places.server";
 import { MAX_RULES } from "./schema/alert-rules.server";
 import { MAX_WARNING_ITEMS } from "./schema/warnings.server";
-import { CONDITIONS, WEEKDAYS } from "../shared/enum-values";
+import { BRIEFING_CHANNELS, CONDITIONS, WEEKDAYS } from "../shared/enum-values";
 
 /**
  * What an operation may cost: every field counts 1, and everything under a list counts once
@@ -68,6 +68,7 @@ export const LIST_SIZES: Record<string, ListSize> = {
   "Mutation.markRead": { argument: "ids", max: MAX_PAGE },
   "Query.briefings": { max: MAX_BRIEFINGS },
   "Briefing.days": { max: WEEKDAYS.length },
+  "Briefing.delivery": { max: BRIEFING_CHANNELS.length },
   "Query.alertRules": { max: MAX_RULES },
   "Mutation.addAlertRules": { argument: "inputs", max: MAX_RULES },
   "AlertRule.conditions": { max: CONDITIONS.length },

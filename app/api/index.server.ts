@@ -69,6 +69,7 @@ export async function createApi(config: ApiConfig) {
       await stopFollowingDeletions();
       await scheduler?.stop();
       await deliveriesSettled();
+      await services.mail.stop();
       await rateLimits.settled();
       await services.lastSeen.settled();
       await requestLimits.close();

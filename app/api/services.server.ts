@@ -16,6 +16,7 @@ import type { ApiServices } from "./context.server";
 import type { ChangeTracker } from "./db/change-tracker.server";
 import { databaseTarget, openDatabase, type DatabaseDialect, type Db } from "./db/database.server";
 import { createOutageLog } from "./db/outage-log.server";
+import { createMailService } from "./mail/mail-service.server";
 import { noMetrics, type ApiMetrics } from "./metrics.server";
 import { createRequestLimits, NO_REQUEST_LIMITS, type RequestLimits } from "./request-limits.server";
 import { createPlaceLists } from "./schema/places.server";
@@ -76,6 +77,7 @@ export async function openServices(config: ApiConfig): Promise<OpenedServices> {
   });
   // Requests are counted on the wall clock, whatever `now` the tests give the bot; no cached answer reads the counts.
   const requestLimits = createRequestLimits(config.requestLimits ?? NO_REQUEST_LIMITS, { db: changes.reads.exempt(db) });
+  const mail = createMailService(config.mail, db, dialect);
   const services: ApiServices = {
     db,
     now,
@@ -83,7 +85,7 @@ export async function openServices(config: ApiConfig): Promise<OpenedServices> {
     placeLists,
     recentLocations: createRecentLocations(db, now),
     inbox,
-    briefings: createBriefingService({ db, inbox, forecasts: weather.forecasts, now }),
+    briefings: createBriefingService({ db, inbox, forecasts: weather.forecasts, now, mail }),
     alerts: createAlertService({ db, inbox, forecasts: weather.forecasts, airQuality: weather.airQuality, now }),
     warnings,
     warningAlerts: createWarningAlertService({ db, inbox, warnings, now }),
@@ -100,6 +102,7 @@ export async function openServices(config: ApiConfig): Promise<OpenedServices> {
     userCaches,
     rateLimits,
     metrics,
+    mail,
   };
   return { services, changes, dialect, requestLimits, deliveriesSettled: pushBatch.settled };
 }

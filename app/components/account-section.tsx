@@ -2,10 +2,14 @@ import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Form, Link, useActionData, useNavigation, useSearchParams } from "react-router";
 import type { AccountActionData } from "~/lib/forms/account-form";
+import { EmailChangeForm } from "~/components/account/email-change-form";
 import { Field } from "~/components/ui/form-parts";
 
-/** Sign up / log in (one form, two buttons) or, signed in, who you are and log out. Works without JavaScript. */
-export function AccountSection({ email }: { email: string | null }) {
+/**
+ * Sign up / log in (one form, two buttons) or, signed in, who you are and log out. Works without JavaScript.
+ * `mailAvailable`: the server sends mail, so a forgotten password can be reset by a link.
+ */
+export function AccountSection({ email, mailAvailable }: { email: string | null; mailAvailable: boolean }) {
   const { t } = useTranslation();
   const actionData = useActionData<AccountActionData>();
   const navigation = useNavigation();
@@ -19,12 +23,15 @@ export function AccountSection({ email }: { email: string | null }) {
 
   if (email) {
     return (
-      <Form method="post" className="flex flex-wrap items-center gap-3">
-        <p>{t("account.signedInAs", { email })}</p>
-        <button type="submit" name="intent" value="logout" className="button" disabled={busy}>
-          {t("account.logOut")}
-        </button>
-      </Form>
+      <div className="flex flex-col gap-6">
+        <Form method="post" className="flex flex-wrap items-center gap-3">
+          <p>{t("account.signedInAs", { email })}</p>
+          <button type="submit" name="intent" value="logout" className="button" disabled={busy}>
+            {t("account.logOut")}
+          </button>
+        </Form>
+        <EmailChangeForm email={email} mailAvailable={mailAvailable} />
+      </div>
     );
   }
   const errors = actionData?.errors ?? {};
@@ -50,6 +57,13 @@ export function AccountSection({ email }: { email: string | null }) {
         hint={mode === "signup" ? t("account.passwordRules") : undefined}
         input={{ name: "password", type: "password", autoComplete: mode === "signup" ? "new-password" : "current-password" }}
       />
+      {mode === "login" && mailAvailable ? (
+        <p>
+          <Link to="/forgot-password" className="link">
+            {t("account.forgotPassword")}
+          </Link>
+        </p>
+      ) : null}
       {errors.form ? (
         <p className="text-sm text-red-700 dark:text-red-300" role="alert">
           {errors.form}

@@ -28,6 +28,43 @@ export type LogOutMutationVariables = Exact<{ [key: string]: never }>;
 
 export type LogOutMutation = { logOut: boolean };
 
+export type RequestPasswordResetMutationVariables = Exact<{
+  email: string;
+}>;
+
+export type RequestPasswordResetMutation = { requestPasswordReset: boolean };
+
+export type ResetPasswordMutationVariables = Exact<{
+  token: string;
+  password: string;
+}>;
+
+export type ResetPasswordMutation = { resetPassword: boolean };
+
+export type RequestEmailChangeMutationVariables = Exact<{
+  email: string;
+}>;
+
+export type RequestEmailChangeMutation = { requestEmailChange: boolean };
+
+export type ConfirmEmailChangeMutationVariables = Exact<{
+  token: string;
+}>;
+
+export type ConfirmEmailChangeMutation = { confirmEmailChange: string };
+
+export type BriefingEmailQueryVariables = Exact<{
+  token: string;
+}>;
+
+export type BriefingEmailQuery = { briefingEmail: { id: string; briefingName: string; emailed: boolean } | null };
+
+export type UnsubscribeBriefingEmailMutationVariables = Exact<{
+  token: string;
+}>;
+
+export type UnsubscribeBriefingEmailMutation = { unsubscribeBriefingEmail: { id: string; briefingName: string; emailed: boolean } };
+
 export const SignUpDocument = gql`
   mutation SignUp($email: String!, $password: String!, $language: Language, $timeZone: TimeZone, $region: String) {
     signUp(email: $email, password: $password, language: $language, timeZone: $timeZone, region: $region) {
@@ -56,3 +93,41 @@ export const LogOutDocument = gql`
     logOut
   }
 ` as unknown as DocumentNode<LogOutMutation, LogOutMutationVariables>;
+export const RequestPasswordResetDocument = gql`
+  mutation RequestPasswordReset($email: String!) {
+    requestPasswordReset(email: $email)
+  }
+` as unknown as DocumentNode<RequestPasswordResetMutation, RequestPasswordResetMutationVariables>;
+export const ResetPasswordDocument = gql`
+  mutation ResetPassword($token: String!, $password: String!) {
+    resetPassword(token: $token, password: $password)
+  }
+` as unknown as DocumentNode<ResetPasswordMutation, ResetPasswordMutationVariables>;
+export const RequestEmailChangeDocument = gql`
+  mutation RequestEmailChange($email: String!) {
+    requestEmailChange(email: $email)
+  }
+` as unknown as DocumentNode<RequestEmailChangeMutation, RequestEmailChangeMutationVariables>;
+export const ConfirmEmailChangeDocument = gql`
+  mutation ConfirmEmailChange($token: String!) {
+    confirmEmailChange(token: $token)
+  }
+` as unknown as DocumentNode<ConfirmEmailChangeMutation, ConfirmEmailChangeMutationVariables>;
+export const BriefingEmailDocument = gql`
+  query BriefingEmail($token: String!) {
+    briefingEmail(token: $token) {
+      id
+      briefingName
+      emailed
+    }
+  }
+` as unknown as DocumentNode<BriefingEmailQuery, BriefingEmailQueryVariables>;
+export const UnsubscribeBriefingEmailDocument = gql`
+  mutation UnsubscribeBriefingEmail($token: String!) {
+    unsubscribeBriefingEmail(token: $token) {
+      id
+      briefingName
+      emailed
+    }
+  }
+` as unknown as DocumentNode<UnsubscribeBriefingEmailMutation, UnsubscribeBriefingEmailMutationVariables>;

@@ -18,26 +18,29 @@ import { currentUser, handleAccountIntent } from "~/server/account.server";
 import { handleAccountSecurityIntent } from "~/server/account-security.server";
 import { isAccountSecurityIntent } from "~/lib/forms/account-security-form";
 import { refreshSessionsAfter } from "~/lib/account-sessions";
+import { handleEmailChangeRequest } from "~/server/account-mail.server";
+import type { EmailChangeData } from "~/lib/forms/account-mail-form";
 import { offlineAccountAction } from "~/lib/account-offline";
 import { getBrowserGraphQL } from "~/lib/graphql/browser-client";
 import { clientLoadQuery } from "~/lib/graphql/browser-load";
 import { ALERT_RULES_QUERY, PLACES_QUERY, VIEWER_QUERY } from "~/lib/graphql/documents";
-import { ACCOUNT_SESSIONS_QUERY, BRIEFINGS_QUERY, SETTINGS_QUERY } from "~/lib/graphql/later-documents";
+import { ACCOUNT_SESSIONS_QUERY, BRIEFINGS_QUERY, MAIL_AVAILABLE_QUERY, SETTINGS_QUERY } from "~/lib/graphql/later-documents";
 import { loadQuery } from "~/server/graphql/request-client.server";
 import type { Load } from "~/lib/graphql/route-load";
 import { DEFAULT_LOCALE } from "~/lib/i18n/config";
 import { getI18n } from "~/server/i18n/middleware.server";
 import { validateRoute } from "~/lib/route-validation";
 import { replaceOfflinePages } from "~/lib/pwa/offline-caches";
+import { refusedOffline } from "~/lib/pwa/offline-refusal";
 import { parseSettingsSection, type SettingsSection } from "~/lib/settings-section";
 
 type Translate = (key: "errors.unknownSection" | "settings.title" | "app.name", options?: { section: string }) => string;
 
-function settingsPage(request: Request, t: Translate, email: string | null) {
+function settingsPage(request: Request, t: Translate, email: string | null, mailAvailable: boolean) {
   const section = validateRoute(
     parseSettingsSection(new URL(request.url).searchParams.get("section"), (name) => t("errors.unknownSection", { section: name })),
   );
-  return { section, email, title: `${t("settings.title")} · ${t("app.name")}` };
+  return { section, email, mailAvailable, title: `${t("settings.title")} · ${t("app.name")}` };
 }
 
 /**
@@ -60,23 +63,27 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // No session cookie, no viewer: the server asks nothing then.
   const user = await currentUser(request, context);
   await loadSettings((query, variables) => loadQuery(context, query, variables), !!user);
-  return settingsPage(request, getI18n(context).t, user?.email ?? null);
+  // Whether mail can be sent (the reset link, the email change, email briefings): signed in, Settings brought it along.
+  const { mailAvailable } = await loadQuery(context, MAIL_AVAILABLE_QUERY, {});
+  return settingsPage(request, getI18n(context).t, user?.email ?? null, mailAvailable);
 }
 
 export async function clientLoader({ request }: Route.ClientLoaderArgs) {
   const { me } = await clientLoadQuery(VIEWER_QUERY, {});
   await loadSettings(clientLoadQuery, !!me);
-  return settingsPage(request, i18next.t, me?.email ?? null);
+  const { mailAvailable } = await clientLoadQuery(MAIL_AVAILABLE_QUERY, {});
+  return settingsPage(request, i18next.t, me?.email ?? null, mailAvailable);
 }
 
 /**
- * POST /settings: the account forms (intent = signup | login | logout) and the account-security ones
+ * POST /settings: the account forms (intent = signup | login | logout | changeEmail) and the account-security ones
  * (changePassword | endSession | endOtherSessions | deleteAccount).
  */
 export async function action({ request, context }: Route.ActionArgs) {
   const form = await request.formData();
   const intent = form.get("intent");
   if (isAccountSecurityIntent(intent)) return handleAccountSecurityIntent(request, context, form, intent, getI18n(context));
+  if (intent === "changeEmail") return handleEmailChangeRequest(context, form, getI18n(context));
   return handleAccountIntent(request, context, form, getI18n(context));
 }
 
@@ -86,7 +93,12 @@ export async function action({ request, context }: Route.ActionArgs) {
  * again. Offline, none of it can happen: the form says so instead of failing with a network error.
  */
 export async function clientAction({ serverAction, request }: Route.ClientActionArgs) {
-  if (!navigator.onLine) return offlineAccountAction(await request.formData());
+  if (!navigator.onLine) {
+    const form = await request.formData();
+    if (form.get("intent") !== "changeEmail") return offlineAccountAction(form);
+    const email = String(form.get("email") ?? "");
+    return refusedOffline<EmailChangeData>({ intent: "changeEmail", email, sent: false, errors: { form: i18next.t("errors.offline") } });
+  }
   const intent = (await request.clone().formData()).get("intent");
   try {
     return await serverAction();
@@ -117,7 +129,7 @@ function Section({ id, title, children }: { id: SettingsSection; title: string; 
 
 export default function Settings({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const { section, email } = loaderData;
+  const { section, email, mailAvailable } = loaderData;
   const root = useRouteLoaderData<typeof rootLoader>("root");
   const locale = root?.locale ?? DEFAULT_LOCALE;
 
@@ -129,7 +141,7 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
     <div className="flex max-w-2xl flex-col gap-6">
       <h1 className="text-3xl font-bold tracking-tight">{t("settings.title")}</h1>
       <Section id="account" title={t("settings.sections.account")}>
-        <AccountSection email={email} />
+        <AccountSection email={email} mailAvailable={mailAvailable} />
         {email ? <AccountSecurity /> : null}
       </Section>
       {email ? (

@@ -9,7 +9,7 @@ import type { ViteDevServer } from "vite";
 import { createApi, MAX_REQUEST_BYTES, type Api } from "../api/index.server";
 import { createRequestLimits, type RequestLimits } from "../api/request-limits.server";
 import { offlinePageHeader } from "./csp.server";
-import type { ServerEnv } from "./env.server";
+import { publicUrl, type ServerEnv } from "./env.server";
 import { graphqlFetchContext, graphqlQueryRunnerContext } from "../lib/graphql/executor-context";
 import { lazyChunksContext, type LazyChunks } from "../lib/lazy-chunks-context";
 import { requestLogContext } from "../lib/request-log-context";
@@ -21,6 +21,7 @@ import { healthHandler } from "./health.server";
 import { inProcessQueryRunner } from "./in-process-queries.server";
 import { createLogger, type Logger } from "./logger.server";
 import { createServerMetrics, isMetricsPath, metricsEndpoint } from "./metrics.server";
+import { cookieSecrets } from "./secrets.server";
 import { attachRequestId, requestIdOf } from "./request-id.server";
 import { observeRequests } from "./request-log.server";
 import { refusedOverLimit } from "./request-limit.server";
@@ -202,6 +203,11 @@ export async function createAppServer(env: ServerEnv, assets: AssetSource): Prom
         logger,
         metrics: metrics.api,
         requestLimits: { requestsPerMinute: env.REQUEST_LIMIT, mutationsPerMinute: env.MUTATION_LIMIT },
+        // MAIL_FROM comes with SMTP_URL (the environment's check says so).
+        mail:
+          env.SMTP_URL && env.MAIL_FROM
+            ? { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, publicUrl: publicUrl(env), secret: cookieSecrets()[0]! }
+            : undefined,
       });
   // In front of a hosted API there is no database to share counts through: each instance counts alone.
   const limits =

@@ -94,6 +94,28 @@ function isHttpUrl(value: string): boolean {
 
 const httpUrl = (message: string) => z.string().trim().refine(isHttpUrl, message);
 
+/** An SMTP server as nodemailer takes it: smtp://user:pass@host:587 (STARTTLS when offered) or smtps://…:465 (TLS). */
+const smtpUrl = z
+  .string()
+  .trim()
+  .refine((value) => {
+    try {
+      const url = new URL(value);
+      return ["smtp:", "smtps:"].includes(url.protocol) && url.hostname !== "";
+    } catch {
+      return false;
+    }
+  }, "expected smtp://user:password@host:port or smtps://user:password@host:port");
+
+/** "Name <address>" or a bare address: what mail goes out From. */
+const mailFrom = z
+  .string()
+  .trim()
+  .regex(
+    /^(?:[^<>@\r\n]*<[^\s<>@]+@[^\s<>@]+\.[^\s<>@]+>|[^\s<>@]+@[^\s<>@]+\.[^\s<>@]+)$/,
+    'expected an address such as "Weatherbot <bot@example.com>"',
+  );
+
 const baseUrl = httpUrl("expected an http(s) base URL such as https://api.open-meteo.com").transform((value) => value.replace(/\/+$/, ""));
 
 const envFields = z.object({
@@ -132,6 +154,14 @@ const envFields = z.object({
   NWS_ALERTS_URL: baseUrl.default("https://api.weather.gov"),
   /** MeteoAlarm's feeds (official warnings for its European members): `/feeds/meteoalarm-legacy-atom-<country>` is appended. */
   METEOALARM_URL: baseUrl.default("https://feeds.meteoalarm.org"),
+  /** The SMTP server mail goes through (password resets, email changes, email briefings). Unset: no mail; what needs it says so. */
+  SMTP_URL: smtpUrl.optional(),
+  /** Who mail comes from; required with SMTP_URL. */
+  MAIL_FROM: mailFrom.optional(),
+  /** The address people reach the app at, for the links in mail (default: http://HOST:PORT). */
+  PUBLIC_URL: httpUrl("expected the app's public http(s) address, such as https://weather.example.com")
+    .transform((value) => value.replace(/\/+$/, ""))
+    .optional(),
   /** A hosted GraphQL API to use instead of the embedded one (its full endpoint URL). */
   GRAPHQL_URL: httpUrl("expected the http(s) URL of a GraphQL endpoint, such as https://api.example.com/graphql").optional(),
   /** PostHog project key (public). Unset: analytics is off and no request leaves the browser. */
@@ -163,6 +193,9 @@ const envFields = z.object({
 });
 
 const envSchema = envFields.superRefine((env, ctx) => {
+  if (env.SMTP_URL && !env.MAIL_FROM) {
+    ctx.addIssue({ code: "custom", path: ["MAIL_FROM"], message: "required with SMTP_URL: the address mail comes from" });
+  }
   if (env.PASSWORD_HASH_COST === "test" && env.NODE_ENV !== "test" && !env.TEST_HOOKS) {
     ctx.addIssue({
       code: "custom",
@@ -173,6 +206,13 @@ const envSchema = envFields.superRefine((env, ctx) => {
 });
 
 export type ServerEnv = z.output<typeof envSchema>;
+
+/** Where people reach the app (PUBLIC_URL), for absolute links that leave it (mail); otherwise where it listens. */
+export function publicUrl(env: Pick<ServerEnv, "PUBLIC_URL" | "HOST" | "PORT">): string {
+  if (env.PUBLIC_URL) return env.PUBLIC_URL;
+  const host = ["0.0.0.0", "::", ""].includes(env.HOST) ? "localhost" : env.HOST.includes(":") ? `[${env.HOST}]` : env.HOST;
+  return `http://${host}:${env.PORT}`;
+}
 
 export class EnvError extends Error {
   constructor(readonly problems: string[]) {
@@ -191,7 +231,8 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     result.error.issues.map((issue) => {
       const name = String(issue.path[0] ?? "environment");
       const value = present[name];
-      const secret = name === "SESSION_SECRET" || name === "METRICS_TOKEN";
+      // SMTP_URL carries the server's password.
+      const secret = name === "SESSION_SECRET" || name === "METRICS_TOKEN" || name === "SMTP_URL";
       const shown = value === undefined ? "" : ` (got ${JSON.stringify(secret ? "[hidden]" : value)})`;
       return `${name}: ${issue.message}${shown}`;
     }),

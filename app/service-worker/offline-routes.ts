@@ -11,8 +11,12 @@ import { OFFLINE_PAGE_URL, RUNTIME_CACHES } from "../lib/pwa/cache-names";
 const NETWORK_TIMEOUT_SECONDS = 3;
 
 function isOwnPage(url: URL): boolean {
-  // Test hooks and resource routes are never pages worth caching offline.
-  return url.origin === self.location.origin && !/^\/(__test|resources|graphql|builds)\b/.test(url.pathname);
+  // Test hooks and resource routes are never pages worth caching offline; nor are the pages a mail's link opens,
+  // whose URL carries a token (and which need the server anyway).
+  return (
+    url.origin === self.location.origin &&
+    !/^\/(__test|resources|graphql|builds|reset-password|confirm-email|unsubscribe)\b/.test(url.pathname)
+  );
 }
 
 /**

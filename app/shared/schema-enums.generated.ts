@@ -136,6 +136,13 @@ export const BriefingPeriod = {
 } as const;
 
 export type BriefingPeriod = (typeof BriefingPeriod)[keyof typeof BriefingPeriod];
+/** How a briefing reaches its owner besides the inbox, where every briefing lands. */
+export const BriefingChannel = {
+  PUSH: "PUSH",
+  EMAIL: "EMAIL",
+} as const;
+
+export type BriefingChannel = (typeof BriefingChannel)[keyof typeof BriefingChannel];
 export const AlertMetric = {
   TEMPERATURE: "TEMPERATURE",
   APPARENT_TEMPERATURE: "APPARENT_TEMPERATURE",

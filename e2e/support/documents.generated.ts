@@ -56,6 +56,9 @@ export type Weekday = "MON" | "TUE" | "WED" | "THU" | "FRI" | "SAT" | "SUN";
 
 export type BriefingPeriod = "TODAY" | "REST_OF_TODAY" | "TONIGHT" | "TOMORROW" | "NEXT_3_DAYS";
 
+/** How a briefing reaches its owner besides the inbox, where every briefing lands. */
+export type BriefingChannel = "PUSH" | "EMAIL";
+
 export type BriefingInput = {
   name: string;
   enabled?: boolean | null | undefined;
@@ -63,6 +66,11 @@ export type BriefingInput = {
   period: BriefingPeriod;
   time: string;
   days: Array<Weekday>;
+  /**
+   * Besides the inbox. Null keeps the briefing's own (a new one: PUSH, as before). EMAIL needs a server that sends mail
+   * (mailAvailable); otherwise BAD_USER_INPUT on `delivery` (EMAIL_DELIVERY_UNAVAILABLE).
+   */
+  delivery?: Array<BriefingChannel> | null | undefined;
 };
 
 export type AlertMetric =
@@ -109,6 +117,39 @@ export type AlertRuleInput = {
 export type E2eAccessibilitySaveGustsRuleMutationVariables = Exact<{ [key: string]: never }>;
 
 export type E2eAccessibilitySaveGustsRuleMutation = { saveAlertRule: { id: string } };
+
+export type E2eMailSignUpMutationVariables = Exact<{
+  email: string;
+  password: string;
+  language?: Language | null | undefined;
+}>;
+
+export type E2eMailSignUpMutation = { signUp: { token: string } };
+
+export type E2eMailMeQueryVariables = Exact<{ [key: string]: never }>;
+
+export type E2eMailMeQuery = { me: { email: string } | null };
+
+export type E2eMailBriefingDeliveryQueryVariables = Exact<{ [key: string]: never }>;
+
+export type E2eMailBriefingDeliveryQuery = { briefings: Array<{ id: string; name: string; delivery: Array<BriefingChannel> }> };
+
+export type E2eMailBriefingEmailedMutationVariables = Exact<{
+  id: string | number;
+  input: BriefingInput;
+}>;
+
+export type E2eMailBriefingEmailedMutation = { saveBriefing: { id: string; delivery: Array<BriefingChannel> } };
+
+export type E2eMailAddPlaceMutationVariables = Exact<{ [key: string]: never }>;
+
+export type E2eMailAddPlaceMutation = { addPlace: { id: string } };
+
+export type E2eMailSaveBriefingMutationVariables = Exact<{
+  input: BriefingInput;
+}>;
+
+export type E2eMailSaveBriefingMutation = { saveBriefing: { id: string } };
 
 export type E2eSecurityLogInMutationVariables = Exact<{
   email: string;
@@ -385,6 +426,51 @@ export const E2eAccessibilitySaveGustsRuleDocument = gql`
     }
   }
 ` as unknown as DocumentNode<E2eAccessibilitySaveGustsRuleMutation, E2eAccessibilitySaveGustsRuleMutationVariables>;
+export const E2eMailSignUpDocument = gql`
+  mutation E2eMailSignUp($email: String!, $password: String!, $language: Language) {
+    signUp(email: $email, password: $password, language: $language) {
+      token
+    }
+  }
+` as unknown as DocumentNode<E2eMailSignUpMutation, E2eMailSignUpMutationVariables>;
+export const E2eMailMeDocument = gql`
+  query E2eMailMe {
+    me {
+      email
+    }
+  }
+` as unknown as DocumentNode<E2eMailMeQuery, E2eMailMeQueryVariables>;
+export const E2eMailBriefingDeliveryDocument = gql`
+  query E2eMailBriefingDelivery {
+    briefings {
+      id
+      name
+      delivery
+    }
+  }
+` as unknown as DocumentNode<E2eMailBriefingDeliveryQuery, E2eMailBriefingDeliveryQueryVariables>;
+export const E2eMailBriefingEmailedDocument = gql`
+  mutation E2eMailBriefingEmailed($id: ID!, $input: BriefingInput!) {
+    saveBriefing(id: $id, input: $input) {
+      id
+      delivery
+    }
+  }
+` as unknown as DocumentNode<E2eMailBriefingEmailedMutation, E2eMailBriefingEmailedMutationVariables>;
+export const E2eMailAddPlaceDocument = gql`
+  mutation E2eMailAddPlace {
+    addPlace(latitude: 52.52, longitude: 13.41, label: "Quiet Harbour") {
+      id
+    }
+  }
+` as unknown as DocumentNode<E2eMailAddPlaceMutation, E2eMailAddPlaceMutationVariables>;
+export const E2eMailSaveBriefingDocument = gql`
+  mutation E2eMailSaveBriefing($input: BriefingInput!) {
+    saveBriefing(input: $input) {
+      id
+    }
+  }
+` as unknown as DocumentNode<E2eMailSaveBriefingMutation, E2eMailSaveBriefingMutationVariables>;
 export const E2eSecurityLogInDocument = gql`
   mutation E2eSecurityLogIn($email: String!, $password: String!) {
     logIn(email: $email, password: $password) {

@@ -161,6 +161,7 @@ async function accountWith(places: number, messages: number) {
     next_run_at: FUTURE,
     last_sent_at: null,
     created_at: at(i),
+    delivery: "PUSH",
   }));
   await db.insertInto("briefings").values(briefings).execute();
   await db

@@ -6,6 +6,7 @@ import { print } from "graphql";
 import { afterEach } from "vitest";
 import type { PasswordHashCost } from "~/api/auth/password.server";
 import { createApi, type Api } from "~/api/index.server";
+import type { MailConfig } from "~/api/mail/mail-service.server";
 import type { ApiMetrics } from "~/api/metrics.server";
 import type { RequestLimitConfig } from "~/api/request-limits.server";
 import type { SchemaExtension } from "~/api/schema/index.server";
@@ -13,6 +14,7 @@ import { SignUpDocument } from "~/lib/account-documents.generated";
 import { startFakeOfficialWarnings, type FakeOfficialWarnings } from "../fakes/official-warnings";
 import { startFakeOpenMeteo, type FakeOpenMeteo } from "../fakes/open-meteo";
 import { serveApi } from "./serve-api";
+import { testMailConfig } from "./test-mail";
 import { testDatabaseUrl } from "./test-database";
 
 export type GraphQLResponse<T = Record<string, unknown>> = {
@@ -76,6 +78,8 @@ export async function startTestApi(
     requestLimits?: RequestLimitConfig;
     /** New password hashes' scrypt cost: default the test run's (PASSWORD_HASH_COST=test); undefined, the API's own. */
     passwordHashCost?: PasswordHashCost;
+    /** Mail through this SMTP server (tests/fakes/smtp.ts's url), with the test settings of testMailConfig; default: no mail. */
+    mail?: Partial<MailConfig> & { smtpUrl: string };
   } = {},
 ): Promise<TestApi> {
   const fake = options.fake ?? (await startFakeOpenMeteo({ now: options.now }));
@@ -104,6 +108,7 @@ export async function startTestApi(
     databasePoolSize: options.databasePoolSize,
     metrics: options.metrics,
     requestLimits: options.requestLimits,
+    mail: options.mail && testMailConfig(options.mail),
   });
   // The production server's /graphql handler and WebSocket server, with loopback as a trusted proxy.
   const served = await serveApi(api, { buildId: __BUILD_ID__ });

@@ -73,6 +73,9 @@ export type Weekday = "MON" | "TUE" | "WED" | "THU" | "FRI" | "SAT" | "SUN";
 
 export type BriefingPeriod = "TODAY" | "REST_OF_TODAY" | "TONIGHT" | "TOMORROW" | "NEXT_3_DAYS";
 
+/** How a briefing reaches its owner besides the inbox, where every briefing lands. */
+export type BriefingChannel = "PUSH" | "EMAIL";
+
 export type BriefingInput = {
   name: string;
   enabled?: boolean | null | undefined;
@@ -80,6 +83,11 @@ export type BriefingInput = {
   period: BriefingPeriod;
   time: string;
   days: Array<Weekday>;
+  /**
+   * Besides the inbox. Null keeps the briefing's own (a new one: PUSH, as before). EMAIL needs a server that sends mail
+   * (mailAvailable); otherwise BAD_USER_INPUT on `delivery` (EMAIL_DELIVERY_UNAVAILABLE).
+   */
+  delivery?: Array<BriefingChannel> | null | undefined;
 };
 
 export type AlertMetric =
@@ -187,6 +195,45 @@ export type TestContainerLiveSubscriptionVariables = Exact<{
 }>;
 
 export type TestContainerLiveSubscription = { messageReceived: { id: string } };
+
+export type TestMailAvailableQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestMailAvailableQuery = { mailAvailable: boolean };
+
+export type TestMailViewerQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestMailViewerQuery = { me: { id: string; email: string } | null };
+
+export type TestMailRequestResetMutationVariables = Exact<{
+  email: string;
+}>;
+
+export type TestMailRequestResetMutation = { requestPasswordReset: boolean };
+
+export type TestMailResetPasswordMutationVariables = Exact<{
+  token: string;
+  password: string;
+}>;
+
+export type TestMailResetPasswordMutation = { resetPassword: boolean };
+
+export type TestMailRequestEmailChangeMutationVariables = Exact<{
+  email: string;
+}>;
+
+export type TestMailRequestEmailChangeMutation = { requestEmailChange: boolean };
+
+export type TestMailConfirmEmailChangeMutationVariables = Exact<{
+  token: string;
+}>;
+
+export type TestMailConfirmEmailChangeMutation = { confirmEmailChange: string };
+
+export type TestMailMessageIdsSubscriptionVariables = Exact<{
+  after?: string | number | null | undefined;
+}>;
+
+export type TestMailMessageIdsSubscription = { messageReceived: { id: string } };
 
 export type TestSecuritySessionsQueryVariables = Exact<{ [key: string]: never }>;
 
@@ -625,6 +672,33 @@ export type TestDeleteBriefingMutationVariables = Exact<{
 }>;
 
 export type TestDeleteBriefingMutation = { deleteBriefing: string };
+
+export type TestEmailBriefingAddPlaceMutationVariables = Exact<{ [key: string]: never }>;
+
+export type TestEmailBriefingAddPlaceMutation = { addPlace: { id: string } };
+
+export type TestEmailBriefingSaveMutationVariables = Exact<{
+  id?: string | number | null | undefined;
+  input: BriefingInput;
+}>;
+
+export type TestEmailBriefingSaveMutation = { saveBriefing: { id: string; name: string; delivery: Array<BriefingChannel> } };
+
+export type TestEmailBriefingDeliveryQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestEmailBriefingDeliveryQuery = { briefings: Array<{ id: string; delivery: Array<BriefingChannel> }> };
+
+export type TestEmailBriefingUnsubscriptionQueryVariables = Exact<{
+  token: string;
+}>;
+
+export type TestEmailBriefingUnsubscriptionQuery = { briefingEmail: { id: string; briefingName: string; emailed: boolean } | null };
+
+export type TestEmailBriefingUnsubscribeMutationVariables = Exact<{
+  token: string;
+}>;
+
+export type TestEmailBriefingUnsubscribeMutation = { unsubscribeBriefingEmail: { id: string; briefingName: string; emailed: boolean } };
 
 export type TestGcPlacesQueryVariables = Exact<{ [key: string]: never }>;
 
@@ -1523,6 +1597,46 @@ export const TestContainerLiveDocument = gql`
     }
   }
 ` as unknown as DocumentNode<TestContainerLiveSubscription, TestContainerLiveSubscriptionVariables>;
+export const TestMailAvailableDocument = gql`
+  query TestMailAvailable {
+    mailAvailable
+  }
+` as unknown as DocumentNode<TestMailAvailableQuery, TestMailAvailableQueryVariables>;
+export const TestMailViewerDocument = gql`
+  query TestMailViewer {
+    me {
+      id
+      email
+    }
+  }
+` as unknown as DocumentNode<TestMailViewerQuery, TestMailViewerQueryVariables>;
+export const TestMailRequestResetDocument = gql`
+  mutation TestMailRequestReset($email: String!) {
+    requestPasswordReset(email: $email)
+  }
+` as unknown as DocumentNode<TestMailRequestResetMutation, TestMailRequestResetMutationVariables>;
+export const TestMailResetPasswordDocument = gql`
+  mutation TestMailResetPassword($token: String!, $password: String!) {
+    resetPassword(token: $token, password: $password)
+  }
+` as unknown as DocumentNode<TestMailResetPasswordMutation, TestMailResetPasswordMutationVariables>;
+export const TestMailRequestEmailChangeDocument = gql`
+  mutation TestMailRequestEmailChange($email: String!) {
+    requestEmailChange(email: $email)
+  }
+` as unknown as DocumentNode<TestMailRequestEmailChangeMutation, TestMailRequestEmailChangeMutationVariables>;
+export const TestMailConfirmEmailChangeDocument = gql`
+  mutation TestMailConfirmEmailChange($token: String!) {
+    confirmEmailChange(token: $token)
+  }
+` as unknown as DocumentNode<TestMailConfirmEmailChangeMutation, TestMailConfirmEmailChangeMutationVariables>;
+export const TestMailMessageIdsDocument = gql`
+  subscription TestMailMessageIds($after: ID) {
+    messageReceived(after: $after) {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestMailMessageIdsSubscription, TestMailMessageIdsSubscriptionVariables>;
 export const TestSecuritySessionsDocument = gql`
   query TestSecuritySessions {
     me {
@@ -2133,6 +2247,48 @@ export const TestDeleteBriefingDocument = gql`
     deleteBriefing(id: $id)
   }
 ` as unknown as DocumentNode<TestDeleteBriefingMutation, TestDeleteBriefingMutationVariables>;
+export const TestEmailBriefingAddPlaceDocument = gql`
+  mutation TestEmailBriefingAddPlace {
+    addPlace(latitude: 52.52, longitude: 13.41, label: "Home") {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestEmailBriefingAddPlaceMutation, TestEmailBriefingAddPlaceMutationVariables>;
+export const TestEmailBriefingSaveDocument = gql`
+  mutation TestEmailBriefingSave($id: ID, $input: BriefingInput!) {
+    saveBriefing(id: $id, input: $input) {
+      id
+      name
+      delivery
+    }
+  }
+` as unknown as DocumentNode<TestEmailBriefingSaveMutation, TestEmailBriefingSaveMutationVariables>;
+export const TestEmailBriefingDeliveryDocument = gql`
+  query TestEmailBriefingDelivery {
+    briefings {
+      id
+      delivery
+    }
+  }
+` as unknown as DocumentNode<TestEmailBriefingDeliveryQuery, TestEmailBriefingDeliveryQueryVariables>;
+export const TestEmailBriefingUnsubscriptionDocument = gql`
+  query TestEmailBriefingUnsubscription($token: String!) {
+    briefingEmail(token: $token) {
+      id
+      briefingName
+      emailed
+    }
+  }
+` as unknown as DocumentNode<TestEmailBriefingUnsubscriptionQuery, TestEmailBriefingUnsubscriptionQueryVariables>;
+export const TestEmailBriefingUnsubscribeDocument = gql`
+  mutation TestEmailBriefingUnsubscribe($token: String!) {
+    unsubscribeBriefingEmail(token: $token) {
+      id
+      briefingName
+      emailed
+    }
+  }
+` as unknown as DocumentNode<TestEmailBriefingUnsubscribeMutation, TestEmailBriefingUnsubscribeMutationVariables>;
 export const TestGcPlacesDocument = gql`
   query TestGcPlaces {
     places {

@@ -37,8 +37,11 @@ export async function openApi({ dataDir, databaseUrl }: EngineStore, weatherUrl:
   });
 }
 
-/** `users` users, each with 5 places, 2 briefings due at 05:00 and 4 rules that fire, written straight to the database. */
-export async function seedEngineWork(store: EngineStore, weatherUrl: string, now: string, users: number) {
+/**
+ * `users` users, each with 5 places, 2 briefings due at 05:00 and 4 rules that fire, written straight to the database.
+ * `delivery`: the briefings' channels besides the inbox (EMAIL for the email briefings' tests).
+ */
+export async function seedEngineWork(store: EngineStore, weatherUrl: string, now: string, users: number, { delivery = "PUSH" } = {}) {
   const api = await openApi(store, weatherUrl, now);
   const created = "2026-05-01T00:00:00.000Z";
   await api.services.db.transaction().execute(async (trx) => {
@@ -88,6 +91,7 @@ export async function seedEngineWork(store: EngineStore, weatherUrl: string, now
             next_run_at: "2026-06-01T05:00:00.000Z",
             last_sent_at: null,
             created_at: created,
+            delivery,
           })
           .execute();
         await trx
@@ -174,14 +178,15 @@ export function startEngineInstance(
   store: EngineStore,
   weatherUrl: string,
   now: string,
-  options: { id: string; leaseMs: number; warningsUrl?: string },
+  /** `env`: more of its environment (TEST_SMTP_URL: it sends mail). */
+  options: { id: string; leaseMs: number; warningsUrl?: string; env?: Record<string, string> },
 ) {
   const child = spawn(
     process.execPath,
     ["--import", "tsx", ENGINE_ENTRY, store.dataDir, weatherUrl, now, "--shared", options.id, String(options.leaseMs)],
     {
       stdio: ["pipe", "pipe", "inherit"],
-      env: { ...process.env, DATABASE_URL: store.databaseUrl ?? "", ...warningsEnv(options.warningsUrl ?? weatherUrl) },
+      env: { ...process.env, DATABASE_URL: store.databaseUrl ?? "", ...warningsEnv(options.warningsUrl ?? weatherUrl), ...options.env },
     },
   );
   const driven = driveInstance(child, options.id);

@@ -8,10 +8,12 @@
  * for each "tick N" line on stdin runs that tick's pass, printing "claimed [shards]" for each
  * claim and "passed {report}" at the end; "exit" (or the end of stdin) ends it.
  * DATABASE_URL in its environment puts it on that database instead of the data directory's SQLite file;
- * NWS_ALERTS_URL and METEOALARM_URL point the warning services at a fake (else at the weather fake).
+ * NWS_ALERTS_URL and METEOALARM_URL point the warning services at a fake (else at the weather fake); TEST_SMTP_URL gives
+ * it mail (test-mail.ts), and then a one-pass run prints "done" only once the outbox has nothing left to send.
  */
 import { createApi } from "../../app/api/index.server";
 import { runEngineCommands } from "./engine-commands";
+import { childMailConfig } from "./test-mail";
 
 const [dataDir, weatherUrl, nowIso, mode, instanceId, leaseMs] = process.argv.slice(2) as [
   string,
@@ -32,6 +34,8 @@ const api = await createApi({
   // NWS_ALERTS_URL / METEOALARM_URL from the test (the warnings fake), else the weather fake: never the real services.
   nwsAlertsUrl: process.env.NWS_ALERTS_URL || weatherUrl,
   meteoAlarmUrl: process.env.METEOALARM_URL || weatherUrl,
+  // TEST_SMTP_URL (and TEST_MAIL_LEASE_MS) from a test of email briefings: this process sends mail too.
+  mail: childMailConfig(),
   now,
   scheduler: false,
   engine: mode === "--shared" ? { instanceId, leaseMs: Number(leaseMs), intervalMs: 60_000 } : undefined,
@@ -44,6 +48,21 @@ if (mode === "--shared") {
   await api.services.briefings.runDue();
   await api.services.alerts.evaluateAll();
   await api.services.warningAlerts.runAll();
+  if (api.services.mail.available) await drainOutbox(api);
   process.stdout.write("done\n");
 }
 await api.close();
+
+/**
+ * Sends until no mail is waiting: what this pass queued, and what a killed process held (claimable again once its
+ * lease runs out, so this looks again at the sender's pace until then).
+ */
+async function drainOutbox(opened: typeof api) {
+  const { db, mail } = opened.services;
+  for (;;) {
+    await mail.flush();
+    const waiting = await db.selectFrom("mail_outbox").select("id").where("state", "=", "PENDING").limit(1).execute();
+    if (waiting.length === 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}

@@ -8,6 +8,7 @@
  */
 import { createApi } from "../../app/api/index.server";
 import { runEngineCommands } from "./engine-commands";
+import { childMailConfig } from "./test-mail";
 import { serveApi } from "./serve-api";
 
 const [dataDir, weatherUrl, nowIso, instanceId, leaseMs] = process.argv.slice(2) as [string, string, string, string, string];
@@ -21,6 +22,8 @@ const api = await createApi({
   // NWS_ALERTS_URL / METEOALARM_URL from the test (the warnings fake), else the weather fake: never the real services.
   nwsAlertsUrl: process.env.NWS_ALERTS_URL || weatherUrl,
   meteoAlarmUrl: process.env.METEOALARM_URL || weatherUrl,
+  // TEST_SMTP_URL (and TEST_MAIL_LEASE_MS) from a test of email briefings: this process sends mail too.
+  mail: childMailConfig(),
   now: () => new Date(nowIso),
   scheduler: false,
   passwordHashCost: "test",

@@ -5,6 +5,9 @@ import type { BriefingTable, Database, MessageTable, SettingsTable } from "../db
 import type { ForecastService } from "../weather/forecast-service.server";
 import type { BriefingPeriod, Weekday } from "../../shared/schema-enums.generated";
 import { briefingContent, periodWindow, placeFigures } from "./briefing-text.server";
+import { queueBriefingMail } from "../mail/briefing-mail.server";
+import { NO_MAIL, type MailService } from "../mail/mail-service.server";
+import { emailsBriefing } from "./briefing-delivery";
 import type { Inbox } from "./inbox.server";
 import { wordFor } from "./message-words.server";
 import { inScope, type UserScope } from "./shard-ranges";
@@ -43,11 +46,14 @@ export function createBriefingService({
   inbox,
   forecasts,
   now,
+  mail = NO_MAIL,
 }: {
   db: Db;
   inbox: Inbox;
   forecasts: ForecastService;
   now: () => Date;
+  /** Briefings set to arrive by email are queued here with their message (unless the server sends no mail). */
+  mail?: MailService;
 }) {
   /** A briefing as of now: its figures per place, formatted for its owner (stored beside them). */
   async function compose(briefing: BriefingTable, settings: SettingsTable) {
@@ -88,13 +94,30 @@ export function createBriefingService({
     return db.selectFrom("settings").selectAll().where("user_id", "=", userId).executeTakeFirstOrThrow();
   }
 
+  /** In the transaction that wrote the message: its mail too, when the briefing is emailed. True when one was queued. */
+  async function mailWith(
+    trx: Db,
+    row: MessageTable,
+    briefing: BriefingTable,
+    settings: SettingsTable,
+    words: { title: string; body: string },
+  ) {
+    if (!emailsBriefing(briefing) || !mail.available) return false;
+    return queueBriefingMail(trx, mail, { message: row, briefing, language: settings.language, words });
+  }
+
   return {
     /** "Send a test briefing now": always a new message. */
     async sendNow(briefing: BriefingTable): Promise<MessageTable> {
-      const content = await compose(briefing, await settingsOf(briefing.user_id));
-      const row = await inbox.write(briefingMessage(briefing, content, `briefing:${briefing.id}:now:${randomUUID()}`));
-      inbox.publish(row!);
-      return row!;
+      const settings = await settingsOf(briefing.user_id);
+      const content = await compose(briefing, settings);
+      const { row, mailed } = await db.transaction().execute(async (trx) => {
+        const written = (await inbox.write(briefingMessage(briefing, content, `briefing:${briefing.id}:now:${randomUUID()}`), trx))!;
+        return { row: written, mailed: await mailWith(trx, written, briefing, settings, content) };
+      });
+      inbox.publish(row);
+      if (mailed) mail.nudge();
+      return row;
     },
 
     /**
@@ -116,6 +139,7 @@ export function createBriefingService({
         .execute();
       let sent = 0;
       let skipped = 0;
+      let mailed = false;
       for (const briefing of due) {
         const dueAt = briefing.next_run_at!;
         const settings = await settingsOf(briefing.user_id);
@@ -124,6 +148,8 @@ export function createBriefingService({
         const content = late ? null : await compose(briefing, settings);
         const written = await db.transaction().execute(async (trx) => {
           const row = content ? await inbox.write(briefingMessage(briefing, content, `briefing:${briefing.id}:${dueAt}`), trx) : null;
+          // Only with a message written here: a pass that finds it written (another instance, a rerun) queues nothing.
+          if (row && content && (await mailWith(trx, row, briefing, settings, content))) mailed = true;
           // Only the pass that still sees this due time moves the briefing on.
           await trx
             .updateTable("briefings")
@@ -140,6 +166,8 @@ export function createBriefingService({
           skipped++;
         }
       }
+      // Sent in the background by whichever instance claims them; this pass only woke its own sender.
+      if (mailed) mail.nudge();
       return { sent, skipped };
     },
   };

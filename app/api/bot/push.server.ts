@@ -7,6 +7,7 @@ import type { MessageTable, SettingsTable } from "../db/tables";
 import { apiLog } from "../log.server";
 import { noMetrics, type ApiMetrics } from "../metrics.server";
 import { postPush, type EndpointPolicy } from "./push-endpoint.server";
+import { parseDelivery } from "./briefing-delivery";
 import { messageWords } from "./message-words.server";
 import { inScope, type UserScope } from "./shard-ranges";
 import { botTexts } from "./texts.server";
@@ -122,6 +123,19 @@ export function createPushService({
     return row;
   }
 
+  /** The messages that go to push: all but those of briefings whose owner chose other channels (BriefingTable.delivery). */
+  async function pushed(messages: MessageTable[]): Promise<MessageTable[]> {
+    const briefingIds = [
+      ...new Set(messages.flatMap((message) => (message.kind === "BRIEFING" && message.briefing_id ? [message.briefing_id] : []))),
+    ];
+    if (briefingIds.length === 0) return messages;
+    const rows = await db.selectFrom("briefings").select(["id", "delivery"]).where("id", "in", briefingIds).execute();
+    const quiet = new Set(rows.filter((row) => !parseDelivery(row.delivery).includes("PUSH")).map((row) => row.id));
+    return quiet.size === 0
+      ? messages
+      : messages.filter((message) => !(message.kind === "BRIEFING" && quiet.has(message.briefing_id ?? "")));
+  }
+
   const service = {
     /** Which endpoints savePushSubscription accepts: the same ones this service posts to. */
     endpointPolicy,
@@ -136,6 +150,7 @@ export function createPushService({
     async deliver(message: MessageTable): Promise<"off" | "held" | number> {
       const settings = await settingsOf(message.user_id);
       if (!settings || settings.push_enabled !== 1) return "off";
+      if ((await pushed([message])).length === 0) return "off";
       if (message.urgent !== 1 && inQuietHours(settings, now())) {
         await db
           .insertInto("held_pushes")
@@ -159,7 +174,8 @@ export function createPushService({
      * under one tag, so the next tick's replaces it rather than stacking. Urgent ones go each on
      * their own; in quiet hours the rest are held for the digest, as one message would be.
      */
-    async deliverTogether(messages: MessageTable[]): Promise<void> {
+    async deliverTogether(all: MessageTable[]): Promise<void> {
+      const messages = await pushed(all);
       const byUser = new Map<string, MessageTable[]>();
       for (const message of messages) byUser.set(message.user_id, [...(byUser.get(message.user_id) ?? []), message]);
       await Promise.all(

@@ -420,4 +420,47 @@ export const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  "0017_mail": {
+    async up(db: Kysely<unknown>) {
+      // Mail waiting to go out, claimed by one instance at a time (a lease, as the engine's shards are): a message is
+      // queued in the transaction that makes it due, and its row says whether it was sent. What it says is sealed.
+      await db.schema
+        .createTable("mail_outbox")
+        .addColumn("id", "text", (col) => col.primaryKey())
+        .addColumn("dedupe_key", "text", (col) => col.notNull().unique())
+        .addColumn("kind", "text", (col) => col.notNull())
+        .addColumn("payload", "text", (col) => col.notNull())
+        .addColumn("state", "text", (col) => col.notNull())
+        .addColumn("created_at", "text", (col) => col.notNull())
+        .addColumn("expires_at", "text", (col) => col.notNull())
+        .addColumn("next_attempt_at", "text", (col) => col.notNull())
+        .addColumn("attempts", "integer", (col) => col.notNull())
+        .addColumn("lease_owner", "text")
+        .addColumn("lease_until", "text")
+        .addColumn("sent_at", "text")
+        .addColumn("last_error", "text")
+        .execute();
+      await db.schema.createIndex("mail_outbox_due").on("mail_outbox").columns(["state", "next_attempt_at"]).execute();
+
+      // Single-use links sent by mail (a password reset, an email change): only the token's SHA-256 is kept.
+      await db.schema
+        .createTable("account_tokens")
+        .addColumn("token_hash", "text", (col) => col.primaryKey())
+        .addColumn("purpose", "text", (col) => col.notNull())
+        .addColumn("user_id", "text", (col) => col.notNull().references("users.id").onDelete("cascade"))
+        // The new address an email change confirms; null for a password reset.
+        .addColumn("email", "text")
+        .addColumn("created_at", "text", (col) => col.notNull())
+        .addColumn("expires_at", "text", (col) => col.notNull())
+        .addColumn("used_at", "text")
+        .execute();
+      await db.schema.createIndex("account_tokens_user").on("account_tokens").columns(["user_id", "purpose"]).execute();
+
+      // How a briefing reaches its owner besides the inbox: comma-separated channels; push alone, as before.
+      await db.schema
+        .alterTable("briefings")
+        .addColumn("delivery", "text", (col) => col.notNull().defaultTo("PUSH"))
+        .execute();
+    },
+  },
 };

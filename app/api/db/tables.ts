@@ -71,6 +71,8 @@ export type BriefingTable = {
   next_run_at: string | null;
   last_sent_at: string | null;
   created_at: string;
+  /** Channels besides the inbox, comma-separated ("PUSH,EMAIL"; "" for the inbox alone). */
+  delivery: string;
 };
 
 export type BriefingPlaceTable = { briefing_id: string; place_id: string; position: number };
@@ -205,6 +207,41 @@ export type EngineInstanceTable = { id: string; seen_at: string };
 /** Requests counted under a general limit (request-limits.server.ts): every instance adds its own in batches. */
 export type RequestCountTable = { rule: string; key: string; period: number; hits: number };
 
+/** A mail on its way (mail/outbox.server.ts): claimed by one instance at a time, sent once. */
+export type MailOutboxTable = {
+  id: string;
+  /** What makes it unique: queued twice, it is one row. */
+  dedupe_key: string;
+  /** PASSWORD_RESET, EMAIL_CHANGE or BRIEFING (for logs: the rest is sealed). */
+  kind: string;
+  /** The message (recipient, subject, text, HTML, headers) sealed with the mail key; "" once sent or given up. */
+  payload: string;
+  /** PENDING, SENT or FAILED. */
+  state: string;
+  created_at: string;
+  /** Not sent after this (a reset link dead by then, a stale briefing): given up instead. */
+  expires_at: string;
+  next_attempt_at: string;
+  attempts: number;
+  lease_owner: string | null;
+  lease_until: string | null;
+  sent_at: string | null;
+  last_error: string | null;
+};
+
+/** A single-use link sent by mail (auth/account-tokens.server.ts): its token's SHA-256, whose it is, what for. */
+export type AccountTokenTable = {
+  token_hash: string;
+  /** PASSWORD_RESET or EMAIL_CHANGE. */
+  purpose: string;
+  user_id: string;
+  /** The new address an email change confirms. */
+  email: string | null;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+};
+
 export type Database = {
   users: UserTable;
   sessions: SessionTable;
@@ -231,4 +268,6 @@ export type Database = {
   engine_shards: EngineShardTable;
   engine_instances: EngineInstanceTable;
   request_counts: RequestCountTable;
+  mail_outbox: MailOutboxTable;
+  account_tokens: AccountTokenTable;
 };

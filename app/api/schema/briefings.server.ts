@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { deliveryText, parseDelivery } from "../bot/briefing-delivery";
 import { nextRunAt, parseDays } from "../bot/briefings.server";
 import { WEEKDAYS } from "../../shared/enum-values";
 import { requireUserId, type ApiContext } from "../context.server";
@@ -34,6 +35,7 @@ export const briefingsResolvers: Resolvers = {
       days: (briefing) => parseDays(briefing.days),
       nextRunAt: (briefing) => briefing.next_run_at,
       lastSentAt: (briefing) => briefing.last_sent_at,
+      delivery: (briefing) => parseDelivery(briefing.delivery),
     }),
     places: cacheable((briefing, _, context) => context.loaders.briefingPlaces.load({ userId: briefing.user_id, id: briefing.id })),
   },
@@ -48,6 +50,8 @@ export const briefingsResolvers: Resolvers = {
 
       const id = args.id ?? randomUUID();
       const existing = args.id ? await ownBriefing(context, userId, args.id) : null;
+      const delivery = args.input.delivery ?? (existing ? parseDelivery(existing.delivery) : ["PUSH" as const]);
+      if (delivery.includes("EMAIL") && !context.mail.available) throw inputIssue("delivery", "EMAIL_DELIVERY_UNAVAILABLE");
       const row: BriefingTable = {
         id,
         user_id: userId,
@@ -59,6 +63,7 @@ export const briefingsResolvers: Resolvers = {
         next_run_at: null,
         last_sent_at: existing?.last_sent_at ?? null,
         created_at: existing?.created_at ?? context.now().toISOString(),
+        delivery: deliveryText(delivery),
       };
       row.next_run_at = nextRunAt(row, settings.time_zone, context.now());
       await context.db.transaction().execute(async (trx) => {

@@ -5,6 +5,7 @@ import { accountResolvers } from "./account.server";
 import { accountSecurityResolvers } from "./account-security.server";
 import { alertRulesResolvers } from "./alert-rules.server";
 import { briefingsResolvers } from "./briefings.server";
+import { mailResolvers } from "./mail.server";
 import { messagesResolvers } from "./messages.server";
 import { placesResolvers } from "./places.server";
 import { pushResolvers } from "./push.server";
@@ -29,6 +30,7 @@ export function createApiSchema(extensions: readonly SchemaExtension[] = []) {
     alertRulesResolvers,
     pushResolvers,
     warningsResolvers,
+    mailResolvers,
     ...extensions.map((extension) => extension.resolvers),
   ];
   return createSchema<ApiContext>({

@@ -114,6 +114,10 @@ export type Query = {
   previewAlertRule: Array<AlertMatch>;
   /** The VAPID public key browsers subscribe with (pushManager.subscribe applicationServerKey). */
   pushPublicKey: Scalars["String"]["output"];
+  /** Whether this server sends mail (SMTP is configured): password resets, email changes and email briefings need it. */
+  mailAvailable: Scalars["Boolean"]["output"];
+  /** The briefing an unsubscribe link is for; null when the link is not one of this server's or its briefing is gone. */
+  briefingEmail?: Maybe<BriefingEmail>;
 };
 
 export type QueryPlaceArgs = {
@@ -138,6 +142,10 @@ export type QueryMessagesArgs = {
 
 export type QueryPreviewAlertRuleArgs = {
   input: AlertRuleInput;
+};
+
+export type QueryBriefingEmailArgs = {
+  token: Scalars["String"]["input"];
 };
 
 export type Mutation = {
@@ -201,6 +209,30 @@ export type Mutation = {
   /** Stores this browser's push subscription for the signed-in user (the fields of PushSubscription.toJSON()). */
   savePushSubscription: Scalars["Boolean"]["output"];
   deletePushSubscription: Scalars["Boolean"]["output"];
+  /**
+   * Sends a link to choose a new password to the address, if an account uses it; the answer is the same either way
+   * (true), so nobody learns which addresses have accounts. Limited per client address and per address asked for.
+   * FORBIDDEN (reason MAIL_UNAVAILABLE) when the server sends no mail.
+   */
+  requestPasswordReset: Scalars["Boolean"]["output"];
+  /**
+   * Sets a new password (sign-up's rules) with the token of a reset link: once, within 30 minutes. Every session of the
+   * account ends, with its subscriptions. BAD_USER_INPUT on `token` (TOKEN_INVALID, TOKEN_EXPIRED, TOKEN_USED) changes nothing.
+   */
+  resetPassword: Scalars["Boolean"]["output"];
+  /**
+   * Sends a link to the new address; the account's address changes only when it is followed (confirmEmailChange), and the
+   * current one keeps working until then. BAD_USER_INPUT for an invalid address, one taken, or the account's own.
+   */
+  requestEmailChange: Scalars["Boolean"]["output"];
+  /** Makes the address an email-change link was sent to the account's address: once, within 24 hours. Answers with it. */
+  confirmEmailChange: Scalars["String"]["output"];
+  /**
+   * Stops emailing a briefing (its unsubscribe link: RFC 8058's one-click POST, or the page it opens); it still lands in
+   * the inbox. Idempotent. BAD_USER_INPUT on `token` (TOKEN_INVALID) for a link not made here; NOT_FOUND when the
+   * briefing is gone.
+   */
+  unsubscribeBriefingEmail: BriefingEmail;
 };
 
 export type MutationSignUpArgs = {
@@ -316,6 +348,27 @@ export type MutationSavePushSubscriptionArgs = {
 
 export type MutationDeletePushSubscriptionArgs = {
   endpoint: Scalars["String"]["input"];
+};
+
+export type MutationRequestPasswordResetArgs = {
+  email: Scalars["String"]["input"];
+};
+
+export type MutationResetPasswordArgs = {
+  token: Scalars["String"]["input"];
+  password: Scalars["String"]["input"];
+};
+
+export type MutationRequestEmailChangeArgs = {
+  email: Scalars["String"]["input"];
+};
+
+export type MutationConfirmEmailChangeArgs = {
+  token: Scalars["String"]["input"];
+};
+
+export type MutationUnsubscribeBriefingEmailArgs = {
+  token: Scalars["String"]["input"];
 };
 
 /** What kind of device a session's browser runs on, as its User-Agent tells. */
@@ -724,6 +777,9 @@ export type Weekday = "MON" | "TUE" | "WED" | "THU" | "FRI" | "SAT" | "SUN";
 
 export type BriefingPeriod = "TODAY" | "REST_OF_TODAY" | "TONIGHT" | "TOMORROW" | "NEXT_3_DAYS";
 
+/** How a briefing reaches its owner besides the inbox, where every briefing lands. */
+export type BriefingChannel = "PUSH" | "EMAIL";
+
 /** A scheduled summary: at 'time' on 'days' (the user's time zone), one message about 'places'. */
 export type Briefing = {
   __typename?: "Briefing";
@@ -736,6 +792,8 @@ export type Briefing = {
   days: Array<Weekday>;
   nextRunAt?: Maybe<Scalars["DateTime"]["output"]>;
   lastSentAt?: Maybe<Scalars["DateTime"]["output"]>;
+  /** Besides the inbox: a push notification (as before), an email to the account's address, both or neither. */
+  delivery: Array<BriefingChannel>;
 };
 
 export type BriefingInput = {
@@ -745,6 +803,11 @@ export type BriefingInput = {
   period: BriefingPeriod;
   time: Scalars["LocalTime"]["input"];
   days: Array<Weekday>;
+  /**
+   * Besides the inbox. Null keeps the briefing's own (a new one: PUSH, as before). EMAIL needs a server that sends mail
+   * (mailAvailable); otherwise BAD_USER_INPUT on `delivery` (EMAIL_DELIVERY_UNAVAILABLE).
+   */
+  delivery?: InputMaybe<Array<BriefingChannel>>;
 };
 
 export type AlertMetric =
@@ -887,6 +950,16 @@ export type OfficialWarning = {
   web?: Maybe<Scalars["String"]["output"]>;
 };
 
+/** A briefing's email as its unsubscribe link sees it: no log-in, the link's signed token names the briefing. */
+export type BriefingEmail = {
+  __typename?: "BriefingEmail";
+  /** The briefing's id. */
+  id: Scalars["ID"]["output"];
+  briefingName: Scalars["String"]["output"];
+  /** Whether the briefing is still emailed. */
+  emailed: Scalars["Boolean"]["output"];
+};
+
 export type ResolverTypeWrapper<T> = Promise<T> | T;
 
 export type ResolverWithResolve<TResult, TParent, TContext, TArgs> = {
@@ -1022,6 +1095,7 @@ export type ResolversTypes = {
   Subscription: ResolverTypeWrapper<Record<PropertyKey, never>>;
   Weekday: Weekday;
   BriefingPeriod: BriefingPeriod;
+  BriefingChannel: BriefingChannel;
   Briefing: ResolverTypeWrapper<BriefingMapper>;
   BriefingInput: BriefingInput;
   AlertMetric: AlertMetric;
@@ -1036,6 +1110,7 @@ export type ResolversTypes = {
   WarningMatch: WarningMatch;
   PlaceWarnings: ResolverTypeWrapper<PlaceWarningsMapper>;
   OfficialWarning: ResolverTypeWrapper<OfficialWarningMapper>;
+  BriefingEmail: ResolverTypeWrapper<BriefingEmail>;
 };
 
 /** Mapping between all available schema types and the resolvers parents */
@@ -1083,6 +1158,7 @@ export type ResolversParentTypes = {
   AlertRuleInput: AlertRuleInput;
   PlaceWarnings: PlaceWarningsMapper;
   OfficialWarning: OfficialWarningMapper;
+  BriefingEmail: BriefingEmail;
 };
 
 export interface DateTimeScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes["DateTime"], any> {
@@ -1169,6 +1245,8 @@ export type QueryResolvers<ContextType = ApiContext, ParentType extends Resolver
     RequireFields<QueryPreviewAlertRuleArgs, "input">
   >;
   pushPublicKey?: Resolver<ResolversTypes["String"], ParentType, ContextType>;
+  mailAvailable?: Resolver<ResolversTypes["Boolean"], ParentType, ContextType>;
+  briefingEmail?: Resolver<Maybe<ResolversTypes["BriefingEmail"]>, ParentType, ContextType, RequireFields<QueryBriefingEmailArgs, "token">>;
 };
 
 export type MutationResolvers<
@@ -1217,6 +1295,26 @@ export type MutationResolvers<
     ParentType,
     ContextType,
     RequireFields<MutationDeletePushSubscriptionArgs, "endpoint">
+  >;
+  requestPasswordReset?: Resolver<
+    ResolversTypes["Boolean"],
+    ParentType,
+    ContextType,
+    RequireFields<MutationRequestPasswordResetArgs, "email">
+  >;
+  resetPassword?: Resolver<
+    ResolversTypes["Boolean"],
+    ParentType,
+    ContextType,
+    RequireFields<MutationResetPasswordArgs, "token" | "password">
+  >;
+  requestEmailChange?: Resolver<ResolversTypes["Boolean"], ParentType, ContextType, RequireFields<MutationRequestEmailChangeArgs, "email">>;
+  confirmEmailChange?: Resolver<ResolversTypes["String"], ParentType, ContextType, RequireFields<MutationConfirmEmailChangeArgs, "token">>;
+  unsubscribeBriefingEmail?: Resolver<
+    ResolversTypes["BriefingEmail"],
+    ParentType,
+    ContextType,
+    RequireFields<MutationUnsubscribeBriefingEmailArgs, "token">
   >;
 };
 
@@ -1519,6 +1617,7 @@ export type BriefingResolvers<
   days?: Resolver<Array<ResolversTypes["Weekday"]>, ParentType, ContextType>;
   nextRunAt?: Resolver<Maybe<ResolversTypes["DateTime"]>, ParentType, ContextType>;
   lastSentAt?: Resolver<Maybe<ResolversTypes["DateTime"]>, ParentType, ContextType>;
+  delivery?: Resolver<Array<ResolversTypes["BriefingChannel"]>, ParentType, ContextType>;
 };
 
 export type AlertRuleResolvers<
@@ -1591,6 +1690,15 @@ export type OfficialWarningResolvers<
   web?: Resolver<Maybe<ResolversTypes["String"]>, ParentType, ContextType>;
 };
 
+export type BriefingEmailResolvers<
+  ContextType = ApiContext,
+  ParentType extends ResolversParentTypes["BriefingEmail"] = ResolversParentTypes["BriefingEmail"],
+> = {
+  id?: Resolver<ResolversTypes["ID"], ParentType, ContextType>;
+  briefingName?: Resolver<ResolversTypes["String"], ParentType, ContextType>;
+  emailed?: Resolver<ResolversTypes["Boolean"], ParentType, ContextType>;
+};
+
 export type Resolvers<ContextType = ApiContext> = {
   DateTime?: GraphQLScalarType;
   Date?: GraphQLScalarType;
@@ -1627,4 +1735,5 @@ export type Resolvers<ContextType = ApiContext> = {
   AlertMatch?: AlertMatchResolvers<ContextType>;
   PlaceWarnings?: PlaceWarningsResolvers<ContextType>;
   OfficialWarning?: OfficialWarningResolvers<ContextType>;
+  BriefingEmail?: BriefingEmailResolvers<ContextType>;
 };

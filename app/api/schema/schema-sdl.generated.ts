@@ -125,6 +125,16 @@ export const typeDefs = /* GraphQL */ `
     The VAPID public key browsers subscribe with (pushManager.subscribe applicationServerKey).
     """
     pushPublicKey: String!
+
+    """
+    Whether this server sends mail (SMTP is configured): password resets, email changes and email briefings need it.
+    """
+    mailAvailable: Boolean!
+
+    """
+    The briefing an unsubscribe link is for; null when the link is not one of this server's or its briefing is gone.
+    """
+    briefingEmail(token: String!): BriefingEmail
   }
 
   type Mutation {
@@ -240,6 +250,37 @@ export const typeDefs = /* GraphQL */ `
     """
     savePushSubscription(endpoint: String!, p256dh: String!, auth: String!): Boolean!
     deletePushSubscription(endpoint: String!): Boolean!
+
+    """
+    Sends a link to choose a new password to the address, if an account uses it; the answer is the same either way
+    (true), so nobody learns which addresses have accounts. Limited per client address and per address asked for.
+    FORBIDDEN (reason MAIL_UNAVAILABLE) when the server sends no mail.
+    """
+    requestPasswordReset(email: String!): Boolean!
+
+    """
+    Sets a new password (sign-up's rules) with the token of a reset link: once, within 30 minutes. Every session of the
+    account ends, with its subscriptions. BAD_USER_INPUT on \`token\` (TOKEN_INVALID, TOKEN_EXPIRED, TOKEN_USED) changes nothing.
+    """
+    resetPassword(token: String!, password: String!): Boolean!
+
+    """
+    Sends a link to the new address; the account's address changes only when it is followed (confirmEmailChange), and the
+    current one keeps working until then. BAD_USER_INPUT for an invalid address, one taken, or the account's own.
+    """
+    requestEmailChange(email: String!): Boolean!
+
+    """
+    Makes the address an email-change link was sent to the account's address: once, within 24 hours. Answers with it.
+    """
+    confirmEmailChange(token: String!): String!
+
+    """
+    Stops emailing a briefing (its unsubscribe link: RFC 8058's one-click POST, or the page it opens); it still lands in
+    the inbox. Idempotent. BAD_USER_INPUT on \`token\` (TOKEN_INVALID) for a link not made here; NOT_FOUND when the
+    briefing is gone.
+    """
+    unsubscribeBriefingEmail(token: String!): BriefingEmail!
   }
 
   """
@@ -839,6 +880,14 @@ export const typeDefs = /* GraphQL */ `
   }
 
   """
+  How a briefing reaches its owner besides the inbox, where every briefing lands.
+  """
+  enum BriefingChannel {
+    PUSH
+    EMAIL
+  }
+
+  """
   A scheduled summary: at 'time' on 'days' (the user's time zone), one message about 'places'.
   """
   type Briefing {
@@ -851,6 +900,11 @@ export const typeDefs = /* GraphQL */ `
     days: [Weekday!]!
     nextRunAt: DateTime
     lastSentAt: DateTime
+
+    """
+    Besides the inbox: a push notification (as before), an email to the account's address, both or neither.
+    """
+    delivery: [BriefingChannel!]!
   }
 
   input BriefingInput {
@@ -860,6 +914,12 @@ export const typeDefs = /* GraphQL */ `
     period: BriefingPeriod!
     time: LocalTime!
     days: [Weekday!]!
+
+    """
+    Besides the inbox. Null keeps the briefing's own (a new one: PUSH, as before). EMAIL needs a server that sends mail
+    (mailAvailable); otherwise BAD_USER_INPUT on \`delivery\` (EMAIL_DELIVERY_UNAVAILABLE).
+    """
+    delivery: [BriefingChannel!]
   }
 
   enum AlertMetric {
@@ -1087,5 +1147,21 @@ export const typeDefs = /* GraphQL */ `
     The service's page for it, when it gives one.
     """
     web: String
+  }
+
+  """
+  A briefing's email as its unsubscribe link sees it: no log-in, the link's signed token names the briefing.
+  """
+  type BriefingEmail {
+    """
+    The briefing's id.
+    """
+    id: ID!
+    briefingName: String!
+
+    """
+    Whether the briefing is still emailed.
+    """
+    emailed: Boolean!
   }
 `;

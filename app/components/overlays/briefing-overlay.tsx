@@ -2,7 +2,7 @@ import { useId, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { useMutation, useQuery } from "urql";
 import { PLACES_QUERY } from "~/lib/graphql/documents";
-import { BRIEFINGS_QUERY, SAVE_BRIEFING_MUTATION } from "~/lib/graphql/later-documents";
+import { BRIEFINGS_QUERY, MAIL_AVAILABLE_QUERY, SAVE_BRIEFING_MUTATION } from "~/lib/graphql/later-documents";
 import type { BriefingInput } from "~/lib/graphql/documents.generated";
 import { BRIEFING_PERIODS } from "~/shared/enum-values";
 import { Field, FieldError, OverlayHeader, WeekdayChoices } from "~/components/ui/form-parts";
@@ -12,7 +12,7 @@ import { checkInput } from "~/shared/inputs/issues";
 import type { OverlayProps } from "~/lib/overlays/registry";
 import { showToast } from "~/lib/toast/toast-store";
 
-const FIELDS = ["name", "placeIds", "days"] as const;
+const FIELDS = ["name", "placeIds", "days", "delivery"] as const;
 type Errors = FieldErrors<(typeof FIELDS)[number]>;
 
 /** Creates a briefing (no `params.id`) or edits the one named. */
@@ -21,6 +21,9 @@ export default function BriefingOverlay({ close, params }: OverlayProps) {
   const id = useId();
   const [briefings] = useQuery({ query: BRIEFINGS_QUERY });
   const [places] = useQuery({ query: PLACES_QUERY });
+  // Without mail (no SMTP on the server) a briefing cannot be emailed: the choice is shown, off, and says why.
+  const [mail] = useQuery({ query: MAIL_AVAILABLE_QUERY });
+  const mailAvailable = mail.data?.mailAvailable === true;
   const existing = briefings.data?.briefings.find((briefing) => briefing.id === params.id);
   const placeList = places.data?.me?.places ?? [];
   const [draft, setDraft] = useState<BriefingInput>(() =>
@@ -32,6 +35,7 @@ export default function BriefingOverlay({ close, params }: OverlayProps) {
           time: existing.time,
           days: existing.days,
           placeIds: existing.places.map((place) => place.id),
+          delivery: existing.delivery,
         }
       : {
           name: "",
@@ -40,6 +44,8 @@ export default function BriefingOverlay({ close, params }: OverlayProps) {
           time: "07:00",
           days: ["MON", "TUE", "WED", "THU", "FRI"],
           placeIds: placeList.slice(0, 1).map((place) => place.id),
+          // As every briefing came before there was a choice: to the inbox and by push.
+          delivery: ["PUSH"],
         },
   );
   const [errors, setErrors] = useState<Errors>({});
@@ -52,13 +58,15 @@ export default function BriefingOverlay({ close, params }: OverlayProps) {
     const checked = checkInput(briefingInput, draft);
     if (!checked.ok) return setErrors(fieldErrors(checked.issues, t, { fields: FIELDS }));
     setErrors({});
-    const result = await saveBriefing({ id: existing?.id, input: { ...draft, name: checked.value.name } });
+    const delivery = (draft.delivery ?? []).filter((channel) => channel !== "EMAIL" || mailAvailable);
+    const result = await saveBriefing({ id: existing?.id, input: { ...draft, name: checked.value.name, delivery } });
     if (result.error || !result.data) return setErrors(fieldErrors(apiIssues(result.error), t, { fields: FIELDS }));
     showToast({ title: t("briefings.saved", { name: result.data.saveBriefing.name }), variant: "success" });
     close();
   }
 
   const error = (field: keyof Errors) => <FieldError id={`${id}-${field}-error`} message={errors[field]} />;
+  const delivery = draft.delivery ?? [];
 
   return (
     <form className="flex max-h-[85vh] flex-col gap-4 overflow-y-auto p-6" onSubmit={submit} noValidate>
@@ -124,6 +132,40 @@ export default function BriefingOverlay({ close, params }: OverlayProps) {
         errorId={`${id}-days-error`}
         error={errors.days}
       />
+      <fieldset aria-describedby={`${id}-delivery-hint${errors.delivery ? ` ${id}-delivery-error` : ""}`}>
+        <legend className="mb-1 font-medium">{t("briefings.form.delivery")}</legend>
+        <p id={`${id}-delivery-hint`} className="mb-2 text-sm text-muted">
+          {t("briefings.form.deliveryHint")}
+        </p>
+        <div className="flex flex-wrap gap-2">
+          <label className="choice">
+            <input
+              type="checkbox"
+              className="accent-primary"
+              checked={delivery.includes("PUSH")}
+              onChange={() => change({ delivery: toggle(delivery, "PUSH") })}
+            />
+            {t("briefings.form.push")}
+          </label>
+          <label className="choice">
+            <input
+              type="checkbox"
+              className="accent-primary"
+              checked={mailAvailable && delivery.includes("EMAIL")}
+              disabled={!mailAvailable}
+              aria-describedby={mailAvailable ? undefined : `${id}-email-unavailable`}
+              onChange={() => change({ delivery: toggle(delivery, "EMAIL") })}
+            />
+            {t("briefings.form.email")}
+          </label>
+        </div>
+        {mailAvailable ? null : (
+          <p id={`${id}-email-unavailable`} className="mt-2 text-sm text-muted">
+            {t("briefings.form.emailUnavailable")}
+          </p>
+        )}
+        {error("delivery")}
+      </fieldset>
       <label className="flex items-center gap-2">
         <input
           type="checkbox"

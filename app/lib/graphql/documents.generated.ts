@@ -85,6 +85,9 @@ export type Weekday = "MON" | "TUE" | "WED" | "THU" | "FRI" | "SAT" | "SUN";
 
 export type BriefingPeriod = "TODAY" | "REST_OF_TODAY" | "TONIGHT" | "TOMORROW" | "NEXT_3_DAYS";
 
+/** How a briefing reaches its owner besides the inbox, where every briefing lands. */
+export type BriefingChannel = "PUSH" | "EMAIL";
+
 export type BriefingInput = {
   name: string;
   enabled?: boolean | null | undefined;
@@ -92,6 +95,11 @@ export type BriefingInput = {
   period: BriefingPeriod;
   time: string;
   days: Array<Weekday>;
+  /**
+   * Besides the inbox. Null keeps the briefing's own (a new one: PUSH, as before). EMAIL needs a server that sends mail
+   * (mailAvailable); otherwise BAD_USER_INPUT on `delivery` (EMAIL_DELIVERY_UNAVAILABLE).
+   */
+  delivery?: Array<BriefingChannel> | null | undefined;
 };
 
 export type AlertMetric =
@@ -939,6 +947,7 @@ export type SettingsFieldsFragment = {
 export type SettingsQueryVariables = Exact<{ [key: string]: never }>;
 
 export type SettingsQuery = {
+  mailAvailable: boolean;
   me: {
     id: string;
     settings: {
@@ -1085,6 +1094,7 @@ export type BriefingFieldsFragment = {
   days: Array<Weekday>;
   nextRunAt: string | null;
   lastSentAt: string | null;
+  delivery: Array<BriefingChannel>;
   places: Array<{ id: string; label: string }>;
 };
 
@@ -1100,6 +1110,7 @@ export type BriefingsQuery = {
     days: Array<Weekday>;
     nextRunAt: string | null;
     lastSentAt: string | null;
+    delivery: Array<BriefingChannel>;
     places: Array<{ id: string; label: string }>;
   }>;
 };
@@ -1119,6 +1130,7 @@ export type SaveBriefingMutation = {
     days: Array<Weekday>;
     nextRunAt: string | null;
     lastSentAt: string | null;
+    delivery: Array<BriefingChannel>;
     places: Array<{ id: string; label: string }>;
   };
 };
@@ -1143,6 +1155,7 @@ export type RestoreBriefingMutation = {
     days: Array<Weekday>;
     nextRunAt: string | null;
     lastSentAt: string | null;
+    delivery: Array<BriefingChannel>;
     places: Array<{ id: string; label: string }>;
   };
 };
@@ -1373,6 +1386,10 @@ export type AccountSessionsQuery = {
     }>;
   } | null;
 };
+
+export type MailAvailableQueryVariables = Exact<{ [key: string]: never }>;
+
+export type MailAvailableQuery = { mailAvailable: boolean };
 
 export const MessageFieldsFragmentDoc = /*#__PURE__*/ gql`
   fragment MessageFields on Message {

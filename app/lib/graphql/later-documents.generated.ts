@@ -63,6 +63,7 @@ export const BriefingFieldsFragmentDoc = /*#__PURE__*/ gql`
     days
     nextRunAt
     lastSentAt
+    delivery
   }
 ` as unknown as DocumentNode<Types.BriefingFieldsFragment, unknown>;
 export const UnreadCountFragmentDoc = /*#__PURE__*/ gql`
@@ -143,6 +144,7 @@ export const SettingsDocument = /*#__PURE__*/ gql`
         ...SettingsFields
       }
     }
+    mailAvailable
   }
   ${SettingsFieldsFragmentDoc}
 ` as unknown as DocumentNode<Types.SettingsQuery, Types.SettingsQueryVariables>;
@@ -307,3 +309,8 @@ export const AccountSessionsDocument = /*#__PURE__*/ gql`
     }
   }
 ` as unknown as DocumentNode<Types.AccountSessionsQuery, Types.AccountSessionsQueryVariables>;
+export const MailAvailableDocument = /*#__PURE__*/ gql`
+  query MailAvailable {
+    mailAvailable
+  }
+` as unknown as DocumentNode<Types.MailAvailableQuery, Types.MailAvailableQueryVariables>;

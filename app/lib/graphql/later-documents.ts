@@ -14,6 +14,7 @@ export {
   DeleteAlertRuleDocument as DELETE_ALERT_RULE_MUTATION,
   DeleteBriefingDocument as DELETE_BRIEFING_MUTATION,
   DeletePushSubscriptionDocument as DELETE_PUSH_SUBSCRIPTION_MUTATION,
+  MailAvailableDocument as MAIL_AVAILABLE_QUERY,
   PreviewAlertRuleDocument as PREVIEW_ALERT_RULE_QUERY,
   PushPublicKeyDocument as PUSH_PUBLIC_KEY_QUERY,
   RemovePlaceDocument as REMOVE_PLACE_MUTATION,

@@ -15,33 +15,25 @@ const INVISIBLE = /[\p{Cc}\p{Cf}]/u;
 const COMMON_PASSWORDS = new Set(dictionary["passwords-common"]!.slice(0, 1000).map((word) => String(word).toLowerCase()));
 
 const requiredEmail = z.string().check(z.trim(), z.toLowerCase(), z.minLength(1, "EMAIL_REQUIRED"));
-const requiredPassword = z.string().check(z.minLength(1, "PASSWORD_REQUIRED"));
+export const requiredPassword = z.string().check(z.minLength(1, "PASSWORD_REQUIRED"));
 
 /**
  * signUp's input, and the sign-up form's (checked by the settings page's action, with or
  * without JavaScript, before it asks the API). The email comes out normalised.
  */
-export const signUpInput = z
-  .object({
-    email: requiredEmail.check(
-      z.superRefine((email: string, context) => {
-        if (email && (email.length > EMAIL_MAX_LENGTH || !EMAIL_PATTERN.test(email) || INVISIBLE.test(email)))
-          addIssue(context, null, "EMAIL_INVALID");
-      }),
-    ),
-    password: requiredPassword,
-    language: z.nullish(z.string()),
-    timeZone: z.nullish(z.string()),
-    // The ISO 3166 country whose units the account starts with (GB, US, …).
-    region: z.nullish(z.string().check(z.regex(/^[A-Z]{2}$/, "REGION_INVALID"))),
-  })
-  .check(z.superRefine(({ email, password }, context) => checkNewPassword(context, "password", password, email)));
+/** An address someone means to use (signing up, moving the account to it): normalised, and plausibly an address. */
+export const validEmail = requiredEmail.check(
+  z.superRefine((email: string, context) => {
+    if (email && (email.length > EMAIL_MAX_LENGTH || !EMAIL_PATTERN.test(email) || INVISIBLE.test(email)))
+      addIssue(context, null, "EMAIL_INVALID");
+  }),
+);
 
 /**
- * A new password's rules (sign-up's, and a password change's), reported on `field`: one problem at a time, the one
- * to fix first. The address, or the part before its @, is the first thing anyone guesses.
+ * Sign-up's rules for a new password (also a reset's), on `field`. One problem at a time, the one to
+ * fix first. The address, or the part before its @, is the first thing anyone guesses.
  */
-function checkNewPassword(context: z.core.$RefinementCtx, field: string, password: string, email: string) {
+export function checkNewPassword(context: z.core.$RefinementCtx, password: string, email: string | null | undefined, field = "password") {
   if (!password) return;
   const lower = password.trim().toLowerCase();
   if (password.length < PASSWORD_MIN_LENGTH) addIssue(context, field, "PASSWORD_TOO_SHORT", { min: PASSWORD_MIN_LENGTH });
@@ -50,6 +42,17 @@ function checkNewPassword(context: z.core.$RefinementCtx, field: string, passwor
   else if (email && (lower === email || lower === email.slice(0, email.lastIndexOf("@")))) addIssue(context, field, "PASSWORD_LIKE_EMAIL");
   else if (COMMON_PASSWORDS.has(password.toLowerCase())) addIssue(context, field, "PASSWORD_TOO_COMMON");
 }
+
+export const signUpInput = z
+  .object({
+    email: validEmail,
+    password: requiredPassword,
+    language: z.nullish(z.string()),
+    timeZone: z.nullish(z.string()),
+    // The ISO 3166 country whose units the account starts with (GB, US, …).
+    region: z.nullish(z.string().check(z.regex(/^[A-Z]{2}$/, "REGION_INVALID"))),
+  })
+  .check(z.superRefine(({ email, password }, context) => checkNewPassword(context, password, email)));
 
 /** logIn's input, and the log-in form's: both given; whether they are right is the API's to say. */
 export const logInInput = z.object({ email: requiredEmail, password: requiredPassword });
@@ -61,7 +64,7 @@ export const logInInput = z.object({ email: requiredEmail, password: requiredPas
  */
 export const changePasswordInput = z
   .object({ email: z.string(), currentPassword: requiredPassword, newPassword: requiredPassword })
-  .check(z.superRefine(({ email, newPassword }, context) => checkNewPassword(context, "newPassword", newPassword, email)));
+  .check(z.superRefine(({ email, newPassword }, context) => checkNewPassword(context, newPassword, email, "newPassword")));
 
 /** deleteAccount's input, and the delete-account form's: the password, given. */
 export const deleteAccountInput = z.object({ password: requiredPassword });

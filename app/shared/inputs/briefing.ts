@@ -22,6 +22,8 @@ export const briefingInput = z.object({
   period: z.string(),
   time: z.string(),
   days: z.array(z.string()).check(z.minLength(1, "DAYS_REQUIRED")),
+  // Besides the inbox; null keeps the briefing's own. Whether EMAIL can be sent is the API's to say.
+  delivery: z.nullish(z.array(z.string())),
 });
 
 export type BriefingInput = z.input<typeof briefingInput>;
