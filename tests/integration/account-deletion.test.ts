@@ -132,6 +132,38 @@ async function fullAccount(t: TestApi, email: string) {
       cleared_at: null,
     })
     .execute();
+  // An email change waiting for its link, and its mail not yet sent (as the mail code writes them; no SMTP here).
+  await db
+    .insertInto("account_tokens")
+    .values({
+      token_hash: `hash-${userId}`,
+      purpose: "EMAIL_CHANGE",
+      user_id: userId,
+      email: "new@example.com",
+      created_at: at,
+      expires_at: at,
+      used_at: null,
+    })
+    .execute();
+  await db
+    .insertInto("mail_outbox")
+    .values({
+      id: `mail-${userId}`,
+      dedupe_key: `email-change:hash-${userId}`,
+      user_id: userId,
+      kind: "EMAIL_CHANGE",
+      payload: "sealed",
+      state: "PENDING",
+      created_at: at,
+      expires_at: at,
+      next_attempt_at: at,
+      attempts: 0,
+      lease_owner: null,
+      lease_until: null,
+      sent_at: null,
+      last_error: null,
+    })
+    .execute();
   return { token, phone, userId, placeIds: [berlin, paris, zurich], rule, briefing };
 }
 

@@ -25,13 +25,23 @@ afterEach(() => {
 const api = testApis();
 
 let counter = 0;
+/** The id of the account with address `to` (signed up the first time): every mail is some account's. */
+async function accountOf(test: TestApi, to: string): Promise<string> {
+  const { db } = test.api.services;
+  const find = () => db.selectFrom("users").select("id").where("email", "=", to).executeTakeFirst();
+  const found = (await find()) ?? (await test.signUp(to), await find());
+  return found!.id;
+}
+
 /** Queues one mail through `test`'s outbox, committed, and wakes its sender. */
 async function queue(test: TestApi, to: string, kind: MailKind = "BRIEFING", dedupeKey = `test:${++counter}:${Date.now()}`) {
   const { db, mail } = test.api.services;
+  const userId = await accountOf(test, to);
   const queued = await db.transaction().execute((trx) =>
     mail.enqueue(trx, {
       kind,
       dedupeKey,
+      userId,
       validForMs: 3_600_000,
       mail: { to, subject: `Hello ${to}`, text: `Plain words for ${to}`, html: `<p>HTML words for ${to}</p>` },
     }),

@@ -428,6 +428,8 @@ export const migrations: Record<string, Migration> = {
         .createTable("mail_outbox")
         .addColumn("id", "text", (col) => col.primaryKey())
         .addColumn("dedupe_key", "text", (col) => col.notNull().unique())
+        // Whose mail it is: deleting the account takes its mail with it, sent or not.
+        .addColumn("user_id", "text", (col) => col.notNull().references("users.id").onDelete("cascade"))
         .addColumn("kind", "text", (col) => col.notNull())
         .addColumn("payload", "text", (col) => col.notNull())
         .addColumn("state", "text", (col) => col.notNull())
@@ -441,6 +443,7 @@ export const migrations: Record<string, Migration> = {
         .addColumn("last_error", "text")
         .execute();
       await db.schema.createIndex("mail_outbox_due").on("mail_outbox").columns(["state", "next_attempt_at"]).execute();
+      await db.schema.createIndex("mail_outbox_user").on("mail_outbox").column("user_id").execute();
 
       // Single-use links sent by mail (a password reset, an email change): only the token's SHA-256 is kept.
       await db.schema

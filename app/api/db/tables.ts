@@ -212,6 +212,8 @@ export type MailOutboxTable = {
   id: string;
   /** What makes it unique: queued twice, it is one row. */
   dedupe_key: string;
+  /** Whose mail it is (a deleted account's mail goes with it). */
+  user_id: string;
   /** PASSWORD_RESET, EMAIL_CHANGE or BRIEFING (for logs: the rest is sealed). */
   kind: string;
   /** The message (recipient, subject, text, HTML, headers) sealed with the mail key; "" once sent or given up. */

@@ -43,6 +43,7 @@ export async function queueBriefingMail(
   return mail.enqueue(trx, {
     kind: "BRIEFING",
     dedupeKey: `mail:${message.dedupe_key}`,
+    userId: briefing.user_id,
     validForMs: BRIEFING_MAIL_VALID_MS,
     mail: {
       to: owner.email,

@@ -8,7 +8,8 @@ import type { OutgoingMail } from "./smtp.server";
 export type MailKind = "PASSWORD_RESET" | "EMAIL_CHANGE" | "BRIEFING";
 
 /** A mail to queue: what it says, what makes it unique, and how long it is worth sending (the wall clock's milliseconds). */
-export type QueuedMail = { kind: MailKind; dedupeKey: string; validForMs: number; mail: Omit<OutgoingMail, "messageId"> };
+/** A mail to queue: `userId` is whose it is (deleting the account removes it). */
+export type QueuedMail = { kind: MailKind; dedupeKey: string; userId: string; validForMs: number; mail: Omit<OutgoingMail, "messageId"> };
 
 /** A row claimed for sending: the mail opened, or null when it no longer opens (another secret). */
 export type ClaimedMail = { row: MailOutboxTable; mail: Omit<OutgoingMail, "messageId"> | null };
@@ -71,6 +72,7 @@ export function createOutbox({
         .values({
           id: timeOrderedId(now),
           dedupe_key: queued.dedupeKey,
+          user_id: queued.userId,
           kind: queued.kind,
           payload: sealer.seal(queued.mail),
           state: "PENDING",

@@ -67,6 +67,7 @@ export const mailResolvers: Resolvers = {
         await mail.enqueue(trx, {
           kind: "PASSWORD_RESET",
           dedupeKey: `reset:${tokenHash}`,
+          userId: user.id,
           // Not worth sending once its link no longer works.
           validForMs: TOKEN_LIFETIME_MS.PASSWORD_RESET,
           mail: passwordResetMail(mail, { to: user.email, language, token }),
@@ -125,6 +126,7 @@ export const mailResolvers: Resolvers = {
         await mail.enqueue(trx, {
           kind: "EMAIL_CHANGE",
           dedupeKey: `email-change:${tokenHash}`,
+          userId: session.userId,
           validForMs: TOKEN_LIFETIME_MS.EMAIL_CHANGE,
           mail: emailChangeMail(mail, { to: email, language, token }),
         });
