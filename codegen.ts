@@ -46,7 +46,19 @@ const screenOperations = ["app/lib/graphql/documents.graphql", LATER_DOCUMENTS].
 const config: CodegenConfig = {
   // The areas' SDL as one text, in this order: files given apart load in parallel and merge in whatever order they
   // arrive, and the generated files would change from run to run.
-  schema: ["scalars", "account", "account-security", "places", "weather", "messages", "briefings", "alert-rules", "push", "warnings", "mail"]
+  schema: [
+    "scalars",
+    "account",
+    "account-security",
+    "places",
+    "weather",
+    "messages",
+    "briefings",
+    "alert-rules",
+    "push",
+    "warnings",
+    "mail",
+  ]
     .map((area) => readFileSync(`app/api/schema/${area}.graphql`, "utf8"))
     .join("\n"),
   // Enum values stay in the order the SDL gives them: the UI lists them so.
