@@ -33,4 +33,31 @@ describe("the engine scheduler", () => {
     await vi.advanceTimersByTimeAsync(60_000);
     expect(ticks).toEqual([1000, 1002]);
   });
+
+  it("waits for the boundary itself when its timer fires before the wall clock gets there", async () => {
+    vi.useFakeTimers();
+    vi.setSystemTime(30_000 * 1000 + 12_345);
+    const ticks: number[] = [];
+    // A pass's first steps take 3 ms before the next timer is set, which the event loop's cached time (the timers'
+    // base) does not see: the timer then fires 3 ms before its boundary on the wall clock.
+    let unseen = 0;
+    const scheduler = startScheduler(
+      {
+        pass: (tick) => {
+          ticks.push(tick);
+          unseen = 3;
+          return Promise.resolve().then(() => {
+            unseen = 0;
+            return { shards: [], briefings: 0, alerts: 0, warnings: 0, digests: 0 };
+          });
+        },
+      },
+      30_000,
+      () => Date.now() + unseen,
+    );
+    await vi.advanceTimersByTimeAsync(30_000 - 12_345);
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(ticks).toEqual([1000, 1001, 1002, 1003]);
+    await scheduler.stop();
+  });
 });

@@ -25,13 +25,20 @@ export function startScheduler(
   };
   const schedule = () => {
     if (stopped) return;
-    timer = setTimeout(
-      () => {
-        tick();
-        schedule();
-      },
-      intervalMs - (clock() % intervalMs),
-    );
+    const boundary = (Math.floor(clock() / intervalMs) + 1) * intervalMs;
+    const fire = () => {
+      // A timer can fire a few ms before the wall clock reaches its boundary (libuv counts from the event loop's
+      // cached time): such a tick would take the last one's number, find it done, and skip a whole interval.
+      const early = boundary - clock();
+      if (early > 0) {
+        timer = setTimeout(fire, early);
+        timer.unref();
+        return;
+      }
+      tick();
+      schedule();
+    };
+    timer = setTimeout(fire, boundary - clock());
     timer.unref();
   };
   tick();
