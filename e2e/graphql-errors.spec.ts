@@ -30,7 +30,8 @@ async function startMisbehavingApi() {
   const viewer = { me: { __typename: "User", id: "u1", email: "pat@example.com", unreadCount: 0, settings } };
   const answers: Record<string, unknown> = {
     Viewer: viewer,
-    Settings: { me: { __typename: "User", id: "u1", settings } },
+    Settings: { me: { __typename: "User", id: "u1", settings }, mailAvailable: false },
+    MailAvailable: { mailAvailable: false },
     Places: { me: { __typename: "User", id: "u1", places: [] } },
     Inbox: { messages: { __typename: "MessageConnection", edges: [], endCursor: null, hasMore: false } },
     // Every query the two pages make: one answered with null would be asked again after
