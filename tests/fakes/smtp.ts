@@ -39,7 +39,7 @@ function received(parsed: ParsedMail, envelope: { from: string; to: string[] }, 
  * A real SMTP server on loopback (smtp-server, which speaks the protocol as any server does; mail
  * parsed with mailparser, as a client reads it). It accepts every mail, or:
  * - `failNext(n, code)`: answers the next n mails' DATA with a 4xx (or 5xx) reply, so the sender has to try again;
- * - `hold()`: reads mails in full but does not answer them until `release()`; a mail whose connection
+ * - `hold()`: reads mails in full but does not answer them until `release()` (or `releaseOne()`); a mail whose connection
  *   closes meanwhile (its sender killed) was never accepted and is dropped, as a real server drops it.
  * With `http: true` it also serves what it received at `httpUrl` (`GET /messages`, `POST /fail?count=&code=`)
  * for processes that cannot reach this one's memory (the end-to-end specs).
@@ -169,6 +169,10 @@ export async function startFakeSmtp({ http = false, port: wanted = 0 }: { http?:
     },
     /** Mails read and not answered yet whose sender is still connected. */
     held: () => held.length,
+    /** Answers the oldest mail held and keeps holding the rest (and those to come). */
+    releaseOne() {
+      held.shift()?.accept();
+    },
     /** Answers the mails held (those whose sender is still there) and stops holding. */
     release() {
       holding = false;

@@ -157,9 +157,8 @@ describe("the mail outbox", () => {
     smtp.release();
 
     // Still to be sent: the next instance on the database sends it once.
+    // (Its row is not read before: the next instance claims it as it starts.)
     const next = await api({ ...store, mail: { smtpUrl: smtp.url } });
-    const [row] = await outboxRows(next);
-    expect(row).toMatchObject({ state: "PENDING", attempts: 1, lease_until: null });
     await smtp.waitForMail((received) => received.to.includes(to));
     await next.api.services.mail.flush();
     expect((await outboxRows(next))[0]).toMatchObject({ state: "SENT", attempts: 2 });
@@ -181,4 +180,47 @@ describe("the mail outbox", () => {
     const rows = await outboxRows(first);
     expect(rows.every((row) => row.state === "SENT" && row.attempts === 1)).toBe(true);
   });
+  it("sends a mail once when its sender is slow: a claim's lease covers only the mail being sent", async () => {
+    // Short leases, and no looks but those the test asks for, so who claims what is up to the test.
+    const mail = { smtpUrl: smtp.url, pollMs: 60_000, leaseMs: 5_000 };
+    const first = await api({ mail });
+    const second = await api({ dataDir: first.dataDir, databaseUrl: first.databaseUrl, mail });
+    const batch = `slow-${Date.now()}`;
+    const recipients = [0, 1, 2].map((i) => `${batch}-${i}@example.com`);
+    const userId = await accountOf(first, recipients[0]!);
+    smtp.hold();
+    // Three mails due together, so one look of the first instance finds them all.
+    await first.api.services.db.transaction().execute(async (trx) => {
+      for (const to of recipients) {
+        const words = { subject: `Hello ${to}`, text: `Plain words for ${to}`, html: `<p>${to}</p>` };
+        await first.api.services.mail.enqueue(trx, {
+          kind: "BRIEFING",
+          dedupeKey: `${to}`,
+          userId,
+          validForMs: 3_600_000,
+          mail: { to, ...words },
+        });
+      }
+    });
+    first.api.services.mail.nudge();
+    await smtp.waitUntil(() => smtp.held() === 1);
+    // The first mail's send outlasts every lease taken with it (the server answers late).
+    const leases = (await outboxRows(first)).filter((row) => row.lease_until !== null).map((row) => Date.parse(String(row.lease_until)));
+    expect(leases.length).toBeGreaterThan(0);
+    await waitForWallClockPast(Math.max(...leases));
+    smtp.releaseOne();
+    await smtp.waitUntil(() => smtp.mails.length > 0 && smtp.held() === 1);
+    // The second instance looks now: the first is sending the second mail, under a lease of its own.
+    const secondLook = second.api.services.mail.flush();
+    await smtp.waitUntil(() => smtp.held() === 2);
+    smtp.release();
+    await Promise.all([secondLook, first.api.services.mail.flush(), second.api.services.mail.flush()]);
+    const sent = smtp.mails.filter((received) => received.to[0]!.startsWith(batch)).map((received) => received.to[0]);
+    expect(sent.sort()).toEqual([...recipients].sort());
+  });
 });
+
+/** Resolves once the wall clock has passed `ms` (a lease's end), looking every 100 ms. */
+async function waitForWallClockPast(ms: number): Promise<void> {
+  while (Date.now() <= ms) await new Promise((resolve) => setTimeout(resolve, Math.min(100, ms - Date.now() + 1)));
+}

@@ -5,8 +5,6 @@ import type { SmtpTransport } from "./smtp.server";
 
 /** How often an instance looks for mail that is due (a queued mail also wakes it at once: see `nudge`). */
 export const MAIL_POLL_MS = 5_000;
-/** Mails claimed at once: what one instance sends before it looks again. */
-const CLAIM_BATCH = 10;
 /** Sent and given-up rows are deleted after a week, looked for about hourly. */
 const KEEP_DONE_MS = 7 * 24 * 3_600_000;
 const PRUNE_EVERY_MS = 3_600_000;
@@ -68,10 +66,12 @@ export function startMailSender({
   async function drain(): Promise<void> {
     try {
       for (;;) {
-        const claimed = await outbox.claim(CLAIM_BATCH);
+        // One mail per claim: a lease taken for several would run out while they wait their turn,
+        // and another instance would send them too.
+        const claimed = await outbox.claimOne();
         log.succeeded();
-        if (claimed.length === 0) break;
-        for (const mail of claimed) await sendOne(mail);
+        if (!claimed) break;
+        await sendOne(claimed);
         if (stopped) break;
       }
       if (Date.now() - lastPrune > PRUNE_EVERY_MS) {

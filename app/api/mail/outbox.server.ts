@@ -7,8 +7,10 @@ import type { OutgoingMail } from "./smtp.server";
 
 export type MailKind = "PASSWORD_RESET" | "EMAIL_CHANGE" | "BRIEFING";
 
-/** A mail to queue: what it says, what makes it unique, and how long it is worth sending (the wall clock's milliseconds). */
-/** A mail to queue: `userId` is whose it is (deleting the account removes it). */
+/**
+ * A mail to queue: what it says, what makes it unique, whose it is (deleting the account removes
+ * it) and how long it is worth sending (the wall clock's milliseconds).
+ */
 export type QueuedMail = { kind: MailKind; dedupeKey: string; userId: string; validForMs: number; mail: Omit<OutgoingMail, "messageId"> };
 
 /** A row claimed for sending: the mail opened, or null when it no longer opens (another secret). */
@@ -91,14 +93,20 @@ export function createOutbox({
       return inserted.length > 0;
     },
 
-    /** Takes up to `limit` mails that are due and not held by anyone (or whose holder's lease ran out), counting an attempt. */
-    async claim(limit: number): Promise<ClaimedMail[]> {
+    /**
+     * Takes the mail due longest that nobody holds (or whose holder's lease ran out), counting an
+     * attempt; null when none is due. One at a time, so the lease covers one bounded send. The
+     * candidate is a scalar subquery, which PostgreSQL evaluates once: under `IN (…)` it may run
+     * the subquery again per row, and with SKIP LOCKED each run returns another row, so a LIMIT
+     * there does not bound what is claimed.
+     */
+    async claimOne(): Promise<ClaimedMail | null> {
       const now = clock();
       const nowIso = at(now);
-      const rows = await db
+      const row = await db
         .updateTable("mail_outbox")
         .set((eb) => ({ lease_owner: instanceId, lease_until: at(now + leaseMs), attempts: eb("attempts", "+", 1) }))
-        .where("id", "in", (eb) =>
+        .where("id", "=", (eb) =>
           eb
             .selectFrom("mail_outbox as candidate")
             .select("candidate.id")
@@ -110,22 +118,19 @@ export function createOutbox({
               ]),
             )
             .orderBy("candidate.next_attempt_at")
-            .limit(limit)
+            .limit(1)
             .$if(dialect === "postgres", (query) => query.forUpdate().skipLocked()),
         )
         // Checked again on the row itself: on PostgreSQL another claim may have changed it since the list was read.
         .where(claimable(nowIso))
         .returningAll()
-        .execute();
-      return rows
-        .sort((a, b) => (a.next_attempt_at < b.next_attempt_at ? -1 : 1))
-        .map((row) => {
-          try {
-            return { row, mail: sealer.open<Omit<OutgoingMail, "messageId">>(row.payload) };
-          } catch {
-            return { row, mail: null };
-          }
-        });
+        .executeTakeFirst();
+      if (!row) return null;
+      try {
+        return { row, mail: sealer.open<Omit<OutgoingMail, "messageId">>(row.payload) };
+      } catch {
+        return { row, mail: null };
+      }
     },
 
     /** The SMTP server took it: never sent again. Its words are dropped (a link in it stays live until used). */
