@@ -87,9 +87,13 @@ test("after one online visit, both pages reload offline with the last known data
   await expect(page.getByRole("heading", { name: "Settings", level: 1 })).toBeVisible();
   await expect(banner).toBeVisible();
 
+  const font = () => page.evaluate(() => getComputedStyle(document.body).fontFamily);
+  const appFont = await font();
   await page.goto("/never-visited");
   await expect(page.getByRole("heading", { name: "You're offline" })).toBeVisible();
   await expect(page.getByRole("button", { name: "Try again" })).toBeVisible();
+  // The app's own font, not another's.
+  expect(await font()).toBe(appFont);
 
   await context.setOffline(false);
   await page.getByRole("link", { name: "Go to your places" }).click();
@@ -259,12 +263,15 @@ test("the push switch explains why the browser refuses", async ({ page, context,
   );
   await expect(toggle).not.toBeChecked();
 
-  // Allowed, but this machine has no push service to subscribe with: the browser's reason is shown. Only once the
-  // service worker is active: before, the switch rightly says the offline app is still starting (a busy machine).
+  // Allowed, but this machine's browser will not register for push: said in the app's words, never the browser's
+  // ("Registration failed - permission denied"). Only once the service worker is active: before, the switch rightly
+  // says the offline app is still starting (a busy machine).
   await page.waitForFunction(async () => (await navigator.serviceWorker.getRegistration("/"))?.active != null, null, { timeout: 15_000 });
   await context.grantPermissions(["notifications"], { origin: baseURL! });
   await toggle.click();
-  await expect(page.getByTestId("push-problem")).toContainText("Push notifications could not be changed:");
+  await expect(page.getByTestId("push-problem")).toHaveText(
+    "Your browser did not let Weatherbot sign up for push notifications, although notifications are allowed. Check its notification settings, or try another browser.",
+  );
   await expect(toggle).not.toBeChecked();
 });
 

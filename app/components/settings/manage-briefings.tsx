@@ -63,7 +63,7 @@ function BriefingRow({ briefing }: { briefing: Briefing }) {
         <p className="font-medium">{briefing.name}</p>
         <p className="text-sm text-muted">
           {t(`briefings.period.${briefing.period}`)} · {briefing.places.map((place) => place.label).join(", ")} ·{" "}
-          {t("briefings.schedule", { days: weekdayList(briefing.days, settings.locale), time })}
+          {t("briefings.schedule", { days: weekdayList(briefing.days, settings.locale, t("briefings.everyDay")), time })}
           {briefing.delivery.includes("EMAIL") ? ` · ${t("briefings.byEmail")}` : null}
         </p>
         <p className="text-xs text-muted">{enabled && next ? t("briefings.next", { when: next }) : t("briefings.off")}</p>
