@@ -29,7 +29,7 @@ test("briefings: create in the overlay (with field errors), send a test now, swi
   await dialog.getByLabel("Brief Bay").check();
   await dialog.getByLabel("Second Spot").check();
   await dialog.getByLabel("Covers").selectOption("TOMORROW");
-  await dialog.getByLabel("Time").fill("06:45");
+  await dialog.getByLabel("Time").selectOption("06:45");
   await dialog.getByLabel("Saturday").check();
   await dialog.getByRole("button", { name: "Save briefing" }).click();
   await expect(dialog).toBeHidden();

@@ -397,6 +397,33 @@ test("marking a message read and renaming a place offline are kept and sent when
   await expect(page.getByRole("heading", { name: "Queue Quay North", exact: true })).toBeVisible();
 });
 
+test("marking all read offline is kept like marking one, and sent when the connection returns", async ({
+  page,
+  request,
+  baseURL,
+  consoleGuard,
+}) => {
+  consoleGuard.allow(NETWORK_GONE);
+  const { account, message: first } = await signedInOnlineOnce(page, request, baseURL!, "Whole Wharf");
+  const second = await account.sendBriefing();
+  const item = (id: string) => page.locator(`[data-message-id="${id}"]`);
+  await expect(item(second.id)).toHaveAttribute("data-unread");
+  await expect(page.getByTestId("unread-badge")).toHaveText("2");
+  const unreadOnServer = async () =>
+    (await account.gql(E2ePwaReadAtDocument)).messages.edges.filter((message) => message.readAt === null).length;
+
+  await goOffline(page);
+  await page.getByRole("button", { name: "Mark all read" }).click();
+  for (const id of [first.id, second.id]) await expect(item(id)).not.toHaveAttribute("data-unread");
+  await expect(page.getByTestId("unread-badge")).toHaveCount(0);
+  // Kept, not refused: no "needs a connection".
+  await expect(page.getByRole("region", { name: "Notifications (F8)" })).not.toContainText("connection");
+  expect(await unreadOnServer()).toBe(2);
+
+  await goOnline(page);
+  await expect.poll(unreadOnServer).toBe(0);
+});
+
 test("a place renamed offline right after a full load, before the page has read its persisted cache, is kept and sent when the connection returns", async ({
   page,
   request,
