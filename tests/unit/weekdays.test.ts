@@ -10,6 +10,6 @@ describe("a schedule's days", () => {
 
   it("are named in the week's order otherwise, as the locale lists them", () => {
     expect(weekdayList(["FRI", "MON", "WED"], "en-US", "Every day")).toBe("Mon, Wed, Fri");
-    expect(weekdayList(["MON", "TUE", "WED", "THU", "FRI", "SAT"], "de-DE", "Jeden Tag")).toBe("Mo., Di., Mi., Do., Fr., Sa.");
+    expect(weekdayList(["MON", "TUE", "WED", "THU", "FRI", "SAT"], "de-DE", "Jeden Tag")).toBe("Mo, Di, Mi, Do, Fr und Sa");
   });
 });

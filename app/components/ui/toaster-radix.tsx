@@ -1,9 +1,10 @@
 import * as RadixToast from "@radix-ui/react-toast";
-import { useSyncExternalStore, type ReactNode } from "react";
+import { useEffect, useRef, useSyncExternalStore, type ReactNode } from "react";
 import { createPortal } from "react-dom";
 import { useTranslation } from "react-i18next";
 import { CloseIcon } from "~/components/icons";
 import { useOpenOverlay } from "~/lib/overlays/overlay-store";
+import { keepClearOf, releaseRoom } from "~/lib/toast/keep-clear";
 import { TOAST_LIMITS, type ToastVariant } from "~/lib/toast/toast";
 import { toastStore } from "~/lib/toast/toast-store";
 
@@ -31,6 +32,16 @@ export default function RadixToaster() {
   const { t } = useTranslation();
   const toasts = useSyncExternalStore(toastStore.subscribe, toastStore.all, toastStore.all);
   const visible = new Set(toastStore.visible().map((toast) => toast.id));
+  const viewport = useRef<HTMLOListElement>(null);
+  const shownIds = [...visible].join(" ");
+  // Each time a toast comes, what it would cover is lifted above it; with none left, the page is as before.
+  useEffect(() => {
+    if (!shownIds) return releaseRoom();
+    const frame = requestAnimationFrame(() => {
+      if (viewport.current) keepClearOf(viewport.current, document.querySelector("header"));
+    });
+    return () => cancelAnimationFrame(frame);
+  }, [shownIds]);
 
   return (
     <RadixToast.Provider
@@ -83,6 +94,7 @@ export default function RadixToaster() {
         ))}
       <InOpenOverlay>
         <RadixToast.Viewport
+          ref={viewport}
           hotkey={[...TOAST_LIMITS.hotkey]}
           label={t("toast.region", { hotkey: HOTKEY_LABEL })}
           style={{ gap: TOAST_LIMITS.gapPx }}
