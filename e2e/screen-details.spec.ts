@@ -4,7 +4,8 @@ import { accountWithPlace, signInBrowser } from "./support/graphql";
 import { E2eAccessibilitySaveGustsRuleDocument } from "./support/documents.generated";
 
 /** Two frames: whatever a focus or a tap set off has rendered by then. */
-const twoFrames = (page: Page) => page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+const twoFrames = (page: Page) =>
+  page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
 
 test.describe("on a 390 px phone", () => {
   test.use({ viewport: { width: 390, height: 844 }, hasTouch: true });

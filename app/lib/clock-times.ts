@@ -11,7 +11,8 @@ const pad = (value: number) => String(value).padStart(2, "0");
  */
 export function clockTimes(current: string | null): string[] {
   const times: string[] = [];
-  for (let minutes = 0; minutes < 24 * 60; minutes += CLOCK_STEP_MINUTES) times.push(`${pad(Math.floor(minutes / 60))}:${pad(minutes % 60)}`);
+  for (let minutes = 0; minutes < 24 * 60; minutes += CLOCK_STEP_MINUTES)
+    times.push(`${pad(Math.floor(minutes / 60))}:${pad(minutes % 60)}`);
   if (current && /^\d{2}:\d{2}$/.test(current) && !times.includes(current)) times.push(current);
   return times.sort();
 }

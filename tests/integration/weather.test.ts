@@ -107,7 +107,10 @@ describe("weather", () => {
     expect(JSON.stringify(answer)).not.toMatch(/Open-Meteo|answered|fetch failed|cause/);
     const logged = warn.mock.calls.filter(([, message]) => message === "[graphql] answered with an error:");
     expect(logged).toEqual([
-      [{ reqId: expect.stringMatching(/.{8}/), op: "TestWeatherAt", code: "WEATHER_UNAVAILABLE", cause: expect.stringMatching(/500/) }, expect.any(String)],
+      [
+        { reqId: expect.stringMatching(/.{8}/), op: "TestWeatherAt", code: "WEATHER_UNAVAILABLE", cause: expect.stringMatching(/500/) },
+        expect.any(String),
+      ],
     ]);
   });
 

@@ -213,7 +213,10 @@ export function ActiveHoursFields({ id, draft, change, errors }: RuleFieldsProps
     <fieldset aria-describedby={`${id}-activeHours-hint${errors.activeHours ? ` ${id}-activeHours-error` : ""}`}>
       <legend className="mb-1 font-medium">{t("alerts.form.activeHours")}</legend>
       <p id={`${id}-activeHours-hint`} className="mb-2 text-sm text-muted">
-        {t("alerts.form.activeHoursHint", { from: clockTimeText("22:00", settings.locale, settings.hour12), to: clockTimeText("06:00", settings.locale, settings.hour12) })}
+        {t("alerts.form.activeHoursHint", {
+          from: clockTimeText("22:00", settings.locale, settings.hour12),
+          to: clockTimeText("06:00", settings.locale, settings.hour12),
+        })}
       </p>
       <div className="flex flex-wrap items-end gap-4">
         <ActiveHourInput id={id} end="activeFrom" label={t("alerts.form.activeFrom")} draft={draft} change={change} errors={errors} />

@@ -59,7 +59,12 @@ function RuleRow({ rule }: { rule: AlertRule }) {
 
   return (
     <li className="settings-row" data-rule-id={rule.id}>
-      <RowSwitch checked={enabled} onChange={(next) => void toggleEnabled(next)} name={t("alerts.enabled", { name: rule.name })} label={t("alerts.switchLabel")} />
+      <RowSwitch
+        checked={enabled}
+        onChange={(next) => void toggleEnabled(next)}
+        name={t("alerts.enabled", { name: rule.name })}
+        label={t("alerts.switchLabel")}
+      />
       <div className="min-w-0">
         <p className="flex flex-wrap items-center gap-2 font-medium">
           {rule.name}

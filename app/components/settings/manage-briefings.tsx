@@ -49,7 +49,12 @@ function BriefingRow({ briefing }: { briefing: Briefing }) {
 
   return (
     <li className="settings-row" data-briefing-id={briefing.id}>
-      <RowSwitch checked={enabled} onChange={(next) => void toggleEnabled(next)} name={t("briefings.enabled", { name: briefing.name })} label={t("briefings.switchLabel")} />
+      <RowSwitch
+        checked={enabled}
+        onChange={(next) => void toggleEnabled(next)}
+        name={t("briefings.enabled", { name: briefing.name })}
+        label={t("briefings.switchLabel")}
+      />
       <div className="min-w-0">
         <p className="font-medium">{briefing.name}</p>
         <p className="text-sm text-muted">
