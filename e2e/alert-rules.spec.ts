@@ -45,7 +45,8 @@ test("alert rules: the editor previews the rule's look-ahead live, saves in the 
   await dialog.getByLabel("Watch").selectOption("PRECIPITATION_PROBABILITY");
   await expect(dialog.getByLabel("Threshold (%)")).toHaveValue("");
   await dialog.getByLabel("Threshold (%)").fill("50");
-  await expect(preview.getByRole("listitem").first()).toContainText(/^Rainy Ridge: .+ – .+, peak \d+ %$/);
+  // As en-US writes a percentage ("90%", not "90 %").
+  await expect(preview.getByRole("listitem").first()).toContainText(/^Rainy Ridge: .+ – .+, peak \d+%$/);
 
   // Out of the API's range: the preview says why, next to the form, in the user's words, without a toast.
   await dialog.getByLabel("Threshold (%)").fill("150");

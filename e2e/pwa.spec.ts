@@ -270,7 +270,7 @@ test("the push switch explains why the browser refuses", async ({ page, context,
   await context.grantPermissions(["notifications"], { origin: baseURL! });
   await toggle.click();
   await expect(page.getByTestId("push-problem")).toHaveText(
-    "Your browser did not let Weatherbot sign up for push notifications, although notifications are allowed. Check its notification settings, or try another browser.",
+    "Push notifications could not be turned on: this browser did not register the device for them. Check its notification settings, or try again later.",
   );
   await expect(toggle).not.toBeChecked();
 });

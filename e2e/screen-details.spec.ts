@@ -54,9 +54,38 @@ test.describe("on a 390 px phone", () => {
     // The switch's visible label, and its name containing it.
     const toggle = row.getByRole("switch", { name: "Gusts is on" });
     await expect(toggle).toBeChecked();
-    await expect(row.locator("label").filter({ has: toggle })).toContainText("On");
+    await expect(row.locator("label").filter({ has: page.getByRole("switch") })).toHaveText(/^On/);
   });
 });
+
+for (const viewport of [
+  { width: 390, height: 844 },
+  { width: 1280, height: 800 },
+]) {
+  test(`at ${viewport.width} px, every section a link names shows its heading below the sticky header`, async ({
+    page,
+    context,
+    request,
+    baseURL,
+  }) => {
+    await page.setViewportSize(viewport);
+    const account = await accountWithPlace(request, baseURL!, "Section Shore");
+    await account.gql(E2eAccessibilitySaveGustsRuleDocument);
+    await signInBrowser(context, baseURL!, account.token);
+    const header = page.locator("body > header, header").first();
+    for (const section of ["account", "places", "briefings", "alerts", "preferences", "app", "appearance", "language", "privacy"]) {
+      await gotoHydrated(page, `/settings?section=${section}`);
+      const heading = page.locator(`#${section}-heading`);
+      await expect(heading).toBeInViewport();
+      // Where the page has come to rest: the heading's top is not under the header's bottom.
+      await expect
+        .poll(async () => (await heading.boundingBox())!.y - ((await header.boundingBox())!.y + (await header.boundingBox())!.height), {
+          message: section,
+        })
+        .toBeGreaterThanOrEqual(0);
+    }
+  });
+}
 
 type Box = { x: number; y: number; width: number; height: number };
 const overlap = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;

@@ -60,7 +60,6 @@ function PushToggle() {
       if (outcome.reason === "denied") return fail(t("pwa.pushDenied"));
       if (outcome.reason === "no-worker") return fail(t("pwa.pushNeedsWorker"));
       if (outcome.reason === "timeout") return fail(t("pwa.pushTimedOut"));
-      if (outcome.reason === "refused") return fail(t("pwa.pushRefused"));
       return fail(t("pwa.pushFailed"));
     }
     const saved = await savePushSubscription(outcome.keys);

@@ -28,7 +28,7 @@ export async function currentPushSubscription(): Promise<PushSubscription | null
 }
 
 export type SubscribeOutcome =
-  { ok: true; keys: PushKeys } | { ok: false; reason: "denied" | "refused" | "no-worker" | "timeout" | "failed"; message?: string };
+  { ok: true; keys: PushKeys } | { ok: false; reason: "denied" | "no-worker" | "timeout" | "failed"; message?: string };
 
 /**
  * How long the browser's push service gets to hand out a subscription. Some never answer
@@ -73,8 +73,6 @@ export async function subscribeToPush(vapidPublicKey: string): Promise<Subscribe
     // The browser's own words ("Registration failed - permission denied") are for the console, not the person.
     const message = error instanceof Error ? error.message : String(error);
     console.warn("Push subscription failed:", message);
-    // Notifications allowed, yet the browser will not register for push (its push service's permission, a profile's policy).
-    const refused = error instanceof DOMException && error.name === "NotAllowedError";
-    return { ok: false, reason: refused ? "refused" : "failed", message };
+    return { ok: false, reason: "failed", message };
   }
 }
