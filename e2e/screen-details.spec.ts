@@ -1,7 +1,11 @@
 import type { Page } from "@playwright/test";
 import { expect, gotoHydrated, test } from "./fixtures";
 import { accountWithPlace, signInBrowser } from "./support/graphql";
-import { E2eAccessibilitySaveGustsRuleDocument } from "./support/documents.generated";
+import {
+  E2eAccessibilitySaveGustsRuleDocument,
+  E2eScreenDetailsAddArcticPlaceDocument,
+  E2eScreenDetailsRemovePlaceDocument,
+} from "./support/documents.generated";
 
 /** Two frames: whatever a focus or a tap set off has rendered by then. */
 const twoFrames = (page: Page) =>
@@ -86,6 +90,21 @@ for (const viewport of [
     }
   });
 }
+
+test('"-0" is written nowhere: not in the hours, the days or their lows, around freezing', async ({ page, context, request, baseURL }) => {
+  const account = await accountWithPlace(request, baseURL!, "Warm Wharf");
+  await account.gql(E2eScreenDetailsAddArcticPlaceDocument);
+  // The place around freezing is the one place, so its card shows every hour and day.
+  await account.gql(E2eScreenDetailsRemovePlaceDocument, { id: account.placeId });
+  await signInBrowser(context, baseURL!, account.token);
+  await gotoHydrated(page, "/");
+  const card = page.getByRole("article", { name: "Frost Fjord" });
+  await expect(card.getByRole("region", { name: "7 days" }).getByRole("listitem")).toHaveCount(7);
+  const text = await card.innerText();
+  // The fake's forecast there crosses zero (so values such as -0.3 °C are in it), and below zero is still signed.
+  expect(text).toMatch(/-[1-9]\d*°/);
+  expect(text).not.toMatch(/(^|[^\d.,])[-−]0(?![\d.,])/m);
+});
 
 type Box = { x: number; y: number; width: number; height: number };
 const overlap = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
