@@ -3,6 +3,7 @@ import { expect, gotoHydrated, test } from "./fixtures";
 import { accountWithPlace, signInBrowser } from "./support/graphql";
 import {
   E2eAccessibilitySaveGustsRuleDocument,
+  E2eAirQualityCelsiusDocument,
   E2eScreenDetailsAddArcticPlaceDocument,
   E2eScreenDetailsRemovePlaceDocument,
 } from "./support/documents.generated";
@@ -93,6 +94,8 @@ for (const viewport of [
 
 test('"-0" is written nowhere: not in the hours, the days or their lows, around freezing', async ({ page, context, request, baseURL }) => {
   const account = await accountWithPlace(request, baseURL!, "Warm Wharf");
+  // °C: freezing is 0 there.
+  await account.gql(E2eAirQualityCelsiusDocument);
   await account.gql(E2eScreenDetailsAddArcticPlaceDocument);
   // The place around freezing is the one place, so its card shows every hour and day.
   await account.gql(E2eScreenDetailsRemovePlaceDocument, { id: account.placeId });
@@ -136,6 +139,7 @@ for (const viewport of [
 
       await gotoHydrated(page, "/settings");
       const rules = page.getByTestId("alert-rules");
+      await expect(rules).toBeVisible();
       await endAtScreenBottom(page, '[data-testid="alert-rules"]');
       await clickInPlace(page, '[data-rule-id] button[class*="button-secondary"]');
       await expect(toast.filter({ hasText: /^Gusts is quiet until/ })).toBeVisible();
@@ -143,6 +147,7 @@ for (const viewport of [
 
       await gotoHydrated(page, "/");
       const chart = page.getByTestId("forecast-card").locator('svg[role="img"]').first();
+      await expect(chart).toBeVisible();
       await endAtScreenBottom(page, '[data-testid="forecast-card"] svg[role="img"]');
       await clickInPlace(page, 'button[aria-label="Mark all read"]');
       await expect(toast.filter({ hasText: "All messages are marked read." })).toBeVisible();
