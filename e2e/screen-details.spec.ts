@@ -4,7 +4,7 @@ import { accountWithPlace, signInBrowser } from "./support/graphql";
 import {
   E2eAccessibilitySaveGustsRuleDocument,
   E2eAirQualityCelsiusDocument,
-  E2eScreenDetailsAddArcticPlaceDocument,
+  E2eScreenDetailsAddZeroPlaceDocument,
   E2eScreenDetailsRemovePlaceDocument,
 } from "./support/documents.generated";
 
@@ -96,17 +96,17 @@ test('"-0" is written nowhere: not in the hours, the days or their lows, around 
   const account = await accountWithPlace(request, baseURL!, "Warm Wharf");
   // °C: freezing is 0 there.
   await account.gql(E2eAirQualityCelsiusDocument);
-  await account.gql(E2eScreenDetailsAddArcticPlaceDocument);
+  await account.gql(E2eScreenDetailsAddZeroPlaceDocument);
   // The place around freezing is the one place, so its card shows every hour and day.
   await account.gql(E2eScreenDetailsRemovePlaceDocument, { id: account.placeId });
   await signInBrowser(context, baseURL!, account.token);
   await gotoHydrated(page, "/");
-  const card = page.getByRole("article", { name: "Frost Fjord" });
+  const card = page.getByRole("article", { name: "Zero Ridge" });
   await expect(card.getByRole("region", { name: "7 days" }).getByRole("listitem")).toHaveCount(7);
   const text = await card.innerText();
-  // The fake's forecast there crosses zero (so values such as -0.3 °C are in it), and below zero is still signed.
-  expect(text).toMatch(/-[1-9]\d*°/);
+  // Lows of -0.3 °C there (screen-details.graphql), and hours as cold: written 0°, as any value that rounds to zero.
   expect(text).not.toMatch(/(^|[^\d.,])[-−]0(?![\d.,])/m);
+  expect(text).toMatch(/(^|[^\d-])0°/m);
 });
 
 type Box = { x: number; y: number; width: number; height: number };

@@ -321,9 +321,9 @@ export type E2eRequestLimitsLogOutMutationVariables = Exact<{ [key: string]: nev
 
 export type E2eRequestLimitsLogOutMutation = { logOut: boolean };
 
-export type E2eScreenDetailsAddArcticPlaceMutationVariables = Exact<{ [key: string]: never }>;
+export type E2eScreenDetailsAddZeroPlaceMutationVariables = Exact<{ [key: string]: never }>;
 
-export type E2eScreenDetailsAddArcticPlaceMutation = { addPlace: { id: string } };
+export type E2eScreenDetailsAddZeroPlaceMutation = { addPlace: { id: string } };
 
 export type E2eScreenDetailsRemovePlaceMutationVariables = Exact<{
   id: string | number;
@@ -725,13 +725,13 @@ export const E2eRequestLimitsLogOutDocument = gql`
     logOut
   }
 ` as unknown as DocumentNode<E2eRequestLimitsLogOutMutation, E2eRequestLimitsLogOutMutationVariables>;
-export const E2eScreenDetailsAddArcticPlaceDocument = gql`
-  mutation E2eScreenDetailsAddArcticPlace {
-    addPlace(latitude: 71.43, longitude: 25.78, label: "Frost Fjord") {
+export const E2eScreenDetailsAddZeroPlaceDocument = gql`
+  mutation E2eScreenDetailsAddZeroPlace {
+    addPlace(latitude: 49.43, longitude: 25.78, label: "Zero Ridge") {
       id
     }
   }
-` as unknown as DocumentNode<E2eScreenDetailsAddArcticPlaceMutation, E2eScreenDetailsAddArcticPlaceMutationVariables>;
+` as unknown as DocumentNode<E2eScreenDetailsAddZeroPlaceMutation, E2eScreenDetailsAddZeroPlaceMutationVariables>;
 export const E2eScreenDetailsRemovePlaceDocument = gql`
   mutation E2eScreenDetailsRemovePlace($id: ID!) {
     removePlace(id: $id)
