@@ -68,7 +68,7 @@ test("alert rules: the editor previews the rule's look-ahead live, saves in the 
   await dialog.getByRole("button", { name: "Save rule" }).click();
   await expect(dialog).toBeHidden();
   const row = section.getByRole("listitem").filter({ hasText: "Rain watch" });
-  await expect(row).toContainText("Chance of rain at least 50 % · Every place");
+  await expect(row).toContainText("Chance of rain at least 50% · Every place");
   await expect(row).toContainText(/Watching|Triggered/);
 
   // Gusts in the user's units (mph for en-US), stored metric, shown back the same.
