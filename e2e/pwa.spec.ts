@@ -397,7 +397,7 @@ test("marking a message read and renaming a place offline are kept and sent when
   await expect(page.getByRole("heading", { name: "Queue Quay North", exact: true })).toBeVisible();
 });
 
-test("marking all read offline is kept like marking one, and sent when the connection returns", async ({
+test("marking all read offline is kept like marking one, and sent when the connection returns, up to what was seen", async ({
   page,
   request,
   baseURL,
@@ -419,9 +419,13 @@ test("marking all read offline is kept like marking one, and sent when the conne
   // Kept, not refused: no "needs a connection".
   await expect(page.getByRole("region", { name: "Notifications (F8)" })).not.toContainText("connection");
   expect(await unreadOnServer()).toBe(2);
+  // A message the reader has not seen arrives while the request waits: it stays unread.
+  const third = await account.sendBriefing();
 
   await goOnline(page);
-  await expect.poll(unreadOnServer).toBe(0);
+  await expect.poll(unreadOnServer).toBe(1);
+  const unread = (await account.gql(E2ePwaReadAtDocument)).messages.edges.filter((message) => message.readAt === null);
+  expect(unread.map((message) => message.id)).toEqual([third.id]);
 });
 
 test("a place renamed offline right after a full load, before the page has read its persisted cache, is kept and sent when the connection returns", async ({
