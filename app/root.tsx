@@ -150,7 +150,8 @@ export default function App({ loaderData }: Route.ComponentProps) {
     <GraphQLProvider session={loaderData.session}>
       <NavigationProgress />
       <PwaController />
-      <div id="app" className="app-container flex min-h-dvh flex-col">
+      {/* Not id="app": that is the settings' "App and notifications" section, which ?section=app scrolls to. */}
+      <div id="app-root" className="app-container flex min-h-dvh flex-col">
         <Outlet />
       </div>
       <Toaster />
@@ -161,7 +162,7 @@ export default function App({ loaderData }: Route.ComponentProps) {
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   return (
-    <div id="app" className="app-container px-4">
+    <div id="app-root" className="app-container px-4">
       <LazyErrorView error={error} />
     </div>
   );

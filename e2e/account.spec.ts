@@ -139,6 +139,21 @@ test.describe("account forms", () => {
     await expect(page.getByText(`Signed in as ${email}`)).toBeVisible();
   });
 
+  test("logging in with an address that is not one says so on the field, and the earlier error goes", async ({ page, consoleGuard }) => {
+    consoleGuard.allow(/status of 400/);
+    await gotoHydrated(page, "/settings");
+    await fillAccountForm(page, uniqueEmail(), "not the password");
+    await page.getByRole("button", { name: "Log in" }).click();
+    await expect(page.getByRole("alert")).toHaveText("Email or password is not right.");
+
+    await fillAccountForm(page, "not-an-email", "not the password");
+    await page.getByRole("button", { name: "Log in" }).click();
+    // The one problem there is, where it is: not the last attempt's.
+    await expect(page.getByRole("alert")).toHaveText(["Enter a valid email address."]);
+    await expect(page.getByLabel("Email")).toHaveAttribute("aria-invalid", "true");
+    await expect(page.getByLabel("Email")).toHaveAccessibleDescription(/Enter a valid email address\./);
+  });
+
   test("the sign-up toast is shown even when the pages cached offline are fetched before the page loads its data", async ({ page }) => {
     // Forces the order seen under load: the page copies taken for the new session (Cache.add)
     // reach the server before the landing page's data request (fetch of *.data) does.

@@ -33,6 +33,25 @@ test("a US reader sees the US AQI on every card, with PM2.5, and the pollen wher
   await expect(harbor).not.toContainText("Pollen");
 });
 
+test("switching to °C names the air-quality scale it brings, in Settings and on the card", async ({ page, context, request, baseURL }) => {
+  const account = await accountWithPlace(request, baseURL!, "Home");
+  await signInBrowser(context, baseURL!, account.token);
+  await gotoHydrated(page, "/");
+  const line = page.getByRole("article", { name: "Home" }).getByTestId("air-quality");
+  await expect(line).toHaveText(US_LINE);
+
+  await page.getByRole("link", { name: "Settings" }).click();
+  const temperature = page.getByRole("region", { name: "Preferences" }).getByRole("group", { name: "Temperature" });
+  // Said before anything changes: the choice of unit is also the choice of scale.
+  await expect(temperature).toHaveAccessibleDescription("Air quality is given on the US AQI with °F and on the European AQI with °C.");
+  await temperature.getByLabel("Celsius (°C)").check();
+  const saved = page.getByRole("region", { name: "Notifications (F8)" }).getByRole("listitem").filter({ hasText: "Preferences saved." });
+  await expect(saved).toContainText("Air quality is now given on the European AQI: its numbers and bands differ from the other scale's.");
+
+  await page.getByRole("link", { name: "Home", exact: true }).click();
+  await expect(line).toHaveText(/^Air quality: (good|fair|moderate) \(European AQI \d+\)/);
+});
+
 test("a European reader (°C) sees the European AQI; in German, the line is German", async ({ page, context, request, baseURL }) => {
   const account = await accountWithPlace(request, baseURL!, "Home");
   await account.gql(E2eAirQualityCelsiusDocument);

@@ -45,7 +45,8 @@ test("alert rules: the editor previews the rule's look-ahead live, saves in the 
   await dialog.getByLabel("Watch").selectOption("PRECIPITATION_PROBABILITY");
   await expect(dialog.getByLabel("Threshold (%)")).toHaveValue("");
   await dialog.getByLabel("Threshold (%)").fill("50");
-  await expect(preview.getByRole("listitem").first()).toContainText(/^Rainy Ridge: .+ – .+, peak \d+ %$/);
+  // As en-US writes a percentage ("90%", not "90 %").
+  await expect(preview.getByRole("listitem").first()).toContainText(/^Rainy Ridge: .+ – .+, peak \d+%$/);
 
   // Out of the API's range: the preview says why, next to the form, in the user's words, without a toast.
   await dialog.getByLabel("Threshold (%)").fill("150");
@@ -67,7 +68,7 @@ test("alert rules: the editor previews the rule's look-ahead live, saves in the 
   await dialog.getByRole("button", { name: "Save rule" }).click();
   await expect(dialog).toBeHidden();
   const row = section.getByRole("listitem").filter({ hasText: "Rain watch" });
-  await expect(row).toContainText("Chance of rain at least 50 % · Every place");
+  await expect(row).toContainText("Chance of rain at least 50% · Every place");
   await expect(row).toContainText(/Watching|Triggered/);
 
   // Gusts in the user's units (mph for en-US), stored metric, shown back the same.
@@ -185,10 +186,13 @@ test("a rule watches only on its days and hours, keeps them when switched off an
   await dialog.getByLabel("Threshold (%)").fill("0");
   await expect(preview).toHaveCount(1); // one window spanning all 72 hours
 
-  await dialog.getByLabel("From").fill("07:00");
+  // The help and the fields on the reader's 12-hour clock.
+  await expect(dialog.getByText("10:00 PM to 6:00 AM spans the night.", { exact: false })).toBeVisible();
+  await dialog.getByLabel("From").selectOption("07:00");
+  await expect(dialog.getByLabel("From").locator("option:checked")).toHaveText("7:00 AM");
   await dialog.getByRole("button", { name: "Save rule" }).click();
   await expect(dialog.getByText("Give both times, or leave both empty.")).toBeVisible();
-  await dialog.getByLabel("Until").fill("09:00");
+  await dialog.getByLabel("Until").selectOption("09:00");
   for (const day of ["Saturday", "Sunday"]) await dialog.getByRole("checkbox", { name: day }).uncheck();
   // Which windows the look-ahead holds depends on the day and hour (the run's clock, which the server shares): the
   // expected ones are worked out from it, again should an hour begin while the preview is awaited.

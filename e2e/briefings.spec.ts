@@ -29,7 +29,7 @@ test("briefings: create in the overlay (with field errors), send a test now, swi
   await dialog.getByLabel("Brief Bay").check();
   await dialog.getByLabel("Second Spot").check();
   await dialog.getByLabel("Covers").selectOption("TOMORROW");
-  await dialog.getByLabel("Time").fill("06:45");
+  await dialog.getByLabel("Time").selectOption("06:45");
   await dialog.getByLabel("Saturday").check();
   await dialog.getByRole("button", { name: "Save briefing" }).click();
   await expect(dialog).toBeHidden();
@@ -49,9 +49,12 @@ test("briefings: create in the overlay (with field errors), send a test now, swi
   const edit = page.getByRole("dialog", { name: "Edit briefing" });
   await expect(edit.getByLabel("Name")).toHaveValue("Commute");
   await edit.getByLabel("Name").fill("Morning commute");
+  await edit.getByLabel("Sunday").check();
   await edit.getByRole("button", { name: "Save briefing" }).click();
   await expect(section.getByRole("listitem")).toHaveCount(1);
   await expect(section.getByRole("listitem")).toContainText("Morning commute");
+  // All seven days are said as such, not named one by one.
+  await expect(section.getByRole("listitem")).toContainText("Tomorrow · Brief Bay, Second Spot · Every day at 6:45 AM");
 
   await section.getByRole("button", { name: "Delete Morning commute" }).click();
   await expect(section).toContainText("No briefings yet.");

@@ -42,6 +42,38 @@ test("every opening of “Add a place” focuses the search; after “Choose a p
   await expect(dialog.getByRole("listbox")).toBeHidden();
 });
 
+test("“Add a place” closes on one Escape after typing, with its results open or not, and gives focus back", async ({
+  page,
+  context,
+  request,
+  baseURL,
+}) => {
+  const account = await accountWithPlace(request, baseURL!, "Escape Edge");
+  await signInBrowser(context, baseURL!, account.token);
+  await gotoHydrated(page, "/");
+  const open = page.getByRole("button", { name: "Add a place" }).first();
+  const dialog = page.getByRole("dialog", { name: "Add a place" });
+  const search = dialog.getByRole("combobox", { name: "Search for a place" });
+
+  await open.click();
+  await search.fill("Par");
+  await expect(dialog.getByRole("option", { name: /Paris/ })).toBeVisible();
+  await page.keyboard.press("Escape");
+  await expect(dialog).toBeHidden();
+  await expect(open).toBeFocused();
+
+  // A place chosen (the list closed, its name in the field): the field's Escape would clear the text first.
+  await open.click();
+  await search.fill("Ber");
+  await expect(dialog.getByRole("option", { name: /Berlin/ })).toBeVisible();
+  await search.press("ArrowDown");
+  await search.press("Enter");
+  await expect(dialog.getByTestId("chosen-location")).toContainText("Berlin");
+  await expect(search).toBeFocused();
+  await page.keyboard.press("Escape");
+  await expect(dialog).toBeHidden();
+});
+
 test("the briefing editor focuses its name field on every opening, not only the first", async ({ page, context, request, baseURL }) => {
   const account = await accountWithPlace(request, baseURL!, "Focus Brief");
   await signInBrowser(context, baseURL!, account.token);

@@ -10,6 +10,8 @@ test.describe("error pages", () => {
     expect(response?.status()).toBe(404);
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Page Not Found");
     await expect(page.getByTestId("error-description")).toHaveText("Page not found: /no/such/place/here");
+    // The two texts and nothing above them ("Error 404" said the title twice).
+    await expect(page.getByTestId("error-page").locator("h1, p")).toHaveText(["Page Not Found", "Page not found: /no/such/place/here"]);
     await expect(page).toHaveTitle("Page Not Found · Weatherbot");
     // Inside the default layout: the header's navigation is still there.
     await expect(page.getByRole("navigation", { name: "Main" })).toBeVisible();

@@ -15,6 +15,11 @@ test("switching units, clock and time zone changes every value on the home scree
   await page.getByRole("link", { name: "Settings" }).click();
   const preferences = page.getByRole("region", { name: "Preferences" });
   const saved = page.getByRole("region", { name: "Notifications (F8)" }).getByRole("listitem").filter({ hasText: "Preferences saved." });
+  // Time fields on the chosen clock, not the browser's.
+  const quietFrom = preferences.getByRole("combobox", { name: "From", exact: true });
+  const quietTo = preferences.getByRole("combobox", { name: "To", exact: true });
+  await expect(quietFrom).toHaveValue("22:00");
+  await expect(quietFrom.locator("option:checked")).toHaveText("10:00 PM");
   await preferences.getByLabel("Celsius (°C)").check();
   // Like every other setting, a choice applies at once: no save button to forget.
   await expect(saved).toBeVisible();
@@ -22,6 +27,9 @@ test("switching units, clock and time zone changes every value on the home scree
   await preferences.getByLabel("km/h").check();
   await preferences.getByLabel("Millimetres (mm)").check();
   await preferences.getByLabel("24-hour (14:00)").check();
+  await expect(quietFrom.locator("option:checked")).toHaveText("22:00");
+  await expect(quietTo.locator("option:checked")).toHaveText(/^0\d:00$/);
+  expect(await quietFrom.locator("option").allTextContents()).not.toContainEqual(expect.stringMatching(/AM|PM/));
   await expect
     .poll(async () => (await account.gql(E2ePreferencesUnitsDocument)).me!.settings)
     .toEqual({ temperatureUnit: "CELSIUS", windSpeedUnit: "KMH", precipitationUnit: "MM", hour12: false });

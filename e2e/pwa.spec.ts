@@ -87,9 +87,13 @@ test("after one online visit, both pages reload offline with the last known data
   await expect(page.getByRole("heading", { name: "Settings", level: 1 })).toBeVisible();
   await expect(banner).toBeVisible();
 
+  const font = () => page.evaluate(() => getComputedStyle(document.body).fontFamily);
+  const appFont = await font();
   await page.goto("/never-visited");
   await expect(page.getByRole("heading", { name: "You're offline" })).toBeVisible();
   await expect(page.getByRole("button", { name: "Try again" })).toBeVisible();
+  // The app's own font, not another's.
+  expect(await font()).toBe(appFont);
 
   await context.setOffline(false);
   await page.getByRole("link", { name: "Go to your places" }).click();
@@ -259,12 +263,15 @@ test("the push switch explains why the browser refuses", async ({ page, context,
   );
   await expect(toggle).not.toBeChecked();
 
-  // Allowed, but this machine has no push service to subscribe with: the browser's reason is shown. Only once the
-  // service worker is active: before, the switch rightly says the offline app is still starting (a busy machine).
+  // Allowed, but this machine's browser will not register for push: said in the app's words, never the browser's
+  // ("Registration failed - permission denied"). Only once the service worker is active: before, the switch rightly
+  // says the offline app is still starting (a busy machine).
   await page.waitForFunction(async () => (await navigator.serviceWorker.getRegistration("/"))?.active != null, null, { timeout: 15_000 });
   await context.grantPermissions(["notifications"], { origin: baseURL! });
   await toggle.click();
-  await expect(page.getByTestId("push-problem")).toContainText("Push notifications could not be changed:");
+  await expect(page.getByTestId("push-problem")).toHaveText(
+    "Push notifications could not be turned on: this browser did not register the device for them. Check its notification settings, or try again later.",
+  );
   await expect(toggle).not.toBeChecked();
 });
 
@@ -388,6 +395,37 @@ test("marking a message read and renaming a place offline are kept and sent when
   await page.goto("/");
   await expect(item).not.toHaveAttribute("data-unread");
   await expect(page.getByRole("heading", { name: "Queue Quay North", exact: true })).toBeVisible();
+});
+
+test("marking all read offline is kept like marking one, and sent when the connection returns, up to what was seen", async ({
+  page,
+  request,
+  baseURL,
+  consoleGuard,
+}) => {
+  consoleGuard.allow(NETWORK_GONE);
+  const { account, message: first } = await signedInOnlineOnce(page, request, baseURL!, "Whole Wharf");
+  const second = await account.sendBriefing();
+  const item = (id: string) => page.locator(`[data-message-id="${id}"]`);
+  await expect(item(second.id)).toHaveAttribute("data-unread");
+  await expect(page.getByTestId("unread-badge")).toHaveText("2");
+  const unreadOnServer = async () =>
+    (await account.gql(E2ePwaReadAtDocument)).messages.edges.filter((message) => message.readAt === null).length;
+
+  await goOffline(page);
+  await page.getByRole("button", { name: "Mark all read" }).click();
+  for (const id of [first.id, second.id]) await expect(item(id)).not.toHaveAttribute("data-unread");
+  await expect(page.getByTestId("unread-badge")).toHaveCount(0);
+  // Kept, not refused: no "needs a connection".
+  await expect(page.getByRole("region", { name: "Notifications (F8)" })).not.toContainText("connection");
+  expect(await unreadOnServer()).toBe(2);
+  // A message the reader has not seen arrives while the request waits: it stays unread.
+  const third = await account.sendBriefing();
+
+  await goOnline(page);
+  await expect.poll(unreadOnServer).toBe(1);
+  const unread = (await account.gql(E2ePwaReadAtDocument)).messages.edges.filter((message) => message.readAt === null);
+  expect(unread.map((message) => message.id)).toEqual([third.id]);
 });
 
 test("a place renamed offline right after a full load, before the page has read its persisted cache, is kept and sent when the connection returns", async ({

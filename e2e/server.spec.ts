@@ -51,6 +51,24 @@ test.describe("the production server", () => {
     }
   });
 
+  test("requests its HTTP parser refuses get their status and one line of plain text, on a page's path and on /graphql", async ({
+    baseURL,
+  }) => {
+    const { hostname, port } = new URL(baseURL!);
+    const exchange = (raw: string) =>
+      new Promise<string>((resolve, reject) => {
+        const socket = connect(Number(port), hostname, () => socket.end(raw));
+        const chunks: Buffer[] = [];
+        socket.on("data", (chunk) => chunks.push(chunk));
+        socket.on("close", () => resolve(Buffer.concat(chunks).toString("utf8")));
+        socket.on("error", reject);
+      });
+    const tooLong = await exchange(`GET /settings?q=${"x".repeat(20_000)} HTTP/1.1\r\nHost: localhost\r\n\r\n`);
+    expect(tooLong).toMatch(/^HTTP\/1\.1 431 .*\r\nContent-Type: text\/plain; charset=utf-8\r\n[\s\S]*\r\n\r\n.+\n$/);
+    const cutShort = await exchange("POST /graphql HTTP/1.1\r\nHost: localhost\r\nContent-Length: 100\r\n\r\n{}");
+    expect(cutShort).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n[\s\S]*\r\n\r\nThe request is not valid HTTP.+\n$/);
+  });
+
   test("a page is rendered whole and sent as one body with its length", async ({ request }) => {
     // Uncompressed, as a proxy that compresses itself asks for it.
     const page = await request.get("/", { headers: { "accept-encoding": "identity" } });

@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
 import type { Plugin } from "vite";
 import { offlinePagePolicy } from "../app/server/csp.server";
@@ -17,10 +18,21 @@ function textsOf(root: string, locale: string): OfflineTexts {
   };
 }
 
-const STYLE = `
+/**
+ * The app's font: Tailwind's `--font-sans`, which its pages use (app.css imports Tailwind's theme), read from
+ * the same file, so the offline page never looks like another app's (it had system-ui, issue 35).
+ */
+function appFontStack(): string {
+  const theme = fs.readFileSync(createRequire(import.meta.url).resolve("tailwindcss/theme.css"), "utf8");
+  const stack = /--font-sans:\s*([^;]+);/.exec(theme)?.[1];
+  if (!stack) throw new Error("tailwindcss/theme.css names no --font-sans: the offline page's font cannot follow the app's");
+  return stack.replace(/\s+/g, " ").trim();
+}
+
+const style = () => `
 :root{color-scheme:light dark;--bg:#fff;--text:#1e293b;--muted:#475569;--accent:#166534;--border:#e2e8f0}
 @media (prefers-color-scheme:dark){:root{--bg:#0f172a;--text:#f1f5f9;--muted:#cbd5e1;--accent:#4ade80;--border:#334155}}
-body{margin:0;min-height:100dvh;display:grid;place-items:center;background:var(--bg);color:var(--text);font:16px/1.5 system-ui,sans-serif}
+body{margin:0;min-height:100dvh;display:grid;place-items:center;background:var(--bg);color:var(--text);font:16px/1.5 ${appFontStack()}}
 main{max-width:28rem;padding:2rem 1.5rem;text-align:center}
 img{width:72px;height:72px}
 h1{font-size:1.5rem;margin:1rem 0 .5rem}
@@ -42,6 +54,7 @@ const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${cha
  * server sends it as a header too (see offlinePageHeader).
  */
 export function renderOfflinePage(root: string): string {
+  const css = style();
   const texts = Object.fromEntries(SUPPORTED_LOCALES.map((locale) => [locale, textsOf(root, locale)]));
   const fallback = texts[DEFAULT_LOCALE]!;
   const script =
@@ -56,13 +69,13 @@ export function renderOfflinePage(root: string): string {
 <html lang="${DEFAULT_LOCALE}">
 <head>
 <meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${offlinePagePolicy(script, STYLE)}">
+<meta http-equiv="Content-Security-Policy" content="${offlinePagePolicy(script, css)}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light dark">
 <meta name="theme-color" content="#0f172a">
 <title>${escapeHtml(fallback.title)} · ${escapeHtml(fallback.name)}</title>
 <link rel="icon" href="/favicon.svg" type="image/svg+xml">
-<style>${STYLE}</style>
+<style>${css}</style>
 </head>
 <body>
 <main id="offline-page">

@@ -1,6 +1,7 @@
 import { GraphQLError, type DocumentNode, type ExecutionResult } from "graphql";
 import type { Plugin } from "graphql-yoga";
 import { isDatabaseUnavailable } from "./db/unavailable.server";
+import { serverCauseOf } from "./errors.server";
 import { apiLog, type OperationLogRecord } from "./log.server";
 import type { ApiMetrics } from "./metrics.server";
 
@@ -43,8 +44,11 @@ export function useOperationObserver(metrics: ApiMetrics, reported: WeakSet<obje
     const errorCodes = errors.map((error) => codeOf(error as GraphQLError));
     metrics.operation({ name, type, seconds, errorCodes });
     for (const [index, code] of errorCodes.entries()) {
-      if (code !== "INTERNAL_SERVER_ERROR") continue;
       const original = (errors[index] as GraphQLError).originalError ?? errors[index]!;
+      // An answer the API meant (a provider's outage) whose cause is the log's, not the client's.
+      const cause = serverCauseOf(original);
+      if (cause !== undefined) apiLog.warn({ reqId: context.requestId, op: name, code, cause }, "[graphql] answered with an error:");
+      if (code !== "INTERNAL_SERVER_ERROR") continue;
       reported.add(original);
       apiLog.error({ reqId: context.requestId, op: name, err: original }, "[graphql] unexpected error:");
     }

@@ -28,8 +28,9 @@ export function ErrorView({ error }: { error: unknown }) {
   return (
     <section className="mx-auto max-w-xl py-16 text-center" data-testid="error-page" data-status={status}>
       <title>{`${title} · ${t("app.name")}`}</title>
-      <p className="text-sm font-semibold text-primary-strong">{t("errors.status", { status })}</p>
-      <h1 className="mt-2 text-3xl font-bold tracking-tight">{title}</h1>
+      {/* "Error 404" over "Page Not Found" said it twice (issue 35): the not-found page is its two texts alone. */}
+      {status === 404 ? null : <p className="mb-2 text-sm font-semibold text-primary-strong">{t("errors.status", { status })}</p>}
+      <h1 className="text-3xl font-bold tracking-tight">{title}</h1>
       <p className="mt-4 text-muted" data-testid="error-description">
         {message ?? t("errors.unexpected")}
       </p>

@@ -1,7 +1,7 @@
 import type { TFunction } from "i18next";
 import type { AlertMetric, Comparator } from "~/shared/schema-enums.generated";
 import { formatMinutes } from "~/shared/units";
-import { aqiScaleLabel, displayThreshold, thresholdUnit } from "./alert-units";
+import { aqiScaleLabel, formatThreshold } from "./alert-units";
 import type { DisplaySettings } from "./display-settings";
 
 /** What a threshold rule watches, in the user's words and units: "Gusts at least 60 km/h", "Rain within 30 min". */
@@ -11,10 +11,9 @@ export function thresholdSummary(
   settings: DisplaySettings,
 ): string {
   if (rule.metric === "RAIN_SOON") return t("alerts.summaryRainSoon", { minutes: formatMinutes(rule.threshold ?? 0, settings.locale) });
-  const unit = thresholdUnit(rule.metric, settings, aqiScaleLabel(t)).label;
   return t("alerts.summary", {
     metric: t(`alerts.metric.${rule.metric}`),
     comparator: t(`alerts.comparator.${rule.comparator}`),
-    threshold: `${displayThreshold(rule.metric, rule.threshold ?? 0, settings)} ${unit}`.trim(),
+    threshold: formatThreshold(rule.metric, rule.threshold ?? 0, settings, aqiScaleLabel(t)),
   });
 }

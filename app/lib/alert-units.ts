@@ -1,7 +1,7 @@
 import type { TFunction } from "i18next";
 import { airQualityScale } from "../shared/air-quality";
 import type { AirQualityScale, AlertMetric } from "../shared/schema-enums.generated";
-import { windUnit, type UnitSettings } from "../shared/units";
+import { formatNumber, formatPercent, windUnit, type UnitSettings } from "../shared/units";
 
 type Units = Pick<UnitSettings, "temperatureUnit" | "windSpeedUnit" | "precipitationUnit">;
 type Conversion = { label: string; toMetric: (value: number) => number; fromMetric: (value: number) => number };
@@ -50,4 +50,19 @@ export function thresholdUnit(metric: AlertMetric, units: Units, aqiLabel?: (sca
 export function displayThreshold(metric: AlertMetric, metricValue: number, units: Units): number {
   const value = thresholdUnit(metric, units).fromMetric(metricValue);
   return Math.abs(value) < 10 ? Math.round(value * 10) / 10 : Math.round(value);
+}
+
+/**
+ * A threshold or a peak as a person reads it, in their units and number format: "90%" in en-US and "90 %" in
+ * French, as Intl writes a percentage ("90 %" everywhere read wrong in English, issue 35), "12,5 mm" in German.
+ */
+export function formatThreshold(
+  metric: AlertMetric,
+  metricValue: number,
+  units: Units & Pick<UnitSettings, "locale">,
+  aqiLabel?: (scale: AirQualityScale) => string,
+): string {
+  const value = displayThreshold(metric, metricValue, units);
+  if (metric === "PRECIPITATION_PROBABILITY") return formatPercent(value, units.locale);
+  return `${formatNumber(value, units.locale, 1)} ${thresholdUnit(metric, units, aqiLabel).label}`.trim();
 }

@@ -1,4 +1,4 @@
-import { useEffect, type ReactNode } from "react";
+import type { ReactNode } from "react";
 import i18next from "i18next";
 import { useTranslation } from "react-i18next";
 import { useRouteLoaderData } from "react-router";
@@ -32,6 +32,7 @@ import { getI18n } from "~/server/i18n/middleware.server";
 import { validateRoute } from "~/lib/route-validation";
 import { replaceOfflinePages } from "~/lib/pwa/offline-caches";
 import { refusedOffline } from "~/lib/pwa/offline-refusal";
+import { useSectionInView } from "~/lib/navigation/use-section-in-view";
 import { parseSettingsSection, type SettingsSection } from "~/lib/settings-section";
 
 type Translate = (key: "errors.unknownSection" | "settings.title" | "app.name", options?: { section: string }) => string;
@@ -133,9 +134,7 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
   const root = useRouteLoaderData<typeof rootLoader>("root");
   const locale = root?.locale ?? DEFAULT_LOCALE;
 
-  useEffect(() => {
-    if (section) document.getElementById(section)?.scrollIntoView({ block: "start" });
-  }, [section]);
+  useSectionInView(section);
 
   return (
     <div className="flex max-w-2xl flex-col gap-6">

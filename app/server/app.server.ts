@@ -20,6 +20,7 @@ import { graphqlProxy, hostedGraphQLFetch } from "./graphql-proxy.server";
 import { healthHandler } from "./health.server";
 import { inProcessQueryRunner } from "./in-process-queries.server";
 import { createLogger, type Logger } from "./logger.server";
+import { answerClientErrors } from "./client-errors.server";
 import { createServerMetrics, isMetricsPath, metricsEndpoint } from "./metrics.server";
 import { cookieSecrets } from "./secrets.server";
 import { attachRequestId, requestIdOf } from "./request-id.server";
@@ -260,6 +261,7 @@ export async function createAppServer(env: ServerEnv, assets: AssetSource): Prom
   // clients wait between requests: with Node's 5 s, a request sent on a connection the server was
   // closing at that moment failed with ECONNRESET (seen on a busy machine).
   server.keepAliveTimeout = 65_000;
+  answerClientErrors(server);
   server.headersTimeout = 66_000;
   const websocket = api ? attachWebSocket(server, api, clientAddress(trust)) : null;
   return {

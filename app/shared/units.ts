@@ -62,8 +62,9 @@ const number = (locale: string, value: number, digits = 0, fixed = false): strin
   return written(writer, value);
 };
 
+// "negative": a value that rounds to zero is "0", never "-0" (a night at -0.3 °C read "-0°", issue 35).
 const numberWriter = (locale: string, options: Intl.NumberFormatOptions): NumberWriter => ({
-  format: new Intl.NumberFormat(locale, options),
+  format: new Intl.NumberFormat(locale, { signDisplay: "negative", ...options }),
   texts: new Map(),
 });
 

@@ -321,6 +321,16 @@ export type E2eRequestLimitsLogOutMutationVariables = Exact<{ [key: string]: nev
 
 export type E2eRequestLimitsLogOutMutation = { logOut: boolean };
 
+export type E2eScreenDetailsAddZeroPlaceMutationVariables = Exact<{ [key: string]: never }>;
+
+export type E2eScreenDetailsAddZeroPlaceMutation = { addPlace: { id: string } };
+
+export type E2eScreenDetailsRemovePlaceMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+export type E2eScreenDetailsRemovePlaceMutation = { removePlace: string };
+
 export type E2eScreenReaderNamesAddZurichMutationVariables = Exact<{ [key: string]: never }>;
 
 export type E2eScreenReaderNamesAddZurichMutation = { addPlace: { id: string } };
@@ -715,6 +725,18 @@ export const E2eRequestLimitsLogOutDocument = gql`
     logOut
   }
 ` as unknown as DocumentNode<E2eRequestLimitsLogOutMutation, E2eRequestLimitsLogOutMutationVariables>;
+export const E2eScreenDetailsAddZeroPlaceDocument = gql`
+  mutation E2eScreenDetailsAddZeroPlace {
+    addPlace(latitude: 49.43, longitude: 25.78, label: "Zero Ridge") {
+      id
+    }
+  }
+` as unknown as DocumentNode<E2eScreenDetailsAddZeroPlaceMutation, E2eScreenDetailsAddZeroPlaceMutationVariables>;
+export const E2eScreenDetailsRemovePlaceDocument = gql`
+  mutation E2eScreenDetailsRemovePlace($id: ID!) {
+    removePlace(id: $id)
+  }
+` as unknown as DocumentNode<E2eScreenDetailsRemovePlaceMutation, E2eScreenDetailsRemovePlaceMutationVariables>;
 export const E2eScreenReaderNamesAddZurichDocument = gql`
   mutation E2eScreenReaderNamesAddZurich {
     addPlace(latitude: 47.37, longitude: 8.54, label: "Zurich") {

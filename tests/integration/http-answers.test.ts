@@ -1,3 +1,4 @@
+import { connect } from "node:net";
 import { print } from "graphql";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import WebSocket from "ws";
@@ -73,6 +74,38 @@ describe("/graphql answers over HTTP", () => {
     const json = (await response.json()) as ErrorBody;
     expect(json.errors?.[0]?.extensions?.code).toBe("BAD_USER_INPUT");
     expect(json.errors?.[0]?.message).toMatch(/variables/);
+  });
+});
+
+/** What the server answers `raw`, sent as is on one connection (half-closed after it: no more is coming). */
+function rawExchange(raw: string): Promise<string> {
+  const { hostname, port } = new URL(t.url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => socket.end(raw));
+    const chunks: Buffer[] = [];
+    socket.on("data", (chunk) => chunks.push(chunk));
+    socket.on("close", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    socket.on("error", reject);
+  });
+}
+
+describe("requests Node's HTTP parser refuses", () => {
+  it.each([
+    ["a 20 KB query string", `GET /graphql?query=${"x".repeat(20_000)} HTTP/1.1\r\nHost: localhost\r\n\r\n`, 431, /too long/],
+    [
+      "a body shorter than its Content-Length",
+      'POST /graphql HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"query":"{',
+      400,
+      /Content-Length/,
+    ],
+  ])("get a status and one line of plain text: %s", async (_, raw, status, text) => {
+    const answer = await rawExchange(raw);
+    const [head, body] = answer.split("\r\n\r\n");
+    expect(head!.split("\r\n")[0]).toBe(`HTTP/1.1 ${status} ${status === 431 ? "Request Header Fields Too Large" : "Bad Request"}`);
+    expect(head).toMatch(/^Content-Type: text\/plain; charset=utf-8$/m);
+    expect(head).toMatch(new RegExp(`^Content-Length: ${Buffer.byteLength(body!)}$`, "m"));
+    expect(body).toMatch(text);
+    expect(body!.trim().split("\n")).toHaveLength(1);
   });
 });
 

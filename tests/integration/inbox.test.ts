@@ -107,6 +107,21 @@ describe("inbox", () => {
     expect((await t.gql(PAGE, {}, { token: alice.token })).data!.messages.edges).toHaveLength(2);
   });
 
+  it("marks all read up to the newest message the reader saw: one that came after stays unread", async () => {
+    const alice = await userWithMessages(2);
+    const seen = (await t.gql(PAGE, {}, { token: alice.token })).data!.messages.edges[0]!;
+    // A later instant than the newest seen, by the server's clock: then one more message comes.
+    while (new Date().toISOString() <= seen.createdAt) await new Promise((resolve) => setImmediate(resolve));
+    const later = await t.api.services.inbox.write({ userId: alice.userId, kind: "SYSTEM", title: "Later", body: "…", dedupeKey: "later" });
+
+    const all = await t.gql(MarkAllReadDocument, { upTo: seen.createdAt }, { token: alice.token });
+    expect(all.data!.markAllRead.unreadCount).toBe(1);
+    const unread = (await t.gql(PAGE, { unreadOnly: true }, { token: alice.token })).data!.messages.edges;
+    expect(unread.map((message) => message.id)).toEqual([later!.id]);
+    // Without it, every message.
+    expect((await t.gql(MarkAllReadDocument, {}, { token: alice.token })).data!.markAllRead.unreadCount).toBe(0);
+  });
+
   it("delivers a user's new messages live over WebSocket, in order, and only to them", async () => {
     const alice = await userWithMessages(0);
     const bob = await userWithMessages(0);

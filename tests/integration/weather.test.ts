@@ -2,6 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it, vi } from "vitest";
+import { apiLog } from "~/api/log.server";
 import { STORE_DELAY_MS } from "~/api/weather/forecast-service.server";
 import { startFakeOpenMeteo } from "../fakes/open-meteo";
 import { codes, testApis } from "../support/api-server";
@@ -94,6 +95,23 @@ describe("weather", () => {
     t.fake.failNext(500, 3);
     expect(codes(await t.gql(WEATHER_AT, { lat: 64.14, lon: -21.9 }))).toEqual(["WEATHER_UNAVAILABLE"]);
     expect((await t.gql(WEATHER_AT, { lat: 64.14, lon: -21.9 })).data!.weatherAt.stale).toBe(false);
+  });
+
+  it("tells the client the provider is out, and only the server's log why, with the request's id", async () => {
+    const t = await api();
+    const warn = vi.spyOn(apiLog, "warn").mockImplementation(() => {});
+    t.fake.failNext(500, 3);
+    const answer = await t.gql(WEATHER_AT, { lat: 35.68, lon: 139.69 });
+    // The code and a message for people: nothing of the provider's answer or of the server's network.
+    expect(answer.errors!.map((error) => error.extensions)).toEqual([{ code: "WEATHER_UNAVAILABLE" }]);
+    expect(JSON.stringify(answer)).not.toMatch(/Open-Meteo|answered|fetch failed|cause/);
+    const logged = warn.mock.calls.filter(([, message]) => message === "[graphql] answered with an error:");
+    expect(logged).toEqual([
+      [
+        { reqId: expect.stringMatching(/.{8}/), op: "TestWeatherAt", code: "WEATHER_UNAVAILABLE", cause: expect.stringMatching(/500/) },
+        expect.any(String),
+      ],
+    ]);
   });
 
   it("keeps forecasts across a restart: a new process on the same data needs no upstream call", async () => {

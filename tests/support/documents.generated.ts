@@ -832,7 +832,11 @@ export type TestInboxPageQueryVariables = Exact<{
 }>;
 
 export type TestInboxPageQuery = {
-  messages: { endCursor: string | null; hasMore: boolean; edges: Array<{ id: string; title: string; readAt: string | null }> };
+  messages: {
+    endCursor: string | null;
+    hasMore: boolean;
+    edges: Array<{ id: string; title: string; readAt: string | null; createdAt: string }>;
+  };
 };
 
 export type TestInboxUnreadCountQueryVariables = Exact<{ [key: string]: never }>;
@@ -2520,6 +2524,7 @@ export const TestInboxPageDocument = gql`
         id
         title
         readAt
+        createdAt
       }
       endCursor
       hasMore

@@ -2,6 +2,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import proxyAddr from "proxy-addr";
 import { MAX_REQUEST_BYTES, type Api } from "../../app/api/index.server";
+import { answerClientErrors } from "../../app/server/client-errors.server";
 import { createGraphQLEndpoint } from "../../app/server/graphql-endpoint.server";
 import { clientAddress } from "../../app/server/trusted-proxy.server";
 import { isGraphQLPath } from "../../app/shared/graphql-path";
@@ -27,6 +28,7 @@ export async function serveApi(
       if (req.url === "/healthz") return health(req, res);
       res.writeHead(404).end();
     }).listen(0, "127.0.0.1", () => resolve(listening));
+    answerClientErrors(listening);
   });
   const port = (server.address() as AddressInfo).port;
   const websocket = attachWebSocket(server, api, clientAddress(trust));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { displayThreshold, thresholdUnit } from "~/lib/alert-units";
+import { displayThreshold, formatThreshold, thresholdUnit } from "~/lib/alert-units";
 
 const metric = { temperatureUnit: "CELSIUS", windSpeedUnit: "KMH", precipitationUnit: "MM" };
 const imperial = { temperatureUnit: "FAHRENHEIT", windSpeedUnit: "MPH", precipitationUnit: "INCH" };
@@ -28,5 +28,14 @@ describe("alert thresholds in the user's units", () => {
     expect(displayThreshold("TEMPERATURE", 30, imperial)).toBe(86);
     expect(displayThreshold("PRECIPITATION", 5, imperial)).toBe(0.2);
     expect(displayThreshold("WIND_GUSTS", 80.4672, imperial)).toBe(50);
+  });
+
+  it("writes a threshold or a peak as the reader's locale writes it: a percentage by Intl, numbers with its decimal sign", () => {
+    expect(formatThreshold("PRECIPITATION_PROBABILITY", 90, { ...metric, locale: "en-US" })).toBe("90%");
+    expect(formatThreshold("PRECIPITATION_PROBABILITY", 90, { ...metric, locale: "fr-FR" })).toBe("90\u00a0%");
+    expect(formatThreshold("PRECIPITATION_PROBABILITY", 90, { ...metric, locale: "de-DE" })).toBe("90\u00a0%");
+    expect(formatThreshold("PRECIPITATION", 2.5, { ...metric, locale: "de-DE" })).toBe("2,5 mm");
+    expect(formatThreshold("WIND_GUSTS", 80.4672, { ...imperial, locale: "en-US" })).toBe("50 mph");
+    expect(formatThreshold("AQI", 80, { ...metric, locale: "en-US" }, (scale) => `${scale} AQI`)).toBe("80 EUROPEAN AQI");
   });
 });

@@ -61,10 +61,13 @@ describe("account", () => {
     ]);
   });
 
-  it("log-in needs both, nothing more", () => {
+  it("log-in needs both, and an email that could be one; nothing more", () => {
     expect(issues(checkInput(logInInput, { email: " ", password: "" }))).toEqual([
       { field: "email", code: "EMAIL_REQUIRED" },
       { field: "password", code: "PASSWORD_REQUIRED" },
+    ]);
+    expect(issues(checkInput(logInInput, { email: "not-an-email", password: "short" }))).toEqual([
+      { field: "email", code: "EMAIL_INVALID" },
     ]);
     expect(checkInput(logInInput, { email: "X@Y.Z", password: "short" })).toEqual({
       ok: true,

@@ -1,7 +1,9 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import {
+  formatDegrees,
   formatNumber,
   formatPercent,
+  formatTemperature,
   formatPressure as pressure,
   formatRegionName,
   compassPoint,
@@ -125,6 +127,25 @@ describe("figures cached by value", () => {
     expect(formats).toHaveBeenCalledTimes(1);
     expect([formatPercent(35, "en-US"), formatPercent(7, "fr-FR"), formatPercent(35, "de-DE")]).toEqual(["35%", "7\u00a0%", "35\u00a0%"]);
     expect(formats).toHaveBeenCalledTimes(4);
+  });
+});
+
+describe("values that round to zero", () => {
+  const celsius = { locale: "en-US", temperatureUnit: "CELSIUS", windSpeedUnit: "KMH", precipitationUnit: "MM" };
+
+  it('are written "0", never "-0", in every format and locale (issue 35)', () => {
+    expect(formatDegrees(-0.4, celsius)).toBe("0°");
+    expect(formatDegrees(-0, celsius)).toBe("0°");
+    expect(formatTemperature(-0.3, celsius)).toBe("0 °C");
+    // -17.9 °C is -0.2 °F.
+    expect(formatDegrees(-17.9, { ...celsius, temperatureUnit: "FAHRENHEIT" })).toBe("0°");
+    for (const locale of ["en-US", "de-DE", "fr-FR", "es-ES"]) {
+      expect(formatDegrees(-0.49, { ...celsius, locale }), locale).toBe("0°");
+      expect(formatNumber(-0.04, locale, 1), locale).toBe("0");
+    }
+    // Below zero once rounded, the sign stays.
+    expect(formatDegrees(-0.5, celsius)).toBe("-1°");
+    expect(formatNumber(-0.25, "de-DE", 1)).toBe("-0,3");
   });
 });
 

@@ -101,13 +101,15 @@ export const messagesResolvers: Resolvers = {
       // In id order on either database (PostgreSQL gives rows in no particular order without one).
       return context.db.selectFrom("messages").selectAll().where("user_id", "=", userId).where("id", "in", ids).orderBy("id").execute();
     },
-    async markAllRead(_, __, context) {
+    async markAllRead(_, { upTo }, context) {
       const { userId, user } = requireSession(context);
       await context.db
         .updateTable("messages")
         .set({ read_at: context.now().toISOString() })
         .where("user_id", "=", userId)
         .where("read_at", "is", null)
+        // Stored as toISOString writes them: compared as text in the same form.
+        .$if(upTo != null, (update) => update.where("created_at", "<=", new Date(upTo!).toISOString()))
         .execute();
       return user;
     },

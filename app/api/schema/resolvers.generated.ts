@@ -182,6 +182,10 @@ export type Mutation = {
   /** Puts a place removed in the last 10 minutes back where it was, with what went with it. */
   restorePlace: Place;
   markRead: Array<Message>;
+  /**
+   * Marks read every unread message, or with `upTo` (the newest message the reader has seen) those created up to then: a
+   * request kept offline and sent later leaves unread what arrived meanwhile.
+   */
   markAllRead: User;
   /** Deletes a message; restoreMessage can undo it for 10 minutes. */
   deleteMessage: Scalars["ID"]["output"];
@@ -291,6 +295,10 @@ export type MutationRestorePlaceArgs = {
 
 export type MutationMarkReadArgs = {
   ids: Array<Scalars["ID"]["input"]>;
+};
+
+export type MutationMarkAllReadArgs = {
+  upTo?: InputMaybe<Scalars["DateTime"]["input"]>;
 };
 
 export type MutationDeleteMessageArgs = {
@@ -1272,7 +1280,7 @@ export type MutationResolvers<
   removePlace?: Resolver<ResolversTypes["ID"], ParentType, ContextType, RequireFields<MutationRemovePlaceArgs, "id">>;
   restorePlace?: Resolver<ResolversTypes["Place"], ParentType, ContextType, RequireFields<MutationRestorePlaceArgs, "id">>;
   markRead?: Resolver<Array<ResolversTypes["Message"]>, ParentType, ContextType, RequireFields<MutationMarkReadArgs, "ids">>;
-  markAllRead?: Resolver<ResolversTypes["User"], ParentType, ContextType>;
+  markAllRead?: Resolver<ResolversTypes["User"], ParentType, ContextType, Partial<MutationMarkAllReadArgs>>;
   deleteMessage?: Resolver<ResolversTypes["ID"], ParentType, ContextType, RequireFields<MutationDeleteMessageArgs, "id">>;
   restoreMessage?: Resolver<ResolversTypes["Message"], ParentType, ContextType, RequireFields<MutationRestoreMessageArgs, "id">>;
   saveBriefing?: Resolver<ResolversTypes["Briefing"], ParentType, ContextType, RequireFields<MutationSaveBriefingArgs, "input">>;

@@ -195,7 +195,12 @@ export const typeDefs = /* GraphQL */ `
     """
     restorePlace(id: ID!): Place!
     markRead(ids: [ID!]!): [Message!]!
-    markAllRead: User!
+
+    """
+    Marks read every unread message, or with \`upTo\` (the newest message the reader has seen) those created up to then: a
+    request kept offline and sent later leaves unread what arrived meanwhile.
+    """
+    markAllRead(upTo: DateTime): User!
 
     """
     Deletes a message; restoreMessage can undo it for 10 minutes.

@@ -1,5 +1,5 @@
 import type { Db } from "../db/database.server";
-import { apiError } from "../errors.server";
+import { apiError, withServerCause } from "../errors.server";
 import type { ApiMetrics } from "../metrics.server";
 import type { AirQuality } from "./air-quality";
 import { createCoordinateCache } from "./coordinate-cache.server";
@@ -27,7 +27,10 @@ export function createAirQualityService({
     table: "air_quality_cache",
     name: "air-quality",
     unavailable: (cause) =>
-      apiError("WEATHER_UNAVAILABLE", "The air-quality service cannot be reached right now; try again in a few minutes", { cause }),
+      withServerCause(
+        apiError("WEATHER_UNAVAILABLE", "The air-quality service cannot be reached right now; try again in a few minutes"),
+        cause,
+      ),
   });
 }
 

@@ -1,5 +1,5 @@
 import type { Db } from "../db/database.server";
-import { apiError } from "../errors.server";
+import { apiError, withServerCause } from "../errors.server";
 import type { ApiMetrics } from "../metrics.server";
 import { createCoordinateCache } from "./coordinate-cache.server";
 import type { Coordinate, Forecast } from "./forecast";
@@ -29,7 +29,10 @@ export function createForecastService({ client, ...options }: ForecastServiceOpt
     table: "forecast_cache",
     name: "forecast",
     unavailable: (cause) =>
-      apiError("WEATHER_UNAVAILABLE", "The weather service cannot be reached right now; try again in a few minutes", { cause }),
+      withServerCause(
+        apiError("WEATHER_UNAVAILABLE", "The weather service cannot be reached right now; try again in a few minutes"),
+        cause,
+      ),
   });
   return {
     ttlMs: cache.ttlMs,

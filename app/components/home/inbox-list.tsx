@@ -204,7 +204,8 @@ export function InboxList({ firstPage, unreadCount }: { firstPage: MessageFields
               className="icon-button"
               aria-label={t("inbox.markAllRead")}
               onClick={async () => {
-                const result = await markAllRead({});
+                // Up to the newest message shown: sent later (kept offline), it leaves what came meanwhile unread.
+                const result = await markAllRead({ upTo: firstPage[0]?.createdAt });
                 if (!result.error) showToast({ title: t("inbox.allRead"), variant: "success" });
               }}
             >

@@ -1,11 +1,13 @@
 import { useTranslation } from "react-i18next";
 import { aqiScaleLabel, thresholdUnit } from "~/lib/alert-units";
-import type { DisplaySettings } from "~/lib/display-settings";
+import { clockTimeText } from "~/lib/clock-times";
+import { useDisplaySettings, type DisplaySettings } from "~/lib/display-settings";
 import type { FieldErrors } from "~/lib/forms/field-errors";
 import { ALERT_METRICS } from "~/shared/enum-values";
 import { formatMinutes } from "~/shared/units";
 import type { AlertMetric, Condition } from "~/shared/schema-enums.generated";
 import { CheckboxChoices, Field, FieldError } from "~/components/ui/form-parts";
+import { TimeSelect } from "~/components/ui/time-select";
 import type { Draft, FormField } from "./alert-rule-draft";
 
 const WATCHED_CONDITIONS: Condition[] = [
@@ -206,11 +208,15 @@ export function LookaheadAndCooldownFields({ id, draft, change }: Omit<RuleField
 /** The hours of the day the rule is active in (both ends, or neither: all day). */
 export function ActiveHoursFields({ id, draft, change, errors }: RuleFieldsProps) {
   const { t } = useTranslation();
+  const settings = useDisplaySettings();
   return (
     <fieldset aria-describedby={`${id}-activeHours-hint${errors.activeHours ? ` ${id}-activeHours-error` : ""}`}>
       <legend className="mb-1 font-medium">{t("alerts.form.activeHours")}</legend>
       <p id={`${id}-activeHours-hint`} className="mb-2 text-sm text-muted">
-        {t("alerts.form.activeHoursHint")}
+        {t("alerts.form.activeHoursHint", {
+          from: clockTimeText("22:00", settings.locale, settings.hour12),
+          to: clockTimeText("06:00", settings.locale, settings.hour12),
+        })}
       </p>
       <div className="flex flex-wrap items-end gap-4">
         <ActiveHourInput id={id} end="activeFrom" label={t("alerts.form.activeFrom")} draft={draft} change={change} errors={errors} />
@@ -223,18 +229,18 @@ export function ActiveHoursFields({ id, draft, change, errors }: RuleFieldsProps
 
 /** One end of the active hours (marked invalid while the pair is and this end is the one missing). */
 function ActiveHourInput({ id, end, label, draft, change, errors }: RuleFieldsProps & { end: "activeFrom" | "activeTo"; label: string }) {
+  const { t } = useTranslation();
   return (
     <div className="flex flex-col gap-1">
       <label htmlFor={`${id}-${end}`} className="text-sm">
         {label}
       </label>
-      <input
+      <TimeSelect
         id={`${id}-${end}`}
-        type="time"
-        className="input"
-        value={draft[end] ?? ""}
+        value={draft[end] ?? null}
+        none={t("alerts.form.noTime")}
         aria-invalid={errors.activeHours && !draft[end] ? true : undefined}
-        onChange={(event) => change({ [end]: event.target.value || null })}
+        onChange={(time) => change({ [end]: time })}
       />
     </div>
   );

@@ -1,6 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { useQuery } from "urql";
-import { aqiScaleLabel, displayThreshold, thresholdUnit } from "~/lib/alert-units";
+import { aqiScaleLabel, formatThreshold } from "~/lib/alert-units";
 import { formatWhen, type DisplaySettings } from "~/lib/display-settings";
 import type { CompleteAlertRuleInput as AlertRuleInput } from "~/lib/graphql/documents";
 import type { PreviewAlertRuleQuery } from "~/lib/graphql/documents.generated";
@@ -43,7 +43,6 @@ function PreviewMatches({
 }) {
   const { t } = useTranslation();
   const when = (iso: string) => formatWhen(iso, settings);
-  const unit = thresholdUnit(input.metric, settings, aqiScaleLabel(t));
   return (
     <ul className="flex flex-col gap-1 text-sm">
       {matches.map((match) => (
@@ -57,7 +56,7 @@ function PreviewMatches({
               ? formatPrecipitation(match.peakValue, settings)
               : input.metric === "CONDITION"
                 ? ""
-                : `${displayThreshold(input.metric, match.peakValue, settings)} ${unit.label}`.trim(),
+                : formatThreshold(input.metric, match.peakValue, settings, aqiScaleLabel(t)),
           })}
         </li>
       ))}

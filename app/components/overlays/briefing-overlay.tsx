@@ -5,6 +5,7 @@ import { PLACES_QUERY } from "~/lib/graphql/documents";
 import { BRIEFINGS_QUERY, MAIL_AVAILABLE_QUERY, SAVE_BRIEFING_MUTATION } from "~/lib/graphql/later-documents";
 import type { BriefingInput } from "~/lib/graphql/documents.generated";
 import { BRIEFING_PERIODS } from "~/shared/enum-values";
+import { TimeSelect } from "~/components/ui/time-select";
 import { Field, FieldError, OverlayHeader, WeekdayChoices } from "~/components/ui/form-parts";
 import { apiIssues, fieldErrors, type FieldErrors } from "~/lib/forms/field-errors";
 import { briefingInput } from "~/shared/inputs/briefing";
@@ -119,11 +120,12 @@ export default function BriefingOverlay({ close, params }: OverlayProps) {
             ))}
           </select>
         </div>
-        <Field
-          id={`${id}-time`}
-          label={t("briefings.form.time")}
-          input={{ type: "time", value: draft.time, onChange: (event) => change({ time: event.target.value }) }}
-        />
+        <div className="flex flex-col gap-1">
+          <label htmlFor={`${id}-time`} className="font-medium">
+            {t("briefings.form.time")}
+          </label>
+          <TimeSelect id={`${id}-time`} value={draft.time} onChange={(time) => change({ time: time ?? draft.time })} />
+        </div>
       </div>
       <WeekdayChoices
         legend={t("briefings.form.days")}

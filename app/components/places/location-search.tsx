@@ -68,10 +68,18 @@ export function LocationSearch({ onSelect, autoFocus }: { onSelect: (location: L
     } else if (event.key === "Enter" && expanded && results[active]) {
       event.preventDefault();
       choose(results[active]!);
-    } else if (event.key === "Escape" && expanded) {
-      event.preventDefault();
-      setOpen(false);
-      setActive(-1);
+    } else if (event.key === "Escape") {
+      const dialog = event.currentTarget.closest("dialog");
+      // In a dialog one Escape closes it, as in every other (issue 35): the list and what was typed go with it.
+      // The search field would otherwise take two of them (closing the list, then clearing its text).
+      if (dialog?.open) {
+        event.preventDefault();
+        dialog.close();
+      } else if (expanded) {
+        event.preventDefault();
+        setOpen(false);
+        setActive(-1);
+      }
     }
   }
 

@@ -60,7 +60,7 @@ function PushToggle() {
       if (outcome.reason === "denied") return fail(t("pwa.pushDenied"));
       if (outcome.reason === "no-worker") return fail(t("pwa.pushNeedsWorker"));
       if (outcome.reason === "timeout") return fail(t("pwa.pushTimedOut"));
-      return fail(t("pwa.pushFailed", { message: outcome.message ?? "" }));
+      return fail(t("pwa.pushFailed"));
     }
     const saved = await savePushSubscription(outcome.keys);
     if (saved.error) return;

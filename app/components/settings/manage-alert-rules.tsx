@@ -1,6 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { useMutation, useQuery } from "urql";
 import { TrashIcon } from "~/components/icons";
+import { RowSwitch } from "~/components/ui/row-switch";
 import { Tooltip } from "~/components/ui/tooltip";
 import { thresholdSummary } from "~/lib/alert-rule-summary";
 import { formatWhen, useDisplaySettings } from "~/lib/display-settings";
@@ -57,19 +58,14 @@ function RuleRow({ rule }: { rule: AlertRule }) {
   }
 
   return (
-    <li className="flex flex-wrap items-center gap-3 py-3" data-rule-id={rule.id}>
-      {/* The label is the switch's 44 px target; the box itself is 20 px. */}
-      <label className="flex size-11 shrink-0 cursor-pointer items-center justify-center">
-        <input
-          type="checkbox"
-          role="switch"
-          className="size-5 accent-primary"
-          checked={enabled}
-          onChange={(event) => void toggleEnabled(event.target.checked)}
-        />
-        <span className="sr-only">{t("alerts.enabled", { name: rule.name })}</span>
-      </label>
-      <div className="min-w-0 flex-1">
+    <li className="settings-row" data-rule-id={rule.id}>
+      <RowSwitch
+        checked={enabled}
+        onChange={(next) => void toggleEnabled(next)}
+        name={t("alerts.enabled", { name: rule.name })}
+        label={t("alerts.switchLabel")}
+      />
+      <div className="min-w-0">
         <p className="flex flex-wrap items-center gap-2 font-medium">
           {rule.name}
           <span className={`rounded px-1.5 py-0.5 text-xs font-medium ${STATE_STYLE[rule.state]}`}>{t(`alerts.state.${rule.state}`)}</span>
@@ -79,7 +75,7 @@ function RuleRow({ rule }: { rule: AlertRule }) {
           {snoozed ? ` · ${t("alerts.snoozedUntil", { time: snoozed })}` : null}
         </p>
       </div>
-      <div className="flex items-center gap-1">
+      <div className="settings-row-actions">
         <button type="button" className="button-secondary px-3 py-1 text-sm" onClick={() => void snoozeOrResume()}>
           <span aria-hidden="true">{snoozed ? t("alerts.resumeButton") : t("alerts.snoozeButton")}</span>
           <span className="sr-only">{snoozed ? t("alerts.resume", { name: rule.name }) : t("alerts.snooze", { name: rule.name })}</span>
@@ -116,7 +112,7 @@ export function ManageAlertRules() {
       {list.length === 0 ? (
         <p className="text-muted">{t("alerts.empty")}</p>
       ) : (
-        <ul className="flex flex-col divide-y divide-default" data-testid="alert-rules">
+        <ul className="@container flex flex-col divide-y divide-default" data-testid="alert-rules">
           {list.map((rule) => (
             <RuleRow key={rule.id} rule={rule} />
           ))}

@@ -1,6 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { useMutation, useQuery } from "urql";
 import { TrashIcon } from "~/components/icons";
+import { RowSwitch } from "~/components/ui/row-switch";
 import { Tooltip } from "~/components/ui/tooltip";
 import { formatWhen, useDisplaySettings } from "~/lib/display-settings";
 import {
@@ -47,28 +48,23 @@ function BriefingRow({ briefing }: { briefing: Briefing }) {
   }
 
   return (
-    <li className="flex flex-wrap items-center gap-3 py-3" data-briefing-id={briefing.id}>
-      {/* The label is the switch's 44 px target; the box itself is 20 px. */}
-      <label className="flex size-11 shrink-0 cursor-pointer items-center justify-center">
-        <input
-          type="checkbox"
-          role="switch"
-          className="size-5 accent-primary"
-          checked={enabled}
-          onChange={(event) => void toggleEnabled(event.target.checked)}
-        />
-        <span className="sr-only">{t("briefings.enabled", { name: briefing.name })}</span>
-      </label>
-      <div className="min-w-0 flex-1">
+    <li className="settings-row" data-briefing-id={briefing.id}>
+      <RowSwitch
+        checked={enabled}
+        onChange={(next) => void toggleEnabled(next)}
+        name={t("briefings.enabled", { name: briefing.name })}
+        label={t("briefings.switchLabel")}
+      />
+      <div className="min-w-0">
         <p className="font-medium">{briefing.name}</p>
         <p className="text-sm text-muted">
           {t(`briefings.period.${briefing.period}`)} · {briefing.places.map((place) => place.label).join(", ")} ·{" "}
-          {t("briefings.schedule", { days: weekdayList(briefing.days, settings.locale), time })}
+          {t("briefings.schedule", { days: weekdayList(briefing.days, settings.locale, t("briefings.everyDay")), time })}
           {briefing.delivery.includes("EMAIL") ? ` · ${t("briefings.byEmail")}` : null}
         </p>
         <p className="text-xs text-muted">{enabled && next ? t("briefings.next", { when: next }) : t("briefings.off")}</p>
       </div>
-      <div className="flex flex-wrap items-center gap-1">
+      <div className="settings-row-actions">
         <button
           type="button"
           className="button-secondary px-3 py-1 text-sm"
@@ -125,7 +121,7 @@ export function ManageBriefings() {
       {list.length === 0 ? (
         <p className="text-muted">{t("briefings.empty")}</p>
       ) : (
-        <ul className="flex flex-col divide-y divide-default" data-testid="briefings">
+        <ul className="@container flex flex-col divide-y divide-default" data-testid="briefings">
           {list.map((briefing) => (
             <BriefingRow key={briefing.id} briefing={briefing} />
           ))}

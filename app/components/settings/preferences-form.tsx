@@ -4,11 +4,13 @@ import { useMutation, useQuery } from "urql";
 import { SETTINGS_QUERY, UPDATE_SETTINGS_MUTATION } from "~/lib/graphql/later-documents";
 import type { SettingsFieldsFragment as FullSettings } from "~/lib/graphql/documents.generated";
 import { apiIssues, fieldErrors } from "~/lib/forms/field-errors";
+import { airQualityScale } from "~/shared/air-quality";
 import { canonicalTimeZone } from "~/shared/time-zone";
 import { checkInput } from "~/shared/inputs/issues";
 import { settingsInput } from "~/shared/inputs/settings";
 import { toastStore } from "~/lib/toast/toast-store";
 import { Field } from "~/components/ui/form-parts";
+import { TimeSelect } from "~/components/ui/time-select";
 
 type Draft = Omit<FullSettings, "id" | "language" | "pushEnabled">;
 
@@ -18,15 +20,19 @@ function Choice<T extends string>({
   value,
   options,
   onChange,
+  hint,
 }: {
   legend: string;
   name: string;
   value: T;
   options: Array<{ value: T; label: string }>;
   onChange: (value: T) => void;
+  /** What else the choice changes, said under it. */
+  hint?: string;
 }) {
+  const hintId = `${useId()}-hint`;
   return (
-    <fieldset>
+    <fieldset aria-describedby={hint ? hintId : undefined}>
       <legend className="mb-2 font-medium">{legend}</legend>
       <div className="flex flex-wrap gap-2">
         {options.map((option) => (
@@ -43,6 +49,11 @@ function Choice<T extends string>({
           </label>
         ))}
       </div>
+      {hint ? (
+        <p id={hintId} className="mt-2 text-sm text-muted">
+          {hint}
+        </p>
+      ) : null}
     </fieldset>
   );
 }
@@ -55,12 +66,12 @@ const timeZones = (): string[] => {
   }
 };
 
-type TextField = "timeZone" | "quietFrom" | "quietTo";
+type TextField = "timeZone";
 
 /**
  * Units, clock, time zone and quiet hours, each applied across the app the moment it is
- * chosen, like every other setting: a choice saves at once, a typed value (time zone,
- * quiet times) when the field is left or Enter is pressed.
+ * chosen, like every other setting: a choice (quiet times too) saves at once, a typed
+ * time zone when the field is left or Enter is pressed.
  */
 export function PreferencesForm() {
   const { t } = useTranslation();
@@ -94,28 +105,28 @@ export function PreferencesForm() {
       if (refused) setError(refused);
       return;
     }
-    // One toast for a run of quick changes.
-    toastStore.show({ id: "preferences-saved", title: t("preferences.saved"), variant: "success" });
+    // One toast for a run of quick changes. The air-quality scale follows the temperature unit: a change of scale
+    // changes the index's numbers and bands, so it is said, by name (issue 35).
+    const scale = patch.temperatureUnit ? airQualityScale({ temperatureUnit: patch.temperatureUnit }) : null;
+    const description =
+      scale && scale !== airQualityScale(saved!) ? t("preferences.aqiScaleChanged", { scale: t(`alerts.aqiScale.${scale}`) }) : undefined;
+    toastStore.show({ id: "preferences-saved", title: t("preferences.saved"), description, variant: "success" });
   }
 
   function commit(field: TextField) {
     const next = typed[field];
     if (next === undefined) return;
     setTyped(({ [field]: _committed, ...rest }) => rest);
-    if (field === "timeZone") {
-      // Any case will do ("europe/berlin"): the zone is saved, and shown, under its IANA name.
-      // The saved zone stays acceptable even if this browser does not know it.
-      const checked = next === saved!.timeZone ? null : checkInput(settingsInput, { timeZone: next });
-      if (checked && !checked.ok) {
-        setTyped((current) => ({ ...current, timeZone: next }));
-        return setError(fieldErrors(checked.issues, t, { fields: ["timeZone"] }).timeZone);
-      }
-      const zone = checked ? (canonicalTimeZone(next) ?? next) : next;
-      setError(undefined);
-      if (zone !== saved!.timeZone) void save({ timeZone: zone });
-      return;
+    // Any case will do ("europe/berlin"): the zone is saved, and shown, under its IANA name.
+    // The saved zone stays acceptable even if this browser does not know it.
+    const checked = next === saved!.timeZone ? null : checkInput(settingsInput, { timeZone: next });
+    if (checked && !checked.ok) {
+      setTyped((current) => ({ ...current, timeZone: next }));
+      return setError(fieldErrors(checked.issues, t, { fields: ["timeZone"] }).timeZone);
     }
-    if (next && next !== saved![field]) void save({ [field]: next });
+    const zone = checked ? (canonicalTimeZone(next) ?? next) : next;
+    setError(undefined);
+    if (zone !== saved!.timeZone) void save({ timeZone: zone });
   }
 
   const commitOnEnter = (field: TextField) => (event: KeyboardEvent<HTMLInputElement>) => {
@@ -136,6 +147,7 @@ export function PreferencesForm() {
           { value: "FAHRENHEIT", label: t("preferences.fahrenheit") },
         ]}
         onChange={(temperatureUnit) => void save({ temperatureUnit })}
+        hint={t("preferences.aqiFollows", { us: t("alerts.aqiScale.US"), european: t("alerts.aqiScale.EUROPEAN") })}
       />
       <Choice
         legend={t("preferences.wind")}
@@ -214,30 +226,19 @@ export function PreferencesForm() {
           {t("preferences.quietHoursEnabled")}
         </label>
         <div className="flex flex-wrap gap-4">
-          <label className="flex items-center gap-2">
-            {t("preferences.quietFrom")}
-            <input
-              type="time"
-              className="input"
-              value={value.quietFrom}
-              disabled={!value.quietHoursEnabled}
-              onChange={(event) => setTyped((current) => ({ ...current, quietFrom: event.target.value }))}
-              onBlur={() => commit("quietFrom")}
-              onKeyDown={commitOnEnter("quietFrom")}
-            />
-          </label>
-          <label className="flex items-center gap-2">
-            {t("preferences.quietTo")}
-            <input
-              type="time"
-              className="input"
-              value={value.quietTo}
-              disabled={!value.quietHoursEnabled}
-              onChange={(event) => setTyped((current) => ({ ...current, quietTo: event.target.value }))}
-              onBlur={() => commit("quietTo")}
-              onKeyDown={commitOnEnter("quietTo")}
-            />
-          </label>
+          {(["quietFrom", "quietTo"] as const).map((end) => (
+            <label key={end} className="flex items-center gap-2">
+              {t(`preferences.${end}`)}
+              <TimeSelect
+                value={value[end]}
+                hour12={value.hour12}
+                disabled={!value.quietHoursEnabled}
+                onChange={(time) => {
+                  if (time && time !== value[end]) void save({ [end]: time });
+                }}
+              />
+            </label>
+          ))}
         </div>
         <p className="text-sm text-muted">{t("preferences.quietHint")}</p>
       </fieldset>

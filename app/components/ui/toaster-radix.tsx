@@ -1,9 +1,10 @@
 import * as RadixToast from "@radix-ui/react-toast";
-import { useSyncExternalStore, type ReactNode } from "react";
+import { useEffect, useState, useSyncExternalStore, type ReactNode } from "react";
 import { createPortal } from "react-dom";
 import { useTranslation } from "react-i18next";
 import { CloseIcon } from "~/components/icons";
 import { useOpenOverlay } from "~/lib/overlays/overlay-store";
+import { keepClearOf, releaseRoom } from "~/lib/toast/keep-clear";
 import { TOAST_LIMITS, type ToastVariant } from "~/lib/toast/toast";
 import { toastStore } from "~/lib/toast/toast-store";
 
@@ -31,6 +32,22 @@ export default function RadixToaster() {
   const { t } = useTranslation();
   const toasts = useSyncExternalStore(toastStore.subscribe, toastStore.all, toastStore.all);
   const visible = new Set(toastStore.visible().map((toast) => toast.id));
+  // A state, not a ref: the stack moves into an open overlay's dialog and back, a new element each time.
+  const [stack, setStack] = useState<HTMLOListElement | null>(null);
+  // Each time the stack grows (a toast came), what it would cover is lifted above it; empty, the page is as before.
+  // Its size, not the toast list: Radix puts a toast in the stack a render after the store has it.
+  useEffect(() => {
+    if (!stack) return;
+    let height = 0;
+    const observer = new ResizeObserver(() => {
+      const grew = stack.offsetHeight > height;
+      height = stack.offsetHeight;
+      if (stack.querySelector("li") === null) releaseRoom();
+      else if (grew) keepClearOf(stack, document.querySelector("header"));
+    });
+    observer.observe(stack);
+    return () => observer.disconnect();
+  }, [stack]);
 
   return (
     <RadixToast.Provider
@@ -83,6 +100,7 @@ export default function RadixToaster() {
         ))}
       <InOpenOverlay>
         <RadixToast.Viewport
+          ref={setStack}
           hotkey={[...TOAST_LIMITS.hotkey]}
           label={t("toast.region", { hotkey: HOTKEY_LABEL })}
           style={{ gap: TOAST_LIMITS.gapPx }}

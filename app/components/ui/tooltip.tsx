@@ -109,7 +109,11 @@ export function Tooltip({ content, children }: TooltipProps) {
   for (const name of TRIGGER_EVENTS) {
     props[name] = (event) => {
       own[name]?.(event);
-      if (!event.defaultPrevented) bridge.handlers[name]?.(event);
+      if (event.defaultPrevented) return;
+      // Focus the keyboard did not bring shows no tip: focus given back after a tap (a dialog closed, a message
+      // marked read) opened one on a phone, where nothing hovers away to close it (issue 35). Hover still shows it.
+      if (name === "onFocus" && !(event.currentTarget as HTMLElement).matches(":focus-visible")) return;
+      bridge.handlers[name]?.(event);
     };
   }
   props["data-state"] = attributes["data-state"];

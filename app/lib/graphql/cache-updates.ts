@@ -157,12 +157,14 @@ function restoreMessage(cache: Cache, message: (Keyed & { readAt?: string | null
 }
 
 /** After "mark all read": every cached message read, the unread count zero. */
-function markAllMessagesRead(cache: Cache, readAt: string) {
+function markAllMessagesRead(cache: Cache, readAt: string, upTo: string | null | undefined) {
+  const until = upTo ? Date.parse(upTo) : Infinity;
   for (const field of cache.inspectFields("Query").filter((info) => info.fieldName === "messages")) {
     const connection = cache.resolve("Query", field.fieldKey) as string | null;
     const edges = connection ? ((cache.resolve(connection, "edges") as string[] | null) ?? []) : [];
     for (const edge of edges) {
-      if (cache.resolve(edge, "readAt") === null) {
+      // Newer than `upTo`: arrived after the reader saw the list, as the server leaves it unread.
+      if (cache.resolve(edge, "readAt") === null && !(Date.parse(cache.resolve(edge, "createdAt") as string) > until)) {
         cache.writeFragment(READ_AT, {
           __typename: "Message",
           id: cache.resolve(edge, "id") as string,
@@ -223,7 +225,7 @@ export function createCacheUpdates(): UpdatesConfig {
         if (id) removeMessage(cache, id);
       },
       sendBriefingNow: (result, _args, cache) => prependMessage(cache, counted, field<Keyed>(result, "sendBriefingNow")),
-      markAllRead: (_result, _args, cache) => markAllMessagesRead(cache, new Date().toISOString()),
+      markAllRead: (_result, args, cache) => markAllMessagesRead(cache, new Date().toISOString(), args.upTo as string | null | undefined),
       markRead: (result, _args, cache, info) => {
         let newlyRead = 0;
         for (const message of field<Keyed[] | null>(result, "markRead") ?? []) {

@@ -572,7 +572,9 @@ export type MarkReadMutationVariables = Exact<{
 
 export type MarkReadMutation = { markRead: Array<{ id: string; readAt: string | null }> };
 
-export type MarkAllReadMutationVariables = Exact<{ [key: string]: never }>;
+export type MarkAllReadMutationVariables = Exact<{
+  upTo?: string | null | undefined;
+}>;
 
 export type MarkAllReadMutation = { markAllRead: { id: string; unreadCount: number } };
 
@@ -1642,8 +1644,8 @@ export const MarkReadDocument = /*#__PURE__*/ gql`
   }
 ` as unknown as DocumentNode<MarkReadMutation, MarkReadMutationVariables>;
 export const MarkAllReadDocument = /*#__PURE__*/ gql`
-  mutation MarkAllRead {
-    markAllRead {
+  mutation MarkAllRead($upTo: DateTime) {
+    markAllRead(upTo: $upTo) {
       id
       unreadCount
     }

@@ -17,8 +17,8 @@ const SETTINGS_FIELDS = Object.keys({
 
 /**
  * What a mutation made offline shows until the server has it: the offline exchange keeps
- * a mutation for later only when it has one of these (mark read, rename place, delete
- * message, preferences). Anything whose answer the server must make (a search, a new
+ * a mutation for later only when it has one of these (mark read, mark all read, rename
+ * place, delete message, preferences). Anything whose answer the server must make (a search, a new
  * place, a log-in) has none: offline it fails and the user is told it needs a connection.
  */
 export const optimisticUpdates: OptimisticMutationConfig = {
@@ -28,6 +28,11 @@ export const optimisticUpdates: OptimisticMutationConfig = {
     return ((args.ids as string[]) ?? [])
       .filter((id) => cache.resolve({ __typename: "Message", id }, "readAt") == null)
       .map((id) => ({ __typename: "Message", id, readAt }));
+  },
+  // Like marking one message (issue 35): the markAllRead update marks every cached message read and the count 0.
+  markAllRead(_args, cache) {
+    const me = cache.resolve("Query", "me") as string | null;
+    return me ? { __typename: "User", id: cache.resolve(me, "id") as string, unreadCount: 0 } : null;
   },
   renamePlace(args) {
     return { __typename: "Place", id: args.id as string, label: args.label as string };

@@ -70,6 +70,9 @@ export async function subscribeToPush(vapidPublicKey: string): Promise<Subscribe
     if (!json.endpoint || !json.keys?.p256dh || !json.keys.auth) return { ok: false, reason: "failed", message: "incomplete subscription" };
     return { ok: true, keys: { endpoint: json.endpoint, p256dh: json.keys.p256dh, auth: json.keys.auth } };
   } catch (error) {
-    return { ok: false, reason: "failed", message: error instanceof Error ? error.message : String(error) };
+    // The browser's own words ("Registration failed - permission denied") are for the console, not the person.
+    const message = error instanceof Error ? error.message : String(error);
+    console.warn("Push subscription failed:", message);
+    return { ok: false, reason: "failed", message };
   }
 }

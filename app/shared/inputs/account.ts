@@ -54,8 +54,11 @@ export const signUpInput = z
   })
   .check(z.superRefine(({ email, password }, context) => checkNewPassword(context, password, email)));
 
-/** logIn's input, and the log-in form's: both given; whether they are right is the API's to say. */
-export const logInInput = z.object({ email: requiredEmail, password: requiredPassword });
+/**
+ * logIn's input, and the log-in form's: both given, and the email plausibly an address (no account has any other:
+ * "not-an-email" is a typing slip to point at, not wrong credentials, issue 35); whether they are right is the API's to say.
+ */
+export const logInInput = z.object({ email: validEmail, password: requiredPassword });
 
 /**
  * changePassword's input, and the change-password form's: the current password given, the new one by sign-up's rules
