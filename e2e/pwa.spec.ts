@@ -264,8 +264,8 @@ test("the push switch explains why the browser refuses", async ({ page, context,
   await expect(toggle).not.toBeChecked();
 
   // Allowed, but this machine's browser will not register for push: said in the app's words, never the browser's
-  // ("Registration failed - permission denied"). Only once the service worker is active: before, the switch rightly
-  // says the offline app is still starting (a busy machine).
+  // ("Registration failed - permission denied"). Once the service worker is active: the switch waits up to 10 s for
+  // it, and a busy machine may take longer.
   await page.waitForFunction(async () => (await navigator.serviceWorker.getRegistration("/"))?.active != null, null, { timeout: 15_000 });
   await context.grantPermissions(["notifications"], { origin: baseURL! });
   await toggle.click();

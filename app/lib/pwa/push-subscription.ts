@@ -36,6 +36,9 @@ export type SubscribeOutcome =
  */
 export const PUSH_SUBSCRIBE_TIMEOUT_MS = 15_000;
 
+/** How long a subscription waits for the service worker to be active before saying it is still starting. */
+const WORKER_READY_TIMEOUT_MS = 10_000;
+
 const TIMED_OUT = Symbol("timed out");
 
 function withinTimeout<T>(promise: Promise<T>, ms: number): Promise<T | typeof TIMED_OUT> {
@@ -48,8 +51,9 @@ function withinTimeout<T>(promise: Promise<T>, ms: number): Promise<T | typeof T
 export async function subscribeToPush(vapidPublicKey: string): Promise<SubscribeOutcome> {
   const permission = Notification.permission === "granted" ? "granted" : await Notification.requestPermission();
   if (permission !== "granted") return { ok: false, reason: "denied" };
-  const registration = await activeRegistration();
-  if (!registration) return { ok: false, reason: "no-worker" };
+  // The worker may still be registering or activating (it starts when the page is idle): waited for a while.
+  const registration = await withinTimeout(navigator.serviceWorker.ready, WORKER_READY_TIMEOUT_MS);
+  if (registration === TIMED_OUT) return { ok: false, reason: "no-worker" };
   try {
     const pending = registration.pushManager.subscribe({
       userVisibleOnly: true,
