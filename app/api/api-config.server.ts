@@ -43,6 +43,11 @@ export type ApiConfig = {
     instanceId?: string;
     /** How many shards the users are cut into (ENGINE_SHARDS; default 16): more instances than shards would idle. */
     shards?: number;
+    /**
+     * Whether the engine reads the watched forecasts again each in its own phase of the cache's cycle (ENGINE_REFRESH_SPREAD,
+     * the server's default) rather than as each expires (the default here: what a pass sees then is as it always was).
+     */
+    refreshSpread?: boolean;
     /** Messages older than this many days are removed (MESSAGE_RETENTION_DAYS; default 90). */
     messageRetentionDays?: number;
   };

@@ -197,6 +197,8 @@ const envFields = z.object({
   MUTATION_LIMIT: requestCount.default(120),
   /** How many shards the bot's users are cut into: at most that many instances share its ticks. The same on every instance. */
   ENGINE_SHARDS: wholeNumber(1, 4096).default(16),
+  /** The bot reads the watched forecasts again spread over each 15 minutes, not all as they expire together. */
+  ENGINE_REFRESH_SPREAD: flag.default(true),
   /** Messages older than this many days are removed from the inbox. */
   MESSAGE_RETENTION_DAYS: wholeNumber(1, 36500).default(90),
   /** Turns on the /__test/* routes the end-to-end suite uses to inject failures. */

@@ -91,6 +91,8 @@ async function openScaleApi(databases: BenchDatabases, kind: BenchDatabaseKind, 
     meteoAlarmUrl: weatherUrl,
     now: () => new Date(clock.now),
     scheduler: false,
+    // As the server runs it (ENGINE_REFRESH_SPREAD's default): the watched forecasts read again spread over the cycle.
+    engine: { refreshSpread: true },
   });
   // The engine calls the service's method as it is when it runs: wrapped here to count what each pass evaluated.
   const evaluations = { count: 0 };

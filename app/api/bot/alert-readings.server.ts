@@ -5,7 +5,7 @@ import type { Forecast } from "../weather/forecast";
 import type { ForecastService } from "../weather/forecast-service.server";
 import type { Pair } from "./alert-pass-reads.server";
 import { hoursFor, type Watched } from "./alert-watch.server";
-import { airHash, forecastHash, nextRefreshAt, nowcastHash, readsFeed, type FeedReading } from "./watched-feeds.server";
+import { airHash, forecastHash, nowcastHash, readsFeed, type FeedReading, type RefreshPlan } from "./watched-feeds.server";
 
 /**
  * Air quality at these places (those an AQI rule watches: no other rule needs it), by place. Where it cannot be had a
@@ -36,7 +36,12 @@ export async function airQualityOf(
 export type Readings = { forecastOf: Map<string, Forecast | null>; airOf: Map<string, AirQuality | null>; feeds: FeedReading[] };
 
 /** The weather of every place the pairs cover, each place once. */
-export async function readingsOf(pairs: Pair[], forecasts: ForecastService, airQuality: AirQualityService): Promise<Readings> {
+export async function readingsOf(
+  pairs: Pair[],
+  forecasts: ForecastService,
+  airQuality: AirQualityService,
+  refreshAfter: RefreshPlan,
+): Promise<Readings> {
   // All places' forecasts are asked for at once: they go upstream together.
   const distinct = [...new Map(pairs.map((pair) => [pair.place.id, pair.place])).values()];
   const aqiPlaces = [...new Map(pairs.filter((pair) => pair.rule.metric === "AQI").map((pair) => [pair.place.id, pair.place])).values()];
@@ -57,7 +62,7 @@ export async function readingsOf(pairs: Pair[], forecasts: ForecastService, airQ
       const result = results[index]!;
       if (result.status === "rejected") return [place.id, null];
       const { forecast, fetchedAt } = result.value;
-      const next = nextRefreshAt(place, fetchedAt.getTime(), forecasts.ttlMs);
+      const next = refreshAfter(place, fetchedAt.getTime(), forecasts.ttlMs);
       for (const kind of kindsAt.get(place.id)!) {
         feeds.push({
           coordinate: place,
@@ -74,7 +79,7 @@ export async function readingsOf(pairs: Pair[], forecasts: ForecastService, airQ
       const result = airs[index]!;
       if (result.status === "rejected") return [place.id, null];
       const { data, fetchedAt } = result.value;
-      const next = nextRefreshAt(place, fetchedAt.getTime(), airQuality.ttlMs);
+      const next = refreshAfter(place, fetchedAt.getTime(), airQuality.ttlMs);
       feeds.push({ coordinate: place, kind: "air", hash: airHash(data), nextRefreshAt: next });
       return [place.id, data];
     }),

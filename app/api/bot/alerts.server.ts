@@ -10,13 +10,21 @@ import { hoursFor, matchesOf, ruleSpec } from "./alert-watch.server";
 import { nextWake } from "./alert-wake";
 import { refreshFeeds } from "./feed-refresh.server";
 import { claimRules, scheduleWakes, wokenRules } from "./rule-wakes.server";
-import { recordFeeds } from "./watched-feeds.server";
+import { recordFeeds, refreshPlan } from "./watched-feeds.server";
 import { markWatched, writeDecisions } from "./alert-writes.server";
 import type { Inbox } from "./inbox.server";
 import type { UserScope } from "./shard-ranges";
 
 /** What the alert engine works with. */
-type AlertDeps = { db: Db; inbox: Inbox; forecasts: ForecastService; airQuality: AirQualityService; now: () => Date };
+type AlertDeps = {
+  db: Db;
+  inbox: Inbox;
+  forecasts: ForecastService;
+  airQuality: AirQualityService;
+  now: () => Date;
+  /** Watched feeds read again each in its own phase of the cache's cycle, not as each expires (see watched-feeds). */
+  refreshSpread?: boolean;
+};
 
 /**
  * The alert engine. Every separate window in which the forecast crosses a rule is an
@@ -85,7 +93,7 @@ const byTelling = (a: AlertRuleTable, b: AlertRuleTable) =>
   b.urgent - a.urgent || (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
 /** The claimed rules at their places, each decided against the weather; what they call for written and published. */
-async function evaluateRules({ db, inbox, forecasts, airQuality }: AlertDeps, claimed: AlertRuleTable[], current: Date) {
+async function evaluateRules({ db, inbox, forecasts, airQuality, refreshSpread }: AlertDeps, claimed: AlertRuleTable[], current: Date) {
   const at = current.toISOString();
   const wakes = new Map<string, string | null>();
   const rules: AlertRuleTable[] = [];
@@ -96,7 +104,7 @@ async function evaluateRules({ db, inbox, forecasts, airQuality }: AlertDeps, cl
   }
   rules.sort(byTelling);
   const pairs = await pairsOf(db, rules);
-  const readings = await readingsOf(pairs, forecasts, airQuality);
+  const readings = await readingsOf(pairs, forecasts, airQuality, refreshPlan(refreshSpread));
   const states = await statesOf(db, rules);
   const pools = await poolsOf(db, ownersOf(rules), current);
   const byRule = new Map<string, Decision[]>();

@@ -8,7 +8,7 @@ import {
   dueFeeds,
   forecastHash,
   forgetFeeds,
-  nextRefreshAt,
+  refreshPlan,
   nowcastHash,
   recordFeeds,
   type FeedKind,
@@ -22,23 +22,30 @@ const RETRY_MS = 60_000;
 /** A refresh takes a value fetched this recently (by a page or a rule's read) rather than asking upstream again. */
 const REFRESH_MAX_AGE_MS = 60_000;
 
-type RefreshDeps = { db: Db; forecasts: ForecastService; airQuality: AirQualityService };
+type RefreshDeps = { db: Db; forecasts: ForecastService; airQuality: AirQualityService; refreshSpread?: boolean };
 
 /**
  * Reads again the watched feeds (of the shards in `scope`) whose time has come, through the caches (so they go
  * upstream batched, as any read does; each in its own phase of the cycle, see nextRefreshAt), and wakes the rules at each coordinate whose weather came back different
  * (decision 026). Returns how many changed.
  */
-export async function refreshFeeds({ db, forecasts, airQuality }: RefreshDeps, current: Date, scope: UserScope): Promise<number> {
+export async function refreshFeeds(
+  { db, forecasts, airQuality, refreshSpread }: RefreshDeps,
+  current: Date,
+  scope: UserScope,
+): Promise<number> {
+  // Spread, a feed is read at its phase, before its value expires: a value fetched in the last minute will do.
+  const maxAgeMs = refreshSpread ? REFRESH_MAX_AGE_MS : undefined;
+  const refreshAfter = refreshPlan(refreshSpread);
   const due = await dueFeeds(db, current.toISOString(), scope, REFRESH_LIMIT);
   if (due.length === 0) return 0;
   const reads = await Promise.allSettled(
     due.map(async (row) => {
       if (row.feed === "air") {
-        const { data, fetchedAt, stale } = await airQuality.get(row, REFRESH_MAX_AGE_MS);
+        const { data, fetchedAt, stale } = await airQuality.get(row, maxAgeMs);
         return { hash: airHash(data), fetchedAt, stale, ttlMs: airQuality.ttlMs };
       }
-      const { forecast, fetchedAt, stale } = await forecasts.get(row, REFRESH_MAX_AGE_MS);
+      const { forecast, fetchedAt, stale } = await forecasts.get(row, maxAgeMs);
       const hash = row.feed === "nowcast" ? nowcastHash(forecast) : forecastHash(forecast);
       return { hash, fetchedAt, stale, ttlMs: forecasts.ttlMs };
     }),
@@ -51,7 +58,7 @@ export async function refreshFeeds({ db, forecasts, airQuality }: RefreshDeps, c
     if (read.status === "rejected") return { ...base, hash: row.content_hash, nextRefreshAt: retry };
     const { hash, fetchedAt, stale, ttlMs } = read.value;
     if (hash !== row.content_hash) changed.push({ key: row.coordinate_key, kind: base.kind });
-    const next = nextRefreshAt(row, Math.max(fetchedAt.getTime(), current.getTime()), ttlMs);
+    const next = refreshAfter(row, refreshSpread ? Math.max(fetchedAt.getTime(), current.getTime()) : fetchedAt.getTime(), ttlMs);
     return { ...base, hash, nextRefreshAt: stale ? retry : next };
   });
   await recordFeeds(db, readings, true);

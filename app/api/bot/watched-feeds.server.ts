@@ -46,16 +46,25 @@ export function airHash(air: AirQuality): string {
   return sha1(JSON.stringify(air.hourly));
 }
 
+/** When a feed read at `after` (ms, its value's fetch time) is next read, for a cache whose values last `ttlMs`. */
+export type RefreshPlan = (coordinate: Coordinate, after: number, ttlMs: number) => string;
+
+/** As its cached value expires: a pass sees what it would have seen reading the cache itself. */
+const onExpiry: RefreshPlan = (_coordinate, after, ttlMs) => new Date(after + Math.max(ttlMs, 1)).toISOString();
+
 /**
- * When a feed is next read: the first instant after `after` (ms) in its own phase of the cache's cycle, the phase
- * set by its coordinate. The feeds watched since one moment (a first pass, a restart) are so read again spread over
- * the cycle, not all in the same minute; each is then read once a cycle, as its cached value expires.
+ * The first instant after `after` in the feed's own phase of the cache's cycle, the phase set by its coordinate. The
+ * feeds watched since one moment (a first pass, a restart) are so read again spread over the cycle, not all in the
+ * same minute; each is then read once a cycle. Places that a rule told together may now be told in two messages.
  */
-export function nextRefreshAt(coordinate: Coordinate, after: number, ttlMs: number): string {
+export const nextRefreshAt: RefreshPlan = (coordinate, after, ttlMs) => {
   if (ttlMs <= 0) return new Date(after).toISOString();
   const phase = parseInt(sha1(coordinateKey(roundCoordinate(coordinate))).slice(0, 8), 16) % ttlMs;
   return new Date(after + ((phase - (after % ttlMs) + ttlMs) % ttlMs || ttlMs)).toISOString();
-}
+};
+
+/** The plan a setting asks for. */
+export const refreshPlan = (spread = false): RefreshPlan => (spread ? nextRefreshAt : onExpiry);
 
 function rowOf({ coordinate, kind, hash, nextRefreshAt }: FeedReading): WatchedFeedTable {
   const rounded = roundCoordinate(coordinate);
