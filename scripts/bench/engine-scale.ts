@@ -41,7 +41,8 @@ async function startScaleWeather() {
     },
     async calls() {
       child.stdin!.write("calls\n");
-      return Number((await next()).slice("calls ".length));
+      const [requests, coordinates] = (await next()).slice("calls ".length).split(" ").map(Number);
+      return { requests: requests!, coordinates: coordinates! };
     },
     close: () => new Promise((resolve) => child.once("exit", resolve).stdin!.end()),
   };
@@ -139,7 +140,7 @@ export async function benchEngineScale(databases: BenchDatabases, kind: BenchDat
       await weather.at(at);
       ticks.push(await measuredPass(opened, tick++));
     }
-    const upstream = (await weather.calls()) - callsBefore;
+    const callsAfter = await weather.calls();
     // Ticks with nothing to do: the clock moved by a millisecond, nothing due, no feed to read, no rule woken.
     const idle: Array<Awaited<ReturnType<typeof measuredPass>>> = [];
     for (let run = 0; run < 10; run++) {
@@ -170,7 +171,8 @@ export async function benchEngineScale(databases: BenchDatabases, kind: BenchDat
         idle.map((pass) => (pass.cpu + pass.dbCpu) * 1000),
         50,
       ),
-      callsPerPlaceHour: upstream / users / (minutes / 60),
+      callsPerPlaceHour: (callsAfter.requests - callsBefore.requests) / users / (minutes / 60),
+      readsPerPlaceHour: callsAfter.coordinates / users / (minutes / 60),
       explain,
     };
   } finally {

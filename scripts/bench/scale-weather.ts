@@ -12,8 +12,8 @@ const DAY = Math.floor(simulated / 86_400_000) * 86_400;
 
 /** Which version of its forecast a coordinate shows at the simulated minute: a new one every 15 minutes, phased. */
 function version(latitude: number, longitude: number): number {
-  const phase = Math.abs(Math.round(latitude * 100) * 31 + Math.round(longitude * 100) * 17) % 15;
-  return Math.floor((simulated / 60_000 + phase) / 15);
+  const phase = (Math.imul(Math.round(latitude * 100), 73_856_093) ^ Math.imul(Math.round(longitude * 100), 19_349_663)) >>> 0;
+  return Math.floor((simulated / 60_000 + (phase % 15)) / 15);
 }
 
 const scenario: Scenario = (latitude, longitude, time) => {
@@ -29,7 +29,12 @@ fake.setScenario(scenario);
 process.stdout.write(`ready ${fake.url}\n`);
 for await (const line of createInterface({ input: process.stdin })) {
   if (line.startsWith("at ")) simulated = Number(line.slice(3));
-  else if (line === "calls") process.stdout.write(`calls ${fake.calls.forecast}\n`);
+  else if (line === "calls") {
+    // Requests, and the coordinates they asked for; the list is emptied so a long run does not hoard them.
+    const coordinates = fake.forecastRequests.reduce((sum, request) => sum + request.length, 0);
+    fake.forecastRequests.length = 0;
+    process.stdout.write(`calls ${fake.calls.forecast} ${coordinates}\n`);
+  }
   if (line.startsWith("at ")) process.stdout.write("ok\n");
 }
 await fake.close();
