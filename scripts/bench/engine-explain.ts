@@ -7,6 +7,9 @@ import type { Database } from "../../app/api/db/tables";
 
 export async function explainHotPath(db: Kysely<Database>, now: string) {
   await sql`analyze`.execute(db);
+  // The cutoffs the engine uses: episodes kept 8 days (alert-pass-reads.server.ts), messages 90 (message retention).
+  const episodesForgotten = new Date(Date.parse(now) - 192 * 3_600_000).toISOString();
+  const messagesRemoved = new Date(Date.parse(now) - 90 * 86_400_000).toISOString();
   const sample = await db.selectFrom("places").select(["id", "user_id"]).limit(100).execute();
   const statements: Array<[string, Compilable]> = [
     ["woken rules", db.selectFrom("alert_rules").select(["id", "user_id"]).where("next_wake_at", "<=", now).limit(5001)],
@@ -15,7 +18,10 @@ export async function explainHotPath(db: Kysely<Database>, now: string) {
       "due briefings",
       db.selectFrom("briefings").selectAll().where("enabled", "=", 1).where("next_run_at", "<=", now).orderBy("next_run_at").limit(500),
     ],
-    ["old episodes", db.deleteFrom("alert_episodes").where("alerted_at", "<", now).where("window_to", "<", now)],
+    [
+      "old episodes",
+      db.deleteFrom("alert_episodes").where("alerted_at", "<", episodesForgotten).where("window_to", "<", episodesForgotten),
+    ],
     [
       "rules at changed places",
       db
@@ -50,7 +56,7 @@ export async function explainHotPath(db: Kysely<Database>, now: string) {
         .where("longitude", ">=", -165)
         .where("longitude", "<=", -164.988),
     ],
-    ["old messages", db.selectFrom("messages").select("id").where("created_at", "<", now).orderBy("created_at").limit(1000)],
+    ["old messages", db.selectFrom("messages").select("id").where("created_at", "<", messagesRemoved).orderBy("created_at").limit(1000)],
     ["claimed rules' states", db.selectFrom("alert_states").selectAll().where("rule_id", "in", ["a", "b"])],
     ["held pushes", db.selectFrom("held_pushes").innerJoin("messages", "messages.id", "held_pushes.message_id").select("messages.id")],
     // The official warnings' pass reads every place of its shards on every tick (decision 023), changed or not.
