@@ -252,11 +252,13 @@ export function scaleRows(scale: Awaited<ReturnType<typeof benchEngineScale>>, b
   const ratio = beside.changeDriven / beside.today;
   return [
     [`scale on ${kind}: data`, `${n(scale.rules)} rules`, `${n(scale.places)} places and users, generated in ${n(scale.generatedMs)} ms`],
-    [
-      `scale on ${kind}: first full evaluation`,
-      `${n(scale.first.ms)} ms`,
-      `CPU ${scale.first.cpu.toFixed(1)} s engine, ${scale.first.dbCpu.toFixed(1)} s database`,
-    ],
+    scale.first
+      ? [
+          `scale on ${kind}: first full evaluation`,
+          `${n(scale.first.ms)} ms`,
+          `CPU ${scale.first.cpu.toFixed(1)} s engine, ${scale.first.dbCpu.toFixed(1)} s database`,
+        ]
+      : [`scale on ${kind}: first full evaluation`, "not run", "--steady: the state it leaves written directly"],
     [
       `scale on ${kind}: CPU per simulated minute`,
       `${scale.cpuPerMinute.toFixed(2)} s`,
