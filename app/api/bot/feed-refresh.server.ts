@@ -26,8 +26,8 @@ type RefreshDeps = { db: Db; forecasts: ForecastService; airQuality: AirQualityS
 
 /**
  * Reads again the watched feeds (of the shards in `scope`) whose time has come, through the caches (so they go
- * upstream batched, as any read does; each in its own phase of the cycle, see nextRefreshAt), and wakes the rules at each coordinate whose weather came back different
- * (decision 026). Returns how many changed.
+ * upstream batched, as any read does; as each expires, or spread over the cycle, see refreshPlan), and wakes the
+ * rules at each coordinate whose weather came back different (decision 026). Returns how many changed.
  */
 export async function refreshFeeds(
   { db, forecasts, airQuality, refreshSpread }: RefreshDeps,
