@@ -1,7 +1,8 @@
 /**
  * Rows for the engine-at-scale benchmark, written by the database itself (INSERT … SELECT over a generated series):
  * a million rules in seconds, not the minutes row-by-row inserts would take. Each user has one place and 10 rules on
- * it: one for gusts of 70 km/h (told when the fake's forecast shows a gale), 9 for temperatures never reached.
+ * it: one for gusts of 70 km/h (told when the fake's forecast shows a gale), 9 for temperatures never reached; and a
+ * briefing due the next morning.
  */
 import { sql, type Kysely } from "kysely";
 import type { Database } from "../../app/api/db/tables";
@@ -56,5 +57,12 @@ export async function generateScaleData(db: Kysely<Database>, dialect: Dialect, 
        FROM ${series(dialect, users)}`,
     );
   }
+  // A morning briefing each, due the next day: a tick reads only the due ones (none, in the simulated half hour).
+  await run(
+    `INSERT INTO briefings (id, user_id, name, enabled, period, time, days, next_run_at, last_sent_at, created_at, delivery)
+     SELECT ${idOf(dialect, 2, "i")}, ${user}, 'Morning', 1, 'TODAY', '05:00', 'MON,TUE,WED,THU,FRI,SAT,SUN',
+       '2026-06-02T05:00:00.000Z', NULL, '${created}', 'PUSH'
+     FROM ${series(dialect, users)}`,
+  );
   if (dialect === "postgres") await run("ANALYZE");
 }
