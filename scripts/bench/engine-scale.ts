@@ -108,7 +108,12 @@ async function openScaleApi(databases: BenchDatabases, kind: BenchDatabaseKind, 
     return result;
   };
   const dbCpu = kind === "PostgreSQL" ? await postgresCpu(api) : () => 0;
-  return { api, store, evaluations, dbCpu };
+  // When each alert reached the inbox (published once its transaction committed), to time it from its pass's start.
+  const alertsPublished: number[] = [];
+  api.services.inbox.onPublish((row) => {
+    if (row.kind === "ALERT") alertsPublished.push(performance.now());
+  });
+  return { api, store, evaluations, dbCpu, alertsPublished };
 }
 
 /** One engine pass, measured: wall ms, CPU of this process and of the database, rules evaluated, messages written. */
@@ -120,8 +125,11 @@ async function measuredPass(opened: Awaited<ReturnType<typeof openScaleApi>>, ti
     rulesMs: opened.evaluations.ms,
     at: performance.now(),
   };
+  opened.alertsPublished.length = 0;
   const result = await opened.api.engine.pass(tick);
   return {
+    /** From the pass's start (its first step reads the feeds due) to each of its alerts in the inbox, in ms. */
+    latencies: opened.alertsPublished.map((at) => at - before.at),
     ms: performance.now() - before.at,
     cpu: ownCpu() - before.cpu,
     dbCpu: opened.dbCpu() - before.db,
@@ -183,7 +191,7 @@ export async function benchEngineScale(databases: BenchDatabases, kind: BenchDat
     }
     const explain = kind === "PostgreSQL" ? await explainHotPath(api.services.db, new Date(clock.now).toISOString()) : null;
     // An alert is written in the pass that read the forecast showing it (its feed's refresh is the pass's first step).
-    const latencies = ticks.flatMap((pass) => Array.from({ length: pass.alerts }, () => pass.ms));
+    const latencies = ticks.flatMap((pass) => pass.latencies);
     const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
     return {
       kind,
@@ -267,7 +275,7 @@ export function scaleRows(scale: Awaited<ReturnType<typeof benchEngineScale>>, b
     [
       `scale on ${kind}: forecast read → inbox`,
       `${n(scale.latencyP50)} ms`,
-      `p50; p99 ${n(scale.latencyP99)} ms over ${scale.alerts} alerts; budget p99 ≤ 60 s`,
+      `p50, from the start of the pass that read it; p99 ${n(scale.latencyP99)} ms over ${scale.alerts} alerts; budget p99 ≤ 60 s`,
     ],
     [
       `scale on ${kind}: tick with nothing to do`,
