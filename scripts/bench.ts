@@ -12,7 +12,7 @@ import { startBenchDatabases, type BenchDatabaseKind } from "./bench/databases";
 import type { LoadResult } from "./bench/load";
 import { benchClientLibraries } from "./bench/client-libraries";
 import { benchEngine, warningRows } from "./bench/engine";
-import { benchEngineScale, benchTodayBeside, scaleRows } from "./bench/engine-scale";
+import { benchEngineScale, benchTodayBeside, benchUnchangedRules, scaleRows } from "./bench/engine-scale";
 import { benchLighthouse } from "./bench/lighthouse";
 import { benchOfflineRepeatVisit } from "./bench/offline-repeat-visit";
 import { benchPages, pageRows } from "./bench/pages";
@@ -105,7 +105,13 @@ try {
   for (const kind of DATABASE_KINDS) {
     const rules = (kind === "PostgreSQL" ? 1_000_000 : 100_000) / Number(process.env.BENCH_SCALE_DIVISOR ?? 1);
     console.log(`Running the engine-at-scale benchmark on ${kind} (${rules.toLocaleString("en-US")} rules, 30 simulated minutes)…`);
-    scales.push(scaleRows(await benchEngineScale(databases, kind, rules, 30), await benchTodayBeside(databases, kind)));
+    scales.push(
+      scaleRows(
+        await benchEngineScale(databases, kind, rules, 30),
+        await benchTodayBeside(databases, kind),
+        await benchUnchangedRules(databases, kind),
+      ),
+    );
   }
 } finally {
   await databases.stop();

@@ -25,10 +25,10 @@ const START = Date.parse("2026-06-01T06:00:00Z");
 const TICK_MS = 30_000;
 
 /** The scale fake in its own process, its clock set by the simulation. */
-async function startScaleWeather() {
+async function startScaleWeather({ still = false } = {}) {
   const port = await freePort();
   const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "scripts/bench/scale-weather.ts")], {
-    env: { ...process.env, FAKE_WEATHER_PORT: String(port), SCALE_START: new Date(START).toISOString() },
+    env: { ...process.env, FAKE_WEATHER_PORT: String(port), SCALE_START: new Date(START).toISOString(), SCALE_STATIC: still ? "1" : "0" },
     stdio: ["pipe", "pipe", "inherit"],
   });
   const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
@@ -254,7 +254,47 @@ export async function benchTodayBeside(databases: BenchDatabases, kind: BenchDat
   }
 }
 
-export function scaleRows(scale: Awaited<ReturnType<typeof benchEngineScale>>, beside: Awaited<ReturnType<typeof benchTodayBeside>>) {
+/**
+ * Issue 34's black-box case: 200 users × 10 places × 10 rules on all their places (20,000 rule-place pairs) under a
+ * forecast that never changes: the engine's CPU a minute with the rules, less the same without any rule.
+ */
+export async function benchUnchangedRules(databases: BenchDatabases, kind: BenchDatabaseKind, minutes = 10) {
+  const perMinute = async (withRules: boolean) => {
+    const clock = { now: START };
+    const weather = await startScaleWeather({ still: true });
+    const opened = await openScaleApi(databases, kind, weather.url, clock);
+    try {
+      await generateScaleData(opened.api.services.db, kind === "PostgreSQL" ? "postgres" : "sqlite", 200, {
+        placesPerUser: 10,
+        everyPlace: true,
+      });
+      if (!withRules) await opened.api.services.db.deleteFrom("alert_rules").execute();
+      let tick = 1;
+      await measuredPass(opened, tick++);
+      let cpu = 0;
+      for (let at = START + TICK_MS; at <= START + minutes * 60_000; at += TICK_MS) {
+        clock.now = at;
+        await weather.at(at);
+        const pass = await measuredPass(opened, tick++);
+        cpu += pass.cpu + pass.dbCpu;
+      }
+      return cpu / minutes;
+    } finally {
+      await opened.api.close();
+      await opened.store.remove();
+      await weather.close();
+    }
+  };
+  const withRules = await perMinute(true);
+  const without = await perMinute(false);
+  return { withRules, without, extra: withRules - without };
+}
+
+export function scaleRows(
+  scale: Awaited<ReturnType<typeof benchEngineScale>>,
+  beside: Awaited<ReturnType<typeof benchTodayBeside>>,
+  unchanged?: Awaited<ReturnType<typeof benchUnchangedRules>>,
+) {
   const { kind } = scale;
   const n = (value: number) => value.toLocaleString("en-US", { maximumFractionDigits: 0 });
   const ratio = beside.changeDriven / beside.today;
@@ -319,7 +359,9 @@ if (process.argv[1]?.endsWith("engine-scale.ts")) {
       console.log(`Engine at scale on ${kind}: ${rules.toLocaleString("en-US")} rules, ${minutes} simulated minutes…`);
       const scale = await benchEngineScale(databases, kind, rules, minutes, process.argv.includes("--steady"));
       const beside = await benchTodayBeside(databases, kind);
-      for (const [name, value, note] of scaleRows(scale, beside)) console.log(`${name.padEnd(44)} ${value.padStart(14)}  ${note}`);
+      const unchanged = await benchUnchangedRules(databases, kind);
+      for (const [name, value, note] of scaleRows(scale, beside, unchanged))
+        console.log(`${name.padEnd(44)} ${value.padStart(14)}  ${note}`);
       if (scale.explain && process.argv.includes("--plans")) console.log(scale.explain.plans);
     }
   } finally {

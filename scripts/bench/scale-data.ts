@@ -29,7 +29,13 @@ function series(dialect: Dialect, count: number): string {
 
 const literal = (value: unknown) => (value === null ? "NULL" : typeof value === "number" ? String(value) : `'${String(value)}'`);
 
-export async function generateScaleData(db: Kysely<Database>, dialect: Dialect, users: number): Promise<void> {
+/** `placesPerUser` places each (1 by default), the rules on the first one or, `everyPlace`, on all of them (place_id null). */
+export async function generateScaleData(
+  db: Kysely<Database>,
+  dialect: Dialect,
+  users: number,
+  { placesPerUser = 1, everyPlace = false } = {},
+): Promise<void> {
   const created = "2026-05-01T00:00:00.000Z";
   const user = idOf(dialect, 0, "i");
   const run = (text: string) => sql.raw(text).execute(db);
@@ -42,17 +48,21 @@ export async function generateScaleData(db: Kysely<Database>, dialect: Dialect, 
     `INSERT INTO settings (user_id, ${columns.join(", ")}) SELECT ${user}, ${columns.map((column) => literal(settings[column as keyof typeof settings])).join(", ")} FROM ${series(dialect, users)}`,
   );
   const place = idOf(dialect, 1, "i");
-  // A grid of 0.1° cells: every place its own rounded coordinate.
-  await run(
-    `INSERT INTO places (id, user_id, label, name, admin1, country_code, latitude, longitude, time_zone, position, created_at)
-     SELECT ${place}, ${user}, 'P', 'P', NULL, NULL, -60 + (i % 1200) * 0.1, -170 + (i / 1200) * 0.1, 'UTC', 0, '${created}' FROM ${series(dialect, users)}`,
-  );
+  for (let p = 0; p < placesPerUser; p++) {
+    // A grid of 0.1° cells: every place its own rounded coordinate.
+    const n = `(i * ${placesPerUser} + ${p})`;
+    await run(
+      `INSERT INTO places (id, user_id, label, name, admin1, country_code, latitude, longitude, time_zone, position, created_at)
+       SELECT ${p === 0 ? place : idOf(dialect, 0x100 + p, "i")}, ${user}, 'P${p}', 'P${p}', NULL, NULL, -60 + (${n} % 1200) * 0.1,
+         -170 + (${n} / 1200) * 0.1, 'UTC', ${p}, '${created}' FROM ${series(dialect, users)}`,
+    );
+  }
   for (let r = 0; r < RULES_PER_USER; r++) {
     const gusts = r === 0;
     await run(
       `INSERT INTO alert_rules (id, user_id, name, enabled, place_id, metric, comparator, threshold, conditions, lookahead_hours,
          active_days, active_from, active_to, urgent, notify_all_clear, cooldown_hours, snoozed_until, created_at, watched_since)
-       SELECT ${idOf(dialect, 16 + r, "i")}, ${user}, 'R${r}', 1, ${place}, '${gusts ? "WIND_GUSTS" : "TEMPERATURE"}', 'AT_LEAST',
+       SELECT ${idOf(dialect, 16 + r, "i")}, ${user}, 'R${r}', 1, ${everyPlace ? "NULL" : place}, '${gusts ? "WIND_GUSTS" : "TEMPERATURE"}', 'AT_LEAST',
          ${gusts ? 70 : 60 + r}, NULL, 24, 'MON,TUE,WED,THU,FRI,SAT,SUN', NULL, NULL, 0, 1, 1, NULL, '${created}', '${created}'
        FROM ${series(dialect, users)}`,
     );
