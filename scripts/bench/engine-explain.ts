@@ -3,6 +3,7 @@
  * each is written with the same builder calls as the engine's, and a plan with a sequential scan is named.
  */
 import { sql, type Compilable, type Kysely } from "kysely";
+import { readingAt } from "../../app/api/bot/rule-wakes.server";
 import type { Database } from "../../app/api/db/tables";
 
 export async function explainHotPath(db: Kysely<Database>, now: string) {
@@ -28,23 +29,7 @@ export async function explainHotPath(db: Kysely<Database>, now: string) {
         .selectFrom("alert_rules")
         .select("id")
         .where("enabled", "=", 1)
-        .where((eb) =>
-          eb.or([
-            eb(
-              "place_id",
-              "in",
-              sample.map((place) => place.id),
-            ),
-            eb.and([
-              eb("place_id", "is", null),
-              eb(
-                "user_id",
-                "in",
-                sample.map((place) => place.user_id),
-              ),
-            ]),
-          ]),
-        ),
+        .where((eb) => readingAt(eb, sample)),
     ],
     [
       "places at a coordinate",

@@ -1,7 +1,7 @@
-import type { Kysely } from "kysely";
+import type { Expression, ExpressionBuilder, Kysely, SqlBool } from "kysely";
 import { ALERT_METRICS } from "../../shared/enum-values";
 import type { Db } from "../db/database.server";
-import type { AlertRuleTable, Database } from "../db/tables";
+import type { AlertRuleTable, Database, PlaceTable } from "../db/tables";
 import { coordinateKey } from "../weather/forecast";
 import { inScope, type UserScope } from "./shard-ranges";
 import { readsFeed, type FeedKind } from "./watched-feeds.server";
@@ -70,6 +70,28 @@ export async function scheduleWakes(db: Db, wakes: ReadonlyMap<string, string | 
   }
 }
 
+/** The rules that read the weather at these places: those naming one, and those of its owner that cover all theirs. */
+export function readingAt(
+  eb: ExpressionBuilder<Database, "alert_rules">,
+  places: ReadonlyArray<Pick<PlaceTable, "id" | "user_id">>,
+): Expression<SqlBool> {
+  return eb.or([
+    eb(
+      "place_id",
+      "in",
+      places.map((place) => place.id),
+    ),
+    eb.and([
+      eb("place_id", "is", null),
+      eb(
+        "user_id",
+        "in",
+        places.map((place) => place.user_id),
+      ),
+    ]),
+  ]);
+}
+
 /** Wakes every enabled rule of this user (a place or a setting of theirs changed). */
 export async function wakeRulesOf(db: Kysely<Database>, userId: string): Promise<void> {
   await db.updateTable("alert_rules").set({ next_wake_at: WAKE_NOW }).where("user_id", "=", userId).where("enabled", "=", 1).execute();
@@ -118,23 +140,7 @@ async function wakeCells(db: Db, chunk: string[], kind: FeedKind): Promise<strin
       .where("enabled", "=", 1)
       .where("metric", "in", metrics)
       .where((eb) => eb.or([eb("next_wake_at", "is", null), eb("next_wake_at", ">", WAKE_NOW)]))
-      .where((eb) =>
-        eb.or([
-          eb(
-            "place_id",
-            "in",
-            some.map((place) => place.id),
-          ),
-          eb.and([
-            eb("place_id", "is", null),
-            eb(
-              "user_id",
-              "in",
-              some.map((place) => place.user_id),
-            ),
-          ]),
-        ]),
-      )
+      .where((eb) => readingAt(eb, some))
       .execute();
   }
   return chunk.filter((key) => !found.has(key));
