@@ -12,6 +12,7 @@ import { startBenchDatabases, type BenchDatabaseKind } from "./bench/databases";
 import type { LoadResult } from "./bench/load";
 import { benchClientLibraries } from "./bench/client-libraries";
 import { benchEngine, warningRows } from "./bench/engine";
+import { benchEngineScale, benchTodayBeside, benchUnchangedRules, scaleRows } from "./bench/engine-scale";
 import { benchLighthouse } from "./bench/lighthouse";
 import { benchOfflineRepeatVisit } from "./bench/offline-repeat-visit";
 import { benchPages, pageRows } from "./bench/pages";
@@ -83,6 +84,7 @@ const databases = await startBenchDatabases();
 let api: Awaited<ReturnType<typeof benchApi>>;
 const cold = {} as Record<BenchDatabaseKind, LoadResult>;
 const engines = {} as Record<BenchDatabaseKind, Awaited<ReturnType<typeof benchEngine>>>;
+const scales: Array<ReturnType<typeof scaleRows>> = [];
 try {
   console.log("\nRunning the API benchmark (50 connections, 5 s each, 3 turns of SQLite, PostgreSQL and the baseline)…");
   api = await benchApi(databases);
@@ -98,6 +100,18 @@ try {
   for (const kind of DATABASE_KINDS) {
     console.log(`Running the engine benchmark on ${kind} (10,000 rules over 1,000 places, 3 ticks)…`);
     engines[kind] = await benchEngine(databases, kind);
+  }
+  // Issue 34: the engine at scale (a million rules on PostgreSQL, 10× fewer on SQLite; BENCH_SCALE_DIVISOR shrinks both).
+  for (const kind of DATABASE_KINDS) {
+    const rules = (kind === "PostgreSQL" ? 1_000_000 : 100_000) / Number(process.env.BENCH_SCALE_DIVISOR ?? 1);
+    console.log(`Running the engine-at-scale benchmark on ${kind} (${rules.toLocaleString("en-US")} rules, 30 simulated minutes)…`);
+    scales.push(
+      scaleRows(
+        await benchEngineScale(databases, kind, rules, 30),
+        await benchTodayBeside(databases, kind),
+        await benchUnchangedRules(databases, kind),
+      ),
+    );
   }
 } finally {
   await databases.stop();
@@ -187,4 +201,5 @@ for (const kind of DATABASE_KINDS) {
   );
   for (const [name, value, note] of warningRows(kind, engine, TARGETS.engineWithWarningsRatio)) row(name, value, note);
 }
+for (const [name, value, note] of scales.flat()) row(name, value, note);
 for (const [name, value, note] of pageRows(pages)) row(name, value, note);

@@ -37,7 +37,20 @@ export type ApiConfig = {
    * The engine's tick (default 30 s), its lease on the shards it holds (default two thirds of a
    * tick: shorter, so a dead instance's shards are free by the next tick) and its name.
    */
-  engine?: { intervalMs?: number; leaseMs?: number; instanceId?: string };
+  engine?: {
+    intervalMs?: number;
+    leaseMs?: number;
+    instanceId?: string;
+    /** How many shards the users are cut into (ENGINE_SHARDS; default 16): more instances than shards would idle. */
+    shards?: number;
+    /**
+     * Whether the engine reads the watched forecasts again each in its own phase of the cache's cycle (ENGINE_REFRESH_SPREAD,
+     * the server's default) rather than as each expires (the default here: what a pass sees then is as it always was).
+     */
+    refreshSpread?: boolean;
+    /** Messages older than this many days are removed (MESSAGE_RETENTION_DAYS; default 90). */
+    messageRetentionDays?: number;
+  };
   /** Requests and mutations per client address and minute (REQUEST_LIMIT, MUTATION_LIMIT); default: no limit. */
   requestLimits?: RequestLimitConfig;
   /** Fields beside the API's own, for tests only (a resolver the API does not have). */

@@ -14,6 +14,7 @@ import { createContextFiller } from "./request-context.server";
 import { openServices } from "./services.server";
 import { followDeletedAccounts } from "./user-caches.server";
 import { createApiYoga } from "./yoga.server";
+import { createMessageRetention } from "./bot/message-retention.server";
 
 /**
  * The embedded reference API: one entry for the server (app/server/app.server.ts). Everything
@@ -68,6 +69,7 @@ export async function createApi(config: ApiConfig) {
       await stopFollowingSessions();
       await stopFollowingDeletions();
       await scheduler?.stop();
+      await engine.settled();
       await deliveriesSettled();
       await services.mail.stop();
       await rateLimits.settled();
@@ -96,7 +98,8 @@ function startEngine(config: ApiConfig, services: ApiServices, dialect: Database
     leaseMs,
     aliveMs: 2 * intervalMs,
   });
-  const engine = createEngine({ ...services, leases, leaseMs });
+  const retention = createMessageRetention({ db: services.db, now: services.now, days: config.engine?.messageRetentionDays });
+  const engine = createEngine({ ...services, leases, leaseMs, shardCount: config.engine?.shards, retention });
   const scheduler = config.scheduler === false ? null : startScheduler(engine, intervalMs);
   return { engine, scheduler };
 }

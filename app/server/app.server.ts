@@ -204,6 +204,11 @@ export async function createAppServer(env: ServerEnv, assets: AssetSource): Prom
         logger,
         metrics: metrics.api,
         requestLimits: { requestsPerMinute: env.REQUEST_LIMIT, mutationsPerMinute: env.MUTATION_LIMIT },
+        engine: {
+          shards: env.ENGINE_SHARDS,
+          messageRetentionDays: env.MESSAGE_RETENTION_DAYS,
+          refreshSpread: env.ENGINE_REFRESH_SPREAD,
+        },
         // MAIL_FROM comes with SMTP_URL (the environment's check says so).
         mail:
           env.SMTP_URL && env.MAIL_FROM

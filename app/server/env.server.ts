@@ -80,6 +80,15 @@ const requestCount = z
   .transform(Number)
   .refine((n) => Number.isSafeInteger(n), "expected a whole number (0: no limit)");
 
+/** A whole number from `min` to `max`. */
+const wholeNumber = (min: number, max: number) =>
+  z
+    .string()
+    .trim()
+    .regex(/^\d+$/, `expected a whole number from ${min} to ${max}`)
+    .transform(Number)
+    .refine((n) => n >= min && n <= max, `expected a whole number from ${min} to ${max}`);
+
 const flag = z
   .enum(["0", "1", "false", "true"], { message: 'expected "1"/"true" or "0"/"false"' })
   .transform((value) => value === "1" || value === "true");
@@ -186,6 +195,12 @@ const envFields = z.object({
   REQUEST_LIMIT: requestCount.default(1200),
   /** Mutations per client address and minute, over all instances; 0: no limit. */
   MUTATION_LIMIT: requestCount.default(120),
+  /** How many shards the bot's users are cut into: at most that many instances share its ticks. The same on every instance. */
+  ENGINE_SHARDS: wholeNumber(1, 4096).default(16),
+  /** The bot reads the watched forecasts again spread over each 15 minutes, not all as they expire together. */
+  ENGINE_REFRESH_SPREAD: flag.default(true),
+  /** Messages older than this many days are removed from the inbox. */
+  MESSAGE_RETENTION_DAYS: wholeNumber(1, 36500).default(90),
   /** Turns on the /__test/* routes the end-to-end suite uses to inject failures. */
   TEST_HOOKS: flag.default(false),
   /** The scrypt cost of new password hashes: OWASP's, or "test" (far cheaper) for a test run's server only. */

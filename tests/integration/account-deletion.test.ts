@@ -221,6 +221,8 @@ describe("deleting an account", () => {
       "forecast_cache",
       "kysely_migration",
       "kysely_migration_lock",
+      // The weather the rules watch, per coordinate (decision 026): no user's row.
+      "watched_feeds",
     ];
     const sharedAlso = ["message_order", "rate_events", "rate_limit_keys", "request_counts", "search_results", "removed_places"];
     const grown = Object.keys(during).filter((table) => during[table]! > before[table]! && !sharedAlso.includes(table));

@@ -8,6 +8,7 @@
  * for each "tick N" line on stdin runs that tick's pass, printing "claimed [shards]" for each
  * claim and "passed {report}" at the end; "exit" (or the end of stdin) ends it.
  * DATABASE_URL in its environment puts it on that database instead of the data directory's SQLite file;
+ * ENGINE_SHARDS sets how many shards the users are cut into (16 unless given);
  * NWS_ALERTS_URL and METEOALARM_URL point the warning services at a fake (else at the weather fake); TEST_SMTP_URL gives
  * it mail (test-mail.ts), and then a one-pass run prints "done" only once the outbox has nothing left to send.
  */
@@ -38,7 +39,11 @@ const api = await createApi({
   mail: childMailConfig(),
   now,
   scheduler: false,
-  engine: mode === "--shared" ? { instanceId, leaseMs: Number(leaseMs), intervalMs: 60_000 } : undefined,
+  // ENGINE_SHARDS in its environment: the shard count (the server's setting of that name).
+  engine:
+    mode === "--shared"
+      ? { instanceId, leaseMs: Number(leaseMs), intervalMs: 60_000, shards: Number(process.env.ENGINE_SHARDS) || undefined }
+      : undefined,
 });
 
 if (mode === "--shared") {

@@ -34,7 +34,21 @@ describe("parseEnv", () => {
       METRICS_ALLOW: ["loopback"],
       REQUEST_LIMIT: 1200,
       MUTATION_LIMIT: 120,
+      ENGINE_SHARDS: 16,
+      ENGINE_REFRESH_SPREAD: true,
+      MESSAGE_RETENTION_DAYS: 90,
     });
+  });
+
+  it("reads the engine's shard count (1 to 4096) and the messages' retention in days", () => {
+    expect(parseEnv({ ENGINE_SHARDS: "256", MESSAGE_RETENTION_DAYS: "30", ENGINE_REFRESH_SPREAD: "0" })).toMatchObject({
+      ENGINE_SHARDS: 256,
+      MESSAGE_RETENTION_DAYS: 30,
+      ENGINE_REFRESH_SPREAD: false,
+    });
+    expect(() => parseEnv({ ENGINE_SHARDS: "0" })).toThrow(/ENGINE_SHARDS: expected a whole number from 1 to 4096/);
+    expect(() => parseEnv({ ENGINE_SHARDS: "5000" })).toThrow(/ENGINE_SHARDS: expected a whole number from 1 to 4096/);
+    expect(() => parseEnv({ MESSAGE_RETENTION_DAYS: "-3" })).toThrow(/MESSAGE_RETENTION_DAYS: expected a whole number/);
   });
 
   it("reads LOG_LEVEL as one of pino's levels", () => {

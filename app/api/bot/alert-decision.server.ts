@@ -48,7 +48,7 @@ export function decide(pair: Pair, watched: Watched, pool: Pool, stored: AlertSt
     cooldownHours: rule.cooldown_hours,
     lastAlertAt: pool.lastAlertAt,
     shiftSeconds: spec.metric === "RAIN_SOON" ? SHOWER_SHIFT_SECONDS : undefined,
-    // A due rule's snooze, if it has one, is over (dueRules): when it ended.
+    // An evaluated rule's snooze, if it has one, is over (alerts.server.ts parks the others): when it ended.
     snoozeEndedAt: rule.snoozed_until ? Date.parse(rule.snoozed_until) / 1000 : null,
   });
   const decision: Decision = { messages: [], opened: [], moved: [], closed: [], states: [], told: [] };

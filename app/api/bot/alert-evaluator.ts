@@ -51,7 +51,7 @@ export function metricValue(hour: AlertHour, metric: AlertMetric): number {
   }
 }
 
-function crosses(rule: RuleSpec, hour: AlertHour): boolean {
+export function crosses(rule: RuleSpec, hour: AlertHour): boolean {
   if (rule.metric === "CONDITION") return rule.conditions.includes(conditionOf(hour.weatherCode));
   const value = metricValue(hour, rule.metric);
   return rule.comparator === "AT_LEAST" ? value >= rule.threshold! : value <= rule.threshold!;

@@ -21,24 +21,6 @@ const EPISODE_MEMORY_MS = MAX_COOLDOWN_MS + 24 * 3_600_000;
 
 const seconds = (isoTime: string) => Date.parse(isoTime) / 1000;
 
-/** Every enabled rule not snoozed at `current` (of the users in `scope`: an engine instance's shards). */
-export function dueRules(db: Db, current: string, scope: UserScope): Promise<AlertRuleTable[]> {
-  return (
-    db
-      .selectFrom("alert_rules")
-      .selectAll()
-      .where("enabled", "=", 1)
-      .where((eb) => eb.or([eb("snoozed_until", "is", null), eb("snoozed_until", "<=", current)]))
-      .$if(scope !== null, (query) => query.where((eb) => inScope(eb, "user_id", scope!)))
-      // Two rules that watch the same thing share their episodes and the first to see one tells it:
-      // an urgent rule first, so a duplicate that is not urgent cannot hold its push in quiet hours.
-      .orderBy("urgent", "desc")
-      .orderBy("created_at")
-      .orderBy("id")
-      .execute()
-  );
-}
-
 /** The owners of these rules, each once. */
 export function ownersOf(rules: AlertRuleTable[]): string[] {
   return [...new Set(rules.map((rule) => rule.user_id))];

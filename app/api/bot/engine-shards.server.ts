@@ -31,11 +31,31 @@ export function createShardLeases({ db, dialect, instanceId, leaseMs, aliveMs, c
   const free = (tick: number, nowIso: string) => (eb: ExpressionBuilder<Database, "engine_shards">) =>
     eb.and([eb("done_tick", "<", tick), eb.or([eb("lease_until", "is", null), eb("lease_until", "<", nowIso)])]) as Expression<SqlBool>;
 
+  let laidOut = 0;
+  /**
+   * Makes the shard rows match the setting (decision 026): the missing ones added, those beyond it dropped. Every
+   * instance on a database must have the same count; the rows say what this process last laid out.
+   */
+  async function layOut(shards: number): Promise<void> {
+    if (laidOut === shards) return;
+    const rows = Array.from({ length: shards }, (_, shard) => ({ shard, done_tick: -1 }));
+    for (let start = 0; start < rows.length; start += 500) {
+      await db
+        .insertInto("engine_shards")
+        .values(rows.slice(start, start + 500))
+        .onConflict((conflict) => conflict.column("shard").doNothing())
+        .execute();
+    }
+    await db.deleteFrom("engine_shards").where("shard", ">=", shards).execute();
+    laidOut = shards;
+  }
+
   return {
     instanceId,
 
     /** Notes this instance as running and returns its share of a tick: the shards over the instances seen lately. */
     async register(shards: number): Promise<number> {
+      await layOut(shards);
       const now = clock();
       await db
         .insertInto("engine_instances")

@@ -4,6 +4,7 @@ import { noMetrics, type ApiMetrics } from "../metrics.server";
 import type { AlertService } from "./alerts.server";
 import type { BriefingService } from "./briefings.server";
 import type { ShardLeases } from "./engine-shards.server";
+import type { MessageRetention } from "./message-retention.server";
 import type { PushBatch } from "./push-batch.server";
 import type { PushService } from "./push.server";
 import { ENGINE_SHARDS, scopeOf } from "./shard-ranges";
@@ -26,6 +27,8 @@ export function createEngine({
   pushBatch,
   leases,
   leaseMs,
+  shardCount = ENGINE_SHARDS,
+  retention,
   metrics = noMetrics,
 }: {
   briefings: BriefingService;
@@ -36,9 +39,15 @@ export function createEngine({
   pushBatch?: Pick<PushBatch, "hold">;
   leases: ShardLeases;
   leaseMs: number;
+  /** How many shards the users are cut into (the ENGINE_SHARDS setting): the same on every instance of a database. */
+  shardCount?: number;
+  /** Removes old messages after each pass, in the background: the tick does not wait for it. */
+  retention?: Pick<MessageRetention, "start">;
   metrics?: ApiMetrics;
 }) {
   const renewalLog = createOutageLog("[bot]", "lease renewal failed");
+  const retentionLog = createOutageLog("[bot]", "removing old messages failed");
+  let sweeping: Promise<unknown> = Promise.resolve();
   /** Keeps the lease on `shards` while `work` runs (a big tick on a loaded machine may outlast one lease). */
   async function holding<T>(tick: number, shards: number[], work: () => Promise<T>): Promise<T> {
     let renewing: Promise<unknown> = Promise.resolve();
@@ -57,12 +66,12 @@ export function createEngine({
   /** Claims shards of `tick` until none is left for it, and does their work. */
   async function passShards(tick: number, onClaim?: (shards: number[]) => void): Promise<EnginePassResult> {
     const result: EnginePassResult = { shards: [], briefings: 0, alerts: 0, warnings: 0, digests: 0 };
-    const share = await leases.register(ENGINE_SHARDS);
+    const share = await leases.register(shardCount);
     for (;;) {
       const shards = await leases.claim(tick, share);
       if (shards.length === 0) return result;
       onClaim?.(shards);
-      const scope = scopeOf(shards);
+      const scope = scopeOf(shards, shardCount);
       try {
         await holding(tick, shards, async () => {
           result.briefings += (await briefings.runDue(scope)).sent;
@@ -81,8 +90,11 @@ export function createEngine({
   }
 
   return {
+    /** Resolves once the removal of old messages started by a pass is over (closing waits for it). */
+    settled: () => sweeping,
+
     /** Notes this instance as running (a pass does it too); returns its share of a tick. */
-    register: () => leases.register(ENGINE_SHARDS),
+    register: () => leases.register(shardCount),
 
     /**
      * The pass of `tick` (ticks are numbered by the scheduler from the wall clock), timed for
@@ -93,6 +105,7 @@ export function createEngine({
       const release = pushBatch?.hold();
       try {
         const result = await passShards(tick, onClaim);
+        if (retention) sweeping = retention.start().then(retentionLog.succeeded, retentionLog.failed);
         const ms = performance.now() - started;
         metrics.engineTick(ms / 1000, "ok");
         // A tick that wrote nothing is routine: seen only at debug level.

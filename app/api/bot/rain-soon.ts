@@ -2,7 +2,7 @@ import { RAIN_MM_PER_QUARTER } from "../../shared/nowcast";
 import type { QuarterHourPrecipitation } from "../weather/forecast";
 import { isActiveHour, type Match, type RuleSpec } from "./alert-evaluator";
 
-const QUARTER_SECONDS = 900;
+export const QUARTER_SECONDS = 900;
 
 /**
  * A refresh that moves a shower by up to this much (or splits it) still names the same shower:

@@ -1,9 +1,10 @@
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from "kysely";
 
-/** How many shards the users are cut into (decision 010); changing it is a migration. */
+/** How many shards the users are cut into unless the ENGINE_SHARDS setting says otherwise (decision 010, 026). */
 export const ENGINE_SHARDS = 16;
 
-const DIGITS = "0123456789abcdef";
+/** The most shards there can be: a shard's bounds are 4-hex-digit prefixes of user ids. */
+export const MAX_ENGINE_SHARDS = 4096;
 
 /** Users whose id sorts in [from, to); null is open-ended. */
 export type UserRange = { from: string | null; to: string | null };
@@ -12,12 +13,22 @@ export type UserRange = { from: string | null; to: string | null };
 export type UserScope = readonly UserRange[] | null;
 
 /**
- * The ranges of ids these shards cover. Shard n holds the ids that start with the n-th hex digit
- * (user ids are random UUIDs, so the shards are even); the first and last are open-ended, so every
- * string falls in exactly one shard. Neighbouring shards merge into one range, and all of them into
- * null: an instance alone filters nothing.
+ * Where shard `shard` of `count` starts: a prefix of user ids (random UUIDs, lowercase hex, so shards are even), its
+ * trailing zeros dropped (16 shards are cut at one hex digit, as they always were); null for the first shard.
  */
-export function scopeOf(shards: readonly number[]): UserScope {
+function lowerBound(shard: number, count: number): string | null {
+  if (shard === 0) return null;
+  const prefix = Math.floor((shard * 0x10000) / count)
+    .toString(16)
+    .padStart(4, "0");
+  return prefix.replace(/0+$/, "") || "0";
+}
+
+/**
+ * The ranges of ids these shards (of `count`) cover. The first and last are open-ended, so every string falls in
+ * exactly one shard. Neighbouring shards merge into one range, and all of them into null: an instance alone filters nothing.
+ */
+export function scopeOf(shards: readonly number[], count = ENGINE_SHARDS): UserScope {
   const sorted = [...new Set(shards)].sort((a, b) => a - b);
   const ranges: UserRange[] = [];
   let start: number | null = null;
@@ -25,15 +36,15 @@ export function scopeOf(shards: readonly number[]): UserScope {
     const shard = sorted[index]!;
     start ??= shard;
     if (sorted[index + 1] === shard + 1) continue;
-    ranges.push({ from: start === 0 ? null : DIGITS[start]!, to: shard === ENGINE_SHARDS - 1 ? null : DIGITS[shard + 1]! });
+    ranges.push({ from: lowerBound(start, count), to: shard === count - 1 ? null : lowerBound(shard + 1, count) });
     start = null;
   }
   return ranges.length === 1 && ranges[0]!.from === null && ranges[0]!.to === null ? null : ranges;
 }
 
-/** The shard a user id belongs to (tests and logs; queries use the ranges). */
-export function shardOf(userId: string): number {
-  for (let shard = ENGINE_SHARDS - 1; shard > 0; shard--) if (userId >= DIGITS[shard]!) return shard;
+/** The shard (of `count`) a user id belongs to (tests and logs; queries use the ranges). */
+export function shardOf(userId: string, count = ENGINE_SHARDS): number {
+  for (let shard = count - 1; shard > 0; shard--) if (userId >= lowerBound(shard, count)!) return shard;
   return 0;
 }
 

@@ -466,4 +466,37 @@ export const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  "0018_change_driven_engine": {
+    async up(db: Kysely<unknown>) {
+      const { real } = columnTypes(db);
+      // When the engine must next look at a rule (decision 026): a boundary of its own, or at once (this value) when
+      // it is new, edited, or its place's weather changed. Every rule there is now is looked at once, as before.
+      await db.schema
+        .alterTable("alert_rules")
+        .addColumn("next_wake_at", "text", (col) => col.defaultTo("1970-01-01T00:00:00.000Z"))
+        .execute();
+      await sql`UPDATE alert_rules SET next_wake_at = '1970-01-01T00:00:00.000Z'`.execute(db);
+      await db.schema.createIndex("alert_rules_wake").on("alert_rules").column("next_wake_at").execute();
+      // The rules that name a place, found when that place's weather changes.
+      await db.schema.createIndex("alert_rules_place").on("alert_rules").column("place_id").execute();
+      // The places at a rounded coordinate, found by a range of latitude and longitude.
+      await db.schema.createIndex("places_coordinate").on("places").columns(["latitude", "longitude"]).execute();
+      // The weather the rules watch, per rounded coordinate and kind: what it was when last read (a hash) and when to
+      // read it again. `shard_key` (hex) spreads the rows over the engine's shards as user ids do.
+      await db.schema
+        .createTable("watched_feeds")
+        .addColumn("coordinate_key", "text", (col) => col.notNull())
+        .addColumn("feed", "text", (col) => col.notNull())
+        .addColumn("latitude", real, (col) => col.notNull())
+        .addColumn("longitude", real, (col) => col.notNull())
+        .addColumn("shard_key", "text", (col) => col.notNull())
+        .addColumn("content_hash", "text", (col) => col.notNull())
+        .addColumn("next_refresh_at", "text", (col) => col.notNull())
+        .addPrimaryKeyConstraint("watched_feeds_pk", ["coordinate_key", "feed"])
+        .execute();
+      await db.schema.createIndex("watched_feeds_due").on("watched_feeds").column("next_refresh_at").execute();
+      // Messages past the retention window are removed oldest first.
+      await db.schema.createIndex("messages_created").on("messages").column("created_at").execute();
+    },
+  },
 };

@@ -1,6 +1,7 @@
 import type { Transaction } from "kysely";
 import { keepRemoved, takeRemoved } from "./removed-items.server";
 import type { AlertRuleTable, AlertStateTable, BriefingPlaceTable, Database, PlaceTable } from "./tables";
+import { wakeRulesOf } from "../bot/rule-wakes.server";
 
 export { RESTORE_WINDOW_MS } from "./removed-items.server";
 
@@ -54,6 +55,8 @@ export async function restoreRemovedPlace(trx: Trx, userId: string, placeId: str
   await Promise.all(ids.map((id, position) => trx.updateTable("places").set({ position }).where("id", "=", id).execute()));
 
   if (snapshot.alertRules.length) await trx.insertInto("alert_rules").values(snapshot.alertRules).execute();
+  // The place is back, and its rules: the engine reads the user's rules again (decision 026).
+  await wakeRulesOf(trx, userId);
   const briefingIds = new Set(
     (await trx.selectFrom("briefings").select("id").where("user_id", "=", userId).execute()).map((row) => row.id),
   );

@@ -118,6 +118,8 @@ export type AlertRuleTable = {
   created_at: string;
   /** When the engine first read it (null: not yet; see alerts.server.ts, the summary of new rules). */
   watched_since: string | null;
+  /** When the engine must next look at it (decision 026); null: only when something of it changes. */
+  next_wake_at?: string | null;
   /** A starter rule that keeps its starter's name (StarterRule): named in the reader's language. */
   starter_key: string | null;
 };
@@ -204,6 +206,17 @@ export type EngineShardTable = { shard: number; owner: string | null; lease_unti
 
 export type EngineInstanceTable = { id: string; seen_at: string };
 
+/** A coordinate's weather of one kind that rules watch: its hash when last read, and when to read it again (decision 026). */
+export type WatchedFeedTable = {
+  coordinate_key: string;
+  feed: string;
+  latitude: number;
+  longitude: number;
+  shard_key: string;
+  content_hash: string;
+  next_refresh_at: string;
+};
+
 /** Requests counted under a general limit (request-limits.server.ts): every instance adds its own in batches. */
 export type RequestCountTable = { rule: string; key: string; period: number; hits: number };
 
@@ -269,6 +282,7 @@ export type Database = {
   message_order: MessageOrderTable;
   engine_shards: EngineShardTable;
   engine_instances: EngineInstanceTable;
+  watched_feeds: WatchedFeedTable;
   request_counts: RequestCountTable;
   mail_outbox: MailOutboxTable;
   account_tokens: AccountTokenTable;

@@ -13,6 +13,7 @@ import type { Resolvers, SettingsResolvers } from "./resolvers.generated";
 import type { PrecipitationUnit, TemperatureUnit, WindSpeedUnit } from "../../shared/schema-enums.generated";
 import { EMAIL_MAX_LENGTH, logInInput, signUpInput } from "../../shared/inputs/account";
 import { settingsInput } from "../../shared/inputs/settings";
+import { wakeRulesOf } from "../bot/rule-wakes.server";
 
 // Verifying against this when the account does not exist keeps "no such email" as slow as "wrong password".
 const dummyHashes = new Map<PasswordHashCost, Promise<string>>();
@@ -134,6 +135,8 @@ export const accountResolvers: Resolvers = {
         await context.db.transaction().execute(async (trx) => {
           const before = await trx.selectFrom("settings").select("time_zone").where("user_id", "=", userId).executeTakeFirstOrThrow();
           await trx.updateTable("settings").set(changes).where("user_id", "=", userId).execute();
+          // The rules read the time zone and units: read them again (decision 026).
+          await wakeRulesOf(trx, userId);
           if (changes.time_zone && changes.time_zone !== before.time_zone)
             await rescheduleBriefings(trx, userId, changes.time_zone, context.now());
         });

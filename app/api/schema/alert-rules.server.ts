@@ -16,6 +16,7 @@ import { checkInput, type InputIssue } from "../../shared/inputs/issues";
 import { alertRuleInput } from "../../shared/inputs/alert-rule";
 import { latestTrigger } from "../loaders.server";
 import { cacheable, cacheableFields, validUntil } from "../result-cache.server";
+import { WAKE_NOW } from "../bot/rule-wakes.server";
 import type { AlertRuleInput, AlertRuleResolvers, Resolvers } from "./resolvers.generated";
 
 export const MAX_RULES = 50;
@@ -206,7 +207,13 @@ export const alertRulesResolvers: Resolvers = {
         const existing = await ownRule(context, userId, args.id);
         const row = { ...existing, ...fields };
         await context.db.transaction().execute(async (trx) => {
-          await trx.updateTable("alert_rules").set(fields).where("id", "=", existing.id).where("user_id", "=", userId).execute();
+          await trx
+            .updateTable("alert_rules")
+            // Edited: the engine reads it again at once (decision 026).
+            .set({ ...fields, next_wake_at: WAKE_NOW })
+            .where("id", "=", existing.id)
+            .where("user_id", "=", userId)
+            .execute();
           // Its state is worked out again on the next pass: a rule that now watches something else has no
           // episodes yet (they are keyed by what it watches), one only renamed keeps those it announced.
           await trx.deleteFrom("alert_states").where("rule_id", "=", existing.id).execute();
@@ -248,7 +255,12 @@ export const alertRulesResolvers: Resolvers = {
       const until = args.until ?? new Date(context.now().getTime() + 24 * 3_600_000).toISOString();
       if (Date.parse(until) <= context.now().getTime()) throw badInput("Snooze until a time in the future", "until");
       const snoozedUntil = new Date(until).toISOString();
-      await context.db.updateTable("alert_rules").set({ snoozed_until: snoozedUntil }).where("id", "=", rule.id).execute();
+      // The engine looks at it again when the snooze ends (decision 026).
+      await context.db
+        .updateTable("alert_rules")
+        .set({ snoozed_until: snoozedUntil, next_wake_at: snoozedUntil })
+        .where("id", "=", rule.id)
+        .execute();
       return { ...rule, snoozed_until: snoozedUntil };
     },
     async resumeAlertRule(_, { id }, context) {
@@ -258,7 +270,11 @@ export const alertRulesResolvers: Resolvers = {
       // reads when a snooze ended (alert-evaluator.ts, planEpisodes).
       const now = context.now();
       if (!rule.snoozed_until || Date.parse(rule.snoozed_until) <= now.getTime()) return rule;
-      await context.db.updateTable("alert_rules").set({ snoozed_until: now.toISOString() }).where("id", "=", rule.id).execute();
+      await context.db
+        .updateTable("alert_rules")
+        .set({ snoozed_until: now.toISOString(), next_wake_at: WAKE_NOW })
+        .where("id", "=", rule.id)
+        .execute();
       return { ...rule, snoozed_until: now.toISOString() };
     },
     async deleteAlertRule(_, { id }, context) {

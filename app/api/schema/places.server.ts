@@ -12,6 +12,7 @@ import { cacheable, cacheableFields } from "../result-cache.server";
 import { addPlaceInput, LABEL_CONTROL_CHARACTER, renamePlaceInput } from "../../shared/inputs/place";
 import type { GeocodedLocation } from "../weather/open-meteo.server";
 import type { LocationResolvers, PlaceResolvers, Resolvers } from "./resolvers.generated";
+import { wakeRulesOf } from "../bot/rule-wakes.server";
 
 export const MAX_PLACES = 20;
 const QUERY_MAX_LENGTH = 100;
@@ -147,6 +148,8 @@ export const placesResolvers: Resolvers = {
           created_at: context.now().toISOString(),
         };
         await trx.insertInto("places").values(place).execute();
+        // Rules that cover all the user's places have one more to read.
+        await wakeRulesOf(trx, userId);
         return place;
       });
       return row;

@@ -52,9 +52,12 @@ export function createCoordinateCache<T>(options: CoordinateCacheOptions<T>) {
   const memory = new Map<string, Entry<T>>();
   const inFlight = new Map<string, Array<Waiter<T>>>();
   let queued = new Map<string, Coordinate>();
+  /** The oldest value each queued key's askers accept, when one asked for fresher than the ttl. */
+  const maxAges = new Map<string, number>();
   let flushScheduled = false;
 
-  const isFresh = (entry: Entry<T> | undefined): entry is Entry<T> => !!entry && now().getTime() - entry.fetchedAt.getTime() < ttlMs;
+  const isFresh = (entry: Entry<T> | undefined, maxAgeMs = ttlMs): entry is Entry<T> =>
+    !!entry && now().getTime() - entry.fetchedAt.getTime() < Math.min(maxAgeMs, ttlMs);
 
   function settle(key: string, outcome: { result?: CachedResult<T>; error?: unknown }) {
     const waiters = inFlight.get(key) ?? [];
@@ -126,7 +129,9 @@ export function createCoordinateCache<T>(options: CoordinateCacheOptions<T>) {
     const missing: string[] = [];
     for (const key of keys) {
       const entry = stored.get(key);
-      if (isFresh(entry)) {
+      const maxAgeMs = maxAges.get(key);
+      maxAges.delete(key);
+      if (isFresh(entry, maxAgeMs)) {
         memory.set(key, entry);
         settle(key, { result: { key, ...entry, stale: false } });
       } else {
@@ -175,10 +180,11 @@ export function createCoordinateCache<T>(options: CoordinateCacheOptions<T>) {
     ttlMs,
     /** Writes what is still waiting to be kept (the API calls it when it closes). */
     flushStores,
-    get(coordinate: Coordinate): Promise<CachedResult<T>> {
+    /** The value at a coordinate; `maxAgeMs` (at most the ttl) asks for one fetched more recently (a refresh on a schedule). */
+    get(coordinate: Coordinate, maxAgeMs = ttlMs): Promise<CachedResult<T>> {
       const key = coordinateKey(coordinate);
       const cached = memory.get(key);
-      const hit = isFresh(cached);
+      const hit = isFresh(cached, maxAgeMs);
       metrics.cacheLookup(options.name, hit);
       if (hit) return Promise.resolve({ key, ...cached, stale: false });
       return new Promise<CachedResult<T>>((resolve, reject) => {
@@ -189,6 +195,7 @@ export function createCoordinateCache<T>(options: CoordinateCacheOptions<T>) {
         }
         inFlight.set(key, [{ resolve, reject }]);
         queued.set(key, roundCoordinate(coordinate));
+        if (maxAgeMs < ttlMs) maxAges.set(key, maxAgeMs);
         if (!flushScheduled) {
           flushScheduled = true;
           // Everything asked for while resolving this tick's fields travels together.

@@ -37,8 +37,9 @@ export function createForecastService({ client, ...options }: ForecastServiceOpt
   return {
     ttlMs: cache.ttlMs,
     flushStores: cache.flushStores,
-    async get(coordinate: Coordinate): Promise<ForecastResult> {
-      const { data, ...result } = await cache.get(coordinate);
+    /** The forecast at a coordinate; `maxAgeMs` asks for one fetched more recently than the ttl. */
+    async get(coordinate: Coordinate, maxAgeMs?: number): Promise<ForecastResult> {
+      const { data, ...result } = await cache.get(coordinate, maxAgeMs);
       return { ...result, forecast: data };
     },
   };

@@ -1,0 +1,147 @@
+import type { Expression, ExpressionBuilder, Kysely, SqlBool } from "kysely";
+import { ALERT_METRICS } from "../../shared/enum-values";
+import type { Db } from "../db/database.server";
+import type { AlertRuleTable, Database, PlaceTable } from "../db/tables";
+import { coordinateKey } from "../weather/forecast";
+import { inScope, type UserScope } from "./shard-ranges";
+import { readsFeed, type FeedKind } from "./watched-feeds.server";
+
+/** A rule's wake-up time that is always due: it is new or edited, or its weather changed (decision 026). */
+export const WAKE_NOW = "1970-01-01T00:00:00.000Z";
+
+/** Half the width of a rounded coordinate's cell, and a little more: the places that round to it lie inside. */
+const CELL = 0.006;
+
+/** The woken rules of the users in `scope` (ids and owners), at most about `limit`, never a user's rules in part. */
+export async function wokenRules(
+  db: Db,
+  current: string,
+  scope: UserScope,
+  limit: number,
+  /** Whether rules due exactly at `current` count (not once the pass has claimed some: they say `current` then). */
+  inclusive: boolean,
+): Promise<Map<string, string[]>> {
+  const rows = await db
+    .selectFrom("alert_rules")
+    .select(["id", "user_id"])
+    .where("next_wake_at", inclusive ? "<=" : "<", current)
+    .$if(scope !== null, (query) => query.where((eb) => inScope(eb, "user_id", scope!)))
+    .limit(limit + 1)
+    .execute();
+  const byUser = new Map<string, string[]>();
+  for (const row of rows) byUser.set(row.user_id, [...(byUser.get(row.user_id) ?? []), row.id]);
+  // One more than asked for: the last user may have more rules beyond the limit, and comes whole in the next pass.
+  if (rows.length > limit && byUser.size > 1) byUser.delete(rows[rows.length - 1]!.user_id);
+  return byUser;
+}
+
+/**
+ * Takes these rules for this pass: their wake-up time becomes `current` (still due, so a pass that dies leaves them to the
+ * next), which scheduleWakes then replaces only where nobody woke the rule meanwhile (an edit during the pass is not lost).
+ */
+export async function claimRules(db: Db, ids: readonly string[], current: string): Promise<AlertRuleTable[]> {
+  const claimed: AlertRuleTable[] = [];
+  for (let start = 0; start < ids.length; start += 500) {
+    const rows = await db
+      .updateTable("alert_rules")
+      .set({ next_wake_at: current })
+      .where("id", "in", ids.slice(start, start + 500))
+      .where("next_wake_at", "<=", current)
+      .returningAll()
+      .execute();
+    claimed.push(...rows);
+  }
+  return claimed;
+}
+
+/** Sets each claimed rule's next wake-up time (ISO, or null: only a change wakes it), where the claim still stands. */
+export async function scheduleWakes(db: Db, wakes: ReadonlyMap<string, string | null>, claimedAt: string): Promise<void> {
+  const byTime = new Map<string | null, string[]>();
+  for (const [id, at] of wakes) byTime.set(at, [...(byTime.get(at) ?? []), id]);
+  for (const [at, ids] of byTime) {
+    for (let start = 0; start < ids.length; start += 500) {
+      await db
+        .updateTable("alert_rules")
+        .set({ next_wake_at: at })
+        .where("id", "in", ids.slice(start, start + 500))
+        .where("next_wake_at", "=", claimedAt)
+        .execute();
+    }
+  }
+}
+
+/** The rules that read the weather at these places: those naming one, and those of its owner that cover all theirs. */
+export function readingAt(
+  eb: ExpressionBuilder<Database, "alert_rules">,
+  places: ReadonlyArray<Pick<PlaceTable, "id" | "user_id">>,
+): Expression<SqlBool> {
+  return eb.or([
+    eb(
+      "place_id",
+      "in",
+      places.map((place) => place.id),
+    ),
+    eb.and([
+      eb("place_id", "is", null),
+      eb(
+        "user_id",
+        "in",
+        places.map((place) => place.user_id),
+      ),
+    ]),
+  ]);
+}
+
+/** Wakes every enabled rule of this user (a place or a setting of theirs changed). */
+export async function wakeRulesOf(db: Kysely<Database>, userId: string): Promise<void> {
+  await db.updateTable("alert_rules").set({ next_wake_at: WAKE_NOW }).where("user_id", "=", userId).where("enabled", "=", 1).execute();
+}
+
+/**
+ * Wakes the enabled rules that read this kind of weather at these rounded coordinates (changed): those naming a place
+ * there, and those of the place's owner that cover all their places. Returns the coordinates where no place is left.
+ */
+export async function wakeRulesAt(db: Db, changed: ReadonlyArray<{ key: string; kind: FeedKind }>): Promise<string[]> {
+  const unwatched: string[] = [];
+  for (const kind of ["forecast", "nowcast", "air"] as const) {
+    const keys = [...new Set(changed.filter((change) => change.kind === kind).map((change) => change.key))];
+    for (let start = 0; start < keys.length; start += 100) unwatched.push(...(await wakeCells(db, keys.slice(start, start + 100), kind)));
+  }
+  return [...new Set(unwatched)];
+}
+
+async function wakeCells(db: Db, chunk: string[], kind: FeedKind): Promise<string[]> {
+  const wanted = new Set(chunk);
+  const cells = chunk.map((key) => key.split(",").map(Number) as [number, number]);
+  const candidates = await db
+    .selectFrom("places")
+    .select(["id", "user_id", "latitude", "longitude"])
+    .where((eb) =>
+      eb.or(
+        cells.map(([latitude, longitude]) =>
+          eb.and([
+            eb("latitude", ">=", latitude - CELL),
+            eb("latitude", "<=", latitude + CELL),
+            eb("longitude", ">=", longitude - CELL),
+            eb("longitude", "<=", longitude + CELL),
+          ]),
+        ),
+      ),
+    )
+    .execute();
+  const places = candidates.filter((place) => wanted.has(coordinateKey(place)));
+  const found = new Set(places.map((place) => coordinateKey(place)));
+  const metrics = ALERT_METRICS.filter((metric) => readsFeed(metric, kind));
+  for (let first = 0; first < places.length; first += 500) {
+    const some = places.slice(first, first + 500);
+    await db
+      .updateTable("alert_rules")
+      .set({ next_wake_at: WAKE_NOW })
+      .where("enabled", "=", 1)
+      .where("metric", "in", metrics)
+      .where((eb) => eb.or([eb("next_wake_at", "is", null), eb("next_wake_at", ">", WAKE_NOW)]))
+      .where((eb) => readingAt(eb, some))
+      .execute();
+  }
+  return chunk.filter((key) => !found.has(key));
+}

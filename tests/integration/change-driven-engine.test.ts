@@ -1,0 +1,102 @@
+import { describe, expect, it } from "vitest";
+import type { Scenario } from "../fakes/open-meteo";
+import { testApis } from "../support/api-server";
+import {
+  TestAlertAddOfficeDocument as ADD_OFFICE,
+  TestAlertInboxDocument as INBOX,
+  TestAlertResumeDocument as RESUME,
+  TestAlertSaveRuleAgainDocument as SAVE_AGAIN,
+  TestAlertSaveRuleDocument as SAVE,
+  TestAlertSearchLondonDocument as SEARCH_LONDON,
+  TestAlertSettingsDocument as UPDATE_SETTINGS,
+  TestAlertSnoozeDocument as SNOOZE,
+  type AlertRuleInput,
+} from "../support/documents.generated";
+
+// Decision 026: a rule is evaluated when its input changed, and only then. Each pass's evaluations are counted.
+const api = testApis();
+
+const DAY1 = Date.parse("2026-06-01T00:00:00Z") / 1000;
+const H = 3600;
+
+const calm: Scenario = () => ({ wind_gusts_10m: 20, weather_code: 3 });
+/** Gusts of 75 km/h on day 1 from 20:00 to 22:00 UTC. */
+const lateGale: Scenario = (_lat, _lon, time) => ({
+  wind_gusts_10m: time >= DAY1 + 20 * H && time < DAY1 + 22 * H ? 75 : 20,
+  weather_code: 3,
+});
+
+const RULE: AlertRuleInput = {
+  name: "Gale",
+  metric: "WIND_GUSTS",
+  comparator: "AT_LEAST",
+  threshold: 60,
+  lookaheadHours: 6,
+  cooldownHours: 3,
+  notifyAllClear: true,
+  urgent: false,
+};
+
+async function setUp() {
+  let now = (DAY1 + H / 2) * 1000;
+  const t = await api({ now: () => new Date(now) });
+  t.fake.setScenario(calm);
+  const token = await t.signUp();
+  await t.gql(UPDATE_SETTINGS, { input: { timeZone: "UTC", windSpeedUnit: "KMH", hour12: false, language: "EN_US" } }, { token });
+  const found = await t.gql(SEARCH_LONDON, {}, { token });
+  await t.gql(ADD_OFFICE, { id: found.data!.searchLocations[0]!.id }, { token });
+  const saved = await t.gql(SAVE, { input: RULE }, { token });
+  const ruleId = saved.data!.saveAlertRule.id;
+  /** One pass at `at` (epoch seconds): 1 if it evaluated the rule, else 0. */
+  async function passAt(at: number) {
+    now = at * 1000;
+    const { evaluated } = await t.api.services.alerts.evaluateAll();
+    return evaluated.filter((id) => id === ruleId).length;
+  }
+  return { t, token, ruleId, passAt };
+}
+
+describe("the change-driven engine", () => {
+  it("evaluates a rule when it is new, when its forecast changes and at each of its time boundaries, and not otherwise", async () => {
+    const { t, token, passAt } = await setUp();
+    expect(await passAt(DAY1 + H / 2)).toBe(1); // new
+    expect(await passAt(DAY1 + H / 2)).toBe(0);
+    expect(await passAt(DAY1 + H / 2 + 600)).toBe(0);
+    // The forecast is read again (older than 15 minutes), the same: nothing to do.
+    expect(await passAt(DAY1 + 1.5 * H)).toBe(0);
+    t.fake.setScenario(lateGale);
+    expect(await passAt(DAY1 + 2.5 * H)).toBe(1); // changed, the gale beyond the 6-hour look-ahead
+    const evaluatedAt: number[] = [];
+    for (let hour = 3; hour <= 22; hour++) if (await passAt(DAY1 + (hour + 0.5) * H)) evaluatedAt.push(hour);
+    // The gale's hours enter the look-ahead at 15:00 and 16:00 (told at 15:30), the cooldown ends at 18:30, they
+    // leave it at 21:00 and 22:00 (the window is over: all clear).
+    expect(evaluatedAt).toEqual([15, 16, 18, 21, 22]);
+    const messages = (await t.gql(INBOX, {}, { token })).data!.messages.edges.reverse();
+    expect(messages.map((message) => message.kind)).toEqual(["ALERT", "ALL_CLEAR"]);
+  });
+
+  it("evaluates a rule again when it is edited, when its snooze ends, is resumed, or its owner's settings change", async () => {
+    const { t, token, ruleId, passAt } = await setUp();
+    const start = DAY1 + H / 2;
+    expect(await passAt(start)).toBe(1);
+    await t.gql(SAVE_AGAIN, { id: ruleId, input: { ...RULE, threshold: 65 } }, { token });
+    expect(await passAt(start + 60)).toBe(1);
+    expect(await passAt(start + 120)).toBe(0);
+
+    const until = new Date((start + 2 * H) * 1000).toISOString();
+    expect((await t.gql(SNOOZE, { id: ruleId, until }, { token })).errors).toBeUndefined();
+    expect(await passAt(start + 180)).toBe(0);
+    expect(await passAt(start + H)).toBe(0);
+    expect(await passAt(start + 2 * H)).toBe(1); // the snooze is over
+    expect(await passAt(start + 2 * H + 60)).toBe(0);
+
+    await t.gql(SNOOZE, { id: ruleId, until: new Date((start + 10 * H) * 1000).toISOString() }, { token });
+    expect(await passAt(start + 2 * H + 120)).toBe(0);
+    await t.gql(RESUME, { id: ruleId }, { token });
+    expect(await passAt(start + 2 * H + 180)).toBe(1);
+
+    await t.gql(UPDATE_SETTINGS, { input: { timeZone: "Europe/London" } }, { token });
+    expect(await passAt(start + 2 * H + 240)).toBe(1);
+    expect(await passAt(start + 2 * H + 300)).toBe(0);
+  });
+});
