@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Scenario } from "../fakes/open-meteo";
+import { wokenRules } from "~/api/bot/rule-wakes.server";
 import { testApis } from "../support/api-server";
 import {
   TestAlertAddOfficeDocument as ADD_OFFICE,
@@ -98,5 +99,27 @@ describe("the change-driven engine", () => {
     await t.gql(UPDATE_SETTINGS, { input: { timeZone: "Europe/London" } }, { token });
     expect(await passAt(start + 2 * H + 240)).toBe(1);
     expect(await passAt(start + 2 * H + 300)).toBe(0);
+  });
+});
+
+describe("woken rules in batches", () => {
+  it("takes a user's rules whole: the batch's limit drops the last user rather than cutting it", async () => {
+    const t = await api({ now: () => new Date(DAY1 * 1000) });
+    const tokens = [await t.signUp(), await t.signUp()];
+    const found = await t.gql(SEARCH_LONDON, {}, { token: tokens[0] });
+    for (const token of tokens) await t.gql(ADD_OFFICE, { id: found.data!.searchLocations[0]!.id }, { token });
+    // Written in turns (A, B, A, B, A), so the table's own order mixes the owners.
+    for (const token of [tokens[0], tokens[1], tokens[0], tokens[1], tokens[0]]) await t.gql(SAVE, { input: RULE }, { token });
+    const { db } = t.api.services;
+    const owners = new Map((await db.selectFrom("alert_rules").select(["id", "user_id"]).execute()).map((row) => [row.id, row.user_id]));
+    const rulesOf = (userId: string) =>
+      [...owners]
+        .filter(([, owner]) => owner === userId)
+        .map(([id]) => id)
+        .sort();
+
+    const woken = await wokenRules(db, new Date(DAY1 * 1000).toISOString(), null, 3, true);
+    expect(woken.size).toBe(1);
+    for (const [userId, ids] of woken) expect([...ids].sort()).toEqual(rulesOf(userId));
   });
 });

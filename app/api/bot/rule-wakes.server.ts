@@ -26,6 +26,8 @@ export async function wokenRules(
     .select(["id", "user_id"])
     .where("next_wake_at", inclusive ? "<=" : "<", current)
     .$if(scope !== null, (query) => query.where((eb) => inScope(eb, "user_id", scope!)))
+    // By owner, so a user's rules are together and only the last user can be cut by the limit.
+    .orderBy("user_id")
     .limit(limit + 1)
     .execute();
   const byUser = new Map<string, string[]>();
