@@ -8,7 +8,7 @@ function stubBrowserWithSilentPushService() {
   const late = { resolve: (_subscription: unknown) => {} };
   const subscribe = vi.fn(() => new Promise((resolve) => (late.resolve = resolve)));
   const registration = { active: {}, pushManager: { subscribe, getSubscription: async () => null } };
-  vi.stubGlobal("navigator", { serviceWorker: { getRegistration: async () => registration } });
+  vi.stubGlobal("navigator", { serviceWorker: { getRegistration: async () => registration, ready: Promise.resolve(registration) } });
   vi.stubGlobal("window", { PushManager: class {}, Notification: class {} });
   vi.stubGlobal("Notification", { permission: "granted" });
   return { subscribe, late };
