@@ -5,6 +5,7 @@ import { Link } from "react-router";
 import { useQuery } from "urql";
 import { useDisplaySettings, type DisplaySettings } from "~/lib/display-settings";
 import type { DayDetailTarget } from "~/lib/day-detail-link";
+import { placeHref } from "~/lib/open-place";
 import { PLACE_DAY_QUERY } from "~/lib/graphql/later-documents";
 import type { PlaceDayQuery } from "~/lib/graphql/documents.generated";
 import { formatDegrees, formatHour, formatPercent, formatPrecipitation, formatTemperature, formatWindSpeed } from "~/shared/units";
@@ -90,7 +91,7 @@ export function DayDetail({ target }: { target: DayDetailTarget }) {
         <h2 id="day-detail-heading" ref={heading} tabIndex={-1} className="text-xl font-semibold outline-none">
           {place ? t("dayDetail.title", { date, place: place.label }) : date}
         </h2>
-        <Link to="/" className="button-secondary shrink-0" preventScrollReset>
+        <Link to={placeHref(target.placeId)} className="button-secondary shrink-0" preventScrollReset>
           {t("dayDetail.close")}
         </Link>
       </div>
