@@ -3,7 +3,8 @@ import { RAIN_MM_PER_QUARTER, type QuarterHourStep } from "./nowcast";
 
 /** How hard it falls, by a quarter hour's millimetres: the usual 2.5 and 7.6 mm an hour, in quarters. */
 export type Intensity = "light" | "moderate" | "heavy";
-export const intensityOf = (mmPerQuarter: number): Intensity => (mmPerQuarter < 0.625 ? "light" : mmPerQuarter < 1.9 ? "moderate" : "heavy");
+export const intensityOf = (mmPerQuarter: number): Intensity =>
+  mmPerQuarter < 0.625 ? "light" : mmPerQuarter < 1.9 ? "moderate" : "heavy";
 
 /** What falls: snow in a snowy condition or at freezing, else rain. */
 export type Fall = "rain" | "snow";
@@ -66,12 +67,18 @@ export function weatherHeadline(
     if (start === -1) return wetCondition ? { kind: "dryNow" } : { kind: "condition" };
     return { kind: "startsAt", at: ahead[start]!.time, fall, conditionWet: wetCondition };
   }
-  const word = (mm: number): FallWord => (STORMY.has(current.condition) ? { kind: "condition" } : { kind: "fall", fall, intensity: intensityOf(mm) });
+  const word = (mm: number): FallWord =>
+    STORMY.has(current.condition) ? { kind: "condition" } : { kind: "fall", fall, intensity: intensityOf(mm) };
   const stop = wet.indexOf(false);
   if (stop !== -1) return { kind: "until", at: ahead[stop]!.time, word: word(ahead[0]!.precipitation) };
   const first = intensityOf(ahead[0]!.precipitation);
   const change = ahead.findIndex((step) => intensityOf(step.precipitation) !== first);
   if (change === -1 || STORMY.has(current.condition)) return { kind: "throughout", word: word(ahead[0]!.precipitation) };
   const later = intensityOf(ahead[change]!.precipitation);
-  return { kind: "changesAt", at: ahead[change]!.time, word: word(ahead[0]!.precipitation), change: RANK[later] > RANK[first] ? "heavier" : "lighter" };
+  return {
+    kind: "changesAt",
+    at: ahead[change]!.time,
+    word: word(ahead[0]!.precipitation),
+    change: RANK[later] > RANK[first] ? "heavier" : "lighter",
+  };
 }

@@ -16,7 +16,11 @@ describe("weatherHeadline", () => {
       fall: "rain",
       conditionWet: true,
     });
-    expect(weatherHeadline(cloudy, steps(0, 0, 0.4, 0, 0, 0, 0, 0), NOW)).toMatchObject({ kind: "startsAt", at: at(2), conditionWet: false });
+    expect(weatherHeadline(cloudy, steps(0, 0, 0.4, 0, 0, 0, 0, 0), NOW)).toMatchObject({
+      kind: "startsAt",
+      at: at(2),
+      conditionWet: false,
+    });
   });
 
   it("says it is dry for now when a wet hour's nowcast sees nothing", () => {
@@ -39,7 +43,11 @@ describe("weatherHeadline", () => {
       word: { kind: "fall", fall: "rain", intensity: "light" },
       change: "heavier",
     });
-    expect(weatherHeadline(rain, steps(1, 1, 1, 0.3, 0.3, 0.3, 0.3, 0.3), NOW)).toMatchObject({ kind: "changesAt", change: "lighter", at: at(3) });
+    expect(weatherHeadline(rain, steps(1, 1, 1, 0.3, 0.3, 0.3, 0.3, 0.3), NOW)).toMatchObject({
+      kind: "changesAt",
+      change: "lighter",
+      at: at(3),
+    });
     expect(weatherHeadline(rain, steps(1, 1, 1, 1, 1, 1, 1, 1), NOW)).toEqual({
       kind: "throughout",
       word: { kind: "fall", fall: "rain", intensity: "moderate" },

@@ -1,4 +1,4 @@
-import { useRef, type KeyboardEvent } from "react";
+import { useEffect, useRef, type KeyboardEvent } from "react";
 import { Link, useNavigate } from "react-router";
 import { ForecastCard, type CardTranslation } from "~/components/weather/forecast-card";
 import type { PlaceWarningsReport } from "~/components/weather/official-warning-types";
@@ -53,14 +53,26 @@ export function OpenPlace({
   const previous = places[index - 1];
   const next = places[index + 1];
 
-  function step(offset: 1 | -1) {
-    const id = neighbourId(ids, place.id, offset);
+  // A pager link that has no neighbour left goes away with the step: keep the keyboard in the pager.
+  const keepFocus = useRef(false);
+  useEffect(() => {
+    if (!keepFocus.current) return;
+    keepFocus.current = false;
+    if (document.activeElement === document.body) pager.current?.querySelector<HTMLElement>("a")?.focus();
+  }, [place.id]);
+
+  // Keys pressed faster than a step renders step on from the place asked for last, not the one still shown.
+  const asked = useRef(place.id);
+  useEffect(() => {
+    asked.current = place.id;
+  }, [place.id]);
+
+  function step(offset: 1 | -1, fromKeyboard = false) {
+    const id = neighbourId(ids, asked.current, offset);
     if (!id) return;
+    asked.current = id;
+    keepFocus.current = fromKeyboard;
     void navigate(placeHref(id), { replace: true, preventScrollReset: true });
-    // A pager link that has no neighbour left goes away: keep the keyboard in the pager.
-    requestAnimationFrame(() => {
-      if (document.activeElement === document.body) pager.current?.querySelector<HTMLElement>("a")?.focus();
-    });
   }
   const swipe = useSwipe(step);
 
@@ -73,14 +85,20 @@ export function OpenPlace({
         const offset = arrowStep(event);
         if (!offset) return;
         event.preventDefault();
-        step(offset);
+        step(offset, true);
       }}
       {...swipe}
     >
       {places.length > 1 ? (
         <nav ref={pager} aria-label={t("places.pager")} className="flex items-center justify-between gap-2 text-sm">
           {previous ? (
-            <Link to={placeHref(previous.id)} replace preventScrollReset className="pager-link" aria-label={t("places.previous", { place: previous.label })}>
+            <Link
+              to={placeHref(previous.id)}
+              replace
+              preventScrollReset
+              className="pager-link"
+              aria-label={t("places.previous", { place: previous.label })}
+            >
               <span aria-hidden="true">‹</span> <span className="truncate">{previous.label}</span>
             </Link>
           ) : (
@@ -91,7 +109,13 @@ export function OpenPlace({
             {t("places.position", { index: index + 1, count: places.length })}
           </p>
           {next ? (
-            <Link to={placeHref(next.id)} replace preventScrollReset className="pager-link justify-end" aria-label={t("places.next", { place: next.label })}>
+            <Link
+              to={placeHref(next.id)}
+              replace
+              preventScrollReset
+              className="pager-link justify-end"
+              aria-label={t("places.next", { place: next.label })}
+            >
               <span className="truncate">{next.label}</span> <span aria-hidden="true">›</span>
             </Link>
           ) : (

@@ -18,8 +18,7 @@ function useShowOrAddPosition(places: PlaceSummary[]) {
   const client = useClient();
   const navigate = useNavigate();
   const open = (placeId: string) => navigate(placeHref(placeId), { preventScrollReset: true });
-  return async (at: Coordinates) =>
-    (await import("~/components/places/place-at-position")).showOrAddPlaceAt(at, places, client, t, open);
+  return async (at: Coordinates) => (await import("~/components/places/place-at-position")).showOrAddPlaceAt(at, places, client, t, open);
 }
 
 /**

@@ -15,9 +15,7 @@ const ManagePlaces = lazy(() => import("~/components/settings/manage-places").th
 
 /** How many of a place's official warnings are its own (not only somewhere in its country) and in force. */
 function ownWarnings(report: PlaceWarningsReport | undefined, now: number): number {
-  return (
-    report?.items.filter((item) => item.match !== "COUNTRY" && (item.expires === null || Date.parse(item.expires) > now)).length ?? 0
-  );
+  return report?.items.filter((item) => item.match !== "COUNTRY" && (item.expires === null || Date.parse(item.expires) > now)).length ?? 0;
 }
 
 /** A row: the label (and the place's own name under a label of the user's), now, today's range, a badge. */
@@ -42,7 +40,13 @@ function PlaceRow({
   const today = place.weather.daily[0];
   return (
     <li>
-      <Link to={placeHref(place.id)} preventScrollReset aria-current={open ? "true" : undefined} className="place-row" data-place-row={place.id}>
+      <Link
+        to={placeHref(place.id)}
+        preventScrollReset
+        aria-current={open ? "true" : undefined}
+        className="place-row"
+        data-place-row={place.id}
+      >
         <span className="min-w-0 flex-1">
           <span className="block truncate font-medium">{place.label}</span>
           {place.label !== place.name ? <span className="block truncate text-xs text-muted">{place.name}</span> : null}
@@ -63,7 +67,10 @@ function PlaceRow({
                 {formatDegrees(today.temperatureMax, settings)} / {formatDegrees(today.temperatureMin, settings)}
               </span>
               <span className="sr-only">
-                {t("weather.minMax", { min: formatDegrees(today.temperatureMin, settings), max: formatDegrees(today.temperatureMax, settings) })}
+                {t("weather.minMax", {
+                  min: formatDegrees(today.temperatureMin, settings),
+                  max: formatDegrees(today.temperatureMax, settings),
+                })}
               </span>
             </span>
           ) : null}
@@ -105,7 +112,13 @@ export function PlaceSwitcher({
         <h2 id="switcher-heading" className="text-lg font-semibold">
           {t("places.all")}
         </h2>
-        <button type="button" className="button-secondary" aria-expanded={editing} aria-controls={listId} onClick={() => setEditing(!editing)}>
+        <button
+          type="button"
+          className="button-secondary"
+          aria-expanded={editing}
+          aria-controls={listId}
+          onClick={() => setEditing(!editing)}
+        >
           {editing ? t("places.doneEditing") : t("places.edit")}
         </button>
       </div>

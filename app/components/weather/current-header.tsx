@@ -65,7 +65,17 @@ function headlineText(headline: Headline, condition: Condition, clock: (iso: str
  * What the weather is, large: the temperature, one sentence that agrees with both the hour's condition and the
  * nowcast (app/shared/weather-headline.ts), what it feels like and today's range, on the condition's colour.
  */
-export function CurrentHeader({ weather, settings, now, t }: { weather: WeatherReport; settings: DisplaySettings; now: number; t: TFunction }) {
+export function CurrentHeader({
+  weather,
+  settings,
+  now,
+  t,
+}: {
+  weather: WeatherReport;
+  settings: DisplaySettings;
+  now: number;
+  t: TFunction;
+}) {
   const { current } = weather;
   const headline = weatherHeadline(current, weather.nowcast, now);
   const clock = (iso: string) => formatClock(new Date(iso), settings.locale, weather.timeZone, settings.hour12);
@@ -85,7 +95,10 @@ export function CurrentHeader({ weather, settings, now, t }: { weather: WeatherR
           {today ? (
             <>
               {" · "}
-              {t("weather.minMax", { min: formatDegrees(today.temperatureMin, settings), max: formatDegrees(today.temperatureMax, settings) })}
+              {t("weather.minMax", {
+                min: formatDegrees(today.temperatureMin, settings),
+                max: formatDegrees(today.temperatureMax, settings),
+              })}
             </>
           ) : null}
         </p>

@@ -138,7 +138,21 @@ function upcomingHours(hourly: HourlyForecast[], now: number): HourlyForecast[] 
 }
 
 /** A day's row: for a saved place, the whole row opens that day hour by hour (a row to tap, not a word to find). */
-function DayRow({ placeId, date, place, label, t, children }: { placeId?: string; date: string; place: string; label: string; t: TFunction; children: ReactNode }) {
+function DayRow({
+  placeId,
+  date,
+  place,
+  label,
+  t,
+  children,
+}: {
+  placeId?: string;
+  date: string;
+  place: string;
+  label: string;
+  t: TFunction;
+  children: ReactNode;
+}) {
   if (!placeId) return <li className="forecast-day">{children}</li>;
   return (
     <li>

@@ -26,7 +26,12 @@ function TemperatureChart({ hours, settings, label }: { hours: HourlyForecast[];
   const y = (temperature: number) => 16 + (1 - (temperature - low) / span) * (CHART_HEIGHT - 32);
   const line = hours.map((hour, i) => `${middleOf(i)},${y(hour.temperature).toFixed(1)}`).join(" ");
   return (
-    <svg viewBox={`0 0 ${hours.length * COLUMN} ${CHART_HEIGHT}`} className="block h-16 w-full text-primary-strong" role="img" aria-label={label}>
+    <svg
+      viewBox={`0 0 ${hours.length * COLUMN} ${CHART_HEIGHT}`}
+      className="block h-16 w-full text-primary-strong"
+      role="img"
+      aria-label={label}
+    >
       <polyline points={line} fill="none" stroke="currentColor" strokeWidth="2" />
       <g className="fill-current text-default" fontSize="11" textAnchor="middle" data-testid="temperature-turns">
         {turningPoints(temperatures).map((i) => {
@@ -53,7 +58,9 @@ function RainChart({ hours, settings, label }: { hours: HourlyForecast[]; settin
     <svg viewBox={`0 0 ${hours.length * COLUMN} ${CHART_HEIGHT}`} className="block h-16 w-full" role="img" aria-label={label}>
       {hours.map((hour, i) => {
         const height = (hour.precipitationProbability / 100) * (CHART_HEIGHT - 18);
-        return <rect key={hour.time} x={i * COLUMN + 10} y={bottom - height} width={COLUMN - 20} height={height} className="fill-sky-500/60" />;
+        return (
+          <rect key={hour.time} x={i * COLUMN + 10} y={bottom - height} width={COLUMN - 20} height={height} className="fill-sky-500/60" />
+        );
       })}
       <g className="fill-current text-default" fontSize="11" textAnchor="middle">
         {hours.map((hour, i) =>
@@ -78,8 +85,21 @@ function WindChart({ hours, settings, t }: { hours: HourlyForecast[]; settings: 
         <div key={hour.time} className="flex h-16 flex-col items-center justify-center gap-0.5" data-testid="wind-hour">
           {hour.windDirection != null ? (
             // The provider gives where the wind comes from; the arrow points where it goes.
-            <svg width="16" height="16" viewBox="-8 -8 16 16" aria-hidden="true" className="text-default" data-direction={hour.windDirection}>
-              <path d="M0 7V-6M-4-2 0-7 4-2" fill="none" stroke="currentColor" strokeWidth="1.8" transform={`rotate(${(hour.windDirection + 180) % 360})`} />
+            <svg
+              width="16"
+              height="16"
+              viewBox="-8 -8 16 16"
+              aria-hidden="true"
+              className="text-default"
+              data-direction={hour.windDirection}
+            >
+              <path
+                d="M0 7V-6M-4-2 0-7 4-2"
+                fill="none"
+                stroke="currentColor"
+                strokeWidth="1.8"
+                transform={`rotate(${(hour.windDirection + 180) % 360})`}
+              />
             </svg>
           ) : null}
           <span className="font-medium">{speed(hour.windSpeed)}</span>
