@@ -55,7 +55,12 @@ test.describe("on a desktop", () => {
     await expect(page.getByTestId("place-position")).toHaveText("Gamma, 3 of 5");
   });
 
-  test("the arrow keys step between places and stop at the ends; the pager's links do the same", async ({ page, request, context, baseURL }) => {
+  test("the arrow keys step between places and stop at the ends; the pager's links do the same", async ({
+    page,
+    request,
+    context,
+    baseURL,
+  }) => {
     const ids = await signedInWithPlaces(request, context, baseURL!, LABELS.slice(0, 3));
     await gotoHydrated(page, "/");
     const next = page.getByRole("link", { name: "Next place: Beta" });
@@ -149,7 +154,11 @@ test.describe("on a phone", () => {
   });
 });
 
-test("without JavaScript, ten places are ten rows and one whole place, the one the address names", async ({ browser, request, baseURL }) => {
+test("without JavaScript, ten places are ten rows and one whole place, the one the address names", async ({
+  browser,
+  request,
+  baseURL,
+}) => {
   const labels = ["Alpha", "Beta", "Gamma", "Delta", "Epsilon", "Zeta", "Eta", "Theta", "Iota", "Kappa"];
   const context = await browser.newContext({ baseURL, javaScriptEnabled: false });
   const ids = await signedInWithPlaces(request, context, baseURL!, labels);

@@ -48,7 +48,9 @@ function PlaceRow({
         data-place-row={place.id}
       >
         <span className="min-w-0 flex-1">
-          <span className="block truncate font-medium">{place.label}</span>
+          <span className="block truncate font-medium" data-testid="place-label">
+            {place.label}
+          </span>
           {place.label !== place.name ? <span className="block truncate text-xs text-muted">{place.name}</span> : null}
           {warnings > 0 || alerting ? (
             <span className="mt-1 flex flex-wrap gap-1">

@@ -103,6 +103,16 @@ export function DayDetail({ target }: { target: DayDetailTarget }) {
       {place && hours.length > 0 ? (
         <>
           <DayChart hours={hours} timeZone={place.weather.timeZone} settings={settings} t={t} />
+          <p className="-mt-2 flex flex-wrap gap-x-4 gap-y-1 text-xs text-muted" data-testid="day-legend">
+            <span className="inline-flex items-center gap-2">
+              <span className="inline-block h-0.5 w-4 bg-primary-strong" aria-hidden="true" />
+              {t("dayDetail.legendTemperature")}
+            </span>
+            <span className="inline-flex items-center gap-2">
+              <span className="inline-block size-3 bg-sky-500/40" aria-hidden="true" />
+              {t("dayDetail.legendRain")}
+            </span>
+          </p>
           <div className="overflow-x-auto" tabIndex={0} role="group" aria-label={t("dayDetail.tableLabel")}>
             <table className="w-full whitespace-nowrap text-left text-sm tabular-nums">
               <caption className="sr-only">{t("dayDetail.tableLabel")}</caption>
