@@ -120,7 +120,7 @@ function cell(element: El): CellFixture {
 }
 
 const attributesOf = (element: El): Record<string, string> =>
-  Object.fromEntries([...element.attributes].map((attribute) => [attribute.name, attribute.value]));
+  Object.fromEntries([...element.attributes].map((attribute) => [attribute.name, attribute.value ?? ""]));
 
 function chart(svg: El): ChartFixture {
   const shapes = ([...svg.querySelectorAll("*")] as El[])

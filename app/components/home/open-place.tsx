@@ -25,6 +25,31 @@ function arrowStep(event: KeyboardEvent<HTMLElement>): 1 | -1 | 0 {
   return event.key === "ArrowRight" ? 1 : -1;
 }
 
+/** A neighbour's link in the pager, or an empty slot at an end (the position stays centred). */
+function PagerLink({ to, side, label }: { to: PlaceSummary | undefined; side: "previous" | "next"; label: string }) {
+  if (!to) return <span />;
+  const name = <span className="truncate">{to.label}</span>;
+  return (
+    <Link
+      to={placeHref(to.id)}
+      replace
+      preventScrollReset
+      className={`pager-link ${side === "next" ? "justify-end" : ""}`}
+      aria-label={label}
+    >
+      {side === "previous" ? (
+        <>
+          <span aria-hidden="true">‹</span> {name}
+        </>
+      ) : (
+        <>
+          {name} <span aria-hidden="true">›</span>
+        </>
+      )}
+    </Link>
+  );
+}
+
 /**
  * The one place shown whole, with the way to its neighbours: "previous" and "next" links (they work without
  * JavaScript), the arrow keys anywhere in it, and a swipe on a touch screen. Stepping replaces the address
@@ -91,36 +116,12 @@ export function OpenPlace({
     >
       {places.length > 1 ? (
         <nav ref={pager} aria-label={t("places.pager")} className="flex items-center justify-between gap-2 text-sm">
-          {previous ? (
-            <Link
-              to={placeHref(previous.id)}
-              replace
-              preventScrollReset
-              className="pager-link"
-              aria-label={t("places.previous", { place: previous.label })}
-            >
-              <span aria-hidden="true">‹</span> <span className="truncate">{previous.label}</span>
-            </Link>
-          ) : (
-            <span />
-          )}
+          <PagerLink to={previous} side="previous" label={previous ? t("places.previous", { place: previous.label }) : ""} />
           <p role="status" className="shrink-0 text-muted" data-testid="place-position">
             <span className="sr-only">{place.label}, </span>
             {t("places.position", { index: index + 1, count: places.length })}
           </p>
-          {next ? (
-            <Link
-              to={placeHref(next.id)}
-              replace
-              preventScrollReset
-              className="pager-link justify-end"
-              aria-label={t("places.next", { place: next.label })}
-            >
-              <span className="truncate">{next.label}</span> <span aria-hidden="true">›</span>
-            </Link>
-          ) : (
-            <span />
-          )}
+          <PagerLink to={next} side="next" label={next ? t("places.next", { place: next.label }) : ""} />
         </nav>
       ) : null}
       <ForecastCard
