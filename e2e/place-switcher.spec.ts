@@ -98,7 +98,7 @@ test.describe("on a desktop", () => {
     await switcher.getByRole("button", { name: "Move Beta down" }).click();
     await switcher.getByRole("button", { name: "Remove Beta" }).click();
     await page.getByRole("button", { name: "Undo" }).click();
-    await expect(page.getByText("Beta is back")).toBeVisible();
+    await expect(page.getByText("Beta is back.", { exact: true })).toBeVisible();
     await switcher.getByRole("button", { name: "Done" }).click();
     await expect(rows(page)).toHaveCount(3);
     await expect(rows(page).nth(0)).toContainText("Office");

@@ -68,7 +68,7 @@ test("hourly tabs show temperature with its turns written, rain and wind with ar
   expect(turns.length).toBeGreaterThanOrEqual(2);
   for (const turn of turns) expect(degrees).toContain(turn);
 
-  await hours.getByText("Rain", { exact: true }).click();
+  await hours.locator("label", { hasText: "Rain" }).click();
   await expect(rain).toBeVisible();
   await expect(temperature).toBeHidden();
   await expect(hours.getByText("Chance of rain (%)")).toBeVisible();
@@ -92,7 +92,7 @@ test("without JavaScript the hourly tabs still switch, and a day is a row to tap
   const page = await context.newPage();
   await page.goto("/");
   const hours = page.getByRole("region", { name: "Next 24 hours in Home" });
-  await hours.getByText("Wind", { exact: true }).click();
+  await hours.locator("label", { hasText: "Wind" }).click();
   await expect(hours.getByTestId("wind-hour").first()).toBeVisible();
   const days = page.getByRole("region", { name: "7 days in Home" });
   const rows = days.getByRole("link");

@@ -137,7 +137,10 @@ function upcomingHours(hourly: HourlyForecast[], now: number): HourlyForecast[] 
   return hourly.filter((hour) => Date.parse(hour.time) >= hourStart).slice(0, HOURS_SHOWN);
 }
 
-/** A day's row: for a saved place, the whole row opens that day hour by hour (a row to tap, not a word to find). */
+/**
+ * A day's row: for a saved place, the whole row opens that day hour by hour (a row to tap, not a word to find). The
+ * link's name is what it shows, with the place and "hour by hour" said after the day's name for a screen reader.
+ */
 function DayRow({
   placeId,
   date,
@@ -156,7 +159,11 @@ function DayRow({
   if (!placeId) return <li className="forecast-day">{children}</li>;
   return (
     <li>
-      <Link to={dayDetailHref({ placeId, date })} className="forecast-day day-row" aria-label={t("dayDetail.open", { day: label, place })}>
+      <Link to={dayDetailHref({ placeId, date })} className="forecast-day day-row">
+        <span className="font-medium">
+          {label}
+          <span className="sr-only">{t("dayDetail.openAfter", { place })}</span>
+        </span>
         {children}
         <span aria-hidden="true" className="text-muted">
           ›
@@ -192,7 +199,7 @@ function DailyList({
           const label = i === 0 ? t("weather.today") : formatWeekday(new Date(`${day.date}T12:00:00Z`), settings.locale, "UTC");
           return (
             <DayRow key={day.date} placeId={placeId} date={day.date} place={place} label={label} t={t}>
-              <span className="font-medium">{label}</span>
+              {placeId ? null : <span className="font-medium">{label}</span>}
               <ConditionIcon condition={day.condition} size={20} />
               <span
                 className="forecast-rain"
