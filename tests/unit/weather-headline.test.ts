@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { headlineTone } from "~/components/weather/current-header";
 import { intensityOf, weatherHeadline } from "~/shared/weather-headline";
 
 const NOW = Date.parse("2026-11-24T10:07:00Z");
@@ -76,5 +77,19 @@ describe("weatherHeadline", () => {
 describe("intensityOf", () => {
   it("uses 2.5 and 7.6 mm an hour as the steps between light, moderate and heavy", () => {
     expect([0.1, 0.62, 0.63, 1.89, 1.9].map(intensityOf)).toEqual(["light", "light", "moderate", "moderate", "heavy"]);
+  });
+});
+
+describe("headlineTone", () => {
+  it("paints what the sentence says, not the hour's code", () => {
+    expect(headlineTone({ kind: "dryNow" }, "RAIN", true)).toBe("cloud");
+    expect(headlineTone({ kind: "startsAt", at: at(1), fall: "rain", conditionWet: true }, "RAIN", true)).toBe("cloud");
+    expect(headlineTone({ kind: "until", at: at(1), word: { kind: "fall", fall: "rain", intensity: "light" } }, "OVERCAST", true)).toBe(
+      "rain",
+    );
+    expect(headlineTone({ kind: "throughout", word: { kind: "condition" } }, "THUNDERSTORM", true)).toBe("storm");
+    expect(headlineTone({ kind: "condition" }, "CLEAR", true)).toBe("sun");
+    expect(headlineTone({ kind: "condition" }, "CLEAR", false)).toBe("night");
+    expect(headlineTone({ kind: "condition" }, "FOG", true)).toBe("cloud");
   });
 });
