@@ -39,8 +39,10 @@ test("visitor → account → places → briefing and rule → live message → 
   // Lands on Home and adds three places.
   await expect(page).toHaveURL(/\/$/, { timeout: 15_000 }); // scrypt and a page load, on a busy machine
   await expect(page.getByRole("heading", { name: "Your places" })).toBeVisible();
+  // The first from the empty home's one search (choosing saves it), the others through "Add a place".
+  await choosePlace(page, page.getByRole("main"), "Berl", /Berlin/);
+  await expect(page.getByTestId("open-place").getByRole("article", { name: "Berlin" })).toBeVisible();
   for (const [query, name] of [
-    ["Berl", /Berlin/],
     ["Zuri", /Zurich/],
     ["Lond", /London/],
   ] as const) {

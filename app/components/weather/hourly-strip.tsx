@@ -194,7 +194,8 @@ export function HourlyStrip({
         aria-label={t("weather.nextHours")}
         data-own-arrow-keys
       >
-        <div style={{ width }}>
+        {/* Positioned: the hours' screen-reader texts are placed within it, not beyond the scrolling strip. */}
+        <div className="relative" style={{ width }}>
           <div className="hourly-view" data-view="temperature">
             <TemperatureChart hours={hours} settings={settings} label={t("weather.hourly.temperatureChart")} />
           </div>
