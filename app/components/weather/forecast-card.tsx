@@ -144,16 +144,15 @@ function upcomingHours(hourly: HourlyForecast[], now: number): HourlyForecast[] 
 function DayRow({
   placeId,
   date,
-  place,
   label,
-  t,
+  after,
   children,
 }: {
   placeId?: string;
   date: string;
-  place: string;
   label: string;
-  t: TFunction;
+  /** " in Home, hour by hour": the same for every day, worded once by the list. */
+  after: string;
   children: ReactNode;
 }) {
   if (!placeId) return <li className="forecast-day">{children}</li>;
@@ -162,7 +161,7 @@ function DayRow({
       <Link to={dayDetailHref({ placeId, date })} className="forecast-day day-row">
         <span className="font-medium">
           {label}
-          <span className="sr-only">{t("dayDetail.openAfter", { place })}</span>
+          <span className="sr-only">{after}</span>
         </span>
         {children}
         <span aria-hidden="true" className="text-muted">
@@ -190,6 +189,7 @@ function DailyList({
   const conditionName = conditionNames(t);
   const low = Math.min(...days.map((day) => day.temperatureMin));
   const span = Math.max(1, Math.max(...days.map((day) => day.temperatureMax)) - low);
+  const after = placeId ? t("dayDetail.openAfter", { place }) : "";
   return (
     <section aria-label={t("weather.nextDaysIn", { place })} className="mt-5">
       <h4 className="mb-2 text-sm font-medium text-muted">{t("weather.nextDays")}</h4>
@@ -198,7 +198,7 @@ function DailyList({
           // A date is a calendar day of the place: read at noon UTC, no zone moves it.
           const label = i === 0 ? t("weather.today") : formatWeekday(new Date(`${day.date}T12:00:00Z`), settings.locale, "UTC");
           return (
-            <DayRow key={day.date} placeId={placeId} date={day.date} place={place} label={label} t={t}>
+            <DayRow key={day.date} placeId={placeId} date={day.date} label={label} after={after}>
               {placeId ? null : <span className="font-medium">{label}</span>}
               <ConditionIcon condition={day.condition} size={20} />
               <span

@@ -79,6 +79,8 @@ function RainChart({ hours, settings, label }: { hours: HourlyForecast[]; settin
 function WindChart({ hours, settings, t }: { hours: HourlyForecast[]; settings: DisplaySettings; t: TFunction }) {
   const unit = windUnit(settings);
   const speed = (kmh: number) => formatNumber(kmh / unit.kmh, settings.locale);
+  // Once for the strip, not once an hour: "G" before each hour's gusts (the key says what it means).
+  const gust = t("weather.hourly.gustShort");
   return (
     <div className="grid text-center text-xs tabular-nums" style={{ gridTemplateColumns: `repeat(${hours.length}, ${COLUMN}px)` }}>
       {hours.map((hour) => (
@@ -103,7 +105,9 @@ function WindChart({ hours, settings, t }: { hours: HourlyForecast[]; settings: 
             </svg>
           ) : null}
           <span className="font-medium">{speed(hour.windSpeed)}</span>
-          <span className="text-muted">{t("weather.hourly.gust", { value: speed(hour.windGusts) })}</span>
+          <span className="text-muted">
+            {gust} {speed(hour.windGusts)}
+          </span>
         </div>
       ))}
     </div>
