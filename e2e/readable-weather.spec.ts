@@ -81,7 +81,7 @@ test("hourly tabs show temperature with its turns written, rain and wind with ar
   await expect(wind).toHaveCount(24);
   await expect(wind.first()).toBeVisible();
   await expect(wind.first().locator("[data-direction]")).toHaveCount(1);
-  await expect(wind.first()).toContainText(/^\d+G \d+$/);
+  await expect(wind.first()).toContainText(/^↑\d+G \d+$/);
   await expect(hours.getByText(/^Wind \(mph\): the arrow points where it blows; G = gusts$/)).toBeVisible();
 });
 
