@@ -78,7 +78,7 @@ test.describe("the add-place dialog when something is down", () => {
       const page = await context.newPage();
       const toasts = await recordToasts(page);
       await gotoHydrated(page, "/");
-      await expect(page.getByTestId("places").getByRole("article")).toHaveCount(1);
+      await expect(page.getByTestId("places").getByRole("link")).toHaveCount(1);
       await page.getByRole("button", { name: "Add a place" }).click();
       const dialog = page.getByRole("dialog", { name: "Add a place" });
       // Every attempt of the API's Open-Meteo client (three) fails.

@@ -39,8 +39,10 @@ test("visitor → account → places → briefing and rule → live message → 
   // Lands on Home and adds three places.
   await expect(page).toHaveURL(/\/$/, { timeout: 15_000 }); // scrypt and a page load, on a busy machine
   await expect(page.getByRole("heading", { name: "Your places" })).toBeVisible();
+  // The first from the empty home's one search (choosing saves it), the others through "Add a place".
+  await choosePlace(page, page.getByRole("main"), "Berl", /Berlin/);
+  await expect(page.getByTestId("open-place").getByRole("article", { name: "Berlin" })).toBeVisible();
   for (const [query, name] of [
-    ["Berl", /Berlin/],
     ["Zuri", /Zurich/],
     ["Lond", /London/],
   ] as const) {
@@ -50,7 +52,7 @@ test("visitor → account → places → briefing and rule → live message → 
     await dialog.getByRole("button", { name: "Add place" }).click();
     await expect(dialog).toBeHidden();
   }
-  const cardTitles = page.getByTestId("places").getByRole("heading", { level: 3 });
+  const cardTitles = page.getByTestId("places").getByTestId("place-label");
   await expect(cardTitles).toHaveText(["Berlin", "Zurich", "London"]);
 
   // Reorders and renames one.
@@ -112,7 +114,7 @@ test("visitor → account → places → briefing and rule → live message → 
   await page.getByRole("button", { name: "Apply" }).click();
   await expect(page.getByRole("heading", { name: "Einstellungen", level: 1 })).toBeVisible();
   await page.getByRole("link", { name: "Start" }).click();
-  const first = page.getByTestId("places").getByRole("article").first();
+  const first = page.getByTestId("open-place").getByRole("article");
   await expect(first).toHaveAccessibleName("Home");
   await expect(first.getByTestId("current-temperature")).toHaveText(/°C$/);
   await expect(first).toContainText("km/h");
@@ -132,6 +134,6 @@ test("visitor → account → places → briefing and rule → live message → 
   await page.getByRole("button", { name: "Anmelden" }).click();
   // Logging in lands on Home.
   await expect(page).toHaveURL(/\/$/, { timeout: 15_000 }); // scrypt and a page load, on a busy machine
-  await expect(page.getByTestId("places").getByRole("heading", { level: 3 })).toHaveText(["Home", "Berlin", "Zurich"]);
+  await expect(page.getByTestId("places").getByTestId("place-label")).toHaveText(["Home", "Berlin", "Zurich"]);
   await expect(page.locator("html")).toHaveClass(/dark/);
 });

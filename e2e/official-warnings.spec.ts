@@ -8,6 +8,7 @@ import {
   E2eWarningsAddFoundDocument,
   E2eWarningsFindDocument,
 } from "./support/documents.generated";
+import { openPlace, placeRow } from "./support/places";
 
 /*
  * Official warnings on the places' cards (decision 022), from the run's loopback fake of the NWS and MeteoAlarm
@@ -81,25 +82,24 @@ test("a US place under an NWS warning shows its badge; its details open by keybo
   await expect(details).toHaveCount(0);
 });
 
-test("a place no service covers says so plainly, as does one without a known country; a compact card has its badge", async ({
+test("a place no service covers says so plainly, as does one without a known country; the switcher's row has a badge", async ({
   page,
   request,
   baseURL,
 }) => {
-  // Four places: all but the first card start compact, New York's among them.
+  // Four places, one open at a time: New York's warning shows on its row before it is opened.
   await accountWith(page, request, baseURL!, ["Sydney", "Paris", "New York"], ["Pinned"]);
   await gotoHydrated(page, "/");
   await expect(page.getByRole("article", { name: "Sydney" }).getByTestId("warnings-status")).toHaveText(
     "No official warnings service covers this place",
   );
-  await expect(page.getByRole("article", { name: "Paris" }).getByTestId("warnings-status")).toHaveText(
-    "No official warnings in force · MeteoAlarm",
-  );
-  await expect(page.getByRole("article", { name: "Pinned" }).getByTestId("warnings-status")).toHaveText(
+  await expect(placeRow(page, "New York").getByText("1 warning", { exact: true })).toBeVisible();
+  await expect(placeRow(page, "Paris").getByText(/warning/)).toHaveCount(0);
+  await expect((await openPlace(page, "Paris")).getByTestId("warnings-status")).toHaveText("No official warnings in force · MeteoAlarm");
+  await expect((await openPlace(page, "Pinned")).getByTestId("warnings-status")).toHaveText(
     "No official warnings: this place was saved by its coordinates, so its country is not known",
   );
-  const york = page.getByRole("article", { name: "New York" });
-  await expect(york.getByRole("button", { name: "Show forecast for New York" })).toBeVisible();
+  const york = await openPlace(page, "New York");
   await york.getByRole("button", { name: "Extreme · Tornado Watch" }).click();
   await expect(york.getByTestId("warning-details")).toContainText("Issued by US National Weather Service");
 });

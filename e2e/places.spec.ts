@@ -1,6 +1,7 @@
 import { expect, gotoHydrated, test } from "./fixtures";
 import { accountWithPlace, recordGraphQLOperations, signInBrowser, type RecordedOperation } from "./support/graphql";
 import { E2ePlacesAddAtDocument, E2ePlacesServerOrderDocument } from "./support/documents.generated";
+import { openPlace } from "./support/places";
 
 /** Typing pauses this long before a search is sent (docs/product-constants.md; SEARCH_DEBOUNCE_MS in location-search.tsx). */
 const SEARCH_DEBOUNCE_MS = 200;
@@ -82,10 +83,9 @@ test("a signed-in user adds a place through the overlay; its card appears withou
   await expect(
     page.getByRole("region", { name: "Notifications (F8)" }).getByRole("listitem").filter({ hasText: "Studio added." }),
   ).toBeVisible();
-  const cards = page.getByTestId("places").getByRole("article");
-  await expect(cards).toHaveCount(2);
-  await expect(cards.nth(1)).toHaveAccessibleName("Studio");
-  await expect(cards.nth(1)).toContainText("Paris, Île-de-France, France");
+  const rows = page.getByTestId("places").getByTestId("place-label");
+  await expect(rows).toHaveText(["First Place", "Studio"]);
+  await expect(await openPlace(page, "Studio")).toContainText("Paris, Île-de-France, France");
   expect(names(operations)).toEqual(["SearchLocations", "AddPlace"]);
 });
 
@@ -143,7 +143,7 @@ test("settings: rename, reorder by keyboard and pointer, remove with undo; home 
   await expect.poll(labels).toEqual(["Charlie", "Alpha"]);
 
   await page.getByRole("link", { name: "Home", exact: true }).click();
-  const titles = page.getByTestId("places").getByRole("heading", { level: 3 });
+  const titles = page.getByTestId("places").getByTestId("place-label");
   await expect(titles).toHaveText(["Charlie", "Alpha"]);
   await gotoHydrated(page, "/");
   await expect(titles).toHaveText(["Charlie", "Alpha"]);

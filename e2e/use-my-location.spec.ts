@@ -19,7 +19,8 @@ test("signed in: my location is added as “Current location” once, then shown
   await context.grantPermissions(["geolocation"]);
   await context.setGeolocation(ZURICH);
   await gotoHydrated(page, "/");
-  const cards = page.getByTestId("forecast-card");
+  // The switcher's rows; the place found opens.
+  const cards = page.getByTestId("places").getByRole("link");
   await expect(cards).toHaveCount(1);
 
   await page.getByRole("button", { name: "Use my location" }).click();
@@ -38,6 +39,7 @@ test("signed in: my location is added as “Current location” once, then shown
   await page.getByRole("button", { name: "Use my location" }).click();
   await expect(toasts(page).filter({ hasText: "You are at Home" })).toBeVisible();
   await expect(cards).toHaveCount(2);
+  await expect(page.getByTestId("open-place").getByRole("article", { name: "Home" })).toBeVisible();
 });
 
 test("a visitor sees the weather where they are", async ({ page, context }) => {

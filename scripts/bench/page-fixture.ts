@@ -6,29 +6,38 @@
  * Read from the rendered page rather than fetched from the API and formatted again: the
  * texts are then exactly the ones a person sees (units, locale, the place's time zone, the
  * hours from now, "Today"), with no second copy of the app's formatting to drift from it.
- * Only the page's structure is assumed (a card per place with a header, the current
- * conditions, a section of hours and one of days, a footer), and every count is checked.
+ * Only the page's structure is assumed (a switcher row per place; one open card with a header, the
+ * current conditions, a section of hours and one of days, a footer), and every count is checked.
  */
 import { Window } from "happy-dom";
 
 /** One hour or day of a card: its texts in order, its icon (a sprite reference), its range bar. */
 export type CellFixture = { texts: string[]; icon: string | null; range: { left: string; right: string } | null };
 
+/** A chart's element: its tag, its attributes and its own text (a label); the chart's groups are flattened. */
+export type ShapeFixture = { tag: string; attributes: Record<string, string>; text: string };
+export type ChartFixture = { viewBox: string; shapes: ShapeFixture[] };
+
+/** The open place's card: the whole forecast. */
 export type CardFixture = {
   title: string;
   subtitle: string;
-  /** A compact card's button that opens it (its hours and days are then not on the page). */
-  toggle: string | null;
   icon: string | null;
-  /** The current conditions' texts, in order (temperature, condition, each figure's label and value). */
+  /** The current conditions' texts, in order (temperature, the header's sentence, each figure's label and value). */
   current: string[];
-  hoursHeading: string;
-  chart: { viewBox: string; bars: string; line: string } | null;
+  /** The hours' section's own texts: its heading, the views' tabs and keys. */
+  hoursTexts: string[];
+  charts: ChartFixture[];
   hours: CellFixture[];
+  /** The wind view's hours (speed and gusts). */
+  wind: CellFixture[];
   daysHeading: string;
   days: CellFixture[];
   footer: string[];
 };
+
+/** A row of the place switcher: the link that opens the place, its texts and icon. */
+export type RowFixture = { href: string; texts: string[]; icon: string | null };
 
 export type SignedInFixture = {
   title: string;
@@ -36,7 +45,9 @@ export type SignedInFixture = {
   heading: string;
   intro: string;
   placesHeading: string;
-  cards: CardFixture[];
+  /** The one place shown whole. */
+  card: CardFixture;
+  rows: RowFixture[];
 };
 
 /** A block of the visitor page's main content, in order. */
@@ -46,7 +57,8 @@ export type VisitorFixture = { title: string; header: string[]; blocks: BlockFix
 
 export type PagesFixture = { signedIn: SignedInFixture; visitor: VisitorFixture };
 
-export const EXPECTED = { cards: 10, hours: 24, days: 7 };
+/** The measured page: ten places in the switcher, one of them open with 24 hours and 7 days. */
+export const EXPECTED = { places: 10, hours: 24, days: 7 };
 
 type Doc = Window["document"];
 type El = ReturnType<Doc["querySelector"]> & object;
@@ -107,43 +119,47 @@ function cell(element: El): CellFixture {
   return { texts: textRuns(element), icon: iconOf(element), range: left && right ? { left, right } : null };
 }
 
-/** A whole card shows 24 hours and 7 days; a compact one (one of many places) neither, and a button that opens it. */
+const attributesOf = (element: El): Record<string, string> =>
+  Object.fromEntries([...element.attributes].map((attribute) => [attribute.name, attribute.value ?? ""]));
+
+function chart(svg: El): ChartFixture {
+  const shapes = ([...svg.querySelectorAll("*")] as El[])
+    .filter((element) => element.tagName.toLowerCase() !== "g")
+    .map((element) => ({ tag: element.tagName.toLowerCase(), attributes: attributesOf(element), text: element.textContent ?? "" }));
+  return { viewBox: svg.getAttribute("viewBox") ?? "", shapes };
+}
+
+/** The open place's card: 24 hours (with their views) and 7 days. */
 function card(article: El): CardFixture {
   const header = required(article, "header", "card header");
   const title = text(required(header, "h3", "card title"));
-  const toggle = header.querySelector("button[aria-expanded='false']");
   const [hoursSection, daysSection] = [...article.querySelectorAll("section")] as El[];
-  if (!toggle && (!hoursSection || !daysSection)) throw new Error(`The card "${title}" has no hours and days sections`);
-  if (toggle && (hoursSection || daysSection)) throw new Error(`The compact card "${title}" shows hours or days`);
+  if (!hoursSection || !daysSection) throw new Error(`The card "${title}" has no hours and days sections`);
   const footer = required(article, "footer", "card footer");
   const inParts = (element: El) => element === header || element.tagName === "SECTION" || element === footer;
-  const chart = hoursSection?.querySelector("svg[role='img']") ?? null;
-  const hours = hoursSection ? ([...hoursSection.querySelectorAll("li")] as El[]).map(cell) : [];
-  const days = daysSection ? ([...daysSection.querySelectorAll("li")] as El[]).map(cell) : [];
-  const expected = toggle ? { hours: 0, days: 0 } : EXPECTED;
-  if (hours.length !== expected.hours) throw new Error(`The card "${title}" shows ${hours.length} hours, not ${expected.hours}`);
-  if (days.length !== expected.days) throw new Error(`The card "${title}" shows ${days.length} days, not ${expected.days}`);
+  const hours = ([...hoursSection.querySelectorAll("li")] as El[]).map(cell);
+  const days = ([...daysSection.querySelectorAll("li")] as El[]).map(cell);
+  if (hours.length !== EXPECTED.hours) throw new Error(`The card "${title}" shows ${hours.length} hours, not ${EXPECTED.hours}`);
+  if (days.length !== EXPECTED.days) throw new Error(`The card "${title}" shows ${days.length} days, not ${EXPECTED.days}`);
   const current = textRuns(article, inParts);
   if (current.length === 0) throw new Error(`The card "${title}" shows no current conditions`);
   return {
     title,
     subtitle: text(header.querySelector("p")),
-    toggle: toggle ? text(toggle) : null,
     icon: iconOf(article.querySelector(":scope > div") ?? article),
     current,
-    hoursHeading: text(hoursSection?.querySelector("h4") ?? null),
-    chart: chart
-      ? {
-          viewBox: chart.getAttribute("viewBox") ?? "",
-          bars: chart.querySelector("path")?.getAttribute("d") ?? "",
-          line: chart.querySelector("polyline")?.getAttribute("points") ?? "",
-        }
-      : null,
+    hoursTexts: textRuns(hoursSection, (element) => element.tagName === "OL" || element.hasAttribute("data-testid")),
+    charts: ([...hoursSection.querySelectorAll("svg[role='img']")] as El[]).map(chart),
     hours,
-    daysHeading: text(daysSection?.querySelector("h4") ?? null),
+    wind: ([...hoursSection.querySelectorAll("[data-testid='wind-hour']")] as El[]).map(cell),
+    daysHeading: text(daysSection.querySelector("h4")),
     days,
     footer: textRuns(footer),
   };
+}
+
+function row(item: El): RowFixture {
+  return { href: item.querySelector("a")?.getAttribute("href") ?? "", texts: textRuns(item), icon: iconOf(item) };
 }
 
 /** The signed-in `/` with its places: the cards' visible figures, and the page's heading around them. */
@@ -153,15 +169,18 @@ export function extractSignedIn(html: string): SignedInFixture {
 
 function signedIn(document: Doc): SignedInFixture {
   const main = required(document, "main", "main content");
-  const cards = ([...main.querySelectorAll("[data-testid='forecast-card']")] as El[]).map(card);
-  if (cards.length !== EXPECTED.cards) throw new Error(`The signed-in page shows ${cards.length} places, not ${EXPECTED.cards}`);
+  const rows = ([...main.querySelectorAll("[data-testid='places'] li")] as El[]).map(row);
+  if (rows.length !== EXPECTED.places) throw new Error(`The signed-in page shows ${rows.length} places, not ${EXPECTED.places}`);
+  const cards = [...main.querySelectorAll("[data-testid='forecast-card']")] as El[];
+  if (cards.length !== 1) throw new Error(`The signed-in page shows ${cards.length} whole places, not 1`);
   return {
     title: document.title,
     header: textRuns(required(document, "header", "page header")),
     heading: text(required(main, "h1", "heading")),
     intro: text(main.querySelector("h1 + p")),
     placesHeading: text(required(main, "h2", "places heading")),
-    cards,
+    card: card(cards[0]!),
+    rows,
   };
 }
 

@@ -32,6 +32,8 @@ describe("weather", () => {
     expect(weather).toMatchObject({ id: "at:52.52,13.41", stale: false, timeZone: "Europe/Berlin" });
     expect(weather.hourly).toHaveLength(3);
     expect(weather.hourly[0]!.id).toBe(`at:52.52,13.41:${weather.hourly[0]!.time}`);
+    // Each hour's wind direction (the hourly strip's arrows), as the provider gives it in degrees.
+    for (const hour of weather.hourly) expect(hour.windDirection).toEqual(expect.any(Number));
     expect(weather.daily).toHaveLength(2);
   });
 

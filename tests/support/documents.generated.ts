@@ -1504,7 +1504,7 @@ export type TestWeatherAtQuery = {
     stale: boolean;
     timeZone: string;
     current: { temperature: number; condition: Condition };
-    hourly: Array<{ id: string; time: string }>;
+    hourly: Array<{ id: string; time: string; windDirection: number | null }>;
     daily: Array<{ id: string; date: string }>;
   };
 };
@@ -3464,6 +3464,7 @@ export const TestWeatherAtDocument = gql`
       hourly(hours: 3) {
         id
         time
+        windDirection
       }
       daily(days: 2) {
         id

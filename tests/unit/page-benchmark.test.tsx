@@ -11,40 +11,40 @@ import { cpuSeconds } from "../../scripts/bench/process-cpu";
 const ICONS = "/assets/condition-icons-x.svg";
 const icon = (name: string) => `<svg width="20" height="20" aria-hidden="true"><use href="${ICONS}#${name}"></use></svg>`;
 
-/** A card as the app renders it (its structure; the classes that matter to no reader left out). */
+/** The open place's card as the app renders it (its structure; the classes that matter to no reader left out). */
 function realCard(place: string, { hours = EXPECTED.hours, days = EXPECTED.days } = {}) {
   const hour = (i: number) =>
     `<li class="forecast-hour"><span class="text-muted">${i} AM</span>${icon("sun")}<span class="sr-only">Clear</span>` +
     `<span class="font-medium">${50 + i}°</span><span class="forecast-rain"><span class="sr-only">Chance of rain </span>${i}%</span></li>`;
   const day = (i: number) =>
-    `<li class="forecast-day"><span class="font-medium">${i === 0 ? "Today" : `Day ${i}`}</span>${icon("rain")}` +
+    `<li><a href="/?place=1&amp;day=2026-11-2${i}" class="forecast-day day-row"><span class="font-medium">${i === 0 ? "Today" : `Day ${i}`}</span>${icon("rain")}` +
     `<span class="forecast-rain" title="Chance of rain 90%"><span class="sr-only">Rain<!-- -->, </span>90%</span>` +
     `<span class="text-muted">3${i}°</span><span aria-hidden="true"><span class="bar" style="left:${i}%;right:1.25%"></span></span>` +
-    `<span>6${i}°</span></li>`;
+    `<span>6${i}°</span></a></li>`;
   return (
-    `<li><article class="card" aria-label="${place}" data-testid="forecast-card">` +
+    `<article class="card" aria-label="${place}" data-testid="forecast-card">` +
     `<header><div><h3>${place}</h3><p class="text-sm">Bern, Switzerland</p></div></header>` +
-    `<div class="flex"><div>${icon("sun-cloud").replace('"20"', '"56"')}<div><p data-testid="current-temperature">12 °C</p><p>Mainly clear</p></div></div>` +
-    `<dl><div><dt>Feels like</dt><dd>10 °C</dd></div><div><dt>Wind</dt><dd>6 km/h<span>, <!-- -->gusts 25 km/h</span></dd></div></dl></div>` +
-    `<section aria-label="Next 24 hours in ${place}"><h4>Next 24 hours</h4><div><svg viewBox="0 0 240 32" role="img" aria-label="Chart">` +
-    `<path d="M2 31h6v1h-6z"></path><polyline points="5,13.3 15,9.8"></polyline></svg>` +
+    `<div class="weather-now tone-sun">${icon("sun-cloud").replace('"20"', '"64"')}<div><p data-testid="current-temperature">12 °C</p>` +
+    `<p data-testid="headline">Mainly clear</p><p>Feels like 10 °C · Low 3°, high 14°</p></div></div>` +
+    `<dl><div><dt>Wind</dt><dd>6 km/h<span>, <!-- -->gusts 25 km/h</span></dd></div></dl>` +
+    `<section aria-label="Next 24 hours in ${place}" class="hourly"><div><h4>Next 24 hours</h4><fieldset><legend>Show in the chart</legend>` +
+    `<label><input type="radio" value="temperature" checked=""/>Temperature</label><label><input type="radio" value="rain"/>Rain</label></fieldset></div>` +
+    `<p class="hourly-legend" data-view="temperature">Temperature (°C)</p><div tabindex="0" role="group">` +
+    `<svg viewBox="0 0 1152 64" role="img" aria-label="Temperature"><polyline points="24,13.3 72,9.8" class="x"></polyline>` +
+    `<g font-size="11"><text x="24" y="7">12°</text></g></svg>` +
+    `<svg viewBox="0 0 1152 64" role="img" aria-label="Rain"><rect x="10" y="40" width="28" height="22"></rect></svg>` +
+    `<div><div data-testid="wind-hour"><span>12</span><span>G 30</span></div></div>` +
     `<ol>${Array.from({ length: hours }, (_, i) => hour(i)).join("")}</ol></div></section>` +
     `<section aria-label="7 days in ${place}"><h4>7 days</h4><ol>${Array.from({ length: days }, (_, i) => day(i)).join("")}</ol></section>` +
     `<footer><span data-testid="updated">Updated 2 minutes ago</span><a href="https://open-meteo.com/">Weather data by Open-Meteo</a></footer>` +
-    `</article></li>`
+    `</article>`
   );
 }
 
-/** A compact card (one of many places): now and today, and the button that opens it. */
-function compactCard(place: string) {
-  return (
-    `<li><article class="card" aria-label="${place}" data-testid="forecast-card">` +
-    `<header><div><h3>${place}</h3><p class="text-sm">Bern, Switzerland</p></div>` +
-    `<button type="button" aria-expanded="false" aria-label="Show forecast for ${place}">Show forecast</button></header>` +
-    `<div><div>${icon("sun")}<p data-testid="current-temperature">12 °C</p><div><p>Clear</p><p>Low 3°, high 9° · Chance of rain 10%</p></div></div></div>` +
-    `<footer><span data-testid="updated">Updated 2 minutes ago</span></footer></article></li>`
-  );
-}
+/** A switcher row. */
+const realRow = (place: string, i: number) =>
+  `<li><a href="/?place=${i}" data-place-row="${i}"><span><span data-testid="place-label">${place}</span><span>Bern</span></span>` +
+  `${icon("sun")}<span class="sr-only">Clear</span><span><span>12°</span><span aria-hidden="true">14° / 3°</span></span></a></li>`;
 
 const page = (main: string) =>
   `<!DOCTYPE html><html lang="en-US"><head><title>Weather · Weatherbot</title><style>.card{}</style><script>var x = "<p>not shown</p>";</script></head>` +
@@ -53,13 +53,15 @@ const page = (main: string) =>
   `<main id="main"><section><h1>Weather</h1><p>Save the places you care about.</p>${main}</section></main>` +
   `<script>window.__data = {"cards": 10};</script></body></html>`;
 
-const signedInPage = (cards: string[]) =>
+const signedInPage = (card: string, rows: string[]) =>
   page(
     `<div><section aria-labelledby="places-heading"><div><h2 id="places-heading">Your places</h2><button>Add a place</button></div>` +
-      `<ul data-testid="places">${cards.join("")}</ul></section><div><h2>Inbox</h2></div></div>`,
+      `<div data-testid="open-place">${card}</div></section><nav><h2>All places</h2><ol data-testid="places">${rows.join("")}</ol></nav>` +
+      `<div><h2>Inbox</h2></div></div>`,
   );
 
-const tenCards = Array.from({ length: EXPECTED.cards }, (_, i) => realCard(`Place ${i + 1}`));
+const tenRows = Array.from({ length: EXPECTED.places }, (_, i) => realRow(`Place ${i + 1}`, i + 1));
+const tenPlaces = signedInPage(realCard("Place 1"), tenRows);
 
 const visitorPage = page(
   `<p>Create an account to save places. <a href="/settings">Sign up or log in</a></p>` +
@@ -68,24 +70,8 @@ const visitorPage = page(
 );
 
 describe("the page benchmark's fixture, read from the real page", () => {
-  it("reads a compact card as now and today with the button that opens it, and refuses one that shows hours", () => {
-    const cards = [tenCards[0]!, ...Array.from({ length: EXPECTED.cards - 1 }, (_, i) => compactCard(`Place ${i + 2}`))];
-    const fixture = extractSignedIn(signedInPage(cards));
-    expect(fixture.cards[0]!).toMatchObject({ toggle: null, hours: expect.any(Array) });
-    expect(fixture.cards[0]!.hours).toHaveLength(EXPECTED.hours);
-    expect(fixture.cards[1]!).toMatchObject({
-      toggle: "Show forecast",
-      current: ["12 °C", "Clear", "Low 3°, high 9° · Chance of rain 10%"],
-      hours: [],
-      days: [],
-      chart: null,
-    });
-    const withHours = compactCard("Odd").replace("</header>", `</header><section><h4>Next 24 hours</h4><ol><li>1</li></ol></section>`);
-    expect(() => extractSignedIn(signedInPage([...cards.slice(0, 9), withHours]))).toThrow(/compact card "Odd" shows hours/);
-  });
-
-  it("takes each card's visible texts, icons, chart and range bars", () => {
-    const fixture = extractSignedIn(signedInPage(tenCards));
+  it("takes the open card's visible texts, icons, charts, wind and range bars, and each switcher row", () => {
+    const fixture = extractSignedIn(tenPlaces);
     expect(fixture).toMatchObject({
       title: "Weather · Weatherbot",
       header: ["Skip to content", "Weatherbot", "Home", "Settings"],
@@ -93,35 +79,46 @@ describe("the page benchmark's fixture, read from the real page", () => {
       intro: "Save the places you care about.",
       placesHeading: "Your places",
     });
-    expect(fixture.cards.map((card) => card.title)).toEqual(Array.from({ length: 10 }, (_, i) => `Place ${i + 1}`));
-    const [card] = fixture.cards;
+    expect(fixture.rows).toHaveLength(10);
+    expect(fixture.rows[1]).toEqual({ href: "/?place=2", texts: ["Place 2", "Bern", "Clear", "12°", "14° / 3°"], icon: `${ICONS}#sun` });
+    const { card } = fixture;
     expect(card).toMatchObject({
+      title: "Place 1",
       subtitle: "Bern, Switzerland",
       icon: `${ICONS}#sun-cloud`,
-      current: ["12 °C", "Mainly clear", "Feels like", "10 °C", "Wind", "6 km/h", ",", "gusts 25 km/h"],
-      hoursHeading: "Next 24 hours",
-      chart: { viewBox: "0 0 240 32", bars: "M2 31h6v1h-6z", line: "5,13.3 15,9.8" },
+      current: ["12 °C", "Mainly clear", "Feels like 10 °C · Low 3°, high 14°", "Wind", "6 km/h", ",", "gusts 25 km/h"],
+      hoursTexts: ["Next 24 hours", "Show in the chart", "Temperature", "Rain", "Temperature (°C)"],
+      charts: [
+        {
+          viewBox: "0 0 1152 64",
+          shapes: [
+            { tag: "polyline", attributes: { points: "24,13.3 72,9.8", class: "x" }, text: "" },
+            { tag: "text", attributes: { x: "24", y: "7" }, text: "12°" },
+          ],
+        },
+        { viewBox: "0 0 1152 64", shapes: [{ tag: "rect", attributes: { x: "10", y: "40", width: "28", height: "22" }, text: "" }] },
+      ],
+      wind: [{ texts: ["12", "G 30"], icon: null, range: null }],
       daysHeading: "7 days",
       footer: ["Updated 2 minutes ago", "Weather data by Open-Meteo"],
     });
-    expect(card!.hours).toHaveLength(24);
-    expect(card!.hours[3]).toEqual({ texts: ["3 AM", "Clear", "53°", "Chance of rain", "3%"], icon: `${ICONS}#sun`, range: null });
-    expect(card!.days).toHaveLength(7);
-    expect(card!.days[0]).toEqual({
+    expect(card.hours).toHaveLength(24);
+    expect(card.hours[3]).toEqual({ texts: ["3 AM", "Clear", "53°", "Chance of rain", "3%"], icon: `${ICONS}#sun`, range: null });
+    expect(card.days).toHaveLength(7);
+    expect(card.days[0]).toEqual({
       texts: ["Today", "Rain", ",", "90%", "30°", "60°"],
       icon: `${ICONS}#rain`,
       range: { left: "0%", right: "1.25%" },
     });
   });
 
-  it("refuses a page that is not the one measured: other than ten places, 24 hours, 7 days", () => {
-    expect(() => extractSignedIn(signedInPage(tenCards.slice(1)))).toThrow("shows 9 places, not 10");
-    expect(() => extractSignedIn(signedInPage([...tenCards.slice(1), realCard("Short", { hours: 12 })]))).toThrow(
+  it("refuses a page that is not the one measured: other than ten places, one open with 24 hours and 7 days", () => {
+    expect(() => extractSignedIn(signedInPage(realCard("Place 1"), tenRows.slice(1)))).toThrow("shows 9 places, not 10");
+    expect(() => extractSignedIn(signedInPage(realCard("A") + realCard("B"), tenRows))).toThrow("shows 2 whole places, not 1");
+    expect(() => extractSignedIn(signedInPage(realCard("Short", { hours: 12 }), tenRows))).toThrow(
       'The card "Short" shows 12 hours, not 24',
     );
-    expect(() => extractSignedIn(signedInPage([...tenCards.slice(1), realCard("Week", { days: 5 })]))).toThrow(
-      'The card "Week" shows 5 days, not 7',
-    );
+    expect(() => extractSignedIn(signedInPage(realCard("Week", { days: 5 }), tenRows))).toThrow('The card "Week" shows 5 days, not 7');
     expect(() => extractSignedIn(visitorPage)).toThrow("shows 0 places");
   });
 
@@ -155,7 +152,7 @@ async function renderBare(Component: () => React.JSX.Element, data: SignedInFixt
 
 describe("the bare baseline pages", () => {
   it("show what the real pages show: read back, they give the same fixture", async () => {
-    const signedIn = extractSignedIn(signedInPage(tenCards));
+    const signedIn = extractSignedIn(tenPlaces);
     expect(extractSignedIn(await renderBare(BarePlaces, signedIn))).toEqual(signedIn);
     const visitor = extractVisitor(visitorPage);
     expect(extractVisitor(await renderBare(BareVisitor, visitor))).toEqual(visitor);

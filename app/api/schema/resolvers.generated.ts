@@ -576,6 +576,8 @@ export type HourlyForecast = {
   snowfall: Scalars["Float"]["output"];
   windSpeed: Scalars["Float"]["output"];
   windGusts: Scalars["Float"]["output"];
+  /** Degrees the wind comes from (0 = north); null where the provider gave none. */
+  windDirection?: Maybe<Scalars["Float"]["output"]>;
   uvIndex: Scalars["Float"]["output"];
 };
 
@@ -1462,6 +1464,7 @@ export type HourlyForecastResolvers<
   snowfall?: Resolver<ResolversTypes["Float"], ParentType, ContextType>;
   windSpeed?: Resolver<ResolversTypes["Float"], ParentType, ContextType>;
   windGusts?: Resolver<ResolversTypes["Float"], ParentType, ContextType>;
+  windDirection?: Resolver<Maybe<ResolversTypes["Float"]>, ParentType, ContextType>;
   uvIndex?: Resolver<ResolversTypes["Float"], ParentType, ContextType>;
 };
 

@@ -565,6 +565,11 @@ export const typeDefs = /* GraphQL */ `
     snowfall: Float!
     windSpeed: Float!
     windGusts: Float!
+
+    """
+    Degrees the wind comes from (0 = north); null where the provider gave none.
+    """
+    windDirection: Float
     uvIndex: Float!
   }
 

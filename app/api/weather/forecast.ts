@@ -33,6 +33,8 @@ export type HourlyForecast = {
   snowfall: number;
   windSpeed: number;
   windGusts: number;
+  /** Degrees the wind comes from; absent in forecasts cached before the hourly strip showed it. */
+  windDirection?: number | null;
   uvIndex: number;
 };
 

@@ -22,6 +22,7 @@ const HOURLY = [
   "snowfall",
   "wind_speed_10m",
   "wind_gusts_10m",
+  "wind_direction_10m",
   "uv_index",
 ] as const;
 const DAILY = [
@@ -158,6 +159,7 @@ export function parseForecast(raw: RawForecast): Forecast {
       snowfall: numberAt(hourly, "snowfall", i),
       windSpeed: numberAt(hourly, "wind_speed_10m", i),
       windGusts: numberAt(hourly, "wind_gusts_10m", i),
+      windDirection: optionalNumber(hourly.wind_direction_10m?.[i]),
       uvIndex: numberAt(hourly, "uv_index", i),
     })),
     daily: daily.time.map((time, i) => ({

@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useQuery } from "urql";
 import { describeLocation, LocationSearch } from "~/components/places/location-search";
@@ -29,35 +29,39 @@ function LookupForecast({ location }: { location: LookedUp }) {
   const now = useNow();
   const [result] = useQuery({ query: WEATHER_AT_QUERY, variables: { latitude: location.latitude, longitude: location.longitude } });
   const weather = result.data?.weatherAt;
+  const shown = useRef<HTMLDivElement>(null);
+  // On a phone the forecast starts below the fold, under the search: bring it up once it is here.
+  const arrived = weather !== undefined;
+  useEffect(() => {
+    if (arrived) shown.current?.scrollIntoView({ block: "start" });
+  }, [arrived]);
   if (!weather) {
     return result.fetching ? <div className="card h-96 animate-pulse" role="status" aria-label={t("loading.label")} /> : null;
   }
   return (
-    <ForecastCard
-      title={location.title}
-      subtitle={location.subtitle}
-      weather={weather}
-      settings={settings}
-      now={now}
-      translation={translation}
-    />
+    <div ref={shown} className="scroll-mt-20">
+      <ForecastCard
+        title={location.title}
+        subtitle={location.subtitle}
+        weather={weather}
+        settings={settings}
+        now={now}
+        translation={translation}
+      />
+    </div>
   );
 }
 
-/**
- * A visitor looks up any place's forecast; saving places and getting alerts needs an account.
- * `nested`: inside another section (a new account's empty place list), one heading level down.
- */
-export function VisitorLookup({ nested = false }: { nested?: boolean }) {
+/** A visitor looks up any place's forecast; saving places and getting alerts needs an account. */
+export function VisitorLookup() {
   const { t } = useTranslation();
   const [location, setLocation] = useState<LookedUp | null>(null);
-  const Heading = nested ? "h3" : "h2";
   return (
-    <section aria-labelledby="visitor-heading" className={`flex max-w-2xl flex-col gap-4 ${nested ? "" : "mt-8"}`}>
-      <Heading id="visitor-heading" className={nested ? "text-lg font-semibold" : "text-xl font-semibold"}>
+    <section aria-labelledby="visitor-heading" className="mt-8 flex max-w-2xl flex-col gap-4">
+      <h2 id="visitor-heading" className="text-xl font-semibold">
         {t("visitor.title")}
-      </Heading>
-      <LocationSearch onSelect={(found) => setLocation(foundPlace(found))} />
+      </h2>
+      <LocationSearch onSelect={(found) => setLocation(foundPlace(found))} placeholder={t("search.example")} />
       <div>
         <UseMyLocationButton
           onLocated={(at) =>

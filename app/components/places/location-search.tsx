@@ -21,7 +21,16 @@ export function describeLocation(location: Pick<LocationResult, "admin1" | "coun
  * A place search as an ARIA combobox: results appear under the field as you type, the
  * arrow keys move through them, Enter chooses, Escape closes.
  */
-export function LocationSearch({ onSelect, autoFocus }: { onSelect: (location: LocationResult) => void; autoFocus?: boolean }) {
+export function LocationSearch({
+  onSelect,
+  autoFocus,
+  placeholder,
+}: {
+  onSelect: (location: LocationResult) => void;
+  autoFocus?: boolean;
+  /** What the empty field shows; "City or town" unless given (a visitor's first search shows an example). */
+  placeholder?: string;
+}) {
   const { t } = useTranslation();
   const id = useId();
   const [text, setText] = useState("");
@@ -99,7 +108,7 @@ export function LocationSearch({ onSelect, autoFocus }: { onSelect: (location: L
         aria-expanded={expanded}
         aria-controls={listId}
         aria-activedescendant={expanded && active >= 0 ? `${listId}-${active}` : undefined}
-        placeholder={t("search.placeholder")}
+        placeholder={placeholder ?? t("search.placeholder")}
         className="input w-full"
         value={text}
         onChange={(event) => {

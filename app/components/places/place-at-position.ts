@@ -6,8 +6,9 @@ import { ADD_PLACE_AT_MUTATION } from "~/lib/graphql/later-documents";
 import { placeCardId } from "~/lib/place-card-id";
 import { showToast } from "~/lib/toast/toast-store";
 
-/** Brings a place's card into view once it is on the page (a new one renders after its mutation). */
-function revealCard(placeId: string) {
+/** Opens a place (the switcher's address) and brings it into view once it is on the page (a new one renders after its mutation). */
+async function revealPlace(placeId: string, open: (placeId: string) => Promise<void> | void) {
+  await open(placeId);
   requestAnimationFrame(() => document.getElementById(placeCardId(placeId))?.scrollIntoView({ block: "start", behavior: "smooth" }));
 }
 
@@ -15,11 +16,17 @@ function revealCard(placeId: string) {
  * "Use my location" for someone signed in: shows the saved place they are at, else saves the
  * position as "Current location". Loaded on the first press (not part of the first load).
  */
-export async function showOrAddPlaceAt(at: Coordinates, places: readonly PlaceSummary[], client: Client, t: TFunction): Promise<void> {
+export async function showOrAddPlaceAt(
+  at: Coordinates,
+  places: readonly PlaceSummary[],
+  client: Client,
+  t: TFunction,
+  open: (placeId: string) => Promise<void> | void,
+): Promise<void> {
   const near = nearestWithin(places, at);
   if (near) {
     showToast({ title: t("location.shown", { label: near.label }), variant: "success" });
-    return revealCard(near.id);
+    return revealPlace(near.id, open);
   }
   const result = await client.mutation(ADD_PLACE_AT_MUTATION, { ...at, label: t("location.label") }).toPromise();
   const added = result.data?.addPlace;
@@ -28,5 +35,5 @@ export async function showOrAddPlaceAt(at: Coordinates, places: readonly PlaceSu
     return;
   }
   showToast({ title: t("addPlace.added", { label: added.label }), variant: "success" });
-  revealCard(added.id);
+  await revealPlace(added.id, open);
 }

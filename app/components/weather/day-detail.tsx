@@ -5,6 +5,7 @@ import { Link } from "react-router";
 import { useQuery } from "urql";
 import { useDisplaySettings, type DisplaySettings } from "~/lib/display-settings";
 import type { DayDetailTarget } from "~/lib/day-detail-link";
+import { placeHref } from "~/lib/open-place";
 import { PLACE_DAY_QUERY } from "~/lib/graphql/later-documents";
 import type { PlaceDayQuery } from "~/lib/graphql/documents.generated";
 import { formatDegrees, formatHour, formatPercent, formatPrecipitation, formatTemperature, formatWindSpeed } from "~/shared/units";
@@ -90,7 +91,7 @@ export function DayDetail({ target }: { target: DayDetailTarget }) {
         <h2 id="day-detail-heading" ref={heading} tabIndex={-1} className="text-xl font-semibold outline-none">
           {place ? t("dayDetail.title", { date, place: place.label }) : date}
         </h2>
-        <Link to="/" className="button-secondary shrink-0" preventScrollReset>
+        <Link to={placeHref(target.placeId)} className="button-secondary shrink-0" preventScrollReset>
           {t("dayDetail.close")}
         </Link>
       </div>
@@ -102,6 +103,16 @@ export function DayDetail({ target }: { target: DayDetailTarget }) {
       {place && hours.length > 0 ? (
         <>
           <DayChart hours={hours} timeZone={place.weather.timeZone} settings={settings} t={t} />
+          <p className="-mt-2 flex flex-wrap gap-x-4 gap-y-1 text-xs text-muted" data-testid="day-legend">
+            <span className="inline-flex items-center gap-2">
+              <span className="inline-block h-0.5 w-4 bg-primary-strong" aria-hidden="true" />
+              {t("dayDetail.legendTemperature")}
+            </span>
+            <span className="inline-flex items-center gap-2">
+              <span className="inline-block size-3 bg-sky-500/40" aria-hidden="true" />
+              {t("dayDetail.legendRain")}
+            </span>
+          </p>
           <div className="overflow-x-auto" tabIndex={0} role="group" aria-label={t("dayDetail.tableLabel")}>
             <table className="w-full whitespace-nowrap text-left text-sm tabular-nums">
               <caption className="sr-only">{t("dayDetail.tableLabel")}</caption>

@@ -315,7 +315,16 @@ export type WeatherFieldsFragment = {
     pressure: number | null;
     visibility: number | null;
   };
-  hourly: Array<{ time: string; condition: Condition; isDay: boolean; temperature: number; precipitationProbability: number }>;
+  hourly: Array<{
+    time: string;
+    condition: Condition;
+    isDay: boolean;
+    temperature: number;
+    precipitationProbability: number;
+    windSpeed: number;
+    windGusts: number;
+    windDirection: number | null;
+  }>;
   daily: Array<{
     date: string;
     condition: Condition;
@@ -365,7 +374,16 @@ export type PlaceFieldsFragment = {
       pressure: number | null;
       visibility: number | null;
     };
-    hourly: Array<{ time: string; condition: Condition; isDay: boolean; temperature: number; precipitationProbability: number }>;
+    hourly: Array<{
+      time: string;
+      condition: Condition;
+      isDay: boolean;
+      temperature: number;
+      precipitationProbability: number;
+      windSpeed: number;
+      windGusts: number;
+      windDirection: number | null;
+    }>;
     daily: Array<{
       date: string;
       condition: Condition;
@@ -421,7 +439,16 @@ export type PlacesQuery = {
           pressure: number | null;
           visibility: number | null;
         };
-        hourly: Array<{ time: string; condition: Condition; isDay: boolean; temperature: number; precipitationProbability: number }>;
+        hourly: Array<{
+          time: string;
+          condition: Condition;
+          isDay: boolean;
+          temperature: number;
+          precipitationProbability: number;
+          windSpeed: number;
+          windGusts: number;
+          windDirection: number | null;
+        }>;
         daily: Array<{
           date: string;
           condition: Condition;
@@ -488,7 +515,16 @@ export type WeatherAtQuery = {
       pressure: number | null;
       visibility: number | null;
     };
-    hourly: Array<{ time: string; condition: Condition; isDay: boolean; temperature: number; precipitationProbability: number }>;
+    hourly: Array<{
+      time: string;
+      condition: Condition;
+      isDay: boolean;
+      temperature: number;
+      precipitationProbability: number;
+      windSpeed: number;
+      windGusts: number;
+      windDirection: number | null;
+    }>;
     daily: Array<{
       date: string;
       condition: Condition;
@@ -723,7 +759,16 @@ export type AddPlaceMutation = {
         pressure: number | null;
         visibility: number | null;
       };
-      hourly: Array<{ time: string; condition: Condition; isDay: boolean; temperature: number; precipitationProbability: number }>;
+      hourly: Array<{
+        time: string;
+        condition: Condition;
+        isDay: boolean;
+        temperature: number;
+        precipitationProbability: number;
+        windSpeed: number;
+        windGusts: number;
+        windDirection: number | null;
+      }>;
       daily: Array<{
         date: string;
         condition: Condition;
@@ -804,7 +849,16 @@ export type AddPlaceAtMutation = {
         pressure: number | null;
         visibility: number | null;
       };
-      hourly: Array<{ time: string; condition: Condition; isDay: boolean; temperature: number; precipitationProbability: number }>;
+      hourly: Array<{
+        time: string;
+        condition: Condition;
+        isDay: boolean;
+        temperature: number;
+        precipitationProbability: number;
+        windSpeed: number;
+        windGusts: number;
+        windDirection: number | null;
+      }>;
       daily: Array<{
         date: string;
         condition: Condition;
@@ -1024,7 +1078,16 @@ export type RestorePlaceMutation = {
         pressure: number | null;
         visibility: number | null;
       };
-      hourly: Array<{ time: string; condition: Condition; isDay: boolean; temperature: number; precipitationProbability: number }>;
+      hourly: Array<{
+        time: string;
+        condition: Condition;
+        isDay: boolean;
+        temperature: number;
+        precipitationProbability: number;
+        windSpeed: number;
+        windGusts: number;
+        windDirection: number | null;
+      }>;
       daily: Array<{
         date: string;
         condition: Condition;
@@ -1498,6 +1561,9 @@ export const WeatherFieldsFragmentDoc = /*#__PURE__*/ gql`
       isDay
       temperature
       precipitationProbability
+      windSpeed
+      windGusts
+      windDirection
     }
     daily(days: 7) {
       date

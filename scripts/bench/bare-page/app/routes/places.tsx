@@ -1,5 +1,6 @@
 import { useLoaderData } from "react-router";
-import type { CardFixture, CellFixture } from "../../../page-fixture";
+import { createElement } from "react";
+import type { CardFixture, CellFixture, ChartFixture, RowFixture } from "../../../page-fixture";
 import { pagesFixture } from "../fixture.server";
 import { PageHeader } from "../page-header";
 
@@ -36,18 +37,38 @@ function Cell({ cell }: { cell: CellFixture }) {
   );
 }
 
-/** A whole card's hours (with their chart) and days. */
+/** A chart's shapes and labels as the real one has them. */
+function Chart({ chart }: { chart: ChartFixture }) {
+  return (
+    <svg viewBox={chart.viewBox} role="img">
+      {chart.shapes.map(({ tag, attributes, text }, i) => {
+        const { class: className, ...rest } = attributes;
+        return createElement(tag, { key: i, ...rest, className }, tag === "text" ? text : undefined);
+      })}
+    </svg>
+  );
+}
+
+/** The open card's hours (their texts, views and charts) and days. */
 function Forecast({ card }: { card: CardFixture }) {
   return (
     <>
       <section>
-        <h4>{card.hoursHeading}</h4>
-        {card.chart ? (
-          <svg viewBox={card.chart.viewBox} preserveAspectRatio="none" role="img">
-            <path d={card.chart.bars} />
-            <polyline points={card.chart.line} fill="none" stroke="currentColor" />
-          </svg>
-        ) : null}
+        {card.hoursTexts.map((text, i) => (
+          <span key={i}>{text}</span>
+        ))}
+        {card.charts.map((chart, i) => (
+          <Chart key={i} chart={chart} />
+        ))}
+        <div>
+          {card.wind.map((cell, i) => (
+            <div key={i} data-testid="wind-hour">
+              {cell.texts.map((text, j) => (
+                <span key={j}>{text}</span>
+              ))}
+            </div>
+          ))}
+        </div>
         <ol>
           {card.hours.map((cell, i) => (
             <Cell key={i} cell={cell} />
@@ -66,26 +87,21 @@ function Forecast({ card }: { card: CardFixture }) {
   );
 }
 
-/** One place: the same texts, icons, chart and bars as the real card, in plain markup (a compact card: its button instead of hours and days). */
+/** The open place: the same texts, icons, charts and bars as the real card, in plain markup. */
 function Card({ card }: { card: CardFixture }) {
   return (
     <article className="card" aria-label={card.title} data-testid="forecast-card">
       <header>
         <h3>{card.title}</h3>
         <p>{card.subtitle}</p>
-        {card.toggle ? (
-          <button type="button" aria-expanded="false">
-            {card.toggle}
-          </button>
-        ) : null}
       </header>
       <div>
-        <Icon href={card.icon} size={56} />
+        <Icon href={card.icon} size={64} />
         {card.current.map((text, i) => (
           <span key={i}>{text}</span>
         ))}
       </div>
-      {card.toggle ? null : <Forecast card={card} />}
+      <Forecast card={card} />
       <footer>
         {card.footer.map((text, i) => (
           <span key={i}>{text}</span>
@@ -95,9 +111,23 @@ function Card({ card }: { card: CardFixture }) {
   );
 }
 
-/** The signed-in `/`: the heading and the ten cards. */
+/** A switcher row: a link with the place's texts and icon. */
+function Row({ row }: { row: RowFixture }) {
+  return (
+    <li>
+      <a href={row.href}>
+        <Icon href={row.icon} size={28} />
+        {row.texts.map((text, i) => (
+          <span key={i}>{text}</span>
+        ))}
+      </a>
+    </li>
+  );
+}
+
+/** The signed-in `/`: the heading, the open place and the ten rows. */
 export default function Places() {
-  const { header, heading, intro, placesHeading, cards } = useLoaderData<typeof loader>();
+  const { header, heading, intro, placesHeading, card, rows } = useLoaderData<typeof loader>();
   return (
     <>
       <PageHeader links={header} />
@@ -106,14 +136,15 @@ export default function Places() {
         <p>{intro}</p>
         <section>
           <h2>{placesHeading}</h2>
-          <ul>
-            {cards.map((card, i) => (
-              <li key={i}>
-                <Card card={card} />
-              </li>
-            ))}
-          </ul>
+          <Card card={card} />
         </section>
+        <nav>
+          <ol data-testid="places">
+            {rows.map((row, i) => (
+              <Row key={i} row={row} />
+            ))}
+          </ol>
+        </nav>
       </main>
     </>
   );

@@ -1,0 +1,151 @@
+import { useEffect, useRef, type KeyboardEvent } from "react";
+import { Link, useNavigate } from "react-router";
+import { ForecastCard, type CardTranslation } from "~/components/weather/forecast-card";
+import type { PlaceWarningsReport } from "~/components/weather/official-warning-types";
+import { OfficialWarnings } from "~/components/weather/official-warnings";
+import type { DisplaySettings } from "~/lib/display-settings";
+import type { PlaceFieldsFragment as PlaceSummary } from "~/lib/graphql/documents.generated";
+import { neighbourId, placeHref } from "~/lib/open-place";
+import { placeCardId } from "~/lib/place-card-id";
+import { useSwipe } from "~/lib/swipe";
+import { formatRegionName } from "~/shared/units";
+
+/** Where a place is: its name when the user labelled it otherwise, and its region and country. */
+function placeSubtitle(place: PlaceSummary, locale: string): string {
+  const region = [place.label !== place.name ? place.name : null, place.admin1];
+  const country = place.countryCode ? formatRegionName(place.countryCode, locale) : null;
+  return [...region, country].filter(Boolean).join(", ");
+}
+
+/** Keys that step between places, unless the focused control uses them itself (a field, the hours' strip, the chart tabs). */
+function arrowStep(event: KeyboardEvent<HTMLElement>): 1 | -1 | 0 {
+  if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return 0;
+  if (event.key !== "ArrowLeft" && event.key !== "ArrowRight") return 0;
+  if ((event.target as HTMLElement).closest("input, textarea, select, [data-own-arrow-keys]")) return 0;
+  return event.key === "ArrowRight" ? 1 : -1;
+}
+
+/** A neighbour's link in the pager, or an empty slot at an end (the position stays centred). */
+function PagerLink({ to, side, label }: { to: PlaceSummary | undefined; side: "previous" | "next"; label: string }) {
+  if (!to) return <span />;
+  const name = <span className="truncate">{to.label}</span>;
+  return (
+    <Link
+      to={placeHref(to.id)}
+      replace
+      preventScrollReset
+      className={`pager-link ${side === "next" ? "justify-end" : ""}`}
+      aria-label={label}
+    >
+      {side === "previous" ? (
+        <>
+          <span aria-hidden="true">‹</span> {name}
+        </>
+      ) : (
+        <>
+          {name} <span aria-hidden="true">›</span>
+        </>
+      )}
+    </Link>
+  );
+}
+
+/**
+ * The one place shown whole, with the way to its neighbours: "previous" and "next" links (they work without
+ * JavaScript), the arrow keys anywhere in it, and a swipe on a touch screen. Stepping replaces the address
+ * rather than adding to the history, so Back leaves the page instead of walking back through the places.
+ */
+export function OpenPlace({
+  places,
+  place,
+  warnings,
+  settings,
+  now,
+  translation,
+}: {
+  places: PlaceSummary[];
+  place: PlaceSummary;
+  warnings?: PlaceWarningsReport;
+  settings: DisplaySettings;
+  now: number;
+  translation: CardTranslation;
+}) {
+  const { t, i18n } = translation;
+  const navigate = useNavigate();
+  const pager = useRef<HTMLElement>(null);
+  const ids = places.map((other) => other.id);
+  const index = ids.indexOf(place.id);
+  const previous = places[index - 1];
+  const next = places[index + 1];
+
+  // A pager link that has no neighbour left goes away with the step: keep the keyboard in the pager.
+  const keepFocus = useRef(false);
+  useEffect(() => {
+    if (!keepFocus.current) return;
+    keepFocus.current = false;
+    if (document.activeElement === document.body) pager.current?.querySelector<HTMLElement>("a")?.focus();
+  }, [place.id]);
+
+  // Keys pressed faster than a step renders step on from the place asked for last, not the one still shown.
+  const asked = useRef(place.id);
+  useEffect(() => {
+    asked.current = place.id;
+  }, [place.id]);
+
+  function step(offset: 1 | -1, fromKeyboard = false) {
+    const id = neighbourId(ids, asked.current, offset);
+    if (!id) return;
+    asked.current = id;
+    keepFocus.current = fromKeyboard;
+    void navigate(placeHref(id), { replace: true, preventScrollReset: true });
+  }
+  const swipe = useSwipe(step);
+
+  return (
+    <div
+      id={placeCardId(place.id)}
+      className="flex scroll-mt-20 touch-pan-y flex-col gap-3"
+      data-testid="open-place"
+      onKeyDown={(event) => {
+        const offset = arrowStep(event);
+        if (!offset) return;
+        event.preventDefault();
+        step(offset, true);
+      }}
+      {...swipe}
+    >
+      {places.length > 1 ? (
+        <nav ref={pager} aria-label={t("places.pager")} className="flex items-center justify-between gap-2 text-sm">
+          <PagerLink to={previous} side="previous" label={previous ? t("places.previous", { place: previous.label }) : ""} />
+          <p role="status" className="shrink-0 text-muted" data-testid="place-position">
+            <span className="sr-only">{place.label}, </span>
+            {t("places.position", { index: index + 1, count: places.length })}
+          </p>
+          <PagerLink to={next} side="next" label={next ? t("places.next", { place: next.label }) : ""} />
+        </nav>
+      ) : null}
+      <ForecastCard
+        title={place.label}
+        subtitle={placeSubtitle(place, i18n.language)}
+        weather={place.weather}
+        settings={settings}
+        now={now}
+        translation={translation}
+        placeId={place.id}
+        notice={
+          warnings ? (
+            <OfficialWarnings
+              report={warnings}
+              place={place.label}
+              countryKnown={place.countryCode !== null}
+              timeZone={place.timeZone}
+              settings={settings}
+              now={now}
+              i18n={i18n}
+            />
+          ) : null
+        }
+      />
+    </div>
+  );
+}
