@@ -2,13 +2,15 @@ import { lazy, Suspense, useMemo } from "react";
 import { useTranslation } from "react-i18next";
 import { useSearchParams } from "react-router";
 import { useQuery } from "urql";
-import { InboxList } from "~/components/home/inbox-list";
+import { lazyHydrated } from "~/components/hydrate-later";
 import { PlaceList } from "~/components/home/place-list";
-import { StarterRulesCallout } from "~/components/home/starter-rules-callout";
 import { dayDetailTarget } from "~/lib/day-detail-link";
 import { INBOX_QUERY, inboxVariables, PLACES_QUERY, VIEWER_QUERY } from "~/lib/graphql/documents";
 import { PLACE_WARNINGS_QUERY } from "~/lib/graphql/later-documents";
 
+// The right column is not the first screen's: hydrated once the browser is idle (decision 029).
+const InboxList = lazyHydrated(() => import("~/components/home/inbox-list").then((module) => module.InboxList));
+const StarterRulesCallout = lazyHydrated(() => import("~/components/home/starter-rules-callout").then((module) => module.StarterRulesCallout));
 // Only for a day's address: not part of the first load of `/` (the server renders it whole).
 const DayDetail = lazy(() => import("~/components/weather/day-detail").then((module) => ({ default: module.DayDetail })));
 
@@ -35,8 +37,12 @@ export default function Dashboard() {
         <PlaceList places={places.data?.me?.places ?? []} warnings={warningsByPlace} />
       </div>
       <div className="flex min-w-0 flex-col gap-6">
-        <StarterRulesCallout />
-        <InboxList firstPage={inbox.data?.messages.edges ?? []} unreadCount={viewer.data?.me?.unreadCount ?? 0} />
+        <Suspense fallback={null}>
+          <StarterRulesCallout />
+        </Suspense>
+        <Suspense fallback={null}>
+          <InboxList firstPage={inbox.data?.messages.edges ?? []} unreadCount={viewer.data?.me?.unreadCount ?? 0} />
+        </Suspense>
       </div>
     </div>
   );
