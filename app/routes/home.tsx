@@ -1,6 +1,6 @@
 import i18next from "i18next";
 import { useTranslation } from "react-i18next";
-import { lazy, Suspense } from "react";
+import { Suspense } from "react";
 import { preloadModule } from "react-dom";
 import { Link } from "react-router";
 import { useQuery } from "urql";
@@ -14,13 +14,18 @@ import type { Load } from "~/lib/graphql/route-load";
 import { getI18n, getLocale } from "~/server/i18n/middleware.server";
 import { lazyChunksContext, signedInHomeModules } from "~/lib/lazy-chunks-context";
 import { useNonce } from "~/lib/nonce";
+import { lazyServerRendered } from "~/lib/hydration-modules";
 
 /**
  * A signed-in user's places and inbox: not part of a visitor's first load. The server renders it
  * whole and names its chunks in the page (modulepreload), so a signed-in first load fetches them
  * beside the entry instead of after it (decision 018).
  */
-const Dashboard = lazy(() => import("~/components/home/dashboard"));
+const Dashboard = lazyServerRendered(
+  () => import("~/components/home/dashboard"),
+  // Loaded before hydration where the server rendered it (decision 029).
+  () => document.querySelector("[data-home='signed-in']") !== null,
+);
 
 /** What the page shows, fetched once for its first render (server) or into the cache (browser); whether someone is signed in. */
 async function loadHome(load: Load, url: string): Promise<boolean> {
@@ -83,7 +88,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
   for (const href of loaderData?.renderedLazyChunks ?? []) preloadModule(href, { as: "script", nonce });
   const [viewer] = useQuery({ query: VIEWER_QUERY });
   return (
-    <section>
+    <section data-home={viewer.data?.me ? "signed-in" : "visitor"}>
       <h1 className="text-3xl font-bold tracking-tight">{t("home.title")}</h1>
       {/* Someone signed in knows what the bot does: on a phone, their weather comes first. */}
       {viewer.data?.me ? (

@@ -46,7 +46,7 @@ const PAGES: readonly BlockingPage[] = ["bare", "visitor", "signed-in"];
 type Sample = { tbtMs: number; score: number; scripts: Map<string, number>; work: Map<string, number>; longTasks: string[] };
 export type BlockingFigures = Record<BlockingPage, { tbtMs: number; score: number; samples: Sample[] }>;
 
-async function userWithPlaces(baseURL: string): Promise<string> {
+export async function userWithPlaces(baseURL: string): Promise<string> {
   const url = `${baseURL}/graphql`;
   const { signUp } = await graphql(url, `mutation { signUp(email: "tbt@example.com", password: "benchmark pass") { token } }`);
   for (const [label, latitude, longitude] of PLACES) {

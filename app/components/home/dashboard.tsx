@@ -10,7 +10,9 @@ import { PLACE_WARNINGS_QUERY } from "~/lib/graphql/later-documents";
 
 // The right column is not the first screen's: hydrated once the browser is idle (decision 029).
 const InboxList = lazyHydrated(() => import("~/components/home/inbox-list").then((module) => module.InboxList));
-const StarterRulesCallout = lazyHydrated(() => import("~/components/home/starter-rules-callout").then((module) => module.StarterRulesCallout));
+const StarterRulesCallout = lazyHydrated(() =>
+  import("~/components/home/starter-rules-callout").then((module) => module.StarterRulesCallout),
+);
 // Only for a day's address: not part of the first load of `/` (the server renders it whole).
 const DayDetail = lazy(() => import("~/components/weather/day-detail").then((module) => ({ default: module.DayDetail })));
 
@@ -37,12 +39,8 @@ export default function Dashboard() {
         <PlaceList places={places.data?.me?.places ?? []} warnings={warningsByPlace} />
       </div>
       <div className="flex min-w-0 flex-col gap-6">
-        <Suspense fallback={null}>
-          <StarterRulesCallout />
-        </Suspense>
-        <Suspense fallback={null}>
-          <InboxList firstPage={inbox.data?.messages.edges ?? []} unreadCount={viewer.data?.me?.unreadCount ?? 0} />
-        </Suspense>
+        <StarterRulesCallout />
+        <InboxList firstPage={inbox.data?.messages.edges ?? []} unreadCount={viewer.data?.me?.unreadCount ?? 0} />
       </div>
     </div>
   );
