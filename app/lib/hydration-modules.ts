@@ -4,9 +4,18 @@ type Module<Props> = { default: ComponentType<Props> };
 
 const pending: Array<Promise<unknown>> = [];
 
-/** Settles once every lazy module the server rendered into this page has loaded (entry.client hydrates then). */
-export function hydrationModules(): Promise<unknown> {
-  return Promise.all(pending);
+/** Whether the server-rendered page holds an element of this test id (asked before hydration). */
+export const onPage = (testId: string) => document.querySelector(`[data-testid="${testId}"]`) !== null;
+
+/**
+ * Settles once every lazy module the server rendered into this page has loaded (entry.client
+ * hydrates then), nested ones too: a module loaded here registers the lazy modules it holds as it runs.
+ */
+export async function hydrationModules(): Promise<void> {
+  for (let count = -1; count !== pending.length;) {
+    count = pending.length;
+    await Promise.all(pending);
+  }
 }
 
 /**

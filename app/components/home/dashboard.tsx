@@ -1,8 +1,9 @@
-import { lazy, Suspense, useMemo } from "react";
+import { Suspense, useMemo } from "react";
 import { useTranslation } from "react-i18next";
 import { useSearchParams } from "react-router";
 import { useQuery } from "urql";
 import { lazyHydrated } from "~/components/hydrate-later";
+import { lazyServerRendered, onPage } from "~/lib/hydration-modules";
 import { PlaceList } from "~/components/home/place-list";
 import { dayDetailTarget } from "~/lib/day-detail-link";
 import { INBOX_QUERY, inboxVariables, PLACES_QUERY, VIEWER_QUERY } from "~/lib/graphql/documents";
@@ -14,7 +15,10 @@ const StarterRulesCallout = lazyHydrated(() =>
   import("~/components/home/starter-rules-callout").then((module) => module.StarterRulesCallout),
 );
 // Only for a day's address: not part of the first load of `/` (the server renders it whole).
-const DayDetail = lazy(() => import("~/components/weather/day-detail").then((module) => ({ default: module.DayDetail })));
+const DayDetail = lazyServerRendered(
+  () => import("~/components/weather/day-detail").then((module) => ({ default: module.DayDetail })),
+  () => onPage("day-detail"),
+);
 
 /** A signed-in user's home: their places (and a day's detail when the address names one), starter rules and inbox. */
 export default function Dashboard() {
