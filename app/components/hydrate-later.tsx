@@ -1,34 +1,41 @@
-import { lazy, memo, Suspense, type ComponentType } from "react";
+import { lazy, memo, Suspense, type ComponentType, type ReactNode } from "react";
 import { browserIdleOrIntent } from "~/lib/browser-idle";
+import { hydrationModules } from "~/lib/hydration-modules";
 
 /**
- * A part of the page the first screen can do without, hydrated after the rest (issue 35: the page
- * must become usable fast, not only paint fast; decision 029). The server renders it whole; in the
- * browser its code is fetched at once, but the lazy component resolves only once the browser is
- * idle or the person starts to interact, so React hydrates the rest first and leaves this part's
- * server HTML in place until then (selective hydration: no fallback, no layout shift).
+ * When a part's code resolves in the browser: "idle", at the first idle moment or touch (its code is
+ * fetched at once); "loaded", as soon as its code and the lazy parts inside it have loaded.
+ */
+type When = "idle" | "loaded";
+
+/**
+ * A part of the page hydrated in a pass of its own, after the rest (issue 35: the page must become
+ * usable fast, not only paint fast; decision 029). The server renders it whole; in the browser
+ * React hydrates the rest first and leaves this part's server HTML in place until its lazy
+ * component resolves (selective hydration: no fallback, no layout shift, and its work in tasks
+ * of its own rather than in one long hydration).
  *
  * The part carries its own Suspense boundary, memoised: a boundary still waiting to hydrate that
  * receives new props is rendered again from scratch (its server HTML dropped), so a parent's
- * re-render with the same props must not reach it.
+ * re-render with the same props must not reach it. The fallback shows only where the browser
+ * renders the part itself (a client-side navigation).
  */
-export function lazyHydrated<Props extends object>(load: () => Promise<ComponentType<Props>>) {
-  const Part = typeof window === "undefined" ? lazy(async () => ({ default: await load() })) : lazyAfterIdle(load);
+export function lazyHydrated<Props extends object>(
+  load: () => Promise<ComponentType<Props>>,
+  { when = "idle", fallback = null }: { when?: When; fallback?: ReactNode } = {},
+) {
+  const Part = lazy(async () => ({ default: await resolve(load, when) }));
   return memo(function HydratedLater(props: Props) {
     return (
-      <Suspense fallback={null}>
+      <Suspense fallback={fallback}>
         <Part {...props} />
       </Suspense>
     );
   });
 }
 
-function lazyAfterIdle<Props extends object>(load: () => Promise<ComponentType<Props>>) {
-  const code = load();
-  // A chunk that fails to load fails the part when it renders (the route's error view), not before.
-  code.catch(() => undefined);
-  return lazy(async () => {
-    const [component] = await Promise.all([code, browserIdleOrIntent()]);
-    return { default: component };
-  });
+function resolve<Props>(load: () => Promise<ComponentType<Props>>, when: When): Promise<ComponentType<Props>> {
+  if (typeof window === "undefined") return load();
+  if (when === "loaded") return load().then(async (component) => (await hydrationModules(), component));
+  return Promise.all([load(), browserIdleOrIntent()]).then(([component]) => component);
 }
