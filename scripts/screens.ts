@@ -129,8 +129,11 @@ async function shoot(browser: Browser, baseURL: string, screen: Screen, width: n
     await page.evaluate(() => document.fonts.ready.then(() => new Promise((resolve) => requestIdleCallback(resolve, { timeout: 2000 }))));
     const file = path.join(OUT_DIR, `${screen.name}-${width}-${mode}.png`);
     if (screen.part) {
-      await ready.scrollIntoViewIfNeeded();
-      await ready.screenshot({ path: file, animations: "disabled" });
+      // From the top of the whole page, so the sticky header stays where it belongs, not over the part.
+      await page.evaluate(() => window.scrollTo(0, 0));
+      const box = await ready.boundingBox();
+      if (!box) throw new Error(`${screen.name}: the part has no box`);
+      await page.screenshot({ path: file, fullPage: true, clip: box, animations: "disabled" });
     } else {
       await page.screenshot({ path: file, fullPage: true, animations: "disabled" });
     }
