@@ -1,4 +1,4 @@
-import { lazy, memo, Suspense, type ComponentType, type ReactNode } from "react";
+import { lazy, memo, Suspense, useEffect, type ComponentType, type ReactNode } from "react";
 import { browserIdleOrIntent } from "~/lib/browser-idle";
 import { hydrationModules } from "~/lib/hydration-modules";
 
@@ -24,14 +24,40 @@ export function lazyHydrated<Props extends object>(
   load: () => Promise<ComponentType<Props>>,
   { when = "idle", fallback = null }: { when?: When; fallback?: ReactNode } = {},
 ) {
-  const Part = lazy(async () => ({ default: await resolve(load, when) }));
+  let waitedFor = false;
+  const Part = lazy(async () => {
+    // Asked for once, by the first render: during hydration, where the part then hydrates later.
+    waitedFor = typeof window !== "undefined";
+    if (waitedFor) pendingParts.add(Part);
+    return { default: await resolve(load, when) };
+  });
+  function Hydrated(props: Props) {
+    useEffect(() => {
+      if (!waitedFor) return;
+      waitedFor = false;
+      pendingParts.delete(Part);
+      if (pendingParts.size === 0) for (const settle of allHydrated.splice(0)) settle();
+    }, []);
+    return <Part {...props} />;
+  }
   return memo(function HydratedLater(props: Props) {
     return (
       <Suspense fallback={fallback}>
-        <Part {...props} />
+        <Hydrated {...props} />
       </Suspense>
     );
   });
+}
+
+const pendingParts = new Set<unknown>();
+const allHydrated: Array<() => void> = [];
+
+/**
+ * Settles once no part of the page waits to hydrate (root's `data-hydrated` marker waits for it: a
+ * click on a part not yet hydrated is lost, react-dom stops it). Ask after the page's first commit.
+ */
+export function partsHydrated(): Promise<void> {
+  return pendingParts.size === 0 ? Promise.resolve() : new Promise((resolve) => allHydrated.push(resolve));
 }
 
 function resolve<Props>(load: () => Promise<ComponentType<Props>>, when: When): Promise<ComponentType<Props>> {

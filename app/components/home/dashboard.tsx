@@ -4,13 +4,13 @@ import { useSearchParams } from "react-router";
 import { useQuery } from "urql";
 import { lazyHydrated } from "~/components/hydrate-later";
 import { lazyServerRendered, onPage } from "~/lib/hydration-modules";
+import { InboxList } from "~/components/home/inbox-list";
 import { PlaceList } from "~/components/home/place-list";
 import { dayDetailTarget } from "~/lib/day-detail-link";
 import { INBOX_QUERY, inboxVariables, PLACES_QUERY, VIEWER_QUERY } from "~/lib/graphql/documents";
 import { PLACE_WARNINGS_QUERY } from "~/lib/graphql/later-documents";
 
-// The right column is not the first screen's: hydrated once the browser is idle (decision 029).
-const InboxList = lazyHydrated(() => import("~/components/home/inbox-list").then((module) => module.InboxList));
+// Not the first screen's: hydrated once the browser is idle or touched (decision 029).
 const StarterRulesCallout = lazyHydrated(() =>
   import("~/components/home/starter-rules-callout").then((module) => module.StarterRulesCallout),
 );
