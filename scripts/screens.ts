@@ -18,18 +18,12 @@ import { SESSION_COOKIE } from "../app/shared/session-cookie";
 import { ROOT, startAppServer } from "../e2e/support/app-server";
 import { CHROMIUM_ARGS, CHROMIUM_ENV, CHROMIUM_PATH } from "../e2e/support/chromium";
 import { startFakeOpenMeteo } from "../tests/fakes/open-meteo";
+import { PLACES } from "./bench/blocking-time";
 import { graphql } from "./bench/graphql";
 
 const OUT_DIR = path.join(ROOT, "docs/screens");
 const WIDTHS = [390, 1280] as const;
 const MODES = ["light", "dark"] as const;
-const PLACES: ReadonlyArray<readonly [string, number, number]> = [
-  ["Home", 52.52, 13.41],
-  ["Office", 47.37, 8.54],
-  ["Cabin", 46.5, 9.8],
-  ["Harbour", 53.55, 9.99],
-  ["Studio", 48.86, 2.35],
-];
 
 type Account = { token: string; placeIds: string[] };
 

@@ -30,7 +30,8 @@ import { startQuietWarnings } from "./warning-services";
 
 /** Visitor and signed-in Total Blocking Time at most this many times the bare page's (issue 35). */
 export const BLOCKING_BUDGET = { ratioOfBare: 2 };
-const PLACES: ReadonlyArray<readonly [string, number, number]> = [
+/** Five places (label, latitude, longitude) in the fake weather: the signed-in home measured (and pictured by scripts/screens.ts). */
+export const PLACES: ReadonlyArray<readonly [string, number, number]> = [
   ["Home", 47.37, 8.54],
   ["Office", 52.52, 13.4],
   ["Cabin", 46.5, 9.8],
@@ -48,13 +49,26 @@ export type BlockingFigures = Record<BlockingPage, { tbtMs: number; score: numbe
 
 export async function userWithPlaces(baseURL: string): Promise<string> {
   const url = `${baseURL}/graphql`;
-  const { signUp } = await graphql(url, `mutation { signUp(email: "tbt@example.com", password: "benchmark pass") { token } }`);
+  const { signUp } = await graphql(
+    url,
+    `
+      mutation {
+        signUp(email: "tbt@example.com", password: "benchmark pass") {
+          token
+        }
+      }
+    `,
+  );
   for (const [label, latitude, longitude] of PLACES) {
     await graphql(
       url,
-      `mutation ($label: String!, $latitude: Float!, $longitude: Float!) {
-        addPlace(latitude: $latitude, longitude: $longitude, label: $label) { id }
-      }`,
+      `
+        mutation ($label: String!, $latitude: Float!, $longitude: Float!) {
+          addPlace(latitude: $latitude, longitude: $longitude, label: $label) {
+            id
+          }
+        }
+      `,
       { label, latitude, longitude },
       signUp.token,
     );
@@ -87,7 +101,8 @@ async function run(port: number, url: string, headers: Record<string, string>): 
         scripts: new Map(items(audits["bootup-time"]).map((item) => [String(item.url).replace(origin, ""), Number(item.total)])),
         work: new Map(items(audits["mainthread-work-breakdown"]).map((item) => [String(item.groupLabel), Number(item.duration)])),
         longTasks: items(audits["long-tasks"]).map(
-          (item) => `${Number(item.startTime).toFixed(0)} ms: ${Number(item.duration).toFixed(0)} ms in ${String(item.url).replace(origin, "")}`,
+          (item) =>
+            `${Number(item.startTime).toFixed(0)} ms: ${Number(item.duration).toFixed(0)} ms in ${String(item.url).replace(origin, "")}`,
         ),
       };
     }
@@ -157,7 +172,11 @@ export async function benchBlockingTime({ rounds = 5 } = {}): Promise<BlockingFi
 }
 
 const verdict = (ok: boolean) => (ok ? "within" : "OVER");
-const LABEL: Record<BlockingPage, string> = { bare: "bare page /", visitor: "visitor /", "signed-in": `signed-in / (${PLACES.length} places)` };
+const LABEL: Record<BlockingPage, string> = {
+  bare: "bare page /",
+  visitor: "visitor /",
+  "signed-in": `signed-in / (${PLACES.length} places)`,
+};
 
 /** The figures as rows of `npm run bench` (name, value, note). */
 export function blockingRows(figures: BlockingFigures): Array<[string, string, string]> {
