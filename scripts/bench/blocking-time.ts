@@ -22,6 +22,7 @@ import { SESSION_COOKIE } from "../../app/shared/session-cookie";
 import { freePort, startAppServer } from "../../e2e/support/app-server";
 import { CHROMIUM_ARGS, CHROMIUM_ENV, CHROMIUM_PATH } from "../../e2e/support/chromium";
 import { startFakeOpenMeteo } from "../../tests/fakes/open-meteo";
+import { signUpBenchUser } from "./api";
 import { graphql } from "./graphql";
 import { median } from "./median";
 import { extractVisitor } from "./page-fixture";
@@ -47,19 +48,11 @@ const PAGES: readonly BlockingPage[] = ["bare", "visitor", "signed-in"];
 type Sample = { tbtMs: number; score: number; scripts: Map<string, number>; work: Map<string, number>; longTasks: string[] };
 export type BlockingFigures = Record<BlockingPage, { tbtMs: number; score: number; samples: Sample[] }>;
 
-export async function userWithPlaces(baseURL: string): Promise<string> {
+/** Signs a benchmark user up with these places (five by default); returns their token. */
+export async function userWithPlaces(baseURL: string, email = "tbt@example.com", places = PLACES): Promise<string> {
   const url = `${baseURL}/graphql`;
-  const { signUp } = await graphql(
-    url,
-    `
-      mutation {
-        signUp(email: "tbt@example.com", password: "benchmark pass") {
-          token
-        }
-      }
-    `,
-  );
-  for (const [label, latitude, longitude] of PLACES) {
+  const token = await signUpBenchUser(url, email);
+  for (const [label, latitude, longitude] of places) {
     await graphql(
       url,
       `
@@ -70,10 +63,10 @@ export async function userWithPlaces(baseURL: string): Promise<string> {
         }
       `,
       { label, latitude, longitude },
-      signUp.token,
+      token,
     );
   }
-  return signUp.token as string;
+  return token;
 }
 
 type Item = Record<string, unknown>;
