@@ -17,6 +17,8 @@ const build = await import(pathToFileURL(entry).href);
 const app = express();
 app.use(compression());
 app.use("/assets", express.static(path.join(path.dirname(entry), "../client/assets"), { immutable: true, maxAge: "1y", index: false }));
+// The bare page has no icon; the browser asks anyway, and React Router would log each 404 at length.
+app.get("/favicon.ico", (_request, response) => void response.status(204).end());
 app.use(createRequestHandler({ build, mode: "production" }));
 app.listen(Number(process.env.PORT ?? 3100), "127.0.0.1", () => console.log(`listening on ${process.env.PORT}`));
 process.on("SIGTERM", () => process.exit(0));
