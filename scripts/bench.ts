@@ -13,6 +13,7 @@ import type { LoadResult } from "./bench/load";
 import { benchClientLibraries } from "./bench/client-libraries";
 import { benchEngine, warningRows } from "./bench/engine";
 import { benchEngineScale, benchTodayBeside, benchUnchangedRules, scaleRows } from "./bench/engine-scale";
+import { benchBlockingTime, blockingRows } from "./bench/blocking-time";
 import { benchLighthouse } from "./bench/lighthouse";
 import { benchOfflineRepeatVisit } from "./bench/offline-repeat-visit";
 import { benchPages, pageRows } from "./bench/pages";
@@ -76,6 +77,9 @@ if (!clientLibraries.graphqlWsInFirstLoad) console.log("  graphql-ws: not in the
 
 console.log("\nLighthouse, mobile emulation (slow 4G, 4× CPU), on / …");
 const lighthouse = await benchLighthouse();
+
+console.log("\nLighthouse, mobile with its default simulated throttling: TBT and score of the bare page, visitor / and signed-in /…");
+const blocking = await benchBlockingTime();
 
 console.log("\nA repeat visit to / from the service worker, server stopped…");
 const offline = await benchOfflineRepeatVisit();
@@ -147,6 +151,7 @@ for (const [who, result] of lighthouseRuns) {
   );
   row(`Lighthouse CLS of / (${who})`, result.cls.toFixed(3), `target ≤ ${TARGETS.cls}: ${verdict(result.cls <= TARGETS.cls)}`);
 }
+for (const [name, value, note] of blockingRows(blocking)) row(name, value, note);
 row(
   "repeat visit from the worker: FCP",
   `${offline.medianMs.toFixed(0)} ms`,

@@ -47,8 +47,8 @@ export async function startHelloYoga() {
   return { url: `http://127.0.0.1:${port}/graphql`, pid: child.pid!, stop: () => child.kill("SIGTERM") };
 }
 
-/** Signs a benchmark user up on the API at `url` and gives them 10 places; returns their token. */
-export async function signUpWithPlaces(url: string, email = "bench@example.com"): Promise<string> {
+/** Signs a benchmark user up on the API at `url`; returns their token. */
+export async function signUpBenchUser(url: string, email: string): Promise<string> {
   const { signUp } = await graphql(
     url,
     `
@@ -60,6 +60,12 @@ export async function signUpWithPlaces(url: string, email = "bench@example.com")
     `,
     { email },
   );
+  return signUp.token as string;
+}
+
+/** Signs a benchmark user up on the API at `url` and gives them 10 places; returns their token. */
+export async function signUpWithPlaces(url: string, email = "bench@example.com"): Promise<string> {
+  const token = await signUpBenchUser(url, email);
   for (let i = 0; i < 10; i++) {
     await graphql(
       url,
@@ -71,10 +77,10 @@ export async function signUpWithPlaces(url: string, email = "bench@example.com")
         }
       `,
       { lat: 40 + i },
-      signUp.token,
+      token,
     );
   }
-  return signUp.token as string;
+  return token;
 }
 
 export type ApiBenchFigures = Record<BenchDatabaseKind, ApiFigures> & { baseline: ApiFigures };

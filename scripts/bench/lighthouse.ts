@@ -16,7 +16,7 @@ import { freePort, startAppServer } from "../../e2e/support/app-server";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../../e2e/support/chromium";
 import { startFakeOpenMeteo } from "../../tests/fakes/open-meteo";
 import { startQuietWarnings } from "./warning-services";
-import { graphql } from "./graphql";
+import { PLACES, userWithPlaces } from "./blocking-time";
 import { median } from "./median";
 
 const RUNS = 3;
@@ -28,39 +28,6 @@ const RUNS = 3;
 const MAX_WAIT_FOR_LOAD_MS = 10_000;
 
 type Sample = { lcpMs: number; cls: number };
-
-async function signedInUser(baseURL: string) {
-  const url = `${baseURL}/graphql`;
-  const { signUp } = await graphql(
-    url,
-    `
-      mutation {
-        signUp(email: "lighthouse@example.com", password: "benchmark pass") {
-          token
-        }
-      }
-    `,
-  );
-  for (const [label, latitude, longitude] of [
-    ["Home", 47.37, 8.54],
-    ["Office", 52.52, 13.4],
-    ["Cabin", 46.5, 9.8],
-  ] as const) {
-    await graphql(
-      url,
-      `
-        mutation ($label: String!, $latitude: Float!, $longitude: Float!) {
-          addPlace(latitude: $latitude, longitude: $longitude, label: $label) {
-            id
-          }
-        }
-      `,
-      { label, latitude, longitude },
-      signUp.token,
-    );
-  }
-  return signUp.token as string;
-}
 
 export async function benchLighthouse() {
   const weather = await startFakeOpenMeteo();
@@ -74,7 +41,7 @@ export async function benchLighthouse() {
   const port = await freePort();
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS, `--remote-debugging-port=${port}`] });
   try {
-    const token = await signedInUser(server.baseURL);
+    const token = await userWithPlaces(server.baseURL, "lighthouse@example.com", PLACES.slice(0, 3));
     const measure = async (
       headers: Record<string, string>,
       throttlingMethod: "devtools" | "simulate" = "devtools",

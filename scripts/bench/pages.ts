@@ -76,9 +76,10 @@ export function ensureBareBuild() {
   if (built.status !== 0) throw new Error(`The bare page did not build:\n${built.stdout}\n${built.stderr}`);
 }
 
-async function startBareServer(fixtureFile: string) {
+/** The bare page's server; `forBrowser` serves its assets too (browser-server.mjs), for a browser's load. */
+export async function startBareServer(fixtureFile: string, { forBrowser = false } = {}) {
   const port = await freePort();
-  const child = spawn(process.execPath, [path.join(BARE_DIR, "server.mjs")], {
+  const child = spawn(process.execPath, [path.join(BARE_DIR, forBrowser ? "browser-server.mjs" : "server.mjs")], {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH ?? "",

@@ -1,0 +1,67 @@
+import { lazy, memo, Suspense, useEffect, type ComponentType, type ReactNode } from "react";
+import { browserIdleOrIntent } from "~/lib/browser-idle";
+import { hydrationModules } from "~/lib/hydration-modules";
+
+/**
+ * When a part's code resolves in the browser: "idle", at the first idle moment or touch (its code is
+ * fetched at once); "loaded", as soon as its code and the lazy parts inside it have loaded.
+ */
+type When = "idle" | "loaded";
+
+/**
+ * A part of the page hydrated in a pass of its own, after the rest (issue 35: the page must become
+ * usable fast, not only paint fast; decision 029). The server renders it whole; in the browser
+ * React hydrates the rest first and leaves this part's server HTML in place until its lazy
+ * component resolves (selective hydration: no fallback, no layout shift, and its work in tasks
+ * of its own rather than in one long hydration).
+ *
+ * The part carries its own Suspense boundary, memoised: a boundary still waiting to hydrate that
+ * receives new props is rendered again from scratch (its server HTML dropped), so a parent's
+ * re-render with the same props must not reach it. The fallback shows only where the browser
+ * renders the part itself (a client-side navigation).
+ */
+export function lazyHydrated<Props extends object>(
+  load: () => Promise<ComponentType<Props>>,
+  { when = "idle", fallback = null }: { when?: When; fallback?: ReactNode } = {},
+) {
+  let waitedFor = false;
+  const Part = lazy(async () => {
+    // Asked for once, by the first render: during hydration, where the part then hydrates later.
+    waitedFor = typeof window !== "undefined";
+    if (waitedFor) pendingParts.add(Part);
+    return { default: await resolve(load, when) };
+  });
+  function Hydrated(props: Props) {
+    useEffect(() => {
+      if (!waitedFor) return;
+      waitedFor = false;
+      pendingParts.delete(Part);
+      if (pendingParts.size === 0) for (const settle of allHydrated.splice(0)) settle();
+    }, []);
+    return <Part {...props} />;
+  }
+  return memo(function HydratedLater(props: Props) {
+    return (
+      <Suspense fallback={fallback}>
+        <Hydrated {...props} />
+      </Suspense>
+    );
+  });
+}
+
+const pendingParts = new Set<unknown>();
+const allHydrated: Array<() => void> = [];
+
+/**
+ * Settles once no part of the page waits to hydrate (root's `data-hydrated` marker waits for it: a
+ * click on a part not yet hydrated is lost, react-dom stops it). Ask after the page's first commit.
+ */
+export function partsHydrated(): Promise<void> {
+  return pendingParts.size === 0 ? Promise.resolve() : new Promise((resolve) => allHydrated.push(resolve));
+}
+
+function resolve<Props>(load: () => Promise<ComponentType<Props>>, when: When): Promise<ComponentType<Props>> {
+  if (typeof window === "undefined") return load();
+  if (when === "loaded") return load().then(async (component) => (await hydrationModules(), component));
+  return Promise.all([load(), browserIdleOrIntent()]).then(([component]) => component);
+}
