@@ -1,12 +1,5 @@
 import { lazy, memo, Suspense, useEffect, type ComponentType, type ReactNode } from "react";
-import { browserIdleOrIntent } from "~/lib/browser-idle";
 import { hydrationModules } from "~/lib/hydration-modules";
-
-/**
- * When a part's code resolves in the browser: "idle", at the first idle moment or touch (its code is
- * fetched at once); "loaded", as soon as its code and the lazy parts inside it have loaded.
- */
-type When = "idle" | "loaded";
 
 /**
  * A part of the page hydrated in a pass of its own, after the rest (issue 35: the page must become
@@ -22,14 +15,14 @@ type When = "idle" | "loaded";
  */
 export function lazyHydrated<Props extends object>(
   load: () => Promise<ComponentType<Props>>,
-  { when = "idle", fallback = null }: { when?: When; fallback?: ReactNode } = {},
+  { fallback = null }: { fallback?: ReactNode } = {},
 ) {
   let waitedFor = false;
   const Part = lazy(async () => {
     // Asked for once, by the first render: during hydration, where the part then hydrates later.
     waitedFor = typeof window !== "undefined";
     if (waitedFor) pendingParts.add(Part);
-    return { default: await resolve(load, when) };
+    return { default: await resolve(load) };
   });
   function Hydrated(props: Props) {
     useEffect(() => {
@@ -60,8 +53,11 @@ export function partsHydrated(): Promise<void> {
   return pendingParts.size === 0 ? Promise.resolve() : new Promise((resolve) => allHydrated.push(resolve));
 }
 
-function resolve<Props>(load: () => Promise<ComponentType<Props>>, when: When): Promise<ComponentType<Props>> {
+/**
+ * In the browser, the part's code once it and the lazy parts inside it have loaded. (Not at idle: a
+ * click on a part React cannot hydrate synchronously is lost, react-dom stops it; decision 029.)
+ */
+function resolve<Props>(load: () => Promise<ComponentType<Props>>): Promise<ComponentType<Props>> {
   if (typeof window === "undefined") return load();
-  if (when === "loaded") return load().then(async (component) => (await hydrationModules(), component));
-  return Promise.all([load(), browserIdleOrIntent()]).then(([component]) => component);
+  return load().then(async (component) => (await hydrationModules(), component));
 }

@@ -22,8 +22,6 @@ export const DASHBOARD_MODULE = "app/components/home/dashboard.tsx";
  */
 export const signedInHomeModules = (locale: string) => [
   DASHBOARD_MODULE,
-  // Hydrated after the rest (decision 029), but fetched beside it, so an early tap finds its code.
-  "app/components/home/starter-rules-callout.tsx",
   "app/components/weather/air-quality-line.tsx",
   `locales/${locale}/air.json`,
   `locales/${locale}/warnings.json`,

@@ -21,7 +21,6 @@ import { lazyHydrated } from "~/components/hydrate-later";
  * beside the entry instead of after it (decision 018).
  */
 const Dashboard = lazyHydrated(() => import("~/components/home/dashboard").then((module) => module.default), {
-  when: "loaded",
   fallback: <DashboardSkeleton />,
 });
 

@@ -2,21 +2,17 @@ import { Suspense, useMemo } from "react";
 import { useTranslation } from "react-i18next";
 import { useSearchParams } from "react-router";
 import { useQuery } from "urql";
-import { lazyHydrated } from "~/components/hydrate-later";
 import { lazyServerRendered, onPage } from "~/lib/hydration-modules";
 import { InboxList } from "~/components/home/inbox-list";
 import { PlaceList } from "~/components/home/place-list";
 import { PlaceSwitcher } from "~/components/home/place-switcher";
+import { StarterRulesCallout } from "~/components/home/starter-rules-callout";
 import { dayDetailTarget } from "~/lib/day-detail-link";
 import { useDisplaySettings, useNow } from "~/lib/display-settings";
 import { ALERT_RULES_QUERY, INBOX_QUERY, inboxVariables, PLACES_QUERY, VIEWER_QUERY } from "~/lib/graphql/documents";
 import { PLACE_WARNINGS_QUERY } from "~/lib/graphql/later-documents";
 import { openPlaceId } from "~/lib/open-place";
 
-// Not the first screen's: hydrated once the browser is idle or touched (decision 029).
-const StarterRulesCallout = lazyHydrated(() =>
-  import("~/components/home/starter-rules-callout").then((module) => module.StarterRulesCallout),
-);
 // Only for a day's address: not part of the first load of `/` (the server renders it whole).
 const DayDetail = lazyServerRendered(
   () => import("~/components/weather/day-detail").then((module) => ({ default: module.DayDetail })),
