@@ -1,5 +1,6 @@
 import i18next from "i18next";
 import { useTranslation } from "react-i18next";
+import { lazy, Suspense } from "react";
 import { preloadModule } from "react-dom";
 import { Link } from "react-router";
 import { useQuery } from "urql";
@@ -13,16 +14,13 @@ import type { Load } from "~/lib/graphql/route-load";
 import { getI18n, getLocale } from "~/server/i18n/middleware.server";
 import { lazyChunksContext, signedInHomeModules } from "~/lib/lazy-chunks-context";
 import { useNonce } from "~/lib/nonce";
-import { lazyHydrated } from "~/components/hydrate-later";
 
 /**
  * A signed-in user's places and inbox: not part of a visitor's first load. The server renders it
  * whole and names its chunks in the page (modulepreload), so a signed-in first load fetches them
  * beside the entry instead of after it (decision 018).
  */
-const Dashboard = lazyHydrated(() => import("~/components/home/dashboard").then((module) => module.default), {
-  fallback: <DashboardSkeleton />,
-});
+const Dashboard = lazy(() => import("~/components/home/dashboard"));
 
 /** What the page shows, fetched once for its first render (server) or into the cache (browser); whether someone is signed in. */
 async function loadHome(load: Load, url: string): Promise<boolean> {
@@ -78,11 +76,6 @@ function Visitor() {
   );
 }
 
-function DashboardSkeleton() {
-  const { t } = useTranslation();
-  return <div className="card mt-8 h-96 animate-pulse" role="status" aria-label={t("loading.label")} />;
-}
-
 export default function Home({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const nonce = useNonce();
@@ -93,7 +86,13 @@ export default function Home({ loaderData }: Route.ComponentProps) {
     <section>
       <h1 className="text-3xl font-bold tracking-tight">{t("home.title")}</h1>
       {/* Someone signed in knows what the bot does: on a phone, their weather comes first. */}
-      {viewer.data?.me ? <Dashboard /> : <Visitor />}
+      {viewer.data?.me ? (
+        <Suspense fallback={<div className="card mt-8 h-96 animate-pulse" role="status" aria-label={t("loading.label")} />}>
+          <Dashboard />
+        </Suspense>
+      ) : (
+        <Visitor />
+      )}
     </section>
   );
 }
