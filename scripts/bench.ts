@@ -12,6 +12,7 @@ import { startBenchDatabases, type BenchDatabaseKind } from "./bench/databases";
 import type { LoadResult } from "./bench/load";
 import { benchClientLibraries } from "./bench/client-libraries";
 import { benchEngine, warningRows } from "./bench/engine";
+import { benchEngineInstances, instancesRows, type InstancesBench } from "./bench/engine-instances";
 import { benchEngineScale, benchTodayBeside, benchUnchangedRules, scaleRows } from "./bench/engine-scale";
 import { benchBlockingTime, blockingRows } from "./bench/blocking-time";
 import { benchLighthouse } from "./bench/lighthouse";
@@ -89,6 +90,7 @@ let api: Awaited<ReturnType<typeof benchApi>>;
 const cold = {} as Record<BenchDatabaseKind, LoadResult>;
 const engines = {} as Record<BenchDatabaseKind, Awaited<ReturnType<typeof benchEngine>>>;
 const scales: Array<ReturnType<typeof scaleRows>> = [];
+const sharedTicks: InstancesBench[] = [];
 try {
   console.log("\nRunning the API benchmark (50 connections, 5 s each, 3 turns of SQLite, PostgreSQL and the baseline)…");
   api = await benchApi(databases);
@@ -116,6 +118,8 @@ try {
         await benchUnchangedRules(databases, kind),
       ),
     );
+    console.log(`Running the engine-instances benchmark on ${kind} (4 instances on 64 shards, one killed mid-tick)…`);
+    sharedTicks.push(await benchEngineInstances(databases, kind));
   }
 } finally {
   await databases.stop();
@@ -207,4 +211,5 @@ for (const kind of DATABASE_KINDS) {
   for (const [name, value, note] of warningRows(kind, engine, TARGETS.engineWithWarningsRatio)) row(name, value, note);
 }
 for (const [name, value, note] of scales.flat()) row(name, value, note);
+for (const [name, value, note] of sharedTicks.flatMap(instancesRows)) row(name, value, note);
 for (const [name, value, note] of pageRows(pages)) row(name, value, note);

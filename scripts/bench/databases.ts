@@ -3,7 +3,7 @@
  * default) and PostgreSQL, on a server of the benchmark's own (durable settings, see
  * startPostgresServer), a fresh database for each use.
  */
-import { mkdtemp, rm } from "node:fs/promises";
+import { cp, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
@@ -24,6 +24,8 @@ let counter = 0;
 
 export type BenchDatabases = {
   fresh(kind: BenchDatabaseKind): Promise<BenchStore>;
+  /** A new store holding a copy of `store`'s data (same ids): runs compared message for message start from one seed. */
+  copy(store: BenchStore): Promise<BenchStore>;
   stop(): Promise<void>;
 };
 
@@ -39,30 +41,38 @@ export async function startBenchDatabases(): Promise<BenchDatabases> {
     }
   };
   return {
-    async fresh(kind): Promise<BenchStore> {
-      const dataDir = await mkdtemp(path.join(tmpdir(), "weatherbot-bench-"));
-      if (kind === "SQLite") {
-        return { kind, dataDir, env: { DATA_DIR: dataDir }, remove: () => rm(dataDir, { recursive: true, force: true }) };
-      }
-      server ??= await startPostgresServer({ durable: true });
-      const name = `bench_${process.pid}_${++counter}`;
-      await admin(`create database "${name}"`);
-      const url = new URL(server.adminUrl);
-      url.pathname = `/${name}`;
-      const databaseUrl = url.toString();
-      return {
-        kind,
-        dataDir,
-        databaseUrl,
-        env: { DATA_DIR: dataDir, DATABASE_URL: databaseUrl },
-        remove: async () => {
-          await rm(dataDir, { recursive: true, force: true });
-          await admin(`drop database if exists "${name}" with (force)`);
-        },
-      };
-    },
+    fresh: (kind) => create(kind),
+    copy: (store) => create(store.kind, store),
     async stop() {
       await server?.stop();
     },
   };
+
+  async function create(kind: BenchDatabaseKind, from?: BenchStore): Promise<BenchStore> {
+    const dataDir = await mkdtemp(path.join(tmpdir(), "weatherbot-bench-"));
+    if (from) await cp(from.dataDir, dataDir, { recursive: true });
+    if (kind === "SQLite") {
+      return { kind, dataDir, env: { DATA_DIR: dataDir }, remove: () => rm(dataDir, { recursive: true, force: true }) };
+    }
+    server ??= await startPostgresServer({ durable: true });
+    const name = `bench_${process.pid}_${++counter}`;
+    await admin(
+      from?.databaseUrl
+        ? `create database "${name}" template "${new URL(from.databaseUrl).pathname.slice(1)}"`
+        : `create database "${name}"`,
+    );
+    const url = new URL(server.adminUrl);
+    url.pathname = `/${name}`;
+    const databaseUrl = url.toString();
+    return {
+      kind,
+      dataDir,
+      databaseUrl,
+      env: { DATA_DIR: dataDir, DATABASE_URL: databaseUrl },
+      remove: async () => {
+        await rm(dataDir, { recursive: true, force: true });
+        await admin(`drop database if exists "${name}" with (force)`);
+      },
+    };
+  }
 }
