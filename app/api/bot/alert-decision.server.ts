@@ -186,7 +186,7 @@ function moveSeen(decision: Decision, seen: EpisodePlan<OpenEpisode>["seen"]): v
 function open({ rule, place, settings }: Pair, pool: Pool, match: Match, current: Date): AlertEpisodeTable {
   const row: AlertEpisodeTable = {
     user_id: rule.user_id,
-    rule_key: watchKey(rule, settings),
+    rule_key: watchKey(rule),
     location_key: coordinateKey(place),
     start: iso(match.from),
     window_from: iso(match.from),
