@@ -101,7 +101,7 @@ export async function poolsOf(db: Db, userIds: string[], current: Date): Promise
 }
 
 /** The pool a pair's rule and place land on (a fresh, empty one kept in `pools` if none is known yet). */
-export function poolOf(pools: Map<string, Pool>, { rule, place, settings }: Pair): Pool {
+export function poolOf(pools: Map<string, Pool>, { rule, place }: Pair): Pool {
   return poolAt(pools, `${rule.user_id}|${watchKey(rule)}|${coordinateKey(place)}`);
 }
 
