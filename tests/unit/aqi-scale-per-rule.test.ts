@@ -14,30 +14,19 @@ import { fakeAirQuality, fakeForecast } from "../fakes/open-meteo";
 const NOW = new Date("2026-05-12T10:20:00Z");
 const NOW_HOUR = Math.floor(NOW.getTime() / 3_600_000) * 3600;
 
-/** An AQI rule of "at least 100" as stored, on `scale` (null: a row 0019 missed). */
-const row = (scale: string | null): AlertRuleTable => ({
-  id: "r1",
-  user_id: "u1",
-  name: "Smoke",
-  enabled: 1,
-  place_id: null,
-  metric: "AQI",
-  comparator: "AT_LEAST",
-  threshold: 100,
-  aqi_scale: scale,
-  conditions: null,
-  lookahead_hours: 12,
-  active_days: "MON,TUE,WED,THU,FRI,SAT,SUN",
-  active_from: null,
-  active_to: null,
-  urgent: 0,
-  notify_all_clear: 0,
-  cooldown_hours: 6,
-  snoozed_until: null,
-  created_at: NOW.toISOString(),
-  watched_since: null,
-  starter_key: null,
-});
+/** An AQI rule of "at least 100" as stored, on `scale` (null: a row 0019 missed): the columns the engine reads of it. */
+const row = (scale: string | null) =>
+  ({
+    metric: "AQI",
+    comparator: "AT_LEAST",
+    threshold: 100,
+    aqi_scale: scale,
+    conditions: null,
+    lookahead_hours: 12,
+    active_days: "MON,TUE,WED,THU,FRI,SAT,SUN",
+    active_from: null,
+    active_to: null,
+  }) as AlertRuleTable;
 
 /** Two hours ahead: US 120, European 60; clean air (US 40, European 20) the rest of the time. */
 function smokyHour() {
