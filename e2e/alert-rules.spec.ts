@@ -191,7 +191,7 @@ test("a rule watches only on its days and hours, keeps them when switched off an
   await dialog.getByLabel("From").selectOption("07:00");
   await expect(dialog.getByLabel("From").locator("option:checked")).toHaveText("7:00 AM");
   await dialog.getByRole("button", { name: "Save rule" }).click();
-  await expect(dialog.getByText("Give both times, or leave both empty.")).toBeVisible();
+  await expect(dialog.getByText("Choose both times, or set both to “Not set”.")).toBeVisible();
   await dialog.getByLabel("Until").selectOption("09:00");
   for (const day of ["Saturday", "Sunday"]) await dialog.getByRole("checkbox", { name: day }).uncheck();
   // Which windows the look-ahead holds depends on the day and hour (the run's clock, which the server shares): the

@@ -1,20 +1,12 @@
-import type { Page } from "@playwright/test";
 import { expect, gotoHydrated, test } from "./fixtures";
 import { uniqueEmail } from "./support/graphql";
+import { choosePlace } from "./support/places";
 
 /*
  * One person's first session, end to end, through the real server, API, database and
  * browser (weather from the loopback Open-Meteo fake): every step is also tested on its
  * own elsewhere; here they have to work one after another.
  */
-
-async function choosePlace(page: Page, scope: ReturnType<Page["getByRole"]>, query: string, name: RegExp) {
-  const search = scope.getByRole("combobox", { name: "Search for a place" });
-  await search.fill(query);
-  await expect(scope.getByRole("option", { name })).toBeVisible();
-  await search.press("ArrowDown");
-  await search.press("Enter");
-}
 
 test("visitor → account → places → briefing and rule → live message → units, language, dark mode → log out and in", async ({
   page,
@@ -25,7 +17,7 @@ test("visitor → account → places → briefing and rule → live message → 
 
   // A visitor looks up a forecast.
   await gotoHydrated(page, "/");
-  await choosePlace(page, page.getByRole("main"), "Madr", /Madrid/);
+  await choosePlace(page.getByRole("main"), "Madr", /Madrid/);
   await expect(page.getByRole("article", { name: "Madrid" }).getByTestId("current-temperature")).toHaveText(/°F$/);
 
   // Signs up (the browser's zone becomes the account's).
@@ -40,7 +32,7 @@ test("visitor → account → places → briefing and rule → live message → 
   await expect(page).toHaveURL(/\/$/, { timeout: 15_000 }); // scrypt and a page load, on a busy machine
   await expect(page.getByRole("heading", { name: "Your places" })).toBeVisible();
   // The first from the empty home's one search (choosing saves it), the others through "Add a place".
-  await choosePlace(page, page.getByRole("main"), "Berl", /Berlin/);
+  await choosePlace(page.getByRole("main"), "Berl", /Berlin/);
   await expect(page.getByTestId("open-place").getByRole("article", { name: "Berlin" })).toBeVisible();
   for (const [query, name] of [
     ["Zuri", /Zurich/],
@@ -48,7 +40,7 @@ test("visitor → account → places → briefing and rule → live message → 
   ] as const) {
     await page.getByRole("button", { name: "Add a place" }).click();
     const dialog = page.getByRole("dialog", { name: "Add a place" });
-    await choosePlace(page, dialog, query, name);
+    await choosePlace(dialog, query, name);
     await dialog.getByRole("button", { name: "Add place" }).click();
     await expect(dialog).toBeHidden();
   }

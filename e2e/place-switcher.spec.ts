@@ -2,6 +2,7 @@ import type { APIRequestContext, BrowserContext, Page } from "@playwright/test";
 import { expect, gotoHydrated, test } from "./fixtures";
 import { accountWithPlace, signInBrowser } from "./support/graphql";
 import { E2eAddPlaceDocument } from "./support/documents.generated";
+import { choosePlace } from "./support/places";
 
 /** An account whose places carry these labels, signed in in the browser; the places' ids in order. */
 async function signedInWithPlaces(request: APIRequestContext, context: BrowserContext, baseURL: string, labels: string[]) {
@@ -84,6 +85,40 @@ test.describe("on a desktop", () => {
     await expect(openCard(page)).toHaveAttribute("aria-label", "Alpha");
     await page.getByRole("link", { name: "Next place: Beta" }).click();
     await expect(openCard(page)).toHaveAttribute("aria-label", "Beta");
+  });
+
+  test("a place added from the dialog is opened at once; focus goes back to “Add a place” and the addition is announced", async ({
+    page,
+    request,
+    context,
+    baseURL,
+  }) => {
+    const ids = await signedInWithPlaces(request, context, baseURL!, LABELS.slice(0, 2));
+    await gotoHydrated(page, `/?place=${ids[1]}`);
+    const open = page.getByRole("button", { name: "Add a place" });
+    const dialog = page.getByRole("dialog", { name: "Add a place" });
+    // By keyboard only: open, search, choose, label, submit.
+    await open.focus();
+    await page.keyboard.press("Enter");
+    await expect(dialog.getByRole("combobox", { name: "Search for a place" })).toBeFocused();
+    await choosePlace(dialog, "Par", /Paris/);
+    await expect(dialog.getByTestId("chosen-location")).toContainText("Paris");
+    await dialog.getByLabel("Label (optional)").fill("Studio");
+    await dialog.getByLabel("Label (optional)").press("Enter");
+    await expect(dialog).toBeHidden();
+
+    await expect(openCard(page)).toHaveAttribute("aria-label", "Studio");
+    await expect(page).toHaveURL(/\?place=[^&]+$/);
+    expect(ids).not.toContain(new URL(page.url()).searchParams.get("place"));
+    await expect(rows(page)).toHaveCount(3);
+    await expect(rows(page).nth(2)).toHaveAttribute("aria-current", "true");
+    await expect(page.getByTestId("place-position")).toHaveText("Studio, 3 of 3");
+    await expect(page.getByRole("region", { name: "Notifications (F8)" }).getByText("Studio added.", { exact: true })).toBeVisible();
+    await expect(open).toBeFocused();
+    await expect(openCard(page)).toBeInViewport();
+    // The address is the new place's: a reload keeps it open.
+    await page.reload();
+    await expect(openCard(page)).toHaveAttribute("aria-label", "Studio");
   });
 
   test("places are renamed, reordered and removed (with undo) where they are listed", async ({ page, request, context, baseURL }) => {

@@ -1,7 +1,7 @@
 import { expect, gotoHydrated, test } from "./fixtures";
 import { accountWithPlace, recordGraphQLOperations, signInBrowser, type RecordedOperation } from "./support/graphql";
 import { E2ePlacesAddAtDocument, E2ePlacesServerOrderDocument } from "./support/documents.generated";
-import { openPlace } from "./support/places";
+import { choosePlace, openPlace } from "./support/places";
 
 /** Typing pauses this long before a search is sent (docs/product-constants.md; SEARCH_DEBOUNCE_MS in location-search.tsx). */
 const SEARCH_DEBOUNCE_MS = 200;
@@ -71,10 +71,7 @@ test("a signed-in user adds a place through the overlay; its card appears withou
   await expect(dialog).toBeVisible();
   const search = dialog.getByRole("combobox", { name: "Search for a place" });
   await expect(search).toBeFocused();
-  await search.fill("Par");
-  await expect(dialog.getByRole("option", { name: /Paris/ })).toBeVisible();
-  await search.press("ArrowDown");
-  await search.press("Enter");
+  await choosePlace(dialog, "Par", /Paris/);
   await expect(dialog.getByTestId("chosen-location")).toContainText("Paris");
   await dialog.getByLabel("Label (optional)").fill("Studio");
   await dialog.getByRole("button", { name: "Add place" }).click();

@@ -1,6 +1,6 @@
 import fs from "node:fs";
-import { createRequire } from "node:module";
 import path from "node:path";
+import postcss from "postcss";
 import type { Plugin } from "vite";
 import { offlinePagePolicy } from "../app/server/csp.server";
 import { DEFAULT_LOCALE, LOCALE_COOKIE, SUPPORTED_LOCALES } from "../app/lib/i18n/config";
@@ -19,20 +19,25 @@ function textsOf(root: string, locale: string): OfflineTexts {
 }
 
 /**
- * The app's font: Tailwind's `--font-sans`, which its pages use (app.css imports Tailwind's theme), read from
- * the same file, so the offline page never looks like another app's (it had system-ui, issue 35).
+ * The app's font, as app/app.css's `@theme` names it for every page, read with a CSS parser, so the offline page
+ * never looks like another app's (it had system-ui, issue 35).
  */
-function appFontStack(): string {
-  const theme = fs.readFileSync(createRequire(import.meta.url).resolve("tailwindcss/theme.css"), "utf8");
-  const stack = /--font-sans:\s*([^;]+);/.exec(theme)?.[1];
-  if (!stack) throw new Error("tailwindcss/theme.css names no --font-sans: the offline page's font cannot follow the app's");
+function appFontStack(root: string): string {
+  const file = path.join(root, "app", "app.css");
+  let stack: string | undefined;
+  postcss.parse(fs.readFileSync(file, "utf8"), { from: file }).walkAtRules("theme", (theme) =>
+    theme.walkDecls("--font-sans", (declaration) => {
+      stack = declaration.value;
+    }),
+  );
+  if (!stack) throw new Error("app/app.css's @theme names no --font-sans: the offline page's font cannot follow the app's");
   return stack.replace(/\s+/g, " ").trim();
 }
 
-const style = () => `
+const style = (root: string) => `
 :root{color-scheme:light dark;--bg:#fff;--text:#1e293b;--muted:#475569;--accent:#166534;--border:#e2e8f0}
 @media (prefers-color-scheme:dark){:root{--bg:#0f172a;--text:#f1f5f9;--muted:#cbd5e1;--accent:#4ade80;--border:#334155}}
-body{margin:0;min-height:100dvh;display:grid;place-items:center;background:var(--bg);color:var(--text);font:16px/1.5 ${appFontStack()}}
+body{margin:0;min-height:100dvh;display:grid;place-items:center;background:var(--bg);color:var(--text);font:16px/1.5 ${appFontStack(root)}}
 main{max-width:28rem;padding:2rem 1.5rem;text-align:center}
 img{width:72px;height:72px}
 h1{font-size:1.5rem;margin:1rem 0 .5rem}
@@ -54,7 +59,7 @@ const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${cha
  * server sends it as a header too (see offlinePageHeader).
  */
 export function renderOfflinePage(root: string): string {
-  const css = style();
+  const css = style(root);
   const texts = Object.fromEntries(SUPPORTED_LOCALES.map((locale) => [locale, textsOf(root, locale)]));
   const fallback = texts[DEFAULT_LOCALE]!;
   const script =

@@ -1,6 +1,6 @@
 /**
  * Issue 35's screenshots: `/` (visitor, signed in with no place, with five places), a place's full
- * view, the alert rules and the inbox, at 390 and 1280 px in light and dark, saved under
+ * view (`/?place=ID`), the alert rules and the inbox, at 390 and 1280 px in light and dark, saved under
  * docs/screens/ (device scale 1, to keep them small), with axe run on each screen: any violation
  * is printed and the script exits non-zero. Needs the production build:
  *
@@ -18,7 +18,6 @@ import { SESSION_COOKIE } from "../app/shared/session-cookie";
 import { ROOT, startAppServer } from "../e2e/support/app-server";
 import { CHROMIUM_ARGS, CHROMIUM_ENV, CHROMIUM_PATH } from "../e2e/support/chromium";
 import { startFakeOpenMeteo } from "../tests/fakes/open-meteo";
-import { PLACES } from "./bench/blocking-time";
 import { graphql } from "./bench/graphql";
 
 const OUT_DIR = path.join(ROOT, "docs/screens");
@@ -27,7 +26,16 @@ const MODES = ["light", "dark"] as const;
 
 type Account = { token: string; placeIds: string[] };
 
-async function account(api: string, email: string, places: typeof PLACES): Promise<Account> {
+/** The busy account's places, found by the search as a person adds them (a label of their own on two). */
+const PLACES: ReadonlyArray<readonly [query: string, label: string | null]> = [
+  ["Zurich", "Home"],
+  ["Berlin", "Office"],
+  ["Paris", null],
+  ["London", null],
+  ["Madrid", null],
+];
+
+async function account(api: string, email: string): Promise<Account> {
   const { signUp } = await graphql(
     api,
     `
@@ -40,31 +48,52 @@ async function account(api: string, email: string, places: typeof PLACES): Promi
     { email },
   );
   const token = signUp.token as string;
-  const placeIds: string[] = [];
-  for (const [label, latitude, longitude] of places) {
-    const { addPlace } = await graphql(
-      api,
-      `
-        mutation ($label: String!, $latitude: Float!, $longitude: Float!) {
-          addPlace(latitude: $latitude, longitude: $longitude, label: $label) {
-            id
-          }
-        }
-      `,
-      { label, latitude, longitude },
-      token,
-    );
-    placeIds.push(addPlace.id as string);
-  }
-  return { token, placeIds };
+  return { token, placeIds: [] };
 }
 
-/** Five places, two alert rules and a few messages in the inbox. */
+/**
+ * A place saved from the search, as the "Add a place" dialog saves it: with its name, country and time zone (saved by
+ * its coordinates alone, as "Use my location" does, it has none of them, and the pictures showed coordinates).
+ */
+async function addSearchedPlace(api: string, token: string, query: string, label: string | null): Promise<string> {
+  const { searchLocations } = await graphql(
+    api,
+    `
+      query ($query: String!) {
+        searchLocations(query: $query) {
+          id
+        }
+      }
+    `,
+    { query },
+    token,
+  );
+  const { addPlace } = await graphql(
+    api,
+    `
+      mutation ($locationId: ID!, $label: String) {
+        addPlace(locationId: $locationId, label: $label) {
+          id
+        }
+      }
+    `,
+    { locationId: searchLocations[0].id, label },
+    token,
+  );
+  return addPlace.id as string;
+}
+
+/**
+ * Five places, three alert rules and a few messages in the inbox. The account reads °F, mph and inches (the API's
+ * defaults for a request without a language): thresholds are metric, chosen to read round there (40 mph, 0.5 in).
+ */
 async function busyAccount(api: string): Promise<Account> {
-  const busy = await account(api, "screens-five@example.com", PLACES);
+  const busy = await account(api, "screens-five@example.com");
+  for (const [query, label] of PLACES) busy.placeIds.push(await addSearchedPlace(api, busy.token, query, label));
   for (const rule of [
-    '{ name: "Strong gusts", metric: WIND_GUSTS, threshold: 60 }',
-    '{ name: "Heavy rain", metric: PRECIPITATION, threshold: 5 }',
+    '{ name: "Strong gusts", metric: WIND_GUSTS, threshold: 64.37 }',
+    '{ name: "Heavy rain", metric: PRECIPITATION, threshold: 12.7 }',
+    '{ name: "Smoky air", metric: AQI, threshold: 100 }',
   ]) {
     await graphql(api, `mutation { saveAlertRule(input: ${rule}) { id } }`, {}, busy.token).catch((error: unknown) => {
       // A metric this build does not know leaves the list one rule shorter, not the run failed.
@@ -83,19 +112,18 @@ async function busyAccount(api: string): Promise<Account> {
     { input: { name: "Morning", placeIds: busy.placeIds.slice(0, 2), period: "TODAY", time: "07:00", days: ["MON"] } },
     busy.token,
   );
-  for (let i = 0; i < 3; i++)
-    await graphql(
-      api,
-      `
-        mutation ($id: ID!) {
-          sendBriefingNow(id: $id) {
-            id
-          }
+  await graphql(
+    api,
+    `
+      mutation ($id: ID!) {
+        sendBriefingNow(id: $id) {
+          id
         }
-      `,
-      { id: saveBriefing.id },
-      busy.token,
-    );
+      }
+    `,
+    { id: saveBriefing.id },
+    busy.token,
+  );
   return busy;
 }
 
@@ -105,6 +133,8 @@ type Screen = {
   token: string | null;
   /** What shows the screen is there (and, where given, the part to picture). */
   ready: (page: Page) => Locator;
+  /** What else must be on the page first: the parts loaded after hydration (the dashboard's, the inbox). */
+  settled?: (page: Page) => Locator[];
   part?: boolean;
 };
 
@@ -119,6 +149,7 @@ async function shoot(browser: Browser, baseURL: string, screen: Screen, width: n
     await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true");
     const ready = screen.ready(page);
     await expect(ready).toBeVisible();
+    for (const part of screen.settled?.(page) ?? []) await expect(part).toBeVisible();
     // Fonts and the parts hydrated when idle settle before the picture.
     await page.evaluate(() => document.fonts.ready.then(() => new Promise((resolve) => requestIdleCallback(resolve, { timeout: 2000 }))));
     const file = path.join(OUT_DIR, `${screen.name}-${width}-${mode}.png`);
@@ -150,15 +181,26 @@ const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHR
 const problems: string[] = [];
 try {
   const api = `${server.baseURL}/graphql`;
-  const empty = await account(api, "screens-empty@example.com", []);
+  const empty = await account(api, "screens-empty@example.com");
   const busy = await busyAccount(api);
-  const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
   const main = (page: Page) => page.getByRole("main");
+  const dashboard = (page: Page) => [
+    page.getByTestId("open-place").getByTestId("forecast-card"),
+    page.getByTestId("place-switcher"),
+    page.getByRole("region", { name: /^Inbox/ }),
+  ];
   const screens: Screen[] = [
     { name: "home-visitor", path: "/", token: null, ready: main },
-    { name: "home-empty", path: "/", token: empty.token, ready: main },
-    { name: "home-five-places", path: "/", token: busy.token, ready: main },
-    { name: "place", path: `/?place=${busy.placeIds[0]}&day=${tomorrow}`, token: busy.token, ready: main },
+    {
+      name: "home-empty",
+      path: "/",
+      token: empty.token,
+      ready: main,
+      settled: (page) => [page.getByRole("combobox", { name: "Search for a place" })],
+    },
+    { name: "home-five-places", path: "/", token: busy.token, ready: main, settled: dashboard },
+    // A place's full view: the switcher's address for one place (not the first, which "home-five-places" shows).
+    { name: "place", path: `/?place=${busy.placeIds[2]}`, token: busy.token, ready: main, settled: dashboard },
     {
       name: "rules",
       path: "/settings?section=alerts",

@@ -3,7 +3,8 @@ import { airQualityScale } from "../shared/air-quality";
 import type { AirQualityScale, AlertMetric } from "../shared/schema-enums.generated";
 import { formatNumber, formatPercent, windUnit, type UnitSettings } from "../shared/units";
 
-type Units = Pick<UnitSettings, "temperatureUnit" | "windSpeedUnit" | "precipitationUnit">;
+/** The reader's units; for an AQI rule also the scale its points are on (its own, decision 031; none: the reader's). */
+type Units = Pick<UnitSettings, "temperatureUnit" | "windSpeedUnit" | "precipitationUnit"> & { aqiScale?: AirQualityScale | null };
 type Conversion = { label: string; toMetric: (value: number) => number; fromMetric: (value: number) => number };
 
 const identity = (label: string): Conversion => ({ label, toMetric: (value) => value, fromMetric: (value) => value });
@@ -39,8 +40,8 @@ export function thresholdUnit(metric: AlertMetric, units: Units, aqiLabel?: (sca
     case "PRECIPITATION_PROBABILITY":
       return identity("%");
     case "AQI":
-      // Points on the reader's scale, named in their language where the caller can ("US AQI", "Europäischer LQI").
-      return identity(aqiLabel ? aqiLabel(airQualityScale(units)) : "AQI");
+      // Points on the rule's scale, named in the reader's language where the caller can ("US AQI", "Europäischer LQI").
+      return identity(aqiLabel ? aqiLabel(units.aqiScale ?? airQualityScale(units)) : "AQI");
     default:
       return identity("");
   }

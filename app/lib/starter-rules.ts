@@ -48,6 +48,7 @@ export function starterRuleInput(key: StarterRuleKey, name: string): AlertRuleIn
     placeId: null,
     ...starter.rule,
     conditions: starter.rule.conditions ? [...starter.rule.conditions] : null,
+    aqiScale: null,
     lookaheadHours: 24,
     notifyAllClear: false,
     cooldownHours: 6,

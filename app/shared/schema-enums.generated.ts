@@ -152,7 +152,7 @@ export const AlertMetric = {
   WIND_SPEED: "WIND_SPEED",
   WIND_GUSTS: "WIND_GUSTS",
   UV_INDEX: "UV_INDEX",
-  /** Air quality index, in points of the user's scale: US AQI for readers of °F, the European AQI for everyone else. */
+  /** Air quality index, in points of the rule's own scale (aqiScale): the reader's when it was made. */
   AQI: "AQI",
   CONDITION: "CONDITION",
   /** Rain starting within the threshold's minutes, from the quarter-hour nowcast: one alert per shower. */

@@ -44,6 +44,9 @@ export type Condition =
   | "THUNDERSTORM_WITH_HAIL"
   | "UNKNOWN";
 
+/** The two air-quality indices: the European one, and the US EPA's. */
+export type AirQualityScale = "EUROPEAN" | "US";
+
 export type MessageKind =
   | "BRIEFING"
   | "ALERT"
@@ -82,7 +85,7 @@ export type AlertMetric =
   | "WIND_SPEED"
   | "WIND_GUSTS"
   | "UV_INDEX"
-  /** Air quality index, in points of the user's scale: US AQI for readers of °F, the European AQI for everyone else. */
+  /** Air quality index, in points of the rule's own scale (aqiScale): the reader's when it was made. */
   | "AQI"
   | "CONDITION"
   /** Rain starting within the threshold's minutes, from the quarter-hour nowcast: one alert per shower. */
@@ -104,6 +107,8 @@ export type AlertRuleInput = {
   metric: AlertMetric;
   comparator?: Comparator | null | undefined;
   threshold?: number | null | undefined;
+  /** For AQI: the scale of the threshold. None: the rule's own when it is edited, else the reader's now. */
+  aqiScale?: AirQualityScale | null | undefined;
   conditions?: Array<Condition> | null | undefined;
   lookaheadHours?: number | null | undefined;
   activeDays?: Array<Weekday> | null | undefined;

@@ -15,3 +15,12 @@ export async function openPlace(page: Page, label: string): Promise<Locator> {
   await expect(card).toBeVisible();
   return card;
 }
+
+/** Searches in a place search (the empty home's, the "Add a place" dialog's) and chooses the result named `name` by keyboard. */
+export async function choosePlace(scope: Locator, query: string, name: RegExp): Promise<void> {
+  const search = scope.getByRole("combobox", { name: "Search for a place" });
+  await search.fill(query);
+  await expect(scope.getByRole("option", { name })).toBeVisible();
+  await search.press("ArrowDown");
+  await search.press("Enter");
+}

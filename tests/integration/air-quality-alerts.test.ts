@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import type { Scenario } from "../fakes/open-meteo";
 import { testApis } from "../support/api-server";
 import {
+  TestAqiRuleSaveAgainDocument as SAVE_AGAIN,
+  TestAqiRuleScalesDocument as RULES,
   TestAlertAddOfficeDocument as ADD_OFFICE,
   TestAlertInboxDocument as INBOX,
   TestAlertPreviewDocument as PREVIEW,
@@ -46,6 +48,7 @@ async function setUp(threshold: number, settings: SettingsInput) {
   } as const;
   const saved = await t.gql(SAVE, { input: rule }, { token });
   expect(saved.errors).toBeUndefined();
+  const ruleId = saved.data!.saveAlertRule.id;
   /** Replays the clock hour by hour, one engine pass each. */
   async function replay(hours: number) {
     for (let i = 0; i < hours; i++) {
@@ -54,7 +57,7 @@ async function setUp(threshold: number, settings: SettingsInput) {
     }
   }
   const inbox = async () => (await t.gql(INBOX, {}, { token })).data!.messages.edges.reverse();
-  return { t, token, replay, inbox, rule };
+  return { t, token, replay, inbox, rule, ruleId };
 }
 
 describe("the AQI alert", () => {
@@ -85,14 +88,42 @@ describe("the AQI alert", () => {
     expect(messages[0]!.body).toBe("European AQI 90 in Office from Mon 13:00 to 16:00 GMT+1, peak 14:00.");
   });
 
-  it("starts afresh when the reader's units change the scale, rather than calling all clear before the smoke is over", async () => {
-    const { t, token, replay, inbox } = await setUp(150, { temperatureUnit: "FAHRENHEIT" });
+  it("keeps the scale it was made on when the reader's units change: the smoke told of is followed to its all-clear", async () => {
+    const { t, token, replay, inbox, rule, ruleId } = await setUp(150, { temperatureUnit: "FAHRENHEIT" });
     await replay(8); // 08:00: the afternoon's smoke (12:00–15:00) in view, US 160–185
     expect((await inbox()).map((m) => m.kind)).toEqual(["ALERT"]);
     await t.gql(UPDATE_SETTINGS, { input: { temperatureUnit: "CELSIUS" } }, { token });
-    // Through the smoke and past the cooldown: 70–90 on the European scale is under 150, but the smoke told of is not over.
+    // 150 is still a US figure: read on the European scale (70–90) it would never be crossed again.
+    expect((await t.gql(RULES, {}, { token })).data!.alertRules).toEqual([{ id: ruleId, metric: "AQI", threshold: 150, aqiScale: "US" }]);
+    // Through the smoke: its end is told, on the scale the alert named (US 160 tomorrow is still ahead).
     await replay(8);
-    expect((await inbox()).map((m) => m.kind)).toEqual(["ALERT"]);
+    const messages = await inbox();
+    expect(messages.map((m) => m.kind)).toEqual(["ALERT", "ALL_CLEAR"]);
+    expect(messages[0]!.body).toBe("US AQI 185 in Office from Mon 13:00 to 16:00 GMT+1, peak 14:00.");
+    // Tomorrow's smoke is found on the US index too, in the preview as by the engine.
+    const preview = await t.gql(PREVIEW, { input: { ...rule, aqiScale: "US", lookaheadHours: 24 } }, { token });
+    expect(preview.data!.previewAlertRule.map((match) => match.peakValue)).toEqual([160]);
+    await replay(24);
+    expect((await inbox()).map((m) => m.kind)).toEqual(["ALERT", "ALL_CLEAR", "ALERT", "ALL_CLEAR"]);
+  });
+
+  it("keeps its scale when edited without naming one; a new rule, or one new to AQI, takes the reader's of the day", async () => {
+    const { t, token, rule, ruleId } = await setUp(150, { temperatureUnit: "FAHRENHEIT" });
+    await t.gql(UPDATE_SETTINGS, { input: { temperatureUnit: "CELSIUS" } }, { token });
+    const renamed = await t.gql(SAVE_AGAIN, { id: ruleId, input: { ...rule, name: "Smoke at the office" } }, { token });
+    expect(renamed.data!.saveAlertRule.aqiScale).toBe("US");
+    // Named, the scale is the one given (the editor sends the rule's own).
+    const moved = await t.gql(SAVE_AGAIN, { id: ruleId, input: { ...rule, threshold: 60, aqiScale: "EUROPEAN" } }, { token });
+    expect(moved.data!.saveAlertRule.aqiScale).toBe("EUROPEAN");
+    const fresh = await t.gql(SAVE, { input: rule }, { token });
+    const gusts = await t.gql(SAVE, { input: { ...rule, metric: "WIND_GUSTS", threshold: 60 } }, { token });
+    const gustsToAqi = await t.gql(SAVE_AGAIN, { id: gusts.data!.saveAlertRule.id, input: rule }, { token });
+    expect(gustsToAqi.data!.saveAlertRule.aqiScale).toBe("EUROPEAN");
+    const scales = new Map((await t.gql(RULES, {}, { token })).data!.alertRules.map((saved) => [saved.id, saved.aqiScale]));
+    expect(scales.get(fresh.data!.saveAlertRule.id)).toBe("EUROPEAN");
+    // Another metric has no scale.
+    await t.gql(SAVE_AGAIN, { id: ruleId, input: { ...rule, metric: "WIND_GUSTS", threshold: 60 } }, { token });
+    expect((await t.gql(RULES, {}, { token })).data!.alertRules.find((saved) => saved.id === ruleId)!.aqiScale).toBeNull();
   });
 
   it("previews on the reader's scale", async () => {

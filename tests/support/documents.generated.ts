@@ -53,6 +53,9 @@ export type Condition =
   | "THUNDERSTORM_WITH_HAIL"
   | "UNKNOWN";
 
+/** The two air-quality indices: the European one, and the US EPA's. */
+export type AirQualityScale = "EUROPEAN" | "US";
+
 export type PollenKind = "ALDER" | "BIRCH" | "GRASS" | "MUGWORT" | "OLIVE" | "RAGWEED";
 
 export type MessageKind =
@@ -99,7 +102,7 @@ export type AlertMetric =
   | "WIND_SPEED"
   | "WIND_GUSTS"
   | "UV_INDEX"
-  /** Air quality index, in points of the user's scale: US AQI for readers of °F, the European AQI for everyone else. */
+  /** Air quality index, in points of the rule's own scale (aqiScale): the reader's when it was made. */
   | "AQI"
   | "CONDITION"
   /** Rain starting within the threshold's minutes, from the quarter-hour nowcast: one alert per shower. */
@@ -121,6 +124,8 @@ export type AlertRuleInput = {
   metric: AlertMetric;
   comparator?: Comparator | null | undefined;
   threshold?: number | null | undefined;
+  /** For AQI: the scale of the threshold. None: the rule's own when it is edited, else the reader's now. */
+  aqiScale?: AirQualityScale | null | undefined;
   conditions?: Array<Condition> | null | undefined;
   lookaheadHours?: number | null | undefined;
   activeDays?: Array<Weekday> | null | undefined;
@@ -543,6 +548,19 @@ export type TestAlertSaveRuleAgainMutationVariables = Exact<{
 }>;
 
 export type TestAlertSaveRuleAgainMutation = { saveAlertRule: { name: string; starter: StarterRule | null } };
+
+export type TestAqiRuleScalesQueryVariables = Exact<{ [key: string]: never }>;
+
+export type TestAqiRuleScalesQuery = {
+  alertRules: Array<{ id: string; metric: AlertMetric; threshold: number | null; aqiScale: AirQualityScale | null }>;
+};
+
+export type TestAqiRuleSaveAgainMutationVariables = Exact<{
+  id: string | number;
+  input: AlertRuleInput;
+}>;
+
+export type TestAqiRuleSaveAgainMutation = { saveAlertRule: { id: string; aqiScale: AirQualityScale | null } };
 
 export type TestBatchedEveryRelationQueryVariables = Exact<{
   first?: number | null | undefined;
@@ -2032,6 +2050,24 @@ export const TestAlertSaveRuleAgainDocument = gql`
     }
   }
 ` as unknown as DocumentNode<TestAlertSaveRuleAgainMutation, TestAlertSaveRuleAgainMutationVariables>;
+export const TestAqiRuleScalesDocument = gql`
+  query TestAqiRuleScales {
+    alertRules {
+      id
+      metric
+      threshold
+      aqiScale
+    }
+  }
+` as unknown as DocumentNode<TestAqiRuleScalesQuery, TestAqiRuleScalesQueryVariables>;
+export const TestAqiRuleSaveAgainDocument = gql`
+  mutation TestAqiRuleSaveAgain($id: ID!, $input: AlertRuleInput!) {
+    saveAlertRule(id: $id, input: $input) {
+      id
+      aqiScale
+    }
+  }
+` as unknown as DocumentNode<TestAqiRuleSaveAgainMutation, TestAqiRuleSaveAgainMutationVariables>;
 export const TestBatchedEveryRelationDocument = gql`
   query TestBatchedEveryRelation($first: Int) {
     me {

@@ -40,9 +40,18 @@ describe("field errors", () => {
       expect(fromForm).toEqual({
         name: "Give the rule a name.",
         threshold: "Enter a value from 0 to 100.",
-        activeHours: "Give both times, or leave both empty.",
+        activeHours: "Choose both times, or set both to “Not set”.",
       });
     }
+  });
+
+  it.each(SUPPORTED_LOCALES)("for half-set active hours name the time select's empty choice, not an empty field (%s)", async (locale) => {
+    const t = await translator(locale);
+    const checked = checkInput(alertRuleInput, { name: "Rain", metric: "PRECIPITATION_PROBABILITY", threshold: 50, activeTo: "07:00" });
+    if (checked.ok) throw new Error("accepted");
+    const { activeHours } = fieldErrors(checked.issues, t, { fields: RULE_FIELDS });
+    // The select offers no empty field to leave: its empty choice is this option (time-select.tsx's `none`).
+    expect(activeHours).toContain(t("alerts.form.noTime"));
   });
 
   it("keep the first issue of a field, leave out fields the form does not show, and adapt numbers to the form", async () => {

@@ -183,10 +183,10 @@ function moveSeen(decision: Decision, seen: EpisodePlan<OpenEpisode>["seen"]): v
 }
 
 /** Opens an episode for a new window and keeps it in the pool (its alert starts the cooldown). */
-function open({ rule, place, settings }: Pair, pool: Pool, match: Match, current: Date): AlertEpisodeTable {
+function open({ rule, place }: Pair, pool: Pool, match: Match, current: Date): AlertEpisodeTable {
   const row: AlertEpisodeTable = {
     user_id: rule.user_id,
-    rule_key: watchKey(rule, settings),
+    rule_key: watchKey(rule),
     location_key: coordinateKey(place),
     start: iso(match.from),
     window_from: iso(match.from),

@@ -1,4 +1,4 @@
-import type { AlertMetric, Comparator, Condition, Weekday } from "../../shared/schema-enums.generated";
+import type { AirQualityScale, AlertMetric, Comparator, Condition, Weekday } from "../../shared/schema-enums.generated";
 import { conditionOf, type HourlyForecast } from "../weather/forecast";
 import { zonedParts } from "./zoned-time";
 
@@ -14,9 +14,11 @@ export type RuleSpec = {
   /** "HH:MM" in the user's zone; both null = all day. A window may wrap midnight (22:00–06:00). */
   activeFrom: string | null;
   activeTo: string | null;
+  /** For AQI: the scale its threshold's points are on, the rule's own (decision 031); none: no index is read. */
+  aqiScale?: AirQualityScale | null;
 };
 
-/** An hour as a rule sees it: the forecast's, with the air quality index on the user's scale for AQI rules (null or absent: none). */
+/** An hour as a rule sees it: the forecast's, with the air quality index on the rule's scale for AQI rules (null or absent: none). */
 export type AlertHour = HourlyForecast & { aqi?: number | null };
 
 /** A stretch of consecutive hours that cross the rule, with its worst hour. Times are epoch seconds. */

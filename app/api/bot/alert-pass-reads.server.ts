@@ -101,8 +101,8 @@ export async function poolsOf(db: Db, userIds: string[], current: Date): Promise
 }
 
 /** The pool a pair's rule and place land on (a fresh, empty one kept in `pools` if none is known yet). */
-export function poolOf(pools: Map<string, Pool>, { rule, place, settings }: Pair): Pool {
-  return poolAt(pools, `${rule.user_id}|${watchKey(rule, settings)}|${coordinateKey(place)}`);
+export function poolOf(pools: Map<string, Pool>, { rule, place }: Pair): Pool {
+  return poolAt(pools, `${rule.user_id}|${watchKey(rule)}|${coordinateKey(place)}`);
 }
 
 function poolAt(pools: Map<string, Pool>, key: string): Pool {

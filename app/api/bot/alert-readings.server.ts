@@ -4,7 +4,7 @@ import type { AirQualityService } from "../weather/air-quality-service.server";
 import type { Forecast } from "../weather/forecast";
 import type { ForecastService } from "../weather/forecast-service.server";
 import type { Pair } from "./alert-pass-reads.server";
-import { hoursFor, type Watched } from "./alert-watch.server";
+import { hoursFor, ruleSpec, type Watched } from "./alert-watch.server";
 import { airHash, forecastHash, nowcastHash, readsFeed, type FeedReading, type RefreshPlan } from "./watched-feeds.server";
 
 /**
@@ -88,8 +88,8 @@ export async function readingsOf(
 }
 
 /** What one pair's rule reads at its place this pass (null: nothing to read, the pair is skipped). */
-export function watchedBy({ rule, place, settings }: Pair, { forecastOf, airOf }: Readings): Watched | null {
+export function watchedBy({ rule, place }: Pair, { forecastOf, airOf }: Readings): Watched | null {
   const forecast = forecastOf.get(place.id) ?? null;
-  const hours = hoursFor(rule.metric, forecast?.hourly ?? null, airOf.get(place.id), settings);
+  const hours = hoursFor(ruleSpec(rule), forecast?.hourly ?? null, airOf.get(place.id));
   return forecast && hours ? { forecast, hours } : null;
 }

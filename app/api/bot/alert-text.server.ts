@@ -1,6 +1,6 @@
 import { airQualityScale } from "../../shared/air-quality";
 import { conditionOf } from "../weather/forecast";
-import type { AlertMetric, Comparator } from "../../shared/schema-enums.generated";
+import type { AirQualityScale, AlertMetric, Comparator } from "../../shared/schema-enums.generated";
 import {
   alertWindow,
   contentVersionFor,
@@ -19,6 +19,7 @@ type RuleSummary = {
   comparator: Comparator | string;
   threshold: number | null;
   starter_key?: string | null;
+  aqi_scale?: string | null;
 };
 type PlaceSummary = { id: string; label: string; time_zone: string };
 
@@ -28,13 +29,13 @@ const contentPlace = (place: PlaceSummary): ContentPlace => ({ id: place.id, lab
 export const ownerAqiScale = (settings: Pick<ReaderSettings, "temperature_unit">) =>
   airQualityScale({ temperatureUnit: settings.temperature_unit });
 
-/** What the rule watches; for an AQI rule also the scale its figures are on (the owner's now: alerts.server.ts's watchKey). */
+/** What the rule watches; for an AQI rule also the scale its figures are on (the rule's own, decision 031). */
 const ruleParts = (rule: RuleSummary, settings: ReaderSettings) => ({
   ruleName: ruleName({ name: rule.name, starter_key: rule.starter_key ?? null }, settings.language),
   metric: rule.metric as AlertMetric,
   comparator: rule.comparator as Comparator,
   threshold: rule.metric === "CONDITION" ? null : rule.threshold,
-  aqiScale: rule.metric === "AQI" ? ownerAqiScale(settings) : null,
+  aqiScale: rule.metric === "AQI" ? ((rule.aqi_scale as AirQualityScale | null | undefined) ?? null) : null,
 });
 
 /**

@@ -1,10 +1,9 @@
-import type { AlertRuleTable, SettingsTable } from "../db/tables";
-import type { AlertMetric, Comparator, Condition } from "../../shared/schema-enums.generated";
+import type { AlertRuleTable } from "../db/tables";
+import type { AirQualityScale, AlertMetric, Comparator, Condition } from "../../shared/schema-enums.generated";
 import type { AirQuality } from "../weather/air-quality";
 import type { Forecast, HourlyForecast } from "../weather/forecast";
 import { withAirQuality } from "./air-quality-hours";
 import { findMatches, type AlertHour, type Episode, type Match, type RuleSpec } from "./alert-evaluator";
-import { ownerAqiScale } from "./alert-text.server";
 import { parseDays } from "./briefings.server";
 import { findShowers } from "./rain-soon";
 import { ruleKey } from "./rule-key";
@@ -20,31 +19,33 @@ export function ruleSpec(row: AlertRuleTable): RuleSpec {
     activeDays: parseDays(row.active_days),
     activeFrom: row.active_from,
     activeTo: row.active_to,
+    aqiScale: row.metric === "AQI" ? (row.aqi_scale as AirQualityScale | null) : null,
   };
 }
 
 /**
- * What a rule watches for its episodes (ruleKey), and for an AQI rule the scale its points are on:
- * a reader who changes units (and so scales) starts afresh, rather than having the other scale's
- * lower figures read as the smoke being over (an all-clear while it goes on).
+ * What a rule watches for its episodes (ruleKey), and for an AQI rule the scale its points are on (its own since
+ * decision 031; before, the owner's of the day, which 0019 wrote into each rule, so the keys did not change).
  */
-export function watchKey(rule: AlertRuleTable, settings: SettingsTable): string {
+export function watchKey(rule: AlertRuleTable): string {
   const key = ruleKey(rule);
-  return rule.metric === "AQI" ? `${key}|${ownerAqiScale(settings)}` : key;
+  return rule.metric === "AQI" ? `${key}|${rule.aqi_scale}` : key;
 }
 
 /** What a rule reads at a place: the forecast, and its hours as the rule sees them (with the AQI for an AQI rule). */
 export type Watched = { forecast: Forecast; hours: readonly AlertHour[] };
 
-/** The hours a rule reads at a place: the forecast's, with the AQI on the user's scale for an AQI rule (null: none to read). */
+/**
+ * The hours a rule reads at a place: the forecast's, with the AQI on the rule's own scale for an AQI rule, whatever
+ * its owner reads now (null: none to read).
+ */
 export function hoursFor(
-  metric: string,
+  spec: Pick<RuleSpec, "metric" | "aqiScale">,
   hourly: readonly HourlyForecast[] | null,
   air: AirQuality | null | undefined,
-  settings: SettingsTable,
 ): readonly AlertHour[] | null {
-  if (metric !== "AQI" || !hourly) return hourly;
-  return air ? withAirQuality(hourly, air, ownerAqiScale(settings)) : null;
+  if (spec.metric !== "AQI" || !hourly) return hourly;
+  return air && spec.aqiScale ? withAirQuality(hourly, air, spec.aqiScale) : null;
 }
 
 /**

@@ -169,7 +169,7 @@ async function previewRule(
   ]);
   return places.flatMap((place, index) => {
     const { forecast } = results[index]!;
-    const hours = hoursFor(spec.metric, forecast.hourly, airOf.get(place.id), settings) ?? [];
+    const hours = hoursFor(spec, forecast.hourly, airOf.get(place.id)) ?? [];
     return matchesOf(spec, { forecast, hours }, now(), settings.time_zone).map((match) => ({ ...match, place }));
   });
 }

@@ -499,4 +499,22 @@ export const migrations: Record<string, Migration> = {
       await db.schema.createIndex("messages_created").on("messages").column("created_at").execute();
     },
   },
+  "0019_aqi_scale_per_rule": {
+    async up(db: Kysely<unknown>) {
+      // An AQI rule's points keep the scale they were set on (decision 031): until now they were read on the owner's
+      // scale of the day, which their units decide (°F: the US index, else the European one; frozen here as it is in
+      // app/shared/air-quality.ts now). Existing rules keep meaning what they mean today.
+      await db.schema.alterTable("alert_rules").addColumn("aqi_scale", "text").execute();
+      await sql`
+        UPDATE alert_rules SET aqi_scale = COALESCE(
+          (
+            SELECT CASE WHEN settings.temperature_unit = 'FAHRENHEIT' THEN 'US' ELSE 'EUROPEAN' END
+            FROM settings WHERE settings.user_id = alert_rules.user_id
+          ),
+          'EUROPEAN'
+        )
+        WHERE metric = 'AQI'
+      `.execute(db);
+    },
+  },
 };

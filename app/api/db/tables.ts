@@ -105,6 +105,8 @@ export type AlertRuleTable = {
   metric: string;
   comparator: string;
   threshold: number | null;
+  /** For metric AQI: the scale of the threshold's points ("US", "EUROPEAN"), kept from when it was made (decision 031). */
+  aqi_scale: string | null;
   /** Conditions, comma-separated, for metric CONDITION. */
   conditions: string | null;
   lookahead_hours: number;

@@ -1,8 +1,9 @@
 import { randomUUID } from "node:crypto";
 import type * as z from "zod/mini";
 import { CONDITIONS, WEEKDAYS } from "../../shared/enum-values";
-import type { AlertState, Condition, StarterRule } from "../../shared/schema-enums.generated";
+import type { AirQualityScale, AlertState, Condition, StarterRule } from "../../shared/schema-enums.generated";
 import type { Match } from "../bot/alert-evaluator";
+import { ownerAqiScale } from "../bot/alert-text.server";
 import { ruleSpec } from "../bot/alert-watch.server";
 import { parseDays } from "../bot/briefings.server";
 import { isStarterName, ruleName } from "../bot/starter-names.server";
@@ -21,11 +22,25 @@ import type { AlertRuleInput, AlertRuleResolvers, Resolvers } from "./resolvers.
 
 export const MAX_RULES = 50;
 
-/** Checks an input and turns it into a row (without ids and times). */
-async function ruleFromInput(context: ApiContext, userId: string, given: AlertRuleInput) {
+/**
+ * Checks an input and turns it into a row (without ids and times). An AQI rule's points are on the scale given, else
+ * on the one the rule kept (an edit), else on its owner's now: a rule keeps its scale when its owner's changes (031).
+ */
+async function ruleFromInput(context: ApiContext, userId: string, given: AlertRuleInput, kept: string | null = null) {
   const fields = ruleFields(given, parseInput(alertRuleInput, given));
   await checkOwnPlaces(context, userId, [fields.place_id]);
-  return fields;
+  return withAqiScale(context, userId, fields, kept);
+}
+
+async function withAqiScale<Fields extends { metric: string; aqi_scale: string | null }>(
+  context: ApiContext,
+  userId: string,
+  fields: Fields,
+  kept: string | null = null,
+): Promise<Fields> {
+  if (fields.metric !== "AQI") return { ...fields, aqi_scale: null };
+  const scale = fields.aqi_scale ?? kept ?? ownerAqiScale(await context.loaders.settings.load(userId));
+  return { ...fields, aqi_scale: scale };
 }
 
 /**
@@ -46,7 +61,7 @@ async function rulesFromInputs(context: ApiContext, userId: string, inputs: read
   const rows = inputs.map((given, index) => ruleFields(given, parsed[index]!));
   const placeIds = rows.map((row) => row.place_id);
   await checkOwnPlaces(context, userId, placeIds);
-  return rows;
+  return Promise.all(rows.map((row) => withAqiScale(context, userId, row)));
 }
 
 /** The places named are the user's own (NOT_FOUND otherwise), read in one statement. */
@@ -80,6 +95,7 @@ function ruleFields(given: AlertRuleInput, checked: z.output<typeof alertRuleInp
     metric: input.metric,
     comparator: input.comparator ?? "AT_LEAST",
     threshold,
+    aqi_scale: input.metric === "AQI" ? (input.aqiScale ?? null) : null,
     conditions,
     lookahead_hours: lookahead,
     active_days: WEEKDAYS.filter((day) => days.includes(day)).join(","),
@@ -152,6 +168,7 @@ export const alertRulesResolvers: Resolvers = {
     ...cacheableFields<AlertRuleResolvers>({
       starter: (rule) => (rule.starter_key as StarterRule | null) ?? null,
       enabled: (rule) => rule.enabled === 1,
+      aqiScale: (rule) => (rule.metric === "AQI" ? (rule.aqi_scale as AirQualityScale | null) : null),
       conditions: (rule) => (rule.conditions ? (rule.conditions.split(",") as Condition[]) : null),
       lookaheadHours: (rule) => rule.lookahead_hours,
       activeDays: (rule) => parseDays(rule.active_days),
@@ -202,9 +219,9 @@ export const alertRulesResolvers: Resolvers = {
   Mutation: {
     async saveAlertRule(_, args, context) {
       const userId = requireUserId(context);
-      const fields = await ruleFromInput(context, userId, args.input);
-      if (args.id) {
-        const existing = await ownRule(context, userId, args.id);
+      const existing = args.id ? await ownRule(context, userId, args.id) : null;
+      const fields = await ruleFromInput(context, userId, args.input, existing?.aqi_scale);
+      if (existing) {
         const row = { ...existing, ...fields };
         await context.db.transaction().execute(async (trx) => {
           await trx

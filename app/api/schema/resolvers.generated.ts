@@ -829,7 +829,7 @@ export type AlertMetric =
   | "WIND_SPEED"
   | "WIND_GUSTS"
   | "UV_INDEX"
-  /** Air quality index, in points of the user's scale: US AQI for readers of °F, the European AQI for everyone else. */
+  /** Air quality index, in points of the rule's own scale (aqiScale): the reader's when it was made. */
   | "AQI"
   | "CONDITION"
   /** Rain starting within the threshold's minutes, from the quarter-hour nowcast: one alert per shower. */
@@ -852,6 +852,8 @@ export type AlertRule = {
   metric: AlertMetric;
   comparator: Comparator;
   threshold?: Maybe<Scalars["Float"]["output"]>;
+  /** For AQI: the scale the threshold's points are on, kept from when the rule was made (null for other metrics). */
+  aqiScale?: Maybe<AirQualityScale>;
   conditions?: Maybe<Array<Condition>>;
   lookaheadHours: Scalars["Int"]["output"];
   activeDays: Array<Weekday>;
@@ -888,6 +890,8 @@ export type AlertRuleInput = {
   metric: AlertMetric;
   comparator?: InputMaybe<Comparator>;
   threshold?: InputMaybe<Scalars["Float"]["input"]>;
+  /** For AQI: the scale of the threshold. None: the rule's own when it is edited, else the reader's now. */
+  aqiScale?: InputMaybe<AirQualityScale>;
   conditions?: InputMaybe<Array<Condition>>;
   lookaheadHours?: InputMaybe<Scalars["Int"]["input"]>;
   activeDays?: InputMaybe<Array<Weekday>>;
@@ -1643,6 +1647,7 @@ export type AlertRuleResolvers<
   metric?: Resolver<ResolversTypes["AlertMetric"], ParentType, ContextType>;
   comparator?: Resolver<ResolversTypes["Comparator"], ParentType, ContextType>;
   threshold?: Resolver<Maybe<ResolversTypes["Float"]>, ParentType, ContextType>;
+  aqiScale?: Resolver<Maybe<ResolversTypes["AirQualityScale"]>, ParentType, ContextType>;
   conditions?: Resolver<Maybe<Array<ResolversTypes["Condition"]>>, ParentType, ContextType>;
   lookaheadHours?: Resolver<ResolversTypes["Int"], ParentType, ContextType>;
   activeDays?: Resolver<Array<ResolversTypes["Weekday"]>, ParentType, ContextType>;

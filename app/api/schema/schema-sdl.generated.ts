@@ -943,7 +943,7 @@ export const typeDefs = /* GraphQL */ `
     UV_INDEX
 
     """
-    Air quality index, in points of the user's scale: US AQI for readers of °F, the European AQI for everyone else.
+    Air quality index, in points of the rule's own scale (aqiScale): the reader's when it was made.
     """
     AQI
     CONDITION
@@ -985,6 +985,11 @@ export const typeDefs = /* GraphQL */ `
     metric: AlertMetric!
     comparator: Comparator!
     threshold: Float
+
+    """
+    For AQI: the scale the threshold's points are on, kept from when the rule was made (null for other metrics).
+    """
+    aqiScale: AirQualityScale
     conditions: [Condition!]
     lookaheadHours: Int!
     activeDays: [Weekday!]!
@@ -1033,6 +1038,11 @@ export const typeDefs = /* GraphQL */ `
     metric: AlertMetric!
     comparator: Comparator = AT_LEAST
     threshold: Float
+
+    """
+    For AQI: the scale of the threshold. None: the rule's own when it is edited, else the reader's now.
+    """
+    aqiScale: AirQualityScale
     conditions: [Condition!]
     lookaheadHours: Int = 24
     activeDays: [Weekday!] = [MON, TUE, WED, THU, FRI, SAT, SUN]

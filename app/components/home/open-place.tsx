@@ -7,15 +7,8 @@ import type { DisplaySettings } from "~/lib/display-settings";
 import type { PlaceFieldsFragment as PlaceSummary } from "~/lib/graphql/documents.generated";
 import { neighbourId, placeHref } from "~/lib/open-place";
 import { placeCardId } from "~/lib/place-card-id";
+import { placeSubtitle } from "~/lib/place-subtitle";
 import { useSwipe } from "~/lib/swipe";
-import { formatRegionName } from "~/shared/units";
-
-/** Where a place is: its name when the user labelled it otherwise, and its region and country. */
-function placeSubtitle(place: PlaceSummary, locale: string): string {
-  const region = [place.label !== place.name ? place.name : null, place.admin1];
-  const country = place.countryCode ? formatRegionName(place.countryCode, locale) : null;
-  return [...region, country].filter(Boolean).join(", ");
-}
 
 /** Keys that step between places, unless the focused control uses them itself (a field, the hours' strip, the chart tabs). */
 function arrowStep(event: KeyboardEvent<HTMLElement>): 1 | -1 | 0 {

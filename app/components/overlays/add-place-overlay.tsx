@@ -1,11 +1,13 @@
 import { useId, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
+import { useNavigate } from "react-router";
 import { useMutation } from "urql";
 import { describeLocation, LocationSearch } from "~/components/places/location-search";
 import { ADD_PLACE_MUTATION } from "~/lib/graphql/later-documents";
 import type { SearchLocationsQuery } from "~/lib/graphql/documents.generated";
 import { Field, FieldError, OverlayHeader } from "~/components/ui/form-parts";
 import { apiIssues, fieldErrors, type FieldErrors } from "~/lib/forms/field-errors";
+import { placeHref } from "~/lib/open-place";
 import { checkInput } from "~/shared/inputs/issues";
 import { addPlaceInput } from "~/shared/inputs/place";
 import type { OverlayProps } from "~/lib/overlays/registry";
@@ -15,7 +17,10 @@ import { showToast } from "~/lib/toast/toast-store";
 const FIELDS = { locationId: "location", label: "label" } as const;
 type LocationResult = SearchLocationsQuery["searchLocations"][number];
 
-/** Search → choose → optional label → add: the new card appears in the list straight from the answer. */
+/**
+ * Search → choose → optional label → add: the new place joins the switcher straight from the answer and is opened,
+ * as the empty home's search does. Closing first hands focus back to "Add a place", which stays above the open place.
+ */
 export default function AddPlaceOverlay({ close }: OverlayProps) {
   const { t } = useTranslation();
   const labelId = useId();
@@ -23,6 +28,7 @@ export default function AddPlaceOverlay({ close }: OverlayProps) {
   const [label, setLabel] = useState("");
   const [errors, setErrors] = useState<FieldErrors<"location" | "label">>({});
   const [{ fetching }, addPlace] = useMutation(ADD_PLACE_MUTATION);
+  const navigate = useNavigate();
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -32,8 +38,10 @@ export default function AddPlaceOverlay({ close }: OverlayProps) {
     const result = await addPlace({ locationId: location!.id, label: checked.value.label ?? undefined });
     // A failure is also a toast (the client reports it); the overlay stays open with what was typed.
     if (result.error || !result.data) return setErrors(fieldErrors(apiIssues(result.error), t, { fields: FIELDS }));
-    showToast({ title: t("addPlace.added", { label: result.data.addPlace.label }), variant: "success" });
+    const added = result.data.addPlace;
+    showToast({ title: t("addPlace.added", { label: added.label }), variant: "success" });
     close();
+    await navigate(placeHref(added.id), { preventScrollReset: true });
   }
 
   return (

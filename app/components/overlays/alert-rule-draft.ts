@@ -2,6 +2,7 @@ import { displayThreshold, thresholdUnit } from "~/lib/alert-units";
 import type { DisplaySettings } from "~/lib/display-settings";
 import type { CompleteAlertRuleInput as AlertRuleInput } from "~/lib/graphql/documents";
 import type { AlertRuleFieldsFragment } from "~/lib/graphql/documents.generated";
+import { airQualityScale } from "~/shared/air-quality";
 import { WEEKDAYS } from "~/shared/enum-values";
 import type { InputIssue, InputIssueCode } from "~/shared/inputs/issues";
 
@@ -42,6 +43,7 @@ export function firstDraft(existing: AlertRuleFieldsFragment | undefined, settin
         metric: existing.metric,
         comparator: existing.comparator,
         threshold: existing.threshold === null ? "" : String(displayThreshold(existing.metric, existing.threshold, settings)),
+        aqiScale: existing.aqiScale,
         conditions: existing.conditions,
         lookaheadHours: existing.lookaheadHours,
         urgent: existing.urgent,
@@ -59,6 +61,7 @@ export function firstDraft(existing: AlertRuleFieldsFragment | undefined, settin
         metric: "WIND_GUSTS",
         comparator: "AT_LEAST",
         threshold: String(displayThreshold("WIND_GUSTS", 60, settings)),
+        aqiScale: null,
         conditions: ["THUNDERSTORM"],
         lookaheadHours: 24,
         urgent: false,
@@ -70,7 +73,10 @@ export function firstDraft(existing: AlertRuleFieldsFragment | undefined, settin
       };
 }
 
-/** The input the API takes: the threshold turned back into metric (null when it is not a number), none for weather kinds. */
+/**
+ * The input the API takes: the threshold turned back into metric (null when it is not a number), none for weather
+ * kinds; an AQI threshold on the rule's own scale, or for a rule new to AQI on the reader's (decision 031).
+ */
 export function toInput(draft: Draft, settings: DisplaySettings): AlertRuleInput {
   const isCondition = draft.metric === "CONDITION";
   const value = Number(draft.threshold.replace(",", "."));
@@ -79,6 +85,7 @@ export function toInput(draft: Draft, settings: DisplaySettings): AlertRuleInput
     ...draft,
     threshold: isCondition || !typed ? null : Math.round(thresholdUnit(draft.metric, settings).toMetric(value) * 100) / 100,
     conditions: isCondition ? draft.conditions : null,
+    aqiScale: draft.metric === "AQI" ? (draft.aqiScale ?? airQualityScale(settings)) : null,
   };
 }
 

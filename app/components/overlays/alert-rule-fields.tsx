@@ -138,7 +138,7 @@ function RainSoonField({ id, draft, change, errors, settings }: RuleFieldsProps 
 /** A measured kind's threshold: at least or at most, and the figure in the units the user reads. */
 function ComparedThresholdFields({ id, draft, change, errors, settings }: RuleFieldsProps & { settings: DisplaySettings }) {
   const { t } = useTranslation();
-  const unit = thresholdUnit(draft.metric, settings, aqiScaleLabel(t));
+  const unit = thresholdUnit(draft.metric, { ...settings, aqiScale: draft.aqiScale }, aqiScaleLabel(t));
   return (
     <div className="grid gap-4 sm:grid-cols-2">
       <div className="flex flex-col gap-1">

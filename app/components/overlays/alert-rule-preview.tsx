@@ -56,7 +56,7 @@ function PreviewMatches({
               ? formatPrecipitation(match.peakValue, settings)
               : input.metric === "CONDITION"
                 ? ""
-                : formatThreshold(input.metric, match.peakValue, settings, aqiScaleLabel(t)),
+                : formatThreshold(input.metric, match.peakValue, { ...settings, aqiScale: input.aqiScale }, aqiScaleLabel(t)),
           })}
         </li>
       ))}

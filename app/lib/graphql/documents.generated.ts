@@ -111,7 +111,7 @@ export type AlertMetric =
   | "WIND_SPEED"
   | "WIND_GUSTS"
   | "UV_INDEX"
-  /** Air quality index, in points of the user's scale: US AQI for readers of °F, the European AQI for everyone else. */
+  /** Air quality index, in points of the rule's own scale (aqiScale): the reader's when it was made. */
   | "AQI"
   | "CONDITION"
   /** Rain starting within the threshold's minutes, from the quarter-hour nowcast: one alert per shower. */
@@ -133,6 +133,8 @@ export type AlertRuleInput = {
   metric: AlertMetric;
   comparator?: Comparator | null | undefined;
   threshold?: number | null | undefined;
+  /** For AQI: the scale of the threshold. None: the rule's own when it is edited, else the reader's now. */
+  aqiScale?: AirQualityScale | null | undefined;
   conditions?: Array<Condition> | null | undefined;
   lookaheadHours?: number | null | undefined;
   activeDays?: Array<Weekday> | null | undefined;
@@ -685,6 +687,7 @@ export type AlertRuleFieldsFragment = {
   metric: AlertMetric;
   comparator: Comparator;
   threshold: number | null;
+  aqiScale: AirQualityScale | null;
   conditions: Array<Condition> | null;
   lookaheadHours: number;
   urgent: boolean;
@@ -709,6 +712,7 @@ export type AlertRulesQuery = {
     metric: AlertMetric;
     comparator: Comparator;
     threshold: number | null;
+    aqiScale: AirQualityScale | null;
     conditions: Array<Condition> | null;
     lookaheadHours: number;
     urgent: boolean;
@@ -1296,6 +1300,7 @@ export type SaveAlertRuleMutation = {
     metric: AlertMetric;
     comparator: Comparator;
     threshold: number | null;
+    aqiScale: AirQualityScale | null;
     conditions: Array<Condition> | null;
     lookaheadHours: number;
     urgent: boolean;
@@ -1323,6 +1328,7 @@ export type AddAlertRulesMutation = {
     metric: AlertMetric;
     comparator: Comparator;
     threshold: number | null;
+    aqiScale: AirQualityScale | null;
     conditions: Array<Condition> | null;
     lookaheadHours: number;
     urgent: boolean;
@@ -1351,6 +1357,7 @@ export type SnoozeAlertRuleMutation = {
     metric: AlertMetric;
     comparator: Comparator;
     threshold: number | null;
+    aqiScale: AirQualityScale | null;
     conditions: Array<Condition> | null;
     lookaheadHours: number;
     urgent: boolean;
@@ -1378,6 +1385,7 @@ export type ResumeAlertRuleMutation = {
     metric: AlertMetric;
     comparator: Comparator;
     threshold: number | null;
+    aqiScale: AirQualityScale | null;
     conditions: Array<Condition> | null;
     lookaheadHours: number;
     urgent: boolean;
@@ -1618,6 +1626,7 @@ export const AlertRuleFieldsFragmentDoc = /*#__PURE__*/ gql`
     metric
     comparator
     threshold
+    aqiScale
     conditions
     lookaheadHours
     urgent
