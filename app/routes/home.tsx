@@ -8,7 +8,15 @@ import type { Route } from "./+types/home";
 import { VisitorLookup } from "~/components/home/visitor-lookup";
 import { clientLoadQuery } from "~/lib/graphql/browser-load";
 import { dayDetailTarget } from "~/lib/day-detail-link";
-import { ALERT_RULES_QUERY, INBOX_QUERY, inboxVariables, PLACES_QUERY, VIEWER_QUERY } from "~/lib/graphql/documents";
+import {
+  ALERT_RULES_QUERY,
+  INBOX_QUERY,
+  inboxVariables,
+  OPEN_PLACE_QUERY,
+  PLACES_QUERY,
+  VIEWER_QUERY,
+} from "~/lib/graphql/documents";
+import { openPlaceId } from "~/lib/open-place";
 import { loadQuery } from "~/server/graphql/request-client.server";
 import type { Load } from "~/lib/graphql/route-load";
 import { getI18n, getLocale } from "~/server/i18n/middleware.server";
@@ -26,9 +34,14 @@ const Dashboard = lazy(() => import("~/components/home/dashboard"));
 async function loadHome(load: Load, url: string): Promise<boolean> {
   const { me } = await load(VIEWER_QUERY, {});
   if (!me) return false;
-  const day = dayDetailTarget(new URL(url).searchParams);
+  const search = new URL(url).searchParams;
+  const day = dayDetailTarget(search);
   await Promise.all([
-    load(PLACES_QUERY, {}),
+    // Every place's row, then the one place shown whole: opening another fetches its own (decision 027).
+    load(PLACES_QUERY, {}).then(({ me: user }) => {
+      const id = openPlaceId(user?.places.map((place) => place.id) ?? [], search);
+      return id ? load(OPEN_PLACE_QUERY, { id }) : null;
+    }),
     load(INBOX_QUERY, inboxVariables()),
     load(ALERT_RULES_QUERY, {}),
     // The cards' official warnings: not part of the first load of `/` either. A failure leaves the cards without

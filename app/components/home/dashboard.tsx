@@ -8,7 +8,14 @@ import { PlaceSwitcher } from "~/components/home/place-switcher";
 import { StarterRulesCallout } from "~/components/home/starter-rules-callout";
 import { dayDetailTarget } from "~/lib/day-detail-link";
 import { useDisplaySettings, useNow } from "~/lib/display-settings";
-import { ALERT_RULES_QUERY, INBOX_QUERY, inboxVariables, PLACES_QUERY, VIEWER_QUERY } from "~/lib/graphql/documents";
+import {
+  ALERT_RULES_QUERY,
+  INBOX_QUERY,
+  inboxVariables,
+  OPEN_PLACE_QUERY,
+  PLACES_QUERY,
+  VIEWER_QUERY,
+} from "~/lib/graphql/documents";
 import { PLACE_WARNINGS_QUERY } from "~/lib/graphql/later-documents";
 import { openPlaceId } from "~/lib/open-place";
 
@@ -45,7 +52,9 @@ export default function Dashboard() {
     list.map((place) => place.id),
     search,
   );
-  const open = list.find((place) => place.id === openId);
+  // The open place whole: the loader fetched it before this render (server, or the navigation that opened it).
+  const [opened] = useQuery({ query: OPEN_PLACE_QUERY, variables: { id: openId ?? "" }, pause: !openId });
+  const open = opened.data?.place ?? undefined;
   return (
     <div className="mt-8 grid grid-cols-[minmax(0,1fr)] items-start gap-8 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
       <div className="flex min-w-0 flex-col gap-8">

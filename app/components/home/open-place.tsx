@@ -4,14 +4,14 @@ import { ForecastCard, type CardTranslation } from "~/components/weather/forecas
 import type { PlaceWarningsReport } from "~/components/weather/official-warning-types";
 import { OfficialWarnings } from "~/components/weather/official-warnings";
 import type { DisplaySettings } from "~/lib/display-settings";
-import type { PlaceFieldsFragment as PlaceSummary } from "~/lib/graphql/documents.generated";
+import type { PlaceFieldsFragment, PlaceRowFieldsFragment as PlaceSummary } from "~/lib/graphql/documents.generated";
 import { neighbourId, placeHref } from "~/lib/open-place";
 import { placeCardId } from "~/lib/place-card-id";
 import { useSwipe } from "~/lib/swipe";
 import { formatRegionName } from "~/shared/units";
 
 /** Where a place is: its name when the user labelled it otherwise, and its region and country. */
-function placeSubtitle(place: PlaceSummary, locale: string): string {
+function placeSubtitle(place: PlaceFieldsFragment, locale: string): string {
   const region = [place.label !== place.name ? place.name : null, place.admin1];
   const country = place.countryCode ? formatRegionName(place.countryCode, locale) : null;
   return [...region, country].filter(Boolean).join(", ");
@@ -64,7 +64,7 @@ export function OpenPlace({
   translation,
 }: {
   places: PlaceSummary[];
-  place: PlaceSummary;
+  place: PlaceFieldsFragment;
   warnings?: PlaceWarningsReport;
   settings: DisplaySettings;
   now: number;

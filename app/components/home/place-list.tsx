@@ -10,7 +10,7 @@ import type { DisplaySettings } from "~/lib/display-settings";
 import type { Coordinates } from "~/lib/geolocation";
 import { openOverlay } from "~/lib/overlays/overlay-store";
 import { placeHref } from "~/lib/open-place";
-import type { PlaceFieldsFragment as PlaceSummary } from "~/lib/graphql/documents.generated";
+import type { PlaceFieldsFragment, PlaceRowFieldsFragment as PlaceSummary } from "~/lib/graphql/documents.generated";
 
 /** "Use my location": opens the place the person is at, or saves it (place-at-position.ts, loaded on the press). */
 function useShowOrAddPosition(places: PlaceSummary[]) {
@@ -34,7 +34,8 @@ export function PlaceList({
   translation,
 }: {
   places: PlaceSummary[];
-  open: PlaceSummary | undefined;
+  /** The place shown whole; undefined while it loads (after its place was removed), or when there are none. */
+  open: PlaceFieldsFragment | undefined;
   warnings?: ReadonlyMap<string, PlaceWarningsReport>;
   settings: DisplaySettings;
   now: number;
@@ -59,6 +60,8 @@ export function PlaceList({
       </div>
       {open ? (
         <OpenPlace places={places} place={open} warnings={warnings?.get(open.id)} settings={settings} now={now} translation={translation} />
+      ) : places.length > 0 ? (
+        <div className="card h-96 animate-pulse" role="status" aria-label={t("loading.label")} />
       ) : (
         // A new account: one search and one "Use my location", each saving the place it finds.
         <div className="card flex flex-col gap-4">
