@@ -1,21 +1,14 @@
 import { lazy, Suspense, useMemo } from "react";
-import { useTranslation } from "react-i18next";
 import { useSearchParams } from "react-router";
 import { useQuery } from "urql";
 import { InboxList } from "~/components/home/inbox-list";
 import { PlaceList } from "~/components/home/place-list";
 import { PlaceSwitcher } from "~/components/home/place-switcher";
 import { StarterRulesCallout } from "~/components/home/starter-rules-callout";
+import type { CardTranslation } from "~/components/weather/forecast-card";
 import { dayDetailTarget } from "~/lib/day-detail-link";
 import { useDisplaySettings, useNow } from "~/lib/display-settings";
-import {
-  ALERT_RULES_QUERY,
-  INBOX_QUERY,
-  inboxVariables,
-  OPEN_PLACE_QUERY,
-  PLACES_QUERY,
-  VIEWER_QUERY,
-} from "~/lib/graphql/documents";
+import { ALERT_RULES_QUERY, INBOX_QUERY, inboxVariables, OPEN_PLACE_QUERY, PLACES_QUERY, VIEWER_QUERY } from "~/lib/graphql/documents";
 import { PLACE_WARNINGS_QUERY } from "~/lib/graphql/later-documents";
 import { openPlaceId } from "~/lib/open-place";
 
@@ -24,10 +17,10 @@ const DayDetail = lazy(() => import("~/components/weather/day-detail").then((mod
 
 /**
  * A signed-in user's home: one place open (and a day's detail when the address names one); beside it (below it on
- * a phone) the switcher with every place, starter rules and the inbox.
+ * a phone) the switcher with every place, starter rules and the inbox. Its texts come from the route's one
+ * `useTranslation`, handed down.
  */
-export default function Dashboard() {
-  const translation = useTranslation();
+export default function Dashboard({ translation }: { translation: CardTranslation }) {
   const { t } = translation;
   const [places] = useQuery({ query: PLACES_QUERY });
   // Apart from the places: its answer holds for minutes, theirs for longer (later-documents.graphql).
@@ -77,8 +70,8 @@ export default function Dashboard() {
             translation={translation}
           />
         ) : null}
-        <StarterRulesCallout />
-        <InboxList firstPage={inbox.data?.messages.edges ?? []} unreadCount={viewer.data?.me?.unreadCount ?? 0} />
+        <StarterRulesCallout t={t} />
+        <InboxList translation={translation} firstPage={inbox.data?.messages.edges ?? []} unreadCount={viewer.data?.me?.unreadCount ?? 0} />
       </div>
     </div>
   );

@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import type { TFunction } from "i18next";
 import { useClient } from "urql";
 import { useNavigate } from "react-router";
 import { OpenPlace } from "~/components/home/open-place";
@@ -13,8 +13,7 @@ import { placeHref } from "~/lib/open-place";
 import type { PlaceFieldsFragment, PlaceRowFieldsFragment as PlaceSummary } from "~/lib/graphql/documents.generated";
 
 /** "Use my location": opens the place the person is at, or saves it (place-at-position.ts, loaded on the press). */
-function useShowOrAddPosition(places: PlaceSummary[]) {
-  const { t } = useTranslation();
+function useShowOrAddPosition(places: PlaceSummary[], t: TFunction) {
   const client = useClient();
   const navigate = useNavigate();
   const open = (placeId: string) => navigate(placeHref(placeId), { preventScrollReset: true });
@@ -42,7 +41,7 @@ export function PlaceList({
   translation: CardTranslation;
 }) {
   const { t } = translation;
-  const showOrAdd = useShowOrAddPosition(places);
+  const showOrAdd = useShowOrAddPosition(places, t);
   return (
     <section aria-labelledby="places-heading" className="flex min-w-0 flex-col gap-4">
       <div className="flex flex-wrap items-center justify-between gap-x-4 gap-y-2">
@@ -51,7 +50,7 @@ export function PlaceList({
         </h2>
         {places.length > 0 ? (
           <div className="flex flex-nowrap gap-2">
-            <UseMyLocationButton onLocated={showOrAdd} />
+            <UseMyLocationButton t={t} onLocated={showOrAdd} />
             <button type="button" className="button whitespace-nowrap" onClick={() => openOverlay("add-place")}>
               {t("addPlace.open")}
             </button>
@@ -68,7 +67,7 @@ export function PlaceList({
           <p className="text-muted">{t("places.empty")}</p>
           <AddFirstPlace />
           <div>
-            <UseMyLocationButton onLocated={showOrAdd} />
+            <UseMyLocationButton t={t} onLocated={showOrAdd} />
           </div>
         </div>
       )}
