@@ -1,6 +1,6 @@
 import type { APIRequestContext, BrowserContext, Page } from "@playwright/test";
 import { expect, gotoHydrated, test } from "./fixtures";
-import { accountWithPlace, signInBrowser } from "./support/graphql";
+import { accountWithPlace, recordGraphQLOperations, signInBrowser } from "./support/graphql";
 import { E2eAddPlaceDocument } from "./support/documents.generated";
 import { choosePlace } from "./support/places";
 
@@ -54,6 +54,46 @@ test.describe("on a desktop", () => {
     await page.reload();
     await expect(openCard(page)).toHaveAttribute("aria-label", "Gamma");
     await expect(page.getByTestId("place-position")).toHaveText("Gamma, 3 of 5");
+  });
+
+  test("the page sends one place whole and the others as rows; opening another fetches its whole view once", async ({
+    page,
+    request,
+    context,
+    baseURL,
+  }) => {
+    const ids = await signedInWithPlaces(request, context, baseURL!, LABELS.slice(0, 3));
+    const html = await (await gotoHydrated(page, "/"))!.text();
+    const json = /<script id="graphql-data"[^>]*>([\s\S]*?)<\/script>/.exec(html)?.[1];
+    // Every forecast in the page's data, by the place it belongs to.
+    const forecasts = new Map<string, Array<Record<string, unknown>>>();
+    const collect = (value: unknown): void => {
+      if (Array.isArray(value)) return value.forEach(collect);
+      if (!value || typeof value !== "object") return;
+      const place = value as { __typename?: string; id?: string; weather?: Record<string, unknown> };
+      if (place.__typename === "Place" && place.weather) forecasts.set(place.id!, [...(forecasts.get(place.id!) ?? []), place.weather]);
+      Object.values(value).forEach(collect);
+    };
+    collect(Object.values(JSON.parse(json!) as Record<string, { data?: unknown }>).map((result) => result.data));
+    // The open place: its hours and days. The others: now and today's range, no hours, no week.
+    expect(forecasts.get(ids[0]!)!.some((weather) => Array.isArray(weather.hourly) && weather.hourly.length === 24)).toBe(true);
+    for (const id of ids.slice(1)) {
+      for (const weather of forecasts.get(id)!) {
+        expect(Object.keys(weather).sort()).toEqual(["__typename", "current", "id", "today"]);
+        expect(weather.today).toHaveLength(1);
+      }
+    }
+
+    const operations = recordGraphQLOperations(page);
+    await rows(page).nth(1).click();
+    await expect(openCard(page)).toHaveAttribute("aria-label", "Beta");
+    await expect(page.getByRole("region", { name: "Next 24 hours in Beta" }).getByRole("listitem")).toHaveCount(24);
+    await rows(page).first().click();
+    await expect(openCard(page)).toHaveAttribute("aria-label", "Alpha");
+    await rows(page).nth(1).click();
+    await expect(openCard(page)).toHaveAttribute("aria-label", "Beta");
+    // Beta's whole view once (the first opening); Alpha's came with the page; nothing else.
+    expect(operations.map((operation) => [operation.operationName, operation.variables])).toEqual([["OpenPlace", { id: ids[1] }]]);
   });
 
   test("the arrow keys step between places and stop at the ends; the pager's links do the same", async ({

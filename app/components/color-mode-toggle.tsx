@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import type { TFunction } from "i18next";
 import { MonitorIcon, MoonIcon, SunIcon } from "~/components/icons";
 import { Tooltip } from "~/components/ui/tooltip";
 import { nextColorModePreference, type ColorModePreference } from "~/lib/theme/color-mode";
@@ -10,9 +10,8 @@ const icons: Record<ColorModePreference, typeof SunIcon> = {
   dark: MoonIcon,
 };
 
-/** The header's one-button colour-mode control: system → light → dark → system. */
-export function ColorModeToggle() {
-  const { t } = useTranslation();
+/** The header's one-button colour-mode control: system → light → dark → system. Its texts come from the header's `t`. */
+export function ColorModeToggle({ t }: { t: TFunction }) {
   const { preference, setPreference } = useColorMode();
   const next = nextColorModePreference(preference);
   const label = t("colorMode.cycle", { current: t(`colorMode.${preference}`), next: t(`colorMode.${next}`) });

@@ -2,12 +2,9 @@ import { useTranslation } from "react-i18next";
 import { useNavigation } from "react-router";
 import { LOADING_BAR, useNavigationProgress } from "~/lib/navigation/progress";
 
-/** The thin bar at the top of the page while a navigation takes longer than the throttle. */
-export function NavigationProgress() {
-  const navigation = useNavigation();
-  const { visible, progress } = useNavigationProgress(navigation.state !== "idle");
+/** The bar itself: its own component, so a page with no navigation under way asks for no texts. */
+function ProgressBar({ progress }: { progress: number }) {
   const { t } = useTranslation();
-  if (!visible) return null;
   return (
     <div
       role="progressbar"
@@ -20,4 +17,11 @@ export function NavigationProgress() {
       style={{ height: LOADING_BAR.heightPx, width: `${progress}%` }}
     />
   );
+}
+
+/** The thin bar at the top of the page while a navigation takes longer than the throttle. */
+export function NavigationProgress() {
+  const navigation = useNavigation();
+  const { visible, progress } = useNavigationProgress(navigation.state !== "idle");
+  return visible ? <ProgressBar progress={progress} /> : null;
 }

@@ -3,6 +3,12 @@ import { useTranslation } from "react-i18next";
 import { closeOverlay, useOpenOverlay } from "~/lib/overlays/overlay-store";
 import { resolveOverlay } from "~/components/overlays/overlay-components";
 
+/** While an overlay's code loads: its own component, so a page with no overlay open asks for no texts. */
+function OverlayLoading() {
+  const { t } = useTranslation();
+  return <p className="p-6 text-muted">{t("loading.label")}</p>;
+}
+
 /**
  * Renders the open overlay in a native modal <dialog>: the browser traps focus,
  * closes it on Escape and gives focus back to the control that opened it.
@@ -11,7 +17,6 @@ export function OverlayHost() {
   const open = useOpenOverlay();
   const name = open?.name ?? null;
   const dialog = useRef<HTMLDialogElement>(null);
-  const { t } = useTranslation();
 
   useEffect(() => {
     const element = dialog.current;
@@ -39,7 +44,7 @@ export function OverlayHost() {
       }
     >
       {Overlay ? (
-        <Suspense fallback={<p className="p-6 text-muted">{t("loading.label")}</p>}>
+        <Suspense fallback={<OverlayLoading />}>
           <Overlay key={JSON.stringify(open?.params ?? {})} close={closeOverlay} params={open?.params ?? {}} />
         </Suspense>
       ) : null}

@@ -1,3 +1,4 @@
+import type { TFunction } from "i18next";
 import { useTranslation } from "react-i18next";
 import { Link, NavLink, Outlet, type NavLinkProps } from "react-router";
 import { useQuery } from "urql";
@@ -29,8 +30,7 @@ export async function clientLoader() {
 export const shouldRevalidate = revalidateUnlessRefusedOffline;
 
 /** The unread badge: live, because new messages update the cached count. */
-function UnreadBadge() {
-  const { t } = useTranslation();
+function UnreadBadge({ t }: { t: TFunction }) {
   const [viewer] = useQuery({ query: VIEWER_QUERY });
   const count = viewer.data?.me?.unreadCount;
   if (!count) return null;
@@ -85,13 +85,13 @@ function Header() {
           </PreloadNavLink>
         </nav>
         <div className="ml-auto flex items-center gap-1">
-          <UnreadBadge />
+          <UnreadBadge t={t} />
           <Tooltip content={t("nav.about")}>
             <button type="button" className="icon-button" aria-label={t("nav.about")} onClick={() => openOverlay("about")}>
               <InfoIcon />
             </button>
           </Tooltip>
-          <ColorModeToggle />
+          <ColorModeToggle t={t} />
         </div>
       </div>
     </header>

@@ -1,4 +1,4 @@
-import i18next from "i18next";
+import i18next, { type TFunction } from "i18next";
 import { useTranslation } from "react-i18next";
 import { lazy, Suspense } from "react";
 import { preloadModule } from "react-dom";
@@ -8,7 +8,8 @@ import type { Route } from "./+types/home";
 import { VisitorLookup } from "~/components/home/visitor-lookup";
 import { clientLoadQuery } from "~/lib/graphql/browser-load";
 import { dayDetailTarget } from "~/lib/day-detail-link";
-import { ALERT_RULES_QUERY, INBOX_QUERY, inboxVariables, PLACES_QUERY, VIEWER_QUERY } from "~/lib/graphql/documents";
+import { ALERT_RULES_QUERY, INBOX_QUERY, inboxVariables, OPEN_PLACE_QUERY, PLACES_QUERY, VIEWER_QUERY } from "~/lib/graphql/documents";
+import { openPlaceId } from "~/lib/open-place";
 import { loadQuery } from "~/server/graphql/request-client.server";
 import type { Load } from "~/lib/graphql/route-load";
 import { getI18n, getLocale } from "~/server/i18n/middleware.server";
@@ -26,9 +27,14 @@ const Dashboard = lazy(() => import("~/components/home/dashboard"));
 async function loadHome(load: Load, url: string): Promise<boolean> {
   const { me } = await load(VIEWER_QUERY, {});
   if (!me) return false;
-  const day = dayDetailTarget(new URL(url).searchParams);
+  const search = new URL(url).searchParams;
+  const day = dayDetailTarget(search);
   await Promise.all([
-    load(PLACES_QUERY, {}),
+    // Every place's row, then the one place shown whole: opening another fetches its own (decision 027).
+    load(PLACES_QUERY, {}).then(({ me: user }) => {
+      const id = openPlaceId(user?.places.map((place) => place.id) ?? [], search);
+      return id ? load(OPEN_PLACE_QUERY, { id }) : null;
+    }),
     load(INBOX_QUERY, inboxVariables()),
     load(ALERT_RULES_QUERY, {}),
     // The cards' official warnings: not part of the first load of `/` either. A failure leaves the cards without
@@ -60,8 +66,7 @@ export async function clientLoader({ request }: Route.ClientLoaderArgs) {
 
 export const meta: Route.MetaFunction = ({ loaderData }) => (loaderData ? [{ title: loaderData.title }] : []);
 
-function Visitor() {
-  const { t } = useTranslation();
+function Visitor({ t }: { t: TFunction }) {
   return (
     <>
       <p className="mt-3 max-w-2xl text-lg text-muted">{t("home.intro")}</p>
@@ -71,13 +76,15 @@ function Visitor() {
           {t("home.signUpLink")}
         </Link>
       </p>
-      <VisitorLookup />
+      <VisitorLookup t={t} />
     </>
   );
 }
 
 export default function Home({ loaderData }: Route.ComponentProps) {
-  const { t } = useTranslation();
+  // Taken once here and handed down: each `useTranslation` copies the i18next instance (react-i18next 17).
+  const translation = useTranslation();
+  const { t } = translation;
   const nonce = useNonce();
   // In the page's head, beside the entry's own modulepreloads (React hoists them): fetched while the entry loads.
   for (const href of loaderData?.renderedLazyChunks ?? []) preloadModule(href, { as: "script", nonce });
@@ -88,10 +95,10 @@ export default function Home({ loaderData }: Route.ComponentProps) {
       {/* Someone signed in knows what the bot does: on a phone, their weather comes first. */}
       {viewer.data?.me ? (
         <Suspense fallback={<div className="card mt-8 h-96 animate-pulse" role="status" aria-label={t("loading.label")} />}>
-          <Dashboard />
+          <Dashboard translation={translation} />
         </Suspense>
       ) : (
-        <Visitor />
+        <Visitor t={t} />
       )}
     </section>
   );

@@ -7,7 +7,7 @@ import { describe, expect, it, vi } from "vitest";
 import WebSocket from "ws";
 import type { SchemaExtension } from "~/api/schema/index.server";
 import { LogOutDocument as LOG_OUT } from "~/lib/account-documents.generated";
-import { ALERT_RULES_QUERY, INBOX_QUERY, VIEWER_QUERY } from "~/lib/graphql/documents";
+import { ALERT_RULES_QUERY, INBOX_QUERY, OPEN_PLACE_QUERY, VIEWER_QUERY } from "~/lib/graphql/documents";
 import {
   ADD_PLACE_AT_MUTATION,
   BRIEFINGS_QUERY,
@@ -60,6 +60,23 @@ describe("cached answers", () => {
     const bobs = await t.gql(HOME, {}, { token: bob });
     expect(bobs.data!.me!.places.map((place) => place.label)).toEqual(["Bob's"]);
     expect(runs).toHaveBeenCalledTimes(2);
+  });
+
+  it("answers the home's open place from memory like the list, for its owner only, until the place changes", async () => {
+    const t = await api({ now: manualClock().now }); // the hour must not turn between the asks (above)
+    const alice = await t.signUp();
+    const bob = await t.signUp();
+    const id = (await t.gql(ADD, { label: "Home", lat: 47.37 }, { token: alice })).data!.addPlace.id;
+    const runs = countRuns(t);
+    const first = await t.gql(OPEN_PLACE_QUERY, { id }, { token: alice });
+    const again = await t.gql(OPEN_PLACE_QUERY, { id }, { token: alice });
+    expect(JSON.stringify(again)).toBe(JSON.stringify(first));
+    expect(first.data!.place!.weather.hourly).toHaveLength(24);
+    expect(runs).toHaveBeenCalledTimes(1);
+    // Someone else's place answers as a missing one.
+    expect((await t.gql(OPEN_PLACE_QUERY, { id }, { token: bob })).data!.place).toBeNull();
+    await t.gql(RENAME_FLAT, { id }, { token: alice });
+    expect((await t.gql(OPEN_PLACE_QUERY, { id }, { token: alice })).data!.place!.label).toBe("Flat");
   });
 
   it("gives a cached answer over WebSocket too", async () => {

@@ -69,9 +69,10 @@ export const placesResolvers: Resolvers = {
   }),
   Query: {
     places: cacheable((_, __, context) => userPlaces(context, requireUserId(context))),
-    async place(_, { id }, context) {
-      return (await findOwnPlace(context, requireUserId(context), id)) ?? null;
-    },
+    // From the cached list, so the home page's open place is a cached answer like the list (decision 027).
+    place: cacheable(
+      async (_, { id }, context) => (await userPlaces(context, requireUserId(context))).find((place) => place.id === id) ?? null,
+    ),
     async searchLocations(_, args, context) {
       const query = args.query.trim();
       const count = args.count ?? 8;

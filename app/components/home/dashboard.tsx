@@ -1,14 +1,14 @@
 import { lazy, Suspense, useMemo } from "react";
-import { useTranslation } from "react-i18next";
 import { useSearchParams } from "react-router";
 import { useQuery } from "urql";
 import { InboxList } from "~/components/home/inbox-list";
 import { PlaceList } from "~/components/home/place-list";
 import { PlaceSwitcher } from "~/components/home/place-switcher";
 import { StarterRulesCallout } from "~/components/home/starter-rules-callout";
+import type { CardTranslation } from "~/components/weather/forecast-card";
 import { dayDetailTarget } from "~/lib/day-detail-link";
 import { useDisplaySettings, useNow } from "~/lib/display-settings";
-import { ALERT_RULES_QUERY, INBOX_QUERY, inboxVariables, PLACES_QUERY, VIEWER_QUERY } from "~/lib/graphql/documents";
+import { ALERT_RULES_QUERY, INBOX_QUERY, inboxVariables, OPEN_PLACE_QUERY, PLACES_QUERY, VIEWER_QUERY } from "~/lib/graphql/documents";
 import { PLACE_WARNINGS_QUERY } from "~/lib/graphql/later-documents";
 import { openPlaceId } from "~/lib/open-place";
 
@@ -17,10 +17,10 @@ const DayDetail = lazy(() => import("~/components/weather/day-detail").then((mod
 
 /**
  * A signed-in user's home: one place open (and a day's detail when the address names one); beside it (below it on
- * a phone) the switcher with every place, starter rules and the inbox.
+ * a phone) the switcher with every place, starter rules and the inbox. Its texts come from the route's one
+ * `useTranslation`, handed down.
  */
-export default function Dashboard() {
-  const translation = useTranslation();
+export default function Dashboard({ translation }: { translation: CardTranslation }) {
   const { t } = translation;
   const [places] = useQuery({ query: PLACES_QUERY });
   // Apart from the places: its answer holds for minutes, theirs for longer (later-documents.graphql).
@@ -45,7 +45,9 @@ export default function Dashboard() {
     list.map((place) => place.id),
     search,
   );
-  const open = list.find((place) => place.id === openId);
+  // The open place whole: the loader fetched it before this render (server, or the navigation that opened it).
+  const [opened] = useQuery({ query: OPEN_PLACE_QUERY, variables: { id: openId ?? "" }, pause: !openId });
+  const open = opened.data?.place ?? undefined;
   return (
     <div className="mt-8 grid grid-cols-[minmax(0,1fr)] items-start gap-8 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
       <div className="flex min-w-0 flex-col gap-8">
@@ -68,8 +70,8 @@ export default function Dashboard() {
             translation={translation}
           />
         ) : null}
-        <StarterRulesCallout />
-        <InboxList firstPage={inbox.data?.messages.edges ?? []} unreadCount={viewer.data?.me?.unreadCount ?? 0} />
+        <StarterRulesCallout t={t} />
+        <InboxList translation={translation} firstPage={inbox.data?.messages.edges ?? []} unreadCount={viewer.data?.me?.unreadCount ?? 0} />
       </div>
     </div>
   );

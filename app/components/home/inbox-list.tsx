@@ -1,9 +1,10 @@
 import { useEffect, useState } from "react";
-import { useTranslation } from "react-i18next";
+import type { TFunction } from "i18next";
 import { useSearchParams } from "react-router";
 import { useMutation, useQuery } from "urql";
 import { CheckAllIcon, CheckIcon, TrashIcon } from "~/components/icons";
 import { Tooltip } from "~/components/ui/tooltip";
+import type { CardTranslation } from "~/components/weather/forecast-card";
 import { useDisplaySettings } from "~/lib/display-settings";
 import {
   DELETE_MESSAGE_MUTATION,
@@ -43,8 +44,17 @@ function wordsOf(message: MessageFields, { texts, reader }: Formatting) {
     : { title: message.title, body: message.body };
 }
 
-function MessageItem({ message, time, formatting }: { message: MessageFields; time: Intl.DateTimeFormat; formatting: Formatting }) {
-  const { t } = useTranslation();
+function MessageItem({
+  message,
+  time,
+  formatting,
+  t,
+}: {
+  message: MessageFields;
+  time: Intl.DateTimeFormat;
+  formatting: Formatting;
+  t: TFunction;
+}) {
   const { title, body } = wordsOf(message, formatting);
   const lines = rulesSummaryLines(message.kind, body);
   const [, markRead] = useMutation(MARK_READ_MUTATION);
@@ -128,14 +138,15 @@ function InboxPage({
   formatting,
   isLast,
   onLoadMore,
+  t,
 }: {
   after?: string;
   time: Intl.DateTimeFormat;
   formatting: Formatting;
   isLast: boolean;
   onLoadMore: (cursor: string) => void;
+  t: TFunction;
 }) {
-  const { t } = useTranslation();
   const [page] = useQuery({ query: INBOX_QUERY, variables: inboxVariables(after) });
   const connection = page.data?.messages;
   if (!connection) {
@@ -148,7 +159,7 @@ function InboxPage({
   return (
     <>
       {connection.edges.map((message) => (
-        <MessageItem key={message.id} message={message} time={time} formatting={formatting} />
+        <MessageItem key={message.id} message={message} time={time} formatting={formatting} t={t} />
       ))}
       {isLast && connection.hasMore && connection.endCursor ? (
         <li className="pt-3">
@@ -175,16 +186,32 @@ function useMessageInView() {
   }, [id]);
 }
 
-/** The bot's messages, newest first; new ones arrive live through the cache. */
-export function InboxList({ firstPage, unreadCount }: { firstPage: MessageFields[]; unreadCount: number }) {
-  const { t } = useTranslation();
+/**
+ * The bot's messages, newest first; new ones arrive live through the cache. Its texts come from the dashboard's one
+ * `useTranslation`, handed down to every page and message (a hook per message copied the i18next instance each time).
+ */
+export function InboxList({
+  firstPage,
+  unreadCount,
+  translation: { t, i18n },
+}: {
+  firstPage: MessageFields[];
+  unreadCount: number;
+  translation: CardTranslation;
+}) {
   useMessageInView();
   const settings = useDisplaySettings();
   const [cursors, setCursors] = useState<string[]>([]);
   const [, markAllRead] = useMutation(MARK_ALL_READ_MUTATION);
   // The user's zone, not the machine's: the server and the browser render the same text.
   const time = dateTimeFormat(settings.locale, settings.timeZone, settings.hour12);
-  const formatting = { texts: useBotTexts(firstPage.some((message) => message.content)), reader: settings };
+  const formatting = {
+    texts: useBotTexts(
+      firstPage.some((message) => message.content),
+      i18n.language,
+    ),
+    reader: settings,
+  };
   const pages = [undefined, ...cursors];
   return (
     <section aria-labelledby="inbox-heading" className="card self-start">
@@ -226,6 +253,7 @@ export function InboxList({ firstPage, unreadCount }: { firstPage: MessageFields
               formatting={formatting}
               isLast={i === pages.length - 1}
               onLoadMore={(cursor) => setCursors((current) => (current.includes(cursor) ? current : [...current, cursor]))}
+              t={t}
             />
           ))}
         </ol>

@@ -4,7 +4,7 @@ import { ForecastCard, type CardTranslation } from "~/components/weather/forecas
 import type { PlaceWarningsReport } from "~/components/weather/official-warning-types";
 import { OfficialWarnings } from "~/components/weather/official-warnings";
 import type { DisplaySettings } from "~/lib/display-settings";
-import type { PlaceFieldsFragment as PlaceSummary } from "~/lib/graphql/documents.generated";
+import type { PlaceFieldsFragment, PlaceRowFieldsFragment as PlaceSummary } from "~/lib/graphql/documents.generated";
 import { neighbourId, placeHref } from "~/lib/open-place";
 import { placeCardId } from "~/lib/place-card-id";
 import { placeSubtitle } from "~/lib/place-subtitle";
@@ -57,7 +57,7 @@ export function OpenPlace({
   translation,
 }: {
   places: PlaceSummary[];
-  place: PlaceSummary;
+  place: PlaceFieldsFragment;
   warnings?: PlaceWarningsReport;
   settings: DisplaySettings;
   now: number;

@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import type { TFunction } from "i18next";
 import { useClient } from "urql";
 import { useNavigate } from "react-router";
 import { OpenPlace } from "~/components/home/open-place";
@@ -10,11 +10,10 @@ import type { DisplaySettings } from "~/lib/display-settings";
 import type { Coordinates } from "~/lib/geolocation";
 import { openOverlay } from "~/lib/overlays/overlay-store";
 import { placeHref } from "~/lib/open-place";
-import type { PlaceFieldsFragment as PlaceSummary } from "~/lib/graphql/documents.generated";
+import type { PlaceFieldsFragment, PlaceRowFieldsFragment as PlaceSummary } from "~/lib/graphql/documents.generated";
 
 /** "Use my location": opens the place the person is at, or saves it (place-at-position.ts, loaded on the press). */
-function useShowOrAddPosition(places: PlaceSummary[]) {
-  const { t } = useTranslation();
+function useShowOrAddPosition(places: PlaceSummary[], t: TFunction) {
   const client = useClient();
   const navigate = useNavigate();
   const open = (placeId: string) => navigate(placeHref(placeId), { preventScrollReset: true });
@@ -34,14 +33,15 @@ export function PlaceList({
   translation,
 }: {
   places: PlaceSummary[];
-  open: PlaceSummary | undefined;
+  /** The place shown whole; undefined while it loads (after its place was removed), or when there are none. */
+  open: PlaceFieldsFragment | undefined;
   warnings?: ReadonlyMap<string, PlaceWarningsReport>;
   settings: DisplaySettings;
   now: number;
   translation: CardTranslation;
 }) {
   const { t } = translation;
-  const showOrAdd = useShowOrAddPosition(places);
+  const showOrAdd = useShowOrAddPosition(places, t);
   return (
     <section aria-labelledby="places-heading" className="flex min-w-0 flex-col gap-4">
       <div className="flex flex-wrap items-center justify-between gap-x-4 gap-y-2">
@@ -50,7 +50,7 @@ export function PlaceList({
         </h2>
         {places.length > 0 ? (
           <div className="flex flex-nowrap gap-2">
-            <UseMyLocationButton onLocated={showOrAdd} />
+            <UseMyLocationButton t={t} onLocated={showOrAdd} />
             <button type="button" className="button whitespace-nowrap" onClick={() => openOverlay("add-place")}>
               {t("addPlace.open")}
             </button>
@@ -59,13 +59,15 @@ export function PlaceList({
       </div>
       {open ? (
         <OpenPlace places={places} place={open} warnings={warnings?.get(open.id)} settings={settings} now={now} translation={translation} />
+      ) : places.length > 0 ? (
+        <div className="card h-96 animate-pulse" role="status" aria-label={t("loading.label")} />
       ) : (
         // A new account: one search and one "Use my location", each saving the place it finds.
         <div className="card flex flex-col gap-4">
           <p className="text-muted">{t("places.empty")}</p>
           <AddFirstPlace />
           <div>
-            <UseMyLocationButton onLocated={showOrAdd} />
+            <UseMyLocationButton t={t} onLocated={showOrAdd} />
           </div>
         </div>
       )}

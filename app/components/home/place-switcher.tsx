@@ -6,7 +6,7 @@ import { conditionNames } from "~/components/weather/condition-names";
 import type { CardTranslation } from "~/components/weather/forecast-card";
 import type { PlaceWarningsReport } from "~/components/weather/official-warning-types";
 import type { DisplaySettings } from "~/lib/display-settings";
-import type { PlaceFieldsFragment as PlaceSummary } from "~/lib/graphql/documents.generated";
+import type { PlaceRowFieldsFragment as PlaceSummary } from "~/lib/graphql/documents.generated";
 import { placeHref } from "~/lib/open-place";
 import { formatDegrees } from "~/shared/units";
 
@@ -37,7 +37,7 @@ function PlaceRow({
   conditionName: ReturnType<typeof conditionNames>;
 }) {
   const { current } = place.weather;
-  const today = place.weather.daily[0];
+  const [today] = place.weather.today;
   return (
     <li>
       <Link

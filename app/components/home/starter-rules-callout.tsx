@@ -1,11 +1,10 @@
-import { useTranslation } from "react-i18next";
+import type { TFunction } from "i18next";
 import { useQuery } from "urql";
 import { ALERT_RULES_QUERY } from "~/lib/graphql/documents";
 import { openOverlay } from "~/lib/overlays/overlay-store";
 
-/** While the bot watches for nothing, the home screen offers the starter rules. */
-export function StarterRulesCallout() {
-  const { t } = useTranslation();
+/** While the bot watches for nothing, the home screen offers the starter rules (in the dashboard's `t`). */
+export function StarterRulesCallout({ t }: { t: TFunction }) {
   const [rules] = useQuery({ query: ALERT_RULES_QUERY });
   if (!rules.data || rules.data.alertRules.length > 0) return null;
   return (

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from "react";
+import type { TFunction } from "i18next";
 import { useTranslation } from "react-i18next";
 import { useQuery } from "urql";
 import { describeLocation, LocationSearch } from "~/components/places/location-search";
@@ -53,8 +54,7 @@ function LookupForecast({ location }: { location: LookedUp }) {
 }
 
 /** A visitor looks up any place's forecast; saving places and getting alerts needs an account. */
-export function VisitorLookup() {
-  const { t } = useTranslation();
+export function VisitorLookup({ t }: { t: TFunction }) {
   const [location, setLocation] = useState<LookedUp | null>(null);
   return (
     <section aria-labelledby="visitor-heading" className="mt-8 flex max-w-2xl flex-col gap-4">
@@ -64,6 +64,7 @@ export function VisitorLookup() {
       <LocationSearch onSelect={(found) => setLocation(foundPlace(found))} placeholder={t("search.example")} />
       <div>
         <UseMyLocationButton
+          t={t}
           onLocated={(at) =>
             setLocation({
               ...at,

@@ -1,7 +1,7 @@
 import type { TFunction } from "i18next";
 import type { Client } from "urql";
 import { nearestWithin, type Coordinates } from "~/lib/geolocation";
-import type { PlaceFieldsFragment as PlaceSummary } from "~/lib/graphql/documents.generated";
+import type { PlaceRowFieldsFragment as PlaceSummary } from "~/lib/graphql/documents.generated";
 import { ADD_PLACE_AT_MUTATION } from "~/lib/graphql/later-documents";
 import { placeCardId } from "~/lib/place-card-id";
 import { showToast } from "~/lib/toast/toast-store";

@@ -1,5 +1,5 @@
 import { useRef, useState } from "react";
-import { useTranslation } from "react-i18next";
+import type { TFunction } from "i18next";
 import { LocateIcon } from "~/components/icons";
 import type { Coordinates } from "~/lib/geolocation";
 import { showToast } from "~/lib/toast/toast-store";
@@ -7,9 +7,9 @@ import { showToast } from "~/lib/toast/toast-store";
 /**
  * "Use my location": asks the browser for its position and hands the coordinates on. When
  * the browser refuses, times out or cannot tell, a toast says so and what to do instead.
+ * Its texts come from its caller's `t`.
  */
-export function UseMyLocationButton({ onLocated }: { onLocated: (at: Coordinates) => Promise<void> | void }) {
-  const { t } = useTranslation();
+export function UseMyLocationButton({ t, onLocated }: { t: TFunction; onLocated: (at: Coordinates) => Promise<void> | void }) {
   const [locating, setLocating] = useState(false);
   const busy = useRef(false);
 

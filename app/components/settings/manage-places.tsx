@@ -10,7 +10,7 @@ import {
   REORDER_PLACES_MUTATION,
   RESTORE_PLACE_MUTATION,
 } from "~/lib/graphql/later-documents";
-import type { PlaceFieldsFragment as PlaceSummary } from "~/lib/graphql/documents.generated";
+import type { PlaceRowFieldsFragment as PlaceSummary } from "~/lib/graphql/documents.generated";
 import { useDragReorder, type DragHandleProps } from "~/lib/drag-reorder";
 import { apiIssues, fieldErrors } from "~/lib/forms/field-errors";
 import { checkInput } from "~/shared/inputs/issues";

@@ -27,6 +27,9 @@ function cacheConfig(updates: CacheExchangeOpts["updates"]): CacheExchangeOpts {
       MessageWarning: () => null,
       WarningText: () => null,
     },
+    // A place's whole view from its entity when the cache has every field (a place just added or restored comes
+    // back whole): opening it asks the API nothing; a place never opened here is a miss, fetched (decision 027).
+    resolvers: { Query: { place: (_parent, args) => ({ __typename: "Place", id: args.id as string }) } },
     updates,
   };
 }

@@ -346,25 +346,38 @@ export type WeatherFieldsFragment = {
   } | null;
 };
 
-export type PlaceFieldsFragment = {
+export type PlaceRowFieldsFragment = {
   id: string;
   label: string;
   name: string;
-  admin1: string | null;
-  countryCode: string | null;
   latitude: number;
   longitude: number;
+  weather: {
+    id: string;
+    current: { condition: Condition; isDay: boolean; temperature: number };
+    today: Array<{ temperatureMax: number; temperatureMin: number }>;
+  };
+};
+
+export type PlaceFieldsFragment = {
+  admin1: string | null;
+  countryCode: string | null;
   timeZone: string;
+  id: string;
+  label: string;
+  name: string;
+  latitude: number;
+  longitude: number;
   weather: {
     id: string;
     fetchedAt: string;
     stale: boolean;
     timeZone: string;
     current: {
-      time: string;
       condition: Condition;
       isDay: boolean;
       temperature: number;
+      time: string;
       apparentTemperature: number;
       precipitation: number;
       windSpeed: number;
@@ -376,6 +389,7 @@ export type PlaceFieldsFragment = {
       pressure: number | null;
       visibility: number | null;
     };
+    today: Array<{ temperatureMax: number; temperatureMin: number }>;
     hourly: Array<{
       time: string;
       condition: Condition;
@@ -415,61 +429,81 @@ export type PlacesQuery = {
       id: string;
       label: string;
       name: string;
-      admin1: string | null;
-      countryCode: string | null;
       latitude: number;
       longitude: number;
-      timeZone: string;
       weather: {
         id: string;
-        fetchedAt: string;
-        stale: boolean;
-        timeZone: string;
-        current: {
-          time: string;
-          condition: Condition;
-          isDay: boolean;
-          temperature: number;
-          apparentTemperature: number;
-          precipitation: number;
-          windSpeed: number;
-          windGusts: number;
-          windDirection: number | null;
-          uvIndex: number;
-          humidity: number | null;
-          dewPoint: number | null;
-          pressure: number | null;
-          visibility: number | null;
-        };
-        hourly: Array<{
-          time: string;
-          condition: Condition;
-          isDay: boolean;
-          temperature: number;
-          precipitationProbability: number;
-          windSpeed: number;
-          windGusts: number;
-          windDirection: number | null;
-        }>;
-        daily: Array<{
-          date: string;
-          condition: Condition;
-          temperatureMax: number;
-          temperatureMin: number;
-          precipitationProbabilityMax: number;
-          sunrise: string;
-          sunset: string;
-          daylightDuration: number | null;
-        }>;
-        nowcast: Array<{ time: string; precipitation: number }>;
-        airQuality: {
-          europeanAqi: number | null;
-          usAqi: number | null;
-          pm25: number | null;
-          pollen: Array<{ kind: PollenKind; grains: number }>;
-        } | null;
+        current: { condition: Condition; isDay: boolean; temperature: number };
+        today: Array<{ temperatureMax: number; temperatureMin: number }>;
       };
     }>;
+  } | null;
+};
+
+export type OpenPlaceQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+export type OpenPlaceQuery = {
+  place: {
+    admin1: string | null;
+    countryCode: string | null;
+    timeZone: string;
+    id: string;
+    label: string;
+    name: string;
+    latitude: number;
+    longitude: number;
+    weather: {
+      id: string;
+      fetchedAt: string;
+      stale: boolean;
+      timeZone: string;
+      current: {
+        condition: Condition;
+        isDay: boolean;
+        temperature: number;
+        time: string;
+        apparentTemperature: number;
+        precipitation: number;
+        windSpeed: number;
+        windGusts: number;
+        windDirection: number | null;
+        uvIndex: number;
+        humidity: number | null;
+        dewPoint: number | null;
+        pressure: number | null;
+        visibility: number | null;
+      };
+      today: Array<{ temperatureMax: number; temperatureMin: number }>;
+      hourly: Array<{
+        time: string;
+        condition: Condition;
+        isDay: boolean;
+        temperature: number;
+        precipitationProbability: number;
+        windSpeed: number;
+        windGusts: number;
+        windDirection: number | null;
+      }>;
+      daily: Array<{
+        date: string;
+        condition: Condition;
+        temperatureMax: number;
+        temperatureMin: number;
+        precipitationProbabilityMax: number;
+        sunrise: string;
+        sunset: string;
+        daylightDuration: number | null;
+      }>;
+      nowcast: Array<{ time: string; precipitation: number }>;
+      airQuality: {
+        europeanAqi: number | null;
+        usAqi: number | null;
+        pm25: number | null;
+        pollen: Array<{ kind: PollenKind; grains: number }>;
+      } | null;
+    };
   } | null;
 };
 
@@ -734,24 +768,24 @@ export type AddPlaceMutationVariables = Exact<{
 
 export type AddPlaceMutation = {
   addPlace: {
+    admin1: string | null;
+    countryCode: string | null;
+    timeZone: string;
     id: string;
     label: string;
     name: string;
-    admin1: string | null;
-    countryCode: string | null;
     latitude: number;
     longitude: number;
-    timeZone: string;
     weather: {
       id: string;
       fetchedAt: string;
       stale: boolean;
       timeZone: string;
       current: {
-        time: string;
         condition: Condition;
         isDay: boolean;
         temperature: number;
+        time: string;
         apparentTemperature: number;
         precipitation: number;
         windSpeed: number;
@@ -763,6 +797,7 @@ export type AddPlaceMutation = {
         pressure: number | null;
         visibility: number | null;
       };
+      today: Array<{ temperatureMax: number; temperatureMin: number }>;
       hourly: Array<{
         time: string;
         condition: Condition;
@@ -824,24 +859,24 @@ export type AddPlaceAtMutationVariables = Exact<{
 
 export type AddPlaceAtMutation = {
   addPlace: {
+    admin1: string | null;
+    countryCode: string | null;
+    timeZone: string;
     id: string;
     label: string;
     name: string;
-    admin1: string | null;
-    countryCode: string | null;
     latitude: number;
     longitude: number;
-    timeZone: string;
     weather: {
       id: string;
       fetchedAt: string;
       stale: boolean;
       timeZone: string;
       current: {
-        time: string;
         condition: Condition;
         isDay: boolean;
         temperature: number;
+        time: string;
         apparentTemperature: number;
         precipitation: number;
         windSpeed: number;
@@ -853,6 +888,7 @@ export type AddPlaceAtMutation = {
         pressure: number | null;
         visibility: number | null;
       };
+      today: Array<{ temperatureMax: number; temperatureMin: number }>;
       hourly: Array<{
         time: string;
         condition: Condition;
@@ -1053,24 +1089,24 @@ export type RestorePlaceMutationVariables = Exact<{
 export type RestorePlaceMutation = {
   restorePlace: {
     position: number;
+    admin1: string | null;
+    countryCode: string | null;
+    timeZone: string;
     id: string;
     label: string;
     name: string;
-    admin1: string | null;
-    countryCode: string | null;
     latitude: number;
     longitude: number;
-    timeZone: string;
     weather: {
       id: string;
       fetchedAt: string;
       stale: boolean;
       timeZone: string;
       current: {
-        time: string;
         condition: Condition;
         isDay: boolean;
         temperature: number;
+        time: string;
         apparentTemperature: number;
         precipitation: number;
         windSpeed: number;
@@ -1082,6 +1118,7 @@ export type RestorePlaceMutation = {
         pressure: number | null;
         visibility: number | null;
       };
+      today: Array<{ temperatureMax: number; temperatureMin: number }>;
       hourly: Array<{
         time: string;
         condition: Condition;
@@ -1541,6 +1578,27 @@ export const MessageFieldsFragmentDoc = /*#__PURE__*/ gql`
     }
   }
 ` as unknown as DocumentNode<MessageFieldsFragment, unknown>;
+export const PlaceRowFieldsFragmentDoc = /*#__PURE__*/ gql`
+  fragment PlaceRowFields on Place {
+    id
+    label
+    name
+    latitude
+    longitude
+    weather {
+      id
+      current {
+        condition
+        isDay
+        temperature
+      }
+      today: daily(days: 1) {
+        temperatureMax
+        temperatureMin
+      }
+    }
+  }
+` as unknown as DocumentNode<PlaceRowFieldsFragment, unknown>;
 export const WeatherFieldsFragmentDoc = /*#__PURE__*/ gql`
   fragment WeatherFields on Weather {
     id
@@ -1600,13 +1658,9 @@ export const WeatherFieldsFragmentDoc = /*#__PURE__*/ gql`
 ` as unknown as DocumentNode<WeatherFieldsFragment, unknown>;
 export const PlaceFieldsFragmentDoc = /*#__PURE__*/ gql`
   fragment PlaceFields on Place {
-    id
-    label
-    name
+    ...PlaceRowFields
     admin1
     countryCode
-    latitude
-    longitude
     timeZone
     weather {
       ...WeatherFields
@@ -1673,13 +1727,22 @@ export const PlacesDocument = /*#__PURE__*/ gql`
     me {
       id
       places {
-        ...PlaceFields
+        ...PlaceRowFields
       }
     }
   }
-  ${PlaceFieldsFragmentDoc}
-  ${WeatherFieldsFragmentDoc}
+  ${PlaceRowFieldsFragmentDoc}
 ` as unknown as DocumentNode<PlacesQuery, PlacesQueryVariables>;
+export const OpenPlaceDocument = /*#__PURE__*/ gql`
+  query OpenPlace($id: ID!) {
+    place(id: $id) {
+      ...PlaceFields
+    }
+  }
+  ${PlaceFieldsFragmentDoc}
+  ${PlaceRowFieldsFragmentDoc}
+  ${WeatherFieldsFragmentDoc}
+` as unknown as DocumentNode<OpenPlaceQuery, OpenPlaceQueryVariables>;
 export const SearchLocationsDocument = /*#__PURE__*/ gql`
   query SearchLocations($query: String!) {
     searchLocations(query: $query, count: 8) {

@@ -14,6 +14,7 @@ export {
   MarkReadDocument as MARK_READ_MUTATION,
   MessageFieldsFragmentDoc as MESSAGE_FIELDS,
   MessageReceivedDocument as MESSAGE_RECEIVED_SUBSCRIPTION,
+  OpenPlaceDocument as OPEN_PLACE_QUERY,
   PlaceFieldsFragmentDoc as PLACE_FIELDS,
   PlacesDocument as PLACES_QUERY,
   RestoreMessageDocument as RESTORE_MESSAGE_MUTATION,

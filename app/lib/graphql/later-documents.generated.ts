@@ -5,6 +5,7 @@ import type * as Types from "./documents.generated";
 import {
   MessageFieldsFragmentDoc,
   WeatherFieldsFragmentDoc,
+  PlaceRowFieldsFragmentDoc,
   PlaceFieldsFragmentDoc,
   AlertRuleFieldsFragmentDoc,
 } from "./documents.generated";
@@ -88,6 +89,7 @@ export const AddPlaceDocument = /*#__PURE__*/ gql`
     }
   }
   ${PlaceFieldsFragmentDoc}
+  ${PlaceRowFieldsFragmentDoc}
   ${WeatherFieldsFragmentDoc}
   ${PlaceWarningsFieldsFragmentDoc}
 ` as unknown as DocumentNode<Types.AddPlaceMutation, Types.AddPlaceMutationVariables>;
@@ -99,6 +101,7 @@ export const AddPlaceAtDocument = /*#__PURE__*/ gql`
     }
   }
   ${PlaceFieldsFragmentDoc}
+  ${PlaceRowFieldsFragmentDoc}
   ${WeatherFieldsFragmentDoc}
   ${PlaceWarningsFieldsFragmentDoc}
 ` as unknown as DocumentNode<Types.AddPlaceAtMutation, Types.AddPlaceAtMutationVariables>;
@@ -165,6 +168,7 @@ export const RestorePlaceDocument = /*#__PURE__*/ gql`
     }
   }
   ${PlaceFieldsFragmentDoc}
+  ${PlaceRowFieldsFragmentDoc}
   ${WeatherFieldsFragmentDoc}
   ${PlaceWarningsFieldsFragmentDoc}
 ` as unknown as DocumentNode<Types.RestorePlaceMutation, Types.RestorePlaceMutationVariables>;

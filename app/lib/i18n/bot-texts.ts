@@ -1,6 +1,5 @@
 import { createInstance } from "i18next";
 import { useEffect, useSyncExternalStore } from "react";
-import { useTranslation } from "react-i18next";
 import type { MessageTexts } from "~/shared/message-wording";
 
 type JsonModule = { default: Record<string, unknown> };
@@ -49,12 +48,10 @@ const subscribe = (listener: () => void) => {
 };
 
 /**
- * The bot's texts in the page's language once they are here, else null (then, and while
+ * The bot's texts in `locale` (the page's language) once they are here, else null (then, and while
  * hydrating, a message shows the title and body the server formatted, which say the same).
  */
-export function useBotTexts(wanted: boolean): MessageTexts | null {
-  const { i18n } = useTranslation();
-  const locale = i18n.language;
+export function useBotTexts(wanted: boolean, locale: string): MessageTexts | null {
   const loaded = useSyncExternalStore(
     subscribe,
     () => texts.get(locale) ?? null,
