@@ -890,9 +890,9 @@ export type TestLiveMessageIdsSubscriptionVariables = Exact<{
 
 export type TestLiveMessageIdsSubscription = { messageReceived: { id: string } };
 
-export type TestWordsInboxQueryVariables = Exact<{ [key: string]: never }>;
+export type TestTextInboxQueryVariables = Exact<{ [key: string]: never }>;
 
-export type TestWordsInboxQuery = {
+export type TestTextInboxQuery = {
   messages: {
     edges: Array<{
       id: string;
@@ -926,51 +926,51 @@ export type TestWordsInboxQuery = {
   };
 };
 
-export type TestWordsSettingsMutationVariables = Exact<{
+export type TestTextSettingsMutationVariables = Exact<{
   input: SettingsInput;
 }>;
 
-export type TestWordsSettingsMutation = { updateSettings: { id: string } };
+export type TestTextSettingsMutation = { updateSettings: { id: string } };
 
-export type TestWordsViewerQueryVariables = Exact<{ [key: string]: never }>;
+export type TestTextViewerQueryVariables = Exact<{ [key: string]: never }>;
 
-export type TestWordsViewerQuery = { me: { id: string } | null };
+export type TestTextViewerQuery = { me: { id: string } | null };
 
-export type TestWordsSearchLondonQueryVariables = Exact<{ [key: string]: never }>;
+export type TestTextSearchLondonQueryVariables = Exact<{ [key: string]: never }>;
 
-export type TestWordsSearchLondonQuery = { searchLocations: Array<{ id: string }> };
+export type TestTextSearchLondonQuery = { searchLocations: Array<{ id: string }> };
 
-export type TestWordsAddOfficeMutationVariables = Exact<{
+export type TestTextAddOfficeMutationVariables = Exact<{
   id: string | number;
 }>;
 
-export type TestWordsAddOfficeMutation = { addPlace: { id: string } };
+export type TestTextAddOfficeMutation = { addPlace: { id: string } };
 
-export type TestWordsSaveRuleMutationVariables = Exact<{
+export type TestTextSaveRuleMutationVariables = Exact<{
   input: AlertRuleInput;
 }>;
 
-export type TestWordsSaveRuleMutation = { saveAlertRule: { id: string } };
+export type TestTextSaveRuleMutation = { saveAlertRule: { id: string } };
 
-export type TestWordsSaveBriefingMutationVariables = Exact<{
+export type TestTextSaveBriefingMutationVariables = Exact<{
   input: BriefingInput;
 }>;
 
-export type TestWordsSaveBriefingMutation = { saveBriefing: { id: string } };
+export type TestTextSaveBriefingMutation = { saveBriefing: { id: string } };
 
-export type TestWordsSendBriefingMutationVariables = Exact<{
+export type TestTextSendBriefingMutationVariables = Exact<{
   id: string | number;
 }>;
 
-export type TestWordsSendBriefingMutation = { sendBriefingNow: { id: string } };
+export type TestTextSendBriefingMutation = { sendBriefingNow: { id: string } };
 
-export type TestWordsSavePushMutationVariables = Exact<{
+export type TestTextSavePushMutationVariables = Exact<{
   endpoint: string;
   p256dh: string;
   auth: string;
 }>;
 
-export type TestWordsSavePushMutation = { savePushSubscription: boolean };
+export type TestTextSavePushMutation = { savePushSubscription: boolean };
 
 export type TestOfflineInboxQueryVariables = Exact<{ [key: string]: never }>;
 
@@ -2604,8 +2604,8 @@ export const TestLiveMessageIdsDocument = gql`
     }
   }
 ` as unknown as DocumentNode<TestLiveMessageIdsSubscription, TestLiveMessageIdsSubscriptionVariables>;
-export const TestWordsInboxDocument = gql`
-  query TestWordsInbox {
+export const TestTextInboxDocument = gql`
+  query TestTextInbox {
     messages(first: 50) {
       edges {
         id
@@ -2644,61 +2644,61 @@ export const TestWordsInboxDocument = gql`
       }
     }
   }
-` as unknown as DocumentNode<TestWordsInboxQuery, TestWordsInboxQueryVariables>;
-export const TestWordsSettingsDocument = gql`
-  mutation TestWordsSettings($input: SettingsInput!) {
+` as unknown as DocumentNode<TestTextInboxQuery, TestTextInboxQueryVariables>;
+export const TestTextSettingsDocument = gql`
+  mutation TestTextSettings($input: SettingsInput!) {
     updateSettings(input: $input) {
       id
     }
   }
-` as unknown as DocumentNode<TestWordsSettingsMutation, TestWordsSettingsMutationVariables>;
-export const TestWordsViewerDocument = gql`
-  query TestWordsViewer {
+` as unknown as DocumentNode<TestTextSettingsMutation, TestTextSettingsMutationVariables>;
+export const TestTextViewerDocument = gql`
+  query TestTextViewer {
     me {
       id
     }
   }
-` as unknown as DocumentNode<TestWordsViewerQuery, TestWordsViewerQueryVariables>;
-export const TestWordsSearchLondonDocument = gql`
-  query TestWordsSearchLondon {
+` as unknown as DocumentNode<TestTextViewerQuery, TestTextViewerQueryVariables>;
+export const TestTextSearchLondonDocument = gql`
+  query TestTextSearchLondon {
     searchLocations(query: "london") {
       id
     }
   }
-` as unknown as DocumentNode<TestWordsSearchLondonQuery, TestWordsSearchLondonQueryVariables>;
-export const TestWordsAddOfficeDocument = gql`
-  mutation TestWordsAddOffice($id: ID!) {
+` as unknown as DocumentNode<TestTextSearchLondonQuery, TestTextSearchLondonQueryVariables>;
+export const TestTextAddOfficeDocument = gql`
+  mutation TestTextAddOffice($id: ID!) {
     addPlace(locationId: $id, label: "Office") {
       id
     }
   }
-` as unknown as DocumentNode<TestWordsAddOfficeMutation, TestWordsAddOfficeMutationVariables>;
-export const TestWordsSaveRuleDocument = gql`
-  mutation TestWordsSaveRule($input: AlertRuleInput!) {
+` as unknown as DocumentNode<TestTextAddOfficeMutation, TestTextAddOfficeMutationVariables>;
+export const TestTextSaveRuleDocument = gql`
+  mutation TestTextSaveRule($input: AlertRuleInput!) {
     saveAlertRule(input: $input) {
       id
     }
   }
-` as unknown as DocumentNode<TestWordsSaveRuleMutation, TestWordsSaveRuleMutationVariables>;
-export const TestWordsSaveBriefingDocument = gql`
-  mutation TestWordsSaveBriefing($input: BriefingInput!) {
+` as unknown as DocumentNode<TestTextSaveRuleMutation, TestTextSaveRuleMutationVariables>;
+export const TestTextSaveBriefingDocument = gql`
+  mutation TestTextSaveBriefing($input: BriefingInput!) {
     saveBriefing(input: $input) {
       id
     }
   }
-` as unknown as DocumentNode<TestWordsSaveBriefingMutation, TestWordsSaveBriefingMutationVariables>;
-export const TestWordsSendBriefingDocument = gql`
-  mutation TestWordsSendBriefing($id: ID!) {
+` as unknown as DocumentNode<TestTextSaveBriefingMutation, TestTextSaveBriefingMutationVariables>;
+export const TestTextSendBriefingDocument = gql`
+  mutation TestTextSendBriefing($id: ID!) {
     sendBriefingNow(id: $id) {
       id
     }
   }
-` as unknown as DocumentNode<TestWordsSendBriefingMutation, TestWordsSendBriefingMutationVariables>;
-export const TestWordsSavePushDocument = gql`
-  mutation TestWordsSavePush($endpoint: String!, $p256dh: String!, $auth: String!) {
+` as unknown as DocumentNode<TestTextSendBriefingMutation, TestTextSendBriefingMutationVariables>;
+export const TestTextSavePushDocument = gql`
+  mutation TestTextSavePush($endpoint: String!, $p256dh: String!, $auth: String!) {
     savePushSubscription(endpoint: $endpoint, p256dh: $p256dh, auth: $auth)
   }
-` as unknown as DocumentNode<TestWordsSavePushMutation, TestWordsSavePushMutationVariables>;
+` as unknown as DocumentNode<TestTextSavePushMutation, TestTextSavePushMutationVariables>;
 export const TestOfflineInboxDocument = gql`
   query TestOfflineInbox {
     messages(first: 10) {
