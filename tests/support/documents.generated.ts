@@ -229,12 +229,6 @@ export type TestMailConfirmEmailChangeMutationVariables = Exact<{
 
 export type TestMailConfirmEmailChangeMutation = { confirmEmailChange: string };
 
-export type TestMailMessageIdsSubscriptionVariables = Exact<{
-  after?: string | number | null | undefined;
-}>;
-
-export type TestMailMessageIdsSubscription = { messageReceived: { id: string } };
-
 export type TestSecuritySessionsQueryVariables = Exact<{ [key: string]: never }>;
 
 export type TestSecuritySessionsQuery = {
@@ -884,12 +878,6 @@ export type TestLiveViewerQueryVariables = Exact<{ [key: string]: never }>;
 
 export type TestLiveViewerQuery = { me: { id: string; email: string } | null };
 
-export type TestLiveMessageIdsSubscriptionVariables = Exact<{
-  after?: string | number | null | undefined;
-}>;
-
-export type TestLiveMessageIdsSubscription = { messageReceived: { id: string } };
-
 export type TestTextInboxQueryVariables = Exact<{ [key: string]: never }>;
 
 export type TestTextInboxQuery = {
@@ -1327,12 +1315,6 @@ export type TestCacheVisitorQueryVariables = Exact<{ [key: string]: never }>;
 
 export type TestCacheVisitorQuery = { weatherAt: { id: string } };
 
-export type TestSeveralMessageIdsSubscriptionVariables = Exact<{
-  after?: string | number | null | undefined;
-}>;
-
-export type TestSeveralMessageIdsSubscription = { messageReceived: { id: string } };
-
 export type TestSeveralSendNowMutationVariables = Exact<{
   id: string | number;
 }>;
@@ -1361,12 +1343,6 @@ export type TestSharedMeIdQuery = { me: { id: string } | null };
 export type TestSharedLogOutMutationVariables = Exact<{ [key: string]: never }>;
 
 export type TestSharedLogOutMutation = { logOut: boolean };
-
-export type TestSharedMessageIdsSubscriptionVariables = Exact<{
-  after?: string | number | null | undefined;
-}>;
-
-export type TestSharedMessageIdsSubscription = { messageReceived: { id: string } };
 
 export type TestStarterAddRulesMutationVariables = Exact<{
   inputs: Array<AlertRuleInput> | AlertRuleInput;
@@ -1532,6 +1508,12 @@ export type TestWsClientMessageIdsSubscriptionVariables = Exact<{ [key: string]:
 
 export type TestWsClientMessageIdsSubscription = { messageReceived: { id: string } };
 
+export type TestMessageIdsSubscriptionVariables = Exact<{
+  after?: string | number | null | undefined;
+}>;
+
+export type TestMessageIdsSubscription = { messageReceived: { id: string } };
+
 export const TestContainerSignUpDocument = gql`
   mutation TestContainerSignUp($email: String!, $password: String!) {
     signUp(email: $email, password: $password) {
@@ -1634,13 +1616,6 @@ export const TestMailConfirmEmailChangeDocument = gql`
     confirmEmailChange(token: $token)
   }
 ` as unknown as DocumentNode<TestMailConfirmEmailChangeMutation, TestMailConfirmEmailChangeMutationVariables>;
-export const TestMailMessageIdsDocument = gql`
-  subscription TestMailMessageIds($after: ID) {
-    messageReceived(after: $after) {
-      id
-    }
-  }
-` as unknown as DocumentNode<TestMailMessageIdsSubscription, TestMailMessageIdsSubscriptionVariables>;
 export const TestSecuritySessionsDocument = gql`
   query TestSecuritySessions {
     me {
@@ -2597,13 +2572,6 @@ export const TestLiveViewerDocument = gql`
     }
   }
 ` as unknown as DocumentNode<TestLiveViewerQuery, TestLiveViewerQueryVariables>;
-export const TestLiveMessageIdsDocument = gql`
-  subscription TestLiveMessageIds($after: ID) {
-    messageReceived(after: $after) {
-      id
-    }
-  }
-` as unknown as DocumentNode<TestLiveMessageIdsSubscription, TestLiveMessageIdsSubscriptionVariables>;
 export const TestTextInboxDocument = gql`
   query TestTextInbox {
     messages(first: 50) {
@@ -3226,13 +3194,6 @@ export const TestCacheVisitorDocument = gql`
     }
   }
 ` as unknown as DocumentNode<TestCacheVisitorQuery, TestCacheVisitorQueryVariables>;
-export const TestSeveralMessageIdsDocument = gql`
-  subscription TestSeveralMessageIds($after: ID) {
-    messageReceived(after: $after) {
-      id
-    }
-  }
-` as unknown as DocumentNode<TestSeveralMessageIdsSubscription, TestSeveralMessageIdsSubscriptionVariables>;
 export const TestSeveralSendNowDocument = gql`
   mutation TestSeveralSendNow($id: ID!) {
     sendBriefingNow(id: $id) {
@@ -3273,13 +3234,6 @@ export const TestSharedLogOutDocument = gql`
     logOut
   }
 ` as unknown as DocumentNode<TestSharedLogOutMutation, TestSharedLogOutMutationVariables>;
-export const TestSharedMessageIdsDocument = gql`
-  subscription TestSharedMessageIds($after: ID) {
-    messageReceived(after: $after) {
-      id
-    }
-  }
-` as unknown as DocumentNode<TestSharedMessageIdsSubscription, TestSharedMessageIdsSubscriptionVariables>;
 export const TestStarterAddRulesDocument = gql`
   mutation TestStarterAddRules($inputs: [AlertRuleInput!]!) {
     addAlertRules(inputs: $inputs) {
@@ -3514,3 +3468,10 @@ export const TestWsClientMessageIdsDocument = gql`
     }
   }
 ` as unknown as DocumentNode<TestWsClientMessageIdsSubscription, TestWsClientMessageIdsSubscriptionVariables>;
+export const TestMessageIdsDocument = gql`
+  subscription TestMessageIds($after: ID) {
+    messageReceived(after: $after) {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestMessageIdsSubscription, TestMessageIdsSubscriptionVariables>;
