@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { botTexts, i18nextBotTexts } from "~/api/bot/texts.server";
+import { botTexts } from "~/api/bot/texts.server";
 import { contentVersionFor, parseMessageContent, type MessageContent } from "~/shared/message-content";
-import { formatMessage, type MessageReader, type MessageTexts } from "~/shared/message-format";
+import { formatMessage, type MessageReader } from "~/shared/message-format";
+import { plain, texts } from "../support/message-texts";
 
 // Tuesday 24 November 2026 in New York (UTC−5): 11:00 to 12:00 is 16:00 to 17:00 UTC.
 const home = { id: "p1", label: "Home", timeZone: "America/New_York" };
@@ -34,12 +35,7 @@ const german: MessageReader = {
   windSpeedUnit: "KMH",
   precipitationUnit: "MM",
 };
-const texts =
-  (locale: string): MessageTexts =>
-  (key, values) =>
-    i18nextBotTexts(locale)(key as never, values);
 const format = (content: MessageContent, reader: MessageReader) => formatMessage(content, reader, texts(reader.locale));
-const plain = (text: string) => text.replace(/[\u00a0\u202f]/g, " ");
 
 describe("message formatting", () => {
   it("formats an alert in the reader's language, units and clock, naming the day once", () => {

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { i18nextBotTexts } from "~/api/bot/texts.server";
 import { isUrgentWarning, warningContent, warningTexts } from "~/api/bot/warning-text.server";
 import type { PlaceTable } from "~/api/db/tables";
 import type { OfficialWarning } from "~/api/warnings/official-warnings.server";
 import { parseMessageContent, WARNING_CONTENT_VERSION, type MessageContent, type WarningContent } from "~/shared/message-content";
-import { formatMessage, type MessageReader, type MessageTexts } from "~/shared/message-format";
+import { formatMessage, type MessageReader } from "~/shared/message-format";
+import { plain, texts } from "../support/message-texts";
 
 const mobile = { id: "p1", label: "Mobile", timeZone: "America/Chicago" };
 const office = { id: "p2", label: "Office", timeZone: "America/Chicago" };
@@ -79,12 +79,7 @@ const reader = (locale: string, timeZone = "America/Chicago"): MessageReader => 
   windSpeedUnit: "KMH",
   precipitationUnit: "MM",
 });
-const texts =
-  (locale: string): MessageTexts =>
-  (key, values) =>
-    i18nextBotTexts(locale)(key as never, values);
 const format = (warning: WarningContent, who: MessageReader) => formatMessage(content(warning), who, texts(who.locale));
-const plain = (text: string) => text.replace(/[\u00a0\u202f]/g, " ");
 
 describe("official warnings' formatting", () => {
   it("tells an issued warning in four languages: the service, the event, the places, until when, how severe and urgent", () => {
