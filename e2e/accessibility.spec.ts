@@ -1,6 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, gotoHydrated, test } from "./fixtures";
-import { accountWithPlace, signInBrowser } from "./support/graphql";
+import { accountWithPlace } from "./support/graphql";
 import { E2eAccessibilitySaveGustsRuleDocument } from "./support/documents.generated";
 
 /*
@@ -28,10 +28,9 @@ for (const mode of ["light", "dark"] as const) {
       await gotoHydrated(page, path);
       await check(`visitor ${path}`);
     }
-    const account = await accountWithPlace(request, baseURL!, "Axe Harbour");
+    const account = await accountWithPlace(request, baseURL!, "Axe Harbour", context);
     await account.sendBriefing();
     await account.gql(E2eAccessibilitySaveGustsRuleDocument);
-    await signInBrowser(context, baseURL!, account.token);
     for (const path of ["/", "/settings"]) {
       await gotoHydrated(page, path);
       await check(`signed in ${path}`);

@@ -213,8 +213,7 @@ test("a briefing set to arrive by email is mailed, and its unsubscribe link turn
   request,
   baseURL,
 }) => {
-  const account = await accountWithPlace(request, baseURL!, "Mail Bay");
-  await signInBrowser(context, baseURL!, account.token);
+  const account = await accountWithPlace(request, baseURL!, "Mail Bay", context);
   await gotoHydrated(page, "/settings?section=briefings");
   const section = page.getByRole("region", { name: "Briefings" });
   const row = section.getByRole("listitem").filter({ hasText: "Mail Bay morning" });

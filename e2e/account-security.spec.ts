@@ -138,9 +138,8 @@ test.describe("account security", () => {
   });
 
   test("downloads everything the account holds as one JSON file, for its own session only", async ({ page, context, request, baseURL }) => {
-    const account = await accountWithPlace(request, baseURL!, "Export Bay");
+    const account = await accountWithPlace(request, baseURL!, "Export Bay", context);
     await account.sendBriefing();
-    await signInBrowser(context, baseURL!, account.token);
     await gotoHydrated(page, "/settings");
 
     const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Download my data" }).click()]);
@@ -177,8 +176,7 @@ test.describe("account security", () => {
   }) => {
     test.setTimeout(90_000);
     consoleGuard.allow(/status of 400/);
-    const account = await accountWithPlace(request, baseURL!, "Farewell Point");
-    await signInBrowser(context, baseURL!, account.token);
+    const account = await accountWithPlace(request, baseURL!, "Farewell Point", context);
     await gotoHydrated(page, "/settings");
 
     await page.getByRole("button", { name: "Delete my account" }).click();
@@ -218,9 +216,8 @@ test.describe("account security", () => {
     }) => {
       test.setTimeout(90_000);
       consoleGuard.allow(/status of 400/);
-      const account = await accountWithPlace(request, baseURL!, "Plain Form Bay");
+      const account = await accountWithPlace(request, baseURL!, "Plain Form Bay", context);
       const other = await apiAs(request, baseURL!, null)(E2eSecurityLogInDocument, { email: account.email, password: account.password });
-      await signInBrowser(context, baseURL!, account.token);
       await page.goto("/settings");
       const post = () => page.waitForResponse((r) => r.request().method() === "POST" && new URL(r.url()).pathname === "/settings");
 
@@ -282,9 +279,8 @@ test.describe("account security", () => {
     }) => {
       consoleGuard.allow(/status of 400/);
       await page.emulateMedia({ colorScheme: mode });
-      const account = await accountWithPlace(request, baseURL!, "Axe Sound");
+      const account = await accountWithPlace(request, baseURL!, "Axe Sound", context);
       await apiAs(request, baseURL!, null)(E2eSecurityLogInDocument, { email: account.email, password: account.password });
-      await signInBrowser(context, baseURL!, account.token);
       await gotoHydrated(page, "/settings");
       const check = async (label: string) => {
         const results = await new AxeBuilder({ page }).include("#account").analyze();

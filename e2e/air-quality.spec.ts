@@ -1,6 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, gotoHydrated, test } from "./fixtures";
-import { accountWithPlace, signInBrowser } from "./support/graphql";
+import { accountWithPlace } from "./support/graphql";
 import { E2eAirQualityAddNewYorkDocument, E2eAirQualityCelsiusDocument } from "./support/documents.generated";
 import { signedInOnlineOnce } from "./support/pwa";
 import { openPlace } from "./support/places";
@@ -21,9 +21,8 @@ test("a US reader sees the US AQI on every card, with PM2.5, and the pollen wher
   baseURL,
 }) => {
   // A US English account: °F, so the US index.
-  const account = await accountWithPlace(request, baseURL!, "Home");
+  const account = await accountWithPlace(request, baseURL!, "Home", context);
   await account.gql(E2eAirQualityAddNewYorkDocument);
-  await signInBrowser(context, baseURL!, account.token);
   await gotoHydrated(page, "/");
   const home = page.getByRole("article", { name: "Home" }).getByTestId("air-quality");
   await expect(home).toHaveText(US_LINE);
@@ -35,8 +34,7 @@ test("a US reader sees the US AQI on every card, with PM2.5, and the pollen wher
 });
 
 test("switching to °C names the air-quality scale it brings, in Settings and on the card", async ({ page, context, request, baseURL }) => {
-  const account = await accountWithPlace(request, baseURL!, "Home");
-  await signInBrowser(context, baseURL!, account.token);
+  await accountWithPlace(request, baseURL!, "Home", context);
   await gotoHydrated(page, "/");
   const line = page.getByRole("article", { name: "Home" }).getByTestId("air-quality");
   await expect(line).toHaveText(US_LINE);
@@ -54,9 +52,8 @@ test("switching to °C names the air-quality scale it brings, in Settings and on
 });
 
 test("a European reader (°C) sees the European AQI; in German, the line is German", async ({ page, context, request, baseURL }) => {
-  const account = await accountWithPlace(request, baseURL!, "Home");
+  const account = await accountWithPlace(request, baseURL!, "Home", context);
   await account.gql(E2eAirQualityCelsiusDocument);
-  await signInBrowser(context, baseURL!, account.token);
   await gotoHydrated(page, "/");
   const line = page.getByRole("article", { name: "Home" }).getByTestId("air-quality");
   await expect(line).toHaveText(
@@ -75,8 +72,7 @@ test("after a switch of language in the browser, the line loads its texts in the
   request,
   baseURL,
 }) => {
-  const account = await accountWithPlace(request, baseURL!, "Home");
-  await signInBrowser(context, baseURL!, account.token);
+  await accountWithPlace(request, baseURL!, "Home", context);
   await gotoHydrated(page, "/settings");
   const requested: string[] = [];
   page.on("request", (sent) => requested.push(new URL(sent.url()).pathname));
@@ -99,9 +95,8 @@ for (const mode of ["light", "dark"] as const) {
     baseURL,
   }, testInfo) => {
     await page.emulateMedia({ colorScheme: mode });
-    const account = await accountWithPlace(request, baseURL!, "Axe Air");
+    const account = await accountWithPlace(request, baseURL!, "Axe Air", context);
     await account.gql(E2eAirQualityAddNewYorkDocument);
-    await signInBrowser(context, baseURL!, account.token);
     await gotoHydrated(page, "/");
     // One place open at a time: its line.
     await expect(page.getByTestId("air-quality")).toHaveCount(1);

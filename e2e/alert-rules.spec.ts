@@ -1,5 +1,5 @@
 import { expect, gotoHydrated, test } from "./fixtures";
-import { accountWithPlace, signInBrowser } from "./support/graphql";
+import { accountWithPlace } from "./support/graphql";
 import { E2eAlertRulesIdsDocument, E2eAlertRulesThresholdsDocument, E2eAlertRulesWindowsDocument } from "./support/documents.generated";
 
 // Three tests rewrite the page's /graphql requests with page.route, which sees them only while no service worker
@@ -32,8 +32,7 @@ test("alert rules: the editor previews the rule's look-ahead live, saves in the 
   request,
   baseURL,
 }) => {
-  const account = await accountWithPlace(request, baseURL!, "Rainy Ridge");
-  await signInBrowser(context, baseURL!, account.token);
+  const account = await accountWithPlace(request, baseURL!, "Rainy Ridge", context);
   await gotoHydrated(page, "/settings");
   const section = page.getByRole("region", { name: "Alert rules" });
   await expect(section).toContainText("No alert rules yet.");
@@ -96,8 +95,7 @@ test("a threshold out of range gets the same words on its field whether the form
   request,
   baseURL,
 }) => {
-  const account = await accountWithPlace(request, baseURL!, "Range Rock");
-  await signInBrowser(context, baseURL!, account.token);
+  const account = await accountWithPlace(request, baseURL!, "Range Rock", context);
   await gotoHydrated(page, "/settings");
   const section = page.getByRole("region", { name: "Alert rules" });
   await section.getByRole("button", { name: "New alert rule" }).click();
@@ -143,8 +141,7 @@ test("a threshold out of range gets the same words on its field whether the form
 });
 
 test("a new user is offered starter rules on the home screen, in their units", async ({ page, context, request, baseURL }) => {
-  const account = await accountWithPlace(request, baseURL!, "Starter Shore");
-  await signInBrowser(context, baseURL!, account.token);
+  await accountWithPlace(request, baseURL!, "Starter Shore", context);
   await gotoHydrated(page, "/");
   await page.getByRole("button", { name: "Choose starter rules" }).click();
   const dialog = page.getByRole("dialog", { name: "Starter alert rules" });
@@ -172,8 +169,7 @@ test("a rule watches only on its days and hours, keeps them when switched off an
   request,
   baseURL,
 }) => {
-  const account = await accountWithPlace(request, baseURL!, "Commute Corner");
-  await signInBrowser(context, baseURL!, account.token);
+  const account = await accountWithPlace(request, baseURL!, "Commute Corner", context);
   await gotoHydrated(page, "/settings");
   const section = page.getByRole("region", { name: "Alert rules" });
   await section.getByRole("button", { name: "New alert rule" }).click();
@@ -240,8 +236,7 @@ test("a rain-soon rule: the editor asks how far ahead, previews the showers star
   request,
   baseURL,
 }) => {
-  const account = await accountWithPlace(request, baseURL!, "Rainy Ridge");
-  await signInBrowser(context, baseURL!, account.token);
+  const account = await accountWithPlace(request, baseURL!, "Rainy Ridge", context);
   await gotoHydrated(page, "/settings");
   const section = page.getByRole("region", { name: "Alert rules" });
   await section.getByRole("button", { name: "New alert rule" }).click();
@@ -282,8 +277,7 @@ test("a rain-soon rule: the editor asks how far ahead, previews the showers star
 });
 
 test("a preview the forecast cannot give says so in the user's words, not the API's", async ({ page, context, request, baseURL }) => {
-  const account = await accountWithPlace(request, baseURL!, "Quiet Quay");
-  await signInBrowser(context, baseURL!, account.token);
+  await accountWithPlace(request, baseURL!, "Quiet Quay", context);
   await page.route("**/graphql", async (route) => {
     const body = route.request().postData() ?? "";
     if (!body.includes("previewAlertRule")) return route.continue();

@@ -1,5 +1,5 @@
 import { expect, gotoHydrated, test } from "./fixtures";
-import { accountWithPlace, signInBrowser } from "./support/graphql";
+import { accountWithPlace } from "./support/graphql";
 import { E2eBriefingsAddSecondSpotDocument, E2eBriefingsDeleteDocument, E2eBriefingsIdsDocument } from "./support/documents.generated";
 
 test("briefings: create in the overlay (with field errors), send a test now, switch off, edit, delete", async ({
@@ -8,10 +8,9 @@ test("briefings: create in the overlay (with field errors), send a test now, swi
   request,
   baseURL,
 }) => {
-  const account = await accountWithPlace(request, baseURL!, "Brief Bay");
+  const account = await accountWithPlace(request, baseURL!, "Brief Bay", context);
   await account.gql(E2eBriefingsAddSecondSpotDocument);
   await account.gql(E2eBriefingsDeleteDocument, { id: (await account.gql(E2eBriefingsIdsDocument)).briefings[0]!.id });
-  await signInBrowser(context, baseURL!, account.token);
   await gotoHydrated(page, "/settings");
   const section = page.getByRole("region", { name: "Briefings" });
   const toasts = page.getByRole("region", { name: "Notifications (F8)" }).getByRole("listitem");
@@ -67,8 +66,7 @@ test("briefings: create in the overlay (with field errors), send a test now, swi
 
 test("a new time zone moves every briefing to the same wall-clock time there", async ({ page, context, request, baseURL }) => {
   // The account lives in Berlin, with a briefing at 07:00 on Mondays.
-  const account = await accountWithPlace(request, baseURL!, "Zone Town");
-  await signInBrowser(context, baseURL!, account.token);
+  await accountWithPlace(request, baseURL!, "Zone Town", context);
   await gotoHydrated(page, "/settings");
   const row = page.getByRole("region", { name: "Briefings" }).getByRole("listitem").filter({ hasText: "Zone Town morning" });
   await expect(row).toContainText(/Next: Mon 7:00\sAM/);

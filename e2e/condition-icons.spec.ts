@@ -1,5 +1,5 @@
 import { expect, gotoHydrated, test } from "./fixtures";
-import { accountWithPlace, signInBrowser } from "./support/graphql";
+import { accountWithPlace } from "./support/graphql";
 import { waitForOfflineReady } from "./support/pwa";
 
 test("a card's condition icons are drawn from one sprite file, which the worker caches for offline use", async ({
@@ -7,8 +7,7 @@ test("a card's condition icons are drawn from one sprite file, which the worker 
   request,
   baseURL,
 }) => {
-  const account = await accountWithPlace(request, baseURL!, "Sprite Springs");
-  await signInBrowser(page.context(), baseURL!, account.token);
+  await accountWithPlace(request, baseURL!, "Sprite Springs", page.context());
   await gotoHydrated(page, "/");
   const icons = page.getByTestId("forecast-card").locator("svg > use");
   // Now, 24 hours and 7 days.

@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { CSP_VIOLATION_PREFIX, expect, gotoHydrated, test } from "./fixtures";
-import { accountWithPlace, signInBrowser } from "./support/graphql";
+import { accountWithPlace } from "./support/graphql";
 
 /**
  * No page logs a Content Security Policy violation: / and /settings, for a visitor and signed
@@ -40,8 +40,7 @@ for (const mode of ["light", "dark"] as const) {
   });
 
   test(`a signed-in user's pages log no CSP violation (${mode})`, async ({ page, context, request, baseURL, consoleGuard }) => {
-    const account = await accountWithPlace(request, baseURL!, "Home");
-    await signInBrowser(context, baseURL!, account.token);
+    await accountWithPlace(request, baseURL!, "Home", context);
     await setColorMode(page, mode);
     await visitPages(page, mode);
     await expect(page.getByText("Home").first()).toBeVisible();

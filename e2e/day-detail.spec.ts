@@ -1,6 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, gotoHydrated, test } from "./fixtures";
-import { accountWithPlace, signInBrowser } from "./support/graphql";
+import { accountWithPlace } from "./support/graphql";
 
 test("a day of a card opens hour by hour by keyboard, survives a reload, closes, and passes axe in both modes", async ({
   page,
@@ -8,8 +8,7 @@ test("a day of a card opens hour by hour by keyboard, survives a reload, closes,
   request,
   baseURL,
 }) => {
-  const account = await accountWithPlace(request, baseURL!, "Home");
-  await signInBrowser(context, baseURL!, account.token);
+  const account = await accountWithPlace(request, baseURL!, "Home", context);
   await gotoHydrated(page, "/");
   const days = page.getByRole("region", { name: "7 days in Home" }).getByRole("link");
   await expect(days).toHaveCount(7);
@@ -55,8 +54,7 @@ test("a day of a card opens hour by hour by keyboard, survives a reload, closes,
 
 test("a day of someone else's place shows nothing of it", async ({ page, context, request, baseURL }) => {
   const owner = await accountWithPlace(request, baseURL!, "Secret Garden");
-  const other = await accountWithPlace(request, baseURL!, "Mine");
-  await signInBrowser(context, baseURL!, other.token);
+  await accountWithPlace(request, baseURL!, "Mine", context);
   await gotoHydrated(page, `/?place=${owner.placeId}&day=2026-11-25`);
   await expect(page.getByTestId("day-detail")).toContainText("This place is not among yours.");
   await expect(page.getByText("Secret Garden")).toHaveCount(0);

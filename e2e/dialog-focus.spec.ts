@@ -1,5 +1,5 @@
 import { expect, gotoHydrated, test } from "./fixtures";
-import { accountWithPlace, signInBrowser } from "./support/graphql";
+import { accountWithPlace } from "./support/graphql";
 import { E2eDialogFocusAddBravoDocument } from "./support/documents.generated";
 
 test("every opening of “Add a place” focuses the search; after “Choose a place first” the results come back on focus", async ({
@@ -8,8 +8,7 @@ test("every opening of “Add a place” focuses the search; after “Choose a p
   request,
   baseURL,
 }) => {
-  const account = await accountWithPlace(request, baseURL!, "Focus Field");
-  await signInBrowser(context, baseURL!, account.token);
+  await accountWithPlace(request, baseURL!, "Focus Field", context);
   await gotoHydrated(page, "/");
   const open = page.getByRole("button", { name: "Add a place" }).first();
   const dialog = page.getByRole("dialog", { name: "Add a place" });
@@ -48,8 +47,7 @@ test("“Add a place” closes on one Escape after typing, with its results open
   request,
   baseURL,
 }) => {
-  const account = await accountWithPlace(request, baseURL!, "Escape Edge");
-  await signInBrowser(context, baseURL!, account.token);
+  await accountWithPlace(request, baseURL!, "Escape Edge", context);
   await gotoHydrated(page, "/");
   const open = page.getByRole("button", { name: "Add a place" }).first();
   const dialog = page.getByRole("dialog", { name: "Add a place" });
@@ -75,8 +73,7 @@ test("“Add a place” closes on one Escape after typing, with its results open
 });
 
 test("the briefing editor focuses its name field on every opening, not only the first", async ({ page, context, request, baseURL }) => {
-  const account = await accountWithPlace(request, baseURL!, "Focus Brief");
-  await signInBrowser(context, baseURL!, account.token);
+  await accountWithPlace(request, baseURL!, "Focus Brief", context);
   await gotoHydrated(page, "/settings");
   const dialog = page.getByRole("dialog", { name: "New briefing" });
   for (let opening = 1; opening <= 2; opening++) {
@@ -94,11 +91,10 @@ test.describe("focus after removing something", () => {
     request,
     baseURL,
   }) => {
-    const account = await accountWithPlace(request, baseURL!, "Focus Inbox");
+    const account = await accountWithPlace(request, baseURL!, "Focus Inbox", context);
     const sent: string[] = [];
     for (let i = 0; i < 3; i++) sent.push((await account.sendBriefing()).id);
     const [oldest, middle, newest] = sent as [string, string, string];
-    await signInBrowser(context, baseURL!, account.token);
     await gotoHydrated(page, "/");
     const item = (id: string) => page.locator(`[data-message-id="${id}"]`);
 
@@ -127,9 +123,8 @@ test.describe("focus after removing something", () => {
     request,
     baseURL,
   }) => {
-    const account = await accountWithPlace(request, baseURL!, "Alpha");
+    const account = await accountWithPlace(request, baseURL!, "Alpha", context);
     await account.gql(E2eDialogFocusAddBravoDocument);
-    await signInBrowser(context, baseURL!, account.token);
     await gotoHydrated(page, "/settings");
     const section = page.getByRole("region", { name: "Places" });
 

@@ -3,7 +3,7 @@ import { startFakeOpenMeteo } from "../tests/fakes/open-meteo";
 import { expect, gotoHydrated, pinClock, test } from "./fixtures";
 import { startAppServer } from "./support/app-server";
 import { goOffline, goOnline, signedInOnlineOnce, waitForOfflineQueue, waitForOfflineReady } from "./support/pwa";
-import { accountWithPlace, signInBrowser, uniqueEmail } from "./support/graphql";
+import { accountWithPlace, uniqueEmail } from "./support/graphql";
 import { E2eFeedbackOnServerDocument } from "./support/documents.generated";
 
 const notifications = (page: Page) => page.getByRole("region", { name: "Notifications (F8)" }).getByRole("listitem");
@@ -73,8 +73,7 @@ test.describe("the add-place dialog when something is down", () => {
     await pinClock(context);
     try {
       consoleGuard.allow(/status of 5\d\d/);
-      const account = await accountWithPlace(context.request, server.baseURL, "Home");
-      await signInBrowser(context, server.baseURL, account.token);
+      await accountWithPlace(context.request, server.baseURL, "Home", context);
       const page = await context.newPage();
       const toasts = await recordToasts(page);
       await gotoHydrated(page, "/");
@@ -103,8 +102,7 @@ test.describe("the add-place dialog when something is down", () => {
     consoleGuard,
   }) => {
     consoleGuard.allow(/Failed to fetch|ERR_INTERNET_DISCONNECTED/);
-    const account = await accountWithPlace(request, baseURL!, "Home");
-    await signInBrowser(context, baseURL!, account.token);
+    await accountWithPlace(request, baseURL!, "Home", context);
     await gotoHydrated(page, "/");
     await page.getByRole("button", { name: "Add a place" }).click();
     const dialog = page.getByRole("dialog", { name: "Add a place" });
@@ -136,8 +134,7 @@ test("the push switch gives up on a push service that never answers, says why, a
   await page.addInitScript(() => {
     PushManager.prototype.subscribe = () => new Promise<PushSubscription>(() => {});
   });
-  const account = await accountWithPlace(request, baseURL!, "Push Point");
-  await signInBrowser(context, baseURL!, account.token);
+  await accountWithPlace(request, baseURL!, "Push Point", context);
   await context.grantPermissions(["notifications"], { origin: baseURL! });
   await gotoHydrated(page, "/settings");
   await waitForOfflineReady(page);

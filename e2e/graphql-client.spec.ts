@@ -29,9 +29,8 @@ test.describe("the GraphQL client", () => {
     request,
     baseURL,
   }) => {
-    const account = await accountWithPlace(request, baseURL!, "Hydration Harbour");
+    const account = await accountWithPlace(request, baseURL!, "Hydration Harbour", context);
     const sent = await account.sendBriefing();
-    await signInBrowser(context, baseURL!, account.token);
     // HTTP requests to /graphql (a WebSocket upgrade is not one of them).
     const requests = recordGraphQLOperations(page);
 
@@ -58,8 +57,7 @@ test.describe("the GraphQL client", () => {
   });
 
   test("a new message appears live, without a reload, and counts as unread", async ({ page, context, request, baseURL }) => {
-    const account = await accountWithPlace(request, baseURL!, "Live Lagoon");
-    await signInBrowser(context, baseURL!, account.token);
+    const account = await accountWithPlace(request, baseURL!, "Live Lagoon", context);
     const acknowledged = webSocketAcknowledged(page);
     await gotoHydrated(page, "/");
     await expect(page.getByText("No messages yet.")).toBeVisible();
@@ -77,10 +75,9 @@ test.describe("the GraphQL client", () => {
   });
 
   test("after logging out of A and into B, nothing of A is left in the page or its cache", async ({ page, context, request, baseURL }) => {
-    const a = await accountWithPlace(request, baseURL!, "Alpha Point");
+    const a = await accountWithPlace(request, baseURL!, "Alpha Point", context);
     const b = await accountWithPlace(request, baseURL!, "Bravo Bay");
     const aMessage = await a.sendBriefing();
-    await signInBrowser(context, baseURL!, a.token);
     const signedInPage = await gotoHydrated(page, "/");
     // A signed-in page is never stored by the browser's HTTP cache.
     expect(signedInPage!.headers()["cache-control"]).toBe("private, no-store");
@@ -128,8 +125,7 @@ test.describe("the GraphQL client", () => {
 
 test.describe("a WebSocket closed for good", () => {
   test("a fatal close code is not retried, and the page says live updates stopped", async ({ page, context, request, baseURL }) => {
-    const account = await accountWithPlace(request, baseURL!, "Alpha Point");
-    await signInBrowser(context, baseURL!, account.token);
+    await accountWithPlace(request, baseURL!, "Alpha Point", context);
     let connections = 0;
     // The server side of the socket, played by the test: it refuses the connection with 4400.
     await page.routeWebSocket(/\/graphql$/, (socket) => {
@@ -150,8 +146,7 @@ test.describe("a WebSocket closed for good", () => {
 
 test.describe("a WebSocket closed because its session ended", () => {
   test("4401 is not retried, and is not reported as a failure", async ({ page, context, request, baseURL }) => {
-    const account = await accountWithPlace(request, baseURL!, "Alpha Point");
-    await signInBrowser(context, baseURL!, account.token);
+    await accountWithPlace(request, baseURL!, "Alpha Point", context);
     let connections = 0;
     let closed = false;
     // The server side of the socket, played by the test: the API closes a logged-out session's socket with 4401.

@@ -1,5 +1,5 @@
 import { expect, gotoHydrated, test } from "./fixtures";
-import { accountWithPlace, recordGraphQLOperations, signInBrowser } from "./support/graphql";
+import { accountWithPlace, recordGraphQLOperations } from "./support/graphql";
 
 test("the inbox pages by cursor, marks read, marks all read and deletes, each with one request and no refetch", async ({
   page,
@@ -8,11 +8,10 @@ test("the inbox pages by cursor, marks read, marks all read and deletes, each wi
   baseURL,
 }) => {
   test.setTimeout(60_000);
-  const account = await accountWithPlace(request, baseURL!, "Inbox Isle");
+  const account = await accountWithPlace(request, baseURL!, "Inbox Isle", context);
   const sent: string[] = [];
   for (let i = 0; i < 32; i++) sent.push((await account.sendBriefing()).id);
   const newestFirst = [...sent].reverse();
-  await signInBrowser(context, baseURL!, account.token);
 
   await gotoHydrated(page, "/");
   const items = page.locator("[data-message-id]");
@@ -52,10 +51,9 @@ test("the inbox pages by cursor, marks read, marks all read and deletes, each wi
 });
 
 test("a push notification's link /?message=<id> brings that message into view and focus", async ({ page, context, request, baseURL }) => {
-  const account = await accountWithPlace(request, baseURL!, "Pointer Peak");
+  const account = await accountWithPlace(request, baseURL!, "Pointer Peak", context);
   const target = await account.sendBriefing();
   for (let i = 0; i < 12; i++) await account.sendBriefing();
-  await signInBrowser(context, baseURL!, account.token);
   await page.setViewportSize({ width: 390, height: 700 });
   await gotoHydrated(page, `/?message=${target.id}`);
   const item = page.locator(`[data-message-id="${target.id}"]`);

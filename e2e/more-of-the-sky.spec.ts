@@ -1,5 +1,5 @@
 import { expect, gotoHydrated, test } from "./fixtures";
-import { accountWithPlace, signInBrowser } from "./support/graphql";
+import { accountWithPlace } from "./support/graphql";
 
 test("a card shows humidity, dew point, pressure, visibility, where the wind comes from, and today's sun in the place's time", async ({
   page,
@@ -8,8 +8,7 @@ test("a card shows humidity, dew point, pressure, visibility, where the wind com
   baseURL,
 }) => {
   // The place is in Berlin: the weather service's sun rises there at 7:00 and sets at 17:00, local time.
-  const account = await accountWithPlace(request, baseURL!, "Home");
-  await signInBrowser(context, baseURL!, account.token);
+  await accountWithPlace(request, baseURL!, "Home", context);
   await gotoHydrated(page, "/");
   const card = page.getByRole("article", { name: "Home" });
   const figure = (label: string) =>

@@ -1,5 +1,5 @@
 import { expect, gotoHydrated, test } from "./fixtures";
-import { accountWithPlace, signInBrowser } from "./support/graphql";
+import { accountWithPlace } from "./support/graphql";
 import { E2eAddPlaceDocument } from "./support/documents.generated";
 
 const LINE = /^(No rain for the next 2 hours|Rain for the next 2 hours|Rain (starting|stopping) in about \d+ min)$/;
@@ -10,9 +10,8 @@ test("the open place says what the next 2 hours hold; a whole card charts them w
   request,
   baseURL,
 }) => {
-  const account = await accountWithPlace(request, baseURL!, "Home");
+  const account = await accountWithPlace(request, baseURL!, "Home", context);
   for (const label of ["Studio", "Cabin", "Parents"]) await account.gql(E2eAddPlaceDocument, { label });
-  await signInBrowser(context, baseURL!, account.token);
   await gotoHydrated(page, "/");
   // One place open at a time (the switcher): its line.
   await expect(page.getByTestId("nowcast")).toHaveCount(1);
@@ -29,8 +28,7 @@ test("the open place says what the next 2 hours hold; a whole card charts them w
 });
 
 test("in German, the line is German", async ({ page, context, request, baseURL }) => {
-  const account = await accountWithPlace(request, baseURL!, "Zuhause");
-  await signInBrowser(context, baseURL!, account.token);
+  await accountWithPlace(request, baseURL!, "Zuhause", context);
   await context.addCookies([{ name: "i18n_redirected", value: "de-DE", url: baseURL! }]);
   await gotoHydrated(page, "/");
   await expect(page.getByTestId("nowcast")).toHaveText(

@@ -1,5 +1,5 @@
 import { expect, test } from "./fixtures";
-import { accountWithPlace, signInBrowser } from "./support/graphql";
+import { accountWithPlace } from "./support/graphql";
 
 type Hour = Record<string, unknown>;
 type WeatherData = { current: Record<string, unknown>; hourly: Hour[]; daily: Array<Record<string, unknown>> };
@@ -9,8 +9,7 @@ test("a signed-in page's data carries what its cards show, once: 24 hours, no id
   request,
   baseURL,
 }) => {
-  const account = await accountWithPlace(request, baseURL!, "Lean Lea");
-  await signInBrowser(page.context(), baseURL!, account.token);
+  await accountWithPlace(request, baseURL!, "Lean Lea", page.context());
   const html = await (await page.request.get("/")).text();
   const json = /<script id="graphql-data"[^>]*>([\s\S]*?)<\/script>/.exec(html)?.[1];
   expect(json).toBeTruthy();

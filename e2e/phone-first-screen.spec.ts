@@ -1,5 +1,5 @@
 import { expect, gotoHydrated, test } from "./fixtures";
-import { accountWithPlace, signInBrowser } from "./support/graphql";
+import { accountWithPlace } from "./support/graphql";
 import { E2eAddPlaceDocument } from "./support/documents.generated";
 
 test.use({ viewport: { width: 390, height: 844 }, hasTouch: true });
@@ -10,10 +10,9 @@ test("on a phone, a signed-in person's first screen shows the weather, and the i
   request,
   baseURL,
 }, testInfo) => {
-  const account = await accountWithPlace(request, baseURL!, "Harbour Office");
+  const account = await accountWithPlace(request, baseURL!, "Harbour Office", context);
   for (const label of ["Studio", "Cabin", "Parents"]) await account.gql(E2eAddPlaceDocument, { label });
   await account.sendBriefing();
-  await signInBrowser(context, baseURL!, account.token);
   await gotoHydrated(page, "/");
   await page.screenshot({ path: testInfo.outputPath("phone-first-screen.png") });
 

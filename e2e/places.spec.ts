@@ -61,8 +61,7 @@ test("a signed-in user adds a place through the overlay; its card appears withou
   request,
   baseURL,
 }) => {
-  const account = await accountWithPlace(request, baseURL!, "First Place");
-  await signInBrowser(context, baseURL!, account.token);
+  await accountWithPlace(request, baseURL!, "First Place", context);
   await gotoHydrated(page, "/");
   const operations = recordGraphQLOperations(page);
 

@@ -1,11 +1,10 @@
 import { expect, gotoHydrated, test } from "./fixtures";
-import { accountWithPlace, signInBrowser } from "./support/graphql";
+import { accountWithPlace } from "./support/graphql";
 import { E2ePreferencesLanguageDocument, E2ePreferencesTimeZoneDocument, E2ePreferencesUnitsDocument } from "./support/documents.generated";
 
 test("switching units, clock and time zone changes every value on the home screen", async ({ page, context, request, baseURL }) => {
-  const account = await accountWithPlace(request, baseURL!, "Unit Town");
+  const account = await accountWithPlace(request, baseURL!, "Unit Town", context);
   await account.sendBriefing();
-  await signInBrowser(context, baseURL!, account.token);
   await gotoHydrated(page, "/");
   const card = page.getByRole("article", { name: "Unit Town" });
   await expect(card.getByTestId("current-temperature")).toHaveText(/°F$/);
@@ -70,8 +69,7 @@ test("a signed-in user's language switch changes the page and the bot's language
   request,
   baseURL,
 }) => {
-  const account = await accountWithPlace(request, baseURL!, "Sprachheim");
-  await signInBrowser(context, baseURL!, account.token);
+  const account = await accountWithPlace(request, baseURL!, "Sprachheim", context);
   await gotoHydrated(page, "/settings");
   await page.getByLabel("Interface language").selectOption("de-DE");
   await page.getByRole("button", { name: "Apply" }).click();

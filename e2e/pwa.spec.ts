@@ -5,12 +5,13 @@ import { chromium, type Page, type Request } from "@playwright/test";
 import { expect, gotoHydrated, pinClock, test } from "./fixtures";
 import { startAppServer } from "./support/app-server";
 import { CHROMIUM_ARGS, CHROMIUM_ENV, CHROMIUM_PATH } from "./support/chromium";
-import { accountWithPlace, signInBrowser } from "./support/graphql";
+import { accountWithPlace } from "./support/graphql";
 import { E2ePwaPlaceLabelsDocument, E2ePwaReadAtDocument } from "./support/documents.generated";
 import {
   goOffline,
   goOnline,
   holdPersistedCacheUnread,
+  recordShownTitles,
   signedInOnlineOnce,
   waitForOfflineQueue,
   waitForOfflineReady,
@@ -196,26 +197,9 @@ test("the worker shows the bot's push as a notification, one per message", async
       })),
     );
 
-  // Chromium's getNotifications() drops from its store any notification the platform does not show yet: read while
-  // one is between being stored and being shown (a wide gap on a loaded machine), it is lost for good. So the list is
-  // read only once the worker's showNotification has settled. (Reproduced: of 20 notifications read while being shown, 2 were gone after.)
+  // The list is read only once the worker's showNotification has settled (see recordShownTitles).
   const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent("serviceworker"));
-  await worker.evaluate(() => {
-    const scope = self as unknown as { registration: ServiceWorkerRegistration; shownTitles: string[] };
-    const { registration } = scope;
-    const show = registration.showNotification.bind(registration);
-    scope.shownTitles = [];
-    // A refusal is recorded too, so that a failure says what the browser answered.
-    registration.showNotification = (title, options) =>
-      show(title, options).then(
-        () => void scope.shownTitles.push(title),
-        (error: unknown) => {
-          scope.shownTitles.push(`${title} refused: ${String(error)}`);
-          throw error;
-        },
-      );
-  });
-  const shownTitles = () => worker.evaluate(() => (self as unknown as { shownTitles: string[] }).shownTitles);
+  const shownTitles = await recordShownTitles(worker);
 
   await push({ title: "Rain from 15:00", body: "Up to 4 mm/h in Berlin", tag: "m-1", url: "/?message=m-1", kind: "ALERT" });
   workerLog.push(`${Date.now() - started} ms: push delivered`);
@@ -250,8 +234,7 @@ test("the worker shows the bot's push as a notification, one per message", async
 
 test("the push switch explains why the browser refuses", async ({ page, context, request, baseURL, consoleGuard }) => {
   consoleGuard.allow(/Push API|push service|Registration failed/i);
-  const account = await accountWithPlace(request, baseURL!, "Push Point");
-  await signInBrowser(context, baseURL!, account.token);
+  await accountWithPlace(request, baseURL!, "Push Point", context);
   await gotoHydrated(page, "/settings");
   const toggle = page.getByRole("switch", { name: "Push notifications" });
   await expect(toggle).toBeEnabled({ timeout: 15_000 });

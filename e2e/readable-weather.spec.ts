@@ -53,8 +53,7 @@ test("hourly tabs show temperature with its turns written, rain and wind with ar
   request,
   baseURL,
 }) => {
-  const account = await accountWithPlace(request, baseURL!, "Home");
-  await signInBrowser(context, baseURL!, account.token);
+  await accountWithPlace(request, baseURL!, "Home", context);
   await gotoHydrated(page, "/");
   const hours = page.getByRole("region", { name: "Next 24 hours in Home" });
   const temperature = hours.getByRole("img", { name: "Temperature over the next 24 hours" });
@@ -87,8 +86,7 @@ test("hourly tabs show temperature with its turns written, rain and wind with ar
 
 test("without JavaScript the hourly tabs still switch, and a day is a row to tap", async ({ browser, request, baseURL }) => {
   const context = await browser.newContext({ baseURL, javaScriptEnabled: false });
-  const account = await accountWithPlace(request, baseURL!, "Home");
-  await signInBrowser(context, baseURL!, account.token);
+  await accountWithPlace(request, baseURL!, "Home", context);
   const page = await context.newPage();
   await page.goto("/");
   const hours = page.getByRole("region", { name: "Next 24 hours in Home" });

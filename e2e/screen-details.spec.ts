@@ -43,9 +43,8 @@ test.describe("on a 390 px phone", () => {
     request,
     baseURL,
   }) => {
-    const account = await accountWithPlace(request, baseURL!, "Narrow Nook");
+    const account = await accountWithPlace(request, baseURL!, "Narrow Nook", context);
     await account.gql(E2eAccessibilitySaveGustsRuleDocument);
-    await signInBrowser(context, baseURL!, account.token);
     await gotoHydrated(page, "/settings?section=alerts");
     const row = page.getByTestId("alert-rules").getByRole("listitem").filter({ hasText: "Gusts" });
     const details = row.getByText(/^Gusts at least/);
@@ -74,9 +73,8 @@ for (const viewport of [
     baseURL,
   }) => {
     await page.setViewportSize(viewport);
-    const account = await accountWithPlace(request, baseURL!, "Section Shore");
+    const account = await accountWithPlace(request, baseURL!, "Section Shore", context);
     await account.gql(E2eAccessibilitySaveGustsRuleDocument);
-    await signInBrowser(context, baseURL!, account.token);
     const header = page.locator("body > header, header").first();
     for (const section of ["account", "places", "briefings", "alerts", "preferences", "app", "appearance", "language", "privacy"]) {
       await gotoHydrated(page, `/settings?section=${section}`);
@@ -131,10 +129,9 @@ for (const viewport of [
     test.use({ viewport });
 
     test("keep clear of the rules list and of a place's chart that end behind them", async ({ page, context, request, baseURL }) => {
-      const account = await accountWithPlace(request, baseURL!, "Clear Cove");
+      const account = await accountWithPlace(request, baseURL!, "Clear Cove", context);
       await account.gql(E2eAccessibilitySaveGustsRuleDocument);
       await account.sendBriefing();
-      await signInBrowser(context, baseURL!, account.token);
       const toast = page.getByRole("region", { name: "Notifications (F8)" }).getByRole("listitem");
 
       await gotoHydrated(page, "/settings");

@@ -1,6 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, gotoHydrated, test } from "./fixtures";
-import { accountWithPlace, signInBrowser } from "./support/graphql";
+import { accountWithPlace } from "./support/graphql";
 import { E2eScreenReaderNamesAddZurichDocument } from "./support/documents.generated";
 
 test("landmarks have unique names, “Feels like” is said once and the toasts' names carry no placeholder", async ({
@@ -9,9 +9,8 @@ test("landmarks have unique names, “Feels like” is said once and the toasts'
   request,
   baseURL,
 }) => {
-  const account = await accountWithPlace(request, baseURL!, "Berlin");
+  const account = await accountWithPlace(request, baseURL!, "Berlin", context);
   await account.gql(E2eScreenReaderNamesAddZurichDocument);
-  await signInBrowser(context, baseURL!, account.token);
   await gotoHydrated(page, "/");
   // Two places in the switcher, one shown whole.
   await expect(page.getByTestId("places").getByRole("link")).toHaveCount(2);
@@ -56,8 +55,7 @@ test.describe("in German", () => {
   test.use({ locale: "de-DE", extraHTTPHeaders: { "Accept-Language": "de-DE" } });
 
   test("the notifications region has a German name", async ({ page, context, request, baseURL }) => {
-    const account = await accountWithPlace(request, baseURL!, "Berlin");
-    await signInBrowser(context, baseURL!, account.token);
+    await accountWithPlace(request, baseURL!, "Berlin", context);
     await gotoHydrated(page, "/settings");
     const places = page.getByRole("region", { name: "Orte" });
     await places.getByRole("textbox").first().fill("Zuhause");

@@ -1,5 +1,5 @@
 import { expect, gotoHydrated, test } from "./fixtures";
-import { accountWithPlace, signInBrowser } from "./support/graphql";
+import { accountWithPlace } from "./support/graphql";
 import { E2eScreensAddParisStudioDocument } from "./support/documents.generated";
 
 /*
@@ -16,11 +16,10 @@ test("/, a day's detail and /settings fit every width from 360 px without sidewa
   baseURL,
 }, testInfo) => {
   test.setTimeout(90_000);
-  const account = await accountWithPlace(request, baseURL!, "Harbour Office");
+  const account = await accountWithPlace(request, baseURL!, "Harbour Office", context);
   await account.gql(E2eScreensAddParisStudioDocument);
   await account.sendBriefing();
   await account.sendBriefing();
-  await signInBrowser(context, baseURL!, account.token);
   // Tomorrow's detail for the first place: a day of its forecast whatever its zone.
   const dayAddress = `/?place=${account.placeId}&day=${new Date(Date.now() + 86_400_000).toISOString().slice(0, 10)}`;
   for (const mode of MODES) {

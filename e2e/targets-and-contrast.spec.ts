@@ -1,6 +1,6 @@
 import type { Locator, Page } from "@playwright/test";
 import { expect, gotoHydrated, test } from "./fixtures";
-import { accountWithPlace, signInBrowser } from "./support/graphql";
+import { accountWithPlace } from "./support/graphql";
 import { E2eTargetsSaveGustsRuleDocument } from "./support/documents.generated";
 
 /** The area that takes a tap for a control: its label when it sits inside one (a checkbox's), else itself. */
@@ -76,10 +76,9 @@ test.describe("on a phone", () => {
     request,
     baseURL,
   }) => {
-    const account = await accountWithPlace(request, baseURL!, "Tap Town");
+    const account = await accountWithPlace(request, baseURL!, "Tap Town", context);
     await account.sendBriefing();
     await account.gql(E2eTargetsSaveGustsRuleDocument);
-    await signInBrowser(context, baseURL!, account.token);
     await gotoHydrated(page, "/");
     const sizes: Record<string, { width: number; height: number }> = {
       logo: await targetSize(page.getByRole("link", { name: "Weatherbot", exact: true })),

@@ -1,12 +1,11 @@
 import { expect, gotoHydrated, test } from "./fixtures";
-import { accountWithPlace, recordGraphQLOperations, signInBrowser } from "./support/graphql";
+import { accountWithPlace, recordGraphQLOperations } from "./support/graphql";
 
 test("deleting a message or a briefing offers Undo, which puts it back where it was", async ({ page, context, request, baseURL }) => {
-  const account = await accountWithPlace(request, baseURL!, "Undo Valley");
+  const account = await accountWithPlace(request, baseURL!, "Undo Valley", context);
   const sent: string[] = [];
   for (let i = 0; i < 3; i++) sent.push((await account.sendBriefing()).id);
   const newestFirst = [...sent].reverse();
-  await signInBrowser(context, baseURL!, account.token);
   await gotoHydrated(page, "/");
   const toasts = page.getByRole("region", { name: "Notifications (F8)" }).getByRole("listitem");
   const items = page.locator("[data-message-id]");

@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { expect, gotoHydrated, test } from "./fixtures";
-import { accountWithPlace, signInBrowser } from "./support/graphql";
+import { accountWithPlace } from "./support/graphql";
 
 const ZURICH = { latitude: 47.376887, longitude: 8.541694 };
 // accountWithPlace saves its place at these coordinates.
@@ -14,8 +14,7 @@ test("signed in: my location is added as “Current location” once, then shown
   request,
   baseURL,
 }) => {
-  const account = await accountWithPlace(request, baseURL!, "Home");
-  await signInBrowser(context, baseURL!, account.token);
+  await accountWithPlace(request, baseURL!, "Home", context);
   await context.grantPermissions(["geolocation"]);
   await context.setGeolocation(ZURICH);
   await gotoHydrated(page, "/");

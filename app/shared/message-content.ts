@@ -12,7 +12,7 @@ import type {
 
 /**
  * What a bot message says, as data: formatted only when read, in the reader's language, units,
- * clock and zone (message-wording.ts). Stored as JSON in `messages.content` and served as
+ * clock and zone (message-format.ts). Stored as JSON in `messages.content` and served as
  * GraphQL's `Message.content`, in the same shape. Figures are in the API's units (°C, km/h,
  * mm, cm of snow); times are ISO instants. A message whose content is null (written before
  * content existed, or a SYSTEM message) is shown by its stored title and body.
@@ -43,7 +43,7 @@ export function contentVersionFor(
 export const WARNING_CONTENT_VERSION = 4;
 
 /** Whether this build formats content of that version (every version up to its own). */
-export const wordsContentVersion = (version: number | null | undefined): boolean =>
+export const formatsContentVersion = (version: number | null | undefined): boolean =>
   typeof version === "number" && version >= 1 && version <= MESSAGE_CONTENT_VERSION;
 
 /** A place as it was named when the message was written: the message outlives a rename or removal. */
@@ -174,7 +174,7 @@ export function parseMessageContent(json: string | null | undefined): MessageCon
   if (!json) return null;
   try {
     const content = JSON.parse(json) as MessageContent;
-    return content && wordsContentVersion(content.version) ? content : null;
+    return content && formatsContentVersion(content.version) ? content : null;
   } catch {
     return null;
   }

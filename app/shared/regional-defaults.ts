@@ -13,9 +13,6 @@ const IMPERIAL = new Set(["US", "LR", "MM"]);
 /** Where wind is in mph while the rest is metric. */
 const MPH = new Set(["GB"]);
 
-/** An ISO 3166 alpha-2 region ("GB"), as the browser's language tags carry it. */
-export const isRegion = (value: unknown): value is string => typeof value === "string" && /^[A-Z]{2}$/.test(value);
-
 export function regionalDefaults(region: string): RegionalDefaults {
   const imperial = IMPERIAL.has(region);
   return {

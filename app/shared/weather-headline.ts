@@ -24,8 +24,6 @@ const WET: ReadonlySet<Condition> = new Set([
 const SNOWY: ReadonlySet<Condition> = new Set(["SNOW", "SNOW_GRAINS", "SNOW_SHOWERS"]);
 const STORMY: ReadonlySet<Condition> = new Set(["THUNDERSTORM", "THUNDERSTORM_WITH_HAIL"]);
 
-export const isWetCondition = (condition: Condition) => WET.has(condition);
-
 /**
  * The header's one sentence, in terms the texts word: the provider's condition for the hour and the
  * nowcast's quarter hours can disagree (an hour called "Rain" that is dry for its first quarters), and the

@@ -54,8 +54,8 @@ let counter = 0;
 export const uniqueEmail = (tag = "user") => `e2e-${tag}-${Date.now()}-${process.pid}-${++counter}@example.com`;
 const PASSWORD = "a sturdy passphrase";
 
-/** A new account with one place and a briefing for it; returns its token and helpers. */
-export async function accountWithPlace(request: APIRequestContext, baseURL: string, label: string) {
+/** A new account with one place and a briefing for it, the browser of `browser` signed in to it; returns its token and helpers. */
+export async function accountWithPlace(request: APIRequestContext, baseURL: string, label: string, browser?: BrowserContext) {
   const email = uniqueEmail();
   const signUp = await apiAs(request, baseURL, null)(E2eSignUpDocument, { email, password: PASSWORD });
   const token = signUp.signUp.token;
@@ -66,6 +66,7 @@ export async function accountWithPlace(request: APIRequestContext, baseURL: stri
   });
   /** Has the bot write a briefing message now; returns its title. */
   const sendBriefing = async (api: Gql = gql) => (await api(E2eSendBriefingNowDocument, { id: saveBriefing.id })).sendBriefingNow;
+  if (browser) await signInBrowser(browser, baseURL, token);
   return { email, password: PASSWORD, token, gql, placeId: addPlace.id, sendBriefing };
 }
 

@@ -1,4 +1,4 @@
-import type { APIRequestContext, Page } from "@playwright/test";
+import type { APIRequestContext, Page, Worker } from "@playwright/test";
 import { expect, gotoHydrated } from "../fixtures";
 import { accountWithPlace, signInBrowser } from "./graphql";
 
@@ -125,6 +125,29 @@ export async function holdPersistedCacheUnread(page: Page, pathname: string) {
 }
 
 /**
+ * Records the titles `worker` shows as each `showNotification` settles (a refusal too, with what the browser answered):
+ * Chromium's getNotifications() drops from its store a notification the platform does not show yet, so a list read
+ * while one is being shown can lose it for good (of 20 read so, 2 were gone after). Returns the reader of the record.
+ */
+export async function recordShownTitles(worker: Worker): Promise<() => Promise<string[]>> {
+  await worker.evaluate(() => {
+    const scope = self as unknown as { registration: ServiceWorkerRegistration; shownTitles: string[] };
+    const { registration } = scope;
+    const show = registration.showNotification.bind(registration);
+    scope.shownTitles = [];
+    registration.showNotification = (title, options) =>
+      show(title, options).then(
+        () => void scope.shownTitles.push(title),
+        (error: unknown) => {
+          scope.shownTitles.push(`${title} refused: ${String(error)}`);
+          throw error;
+        },
+      );
+  });
+  return () => worker.evaluate(() => (self as unknown as { shownTitles: string[] }).shownTitles);
+}
+
+/**
  * The page's service worker, made ready to take pushes as the browser's push service hands them over: activated
  * (a push to a worker not yet activated is lost), its shown notifications recorded as each `showNotification` settles
  * (Chromium's getNotifications() can lose one read while it is being shown). `push` delivers a payload through
@@ -147,24 +170,11 @@ export async function pushableWorker(page: Page, baseURL: string) {
   await expect.poll(() => registrationId !== null && activated.has(registrationId), { timeout: 15_000 }).toBe(true);
   const worker =
     context.serviceWorkers().find((candidate) => candidate.url() === `${baseURL}/sw.js`) ?? (await context.waitForEvent("serviceworker"));
-  await worker.evaluate(() => {
-    const scope = self as unknown as { registration: ServiceWorkerRegistration; shownTitles: string[] };
-    const { registration } = scope;
-    const show = registration.showNotification.bind(registration);
-    scope.shownTitles = [];
-    registration.showNotification = (title, options) =>
-      show(title, options).then(
-        () => void scope.shownTitles.push(title),
-        (error: unknown) => {
-          scope.shownTitles.push(`${title} refused: ${String(error)}`);
-          throw error;
-        },
-      );
-  });
+  const shownTitles = await recordShownTitles(worker);
   return {
     push: (payload: object) =>
       cdp.send("ServiceWorker.deliverPushMessage", { origin: baseURL, registrationId: registrationId!, data: JSON.stringify(payload) }),
-    shownTitles: () => worker.evaluate(() => (self as unknown as { shownTitles: string[] }).shownTitles),
+    shownTitles,
     notifications: () =>
       page.evaluate(async () =>
         (await (await navigator.serviceWorker.ready).getNotifications()).map(({ title, body, tag, data }) => ({ title, body, tag, data })),

@@ -5,7 +5,8 @@
  * answers "counts" on stdin with its request counts as JSON.
  */
 import { createInterface } from "node:readline";
-import { deriveCap, nwsFeatures, startFakeOfficialWarnings, warningsFixture } from "../../tests/fakes/official-warnings";
+import { nwsFeatures, startFakeOfficialWarnings } from "../../tests/fakes/official-warnings";
+import { frenchAvalancheInForce } from "../../tests/support/warnings-in-force";
 
 const HOUR = 3_600_000;
 const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, "+00:00");
@@ -29,16 +30,7 @@ fake.nws.setActive("*", [
     },
   },
 ]);
-const avalanche = deriveCap(warningsFixture("meteoalarm/france-avalanche-update.xml"), {
-  identifier: "2.49.0.0.250.0.FR.bench.1",
-  sent: iso(now - HOUR),
-  msgType: "Alert",
-  references: null,
-})
-  .replace(/<effective>[^<]*<\/effective>/g, `<effective>${iso(now - HOUR)}</effective>`)
-  .replace(/<onset>[^<]*<\/onset>/g, `<onset>${iso(now - HOUR)}</onset>`)
-  .replace(/<expires>[^<]*<\/expires>/g, `<expires>${iso(now + 6 * HOUR)}</expires>`);
-fake.meteoAlarm.setDocuments("france", [avalanche]);
+fake.meteoAlarm.setDocuments("france", [frenchAvalancheInForce(new Date(now), { identifier: "2.49.0.0.250.0.FR.bench.1" })]);
 
 console.log(fake.url);
 for await (const line of createInterface({ input: process.stdin })) {

@@ -109,6 +109,24 @@ export function deriveCap(
   return out;
 }
 
+/** Météo-France's avalanche warning as a chain: issued and cancelled (derived from the real update), and the update. */
+export function frenchAvalancheChain() {
+  const update = warningsFixture("meteoalarm/france-avalanche-update.xml");
+  const issued = deriveCap(update, {
+    identifier: "2.49.0.0.250.0.FR.20221206160108.315028",
+    sent: "2022-12-06T16:01:08+01:00",
+    msgType: "Alert",
+    references: null,
+  });
+  const cancelled = deriveCap(update, {
+    identifier: "2.49.0.0.250.0.FR.20221207063000.derived",
+    sent: "2022-12-07T06:30:00+01:00",
+    msgType: "Cancel",
+    references: "vigilance@meteo.fr,2.49.0.0.250.0.FR.20221207060126.964028,2022-12-07T06:01:26+01:00",
+  });
+  return { issued, update, cancelled };
+}
+
 const NWS_CONTEXT = [
   "https://geojson.org/geojson-ld/geojson-context.jsonld",
   { "@version": "1.1", wx: "https://api.weather.gov/ontology#", "@vocab": "https://api.weather.gov/ontology#" },

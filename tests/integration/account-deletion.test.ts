@@ -1,10 +1,6 @@
 import { createECDH, randomBytes } from "node:crypto";
-import { print } from "graphql";
-import { createClient } from "graphql-ws";
 import { sql } from "kysely";
 import { describe, expect, it, vi } from "vitest";
-import WebSocket from "ws";
-import { timeOrderedLowerBound } from "~/shared/live-cursor";
 import { codes, testApis, type TestApi } from "../support/api-server";
 import {
   TestPlacesAddDocument as ADD_PLACE,
@@ -18,8 +14,8 @@ import {
   TestSecuritySaveRuleDocument as SAVE_RULE,
   TestSecuritySendBriefingNowDocument as SEND_BRIEFING_NOW,
   TestSecuritySettingsDocument as UPDATE_SETTINGS,
-  TestSharedMessageIdsDocument as MESSAGE_IDS,
 } from "../support/documents.generated";
+import { messageSubscriber } from "../support/subscriber";
 
 const PASSWORD = "a sturdy passphrase";
 const BERLIN = { latitude: 52.52, longitude: 13.41 };
@@ -186,23 +182,6 @@ async function bystander(t: TestApi) {
   return token;
 }
 
-/** A graphql-ws subscriber with `token` that never reconnects. */
-function subscriber(t: TestApi, token: string) {
-  const seen = { closeCode: null as number | null };
-  const client = createClient({
-    url: t.url.replace("http", "ws"),
-    webSocketImpl: WebSocket,
-    connectionParams: { authorization: `Bearer ${token}` },
-    retryAttempts: 0,
-    on: { closed: (event) => (seen.closeCode = (event as { code: number }).code) },
-  });
-  client.subscribe(
-    { query: print(MESSAGE_IDS), variables: { after: timeOrderedLowerBound(Date.now()) } },
-    { next: () => {}, error: () => {}, complete: () => {} },
-  );
-  return { seen, dispose: () => client.dispose() };
-}
-
 describe("deleting an account", () => {
   it("removes every row of the user from every table, ends its sessions and sockets; the email can sign up again", async () => {
     const t = await api();
@@ -231,7 +210,7 @@ describe("deleting an account", () => {
         .filter((table) => ![...shared, ...sharedAlso].includes(table))
         .sort(),
     );
-    const socket = subscriber(t, ada.phone);
+    const socket = messageSubscriber(t.url, ada.phone);
     await vi.waitFor(() => expect(t.api.services.sessionEnds.watched()).toHaveLength(1));
 
     const deleted = await t.gql(DELETE_ACCOUNT, { password: PASSWORD }, { token: ada.token });
@@ -309,7 +288,7 @@ describe("deleting an account", () => {
     }
     const otherId = (await a.gql(ME, {}, { token: other })).data!.me!.id;
     for (const t of [a, b]) expect([...t.api.services.userCaches.users()].sort()).toEqual([ada.userId, otherId].sort());
-    const onB = subscriber(b, ada.phone);
+    const onB = messageSubscriber(b.url, ada.phone);
     await vi.waitFor(() => expect(b.api.services.sessionEnds.watched()).toHaveLength(1));
 
     expect((await a.gql(DELETE_ACCOUNT, { password: PASSWORD }, { token: ada.token })).data).toEqual({ deleteAccount: true });

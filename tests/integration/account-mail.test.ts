@@ -1,23 +1,18 @@
-import { print } from "graphql";
-import { createClient } from "graphql-ws";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import WebSocket from "ws";
 import { hashToken } from "~/api/auth/sessions.server";
 import { MAIL_REQUEST_LIMITS } from "~/api/auth/mail-request-guard.server";
 import { LogInDocument, SignUpDocument } from "~/lib/account-documents.generated";
-import { timeOrderedLowerBound } from "~/shared/live-cursor";
 import { startFakeSmtp, type FakeSmtp, type ReceivedMail } from "../fakes/smtp";
 import { codes, testApis, type GraphQLResponse, type TestApi } from "../support/api-server";
 import {
   TestMailAvailableDocument as MAIL_AVAILABLE,
   TestMailConfirmEmailChangeDocument as CONFIRM_CHANGE,
-  TestMailMessageIdsDocument,
   TestMailRequestEmailChangeDocument as REQUEST_CHANGE,
   TestMailRequestResetDocument as REQUEST_RESET,
   TestMailResetPasswordDocument as RESET_PASSWORD,
   TestMailViewerDocument as VIEWER,
-  type TestMailMessageIdsSubscription,
 } from "../support/documents.generated";
+import { messageSubscriber } from "../support/subscriber";
 
 /*
  * The account's mail against a real SMTP server on loopback: a reset link that works once, for 30
@@ -69,30 +64,13 @@ const refusal = (response: GraphQLResponse) => {
   return { code: error?.extensions?.code, field: error?.extensions?.field, reason: error?.extensions?.reason };
 };
 
-/** A graphql-ws subscriber that never reconnects, with how its socket closed. */
-function subscriber(test: TestApi, token: string) {
-  const seen = { ended: false, closeCode: null as number | null };
-  const client = createClient({
-    url: test.url.replace("http", "ws"),
-    webSocketImpl: WebSocket,
-    connectionParams: { authorization: `Bearer ${token}` },
-    retryAttempts: 0,
-    on: { closed: (event) => (seen.closeCode = (event as { code: number }).code) },
-  });
-  client.subscribe<TestMailMessageIdsSubscription>(
-    { query: print(TestMailMessageIdsDocument), variables: { after: timeOrderedLowerBound(Date.now()) } },
-    { next: () => {}, error: () => (seen.ended = true), complete: () => (seen.ended = true) },
-  );
-  return { seen, dispose: () => client.dispose() };
-}
-
 describe("a forgotten password", () => {
   it("mails a link to the account's address, in its language, that sets a new password once and ends every session", async () => {
     const test = await mailApi();
     const email = address("reset");
     const first = await signUp(test, email, "DE_DE");
     const second = (await logIn(test, email, PASSWORD)).data!.logIn.token;
-    const listening = subscriber(test, second);
+    const listening = messageSubscriber(test.url, second);
     await vi.waitFor(async () => {
       const { count } = await test.api.services.db
         .selectFrom("sessions")

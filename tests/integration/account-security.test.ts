@@ -1,10 +1,6 @@
-import { print } from "graphql";
-import { createClient } from "graphql-ws";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import WebSocket from "ws";
 import { LAST_SEEN_INTERVAL_MS } from "~/api/auth/last-seen.server";
 import { LOGIN_LIMITS } from "~/api/auth/login-guard.server";
-import { timeOrderedLowerBound } from "~/shared/live-cursor";
 import { codes, startTestApi, testApis, type GraphQLResponse, type TestApi } from "../support/api-server";
 import {
   TestSecurityChangePasswordDocument as CHANGE_PASSWORD,
@@ -13,8 +9,8 @@ import {
   TestSecurityLogInDocument as LOG_IN,
   TestSecurityMeDocument as ME,
   TestSecuritySessionsDocument as SESSIONS,
-  TestSharedMessageIdsDocument as MESSAGE_IDS,
 } from "../support/documents.generated";
+import { messageSubscriber } from "../support/subscriber";
 
 const PASSWORD = "a sturdy passphrase";
 const NEW_PASSWORD = "another sturdy passphrase";
@@ -41,23 +37,6 @@ async function logIn(t: TestApi, email: string, userAgent?: string, password = P
 
 const signedIn = async (t: TestApi, token: string) => (await t.gql(ME, {}, { token })).data?.me != null;
 
-/** A graphql-ws subscriber of the account's messages with `token`, that never reconnects. */
-function subscriber(t: TestApi, token: string) {
-  const seen = { closeCode: null as number | null };
-  const client = createClient({
-    url: t.url.replace("http", "ws"),
-    webSocketImpl: WebSocket,
-    connectionParams: { authorization: `Bearer ${token}` },
-    retryAttempts: 0,
-    on: { closed: (event) => (seen.closeCode = (event as { code: number }).code) },
-  });
-  client.subscribe(
-    { query: print(MESSAGE_IDS), variables: { after: timeOrderedLowerBound(Date.now()) } },
-    { next: () => {}, error: () => {}, complete: () => {} },
-  );
-  return { seen, dispose: () => client.dispose() };
-}
-
 const issue = (response: GraphQLResponse) => {
   const [error] = response.errors ?? [];
   return { code: error?.extensions?.code, field: error?.extensions?.field, reason: error?.extensions?.reason };
@@ -69,7 +48,7 @@ describe("changing the password", () => {
     const { email, token } = await account(t, "change");
     const phone = await logIn(t, email, SAFARI_IPHONE);
     const laptop = await logIn(t, email, FIREFOX_LINUX);
-    const onPhone = subscriber(t, phone);
+    const onPhone = messageSubscriber(t.url, phone);
     await vi.waitFor(() => expect(t.api.services.sessionEnds.watched()).toHaveLength(1));
 
     const changed = await t.gql(CHANGE_PASSWORD, { currentPassword: PASSWORD, newPassword: NEW_PASSWORD }, { token });
@@ -186,7 +165,7 @@ describe("the sessions list", () => {
     expect([await signedIn(t, ada.token), await signedIn(t, adaPhone)]).toEqual([true, true]);
 
     // Ada ends her phone's session from her laptop: its socket closes, the laptop stays.
-    const onPhone = subscriber(t, adaPhone);
+    const onPhone = messageSubscriber(t.url, adaPhone);
     await vi.waitFor(() => expect(t.api.services.sessionEnds.watched()).toHaveLength(1));
     const phoneId = (await t.gql(SESSIONS, {}, { token: adaPhone })).data!.me!.sessions.find((session) => session.current)!.id;
     expect((await t.gql(END_SESSION, { id: phoneId }, { token: ada.token })).data).toEqual({ endSession: true });
@@ -203,7 +182,7 @@ describe("the sessions list", () => {
     const ada = await account(t, "everywhere");
     const bob = await account(t, "bystander");
     const others = [await logIn(t, ada.email, SAFARI_IPHONE), await logIn(t, ada.email, CHROME_WINDOWS)];
-    const sockets = others.map((token) => subscriber(t, token));
+    const sockets = others.map((token) => messageSubscriber(t.url, token));
     await vi.waitFor(() => expect(t.api.services.sessionEnds.watched()).toHaveLength(2));
 
     expect((await t.gql(END_OTHERS, {}, { token: ada.token })).data).toEqual({ endOtherSessions: 2 });
@@ -218,7 +197,7 @@ describe("the sessions list", () => {
     const b = await api({ dataDir: a.dataDir, databaseUrl: a.databaseUrl, fake: a.fake });
     const { email, token } = await account(a, "instances");
     const phone = await logIn(b, email, SAFARI_IPHONE);
-    const onB = subscriber(b, phone);
+    const onB = messageSubscriber(b.url, phone);
     await vi.waitFor(() => expect(b.api.services.sessionEnds.watched()).toHaveLength(1));
     expect((await a.gql(END_OTHERS, {}, { token })).data).toEqual({ endOtherSessions: 1 });
     await vi.waitFor(() => expect(onB.seen.closeCode).toBe(4401), { timeout: 5_000 });

@@ -1,7 +1,5 @@
 import { stat } from "node:fs/promises";
-import { createClient } from "graphql-ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import WebSocket from "ws";
 import { HASH_SLOTS } from "~/api/auth/hash-slots.server";
 import { LOGIN_LIMITS } from "~/api/auth/login-guard.server";
 import { print } from "graphql";
@@ -18,6 +16,7 @@ import {
   TestAccountUpdateSettingsDocument as UPDATE_SETTINGS,
   type TestAccountLogInMutation,
 } from "../support/documents.generated";
+import { wsClient } from "../support/subscriber";
 
 let t: TestApi;
 beforeAll(async () => {
@@ -271,16 +270,7 @@ describe("accounts", () => {
 
   it("counts log-ins over WebSocket against the address a trusted proxy forwards, the same limit as over HTTP", async () => {
     const own = await startTestApi(); // loopback is its trusted proxy
-    const overWebSocket = (forwardedFor: string) =>
-      createClient({
-        url: own.url.replace("http", "ws"),
-        webSocketImpl: class extends WebSocket {
-          constructor(address: string, protocols?: string | string[]) {
-            super(address, protocols, { headers: { "x-forwarded-for": forwardedFor } });
-          }
-        },
-        retryAttempts: 0,
-      });
+    const overWebSocket = (forwardedFor: string) => wsClient(own.url, null, { headers: { "x-forwarded-for": forwardedFor } });
     const logIn = (client: ReturnType<typeof overWebSocket>, email: string) =>
       new Promise<GraphQLResponse<TestAccountLogInMutation>>((resolve, reject) => {
         let result: GraphQLResponse<TestAccountLogInMutation>;

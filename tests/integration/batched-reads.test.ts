@@ -2,9 +2,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { randomUUID } from "node:crypto";
 import type { TypedDocumentNode } from "@urql/core";
 import { print } from "graphql";
-import { createClient } from "graphql-ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import WebSocket from "ws";
 import { defaultSettings } from "~/api/db/settings-rows";
 import { timeOrderedLowerBound } from "~/shared/live-cursor";
 import { ALERT_RULES_QUERY, INBOX_PAGE_SIZE, INBOX_QUERY, PLACES_QUERY, VIEWER_QUERY } from "~/lib/graphql/documents";
@@ -21,6 +19,7 @@ import {
   type TestBatchedEveryRelationQuery,
   type TestBatchedMessagePlaceSubscription,
 } from "../support/documents.generated";
+import { wsClient } from "../support/subscriber";
 
 /**
  * Per-item relations (a message's place, a rule's state, a briefing's places, ...) are read
@@ -306,12 +305,7 @@ describe("batched reads", () => {
     const token = await t.signUp();
     const userId = (await run(token, ME)).data!.me!.id;
     const { addPlace } = (await run(token, ADD_BEFORE)).data!;
-    const client = createClient({
-      url: t.url.replace("http", "ws"),
-      webSocketImpl: WebSocket,
-      connectionParams: { authorization: `Bearer ${token}` },
-      retryAttempts: 0,
-    });
+    const client = wsClient(t.url, token);
     // graphql-ws takes the text: the typed document printed, its result read with the document's type.
     const events = client.iterate<TestBatchedMessagePlaceSubscription>({
       query: print(MESSAGE_PLACE),

@@ -18,8 +18,8 @@ import {
 } from "../support/documents.generated";
 
 /*
- * Briefings by email against a real SMTP server on loopback: mailed once with their message, worded
- * as the inbox words it, with a one-click unsubscribe link (RFC 8058) that turns the emails off;
+ * Briefings by email against a real SMTP server on loopback: mailed once with their message, formatted
+ * as the inbox formats it, with a one-click unsubscribe link (RFC 8058) that turns the emails off;
  * and exactly once when the engine is killed with SIGKILL mid-pass and mid-send, and when two
  * engine instances share the tick.
  */
@@ -66,7 +66,7 @@ const unsubscribeToken = (mail: ReceivedMail) => {
 };
 
 describe("email briefings", () => {
-  it("are mailed once with their message, as the inbox words it, with a one-click unsubscribe link that turns them off", async () => {
+  it("are mailed once with their message, as the inbox formats it, with a one-click unsubscribe link that turns them off", async () => {
     const test = await apis({ mail: { smtpUrl: smtp.url }, now: () => new Date(NOW), fake: weather });
     const email = `briefed-${Date.now()}@example.com`;
     const token = await test.signUp(email);

@@ -1,5 +1,5 @@
 import { print } from "graphql";
-import { createClient, type Client } from "graphql-ws";
+import type { Client } from "graphql-ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { FOLLOW_INTERVAL_MS, FOLLOW_PAGE_SIZE } from "~/api/bot/inbox.server";
@@ -11,6 +11,7 @@ import {
   TestInboxPageDocument as PAGE,
   TestInboxUnreadCountDocument,
 } from "../support/documents.generated";
+import { wsClient } from "../support/subscriber";
 
 let t: TestApi;
 beforeAll(async () => {
@@ -33,20 +34,6 @@ async function userWithMessages(count: number) {
     t.api.services.inbox.publish(row!);
   }
   return { token, userId };
-}
-
-function wsClient(token?: string, headers?: Record<string, string>, url = t.url): Client {
-  return createClient({
-    url: url.replace("http", "ws"),
-    webSocketImpl: class extends WebSocket {
-      constructor(address: string, protocols?: string | string[]) {
-        super(address, protocols, { headers });
-      }
-    },
-    connectionParams: token ? { authorization: `Bearer ${token}` } : {},
-    retryAttempts: 0,
-    lazy: true,
-  });
 }
 
 /** Collects what a subscription delivers until `count` messages arrived (or it ended). */
@@ -125,8 +112,8 @@ describe("inbox", () => {
   it("delivers a user's new messages live over WebSocket, in order, and only to them", async () => {
     const alice = await userWithMessages(0);
     const bob = await userWithMessages(0);
-    const aliceClient = wsClient(alice.token);
-    const bobClient = wsClient(bob.token);
+    const aliceClient = wsClient(t.url, alice.token);
+    const bobClient = wsClient(t.url, bob.token);
     const aliceStream = collect(aliceClient, 3);
     const bobStream = collect(bobClient, 1);
     await new Promise((resolve) => setTimeout(resolve, 300)); // both subscriptions are live
@@ -155,8 +142,8 @@ describe("inbox", () => {
     const other = await startTestApi({ dataDir: t.dataDir, databaseUrl: t.databaseUrl, fake: t.fake });
     try {
       const { token, userId } = await userWithMessages(0);
-      const here = wsClient(token);
-      const there = wsClient(token, undefined, other.url);
+      const here = wsClient(t.url, token);
+      const there = wsClient(other.url, token);
       const hereStream = collect(here, 3);
       const thereStream = collect(there, 3);
       await new Promise((resolve) => setTimeout(resolve, 300)); // both subscriptions are live
@@ -190,7 +177,7 @@ describe("inbox", () => {
     try {
       const { token, userId } = await userWithMessages(0);
       const bystander = await userWithMessages(0);
-      const client = wsClient(token);
+      const client = wsClient(t.url, token);
       const count = FOLLOW_PAGE_SIZE + 2;
       const stream = collect(client, count);
       await new Promise((resolve) => setTimeout(resolve, 300)); // the subscription is live
@@ -216,7 +203,7 @@ describe("inbox", () => {
   }, 15_000);
 
   it("refuses a subscription without a session", async () => {
-    const client = wsClient();
+    const client = wsClient(t.url, null);
     const stream = collect(client, 1);
     await stream.done;
     expect(JSON.stringify(stream.received)).toContain("UNAUTHENTICATED");

@@ -1,5 +1,4 @@
 import { print } from "graphql";
-import { createClient } from "graphql-ws";
 import { pipe, subscribe } from "wonka";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import WebSocket from "ws";
@@ -10,10 +9,10 @@ import { timeOrderedLowerBound } from "~/shared/live-cursor";
 import { createWsClient } from "~/lib/graphql/ws-client";
 import { LogInDocument, LogOutDocument } from "~/lib/account-documents.generated";
 import { codes, startTestApi, type TestApi } from "../support/api-server";
-import { TestLiveMessageIdsDocument, TestLiveViewerDocument, type TestLiveMessageIdsSubscription } from "../support/documents.generated";
+import { TestLiveViewerDocument } from "../support/documents.generated";
+import { MESSAGE_IDS, messageSubscriber, wsClient } from "../support/subscriber";
 
-// graphql-ws (and a server-sent-events request) take the text: typed documents printed, results read with their types.
-const SUBSCRIPTION = print(TestLiveMessageIdsDocument);
+// graphql-ws (and a server-sent-events request) take the text: typed documents printed.
 const LOG_OUT = print(LogOutDocument);
 
 let t: TestApi;
@@ -122,8 +121,8 @@ describe("live messages", () => {
     });
     // A failure before the stream starts arrives as one result carrying the error.
     const result = await new Promise<unknown>((resolve) => {
-      client.subscribe<TestLiveMessageIdsSubscription>(
-        { query: SUBSCRIPTION, variables: { after: "yesterday" } },
+      client.subscribe(
+        { query: MESSAGE_IDS, variables: { after: "yesterday" } },
         { next: resolve, error: resolve, complete: () => resolve(null) },
       );
     });
@@ -131,27 +130,6 @@ describe("live messages", () => {
     expect(codes(result as never)).toEqual(["BAD_USER_INPUT"]);
   });
   describe("when the session ends", () => {
-    /** A graphql-ws client that never reconnects, with what it received and how its socket closed. */
-    function socketSubscriber(api: TestApi, token: string) {
-      const seen = { ids: [] as string[], ended: false, closeCode: null as number | null };
-      const client = createClient({
-        url: api.url.replace("http", "ws"),
-        webSocketImpl: WebSocket,
-        connectionParams: { authorization: `Bearer ${token}` },
-        retryAttempts: 0,
-        on: { closed: (event) => (seen.closeCode = (event as { code: number }).code) },
-      });
-      client.subscribe<TestLiveMessageIdsSubscription>(
-        { query: SUBSCRIPTION, variables: { after: timeOrderedLowerBound(Date.now()) } },
-        {
-          next: (result) => void (result.data && seen.ids.push(result.data.messageReceived.id)),
-          error: () => (seen.ended = true),
-          complete: () => (seen.ended = true),
-        },
-      );
-      return { seen, dispose: () => client.dispose() };
-    }
-
     async function userOf(api: TestApi) {
       const token = await api.signUp();
       const me = await api.gql(TestLiveViewerDocument, {}, { token });
@@ -177,8 +155,8 @@ describe("live messages", () => {
         email: (await t.gql(TestLiveViewerDocument, {}, { token })).data!.me!.email,
         password: "a sturdy passphrase",
       });
-      const mine = socketSubscriber(t, token);
-      const elsewhere = socketSubscriber(t, other.data!.logIn.token);
+      const mine = messageSubscriber(t.url, token);
+      const elsewhere = messageSubscriber(t.url, other.data!.logIn.token);
       const first = await write(t, userId);
       await vi.waitFor(() => expect(mine.seen.ids).toEqual([first]));
       await vi.waitFor(() => expect(elsewhere.seen.ids).toEqual([first]));
@@ -197,15 +175,10 @@ describe("live messages", () => {
 
     it("logging out over the session's own socket answers first, then closes the socket", async () => {
       const { token, userId } = await userOf(t);
-      const mine = socketSubscriber(t, token);
+      const mine = messageSubscriber(t.url, token);
       const first = await write(t, userId);
       await vi.waitFor(() => expect(mine.seen.ids).toEqual([first]));
-      const client = createClient({
-        url: t.url.replace("http", "ws"),
-        webSocketImpl: WebSocket,
-        connectionParams: { authorization: `Bearer ${token}` },
-        retryAttempts: 0,
-      });
+      const client = wsClient(t.url, token);
       let closeCode: number | null = null;
       client.on("closed", (event) => (closeCode = (event as { code: number }).code));
       const answer = await new Promise<unknown>((resolve, reject) => {
@@ -224,7 +197,7 @@ describe("live messages", () => {
       const response = await fetch(t.url, {
         method: "POST",
         headers: { "content-type": "application/json", accept: "text/event-stream", authorization: `Bearer ${token}` },
-        body: JSON.stringify({ query: SUBSCRIPTION, variables: { after: timeOrderedLowerBound(Date.now()) } }),
+        body: JSON.stringify({ query: MESSAGE_IDS, variables: { after: timeOrderedLowerBound(Date.now()) } }),
       });
       expect(response.headers.get("content-type")).toContain("text/event-stream");
       const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
@@ -248,7 +221,7 @@ describe("live messages", () => {
       const own = await startTestApi({ now: () => new Date(clock) });
       try {
         const { token, userId } = await userOf(own);
-        const mine = socketSubscriber(own, token);
+        const mine = messageSubscriber(own.url, token);
         const first = await write(own, userId);
         await vi.waitFor(() => expect(mine.seen.ids).toEqual([first]));
         clock += SESSION_LIFETIME_SECONDS * 1000 + 1000;

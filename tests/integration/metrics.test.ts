@@ -1,7 +1,4 @@
-import { print } from "graphql";
-import { createClient } from "graphql-ws";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import WebSocket from "ws";
 import { SavePushSubscriptionDocument } from "~/lib/graphql/later-documents.generated";
 import { createServerMetrics, type ServerMetrics } from "~/server/metrics.server";
 import { timeOrderedLowerBound } from "~/shared/live-cursor";
@@ -10,13 +7,13 @@ import { codes, startTestApi, type TestApi } from "../support/api-server";
 import {
   TestBriefingAddPlaceDocument,
   TestBriefingSearchDocument,
-  TestLiveMessageIdsDocument,
   TestPlacesWeatherDocument,
   TestPushSettingsDocument,
   TestSaveBriefingDocument,
   TestSendBriefingNowDocument,
 } from "../support/documents.generated";
 import { parsePrometheusText, sampleSum, type Exposition } from "../support/prometheus-text";
+import { MESSAGE_IDS, wsClient } from "../support/subscriber";
 
 /**
  * The API's metrics as /metrics exposes them: the server's prom-client registry handed to the
@@ -102,13 +99,8 @@ describe("the API's metrics", () => {
     expect(sampleSum(after, "weatherbot_engine_tick_duration_seconds_sum")).toBeGreaterThan(0);
 
     // A subscription open is counted while it lasts.
-    const client = createClient({
-      url: t.url.replace("http", "ws"),
-      webSocketImpl: WebSocket,
-      connectionParams: { authorization: `Bearer ${token}` },
-      retryAttempts: 0,
-    });
-    const events = client.iterate({ query: print(TestLiveMessageIdsDocument), variables: { after: timeOrderedLowerBound(Date.now()) } });
+    const client = wsClient(t.url, token);
+    const events = client.iterate({ query: MESSAGE_IDS, variables: { after: timeOrderedLowerBound(Date.now()) } });
     const next = events.next();
     try {
       await vi.waitFor(async () => expect(sampleSum(await scrape(), "weatherbot_graphql_subscriptions_open")).toBe(1));

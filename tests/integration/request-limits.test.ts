@@ -1,9 +1,7 @@
 import type { TypedDocumentNode } from "@urql/core";
 import { print } from "graphql";
-import { createClient } from "graphql-ws";
 import i18next from "i18next";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { WebSocket } from "ws";
 import de from "../../locales/de-DE/common.json";
 import { createBrowserGraphQL } from "~/lib/graphql/browser-client";
 import { RestorePlaceDocument } from "~/lib/graphql/later-documents.generated";
@@ -12,6 +10,7 @@ import { toastStore } from "~/lib/toast/toast-store";
 import { startTestApi, type TestApi } from "../support/api-server";
 import { untilCountingMinuteHasLeft } from "../support/counting-minute";
 import { TestRequestLimitsLogOutDocument as LOG_OUT, TestRequestLimitsTypenameDocument as TYPENAME } from "../support/documents.generated";
+import { wsClient } from "../support/subscriber";
 
 type Answer = { status: number; retryAfter: string | null; errors?: Array<{ message: string; extensions?: Record<string, unknown> }> };
 
@@ -64,15 +63,7 @@ describe("the general request limits per client address", () => {
     expect(query.status).toBe(200);
 
     // The same address over a WebSocket: the operation gets the error alone (no HTTP status to set).
-    const client = createClient({
-      url: api.url.replace("http", "ws"),
-      webSocketImpl: class extends WebSocket {
-        constructor(address: string, protocols?: string | string[]) {
-          super(address, protocols, { headers: { "x-forwarded-for": "198.51.100.7" } });
-        }
-      },
-      retryAttempts: 0,
-    });
+    const client = wsClient(api.url, null, { headers: { "x-forwarded-for": "198.51.100.7" } });
     try {
       const errors = await new Promise<unknown>((resolve, reject) => {
         client.subscribe({ query: print(LOG_OUT) }, { next: (result) => resolve(result.errors), error: reject, complete: () => {} });

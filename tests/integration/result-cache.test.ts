@@ -1,10 +1,8 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { randomUUID } from "node:crypto";
 import type { TypedDocumentNode } from "@urql/core";
-import { createClient } from "graphql-ws";
 import { print } from "graphql";
 import { describe, expect, it, vi } from "vitest";
-import WebSocket from "ws";
 import type { SchemaExtension } from "~/api/schema/index.server";
 import { LogOutDocument as LOG_OUT } from "~/lib/account-documents.generated";
 import { ALERT_RULES_QUERY, INBOX_QUERY, OPEN_PLACE_QUERY, VIEWER_QUERY } from "~/lib/graphql/documents";
@@ -27,6 +25,7 @@ import {
   TestCacheWeatherFreshnessDocument as WEATHER_FRESHNESS,
   type BriefingInput,
 } from "../support/documents.generated";
+import { wsClient } from "../support/subscriber";
 
 const api = testApis();
 
@@ -85,12 +84,7 @@ describe("cached answers", () => {
     await t.gql(ADD, { label: "Home", lat: 47.37 }, { token });
     const runs = countRuns(t);
     const overHttp = await t.gql(HOME, {}, { token });
-    const client = createClient({
-      url: t.url.replace("http", "ws"),
-      webSocketImpl: WebSocket,
-      connectionParams: { authorization: `Bearer ${token}` },
-      retryAttempts: 0,
-    });
+    const client = wsClient(t.url, token);
     try {
       const overWebSocket = await new Promise((resolve, reject) => {
         let result: unknown;

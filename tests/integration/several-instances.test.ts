@@ -1,10 +1,7 @@
 import { cp, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { print } from "graphql";
-import { createClient } from "graphql-ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import WebSocket from "ws";
 import { createSession } from "~/api/auth/sessions.server";
 import { ENGINE_SHARDS } from "~/api/bot/shard-ranges";
 import { timeOrderedLowerBound } from "~/shared/live-cursor";
@@ -12,11 +9,8 @@ import { startFakeOpenMeteo, type FakeOpenMeteo } from "../fakes/open-meteo";
 import { startAppInstances, waitFor, waitForLeasesToRunOut, type AppInstance } from "../support/app-instances";
 import { engineOutcome, openApi, seedEngineWork, startEngineInstance, type EngineStore } from "../support/engine-fixture";
 import { copyTestDatabase, plainKysely, testDatabaseUrl } from "../support/test-database";
-import {
-  TestSeveralMessageIdsDocument as MESSAGE_IDS,
-  TestSeveralSendNowDocument as SEND_NOW,
-  type TestSeveralMessageIdsSubscription,
-} from "../support/documents.generated";
+import { TestSeveralSendNowDocument as SEND_NOW } from "../support/documents.generated";
+import { messageSubscriber } from "../support/subscriber";
 
 /*
  * Three whole instances (API, HTTP, WebSocket, engine), each its own process, on one database
@@ -57,23 +51,7 @@ type Subscriber = { instance: AppInstance; seen: { ids: string[]; ended: boolean
 
 /** A graphql-ws client on `instance` that never reconnects, following the user's messages after `after`. */
 function subscribe(instance: AppInstance, token: string, after: string): Subscriber {
-  const seen = { ids: [] as string[], ended: false };
-  const client = createClient({
-    url: instance.url().replace("http", "ws"),
-    webSocketImpl: WebSocket,
-    connectionParams: { authorization: `Bearer ${token}` },
-    retryAttempts: 0,
-  });
-  // graphql-ws takes the text: the typed document printed, as the HTTP helper sends it.
-  client.subscribe<TestSeveralMessageIdsSubscription>(
-    { query: print(MESSAGE_IDS), variables: { after } },
-    {
-      next: (result) => void (result.data && seen.ids.push(result.data.messageReceived.id)),
-      error: () => (seen.ended = true),
-      complete: () => (seen.ended = true),
-    },
-  );
-  const subscriber: Subscriber = { instance, seen, dispose: () => client.dispose() };
+  const subscriber: Subscriber = { instance, ...messageSubscriber(instance.url(), token, after) };
   subscribers.push(subscriber);
   return subscriber;
 }

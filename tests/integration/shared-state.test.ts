@@ -1,9 +1,5 @@
-import { print } from "graphql";
-import { createClient } from "graphql-ws";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import WebSocket from "ws";
 import { LOGIN_LIMITS } from "~/api/auth/login-guard.server";
-import { timeOrderedLowerBound } from "~/shared/live-cursor";
 import { SEARCH_RESULT_TTL_MS } from "~/api/weather/recent-locations.server";
 import { codes, startTestApi, type TestApi } from "../support/api-server";
 import {
@@ -14,9 +10,8 @@ import {
   TestSharedLookupDocument as LOOKUP,
   TestSharedMeEmailDocument as ME_EMAIL,
   TestSharedMeIdDocument as ME_ID,
-  TestSharedMessageIdsDocument as MESSAGE_IDS,
-  type TestSharedMessageIdsSubscription,
 } from "../support/documents.generated";
+import { messageSubscriber } from "../support/subscriber";
 
 /**
  * Two instances on one database: two APIs, each with its own connection, HTTP server and
@@ -34,28 +29,6 @@ async function twoInstances(): Promise<[TestApi, TestApi]> {
   const b = await startTestApi({ dataDir: a.dataDir, databaseUrl: a.databaseUrl, fake: a.fake });
   open.push(b);
   return [a, b];
-}
-
-/** A graphql-ws client on `api` that never reconnects, subscribed to the user's messages from `after` on. */
-function subscriber(api: TestApi, token: string, after = timeOrderedLowerBound(Date.now())) {
-  const seen = { ids: [] as string[], ended: false, closeCode: null as number | null };
-  const client = createClient({
-    url: api.url.replace("http", "ws"),
-    webSocketImpl: WebSocket,
-    connectionParams: { authorization: `Bearer ${token}` },
-    retryAttempts: 0,
-    on: { closed: (event) => (seen.closeCode = (event as { code: number }).code) },
-  });
-  // graphql-ws takes the text: the typed document printed, as the HTTP helper sends it.
-  client.subscribe<TestSharedMessageIdsSubscription>(
-    { query: print(MESSAGE_IDS), variables: { after } },
-    {
-      next: (result) => void (result.data && seen.ids.push(result.data.messageReceived.id)),
-      error: () => (seen.ended = true),
-      complete: () => (seen.ended = true),
-    },
-  );
-  return { seen, dispose: () => client.dispose() };
 }
 
 const from = (address: string) => ({ headers: { "x-forwarded-for": address } });
@@ -138,8 +111,8 @@ describe("two instances on one database", () => {
       const token = await a.signUp();
       const email = (await a.gql(ME_EMAIL, {}, { token })).data!.me!.email;
       const other = (await b.gql(LOG_IN, { email, password: "a sturdy passphrase" })).data!.logIn.token;
-      const onB = subscriber(b, token);
-      const elsewhereOnB = subscriber(b, other);
+      const onB = messageSubscriber(b.url, token);
+      const elsewhereOnB = messageSubscriber(b.url, other);
       // Subscribed: the session is being listened with on B.
       await vi.waitFor(() => expect(b.api.services.sessionEnds.watched().length).toBe(2));
 
@@ -156,8 +129,8 @@ describe("two instances on one database", () => {
     it("a session revoked in the database (by any instance) ends its subscriptions everywhere", async () => {
       const [a, b] = await twoInstances();
       const token = await a.signUp();
-      const onA = subscriber(a, token);
-      const onB = subscriber(b, token);
+      const onA = messageSubscriber(a.url, token);
+      const onB = messageSubscriber(b.url, token);
       await vi.waitFor(() => expect([a, b].map((t) => t.api.services.sessionEnds.watched().length)).toEqual([1, 1]));
       await a.api.services.db.updateTable("sessions").set({ revoked_at: new Date().toISOString() }).execute();
       await vi.waitFor(() => expect([onA.seen.closeCode, onB.seen.closeCode]).toEqual([4401, 4401]), { timeout: 5_000, interval: 20 });
@@ -190,8 +163,8 @@ describe("two instances on one database", () => {
     it("a message written through either instance reaches the subscribers on both, once, in order, within a second", async () => {
       const [a, b] = await twoInstances();
       const { token, userId } = await userOn(a);
-      const onA = subscriber(a, token);
-      const onB = subscriber(b, token);
+      const onA = messageSubscriber(a.url, token);
+      const onB = messageSubscriber(b.url, token);
       await vi.waitFor(() => expect([a, b].map((t) => t.api.services.sessionEnds.watched().length)).toEqual([1, 1]));
 
       const ids: string[] = [];
@@ -218,7 +191,7 @@ describe("two instances on one database", () => {
       const b = await startTestApi({ dataDir: a.dataDir, databaseUrl: a.databaseUrl, fake: a.fake });
       open.push(b);
       const { token, userId } = await userOn(a);
-      const first = subscriber(b, token);
+      const first = messageSubscriber(b.url, token);
       await vi.waitFor(() => expect(b.api.services.sessionEnds.watched()).toHaveLength(1));
 
       // A's connection is busy (a long read): a message A is asked to write waits behind it...
@@ -238,7 +211,7 @@ describe("two instances on one database", () => {
       const lateId = await late;
       // Committed after B's: it sorts after it, so "everything after what I have" includes it.
       expect(lateId > early).toBe(true);
-      const again = subscriber(b, token, early);
+      const again = messageSubscriber(b.url, token, early);
       await vi.waitFor(() => expect(again.seen.ids).toEqual([lateId]), { timeout: 3_000 });
       await again.dispose();
     });

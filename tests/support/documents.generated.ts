@@ -234,12 +234,6 @@ export type TestMailConfirmEmailChangeMutationVariables = Exact<{
 
 export type TestMailConfirmEmailChangeMutation = { confirmEmailChange: string };
 
-export type TestMailMessageIdsSubscriptionVariables = Exact<{
-  after?: string | number | null | undefined;
-}>;
-
-export type TestMailMessageIdsSubscription = { messageReceived: { id: string } };
-
 export type TestSecuritySessionsQueryVariables = Exact<{ [key: string]: never }>;
 
 export type TestSecuritySessionsQuery = {
@@ -902,15 +896,9 @@ export type TestLiveViewerQueryVariables = Exact<{ [key: string]: never }>;
 
 export type TestLiveViewerQuery = { me: { id: string; email: string } | null };
 
-export type TestLiveMessageIdsSubscriptionVariables = Exact<{
-  after?: string | number | null | undefined;
-}>;
+export type TestTextInboxQueryVariables = Exact<{ [key: string]: never }>;
 
-export type TestLiveMessageIdsSubscription = { messageReceived: { id: string } };
-
-export type TestWordsInboxQueryVariables = Exact<{ [key: string]: never }>;
-
-export type TestWordsInboxQuery = {
+export type TestTextInboxQuery = {
   messages: {
     edges: Array<{
       id: string;
@@ -944,51 +932,51 @@ export type TestWordsInboxQuery = {
   };
 };
 
-export type TestWordsSettingsMutationVariables = Exact<{
+export type TestTextSettingsMutationVariables = Exact<{
   input: SettingsInput;
 }>;
 
-export type TestWordsSettingsMutation = { updateSettings: { id: string } };
+export type TestTextSettingsMutation = { updateSettings: { id: string } };
 
-export type TestWordsViewerQueryVariables = Exact<{ [key: string]: never }>;
+export type TestTextViewerQueryVariables = Exact<{ [key: string]: never }>;
 
-export type TestWordsViewerQuery = { me: { id: string } | null };
+export type TestTextViewerQuery = { me: { id: string } | null };
 
-export type TestWordsSearchLondonQueryVariables = Exact<{ [key: string]: never }>;
+export type TestTextSearchLondonQueryVariables = Exact<{ [key: string]: never }>;
 
-export type TestWordsSearchLondonQuery = { searchLocations: Array<{ id: string }> };
+export type TestTextSearchLondonQuery = { searchLocations: Array<{ id: string }> };
 
-export type TestWordsAddOfficeMutationVariables = Exact<{
+export type TestTextAddOfficeMutationVariables = Exact<{
   id: string | number;
 }>;
 
-export type TestWordsAddOfficeMutation = { addPlace: { id: string } };
+export type TestTextAddOfficeMutation = { addPlace: { id: string } };
 
-export type TestWordsSaveRuleMutationVariables = Exact<{
+export type TestTextSaveRuleMutationVariables = Exact<{
   input: AlertRuleInput;
 }>;
 
-export type TestWordsSaveRuleMutation = { saveAlertRule: { id: string } };
+export type TestTextSaveRuleMutation = { saveAlertRule: { id: string } };
 
-export type TestWordsSaveBriefingMutationVariables = Exact<{
+export type TestTextSaveBriefingMutationVariables = Exact<{
   input: BriefingInput;
 }>;
 
-export type TestWordsSaveBriefingMutation = { saveBriefing: { id: string } };
+export type TestTextSaveBriefingMutation = { saveBriefing: { id: string } };
 
-export type TestWordsSendBriefingMutationVariables = Exact<{
+export type TestTextSendBriefingMutationVariables = Exact<{
   id: string | number;
 }>;
 
-export type TestWordsSendBriefingMutation = { sendBriefingNow: { id: string } };
+export type TestTextSendBriefingMutation = { sendBriefingNow: { id: string } };
 
-export type TestWordsSavePushMutationVariables = Exact<{
+export type TestTextSavePushMutationVariables = Exact<{
   endpoint: string;
   p256dh: string;
   auth: string;
 }>;
 
-export type TestWordsSavePushMutation = { savePushSubscription: boolean };
+export type TestTextSavePushMutation = { savePushSubscription: boolean };
 
 export type TestOfflineInboxQueryVariables = Exact<{ [key: string]: never }>;
 
@@ -1345,12 +1333,6 @@ export type TestCacheVisitorQueryVariables = Exact<{ [key: string]: never }>;
 
 export type TestCacheVisitorQuery = { weatherAt: { id: string } };
 
-export type TestSeveralMessageIdsSubscriptionVariables = Exact<{
-  after?: string | number | null | undefined;
-}>;
-
-export type TestSeveralMessageIdsSubscription = { messageReceived: { id: string } };
-
 export type TestSeveralSendNowMutationVariables = Exact<{
   id: string | number;
 }>;
@@ -1379,12 +1361,6 @@ export type TestSharedMeIdQuery = { me: { id: string } | null };
 export type TestSharedLogOutMutationVariables = Exact<{ [key: string]: never }>;
 
 export type TestSharedLogOutMutation = { logOut: boolean };
-
-export type TestSharedMessageIdsSubscriptionVariables = Exact<{
-  after?: string | number | null | undefined;
-}>;
-
-export type TestSharedMessageIdsSubscription = { messageReceived: { id: string } };
 
 export type TestStarterAddRulesMutationVariables = Exact<{
   inputs: Array<AlertRuleInput> | AlertRuleInput;
@@ -1550,6 +1526,12 @@ export type TestWsClientMessageIdsSubscriptionVariables = Exact<{ [key: string]:
 
 export type TestWsClientMessageIdsSubscription = { messageReceived: { id: string } };
 
+export type TestMessageIdsSubscriptionVariables = Exact<{
+  after?: string | number | null | undefined;
+}>;
+
+export type TestMessageIdsSubscription = { messageReceived: { id: string } };
+
 export const TestContainerSignUpDocument = gql`
   mutation TestContainerSignUp($email: String!, $password: String!) {
     signUp(email: $email, password: $password) {
@@ -1652,13 +1634,6 @@ export const TestMailConfirmEmailChangeDocument = gql`
     confirmEmailChange(token: $token)
   }
 ` as unknown as DocumentNode<TestMailConfirmEmailChangeMutation, TestMailConfirmEmailChangeMutationVariables>;
-export const TestMailMessageIdsDocument = gql`
-  subscription TestMailMessageIds($after: ID) {
-    messageReceived(after: $after) {
-      id
-    }
-  }
-` as unknown as DocumentNode<TestMailMessageIdsSubscription, TestMailMessageIdsSubscriptionVariables>;
 export const TestSecuritySessionsDocument = gql`
   query TestSecuritySessions {
     me {
@@ -2633,15 +2608,8 @@ export const TestLiveViewerDocument = gql`
     }
   }
 ` as unknown as DocumentNode<TestLiveViewerQuery, TestLiveViewerQueryVariables>;
-export const TestLiveMessageIdsDocument = gql`
-  subscription TestLiveMessageIds($after: ID) {
-    messageReceived(after: $after) {
-      id
-    }
-  }
-` as unknown as DocumentNode<TestLiveMessageIdsSubscription, TestLiveMessageIdsSubscriptionVariables>;
-export const TestWordsInboxDocument = gql`
-  query TestWordsInbox {
+export const TestTextInboxDocument = gql`
+  query TestTextInbox {
     messages(first: 50) {
       edges {
         id
@@ -2680,61 +2648,61 @@ export const TestWordsInboxDocument = gql`
       }
     }
   }
-` as unknown as DocumentNode<TestWordsInboxQuery, TestWordsInboxQueryVariables>;
-export const TestWordsSettingsDocument = gql`
-  mutation TestWordsSettings($input: SettingsInput!) {
+` as unknown as DocumentNode<TestTextInboxQuery, TestTextInboxQueryVariables>;
+export const TestTextSettingsDocument = gql`
+  mutation TestTextSettings($input: SettingsInput!) {
     updateSettings(input: $input) {
       id
     }
   }
-` as unknown as DocumentNode<TestWordsSettingsMutation, TestWordsSettingsMutationVariables>;
-export const TestWordsViewerDocument = gql`
-  query TestWordsViewer {
+` as unknown as DocumentNode<TestTextSettingsMutation, TestTextSettingsMutationVariables>;
+export const TestTextViewerDocument = gql`
+  query TestTextViewer {
     me {
       id
     }
   }
-` as unknown as DocumentNode<TestWordsViewerQuery, TestWordsViewerQueryVariables>;
-export const TestWordsSearchLondonDocument = gql`
-  query TestWordsSearchLondon {
+` as unknown as DocumentNode<TestTextViewerQuery, TestTextViewerQueryVariables>;
+export const TestTextSearchLondonDocument = gql`
+  query TestTextSearchLondon {
     searchLocations(query: "london") {
       id
     }
   }
-` as unknown as DocumentNode<TestWordsSearchLondonQuery, TestWordsSearchLondonQueryVariables>;
-export const TestWordsAddOfficeDocument = gql`
-  mutation TestWordsAddOffice($id: ID!) {
+` as unknown as DocumentNode<TestTextSearchLondonQuery, TestTextSearchLondonQueryVariables>;
+export const TestTextAddOfficeDocument = gql`
+  mutation TestTextAddOffice($id: ID!) {
     addPlace(locationId: $id, label: "Office") {
       id
     }
   }
-` as unknown as DocumentNode<TestWordsAddOfficeMutation, TestWordsAddOfficeMutationVariables>;
-export const TestWordsSaveRuleDocument = gql`
-  mutation TestWordsSaveRule($input: AlertRuleInput!) {
+` as unknown as DocumentNode<TestTextAddOfficeMutation, TestTextAddOfficeMutationVariables>;
+export const TestTextSaveRuleDocument = gql`
+  mutation TestTextSaveRule($input: AlertRuleInput!) {
     saveAlertRule(input: $input) {
       id
     }
   }
-` as unknown as DocumentNode<TestWordsSaveRuleMutation, TestWordsSaveRuleMutationVariables>;
-export const TestWordsSaveBriefingDocument = gql`
-  mutation TestWordsSaveBriefing($input: BriefingInput!) {
+` as unknown as DocumentNode<TestTextSaveRuleMutation, TestTextSaveRuleMutationVariables>;
+export const TestTextSaveBriefingDocument = gql`
+  mutation TestTextSaveBriefing($input: BriefingInput!) {
     saveBriefing(input: $input) {
       id
     }
   }
-` as unknown as DocumentNode<TestWordsSaveBriefingMutation, TestWordsSaveBriefingMutationVariables>;
-export const TestWordsSendBriefingDocument = gql`
-  mutation TestWordsSendBriefing($id: ID!) {
+` as unknown as DocumentNode<TestTextSaveBriefingMutation, TestTextSaveBriefingMutationVariables>;
+export const TestTextSendBriefingDocument = gql`
+  mutation TestTextSendBriefing($id: ID!) {
     sendBriefingNow(id: $id) {
       id
     }
   }
-` as unknown as DocumentNode<TestWordsSendBriefingMutation, TestWordsSendBriefingMutationVariables>;
-export const TestWordsSavePushDocument = gql`
-  mutation TestWordsSavePush($endpoint: String!, $p256dh: String!, $auth: String!) {
+` as unknown as DocumentNode<TestTextSendBriefingMutation, TestTextSendBriefingMutationVariables>;
+export const TestTextSavePushDocument = gql`
+  mutation TestTextSavePush($endpoint: String!, $p256dh: String!, $auth: String!) {
     savePushSubscription(endpoint: $endpoint, p256dh: $p256dh, auth: $auth)
   }
-` as unknown as DocumentNode<TestWordsSavePushMutation, TestWordsSavePushMutationVariables>;
+` as unknown as DocumentNode<TestTextSavePushMutation, TestTextSavePushMutationVariables>;
 export const TestOfflineInboxDocument = gql`
   query TestOfflineInbox {
     messages(first: 10) {
@@ -3262,13 +3230,6 @@ export const TestCacheVisitorDocument = gql`
     }
   }
 ` as unknown as DocumentNode<TestCacheVisitorQuery, TestCacheVisitorQueryVariables>;
-export const TestSeveralMessageIdsDocument = gql`
-  subscription TestSeveralMessageIds($after: ID) {
-    messageReceived(after: $after) {
-      id
-    }
-  }
-` as unknown as DocumentNode<TestSeveralMessageIdsSubscription, TestSeveralMessageIdsSubscriptionVariables>;
 export const TestSeveralSendNowDocument = gql`
   mutation TestSeveralSendNow($id: ID!) {
     sendBriefingNow(id: $id) {
@@ -3309,13 +3270,6 @@ export const TestSharedLogOutDocument = gql`
     logOut
   }
 ` as unknown as DocumentNode<TestSharedLogOutMutation, TestSharedLogOutMutationVariables>;
-export const TestSharedMessageIdsDocument = gql`
-  subscription TestSharedMessageIds($after: ID) {
-    messageReceived(after: $after) {
-      id
-    }
-  }
-` as unknown as DocumentNode<TestSharedMessageIdsSubscription, TestSharedMessageIdsSubscriptionVariables>;
 export const TestStarterAddRulesDocument = gql`
   mutation TestStarterAddRules($inputs: [AlertRuleInput!]!) {
     addAlertRules(inputs: $inputs) {
@@ -3550,3 +3504,10 @@ export const TestWsClientMessageIdsDocument = gql`
     }
   }
 ` as unknown as DocumentNode<TestWsClientMessageIdsSubscription, TestWsClientMessageIdsSubscriptionVariables>;
+export const TestMessageIdsDocument = gql`
+  subscription TestMessageIds($after: ID) {
+    messageReceived(after: $after) {
+      id
+    }
+  }
+` as unknown as DocumentNode<TestMessageIdsSubscription, TestMessageIdsSubscriptionVariables>;

@@ -5,7 +5,7 @@ import { parseAirQuality, pollenCounts, type RawAirQuality } from "~/api/weather
 import { parseForecast } from "~/api/weather/open-meteo.server";
 import { aqiCategory, aqiOn, airQualityScale } from "~/shared/air-quality";
 import { alertRuleInput } from "~/shared/inputs/alert-rule";
-import { formatMetric } from "~/shared/message-wording";
+import { formatMetric } from "~/shared/message-format";
 import { fakeAirQuality, fakeForecast } from "../fakes/open-meteo";
 
 const NOW = new Date("2026-05-12T10:20:00Z");
@@ -152,7 +152,7 @@ describe("the AQI metric", () => {
     expect(findMatches(rule, withAirQuality(forecast.hourly, air, "EUROPEAN"), NOW, "UTC")).toEqual([]);
   });
 
-  it("takes thresholds of 0 to 500 points, and words a peak as a whole number", () => {
+  it("takes thresholds of 0 to 500 points, and formats a peak as a whole number", () => {
     const input = (threshold: number) => alertRuleInput.safeParse({ name: "Smoke", metric: "AQI", threshold }).success;
     expect([input(0), input(150), input(500), input(501), input(-1)]).toEqual([true, true, true, false, false]);
     expect(formatMetric("AQI", 151.4, { locale: "de-DE", temperatureUnit: "CELSIUS", windSpeedUnit: "KMH", precipitationUnit: "MM" })).toBe(

@@ -28,6 +28,31 @@ describe("Field", () => {
     expect(screen.getByRole("alert").textContent).toBe("Unknown zone");
   });
 
+  it("ties a select to its label, hint and problem the same way, its choices as value and text", () => {
+    render(
+      <Field
+        id="ahead"
+        label="Look ahead"
+        hint="Hours"
+        error="Too far"
+        select={{
+          options: [
+            [6, "6 hours"],
+            ["", "All"],
+          ],
+        }}
+      />,
+    );
+    const select = screen.getByLabelText("Look ahead");
+    expect(select.tagName).toBe("SELECT");
+    expect(select.getAttribute("aria-describedby")).toBe("ahead-hint ahead-error");
+    expect(select.getAttribute("aria-invalid")).toBe("true");
+    expect(Array.from((select as HTMLSelectElement).options, (option) => [option.value, option.text])).toEqual([
+      ["6", "6 hours"],
+      ["", "All"],
+    ]);
+  });
+
   it("puts what it is given after the input, before the hint", () => {
     const { container } = render(
       <Field id="zone" label="Time zone" hint="As on a map" input={{}}>

@@ -5,9 +5,9 @@ import { describe, expect, it } from "vitest";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
-// ESLint's import-x/no-cycle skips type-only imports (they vanish at run time), so a circle closed by one passed it:
-// graphql-endpoint ↔ request-log ↔ metrics ↔ request-id did. A circle of modules is a tangle whatever the import's
-// kind, so this graph has every import: values, types, re-exports and dynamic imports, as TypeScript resolves them.
+// The one check for import cycles (ESLint's import-x/no-cycle skips type-only imports, and let the circle
+// graphql-endpoint ↔ request-log ↔ metrics ↔ request-id through). A circle of modules is a tangle whatever the
+// import's kind, so this graph has every import: values, types, re-exports and dynamic imports, as TypeScript resolves them.
 
 const { config } = ts.readConfigFile(path.join(ROOT, "tsconfig.json"), ts.sys.readFile);
 const { options } = ts.parseJsonConfigFileContent(config, ts.sys, ROOT);

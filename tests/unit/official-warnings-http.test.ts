@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { ApiLogger } from "~/api/log.server";
 import { createOfficialWarnings, type OfficialWarningsOptions, type WarningsOutcome } from "~/api/warnings/official-warnings.server";
-import { deriveCap, nwsFeatures, startFakeOfficialWarnings, warningsFixture, type FakeOfficialWarnings } from "../fakes/official-warnings";
+import {
+  deriveCap,
+  frenchAvalancheChain,
+  nwsFeatures,
+  startFakeOfficialWarnings,
+  warningsFixture,
+  type FakeOfficialWarnings,
+} from "../fakes/official-warnings";
 
 /**
  * The official-warnings layer against the loopback fake of both services, over real HTTP:
@@ -251,19 +258,7 @@ describe("MeteoAlarm over HTTP", () => {
   });
 
   it("announces a warning issued, updated and cancelled under one id, in the reader's language where written", async () => {
-    const update = warningsFixture("meteoalarm/france-avalanche-update.xml");
-    const issued = deriveCap(update, {
-      identifier: "2.49.0.0.250.0.FR.20221206160108.315028",
-      sent: "2022-12-06T16:01:08+01:00",
-      msgType: "Alert",
-      references: null,
-    });
-    const cancelled = deriveCap(update, {
-      identifier: "2.49.0.0.250.0.FR.20221207063000.derived",
-      sent: "2022-12-07T06:30:00+01:00",
-      msgType: "Cancel",
-      references: "vigilance@meteo.fr,2.49.0.0.250.0.FR.20221207060126.964028,2022-12-07T06:01:26+01:00",
-    });
+    const { issued, update, cancelled } = frenchAvalancheChain();
     const { warnings } = layer({ refreshMs: 1, now: runningFrom(BEFORE_FRENCH_EXPIRY) });
     const seen = [];
     for (const documents of [[issued], [update], [cancelled], []]) {

@@ -10,7 +10,7 @@ import { parseMeteoAlarmAtom } from "~/api/warnings/meteoalarm-atom.server";
 import { toOfficialWarning } from "~/api/warnings/normalise.server";
 import { parseNwsAlerts } from "~/api/warnings/nws-alerts.server";
 import { decodeXmlText } from "~/api/warnings/text-decoding.server";
-import { deriveCap, nwsFeatures, warningsFixture } from "../fakes/official-warnings";
+import { frenchAvalancheChain, nwsFeatures, warningsFixture } from "../fakes/official-warnings";
 
 const TORNADO = "nws/mobile-al-tornado-watch.json";
 const ISSUED = "urn:oid:2.49.0.1.840.0.f95cf0f79f72666950dffd7631c8e3ea59badf98.001.1";
@@ -186,20 +186,7 @@ describe("CAP 1.2 documents (real, MeteoAlarm)", () => {
   });
 
   it("follows a chain whose messages name only the one they replace (issued → updated → cancelled)", () => {
-    const update = warningsFixture("meteoalarm/france-avalanche-update.xml");
-    // The issued and cancelling messages are derived from the real update (identifier, time, type and references only).
-    const issued = deriveCap(update, {
-      identifier: "2.49.0.0.250.0.FR.20221206160108.315028",
-      sent: "2022-12-06T16:01:08+01:00",
-      msgType: "Alert",
-      references: null,
-    });
-    const cancelled = deriveCap(update, {
-      identifier: "2.49.0.0.250.0.FR.20221207063000.derived",
-      sent: "2022-12-07T06:30:00+01:00",
-      msgType: "Cancel",
-      references: "vigilance@meteo.fr,2.49.0.0.250.0.FR.20221207060126.964028,2022-12-07T06:01:26+01:00",
-    });
+    const { issued, update, cancelled } = frenchAvalancheChain();
     const chains = createChainMemory();
     const roots = [issued, update, cancelled].map((xml) => currentMessages([parseCap(xml)], chains)[0]!.root);
     expect(roots).toEqual(Array(3).fill("2.49.0.0.250.0.FR.20221206160108.315028"));

@@ -10,7 +10,7 @@ import {
   type MessageContent,
 } from "../../shared/message-content";
 import type { Match } from "./alert-evaluator";
-import { wordFor, type ReaderSettings } from "./message-words.server";
+import { formatContent, type ReaderSettings } from "./message-text.server";
 import { ruleName } from "./starter-names.server";
 
 type RuleSummary = {
@@ -84,7 +84,7 @@ export function alertMessage(rule: RuleSummary, told: readonly PlaceMatches[], s
     condition: rule.metric === "CONDITION" ? conditionOf(worst.match.peakValue) : null,
     ...(alertPlaces.length > 1 || alertPlaces[0]!.windows.length > 1 ? { alertPlaces } : {}),
   };
-  return { ...wordFor(content, settings), content, worst };
+  return { ...formatContent(content, settings), content, worst };
 }
 
 export function allClearMessage(rule: RuleSummary, place: PlaceSummary, settings: ReaderSettings) {
@@ -94,5 +94,5 @@ export function allClearMessage(rule: RuleSummary, place: PlaceSummary, settings
     place: contentPlace(place),
     ...ruleParts(rule, settings),
   };
-  return { ...wordFor(content, settings), content };
+  return { ...formatContent(content, settings), content };
 }

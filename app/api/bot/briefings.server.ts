@@ -9,7 +9,7 @@ import { queueBriefingMail } from "../mail/briefing-mail.server";
 import { NO_MAIL, type MailService } from "../mail/mail-service.server";
 import { emailsBriefing } from "./briefing-delivery";
 import type { Inbox } from "./inbox.server";
-import { wordFor } from "./message-words.server";
+import { formatContent } from "./message-text.server";
 import { inScope, type UserScope } from "./shard-ranges";
 import { nextOccurrence } from "./zoned-time";
 
@@ -73,7 +73,7 @@ export function createBriefingService({
       return placeFigures(place, result.status === "fulfilled" ? result.value.forecast : null, window);
     });
     const content = briefingContent(briefing.name, briefing.period as BriefingPeriod, figures);
-    return { ...wordFor(content, settings), content, firstPlaceId: places[0]?.id ?? null };
+    return { ...formatContent(content, settings), content, firstPlaceId: places[0]?.id ?? null };
   }
 
   /** The inbox message for a composed briefing. */
@@ -100,10 +100,10 @@ export function createBriefingService({
     row: MessageTable,
     briefing: BriefingTable,
     settings: SettingsTable,
-    words: { title: string; body: string },
+    text: { title: string; body: string },
   ) {
     if (!emailsBriefing(briefing) || !mail.available) return false;
-    return queueBriefingMail(trx, mail, { message: row, briefing, language: settings.language, words });
+    return queueBriefingMail(trx, mail, { message: row, briefing, language: settings.language, text });
   }
 
   return {

@@ -16,7 +16,7 @@ export type NewMessage = {
   briefingId?: string | null;
   alertRuleId?: string | null;
   match?: unknown;
-  /** What the message says, as data: read, it is formatted for its reader (see message-words.server.ts). */
+  /** What the message says, as data: read, it is formatted for its reader (see message-text.server.ts). */
   content?: MessageContent | null;
   /** What makes this message unique; a second write with the same key is a no-op. */
   dedupeKey: string;

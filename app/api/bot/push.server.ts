@@ -8,7 +8,7 @@ import { apiLog } from "../log.server";
 import { noMetrics, type ApiMetrics } from "../metrics.server";
 import { postPush, type EndpointPolicy } from "./push-endpoint.server";
 import { parseDelivery } from "./briefing-delivery";
-import { messageWords } from "./message-words.server";
+import { messageText } from "./message-text.server";
 import { inScope, type UserScope } from "./shard-ranges";
 import { botTexts } from "./texts.server";
 import { zonedParts } from "./zoned-time";
@@ -160,7 +160,7 @@ export function createPushService({
         return "held";
       }
       // Formatted as the recipient reads now (their language, units and clock may have changed since it was written).
-      const { title, body } = messageWords(message, settings);
+      const { title, body } = messageText(message, settings);
       return sendToUser(
         message.user_id,
         { title, body, tag: message.id, url: `/?message=${message.id}`, kind: message.kind },
@@ -191,7 +191,7 @@ export function createPushService({
             settings.user_id,
             {
               title: t("push.groupTitle", { count: rest.length }),
-              body: rest.map((message) => messageWords(message, settings).title).join("\n"),
+              body: rest.map((message) => messageText(message, settings).title).join("\n"),
               tag: GROUP_TAG,
               url: "/",
               kind: "GROUP",
@@ -243,7 +243,7 @@ export function createPushService({
           userId,
           {
             title: t("push.digestTitle", { count: rows.length }),
-            body: rows.map((row) => messageWords(row, settings).title).join("\n"),
+            body: rows.map((row) => messageText(row, settings).title).join("\n"),
             tag: `digest-${randomUUID()}`,
             url: "/",
             kind: "DIGEST",

@@ -8,12 +8,12 @@ import {
   type WarningContentText,
 } from "../../shared/message-content";
 import type { WarningChange, WarningSeverity, WarningUrgency } from "../../shared/schema-enums.generated";
-import { WARNING_DESCRIPTION_CHARS, WARNING_INSTRUCTION_CHARS } from "../../shared/message-wording";
+import { WARNING_DESCRIPTION_CHARS, WARNING_INSTRUCTION_CHARS } from "../../shared/message-format";
 import type { PlaceTable } from "../db/tables";
 import type { OfficialWarning } from "../warnings/official-warnings.server";
 import type { NewMessage } from "./inbox.server";
 import { LOCALE_OF } from "./texts.server";
-import { wordFor, type ReaderSettings } from "./message-words.server";
+import { formatContent, type ReaderSettings } from "./message-text.server";
 
 /** The longest event name, credit and area kept (a feed's text is the feed's: it is bounded here). */
 const SHORT_TEXT_CHARS = 200;
@@ -136,7 +136,7 @@ export function warningMessage(userId: string, warning: WarningContent, settings
     place: warning.places[0] ?? null,
     warning,
   };
-  const { title, body } = wordFor(content, settings);
+  const { title, body } = formatContent(content, settings);
   return {
     userId,
     kind: "WARNING",

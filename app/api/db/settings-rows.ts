@@ -22,23 +22,3 @@ export function defaultSettings(userId: string, language: string, timeZone: stri
     push_enabled: 0,
   };
 }
-
-/**
- * A settings row as the API shows it (GraphQL `Settings`); the bot reads the same shape
- * for language, time zone, clock and units.
- */
-export function settingsView(row: SettingsTable) {
-  return {
-    id: row.user_id,
-    language: row.language,
-    timeZone: row.time_zone,
-    hour12: row.hour12 === 1,
-    temperatureUnit: row.temperature_unit,
-    windSpeedUnit: row.wind_speed_unit,
-    precipitationUnit: row.precipitation_unit,
-    quietHoursEnabled: row.quiet_hours_enabled === 1,
-    quietFrom: row.quiet_from,
-    quietTo: row.quiet_to,
-    pushEnabled: row.push_enabled === 1,
-  };
-}

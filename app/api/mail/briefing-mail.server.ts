@@ -10,8 +10,8 @@ export const BRIEFING_MAIL_VALID_MS = 12 * 3_600_000;
 /**
  * Queues a briefing's message as mail to its owner, in `trx` (the transaction that writes the
  * message, so the mail exists exactly when the message does: a pass run twice, or by two
- * instances, queues it once, as the message's dedupe key is the mail's). Words as the inbox
- * words it for its reader; an unsubscribe link (and RFC 8058's List-Unsubscribe headers) that
+ * instances, queues it once, as the message's dedupe key is the mail's). Formatted as the inbox
+ * formats it for its reader; an unsubscribe link (and RFC 8058's List-Unsubscribe headers) that
  * turns the briefing's email off without a log-in.
  */
 export async function queueBriefingMail(
@@ -21,8 +21,8 @@ export async function queueBriefingMail(
     message,
     briefing,
     language,
-    words,
-  }: { message: MessageTable; briefing: BriefingTable; language: string; words: { title: string; body: string } },
+    text,
+  }: { message: MessageTable; briefing: BriefingTable; language: string; text: { title: string; body: string } },
 ): Promise<boolean> {
   const owner = await trx.selectFrom("users").select("email").where("id", "=", briefing.user_id).executeTakeFirst();
   if (!owner) return false;
@@ -30,9 +30,9 @@ export async function queueBriefingMail(
   const unsubscribe = mail.link("unsubscribe", { token: mail.unsubscribeTokens.sign(briefing.id) });
   const content = layOutMail({
     locale: mailLocale(language),
-    subject: words.title,
-    heading: words.title,
-    paragraphs: [words.body],
+    subject: text.title,
+    heading: text.title,
+    paragraphs: [text.body],
     notes: [t("briefing.why", { name: briefing.name })],
     links: [
       { label: t("briefing.open"), url: mail.link("") },

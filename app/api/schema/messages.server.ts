@@ -6,7 +6,7 @@ import { removeMessageWithSnapshot, restoreRemovedMessage } from "../db/message-
 import { RESTORE_WINDOW_MS } from "../db/removed-items.server";
 import { apiError, badInput, notFound } from "../errors.server";
 import { cacheable, cacheableFields } from "../result-cache.server";
-import { messageWords } from "../bot/message-words.server";
+import { messageText } from "../bot/message-text.server";
 import { parseMessageContent } from "../../shared/message-content";
 import type { ApiContext } from "../context.server";
 import type { GraphQLResolveInfo } from "graphql";
@@ -19,13 +19,13 @@ function decodeCursor(cursor: string): { createdAt: string; id: string } {
   return { createdAt, id };
 }
 
-async function wordsForViewer(message: MessageTable, context: ApiContext, info: GraphQLResolveInfo) {
+async function textForViewer(message: MessageTable, context: ApiContext, info: GraphQLResolveInfo) {
   if (!message.content) return { title: message.title, body: message.body };
   const settings =
     info.operation.operation === "subscription"
       ? await context.db.selectFrom("settings").selectAll().where("user_id", "=", message.user_id).executeTakeFirst()
       : await context.loaders.settings.load(message.user_id);
-  return messageWords(message, settings);
+  return messageText(message, settings);
 }
 
 export const MAX_PAGE = 100;
@@ -70,8 +70,8 @@ export const messagesResolvers: Resolvers = {
     // Formatted for the viewer (always the message's owner) as they are now: their settings are read
     // through the loader, so a cached answer goes when they change. A subscription's context lives as
     // long as it does, so each message it delivers reads them afresh.
-    title: cacheable(async (message, _, context, info) => (await wordsForViewer(message, context, info)).title),
-    body: cacheable(async (message, _, context, info) => (await wordsForViewer(message, context, info)).body),
+    title: cacheable(async (message, _, context, info) => (await textForViewer(message, context, info)).title),
+    body: cacheable(async (message, _, context, info) => (await textForViewer(message, context, info)).body),
     content: cacheable((message) => parseMessageContent(message.content)),
     recipient: cacheable(async (message, _, context) => {
       const { id, email, created_at } = await context.loaders.user.load(message.user_id);

@@ -19,9 +19,9 @@ import { focusAfterRemoval, focusWithinItem } from "~/lib/focus-after-removal";
 import { showToast } from "~/lib/toast/toast-store";
 import { showUndoToast } from "~/lib/toast/undo-toast";
 import { useBotTexts } from "~/lib/i18n/bot-texts";
-import { wordsContentVersion } from "~/shared/message-content";
+import { formatsContentVersion } from "~/shared/message-content";
 import { rulesSummaryLines } from "~/shared/rules-summary";
-import { wordMessage, type MessageReader, type MessageTexts } from "~/shared/message-wording";
+import { formatMessage, type MessageReader, type MessageTexts } from "~/shared/message-format";
 import { dateTimeFormat } from "~/shared/units";
 
 /** How focus finds its way in the inbox when a message (or one of its buttons) goes away. */
@@ -38,9 +38,9 @@ const KIND_STYLE: Record<MessageFields["kind"], string> = {
 type Formatting = { texts: MessageTexts | null; reader: MessageReader };
 
 /** The message formatted for the reader as they are now, or as the server formatted it (no content, or the bot's texts not here yet). */
-function wordsOf(message: MessageFields, { texts, reader }: Formatting) {
-  return texts && message.content && wordsContentVersion(message.content.version)
-    ? wordMessage(message.content, reader, texts)
+function textOf(message: MessageFields, { texts, reader }: Formatting) {
+  return texts && message.content && formatsContentVersion(message.content.version)
+    ? formatMessage(message.content, reader, texts)
     : { title: message.title, body: message.body };
 }
 
@@ -55,7 +55,7 @@ function MessageItem({
   formatting: Formatting;
   t: TFunction;
 }) {
-  const { title, body } = wordsOf(message, formatting);
+  const { title, body } = textOf(message, formatting);
   const lines = rulesSummaryLines(message.kind, body);
   const [, markRead] = useMutation(MARK_READ_MUTATION);
   const [, deleteMessage] = useMutation(DELETE_MESSAGE_MUTATION);

@@ -41,44 +41,27 @@ export function PlaceAndMetricFields({
   const { t } = useTranslation();
   return (
     <div className="grid gap-4 sm:grid-cols-2">
-      <div className="flex flex-col gap-1">
-        <label htmlFor={`${id}-place`} className="font-medium">
-          {t("alerts.form.place")}
-        </label>
-        <select
-          id={`${id}-place`}
-          className="input"
-          value={draft.placeId ?? ""}
-          onChange={(event) => change({ placeId: event.target.value || null })}
-        >
-          <option value="">{t("alerts.everyPlace")}</option>
-          {places.map((place) => (
-            <option key={place.id} value={place.id}>
-              {place.label}
-            </option>
-          ))}
-        </select>
-      </div>
-      <div className="flex flex-col gap-1">
-        <label htmlFor={`${id}-metric`} className="font-medium">
-          {t("alerts.form.metric")}
-        </label>
-        <select
-          id={`${id}-metric`}
-          className="input"
-          value={draft.metric}
-          onChange={(event) => {
+      <Field
+        id={`${id}-place`}
+        label={t("alerts.form.place")}
+        select={{
+          value: draft.placeId ?? "",
+          onChange: (event) => change({ placeId: event.target.value || null }),
+          options: [["", t("alerts.everyPlace")], ...places.map((place) => [place.id, place.label] as const)],
+        }}
+      />
+      <Field
+        id={`${id}-metric`}
+        label={t("alerts.form.metric")}
+        select={{
+          value: draft.metric,
+          onChange: (event) => {
             const metric = event.target.value as AlertMetric;
             change({ metric, threshold: metric === "RAIN_SOON" ? "30" : "" });
-          }}
-        >
-          {ALERT_METRICS.map((metric) => (
-            <option key={metric} value={metric}>
-              {t(`alerts.metric.${metric}`)}
-            </option>
-          ))}
-        </select>
-      </div>
+          },
+          options: ALERT_METRICS.map((metric) => [metric, t(`alerts.metric.${metric}`)] as const),
+        }}
+      />
     </div>
   );
 }
@@ -105,33 +88,21 @@ export function ThresholdFields(props: RuleFieldsProps & { settings: DisplaySett
 /** A rain-soon rule's threshold: how many minutes ahead it looks for rain. */
 function RainSoonField({ id, draft, change, errors, settings }: RuleFieldsProps & { settings: DisplaySettings }) {
   const { t } = useTranslation();
+  // A rule saved through the API with another number of minutes keeps it.
+  const minutes = [...new Set([...RAIN_SOON_MINUTES, Number(draft.threshold) || 30])].sort((a, b) => a - b);
   return (
-    <div className="flex flex-col gap-1">
-      <label htmlFor={`${id}-threshold`} className="font-medium">
-        {t("alerts.form.rainWithin")}
-      </label>
-      <select
-        id={`${id}-threshold`}
-        className="input sm:max-w-xs"
-        value={draft.threshold}
-        aria-invalid={errors.threshold ? true : undefined}
-        aria-describedby={`${id}-rain-hint${errors.threshold ? ` ${id}-threshold-error` : ""}`}
-        onChange={(event) => change({ threshold: event.target.value })}
-      >
-        {/* A rule saved through the API with another number of minutes keeps it. */}
-        {[...new Set([...RAIN_SOON_MINUTES, Number(draft.threshold) || 30])]
-          .sort((a, b) => a - b)
-          .map((minutes) => (
-            <option key={minutes} value={String(minutes)}>
-              {formatMinutes(minutes, settings.locale)}
-            </option>
-          ))}
-      </select>
-      <p id={`${id}-rain-hint`} className="text-sm text-muted">
-        {t("alerts.form.rainSoonHint")}
-      </p>
-      <FieldError id={`${id}-threshold-error`} message={errors.threshold} />
-    </div>
+    <Field
+      id={`${id}-threshold`}
+      label={t("alerts.form.rainWithin")}
+      hint={t("alerts.form.rainSoonHint")}
+      error={errors.threshold}
+      select={{
+        className: "sm:max-w-xs",
+        value: draft.threshold,
+        onChange: (event) => change({ threshold: event.target.value }),
+        options: minutes.map((value) => [String(value), formatMinutes(value, settings.locale)] as const),
+      }}
+    />
   );
 }
 
@@ -141,20 +112,15 @@ function ComparedThresholdFields({ id, draft, change, errors, settings }: RuleFi
   const unit = thresholdUnit(draft.metric, { ...settings, aqiScale: draft.aqiScale }, aqiScaleLabel(t));
   return (
     <div className="grid gap-4 sm:grid-cols-2">
-      <div className="flex flex-col gap-1">
-        <label htmlFor={`${id}-comparator`} className="font-medium">
-          {t("alerts.form.comparator")}
-        </label>
-        <select
-          id={`${id}-comparator`}
-          className="input"
-          value={draft.comparator}
-          onChange={(event) => change({ comparator: event.target.value as Draft["comparator"] })}
-        >
-          <option value="AT_LEAST">{t("alerts.comparator.AT_LEAST")}</option>
-          <option value="AT_MOST">{t("alerts.comparator.AT_MOST")}</option>
-        </select>
-      </div>
+      <Field
+        id={`${id}-comparator`}
+        label={t("alerts.form.comparator")}
+        select={{
+          value: draft.comparator,
+          onChange: (event) => change({ comparator: event.target.value as Draft["comparator"] }),
+          options: (["AT_LEAST", "AT_MOST"] as const).map((comparator) => [comparator, t(`alerts.comparator.${comparator}`)] as const),
+        }}
+      />
       <Field
         id={`${id}-threshold`}
         label={t("alerts.form.threshold", { unit: unit.label || "–" })}
@@ -172,23 +138,15 @@ export function LookaheadAndCooldownFields({ id, draft, change }: Omit<RuleField
     <div className="grid gap-4 sm:grid-cols-2">
       {/* A rain-soon rule looks as far ahead as its minutes: the hours would say nothing. */}
       {draft.metric !== "RAIN_SOON" && (
-        <div className="flex flex-col gap-1">
-          <label htmlFor={`${id}-lookahead`} className="font-medium">
-            {t("alerts.form.lookahead")}
-          </label>
-          <select
-            id={`${id}-lookahead`}
-            className="input"
-            value={draft.lookaheadHours}
-            onChange={(event) => change({ lookaheadHours: Number(event.target.value) })}
-          >
-            {LOOKAHEAD_HOURS.map((hours) => (
-              <option key={hours} value={hours}>
-                {t("alerts.form.lookaheadHours", { count: hours })}
-              </option>
-            ))}
-          </select>
-        </div>
+        <Field
+          id={`${id}-lookahead`}
+          label={t("alerts.form.lookahead")}
+          select={{
+            value: draft.lookaheadHours,
+            onChange: (event) => change({ lookaheadHours: Number(event.target.value) }),
+            options: LOOKAHEAD_HOURS.map((hours) => [hours, t("alerts.form.lookaheadHours", { count: hours })] as const),
+          }}
+        />
       )}
       <Field
         id={`${id}-cooldown`}

@@ -29,7 +29,7 @@ function useSettledPreview(input: AlertRuleInput | null) {
   return { preview, settled, settling: settledText !== current };
 }
 
-/** Each window the rule would fire in: the place, from and to, and its peak as the rule's message words it. */
+/** Each window the rule would fire in: the place, from and to, and its peak as the rule's message formats it. */
 function PreviewMatches({
   matches,
   input,
@@ -51,7 +51,7 @@ function PreviewMatches({
             place: match.place.label,
             from: when(match.from),
             to: when(match.to),
-            // A shower's wettest quarter hour as its message words it (0.05 in, where thresholds round to tenths).
+            // A shower's wettest quarter hour as its message formats it (0.05 in, where thresholds round to tenths).
             peak: rainSoon
               ? formatPrecipitation(match.peakValue, settings)
               : input.metric === "CONDITION"

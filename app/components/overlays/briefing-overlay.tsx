@@ -103,23 +103,15 @@ export default function BriefingOverlay({ close, params }: OverlayProps) {
         {error("placeIds")}
       </fieldset>
       <div className="flex flex-wrap gap-4">
-        <div className="flex flex-col gap-1">
-          <label htmlFor={`${id}-period`} className="font-medium">
-            {t("briefings.form.period")}
-          </label>
-          <select
-            id={`${id}-period`}
-            className="input"
-            value={draft.period}
-            onChange={(event) => change({ period: event.target.value as BriefingInput["period"] })}
-          >
-            {BRIEFING_PERIODS.map((period) => (
-              <option key={period} value={period}>
-                {t(`briefings.period.${period}`)}
-              </option>
-            ))}
-          </select>
-        </div>
+        <Field
+          id={`${id}-period`}
+          label={t("briefings.form.period")}
+          select={{
+            value: draft.period,
+            onChange: (event) => change({ period: event.target.value as BriefingInput["period"] }),
+            options: BRIEFING_PERIODS.map((period) => [period, t(`briefings.period.${period}`)] as const),
+          }}
+        />
         <div className="flex flex-col gap-1">
           <label htmlFor={`${id}-time`} className="font-medium">
             {t("briefings.form.time")}

@@ -1,4 +1,4 @@
-import { useId, type InputHTMLAttributes, type ReactNode } from "react";
+import { useId, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes } from "react";
 import { useTranslation } from "react-i18next";
 import { CloseIcon } from "~/components/icons";
 import { WEEKDAYS } from "~/shared/enum-values";
@@ -37,10 +37,15 @@ type FieldInputProps = Omit<InputHTMLAttributes<HTMLInputElement>, "id" | "class
   [data: `data-${string}`]: string | undefined;
 };
 
+/** A Field's select instead of an input: its choices as value and text, and a class beside `input`. */
+type FieldSelectProps = Omit<SelectHTMLAttributes<HTMLSelectElement>, "id" | "aria-invalid" | "aria-describedby" | "children"> & {
+  options: ReadonlyArray<readonly [value: string | number, text: string]>;
+};
+
 /**
- * A labelled text input with its hint and its problem, for every form: the input is named by the label and
- * described by both (hint first), and invalid while there is a problem. `children` come after the input
- * (a datalist, a button that fills it in). The input's id is `id`, or one of its own.
+ * A labelled text input (or `select`) with its hint and its problem, for every form: the control is named by the label
+ * and described by both (hint first), and invalid while there is a problem. `children` come after the control
+ * (a datalist, a button that fills it in). The control's id is `id`, or one of its own.
  */
 export function Field({
   id: givenId,
@@ -48,6 +53,7 @@ export function Field({
   hint,
   error,
   input,
+  select,
   children,
 }: {
   id?: string;
@@ -55,18 +61,31 @@ export function Field({
   /** Shown under the field from the start (rules to follow, a format), and read with it. */
   hint?: string;
   error?: string;
-  input: FieldInputProps;
+  input?: FieldInputProps;
+  select?: FieldSelectProps;
   children?: ReactNode;
 }) {
   const ownId = useId();
   const id = givenId ?? ownId;
   const describedBy = [hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter(Boolean).join(" ");
+  const tied = { id, "aria-invalid": error ? true : undefined, "aria-describedby": describedBy || undefined } as const;
+  const { options, className, ...selectProps } = select ?? { options: [] };
   return (
     <div className="flex flex-col gap-1">
       <label htmlFor={id} className="font-medium">
         {label}
       </label>
-      <input {...input} id={id} aria-invalid={error ? true : undefined} aria-describedby={describedBy || undefined} className="input" />
+      {select ? (
+        <select {...selectProps} {...tied} className={className ? `input ${className}` : "input"}>
+          {options.map(([value, text]) => (
+            <option key={value} value={value}>
+              {text}
+            </option>
+          ))}
+        </select>
+      ) : (
+        <input {...input} {...tied} className="input" />
+      )}
       {children}
       {hint ? (
         <p id={`${id}-hint`} className="text-sm text-muted">

@@ -151,7 +151,7 @@ function DayRow({
   placeId?: string;
   date: string;
   label: string;
-  /** " in Home, hour by hour": the same for every day, worded once by the list. */
+  /** " in Home, hour by hour": the same for every day, formatted once by the list. */
   after: string;
   children: ReactNode;
 }) {

@@ -12,16 +12,13 @@ export {
   InboxDocument as INBOX_QUERY,
   MarkAllReadDocument as MARK_ALL_READ_MUTATION,
   MarkReadDocument as MARK_READ_MUTATION,
-  MessageFieldsFragmentDoc as MESSAGE_FIELDS,
   MessageReceivedDocument as MESSAGE_RECEIVED_SUBSCRIPTION,
   OpenPlaceDocument as OPEN_PLACE_QUERY,
-  PlaceFieldsFragmentDoc as PLACE_FIELDS,
   PlacesDocument as PLACES_QUERY,
   RestoreMessageDocument as RESTORE_MESSAGE_MUTATION,
   SearchLocationsDocument as SEARCH_LOCATIONS_QUERY,
   ViewerDocument as VIEWER_QUERY,
   WeatherAtDocument as WEATHER_AT_QUERY,
-  WeatherFieldsFragmentDoc as WEATHER_FIELDS,
 } from "./documents.generated";
 
 /** The inbox's page size (written in the Inbox document); later pages pass the previous page's `endCursor` as `after`. */

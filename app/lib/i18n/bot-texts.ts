@@ -1,10 +1,10 @@
 import { createInstance } from "i18next";
 import { useEffect, useSyncExternalStore } from "react";
-import type { MessageTexts } from "~/shared/message-wording";
+import type { MessageTexts } from "~/shared/message-format";
 
 type JsonModule = { default: Record<string, unknown> };
 
-/** The bot's texts (locales/<locale>/bot.json), a chunk of their own per locale, fetched when the inbox first words a message. */
+/** The bot's texts (locales/<locale>/bot.json), a chunk of their own per locale, fetched when the inbox first formats a message. */
 const files = import.meta.glob<JsonModule>("../../../locales/*/bot.json");
 
 const texts = new Map<string, MessageTexts>();

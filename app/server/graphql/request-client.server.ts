@@ -1,4 +1,4 @@
-import { type AnyVariables, type Client, type OperationResult, type SSRData, type TypedDocumentNode } from "@urql/core";
+import { type AnyVariables, type Client, type OperationResult, type TypedDocumentNode } from "@urql/core";
 import { createContext, type MiddlewareFunction, type RouterContextProvider } from "react-router";
 import { sessionToken } from "../session.server";
 import { createGraphQLClient } from "../../lib/graphql/client";
@@ -62,11 +62,6 @@ export function requestGraphQL(context: Readonly<RouterContextProvider>): Reques
   const graphql = context.get(requestGraphQLContext);
   if (!graphql) throw new Error("No GraphQL client for this request: the root route must use the `graphql` middleware.");
   return graphql;
-}
-
-/** The results to write into the page, or null when the request rendered without a client. */
-export function pageGraphQLData(context: Readonly<RouterContextProvider>): SSRData | null {
-  return context.get(requestGraphQLContext)?.ssr.extractData() ?? null;
 }
 
 /** Runs a query for the page; a failure becomes the error page with the client's message. */

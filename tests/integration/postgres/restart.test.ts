@@ -1,8 +1,7 @@
 import type { TypedDocumentNode } from "@urql/core";
 import { print } from "graphql";
-import { createClient, type Client } from "graphql-ws";
+import type { Client } from "graphql-ws";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import WebSocket from "ws";
 import { LISTENER_NAME } from "~/api/db/write-announcements.server";
 import { timeOrderedLowerBound } from "~/shared/live-cursor";
 import { startTestApi, type GraphQLResponse, type TestApi } from "../../support/api-server";
@@ -16,6 +15,7 @@ import {
   TestRestartRenamePlaceDocument as RENAME,
   TestRestartSignUpDocument as SIGN_UP,
 } from "../../support/documents.generated";
+import { wsClient } from "../../support/subscriber";
 
 /**
  * A PostgreSQL restart under a running API: requests in the gap fail cleanly and fast with
@@ -78,15 +78,6 @@ function subscribeLive(client: Client, after: string): Received {
   return received;
 }
 
-function wsClient(token: string): Client {
-  return createClient({
-    url: t.url.replace("http", "ws"),
-    webSocketImpl: WebSocket,
-    connectionParams: { authorization: `Bearer ${token}` },
-    retryAttempts: 0,
-  });
-}
-
 describe("PostgreSQL restart", () => {
   it("requests in the gap fail cleanly with a retryable 503; afterwards all works again, without restarting the API", async () => {
     const crashes: unknown[] = [];
@@ -103,7 +94,7 @@ describe("PostgreSQL restart", () => {
       expect((await health()).body.database).toEqual({ dialect: "postgres", reachable: true });
 
       // A subscriber from before the gap: it should hear messages written after it.
-      const before = wsClient(token);
+      const before = wsClient(t.url, token);
       clients.push(before);
       const live = subscribeLive(before, timeOrderedLowerBound(Date.now()));
       const me = (await t.gql(ME, {}, { token })).data!.me!;
@@ -128,7 +119,7 @@ describe("PostgreSQL restart", () => {
       }
 
       // WebSocket: a new subscription is refused on its own id with the same error; the socket stays usable.
-      const during = wsClient(token);
+      const during = wsClient(t.url, token);
       clients.push(during);
       const refused = subscribeLive(during, timeOrderedLowerBound(Date.now()));
       await vi.waitFor(() => expect(refused.errors.length).toBe(1), { timeout: GAP_ANSWER_MS });
@@ -179,7 +170,7 @@ describe("PostgreSQL restart", () => {
       expect(await labels()).toEqual(["Loft"]);
 
       // A new subscription works, and the one from before the gap hears a message written after it.
-      const after = wsClient(token);
+      const after = wsClient(t.url, token);
       clients.push(after);
       const liveAfter = subscribeLive(after, timeOrderedLowerBound(Date.now()));
       const row = await t.api.services.inbox.write({

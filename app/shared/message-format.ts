@@ -130,7 +130,7 @@ function spansOf({ place, windows }: AlertPlaceWindows, reader: MessageReader, t
 }
 
 /** An alert that tells several windows, at one place or several: each place with its windows, and the worst of them. */
-function wordAlertMany(content: MessageContent, alertPlaces: AlertPlaceWindows[], reader: MessageReader, t: MessageTexts) {
+function formatAlertMany(content: MessageContent, alertPlaces: AlertPlaceWindows[], reader: MessageReader, t: MessageTexts) {
   const peakPlace = content.place!;
   const where =
     alertPlaces.length === 1
@@ -159,9 +159,9 @@ function wordAlertMany(content: MessageContent, alertPlaces: AlertPlaceWindows[]
   return { title: t("alert.title", { rule: content.ruleName ?? "", place: places }), body: capitalised(body, reader.locale) };
 }
 
-function wordAlert(content: MessageContent, reader: MessageReader, t: MessageTexts) {
+function formatAlert(content: MessageContent, reader: MessageReader, t: MessageTexts) {
   const many = content.alertPlaces;
-  if (many && (many.length > 1 || many.some((entry) => entry.windows.length > 1))) return wordAlertMany(content, many, reader, t);
+  if (many && (many.length > 1 || many.some((entry) => entry.windows.length > 1))) return formatAlertMany(content, many, reader, t);
   const place = content.place!;
   const zone = place.timeZone;
   const from = new Date(content.from!);
@@ -190,7 +190,7 @@ function wordAlert(content: MessageContent, reader: MessageReader, t: MessageTex
   return { title: t("alert.title", { rule: content.ruleName ?? "", place: place.label }), body: capitalised(body, reader.locale) };
 }
 
-function wordBriefing(content: MessageContent, reader: MessageReader, t: MessageTexts) {
+function formatBriefing(content: MessageContent, reader: MessageReader, t: MessageTexts) {
   const title = t("briefing.title", { name: content.briefingName ?? "", period: t(`period.${content.period}`) });
   const places = content.places ?? [];
   if (places.length === 0) return { title, body: t("briefing.noPlaces") };
@@ -249,7 +249,7 @@ function warningTime(iso: string, zone: string, reader: MessageReader, t: Messag
  * Service: Tornado Watch for Mobile until Tue 18:00 (extreme, future)." then the service's
  * headline, description and instruction in the reader's language where it wrote one.
  */
-function wordWarning(content: MessageContent, reader: MessageReader, t: MessageTexts) {
+function formatWarning(content: MessageContent, reader: MessageReader, t: MessageTexts) {
   const warning: WarningContent = content.warning!;
   const text = pickWarningText(warning.texts, reader.locale);
   const event = text?.event || t("warning.unnamed");
@@ -296,12 +296,12 @@ function wordWarning(content: MessageContent, reader: MessageReader, t: MessageT
  * A message's title and body from its content, for one reader as they are now: their
  * language (through `t`), units, 12- or 24-hour clock; times in the place's zone, named when
  * the reader's clock would show other times. Pure: the browser's inbox and the server
- * (GraphQL's title and body, Web Push) word the same content alike.
+ * (GraphQL's title and body, Web Push) format the same content alike.
  */
-export function wordMessage(content: MessageContent, reader: MessageReader, t: MessageTexts): { title: string; body: string } {
+export function formatMessage(content: MessageContent, reader: MessageReader, t: MessageTexts): { title: string; body: string } {
   switch (content.kind) {
     case "ALERT":
-      return wordAlert(content, reader, t);
+      return formatAlert(content, reader, t);
     case "ALL_CLEAR": {
       const place = content.place!.label;
       return {
@@ -310,9 +310,9 @@ export function wordMessage(content: MessageContent, reader: MessageReader, t: M
       };
     }
     case "BRIEFING":
-      return wordBriefing(content, reader, t);
+      return formatBriefing(content, reader, t);
     case "WARNING":
-      return wordWarning(content, reader, t);
+      return formatWarning(content, reader, t);
     case "SYSTEM":
       return { title: "", body: "" };
   }

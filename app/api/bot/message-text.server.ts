@@ -1,6 +1,6 @@
 import type { MessageTable, SettingsTable } from "../db/tables";
 import { parseMessageContent, type MessageContent } from "../../shared/message-content";
-import { wordMessage, type MessageReader } from "../../shared/message-wording";
+import { formatMessage, type MessageReader } from "../../shared/message-format";
 import { botTexts, LOCALE_OF } from "./texts.server";
 
 export type ReaderSettings = Pick<
@@ -20,20 +20,20 @@ export function messageReader(settings: ReaderSettings): MessageReader {
 }
 
 /** A message's content formatted for a reader with these settings, in their language. */
-export function wordFor(content: MessageContent, settings: ReaderSettings): { title: string; body: string } {
+export function formatContent(content: MessageContent, settings: ReaderSettings): { title: string; body: string } {
   const t = botTexts(settings.language);
-  return wordMessage(content, messageReader(settings), (key, values) => t(key as never, values));
+  return formatMessage(content, messageReader(settings), (key, values) => t(key as never, values));
 }
 
 // Title and body are asked for separately: the row is formatted once per reader.
-type StoredWords = Pick<MessageTable, "title" | "body" | "content">;
-const formatted = new WeakMap<StoredWords, { key: string; words: { title: string; body: string } }>();
+type StoredText = Pick<MessageTable, "title" | "body" | "content">;
+const formatted = new WeakMap<StoredText, { key: string; text: { title: string; body: string } }>();
 
 /**
  * What a stored message says to its reader now: formatted from its content for their current
  * settings, or its stored text when it has no content it can format (older messages).
  */
-export function messageWords(row: StoredWords, settings: ReaderSettings | undefined): { title: string; body: string } {
+export function messageText(row: StoredText, settings: ReaderSettings | undefined): { title: string; body: string } {
   const content = settings ? parseMessageContent(row.content) : null;
   if (!content || !settings) return { title: row.title, body: row.body };
   const key = [
@@ -45,8 +45,8 @@ export function messageWords(row: StoredWords, settings: ReaderSettings | undefi
     settings.precipitation_unit,
   ].join("|");
   const known = formatted.get(row);
-  if (known?.key === key) return known.words;
-  const words = wordFor(content, settings);
-  formatted.set(row, { key, words });
-  return words;
+  if (known?.key === key) return known.text;
+  const text = formatContent(content, settings);
+  formatted.set(row, { key, text });
+  return text;
 }

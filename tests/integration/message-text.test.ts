@@ -5,15 +5,15 @@ import { InboxDocument } from "~/lib/graphql/documents.generated";
 import { startFakePushService } from "../fakes/push-service";
 import { startTestApi, testApis, type TestApi } from "../support/api-server";
 import {
-  TestWordsAddOfficeDocument as ADD_OFFICE,
-  TestWordsInboxDocument as INBOX,
-  TestWordsSaveBriefingDocument as SAVE_BRIEFING,
-  TestWordsSavePushDocument as SAVE_PUSH,
-  TestWordsSaveRuleDocument as SAVE_RULE,
-  TestWordsSearchLondonDocument as SEARCH_LONDON,
-  TestWordsSendBriefingDocument as SEND_BRIEFING,
-  TestWordsSettingsDocument as SETTINGS,
-  TestWordsViewerDocument as VIEWER,
+  TestTextAddOfficeDocument as ADD_OFFICE,
+  TestTextInboxDocument as INBOX,
+  TestTextSaveBriefingDocument as SAVE_BRIEFING,
+  TestTextSavePushDocument as SAVE_PUSH,
+  TestTextSaveRuleDocument as SAVE_RULE,
+  TestTextSearchLondonDocument as SEARCH_LONDON,
+  TestTextSendBriefingDocument as SEND_BRIEFING,
+  TestTextSettingsDocument as SETTINGS,
+  TestTextViewerDocument as VIEWER,
   type SettingsInput,
 } from "../support/documents.generated";
 
@@ -167,12 +167,12 @@ describe("messages in the reader's words", () => {
       precipitation_unit: "INCH",
     };
     const match = { from: DAY1 + 12 * H, to: DAY1 + 15 * H, peakAt: DAY1 + 12 * H, peakValue: 82 };
-    const words = alertMessage(
+    const text = alertMessage(
       { name: "Gale", metric: "WIND_GUSTS", comparator: "AT_LEAST", threshold: 60 },
       [{ place: { id: placeId, label: "Office", time_zone: "Europe/London" }, matches: [match] }],
       english,
     );
-    const row = await t.api.services.inbox.write({ userId, kind: "ALERT", ...words, urgent: true, dedupeKey: "gale" });
+    const row = await t.api.services.inbox.write({ userId, kind: "ALERT", ...text, urgent: true, dedupeKey: "gale" });
     expect(row!.body).toBe("Gusts 51 mph in Office from Mon 1:00 PM to 4:00 PM, peak 1:00 PM.");
     // ...and sent after they switched to German, °C and a 24-hour clock.
     await t.gql(SETTINGS, { input: GERMAN }, { token });

@@ -1,5 +1,5 @@
 import { expect, gotoHydrated, test } from "./fixtures";
-import { accountWithPlace, recordGraphQLOperations, signInBrowser } from "./support/graphql";
+import { accountWithPlace, recordGraphQLOperations } from "./support/graphql";
 
 test("a message written in English and °F reads in German and °C after the switch in settings, formatted in the browser", async ({
   page,
@@ -9,10 +9,9 @@ test("a message written in English and °F reads in German and °C after the swi
 }) => {
   test.setTimeout(60_000);
   // A new account reads English, °F and a 12-hour clock; the briefing is written so.
-  const account = await accountWithPlace(request, baseURL!, "Wortheim");
+  const account = await accountWithPlace(request, baseURL!, "Wortheim", context);
   const sent = await account.sendBriefing();
   expect(sent.title).toBe("Wortheim morning · Today");
-  await signInBrowser(context, baseURL!, account.token);
   await gotoHydrated(page, "/");
   const message = page.locator(`[data-message-id="${sent.id}"]`);
   await expect(message.getByRole("heading")).toHaveText(/Wortheim morning · Today$/);

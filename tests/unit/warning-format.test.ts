@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { i18nextBotTexts } from "~/api/bot/texts.server";
 import { isUrgentWarning, warningContent, warningTexts } from "~/api/bot/warning-text.server";
 import type { PlaceTable } from "~/api/db/tables";
 import type { OfficialWarning } from "~/api/warnings/official-warnings.server";
 import { parseMessageContent, WARNING_CONTENT_VERSION, type MessageContent, type WarningContent } from "~/shared/message-content";
-import { wordMessage, type MessageReader, type MessageTexts } from "~/shared/message-wording";
+import { formatMessage, type MessageReader } from "~/shared/message-format";
+import { plain, texts } from "../support/message-texts";
 
 const mobile = { id: "p1", label: "Mobile", timeZone: "America/Chicago" };
 const office = { id: "p2", label: "Office", timeZone: "America/Chicago" };
@@ -79,16 +79,11 @@ const reader = (locale: string, timeZone = "America/Chicago"): MessageReader => 
   windSpeedUnit: "KMH",
   precipitationUnit: "MM",
 });
-const texts =
-  (locale: string): MessageTexts =>
-  (key, values) =>
-    i18nextBotTexts(locale)(key as never, values);
-const word = (warning: WarningContent, who: MessageReader) => wordMessage(content(warning), who, texts(who.locale));
-const plain = (text: string) => text.replace(/[\u00a0\u202f]/g, " ");
+const format = (warning: WarningContent, who: MessageReader) => formatMessage(content(warning), who, texts(who.locale));
 
 describe("official warnings' formatting", () => {
   it("tells an issued warning in four languages: the service, the event, the places, until when, how severe and urgent", () => {
-    expect(word(tornadoWatch, reader("en-US"))).toEqual({
+    expect(format(tornadoWatch, reader("en-US"))).toEqual({
       title: "Severe weather warning: Tornado Watch — Mobile and Office",
       body: [
         "US National Weather Service: Tornado Watch for Mobile and Office until Tue 6:00 PM (extreme, future).",
@@ -98,18 +93,18 @@ describe("official warnings' formatting", () => {
       ].join("\n"),
     });
     // Readers elsewhere get the place's time with its offset named.
-    const german = word(tornadoWatch, reader("de-DE", "Europe/Berlin"));
+    const german = format(tornadoWatch, reader("de-DE", "Europe/Berlin"));
     expect(german.title).toBe("Unwetterwarnung: Tornado Watch — Mobile und Office");
     expect(german.body.split("\n")[0]).toBe(
       "US National Weather Service: Tornado Watch für Mobile und Office bis Di 18:00 GMT-6 (extrem, später).",
     );
     expect(german.body.split("\n")[3]).toBe("Gebiet: Butler, AL; Choctaw, AL");
-    const french = word(tornadoWatch, reader("fr-FR", "Europe/Paris"));
+    const french = format(tornadoWatch, reader("fr-FR", "Europe/Paris"));
     expect(plain(french.title)).toBe("Alerte météo sévère : Tornado Watch — Mobile et Office");
     expect(plain(french.body.split("\n")[0]!)).toBe(
       "US National Weather Service : Tornado Watch pour Mobile et Office jusqu’à mar. 18:00 UTC−6 (extrême, à venir).",
     );
-    const spanish = word(tornadoWatch, reader("es-ES", "Europe/Madrid"));
+    const spanish = format(tornadoWatch, reader("es-ES", "Europe/Madrid"));
     expect(spanish.title).toBe("Aviso de tiempo severo: Tornado Watch — Mobile y Office");
     expect(spanish.body.split("\n")[0]).toBe(
       "US National Weather Service: Tornado Watch para Mobile y Office hasta mar 18:00 GMT-6 (extremo, futuro).",
@@ -117,7 +112,7 @@ describe("official warnings' formatting", () => {
   });
 
   it("tells the service's own words in the reader's language where it wrote them, else English", () => {
-    const french = word(avalanche, reader("fr-FR", "Europe/Paris"));
+    const french = format(avalanche, reader("fr-FR", "Europe/Paris"));
     expect(plain(french.title)).toBe("Vigilance mise à jour : Vigilance jaune avalanches — Chalet");
     // A headline that only repeats the event is left out; a severity or urgency the service did not give, too.
     expect(plain(french.body)).toBe(
@@ -127,7 +122,7 @@ describe("official warnings' formatting", () => {
         "Zone : Isere; Savoie",
       ].join("\n"),
     );
-    expect(word(avalanche, reader("de-DE", "Europe/Berlin"))).toEqual({
+    expect(format(avalanche, reader("de-DE", "Europe/Berlin"))).toEqual({
       title: "Warnung aktualisiert: Moderate avalanches warning — Chalet",
       body: [
         "MeteoAlarm / METEO-FRANCE: Moderate avalanches warning für Chalet von Mi 06:00 bis Mi 23:59 (mäßig).",
@@ -136,32 +131,34 @@ describe("official warnings' formatting", () => {
         "Gebiet: Isere; Savoie",
       ].join("\n"),
     });
-    expect(word(avalanche, reader("es-ES", "Europe/Madrid")).title).toBe("Aviso actualizado: Moderate avalanches warning — Chalet");
-    expect(word(avalanche, reader("en-US", "Europe/Paris")).body.split("\n")[0]).toBe(
+    expect(format(avalanche, reader("es-ES", "Europe/Madrid")).title).toBe("Aviso actualizado: Moderate avalanches warning — Chalet");
+    expect(format(avalanche, reader("en-US", "Europe/Paris")).body.split("\n")[0]).toBe(
       "MeteoAlarm / METEO-FRANCE: Moderate avalanches warning for Chalet from Wed 6:00 AM until Wed 11:59 PM (moderate).",
     );
   });
 
   it("tells a warning's end in one line, and a lesser warning without 'severe'", () => {
     const cleared = { ...tornadoWatch, change: "CLEARED" as const };
-    expect(word(cleared, reader("en-US"))).toEqual({
+    expect(format(cleared, reader("en-US"))).toEqual({
       title: "Warning over: Tornado Watch — Mobile and Office",
       body: "US National Weather Service: Tornado Watch for Mobile and Office is no longer in force.",
     });
-    expect(word(cleared, reader("de-DE")).title).toBe("Warnung aufgehoben: Tornado Watch — Mobile und Office");
-    expect(plain(word(cleared, reader("fr-FR")).body)).toBe(
+    expect(format(cleared, reader("de-DE")).title).toBe("Warnung aufgehoben: Tornado Watch — Mobile und Office");
+    expect(plain(format(cleared, reader("fr-FR")).body)).toBe(
       "US National Weather Service : Tornado Watch pour Mobile et Office n’est plus en vigueur.",
     );
-    expect(word(cleared, reader("es-ES")).title).toBe("Fin del aviso: Tornado Watch — Mobile y Office");
-    expect(word({ ...tornadoWatch, severity: "MINOR" }, reader("en-US")).title).toBe("Weather warning: Tornado Watch — Mobile and Office");
-    expect(word({ ...tornadoWatch, severity: "MINOR" }, reader("es-ES")).title).toBe(
+    expect(format(cleared, reader("es-ES")).title).toBe("Fin del aviso: Tornado Watch — Mobile y Office");
+    expect(format({ ...tornadoWatch, severity: "MINOR" }, reader("en-US")).title).toBe(
+      "Weather warning: Tornado Watch — Mobile and Office",
+    );
+    expect(format({ ...tornadoWatch, severity: "MINOR" }, reader("es-ES")).title).toBe(
       "Aviso meteorológico: Tornado Watch — Mobile y Office",
     );
   });
 
   it("keeps a feed's long texts short in a message, whatever the feed sends", () => {
     const long = "Lorem ipsum dolor sit amet. ".repeat(500);
-    const { body } = word(
+    const { body } = format(
       { ...tornadoWatch, texts: [{ ...tornadoWatch.texts[0]!, description: long, instruction: long }] },
       reader("en-US"),
     );
@@ -169,7 +166,7 @@ describe("official warnings' formatting", () => {
     expect(body).toContain("…");
   });
 
-  it("is content a browser words (version 4), which the build before leaves to the stored text", () => {
+  it("is content a browser formats (version 4), which the build before leaves to the stored text", () => {
     expect(parseMessageContent(JSON.stringify(content(tornadoWatch)))).toEqual(content(tornadoWatch));
     expect(WARNING_CONTENT_VERSION).toBe(4);
   });
