@@ -5,6 +5,7 @@ import { data, Links, Meta, Outlet, Scripts, ScrollRestoration, useMatches, useR
 import { PreventFlashOnWrongTheme, ThemeProvider, useTheme } from "remix-themes";
 import type { Route } from "./+types/root";
 import { AnalyticsTracker } from "./components/analytics-tracker";
+import { partsHydrated } from "./components/hydrate-later";
 import { LazyErrorView, preloadErrorViewWhenIdle } from "./components/lazy-error-view";
 import { NavigationProgress } from "./components/navigation-progress";
 import { PwaController } from "./components/pwa/pwa-controller";
@@ -131,12 +132,21 @@ function useFlashToast(toast: Route.ComponentProps["loaderData"]["toast"]) {
   }, [toast]);
 }
 
-/** Marks <html data-hydrated> once React owns the page, and which build's code runs it (end-to-end tests read both). */
+/**
+ * Marks <html data-hydrated> once React owns the whole page, the parts hydrated later included
+ * (decision 029), and which build's code runs it (end-to-end tests read both).
+ */
 function useHydratedMarker() {
   useEffect(() => {
     document.documentElement.dataset.build = __BUILD_ID__;
-    document.documentElement.dataset.hydrated = "true";
     pageHydrated();
+    let active = true;
+    void partsHydrated().then(() => {
+      if (active) document.documentElement.dataset.hydrated = "true";
+    });
+    return () => {
+      active = false;
+    };
   }, []);
 }
 
