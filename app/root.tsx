@@ -5,14 +5,13 @@ import { data, Links, Meta, Outlet, Scripts, ScrollRestoration, useMatches, useR
 import { PreventFlashOnWrongTheme, ThemeProvider, useTheme } from "remix-themes";
 import type { Route } from "./+types/root";
 import { AnalyticsTracker } from "./components/analytics-tracker";
-import { partsHydrated } from "./components/hydrate-later";
 import { LazyErrorView, preloadErrorViewWhenIdle } from "./components/lazy-error-view";
 import { NavigationProgress } from "./components/navigation-progress";
 import { PwaController } from "./components/pwa/pwa-controller";
 import { Toaster } from "./components/ui/toaster";
 import { hasOptedIn } from "./lib/analytics/consent";
 import { browserRegion } from "~/shared/regional-defaults";
-import { pageHydrated } from "./lib/graphql/offline-storage";
+import { pageHydration, rootHydrated } from "./lib/page-hydration";
 import { GraphQLProvider } from "./lib/graphql/provider";
 import { requestGraphQL } from "./server/graphql/request-client.server";
 import { GraphQLDataScript } from "./lib/graphql/ssr-data";
@@ -139,9 +138,9 @@ function useFlashToast(toast: Route.ComponentProps["loaderData"]["toast"]) {
 function useHydratedMarker() {
   useEffect(() => {
     document.documentElement.dataset.build = __BUILD_ID__;
-    pageHydrated();
+    rootHydrated();
     let active = true;
-    void partsHydrated().then(() => {
+    void pageHydration.then(() => {
       if (active) document.documentElement.dataset.hydrated = "true";
     });
     return () => {

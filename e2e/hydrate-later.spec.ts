@@ -59,3 +59,32 @@ test("a message written right after the page loads arrives live, although the st
   await expect(page.locator(`[data-message-id="${sent.id}"]`)).toContainText(sent.title);
   await expect(page.getByTestId("unread-badge")).toHaveText("1");
 });
+
+test("a message delivered live while the dashboard's code still loads waits for its hydration: no text the server did not write (#418)", async ({
+  page,
+  context,
+  request,
+  baseURL,
+}) => {
+  const account = await accountWithPlace(request, baseURL!, "Held Harbour");
+  await signInBrowser(context, baseURL!, account.token);
+  // The dashboard's code is held until its message has reached the page: the race made certain.
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/assets\/dashboard-[\w-]+\.js$/, async (route) => {
+    await released;
+    await route.continue();
+  });
+  const socket = page.waitForEvent("websocket", (webSocket) => new URL(webSocket.url()).pathname === "/graphql");
+  await page.goto("/");
+  // The stream opens at the page's first idle moment, while the dashboard still waits to hydrate.
+  const frames: string[] = [];
+  (await socket).on("framereceived", (frame) => frames.push(String(frame.payload)));
+  const sent = await account.sendBriefing();
+  await expect.poll(() => frames.some((payload) => payload.includes(sent.id))).toBe(true);
+  release();
+  await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true");
+  await expect(page.locator(`[data-message-id="${sent.id}"]`)).toContainText(sent.title);
+  await expect(page.getByTestId("inbox-unread")).toHaveText("Unread messages: 1");
+  await expect(page.getByTestId("unread-badge")).toHaveText("1");
+});

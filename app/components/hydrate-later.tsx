@@ -1,5 +1,6 @@
-import { lazy, memo, Suspense, useEffect, type ComponentType, type ReactNode } from "react";
+import { lazy, memo, Suspense, useEffect, useLayoutEffect, useState, type ComponentType, type ReactNode } from "react";
 import { hydrationModules } from "~/lib/hydration-modules";
+import { partDone, partWaiting } from "~/lib/page-hydration";
 
 /**
  * A part of the page hydrated in a pass of its own, after the rest (issue 35: the page must become
@@ -17,40 +18,26 @@ export function lazyHydrated<Props extends object>(
   load: () => Promise<ComponentType<Props>>,
   { fallback = null }: { fallback?: ReactNode } = {},
 ) {
-  let waitedFor = false;
-  const Part = lazy(async () => {
-    // Asked for once, by the first render: during hydration, where the part then hydrates later.
-    waitedFor = typeof window !== "undefined";
-    if (waitedFor) pendingParts.add(Part);
-    return { default: await resolve(load) };
-  });
-  function Hydrated(props: Props) {
-    useEffect(() => {
-      if (!waitedFor) return;
-      waitedFor = false;
-      pendingParts.delete(Part);
-      if (pendingParts.size === 0) for (const settle of allHydrated.splice(0)) settle();
-    }, []);
-    return <Part {...props} />;
+  const Part = lazy(async () => ({ default: await resolve(load) }));
+  function Hydrated({ token, ...props }: Props & { token: object }) {
+    useEffect(() => partDone(token), [token]);
+    return <Part {...(props as Props)} />;
   }
   return memo(function HydratedLater(props: Props) {
+    const [token] = useState(() => ({}));
+    // In the first commit, before root's effect marks the page hydrated: React hydrates a dehydrated boundary's
+    // content in a later pass, so the part itself is not even asked for by then. An unmount (a failed load's error
+    // boundary, a navigation away) lets the page go on without it.
+    useLayoutEffect(() => {
+      partWaiting(token);
+      return () => partDone(token);
+    }, [token]);
     return (
       <Suspense fallback={fallback}>
-        <Hydrated {...props} />
+        <Hydrated token={token} {...props} />
       </Suspense>
     );
   });
-}
-
-const pendingParts = new Set<unknown>();
-const allHydrated: Array<() => void> = [];
-
-/**
- * Settles once no part of the page waits to hydrate (root's `data-hydrated` marker waits for it: a
- * click on a part not yet hydrated is lost, react-dom stops it). Ask after the page's first commit.
- */
-export function partsHydrated(): Promise<void> {
-  return pendingParts.size === 0 ? Promise.resolve() : new Promise((resolve) => allHydrated.push(resolve));
 }
 
 /**
