@@ -4,7 +4,8 @@ import { accountWithPlace, signInBrowser } from "./support/graphql";
 /*
  * Issue 35 (decision 029): the signed-in home hydrates the server's HTML rather than dropping it for a
  * skeleton and rendering it again, and what waits for the browser's first idle moment (the live
- * message stream) still delivers what happened in between.
+ * message stream) still delivers what happened in between, without moving the data a part still waiting to
+ * hydrate reads (React error #418 once did).
  */
 
 /** Before the page's scripts: records whether a loading skeleton ever appears or a forecast card is ever removed. */
@@ -82,6 +83,8 @@ test("a message delivered live while the dashboard's code still loads waits for 
   (await socket).on("framereceived", (frame) => frames.push(String(frame.payload)));
   const sent = await account.sendBriefing();
   await expect.poll(() => frames.some((payload) => payload.includes(sent.id))).toBe(true);
+  // The page is not hydrated while a part of it is not: its clicks would be lost, its data must stand still.
+  expect(await page.locator("html").getAttribute("data-hydrated")).toBeNull();
   release();
   await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true");
   await expect(page.locator(`[data-message-id="${sent.id}"]`)).toContainText(sent.title);
