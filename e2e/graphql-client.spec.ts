@@ -205,14 +205,15 @@ test.describe("subscriptions across a server restart", () => {
       const before = await account.sendBriefing();
       await expect(message(page, before.id)).toBeVisible();
 
-      await server.stop();
-      // Another process on the same database writes a message while the page's server is down.
+      // Another process on the same database writes a message while the page's server is down. It is started first:
+      // the page's five retries (about 31 s, the seed's constant) must outlast the downtime on a busy machine.
       const other = await startAppServer(env);
+      await server.stop();
       const missed = await account.sendBriefing(apiAs(request, other.baseURL, account.token));
-      await other.stop();
       await expect(message(page, missed.id)).toHaveCount(0);
 
       server = await startAppServer({ ...env, PORT: port });
+      await other.stop();
       await expect(message(page, missed.id)).toContainText(missed.title, { timeout: 45_000 });
       // And the stream is live again.
       const after = await account.sendBriefing();

@@ -19,8 +19,8 @@ import {
 } from "./support/pwa";
 
 const NETWORK_GONE = /ERR_INTERNET_DISCONNECTED|Failed to load resource|Failed to fetch/;
-/** These tests stop their own server under the open page (a deploy, or the test's end). */
-const SERVER_STOPPED = /ERR_CONNECTION_REFUSED|Failed to fetch/;
+/** These tests stop their own server under the open page (a deploy, or the test's end): refused, or reset when a request was on its way. */
+const SERVER_STOPPED = /ERR_CONNECTION_REFUSED|ERR_CONNECTION_RESET|Failed to fetch/;
 
 test("the worker controls the page, and Chromium finds the app installable from its manifest", async ({ baseURL }) => {
   // Installability needs a real profile: Chromium refuses it in incognito contexts.
