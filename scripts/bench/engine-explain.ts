@@ -44,8 +44,13 @@ export async function explainHotPath(db: Kysely<Database>, now: string) {
     ["old messages", db.selectFrom("messages").select("id").where("created_at", "<", messagesRemoved).orderBy("created_at").limit(1000)],
     ["claimed rules' states", db.selectFrom("alert_states").selectAll().where("rule_id", "in", ["a", "b"])],
     ["held pushes", db.selectFrom("held_pushes").innerJoin("messages", "messages.id", "held_pushes.message_id").select("messages.id")],
-    // The official warnings' pass reads every place of its shards on every tick (decision 023), changed or not.
-    ["warnings: users with places", db.selectFrom("places").selectAll().orderBy("user_id").orderBy("position")],
+    // The official warnings' pass reads only the areas due and the users woken (decision 026).
+    [
+      "warnings: areas due",
+      db.selectFrom("warning_areas").selectAll().where("next_refresh_at", "<=", now).orderBy("next_refresh_at").limit(1000),
+    ],
+    ["warnings: users woken", db.selectFrom("warning_wakes").select("user_id").where("wake_at", "<=", now).orderBy("wake_at").limit(1000)],
+    ["warnings: told and cleared", db.deleteFrom("warning_states").where("cleared_at", "<", episodesForgotten)],
   ];
   const lines: string[] = [];
   const scanned: string[] = [];

@@ -1,3 +1,4 @@
+import { LRUCache } from "lru-cache";
 import type { Db } from "../db/database.server";
 import { createOutageLog } from "../db/outage-log.server";
 import { noMetrics, type ApiMetrics } from "../metrics.server";
@@ -7,6 +8,11 @@ const UPSTREAM_CONCURRENCY = 4;
 /** Values reach the database this long after they arrive (all that arrived meanwhile together). */
 export const STORE_DELAY_MS = 1000;
 const STORE_CHUNK = 50;
+/**
+ * Values kept in memory: the most recently read. The engine watches every watched place's weather (100,000 places at
+ * scale, issue 34), a value evicted is read back from the database table when next asked for.
+ */
+const MEMORY_ENTRIES = 20_000;
 
 /** A value for a rounded coordinate, when it was fetched, and whether it is the last known one (upstream failing). */
 export type CachedResult<T> = { key: string; data: T; fetchedAt: Date; stale: boolean };
@@ -33,6 +39,8 @@ export type CoordinateCacheOptions<T> = {
   now?: () => Date;
   /** Counts lookups in the values cached in memory: hits and misses. */
   metrics?: ApiMetrics;
+  /** Values kept in memory at most (the least recently used go first). */
+  memoryEntries?: number;
 };
 
 /**
@@ -49,7 +57,7 @@ export function createCoordinateCache<T>(options: CoordinateCacheOptions<T>) {
   const batchSize = options.batchSize ?? 50;
   const now = options.now ?? (() => new Date());
   const metrics = options.metrics ?? noMetrics;
-  const memory = new Map<string, Entry<T>>();
+  const memory = new LRUCache<string, Entry<T>>({ max: options.memoryEntries ?? MEMORY_ENTRIES });
   const inFlight = new Map<string, Array<Waiter<T>>>();
   let queued = new Map<string, Coordinate>();
   /** The oldest value each queued key's askers accept, when one asked for fresher than the ttl. */
