@@ -76,10 +76,23 @@ export function createCoordinateCache<T>(options: CoordinateCacheOptions<T>) {
     }
   }
 
-  async function storedEntries(keys: string[]): Promise<Map<string, Entry<T>>> {
-    if (keys.length === 0) return new Map();
-    const rows = await options.db.selectFrom(table).selectAll().where("coordinate_key", "in", keys).execute();
-    return new Map(rows.map((row) => [row.coordinate_key, { data: JSON.parse(row.payload) as T, fetchedAt: new Date(row.fetched_at) }]));
+  /** The values kept in the database for these keys (all of them: `fresh` filters their fetch times first). */
+  async function storedEntries(keys: string[], fresh?: (fetchedAt: string, key: string) => boolean): Promise<Map<string, Entry<T>>> {
+    const entries = new Map<string, Entry<T>>();
+    if (keys.length === 0) return entries;
+    let wanted = keys;
+    if (fresh) {
+      const ages = await options.db
+        .selectFrom(table)
+        .select(["coordinate_key", "fetched_at"])
+        .where("coordinate_key", "in", keys)
+        .execute();
+      wanted = ages.filter((row) => fresh(row.fetched_at, row.coordinate_key)).map((row) => row.coordinate_key);
+      if (wanted.length === 0) return entries;
+    }
+    const rows = await options.db.selectFrom(table).selectAll().where("coordinate_key", "in", wanted).execute();
+    for (const row of rows) entries.set(row.coordinate_key, { data: JSON.parse(row.payload) as T, fetchedAt: new Date(row.fetched_at) });
+    return entries;
   }
 
   /**
@@ -133,7 +146,11 @@ export function createCoordinateCache<T>(options: CoordinateCacheOptions<T>) {
 
   async function fetchBatch(batch: Map<string, Coordinate>) {
     const keys = [...batch.keys()];
-    const stored = await storedEntries(keys);
+    // Only payloads fresh enough for their askers are read and parsed: a refresh asks for values that expired, and
+    // parsing each expired payload only to drop it was most of a refresh's cost at scale (issue 34).
+    const stored = await storedEntries(keys, (fetchedAt, key) =>
+      isFresh({ data: null as T, fetchedAt: new Date(fetchedAt) }, maxAges.get(key)),
+    );
     const missing: string[] = [];
     for (const key of keys) {
       const entry = stored.get(key);
@@ -150,12 +167,12 @@ export function createCoordinateCache<T>(options: CoordinateCacheOptions<T>) {
     for (let start = 0; start < missing.length; start += batchSize) chunks.push(missing.slice(start, start + batchSize));
     // A few upstream requests at a time: quick for a big pass, still polite to the provider.
     const workers = Array.from({ length: Math.min(UPSTREAM_CONCURRENCY, chunks.length) }, async () => {
-      for (let chunk = chunks.shift(); chunk; chunk = chunks.shift()) await fetchChunk(chunk, batch, stored);
+      for (let chunk = chunks.shift(); chunk; chunk = chunks.shift()) await fetchChunk(chunk, batch);
     });
     await Promise.all(workers);
   }
 
-  async function fetchChunk(chunk: string[], batch: Map<string, Coordinate>, stored: Map<string, Entry<T>>) {
+  async function fetchChunk(chunk: string[], batch: Map<string, Coordinate>) {
     try {
       const values = await options.fetchMany(chunk.map((key) => batch.get(key)!));
       const fetchedAt = now();
@@ -166,6 +183,8 @@ export function createCoordinateCache<T>(options: CoordinateCacheOptions<T>) {
       }
       storeLater(entries);
     } catch (error) {
+      // Upstream failing: the last value known is served, stale, from memory or else from the database.
+      const stored = await storedEntries(chunk.filter((key) => !memory.has(key))).catch(() => new Map<string, Entry<T>>());
       for (const key of chunk) {
         const last = memory.get(key) ?? stored.get(key);
         if (last) settle(key, { result: { key, ...last, stale: true } });
