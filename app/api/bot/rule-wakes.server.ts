@@ -30,14 +30,22 @@ export async function claimWokenRules(
   return db
     .with(
       (cte) => cte("picked").materialized(),
+      // The owners of the soonest woken rules, found on the wake index: ordered by owner instead, a planner that
+      // believed many rules due walked the owners' index through every rule when none was (a tick with nothing to do).
       (query) =>
         query
-          .selectFrom("alert_rules")
-          .select("user_id")
+          .selectFrom((inner) =>
+            inner
+              .selectFrom("alert_rules")
+              .select("user_id")
+              .where("next_wake_at", due, current)
+              .$if(scope !== null, (scoped) => scoped.where((eb) => inScope(eb, "user_id", scope!)))
+              .orderBy("next_wake_at")
+              .limit(users * 10)
+              .as("soonest"),
+          )
+          .select("soonest.user_id")
           .distinct()
-          .where("next_wake_at", due, current)
-          .$if(scope !== null, (inner) => inner.where((eb) => inScope(eb, "user_id", scope!)))
-          .orderBy("user_id")
           .limit(users),
     )
     .updateTable("alert_rules")
