@@ -95,7 +95,7 @@ export async function openServices(config: ApiConfig): Promise<OpenedServices> {
       refreshSpread: config.engine?.refreshSpread ?? false,
     }),
     warnings,
-    warningAlerts: createWarningAlertService({ db, inbox, warnings, now }),
+    warningAlerts: createWarningAlertService({ db, inbox, warnings, now, refreshSpread: config.engine?.refreshSpread ?? false }),
     push,
     pushBatch,
     vapidPublicKey: vapid.publicKey,

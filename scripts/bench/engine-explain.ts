@@ -13,7 +13,7 @@ export async function explainHotPath(db: Kysely<Database>, now: string) {
   const messagesRemoved = new Date(Date.parse(now) - 90 * 86_400_000).toISOString();
   const sample = await db.selectFrom("places").select(["id", "user_id"]).limit(100).execute();
   const statements: Array<[string, Compilable]> = [
-    ["woken rules", db.selectFrom("alert_rules").select(["id", "user_id"]).where("next_wake_at", "<=", now).limit(5001)],
+    ["woken rules", db.selectFrom("alert_rules").select("user_id").where("next_wake_at", "<=", now).orderBy("next_wake_at").limit(5000)],
     ["due feeds", db.selectFrom("watched_feeds").selectAll().where("next_refresh_at", "<=", now).orderBy("next_refresh_at").limit(5000)],
     [
       "due briefings",
@@ -44,8 +44,13 @@ export async function explainHotPath(db: Kysely<Database>, now: string) {
     ["old messages", db.selectFrom("messages").select("id").where("created_at", "<", messagesRemoved).orderBy("created_at").limit(1000)],
     ["claimed rules' states", db.selectFrom("alert_states").selectAll().where("rule_id", "in", ["a", "b"])],
     ["held pushes", db.selectFrom("held_pushes").innerJoin("messages", "messages.id", "held_pushes.message_id").select("messages.id")],
-    // The official warnings' pass reads every place of its shards on every tick (decision 023), changed or not.
-    ["warnings: users with places", db.selectFrom("places").selectAll().orderBy("user_id").orderBy("position")],
+    // The official warnings' pass reads only the areas due and the users woken (decision 026).
+    [
+      "warnings: areas due",
+      db.selectFrom("warning_areas").selectAll().where("next_refresh_at", "<=", now).orderBy("next_refresh_at").limit(1000),
+    ],
+    ["warnings: users woken", db.selectFrom("warning_wakes").select("user_id").where("wake_at", "<=", now).orderBy("wake_at").limit(1000)],
+    ["warnings: told and cleared", db.deleteFrom("warning_states").where("cleared_at", "<", episodesForgotten)],
   ];
   const lines: string[] = [];
   const scanned: string[] = [];

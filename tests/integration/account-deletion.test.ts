@@ -115,6 +115,10 @@ async function fullAccount(t: TestApi, email: string) {
     })
     .execute();
   await db
+    .insertInto("warning_places")
+    .values({ place_id: berlin, user_id: userId, area_key: "meteoalarm:DE", content_hash: "-" })
+    .execute();
+  await db
     .insertInto("warning_states")
     .values({
       user_id: userId,
@@ -200,8 +204,9 @@ describe("deleting an account", () => {
       "forecast_cache",
       "kysely_migration",
       "kysely_migration_lock",
-      // The weather the rules watch, per coordinate (decision 026): no user's row.
+      // The weather the rules watch, per coordinate, and the warnings areas (decision 026): no user's row.
       "watched_feeds",
+      "warning_areas",
     ];
     const sharedAlso = ["message_order", "rate_events", "rate_limit_keys", "request_counts", "search_results", "removed_places"];
     const grown = Object.keys(during).filter((table) => during[table]! > before[table]! && !sharedAlso.includes(table));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Scenario } from "../fakes/open-meteo";
-import { wokenRules } from "~/api/bot/rule-wakes.server";
+import { claimWokenRules } from "~/api/bot/rule-wakes.server";
 import { testApis } from "../support/api-server";
 import {
   TestAlertAddOfficeDocument as ADD_OFFICE,
@@ -103,7 +103,7 @@ describe("the change-driven engine", () => {
 });
 
 describe("woken rules in batches", () => {
-  it("takes a user's rules whole: the batch's limit drops the last user rather than cutting it", async () => {
+  it("takes a user's rules whole: a batch is counted in users, each with every woken rule of theirs", async () => {
     const t = await api({ now: () => new Date(DAY1 * 1000) });
     const tokens = [await t.signUp(), await t.signUp()];
     const found = await t.gql(SEARCH_LONDON, {}, { token: tokens[0] });
@@ -118,8 +118,8 @@ describe("woken rules in batches", () => {
         .map(([id]) => id)
         .sort();
 
-    const woken = await wokenRules(db, new Date(DAY1 * 1000).toISOString(), null, 3, true);
-    expect(woken.size).toBe(1);
-    for (const [userId, ids] of woken) expect([...ids].sort()).toEqual(rulesOf(userId));
+    const claimed = await claimWokenRules(db, new Date(DAY1 * 1000).toISOString(), null, 1, true);
+    const [userId] = new Set(claimed.map((rule) => rule.user_id));
+    expect(claimed.map((rule) => rule.id).sort()).toEqual(rulesOf(userId!));
   });
 });

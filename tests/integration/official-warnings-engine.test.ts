@@ -355,6 +355,39 @@ describe("official warnings in the inbox", () => {
       expect(told.filter((message) => message.user_id === user).map((message) => message.change)).toEqual(["ISSUED", "UPDATED", "CLEARED"]);
   });
 
+  it("decides only users woken: an unchanged refresh of the areas decides nobody, a changed one exactly those at the places it changed", async () => {
+    const { t, clock } = await start(NWS_TIMES.issued);
+    const atMobile = await userWith(t, [MOBILE]);
+    const atBoth = await userWith(t, [ISERE, MOBILE]);
+    const atOffice = await userWith(t, [OFFICE]);
+    const inFrance = await userWith(t, [ISERE]);
+    const uncovered = await userWith(t, [SYDNEY]);
+    warnings.nws.setActive(point(MOBILE), [WATCH.alert]);
+    warnings.nws.setActive(point(OFFICE), [WATCH.alert]);
+    warnings.meteoAlarm.setDocuments("france", []);
+    const run = () => t.api.services.warningAlerts.runAll();
+    const sorted = (ids: string[]) => [...ids].sort();
+    // New users are decided once, whatever their places.
+    expect(sorted((await run()).decided)).toEqual(sorted([atMobile, atBoth, atOffice, inFrance, uncovered]));
+    expect((await run()).decided).toEqual([]);
+
+    // The areas' answers expire and are fetched again, unchanged: nobody is decided.
+    const requests = () => warnings.nws.requests.length + warnings.meteoAlarm.feedRequests.length;
+    const before = requests();
+    clock.set(new Date(Date.parse(NWS_TIMES.issued) + 6 * 60_000).toISOString());
+    expect(await run()).toEqual({ messages: 0, decided: [] });
+    expect(requests() - before).toBe(3);
+
+    // Mobile's watch is updated: only the users with a place there are decided, and told.
+    warnings.nws.setActive(point(MOBILE), [WATCH.update]);
+    clock.set(new Date(Date.parse(NWS_TIMES.issued) + 12 * 60_000).toISOString());
+    const changed = await run();
+    expect(sorted(changed.decided)).toEqual(sorted([atMobile, atBoth]));
+    expect(changed.messages).toBe(2);
+    expect((await warningMessages(t.api.services.db, atBoth)).map((message) => message.change)).toEqual(["ISSUED", "UPDATED"]);
+    expect((await run()).decided).toEqual([]);
+  });
+
   it("a service down clears nothing and is logged once", async () => {
     const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
     const { t, clock } = await start(NWS_TIMES.issued);

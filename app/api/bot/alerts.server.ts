@@ -9,7 +9,7 @@ import { airQualityOf, readingsOf, watchedBy, type Readings } from "./alert-read
 import { hoursFor, matchesOf, ruleSpec } from "./alert-watch.server";
 import { nextWake } from "./alert-wake";
 import { refreshFeeds } from "./feed-refresh.server";
-import { claimRules, scheduleWakes, wokenRules } from "./rule-wakes.server";
+import { claimWokenRules, scheduleWakes } from "./rule-wakes.server";
 import { recordFeeds, refreshPlan } from "./watched-feeds.server";
 import { markWatched, writeDecisions } from "./alert-writes.server";
 import type { Inbox } from "./inbox.server";
@@ -54,8 +54,11 @@ export type AlertService = ReturnType<typeof createAlertService>;
 /** What a pass wrote, and the ids of the rules it evaluated. */
 export type AlertPassResult = { alerts: number; allClears: number; evaluated: string[] };
 
-/** Rules claimed and evaluated together (whole users): a pass goes on batch after batch until none is woken. */
-const BATCH_RULES = 5000;
+/**
+ * Users whose woken rules are claimed and evaluated together (at most 50 rules each, 5,000 at the scale bench's 10):
+ * a pass goes on batch after batch until none is woken.
+ */
+const BATCH_USERS = 500;
 
 /**
  * One pass: the feeds due are read again (waking the rules whose weather changed), then the woken rules are
@@ -70,9 +73,8 @@ async function evaluatePass(deps: AlertDeps, scope: UserScope): Promise<AlertPas
   const result: AlertPassResult = { alerts: 0, allClears: 0, evaluated: [] };
   // After the first batch only rules woken before now: those claimed in this pass say "now" until they are scheduled.
   for (let batch = 0; ; batch++) {
-    const woken = await wokenRules(deps.db, at, scope, BATCH_RULES, batch === 0);
-    if (woken.size === 0) return result;
-    const claimed = await claimRules(deps.db, [...woken.values()].flat(), at);
+    const claimed = await claimWokenRules(deps.db, at, scope, BATCH_USERS, batch === 0);
+    if (claimed.length === 0) return result;
     const outcome = await evaluateRules(deps, claimed, current);
     result.alerts += outcome.alerts;
     result.allClears += outcome.allClears;

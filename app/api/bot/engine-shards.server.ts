@@ -79,29 +79,29 @@ export function createShardLeases({ db, dialect, instanceId, leaseMs, aliveMs, c
      * their lease ran out), in one statement. On PostgreSQL the candidates are locked with SKIP
      * LOCKED, so instances claiming at the same moment take different shards instead of queueing
      * behind each other's rows and then finding them gone; SQLite runs one writer at a time, so the
-     * statement sees every earlier claim without it (and has no row locks to ask for).
+     * statement sees every earlier claim without it (and has no row locks to ask for). The candidates
+     * are a materialized CTE, read once: as a subquery of the UPDATE, a plan that ran it again per row
+     * skipped the rows already taken and took the next ones, far more than `limit` (issue 34).
      */
     async claim(tick: number, limit: number): Promise<number[]> {
       if (limit <= 0) return [];
       const now = clock();
       const available = free(tick, at(now));
       const rows = await db
+        .with(
+          (cte) => cte("picked").materialized(),
+          (query) =>
+            query
+              .selectFrom("engine_shards")
+              .select("shard")
+              .where(available)
+              .orderBy("shard")
+              .limit(limit)
+              .$if(dialect === "postgres", (locked) => locked.forUpdate().skipLocked()),
+        )
         .updateTable("engine_shards")
         .set({ owner: instanceId, lease_until: at(now + leaseMs) })
-        .where("shard", "in", (eb) =>
-          eb
-            .selectFrom("engine_shards as candidate")
-            .select("candidate.shard")
-            .where((inner) =>
-              inner.and([
-                inner("candidate.done_tick", "<", tick),
-                inner.or([inner("candidate.lease_until", "is", null), inner("candidate.lease_until", "<", at(now))]),
-              ]),
-            )
-            .orderBy("candidate.shard")
-            .limit(limit)
-            .$if(dialect === "postgres", (query) => query.forUpdate().skipLocked()),
-        )
+        .where("shard", "in", (eb) => eb.selectFrom("picked").select("picked.shard"))
         // Checked again on the row itself: on PostgreSQL another claim may have changed it since the list was read.
         .where(available)
         .returning("shard")

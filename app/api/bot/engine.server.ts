@@ -77,7 +77,7 @@ export function createEngine({
           result.briefings += (await briefings.runDue(scope)).sent;
           const checked = await alerts.evaluateAll(scope);
           result.alerts += checked.alerts + checked.allClears;
-          result.warnings += await warningAlerts.runAll(scope);
+          result.warnings += (await warningAlerts.runAll(scope)).messages;
           result.digests += await push.sendDigests(scope);
         });
       } catch (error) {

@@ -12,48 +12,48 @@ export const WAKE_NOW = "1970-01-01T00:00:00.000Z";
 /** Half the width of a rounded coordinate's cell, and a little more: the places that round to it lie inside. */
 const CELL = 0.006;
 
-/** The woken rules of the users in `scope` (ids and owners), at most about `limit`, never a user's rules in part. */
-export async function wokenRules(
+/**
+ * Takes the woken rules of up to `users` users of `scope` for this pass, whole users (a user's rules are decided
+ * together), in one statement: their wake-up time becomes `current` (still due, so a pass that dies leaves them to the
+ * next), which scheduleWakes then replaces only where nobody woke the rule meanwhile (an edit during the pass is not
+ * lost). The users are picked in a materialized CTE, read once (see the shard claim in engine-shards).
+ */
+export async function claimWokenRules(
   db: Db,
   current: string,
   scope: UserScope,
-  limit: number,
+  users: number,
   /** Whether rules due exactly at `current` count (not once the pass has claimed some: they say `current` then). */
   inclusive: boolean,
-): Promise<Map<string, string[]>> {
-  const rows = await db
-    .selectFrom("alert_rules")
-    .select(["id", "user_id"])
-    .where("next_wake_at", inclusive ? "<=" : "<", current)
-    .$if(scope !== null, (query) => query.where((eb) => inScope(eb, "user_id", scope!)))
-    // By owner, so a user's rules are together and only the last user can be cut by the limit.
-    .orderBy("user_id")
-    .limit(limit + 1)
+): Promise<AlertRuleTable[]> {
+  const due = inclusive ? "<=" : "<";
+  return db
+    .with(
+      (cte) => cte("picked").materialized(),
+      // The owners of the soonest woken rules, found on the wake index: ordered by owner instead, a planner that
+      // believed many rules due walked the owners' index through every rule when none was (a tick with nothing to do).
+      (query) =>
+        query
+          .selectFrom((inner) =>
+            inner
+              .selectFrom("alert_rules")
+              .select("user_id")
+              .where("next_wake_at", due, current)
+              .$if(scope !== null, (scoped) => scoped.where((eb) => inScope(eb, "user_id", scope!)))
+              .orderBy("next_wake_at")
+              .limit(users * 10)
+              .as("soonest"),
+          )
+          .select("soonest.user_id")
+          .distinct()
+          .limit(users),
+    )
+    .updateTable("alert_rules")
+    .set({ next_wake_at: current })
+    .where("user_id", "in", (eb) => eb.selectFrom("picked").select("picked.user_id"))
+    .where("next_wake_at", due, current)
+    .returningAll()
     .execute();
-  const byUser = new Map<string, string[]>();
-  for (const row of rows) byUser.set(row.user_id, [...(byUser.get(row.user_id) ?? []), row.id]);
-  // One more than asked for: the last user may have more rules beyond the limit, and comes whole in the next pass.
-  if (rows.length > limit && byUser.size > 1) byUser.delete(rows[rows.length - 1]!.user_id);
-  return byUser;
-}
-
-/**
- * Takes these rules for this pass: their wake-up time becomes `current` (still due, so a pass that dies leaves them to the
- * next), which scheduleWakes then replaces only where nobody woke the rule meanwhile (an edit during the pass is not lost).
- */
-export async function claimRules(db: Db, ids: readonly string[], current: string): Promise<AlertRuleTable[]> {
-  const claimed: AlertRuleTable[] = [];
-  for (let start = 0; start < ids.length; start += 500) {
-    const rows = await db
-      .updateTable("alert_rules")
-      .set({ next_wake_at: current })
-      .where("id", "in", ids.slice(start, start + 500))
-      .where("next_wake_at", "<=", current)
-      .returningAll()
-      .execute();
-    claimed.push(...rows);
-  }
-  return claimed;
 }
 
 /** Sets each claimed rule's next wake-up time (ISO, or null: only a change wakes it), where the claim still stands. */

@@ -2,52 +2,72 @@ import type { Transaction } from "kysely";
 import type { Db } from "../db/database.server";
 import type { Database, MessageTable, PlaceTable, SettingsTable, WarningStateTable } from "../db/tables";
 import { apiLog } from "../log.server";
-import type { OfficialWarnings, WarningPlace, WarningsOutcome } from "../warnings/official-warnings.server";
+import type { OfficialWarnings, WarningsOutcome } from "../warnings/official-warnings.server";
 import type { Inbox } from "./inbox.server";
 import { inScope, type UserScope } from "./shard-ranges";
-import { LOCALE_OF } from "./texts.server";
+import { readFew, recordDecided, refreshWarningAreas, warningLanguage, warningPlace } from "./warning-areas.server";
+import { claimWarningWakes, finishWarningWakes } from "./warning-wakes.server";
 import { decideWarnings, type UserWarnings, type WarningDecision } from "./warning-decision.server";
 
-type WarningAlertDeps = { db: Db; inbox: Inbox; warnings: OfficialWarnings; now: () => Date };
+type WarningAlertDeps = { db: Db; inbox: Inbox; warnings: OfficialWarnings; now: () => Date; refreshSpread?: boolean };
 
-/** Answers asked of the warnings layer at once in a pass (each new area is a request to a service). */
-const CONCURRENT_ANSWERS = 8;
+/** Users decided together: a pass goes on batch after batch until none is woken. */
+const BATCH_USERS = 1000;
 /** Users whose messages and states are written in one transaction. */
 const USERS_PER_TRANSACTION = 200;
 /** How long what a user was told of a warning is kept after it was cleared. */
 const CLEARED_MEMORY_MS = 7 * 24 * 3_600_000;
 
+/** What a pass wrote, and the users whose warnings it decided. */
+export type WarningPassResult = { messages: number; decided: string[] };
+
 /**
- * Official warnings as messages (issue 32, item 4): in each engine pass, every place of the
- * users in scope is looked up in the warnings layer (which fetches per area and shares the
- * answer), and each user hears of each warning once when it is issued, once per update and once
- * when it is over (decideWarnings). Messages are keyed per user, warning and CAP message, and
- * written in one transaction with the per-user warning states, so a repeated pass, a restart or
- * a second instance never tells one twice. Decision 023.
+ * Official warnings as messages (issue 32, item 4), change-driven (decision 026): in each engine pass the warnings
+ * areas due are read again (warning-areas), the users at places whose answer changed are woken, and the woken users
+ * of the pass's shards are decided: each hears of each warning once when it is issued, once per update and once when
+ * it is over (decideWarnings). Messages are keyed per user, warning and CAP message, and written in one transaction
+ * with the per-user warning states, so a repeated pass, a restart or a second instance never tells one twice.
+ * Decision 023.
  */
 export function createWarningAlertService(deps: WarningAlertDeps) {
   return {
-    /** One pass over the places of the users in `scope` (an engine instance's shards); returns the messages written. */
+    /** One pass for the users in `scope` (an engine instance's shards). */
     runAll: (scope: UserScope = null) => warningPass(deps, scope),
   };
 }
 
 export type WarningAlertService = ReturnType<typeof createWarningAlertService>;
 
-async function warningPass({ db, inbox, warnings, now }: WarningAlertDeps, scope: UserScope): Promise<number> {
+async function warningPass(deps: WarningAlertDeps, scope: UserScope): Promise<WarningPassResult> {
+  const { db, now } = deps;
   const current = now();
+  const at = current.toISOString();
   await forgetCleared(db, current, scope);
-  const users = await usersWithPlaces(db, scope);
+  await refreshWarningAreas(deps, current, scope);
+  const result: WarningPassResult = { messages: 0, decided: [] };
+  for (;;) {
+    const userIds = await claimWarningWakes(db, at, scope, BATCH_USERS);
+    if (userIds.length === 0) return result;
+    result.messages += await decideUsers(deps, userIds, current);
+    await finishWarningWakes(db, userIds, at);
+    result.decided.push(...userIds);
+  }
+}
+
+/** Decides these users' warnings on the answers at their places, writes and publishes what that calls for. */
+async function decideUsers(deps: WarningAlertDeps, userIds: string[], current: Date): Promise<number> {
+  const { db, inbox, warnings } = deps;
+  const users = await usersWithPlaces(db, userIds);
   if (users.size === 0) return 0;
-  const states = await statesOf(db, scope);
-  const answers = await answersFor(warnings, users);
+  const states = await statesOf(db, userIds);
+  const answers = await answersFor(db, warnings, users);
   const decisions: WarningDecision[] = [];
   for (const [userId, { settings, places }] of users) {
     const input: UserWarnings = {
       userId,
       settings,
       places,
-      answers: new Map(places.flatMap((place) => (answers.has(place.id) ? [[place.id, answers.get(place.id)!] as const] : []))),
+      answers: new Map(places.flatMap((place) => (answers.has(place.id) ? [[place.id, answers.get(place.id)!.outcome] as const] : []))),
       states: states.get(userId) ?? [],
     };
     const decision = decideWarnings(input, current);
@@ -55,45 +75,41 @@ async function warningPass({ db, inbox, warnings, now }: WarningAlertDeps, scope
   }
   const written = await writeWarningDecisions(db, inbox, decisions);
   for (const row of written) inbox.publish(row);
+  await recordDecided(deps, [...answers.values()], current);
   return written.length;
 }
 
-/** Every place of the users in scope, by user in their order, with the user's settings. */
-async function usersWithPlaces(db: Db, scope: UserScope) {
-  const rows = await db
-    .selectFrom("places")
-    .selectAll("places")
-    .$if(scope !== null, (query) => query.where((eb) => inScope(eb, "places.user_id", scope!)))
-    .orderBy("places.user_id")
-    .orderBy("places.position")
-    .execute();
+/** These users' places, by user in their order, with the user's settings. */
+async function usersWithPlaces(db: Db, userIds: string[]) {
   const users = new Map<string, { settings: SettingsTable; places: PlaceTable[] }>();
-  if (rows.length === 0) return users;
-  const settings = await db
-    .selectFrom("settings")
-    .selectAll()
-    .$if(scope !== null, (query) => query.where((eb) => inScope(eb, "user_id", scope!)))
-    .execute();
-  const settingsOf = new Map(settings.map((row) => [row.user_id, row]));
-  for (const place of rows) {
-    const own = users.get(place.user_id);
-    if (own) own.places.push(place);
-    else {
-      const row = settingsOf.get(place.user_id);
-      if (row) users.set(place.user_id, { settings: row, places: [place] });
+  for (let start = 0; start < userIds.length; start += 500) {
+    const chunk = userIds.slice(start, start + 500);
+    const rows = await db.selectFrom("places").selectAll().where("user_id", "in", chunk).orderBy("user_id").orderBy("position").execute();
+    if (rows.length === 0) continue;
+    const settings = await db.selectFrom("settings").selectAll().where("user_id", "in", chunk).execute();
+    const settingsOf = new Map(settings.map((row) => [row.user_id, row]));
+    for (const place of rows) {
+      const own = users.get(place.user_id);
+      if (own) own.places.push(place);
+      else {
+        const row = settingsOf.get(place.user_id);
+        if (row) users.set(place.user_id, { settings: row, places: [place] });
+      }
     }
   }
   return users;
 }
 
-async function statesOf(db: Db, scope: UserScope): Promise<Map<string, WarningStateTable[]>> {
-  const rows = await db
-    .selectFrom("warning_states")
-    .selectAll()
-    .$if(scope !== null, (query) => query.where((eb) => inScope(eb, "user_id", scope!)))
-    .execute();
+async function statesOf(db: Db, userIds: string[]): Promise<Map<string, WarningStateTable[]>> {
   const byUser = new Map<string, WarningStateTable[]>();
-  for (const row of rows) byUser.set(row.user_id, [...(byUser.get(row.user_id) ?? []), row]);
+  for (let start = 0; start < userIds.length; start += 500) {
+    const rows = await db
+      .selectFrom("warning_states")
+      .selectAll()
+      .where("user_id", "in", userIds.slice(start, start + 500))
+      .execute();
+    for (const row of rows) byUser.set(row.user_id, [...(byUser.get(row.user_id) ?? []), row]);
+  }
   return byUser;
 }
 
@@ -106,48 +122,53 @@ async function forgetCleared(db: Db, current: Date, scope: UserScope): Promise<v
     .execute();
 }
 
+/** When each of these areas' answer the engine knows was fetched: a decision takes no older one. */
+async function fetchedTimes(db: Db, areaKeys: string[]): Promise<Map<string, Date>> {
+  const times = new Map<string, Date>();
+  for (let start = 0; start < areaKeys.length; start += 500) {
+    const rows = await db
+      .selectFrom("warning_areas")
+      .select(["area_key", "fetched_at"])
+      .where("area_key", "in", areaKeys.slice(start, start + 500))
+      .execute();
+    for (const row of rows) if (row.fetched_at) times.set(row.area_key, new Date(row.fetched_at));
+  }
+  return times;
+}
+
 /**
- * The layer's answer for every covered place, by place id, in its owner's language. Places that
- * ask the same (one area, one spot and name, one language) share one question; a few are asked at
- * once. The layer never throws: a service down is an "unavailable" answer.
+ * The layer's answer for every covered place, by place id, in its owner's language, with its area. Places that ask
+ * the same (one area, one spot and name, one language) share one question; a few are asked at once. The layer never
+ * throws: a service down is an "unavailable" answer.
  */
 async function answersFor(
+  db: Db,
   warnings: OfficialWarnings,
   users: Map<string, { settings: SettingsTable; places: PlaceTable[] }>,
-): Promise<Map<string, WarningsOutcome>> {
-  const questions = new Map<string, { place: PlaceTable; language: string; placeIds: string[] }>();
+): Promise<Map<string, { place: PlaceTable; areaKey: string; outcome: WarningsOutcome }>> {
+  const questions = new Map<string, { place: PlaceTable; areaKey: string; language: string; places: PlaceTable[] }>();
   for (const { settings, places } of users.values()) {
-    const language = LOCALE_OF[settings.language] ?? "en-US";
+    const language = warningLanguage(settings.language);
     for (const place of places) {
       const coverage = warnings.coverage(warningPlace(place));
       if (!coverage.covered) continue;
       const key = JSON.stringify([coverage.areaKey, place.latitude, place.longitude, place.name, place.admin1, language]);
       const question = questions.get(key);
-      if (question) question.placeIds.push(place.id);
-      else questions.set(key, { place, language, placeIds: [place.id] });
+      if (question) question.places.push(place);
+      else questions.set(key, { place, areaKey: coverage.areaKey, language, places: [place] });
     }
   }
-  const answers = new Map<string, WarningsOutcome>();
-  const queue = [...questions.values()];
-  const workers = Array.from({ length: Math.min(CONCURRENT_ANSWERS, queue.length) }, async () => {
-    for (let question = queue.shift(); question; question = queue.shift()) {
-      const { place, language, placeIds } = question;
-      const outcome = await warnings.warningsFor(warningPlace(place), language);
-      for (const placeId of placeIds) answers.set(placeId, outcome);
-    }
+  const asked = [...questions.values()];
+  const fetched = await fetchedTimes(db, [...new Set(asked.map((question) => question.areaKey))]);
+  const outcomes = await readFew(asked, ({ place, areaKey, language }) =>
+    warnings.warningsFor(warningPlace(place), language, fetched.get(areaKey)),
+  );
+  const answers = new Map<string, { place: PlaceTable; areaKey: string; outcome: WarningsOutcome }>();
+  asked.forEach(({ areaKey, places }, index) => {
+    for (const place of places) answers.set(place.id, { place, areaKey, outcome: outcomes[index]! });
   });
-  await Promise.all(workers);
   return answers;
 }
-
-/** A saved place as the warnings layer reads it. */
-export const warningPlace = (place: PlaceTable): WarningPlace => ({
-  latitude: place.latitude,
-  longitude: place.longitude,
-  countryCode: place.country_code,
-  name: place.name,
-  admin1: place.admin1,
-});
 
 type Trx = Transaction<Database>;
 

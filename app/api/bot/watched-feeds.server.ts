@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import type { Db } from "../db/database.server";
 import type { WatchedFeedTable } from "../db/tables";
 import type { AirQuality } from "../weather/air-quality";
-import { coordinateKey, roundCoordinate, type Coordinate, type Forecast } from "../weather/forecast";
+import { coordinateKey, roundCoordinate, type Coordinate, type Forecast, type HourlyForecast } from "../weather/forecast";
 import { showers } from "./rain-soon";
 import { inScope, type UserScope } from "./shard-ranges";
 
@@ -24,9 +24,44 @@ export type FeedReading = { coordinate: Coordinate; kind: FeedKind; hash: string
 
 const sha1 = (text: string) => createHash("sha1").update(text).digest("hex");
 
-/** What rules read of a forecast's hours, as a hash: its current conditions and days change the answer of none. */
+/** The fields of an hour that rules read, in the order hashed. */
+const HOUR_FIELDS = [
+  "time",
+  "weatherCode",
+  "isDay",
+  "temperature",
+  "apparentTemperature",
+  "precipitation",
+  "precipitationProbability",
+  "snowfall",
+  "windSpeed",
+  "windGusts",
+  "windDirection",
+  "uvIndex",
+] as const satisfies ReadonlyArray<keyof HourlyForecast>;
+
+// A forecast is hashed where its feed is refreshed and again where each rule reading it records its feed: once per
+// forecast object (the cache hands out the same one until it fetches another).
+const forecastHashes = new WeakMap<Forecast, string>();
+
+/**
+ * What rules read of a forecast's hours, as a hash: its current conditions and days change the answer of none. Hashed
+ * as numbers (absent: NaN), not as JSON: building the JSON of 16 days of hours was the refresh's biggest cost (issue 34).
+ */
 export function forecastHash(forecast: Forecast): string {
-  return sha1(JSON.stringify(forecast.hourly));
+  const known = forecastHashes.get(forecast);
+  if (known) return known;
+  const values = new Float64Array(forecast.hourly.length * HOUR_FIELDS.length);
+  let index = 0;
+  for (const hour of forecast.hourly) {
+    for (const field of HOUR_FIELDS) {
+      const value = hour[field];
+      values[index++] = value === null || value === undefined ? Number.NaN : Number(value);
+    }
+  }
+  const hash = createHash("sha1").update(values).digest("hex");
+  forecastHashes.set(forecast, hash);
+  return hash;
 }
 
 /**

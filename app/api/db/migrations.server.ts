@@ -517,4 +517,37 @@ export const migrations: Record<string, Migration> = {
       `.execute(db);
     },
   },
+  "0020_change_driven_warnings": {
+    async up(db: Kysely<unknown>) {
+      // Official warnings follow their feeds' changes, as the rules do (decision 026). Per warnings area (an NWS grid
+      // point, a MeteoAlarm country): a hash of what the service last answered, and when to read it again.
+      await db.schema
+        .createTable("warning_areas")
+        .addColumn("area_key", "text", (col) => col.primaryKey())
+        .addColumn("shard_key", "text", (col) => col.notNull())
+        .addColumn("content_hash", "text", (col) => col.notNull())
+        .addColumn("fetched_at", "text")
+        .addColumn("next_refresh_at", "text", (col) => col.notNull())
+        .execute();
+      await db.schema.createIndex("warning_areas_due").on("warning_areas").column("next_refresh_at").execute();
+      // Per covered place: its area and a hash of the answer its owner's warnings were last decided on.
+      await db.schema
+        .createTable("warning_places")
+        .addColumn("place_id", "text", (col) => col.primaryKey().references("places.id").onDelete("cascade"))
+        .addColumn("user_id", "text", (col) => col.notNull())
+        .addColumn("area_key", "text", (col) => col.notNull())
+        .addColumn("content_hash", "text", (col) => col.notNull())
+        .execute();
+      await db.schema.createIndex("warning_places_area").on("warning_places").column("area_key").execute();
+      // The users whose warnings must be decided again, and since when (the epoch: at once).
+      await db.schema
+        .createTable("warning_wakes")
+        .addColumn("user_id", "text", (col) => col.primaryKey().references("users.id").onDelete("cascade"))
+        .addColumn("wake_at", "text", (col) => col.notNull())
+        .execute();
+      await db.schema.createIndex("warning_wakes_due").on("warning_wakes").column("wake_at").execute();
+      // Everyone with a place is decided once, as every pass did before.
+      await sql`INSERT INTO warning_wakes (user_id, wake_at) SELECT DISTINCT user_id, '1970-01-01T00:00:00.000Z' FROM places`.execute(db);
+    },
+  },
 };

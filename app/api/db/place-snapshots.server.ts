@@ -2,6 +2,7 @@ import type { Transaction } from "kysely";
 import { keepRemoved, takeRemoved } from "./removed-items.server";
 import type { AlertRuleTable, AlertStateTable, BriefingPlaceTable, Database, PlaceTable } from "./tables";
 import { wakeRulesOf } from "../bot/rule-wakes.server";
+import { wakeWarnings } from "../bot/warning-wakes.server";
 
 export { RESTORE_WINDOW_MS } from "./removed-items.server";
 
@@ -37,6 +38,8 @@ export async function removePlaceWithSnapshot(trx: Trx, userId: string, placeId:
   await keepRemoved(trx, "place", placeId, userId, now, snapshot);
   await trx.deleteFrom("places").where("id", "=", placeId).where("user_id", "=", userId).execute();
   await renumber(trx, userId);
+  // A warning told for this place may be over for the user now, or to be forgotten (decision 023).
+  await wakeWarnings(trx, [userId]);
   return true;
 }
 
@@ -57,6 +60,7 @@ export async function restoreRemovedPlace(trx: Trx, userId: string, placeId: str
   if (snapshot.alertRules.length) await trx.insertInto("alert_rules").values(snapshot.alertRules).execute();
   // The place is back, and its rules: the engine reads the user's rules again (decision 026).
   await wakeRulesOf(trx, userId);
+  await wakeWarnings(trx, [userId]);
   const briefingIds = new Set(
     (await trx.selectFrom("briefings").select("id").where("user_id", "=", userId).execute()).map((row) => row.id),
   );

@@ -219,6 +219,22 @@ export type WatchedFeedTable = {
   next_refresh_at: string;
 };
 
+/** A warnings area (an NWS grid point, a MeteoAlarm country) the engine watches: its hash when last read, and when next. */
+export type WarningAreaTable = {
+  area_key: string;
+  shard_key: string;
+  content_hash: string;
+  /** When the answer hashed was fetched from the service (ISO; null: none could be). */
+  fetched_at: string | null;
+  next_refresh_at: string;
+};
+
+/** A covered place: its warnings area and a hash of the answer its owner's warnings were last decided on. */
+export type WarningPlaceTable = { place_id: string; user_id: string; area_key: string; content_hash: string };
+
+/** A user whose official warnings must be decided again (wake_at due), claimed by a pass as rules are. */
+export type WarningWakeTable = { user_id: string; wake_at: string };
+
 /** Requests counted under a general limit (request-limits.server.ts): every instance adds its own in batches. */
 export type RequestCountTable = { rule: string; key: string; period: number; hits: number };
 
@@ -285,6 +301,9 @@ export type Database = {
   engine_shards: EngineShardTable;
   engine_instances: EngineInstanceTable;
   watched_feeds: WatchedFeedTable;
+  warning_areas: WarningAreaTable;
+  warning_places: WarningPlaceTable;
+  warning_wakes: WarningWakeTable;
   request_counts: RequestCountTable;
   mail_outbox: MailOutboxTable;
   account_tokens: AccountTokenTable;

@@ -14,6 +14,7 @@ import type { PrecipitationUnit, TemperatureUnit, WindSpeedUnit } from "../../sh
 import { EMAIL_MAX_LENGTH, logInInput, signUpInput } from "../../shared/inputs/account";
 import { settingsInput } from "../../shared/inputs/settings";
 import { wakeRulesOf } from "../bot/rule-wakes.server";
+import { wakeWarnings } from "../bot/warning-wakes.server";
 
 // Verifying against this when the account does not exist keeps "no such email" as slow as "wrong password".
 const dummyHashes = new Map<PasswordHashCost, Promise<string>>();
@@ -72,6 +73,8 @@ export const accountResolvers: Resolvers = {
             .insertInto("settings")
             .values(defaultSettings(user.id, language, timeZone, args.region))
             .execute();
+          // Whatever places come, the engine decides the user's official warnings once (decision 026).
+          await wakeWarnings(trx, [user.id]);
         });
       } catch (error) {
         // Two sign-ups with one email at the same moment: the unique index decides.
@@ -137,6 +140,7 @@ export const accountResolvers: Resolvers = {
           await trx.updateTable("settings").set(changes).where("user_id", "=", userId).execute();
           // The rules read the time zone and units: read them again (decision 026).
           await wakeRulesOf(trx, userId);
+          await wakeWarnings(trx, [userId]);
           if (changes.time_zone && changes.time_zone !== before.time_zone)
             await rescheduleBriefings(trx, userId, changes.time_zone, context.now());
         });

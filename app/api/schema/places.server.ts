@@ -13,6 +13,7 @@ import { addPlaceInput, LABEL_CONTROL_CHARACTER, renamePlaceInput } from "../../
 import type { GeocodedLocation } from "../weather/open-meteo.server";
 import type { LocationResolvers, PlaceResolvers, Resolvers } from "./resolvers.generated";
 import { wakeRulesOf } from "../bot/rule-wakes.server";
+import { wakeWarnings } from "../bot/warning-wakes.server";
 
 export const MAX_PLACES = 20;
 const QUERY_MAX_LENGTH = 100;
@@ -151,6 +152,7 @@ export const placesResolvers: Resolvers = {
         await trx.insertInto("places").values(place).execute();
         // Rules that cover all the user's places have one more to read.
         await wakeRulesOf(trx, userId);
+        await wakeWarnings(trx, [userId]);
         return place;
       });
       return row;

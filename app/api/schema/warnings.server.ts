@@ -1,5 +1,5 @@
 import type { ApiContext } from "../context.server";
-import { warningPlace } from "../bot/warning-alerts.server";
+import { warningPlace } from "../bot/warning-areas.server";
 import { LOCALE_OF } from "../bot/texts.server";
 import { badInput } from "../errors.server";
 import { cacheable, cacheableFields, validUntil } from "../result-cache.server";

@@ -51,8 +51,14 @@ export function createAreaCache<T extends object>(options: AreaCacheOptions<T>) 
     },
   });
   return {
-    async get(key: string): Promise<AreaResult<T>> {
-      return (await cache.fetch(key))!;
+    /**
+     * The area's answer; one fetched before `notBefore` is fetched again (another instance read a newer one and woke
+     * the engine on it: deciding on an older one would miss what it woke for).
+     */
+    async get(key: string, notBefore?: Date): Promise<AreaResult<T>> {
+      const held = notBefore ? cache.get(key) : undefined;
+      const outdated = held?.ok === true && held.fetchedAt.getTime() < notBefore!.getTime();
+      return (await cache.fetch(key, outdated ? { forceRefresh: true } : {}))!;
     },
     /** Forgets every answer (tests; a configuration change). */
     clear() {

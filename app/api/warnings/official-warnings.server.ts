@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { apiLog, type ApiLogger } from "../log.server";
 import { createAreaCache } from "./area-cache.server";
 import { matchAreas } from "./area-match.server";
@@ -49,6 +50,11 @@ export type OfficialWarningsOptions = {
   /** Areas cached in memory per service (NWS grid points, countries). */
   maxAreas?: number;
 };
+
+/** An area's answer as the engine watches it (areaState). */
+export type AreaState = { hash: string; fetchedAt: Date | null; stale: boolean; changesAt: Date | null };
+
+const sha1 = (text: string) => createHash("sha1").update(text).digest("hex");
 
 type Snapshot = { current: ChainedMessage[]; incomplete: string[] };
 
@@ -139,7 +145,37 @@ export function createOfficialWarnings(options: OfficialWarningsOptions) {
     );
   }
 
+  /**
+   * What an area's answer is now, as a hash (every warning message of it, which of their blocks have expired, and
+   * whether the answer is stale, incomplete or missing), when it was fetched, and the next instant it changes by
+   * itself (a block expiring). The engine reads it again when due and looks at the area's places only when it changed.
+   */
+  async function areaState(areaKey: string): Promise<AreaState> {
+    const serviceId = areaKey.slice(0, areaKey.indexOf(":")) as WarningServiceId;
+    const result = await areas[serviceId].get(areaKey);
+    if (!result.ok)
+      return { hash: sha1(JSON.stringify(["unavailable", result.error.reason])), fetchedAt: null, stale: true, changesAt: null };
+    const at = now().getTime();
+    let changesAt: number | null = null;
+    const messages = result.value.current.map(({ root, message }) => [
+      root,
+      message.identifier,
+      message.infos.map((info) => {
+        const expires = info.expires === null ? Number.NaN : Date.parse(info.expires);
+        if (expires >= at && (changesAt === null || expires < changesAt)) changesAt = expires;
+        return isExpired(info, new Date(at));
+      }),
+    ]);
+    const hash = sha1(JSON.stringify([result.stale, result.value.incomplete, messages]));
+    return { hash, fetchedAt: result.fetchedAt, stale: result.stale, changesAt: changesAt === null ? null : new Date(changesAt + 1) };
+  }
+
   return {
+    areaState,
+
+    /** How soon a service that failed is asked again. */
+    failureRetryMs: options.failureRetryMs ?? 60_000,
+
     /** How long an area's answer is shared before the service is asked again: what is cached of it must not outlive it. */
     refreshMs,
 
@@ -148,13 +184,16 @@ export function createOfficialWarnings(options: OfficialWarningsOptions) {
       return coverageOf(place);
     },
 
-    /** The official warnings in force for the place, texts in `language` (a BCP 47 tag) where the service wrote it. */
-    async warningsFor(place: WarningPlace, language: string): Promise<WarningsOutcome> {
+    /**
+     * The official warnings in force for the place, texts in `language` (a BCP 47 tag) where the service wrote it;
+     * `notBefore`: from an answer fetched then or later (the engine's, decision 026).
+     */
+    async warningsFor(place: WarningPlace, language: string, notBefore?: Date): Promise<WarningsOutcome> {
       const coverage = coverageOf(place);
       if (!coverage.covered) return { status: "not-covered", reason: coverage.reason };
       const { serviceId, areaKey } = coverage;
       try {
-        const result = await areas[serviceId].get(areaKey);
+        const result = await areas[serviceId].get(areaKey, notBefore);
         if (!result.ok) return { status: "unavailable", serviceId, reason: result.error.reason, message: result.error.message };
         return {
           status: "ok",

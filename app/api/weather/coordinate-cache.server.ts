@@ -1,3 +1,4 @@
+import { LRUCache } from "lru-cache";
 import type { Db } from "../db/database.server";
 import { createOutageLog } from "../db/outage-log.server";
 import { noMetrics, type ApiMetrics } from "../metrics.server";
@@ -7,6 +8,11 @@ const UPSTREAM_CONCURRENCY = 4;
 /** Values reach the database this long after they arrive (all that arrived meanwhile together). */
 export const STORE_DELAY_MS = 1000;
 const STORE_CHUNK = 50;
+/**
+ * Values kept in memory: the most recently read. The engine watches every watched place's weather (100,000 places at
+ * scale, issue 34), a value evicted is read back from the database table when next asked for.
+ */
+const MEMORY_ENTRIES = 20_000;
 
 /** A value for a rounded coordinate, when it was fetched, and whether it is the last known one (upstream failing). */
 export type CachedResult<T> = { key: string; data: T; fetchedAt: Date; stale: boolean };
@@ -33,6 +39,8 @@ export type CoordinateCacheOptions<T> = {
   now?: () => Date;
   /** Counts lookups in the values cached in memory: hits and misses. */
   metrics?: ApiMetrics;
+  /** Values kept in memory at most (the least recently used go first). */
+  memoryEntries?: number;
 };
 
 /**
@@ -49,7 +57,7 @@ export function createCoordinateCache<T>(options: CoordinateCacheOptions<T>) {
   const batchSize = options.batchSize ?? 50;
   const now = options.now ?? (() => new Date());
   const metrics = options.metrics ?? noMetrics;
-  const memory = new Map<string, Entry<T>>();
+  const memory = new LRUCache<string, Entry<T>>({ max: options.memoryEntries ?? MEMORY_ENTRIES });
   const inFlight = new Map<string, Array<Waiter<T>>>();
   let queued = new Map<string, Coordinate>();
   /** The oldest value each queued key's askers accept, when one asked for fresher than the ttl. */
@@ -68,10 +76,23 @@ export function createCoordinateCache<T>(options: CoordinateCacheOptions<T>) {
     }
   }
 
-  async function storedEntries(keys: string[]): Promise<Map<string, Entry<T>>> {
-    if (keys.length === 0) return new Map();
-    const rows = await options.db.selectFrom(table).selectAll().where("coordinate_key", "in", keys).execute();
-    return new Map(rows.map((row) => [row.coordinate_key, { data: JSON.parse(row.payload) as T, fetchedAt: new Date(row.fetched_at) }]));
+  /** The values kept in the database for these keys (all of them: `fresh` filters their fetch times first). */
+  async function storedEntries(keys: string[], fresh?: (fetchedAt: string, key: string) => boolean): Promise<Map<string, Entry<T>>> {
+    const entries = new Map<string, Entry<T>>();
+    if (keys.length === 0) return entries;
+    let wanted = keys;
+    if (fresh) {
+      const ages = await options.db
+        .selectFrom(table)
+        .select(["coordinate_key", "fetched_at"])
+        .where("coordinate_key", "in", keys)
+        .execute();
+      wanted = ages.filter((row) => fresh(row.fetched_at, row.coordinate_key)).map((row) => row.coordinate_key);
+      if (wanted.length === 0) return entries;
+    }
+    const rows = await options.db.selectFrom(table).selectAll().where("coordinate_key", "in", wanted).execute();
+    for (const row of rows) entries.set(row.coordinate_key, { data: JSON.parse(row.payload) as T, fetchedAt: new Date(row.fetched_at) });
+    return entries;
   }
 
   /**
@@ -125,7 +146,11 @@ export function createCoordinateCache<T>(options: CoordinateCacheOptions<T>) {
 
   async function fetchBatch(batch: Map<string, Coordinate>) {
     const keys = [...batch.keys()];
-    const stored = await storedEntries(keys);
+    // Only payloads fresh enough for their askers are read and parsed: a refresh asks for values that expired, and
+    // parsing each expired payload only to drop it was most of a refresh's cost at scale (issue 34).
+    const stored = await storedEntries(keys, (fetchedAt, key) =>
+      isFresh({ data: null as T, fetchedAt: new Date(fetchedAt) }, maxAges.get(key)),
+    );
     const missing: string[] = [];
     for (const key of keys) {
       const entry = stored.get(key);
@@ -142,12 +167,12 @@ export function createCoordinateCache<T>(options: CoordinateCacheOptions<T>) {
     for (let start = 0; start < missing.length; start += batchSize) chunks.push(missing.slice(start, start + batchSize));
     // A few upstream requests at a time: quick for a big pass, still polite to the provider.
     const workers = Array.from({ length: Math.min(UPSTREAM_CONCURRENCY, chunks.length) }, async () => {
-      for (let chunk = chunks.shift(); chunk; chunk = chunks.shift()) await fetchChunk(chunk, batch, stored);
+      for (let chunk = chunks.shift(); chunk; chunk = chunks.shift()) await fetchChunk(chunk, batch);
     });
     await Promise.all(workers);
   }
 
-  async function fetchChunk(chunk: string[], batch: Map<string, Coordinate>, stored: Map<string, Entry<T>>) {
+  async function fetchChunk(chunk: string[], batch: Map<string, Coordinate>) {
     try {
       const values = await options.fetchMany(chunk.map((key) => batch.get(key)!));
       const fetchedAt = now();
@@ -158,6 +183,8 @@ export function createCoordinateCache<T>(options: CoordinateCacheOptions<T>) {
       }
       storeLater(entries);
     } catch (error) {
+      // Upstream failing: the last value known is served, stale, from memory or else from the database.
+      const stored = await storedEntries(chunk.filter((key) => !memory.has(key))).catch(() => new Map<string, Entry<T>>());
       for (const key of chunk) {
         const last = memory.get(key) ?? stored.get(key);
         if (last) settle(key, { result: { key, ...last, stale: true } });

@@ -19,6 +19,8 @@ export type ForecastServiceOptions = {
   now?: () => Date;
   /** Counts lookups in the forecasts cached in memory: hits and misses. */
   metrics?: ApiMetrics;
+  /** Forecasts kept in memory at most. */
+  memoryEntries?: number;
 };
 
 /** Forecasts, cached, batched and kept when the provider fails, as coordinate-cache.server.ts does it. */
