@@ -26,7 +26,13 @@ describe("issue 31's line balance", () => {
   const lines = (n: number) => Array.from({ length: n }, (_, i) => `line ${i}`).join("\n") + "\n";
   commit({ "app/a.ts": lines(10), "app/b.ts": lines(5) }, "before the issue");
   const listed = commit(
-    { "app/a.ts": null, "docs/x.md": lines(40), "app/t.generated.ts": lines(30), "tests/b.test.ts": lines(3) },
+    {
+      "app/a.ts": null,
+      "docs/x.html": "<p>prose</p>\n".repeat(40),
+      "notes.md": "prose\n".repeat(7),
+      "app/t.generated.ts": lines(30),
+      "tests/b.test.ts": lines(3),
+    },
     "listed",
   );
   commit({ "app/c.ts": lines(50) }, "another issue's");
