@@ -47,13 +47,6 @@ async function hydrate() {
           </I18nextProvider>
         </GraphQLDataContext.Provider>
       </GraphQLClientSourceContext.Provider>,
-      {
-        // React recovers by rendering the part again; the component stack names the part whose server HTML did not
-        // match (production builds' messages are only a code), so a test's console guard shows where it happened.
-        onRecoverableError(error, { componentStack }) {
-          console.error("Hydration recovered from an error:", error, componentStack);
-        },
-      },
     );
   });
 }

@@ -11,7 +11,7 @@ import { PwaController } from "./components/pwa/pwa-controller";
 import { Toaster } from "./components/ui/toaster";
 import { hasOptedIn } from "./lib/analytics/consent";
 import { browserRegion } from "~/shared/regional-defaults";
-import { pageHydration, rootHydrated } from "./lib/page-hydration";
+import { pageHydrated } from "./lib/graphql/offline-storage";
 import { GraphQLProvider } from "./lib/graphql/provider";
 import { requestGraphQL } from "./server/graphql/request-client.server";
 import { GraphQLDataScript } from "./lib/graphql/ssr-data";
@@ -131,21 +131,12 @@ function useFlashToast(toast: Route.ComponentProps["loaderData"]["toast"]) {
   }, [toast]);
 }
 
-/**
- * Marks <html data-hydrated> once React owns the whole page, the parts hydrated later included
- * (decision 029), and which build's code runs it (end-to-end tests read both).
- */
+/** Marks <html data-hydrated> once React owns the page, and which build's code runs it (end-to-end tests read both). */
 function useHydratedMarker() {
   useEffect(() => {
     document.documentElement.dataset.build = __BUILD_ID__;
-    rootHydrated();
-    let active = true;
-    void pageHydration.then(() => {
-      if (active) document.documentElement.dataset.hydrated = "true";
-    });
-    return () => {
-      active = false;
-    };
+    document.documentElement.dataset.hydrated = "true";
+    pageHydrated();
   }, []);
 }
 

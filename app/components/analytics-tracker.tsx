@@ -1,11 +1,9 @@
 import { useEffect, useRef } from "react";
 import { useLocation } from "react-router";
 import type { AnalyticsConfig } from "~/lib/analytics/analytics";
-import { browserIdleOrIntent } from "~/lib/browser-idle";
 
 /**
- * Starts analytics once the browser is idle after hydration (never in the way of the first
- * screen: decision 029) and records each
+ * Starts analytics after hydration (never before the first paint) and records each
  * route change by its full path (path, query and hash). Its code loads only where the
  * server configured analytics: most pages never need it.
  */
@@ -18,8 +16,7 @@ export function AnalyticsTracker({ config }: { config: AnalyticsConfig }) {
   useEffect(() => {
     if (!key || !host) return;
     let active = true;
-    void browserIdleOrIntent().then(async () => {
-      const { startAnalytics, trackNavigation } = await import("~/lib/analytics/analytics");
+    void import("~/lib/analytics/analytics").then(async ({ startAnalytics, trackNavigation }) => {
       const posthog = await startAnalytics({ key, host });
       if (!active || !posthog || previous.current === fullPath) return;
       trackNavigation(posthog, previous.current, fullPath);

@@ -1,6 +1,6 @@
 import i18next, { type TFunction } from "i18next";
 import { useTranslation } from "react-i18next";
-import { useMemo } from "react";
+import { lazy, Suspense } from "react";
 import { preloadModule } from "react-dom";
 import { Link } from "react-router";
 import { useQuery } from "urql";
@@ -15,16 +15,13 @@ import type { Load } from "~/lib/graphql/route-load";
 import { getI18n, getLocale } from "~/server/i18n/middleware.server";
 import { lazyChunksContext, signedInHomeModules } from "~/lib/lazy-chunks-context";
 import { useNonce } from "~/lib/nonce";
-import { lazyHydrated } from "~/components/hydrate-later";
 
 /**
  * A signed-in user's places and inbox: not part of a visitor's first load. The server renders it
  * whole and names its chunks in the page (modulepreload), so a signed-in first load fetches them
  * beside the entry instead of after it (decision 018).
  */
-const Dashboard = lazyHydrated(() => import("~/components/home/dashboard").then((module) => module.default), {
-  fallback: <DashboardSkeleton />,
-});
+const Dashboard = lazy(() => import("~/components/home/dashboard"));
 
 /** What the page shows, fetched once for its first render (server) or into the cache (browser); whether someone is signed in. */
 async function loadHome(load: Load, url: string): Promise<boolean> {
@@ -84,18 +81,10 @@ function Visitor({ t }: { t: TFunction }) {
   );
 }
 
-function DashboardSkeleton() {
-  const { t } = useTranslation();
-  return <div className="card mt-8 h-96 animate-pulse" role="status" aria-label={t("loading.label")} />;
-}
-
 export default function Home({ loaderData }: Route.ComponentProps) {
   // Taken once here and handed down: each `useTranslation` copies the i18next instance (react-i18next 17).
   const translation = useTranslation();
   const { t } = translation;
-  // The same object while the language stays: the dashboard is memoised, and new props reaching it before it
-  // hydrated would make React drop its server HTML and render it again (decision 029).
-  const cardTranslation = useMemo(() => ({ t: translation.t, i18n: translation.i18n }), [translation.t, translation.i18n]);
   const nonce = useNonce();
   // In the page's head, beside the entry's own modulepreloads (React hoists them): fetched while the entry loads.
   for (const href of loaderData?.renderedLazyChunks ?? []) preloadModule(href, { as: "script", nonce });
@@ -104,7 +93,13 @@ export default function Home({ loaderData }: Route.ComponentProps) {
     <section>
       <h1 className="text-3xl font-bold tracking-tight">{t("home.title")}</h1>
       {/* Someone signed in knows what the bot does: on a phone, their weather comes first. */}
-      {viewer.data?.me ? <Dashboard translation={cardTranslation} /> : <Visitor t={t} />}
+      {viewer.data?.me ? (
+        <Suspense fallback={<div className="card mt-8 h-96 animate-pulse" role="status" aria-label={t("loading.label")} />}>
+          <Dashboard translation={translation} />
+        </Suspense>
+      ) : (
+        <Visitor t={t} />
+      )}
     </section>
   );
 }

@@ -1,7 +1,6 @@
-import { Suspense, useMemo } from "react";
+import { lazy, Suspense, useMemo } from "react";
 import { useSearchParams } from "react-router";
 import { useQuery } from "urql";
-import { lazyServerRendered, onPage } from "~/lib/hydration-modules";
 import { InboxList } from "~/components/home/inbox-list";
 import { PlaceList } from "~/components/home/place-list";
 import { PlaceSwitcher } from "~/components/home/place-switcher";
@@ -14,10 +13,7 @@ import { PLACE_WARNINGS_QUERY } from "~/lib/graphql/later-documents";
 import { openPlaceId } from "~/lib/open-place";
 
 // Only for a day's address: not part of the first load of `/` (the server renders it whole).
-const DayDetail = lazyServerRendered(
-  () => import("~/components/weather/day-detail").then((module) => ({ default: module.DayDetail })),
-  () => onPage("day-detail"),
-);
+const DayDetail = lazy(() => import("~/components/weather/day-detail").then((module) => ({ default: module.DayDetail })));
 
 /**
  * A signed-in user's home: one place open (and a day's detail when the address names one); beside it (below it on

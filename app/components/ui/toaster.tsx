@@ -1,5 +1,5 @@
-import { lazy, Suspense, useSyncExternalStore } from "react";
-import { useBrowserIdle } from "~/lib/use-browser-idle";
+import { lazy, Suspense, useEffect, useState, useSyncExternalStore } from "react";
+import { whenBrowserIdle } from "~/lib/browser-idle";
 import { toastStore } from "~/lib/toast/toast-store";
 
 // Radix Toast is not needed to paint a page: it loads when the browser is idle, or at
@@ -8,6 +8,12 @@ const RadixToaster = lazy(() => import("./toaster-radix"));
 
 const hasToasts = () => toastStore.all().length > 0;
 const serverHasToasts = () => false;
+
+function useBrowserIdle(): boolean {
+  const [idle, setIdle] = useState(false);
+  useEffect(() => whenBrowserIdle(() => setIdle(true)), []);
+  return idle;
+}
 
 export function Toaster() {
   const needed = useSyncExternalStore(toastStore.subscribe, hasToasts, serverHasToasts);

@@ -6,7 +6,6 @@ import { createBrowserGraphQL, installBrowserGraphQL } from "./browser-client";
 import { errorNotice } from "./error-notice";
 import { graphqlErrorMessage } from "./errors";
 import { offlineStorageFor } from "./offline-storage";
-import { pageHydration } from "../page-hydration";
 import { readGraphQLData } from "./ssr-data";
 
 /**
@@ -50,7 +49,6 @@ export function installPageGraphQL(): string | null {
       initialState: data,
       initialKey: sessionKey,
       offlineStorage: offlineStorageFor,
-      holdResultsUntil: pageHydration,
       onError: reportGraphQLError,
       connectWebSocket: async () => {
         const { createWsClient } = await import("./ws-client");

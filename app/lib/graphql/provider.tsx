@@ -1,7 +1,6 @@
 import type { Client } from "@urql/core";
 import { createContext, useContext, useState, type ReactNode } from "react";
 import { Provider, useSubscription } from "urql";
-import { useBrowserIdle } from "../use-browser-idle";
 import { MESSAGE_RECEIVED_SUBSCRIPTION } from "./documents";
 
 /** Where the page's client comes from: the request's on the server, the session's in the browser. */
@@ -28,12 +27,9 @@ export function GraphQLProvider({ session, children }: { session: GraphQLSession
   const source = useContext(GraphQLClientSourceContext);
   if (!source) throw new Error("GraphQLProvider needs a client source (entry.server / entry.client provide it).");
   const { client, settled } = source(session.key);
-  // The socket (and graphql-ws's code) waits for the first idle moment: the stream starts at
-  // liveSince, so a message sent in between still arrives (decision 029).
-  const idle = useBrowserIdle();
   return (
     <Provider value={client}>
-      {idle && settled && session.key && session.live ? <LiveMessages key={session.key} since={session.liveSince} /> : null}
+      {settled && session.key && session.live ? <LiveMessages key={session.key} since={session.liveSince} /> : null}
       {children}
     </Provider>
   );
