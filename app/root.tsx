@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
-import { useEffect } from "react";
-import { useTranslation } from "react-i18next";
+import { useContext, useEffect } from "react";
+import { I18nContext, useTranslation } from "react-i18next";
 import { data, Links, Meta, Outlet, Scripts, ScrollRestoration, useMatches, useRouteLoaderData } from "react-router";
 import { PreventFlashOnWrongTheme, ThemeProvider, useTheme } from "remix-themes";
 import type { Route } from "./+types/root";
@@ -118,7 +118,8 @@ export function Layout({ children }: { children: ReactNode }) {
 
 /** Keeps the browser's i18next on the locale the server chose (after a language switch). */
 function useSyncLocale(locale: string) {
-  const { i18n } = useTranslation();
+  // The instance itself: this only acts in an effect, so it needs none of useTranslation's re-render on a language change.
+  const { i18n } = useContext(I18nContext);
   useEffect(() => {
     if (i18n.language !== locale) void i18n.changeLanguage(locale);
   }, [i18n, locale]);

@@ -1,5 +1,5 @@
 import type { TFunction } from "i18next";
-import { useTranslation } from "react-i18next";
+import { usePageTranslation } from "~/lib/i18n/use-page-translation";
 import { Link, NavLink, Outlet, type NavLinkProps } from "react-router";
 import { useQuery } from "urql";
 import type { Route } from "./+types/default";
@@ -56,7 +56,7 @@ function PreloadNavLink({ to, preload, ...props }: NavLinkProps & { to: string; 
 }
 
 function Header() {
-  const { t } = useTranslation();
+  const { t } = usePageTranslation();
   const preload = usePrefetchAllowed();
   const navClass = ({ isActive }: { isActive: boolean }) => `nav-link ${isActive ? "nav-link-active" : ""}`;
   return (

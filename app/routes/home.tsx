@@ -1,5 +1,5 @@
 import i18next, { type TFunction } from "i18next";
-import { useTranslation } from "react-i18next";
+import { usePageTranslation } from "~/lib/i18n/use-page-translation";
 import { lazy, Suspense } from "react";
 import { preloadModule } from "react-dom";
 import { Link } from "react-router";
@@ -82,8 +82,7 @@ function Visitor({ t }: { t: TFunction }) {
 }
 
 export default function Home({ loaderData }: Route.ComponentProps) {
-  // Taken once here and handed down: each `useTranslation` copies the i18next instance (react-i18next 17).
-  const translation = useTranslation();
+  const translation = usePageTranslation();
   const { t } = translation;
   const nonce = useNonce();
   // In the page's head, beside the entry's own modulepreloads (React hoists them): fetched while the entry loads.
