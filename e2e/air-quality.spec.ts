@@ -45,7 +45,10 @@ test("switching to °C names the air-quality scale it brings, in Settings and on
   await expect(temperature).toHaveAccessibleDescription("Air quality is given on the US AQI with °F and on the European AQI with °C.");
   await temperature.getByLabel("Celsius (°C)").check();
   const saved = page.getByRole("region", { name: "Notifications (F8)" }).getByRole("listitem").filter({ hasText: "Preferences saved." });
-  await expect(saved).toContainText("Air quality is now given on the European AQI: its numbers and bands differ from the other scale's.");
+  await expect(saved).toContainText(
+    "Air quality is now given on the European AQI: its numbers and bands differ from the other scale's. " +
+      "Your air-quality alert rules keep the scale they were made with.",
+  );
 
   await page.getByRole("link", { name: "Home", exact: true }).click();
   await expect(line).toHaveText(/^Air quality: (good|fair|moderate) \(European AQI \d+\)/);
