@@ -550,4 +550,12 @@ export const migrations: Record<string, Migration> = {
       await sql`INSERT INTO warning_wakes (user_id, wake_at) SELECT DISTINCT user_id, '1970-01-01T00:00:00.000Z' FROM places`.execute(db);
     },
   },
+  "0021_engine_wake_index": {
+    async up(db: Kysely<unknown>) {
+      // Most rules sleep (no wake-up time, decision 026): the wake index keeps only those with one, so a rule put to
+      // sleep after its evaluation adds no entry to it (an update of an indexed column writes every index it is in).
+      await sql`DROP INDEX alert_rules_wake`.execute(db);
+      await sql`CREATE INDEX alert_rules_wake ON alert_rules (next_wake_at) WHERE next_wake_at IS NOT NULL`.execute(db);
+    },
+  },
 };
