@@ -75,12 +75,15 @@ export type ScheduledWake = { id: string; read: string | null; next: string | nu
  */
 export async function scheduleWakes(db: Db, wakes: readonly ScheduledWake[]): Promise<void> {
   for (let start = 0; start < wakes.length; start += 500) {
-    const rows = wakes.slice(start, start + 500).map((wake) => sql`(${wake.id}, ${wake.read}, ${wake.next})`);
-    // VALUES' columns are column1… on both databases; a rule read with no wake time was not claimed, never written.
+    const chunk = wakes.slice(start, start + 500);
+    const rows = chunk.map((wake) => sql`(${wake.id}, ${wake.read}, ${wake.next})`);
+    // VALUES' columns are column1… on both databases. The ids again as a list: joined to the VALUES alone (whose size
+    // the planner does not know), PostgreSQL read the whole table into a hash.
     await sql`
       UPDATE alert_rules SET next_wake_at = v.column3
       FROM (VALUES ${sql.join(rows)}) AS v
-      WHERE alert_rules.id = v.column1 AND alert_rules.next_wake_at = v.column2`.execute(db);
+      WHERE alert_rules.id IN (${sql.join(chunk.map((wake) => wake.id))})
+        AND alert_rules.id = v.column1 AND alert_rules.next_wake_at = v.column2`.execute(db);
   }
 }
 
