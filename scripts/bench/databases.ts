@@ -29,7 +29,8 @@ export type BenchDatabases = {
   stop(): Promise<void>;
 };
 
-export async function startBenchDatabases(): Promise<BenchDatabases> {
+/** `statements`: PostgreSQL keeps statistics per statement (pg_stat_statements), for a bench to print its costliest. */
+export async function startBenchDatabases({ statements = false }: { statements?: boolean } = {}): Promise<BenchDatabases> {
   let server: PostgresServer | null = null;
   const admin = async (sql: string) => {
     const client = new pg.Client({ connectionString: server!.adminUrl });
@@ -54,7 +55,10 @@ export async function startBenchDatabases(): Promise<BenchDatabases> {
     if (kind === "SQLite") {
       return { kind, dataDir, env: { DATA_DIR: dataDir }, remove: () => rm(dataDir, { recursive: true, force: true }) };
     }
-    server ??= await startPostgresServer({ durable: true });
+    server ??= await startPostgresServer({
+      durable: true,
+      settings: statements ? ["shared_preload_libraries=pg_stat_statements", "pg_stat_statements.track=all"] : [],
+    });
     const name = `bench_${process.pid}_${++counter}`;
     await admin(
       from?.databaseUrl

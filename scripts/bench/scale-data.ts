@@ -74,5 +74,20 @@ export async function generateScaleData(
        '2026-06-02T05:00:00.000Z', NULL, '${created}', 'PUSH'
      FROM ${series(dialect, users)}`,
   );
+  // Official warnings' rows (decision 026), none due in the simulated half hour: an area per 10 users (NWS grid points), a
+  // tenth of the users woken tomorrow, and a warning told and cleared yesterday for each: EXPLAIN plans the tick's warnings reads
+  // on tables of their size, not on empty ones (where a sequential scan is what an index would cost).
+  const tenth = Math.ceil(users / 10);
+  const tomorrow = "2026-06-02T05:00:00.000Z";
+  await run(
+    `INSERT INTO warning_areas (area_key, shard_key, content_hash, fetched_at, next_refresh_at)
+     SELECT 'bench-area-' || i, ${idOf(dialect, 3, "i")}, '-', '${created}', '${tomorrow}' FROM ${series(dialect, tenth)}`,
+  );
+  await run(`INSERT INTO warning_wakes (user_id, wake_at) SELECT ${user}, '${tomorrow}' FROM ${series(dialect, tenth)}`);
+  await run(
+    `INSERT INTO warning_states (user_id, warning_id, message_id, issued_id, sent, place_ids, content, told_at, cleared_at)
+     SELECT ${user}, 'bench', 'm' || i, 'm' || i, NULL, ${place}, '{}', '2026-05-31T06:00:00.000Z', '2026-05-31T12:00:00.000Z'
+     FROM ${series(dialect, tenth)}`,
+  );
   if (dialect === "postgres") await run("ANALYZE");
 }

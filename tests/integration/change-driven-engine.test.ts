@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Scenario } from "../fakes/open-meteo";
-import { claimWokenRules } from "~/api/bot/rule-wakes.server";
+import { claimWokenRules, scheduleWakes } from "~/api/bot/rule-wakes.server";
 import { testApis } from "../support/api-server";
 import {
   TestAlertAddOfficeDocument as ADD_OFFICE,
@@ -99,6 +99,34 @@ describe("the change-driven engine", () => {
     await t.gql(UPDATE_SETTINGS, { input: { timeZone: "Europe/London" } }, { token });
     expect(await passAt(start + 2 * H + 240)).toBe(1);
     expect(await passAt(start + 2 * H + 300)).toBe(0);
+  });
+});
+
+describe("a rule edited while a pass holds it", () => {
+  it("stays woken: the pass writes its next wake only where the wake it read is still there", async () => {
+    const { t, token, ruleId, passAt } = await setUp();
+    expect(await passAt(DAY1 + H / 2)).toBe(1);
+    const { db } = t.api.services;
+    const at = new Date((DAY1 + H / 2 + 60) * 1000).toISOString();
+    const readAndSchedule = async () => {
+      const read = await claimWokenRules(db, at, null, 10, true);
+      return async () =>
+        scheduleWakes(
+          db,
+          read.map((rule) => ({ id: rule.id, read: rule.next_wake_at ?? null, next: null })),
+        );
+    };
+    await t.gql(SAVE_AGAIN, { id: ruleId, input: RULE }, { token });
+    const schedule = await readAndSchedule();
+    // Edited again after the pass read it, before it wrote the next wake: each edit's wake differs from the last.
+    await t.gql(SAVE_AGAIN, { id: ruleId, input: RULE }, { token });
+    await schedule();
+    expect((await claimWokenRules(db, at, null, 10, true)).map((rule) => rule.id)).toEqual([ruleId]);
+    // Read and scheduled with nothing in between, it sleeps.
+    await (
+      await readAndSchedule()
+    )();
+    expect(await claimWokenRules(db, at, null, 10, true)).toEqual([]);
   });
 });
 

@@ -62,7 +62,14 @@ async function userIds(name: string): Promise<{ uid: number; gid: number }> {
  * page writes and only lets commits return before they are flushed, as SQLite's WAL with
  * synchronous=NORMAL does: the two are then compared on equal terms.
  */
-export async function startPostgresServer({ durable = false }: { durable?: boolean } = {}): Promise<PostgresServer> {
+export async function startPostgresServer({
+  durable = false,
+  settings = [],
+}: {
+  durable?: boolean;
+  /** More `name=value` server settings (the scale bench's statement statistics). */
+  settings?: string[];
+} = {}): Promise<PostgresServer> {
   const dir = await mkdtemp(path.join(tmpdir(), "weatherbot-pg-"));
   if (asRoot) {
     const { uid, gid } = await userIds("postgres");
@@ -97,6 +104,7 @@ export async function startPostgresServer({ durable = false }: { durable?: boole
         "-c synchronous_commit=off",
         // Every test file runs its own APIs, each with its own pool, several files at once.
         "-c max_connections=300",
+        ...settings.map((setting) => `-c ${setting}`),
       ].join(" ");
       try {
         await start();

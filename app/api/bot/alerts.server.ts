@@ -126,7 +126,10 @@ async function evaluateRules({ db, inbox, forecasts, airQuality, refreshSpread }
   for (const row of written) inbox.publish(row);
   for (const [id, wake] of wakesOf(rules, pairs, readings, pools, current)) wakes.set(id, wake);
   await recordFeeds(db, readings.feeds, false);
-  await scheduleWakes(db, wakes, at);
+  await scheduleWakes(
+    db,
+    claimed.map((rule) => ({ id: rule.id, read: rule.next_wake_at ?? null, next: wakes.get(rule.id) ?? null })),
+  );
   const alerts = written.filter((row) => row.kind === "ALERT").length;
   return { alerts, allClears: written.length - alerts, evaluated: rules.map((rule) => rule.id) };
 }

@@ -1,4 +1,4 @@
-import type { Expression, ExpressionBuilder, Kysely, SqlBool } from "kysely";
+import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from "kysely";
 import { ALERT_METRICS } from "../../shared/enum-values";
 import type { Db } from "../db/database.server";
 import type { AlertRuleTable, Database, PlaceTable } from "../db/tables";
@@ -6,24 +6,35 @@ import { coordinateKey } from "../weather/forecast";
 import { inScope, type UserScope } from "./shard-ranges";
 import { readsFeed, type FeedKind } from "./watched-feeds.server";
 
-/** A rule's wake-up time that is always due: it is new or edited, or its weather changed (decision 026). */
+/** A rule's wake-up time that is always due: it is new (the column's default), or as wakeNow gives (decision 026). */
 export const WAKE_NOW = "1970-01-01T00:00:00.000Z";
+
+const YEAR_MS = 365 * 86_400_000;
 
 /** Half the width of a rounded coordinate's cell, and a little more: the places that round to it lie inside. */
 const CELL = 0.006;
 
 /**
- * Takes the woken rules of up to `users` users of `scope` for this pass, whole users (a user's rules are decided
- * together), in one statement: their wake-up time becomes `current` (still due, so a pass that dies leaves them to the
- * next), which scheduleWakes then replaces only where nobody woke the rule meanwhile (an edit during the pass is not
- * lost). The users are picked in a materialized CTE, read once (see the shard claim in engine-shards).
+ * A wake-up time for a rule woken now (edited, resumed, its weather changed): an instant of 1970 drawn at random,
+ * always due, and different from the one a pass under way read for the rule, so scheduleWakes can tell that the rule
+ * was woken again meanwhile without the pass writing a claim first (one write less per evaluation, decision 026).
+ */
+export function wakeNow(): string {
+  return new Date(Math.floor(Math.random() * YEAR_MS)).toISOString();
+}
+
+/**
+ * Reads the woken rules of up to `users` users of `scope` for this pass, whole users (a user's rules are decided
+ * together), in one statement, writing nothing: a pass that dies leaves them due for the next, and scheduleWakes
+ * writes each rule's next wake only where it still holds what was read here (an edit during the pass is not lost).
+ * The users are picked in a materialized CTE, read once (see the shard claim in engine-shards).
  */
 export async function claimWokenRules(
   db: Db,
   current: string,
   scope: UserScope,
   users: number,
-  /** Whether rules due exactly at `current` count (not once the pass has claimed some: they say `current` then). */
+  /** Whether rules due exactly at `current` count (not after the pass's first batch: it may have scheduled some then). */
   inclusive: boolean,
 ): Promise<AlertRuleTable[]> {
   const due = inclusive ? "<=" : "<";
@@ -48,27 +59,31 @@ export async function claimWokenRules(
           .distinct()
           .limit(users),
     )
-    .updateTable("alert_rules")
-    .set({ next_wake_at: current })
+    .selectFrom("alert_rules")
+    .selectAll()
     .where("user_id", "in", (eb) => eb.selectFrom("picked").select("picked.user_id"))
     .where("next_wake_at", due, current)
-    .returningAll()
     .execute();
 }
 
-/** Sets each claimed rule's next wake-up time (ISO, or null: only a change wakes it), where the claim still stands. */
-export async function scheduleWakes(db: Db, wakes: ReadonlyMap<string, string | null>, claimedAt: string): Promise<void> {
-  const byTime = new Map<string | null, string[]>();
-  for (const [id, at] of wakes) byTime.set(at, [...(byTime.get(at) ?? []), id]);
-  for (const [at, ids] of byTime) {
-    for (let start = 0; start < ids.length; start += 500) {
-      await db
-        .updateTable("alert_rules")
-        .set({ next_wake_at: at })
-        .where("id", "in", ids.slice(start, start + 500))
-        .where("next_wake_at", "=", claimedAt)
-        .execute();
-    }
+/** A claimed rule's next wake-up time (ISO, or null: only a change wakes it), and the one it had when claimed. */
+export type ScheduledWake = { id: string; read: string | null; next: string | null };
+
+/**
+ * Sets each claimed rule's next wake-up time where it still holds the one read at its claim, 500 rules a statement
+ * (a join with their values). Where it does not, the rule was woken again during the pass and stays woken.
+ */
+export async function scheduleWakes(db: Db, wakes: readonly ScheduledWake[]): Promise<void> {
+  for (let start = 0; start < wakes.length; start += 500) {
+    const chunk = wakes.slice(start, start + 500);
+    const rows = chunk.map((wake) => sql`(${wake.id}, ${wake.read}, ${wake.next})`);
+    // VALUES' columns are column1… on both databases. The ids again as a list: joined to the VALUES alone (whose size
+    // the planner does not know), PostgreSQL read the whole table into a hash.
+    await sql`
+      UPDATE alert_rules SET next_wake_at = v.column3
+      FROM (VALUES ${sql.join(rows)}) AS v
+      WHERE alert_rules.id IN (${sql.join(chunk.map((wake) => wake.id))})
+        AND alert_rules.id = v.column1 AND alert_rules.next_wake_at = v.column2`.execute(db);
   }
 }
 
@@ -96,7 +111,7 @@ export function readingAt(
 
 /** Wakes every enabled rule of this user (a place or a setting of theirs changed). */
 export async function wakeRulesOf(db: Kysely<Database>, userId: string): Promise<void> {
-  await db.updateTable("alert_rules").set({ next_wake_at: WAKE_NOW }).where("user_id", "=", userId).where("enabled", "=", 1).execute();
+  await db.updateTable("alert_rules").set({ next_wake_at: wakeNow() }).where("user_id", "=", userId).where("enabled", "=", 1).execute();
 }
 
 /**
@@ -138,10 +153,9 @@ async function wakeCells(db: Db, chunk: string[], kind: FeedKind): Promise<strin
     const some = places.slice(first, first + 500);
     await db
       .updateTable("alert_rules")
-      .set({ next_wake_at: WAKE_NOW })
+      .set({ next_wake_at: wakeNow() })
       .where("enabled", "=", 1)
       .where("metric", "in", metrics)
-      .where((eb) => eb.or([eb("next_wake_at", "is", null), eb("next_wake_at", ">", WAKE_NOW)]))
       .where((eb) => readingAt(eb, some))
       .execute();
   }

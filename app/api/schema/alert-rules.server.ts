@@ -17,7 +17,7 @@ import { checkInput, type InputIssue } from "../../shared/inputs/issues";
 import { alertRuleInput } from "../../shared/inputs/alert-rule";
 import { latestTrigger } from "../loaders.server";
 import { cacheable, cacheableFields, validUntil } from "../result-cache.server";
-import { WAKE_NOW } from "../bot/rule-wakes.server";
+import { wakeNow } from "../bot/rule-wakes.server";
 import type { AlertRuleInput, AlertRuleResolvers, Resolvers } from "./resolvers.generated";
 
 export const MAX_RULES = 50;
@@ -227,7 +227,7 @@ export const alertRulesResolvers: Resolvers = {
           await trx
             .updateTable("alert_rules")
             // Edited: the engine reads it again at once (decision 026).
-            .set({ ...fields, next_wake_at: WAKE_NOW })
+            .set({ ...fields, next_wake_at: wakeNow() })
             .where("id", "=", existing.id)
             .where("user_id", "=", userId)
             .execute();
@@ -289,7 +289,7 @@ export const alertRulesResolvers: Resolvers = {
       if (!rule.snoozed_until || Date.parse(rule.snoozed_until) <= now.getTime()) return rule;
       await context.db
         .updateTable("alert_rules")
-        .set({ snoozed_until: now.toISOString(), next_wake_at: WAKE_NOW })
+        .set({ snoozed_until: now.toISOString(), next_wake_at: wakeNow() })
         .where("id", "=", rule.id)
         .execute();
       return { ...rule, snoozed_until: now.toISOString() };

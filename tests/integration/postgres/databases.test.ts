@@ -80,4 +80,18 @@ describe("PostgreSQL", () => {
     await vi.waitFor(() => expect(warn).toHaveBeenCalledWith(expect.stringContaining("[db] an idle PostgreSQL connection failed")));
     expect(await db.selectFrom("users").select("id").execute()).toEqual([]);
   });
+
+  it("compresses the cached forecasts and air with lz4, and keeps only rules with a wake in the wake index (0021)", async () => {
+    const { db } = await opened(await target());
+    const { rows: compression } = await sql<{ table: string; method: string }>`
+      select attrelid::regclass::text as table, attcompression as method from pg_attribute
+      where attname = 'payload' and attrelid in ('forecast_cache'::regclass, 'air_quality_cache'::regclass) order by 1`.execute(db);
+    expect(compression).toEqual([
+      { table: "air_quality_cache", method: "l" },
+      { table: "forecast_cache", method: "l" },
+    ]);
+    const { rows: index } = await sql<{ definition: string }>`
+      select indexdef as definition from pg_indexes where indexname = 'alert_rules_wake'`.execute(db);
+    expect(index[0]!.definition).toMatch(/WHERE \(next_wake_at IS NOT NULL\)$/);
+  });
 });
