@@ -1,4 +1,4 @@
-import { useContext, useEffect, useState } from "react";
+import { startTransition, useContext, useEffect, useState } from "react";
 import { getI18n, I18nContext } from "react-i18next";
 import { useRouteLoaderData } from "react-router";
 import { useQuery } from "urql";
@@ -57,8 +57,11 @@ export function useNow(): number {
 function useMinuteClock(initial: number): number {
   const [now, setNow] = useState(initial);
   useEffect(() => {
-    setNow(Date.now());
-    const timer = setInterval(() => setNow(Date.now()), 60_000);
+    // Every card reads the clock: a transition renders them in slices that yield to input, not in one long task
+    // just after hydration (issue 35's blocking time).
+    const tick = () => startTransition(() => setNow(Date.now()));
+    tick();
+    const timer = setInterval(tick, 60_000);
     return () => clearInterval(timer);
   }, []);
   return now;

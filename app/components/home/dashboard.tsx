@@ -7,34 +7,71 @@ import { PlaceSwitcher } from "~/components/home/place-switcher";
 import { StarterRulesCallout } from "~/components/home/starter-rules-callout";
 import type { CardTranslation } from "~/components/weather/forecast-card";
 import { dayDetailTarget } from "~/lib/day-detail-link";
-import { useDisplaySettings, useNow } from "~/lib/display-settings";
+import { type DisplaySettings, useDisplaySettings, useNow } from "~/lib/display-settings";
 import { ALERT_RULES_QUERY, INBOX_QUERY, inboxVariables, OPEN_PLACE_QUERY, PLACES_QUERY, VIEWER_QUERY } from "~/lib/graphql/documents";
 import { PLACE_WARNINGS_QUERY } from "~/lib/graphql/later-documents";
+import type { PlaceRowFieldsFragment as PlaceRow } from "~/lib/graphql/documents.generated";
 import { openPlaceId } from "~/lib/open-place";
 
 // Only for a day's address: not part of the first load of `/` (the server renders it whole).
 const DayDetail = lazy(() => import("~/components/weather/day-detail").then((module) => ({ default: module.DayDetail })));
 
-/**
- * A signed-in user's home: one place open (and a day's detail when the address names one); beside it (below it on
- * a phone) the switcher with every place, starter rules and the inbox. Its texts come from the route's one
- * `useTranslation`, handed down.
- */
-export default function Dashboard({ translation }: { translation: CardTranslation }) {
-  const { t } = translation;
-  const [places] = useQuery({ query: PLACES_QUERY });
-  // Apart from the places: its answer holds for minutes, theirs for longer (later-documents.graphql).
+type Column = { places: PlaceRow[]; openId: string | null; settings: DisplaySettings; now: number; translation: CardTranslation };
+
+/** The cards' official warnings by place: its answer holds for minutes, the places' for longer (later-documents.graphql). */
+function useWarningsByPlace() {
   const [warnings] = useQuery({ query: PLACE_WARNINGS_QUERY });
-  const warningsData = warnings.data?.me?.places;
-  const warningsByPlace = useMemo(() => new Map(warningsData?.map((place) => [place.id, place.warnings])), [warningsData]);
+  const data = warnings.data?.me?.places;
+  return useMemo(() => new Map(data?.map((place) => [place.id, place.warnings])), [data]);
+}
+
+/** The open place whole: the loader fetched it before this render (server, or the navigation that opened it). */
+function OpenPlaceColumn({ places, openId, settings, now, translation }: Column) {
+  const [opened] = useQuery({ query: OPEN_PLACE_QUERY, variables: { id: openId ?? "" }, pause: !openId });
+  const warnings = useWarningsByPlace();
+  const open = opened.data?.place ?? undefined;
+  return <PlaceList places={places} open={open} warnings={warnings} settings={settings} now={now} translation={translation} />;
+}
+
+function SwitcherColumn({ places, openId, settings, now, translation }: Column) {
+  const warnings = useWarningsByPlace();
   const [rules] = useQuery({ query: ALERT_RULES_QUERY });
   const rulesData = rules.data?.alertRules;
   const alerting = useMemo(
     () => new Set(rulesData?.flatMap((rule) => (rule.state === "TRIGGERED" && rule.place ? [rule.place.id] : []))),
     [rulesData],
   );
+  return (
+    <PlaceSwitcher
+      places={places}
+      openId={openId}
+      warnings={warnings}
+      alerting={alerting}
+      settings={settings}
+      now={now}
+      translation={translation}
+    />
+  );
+}
+
+function Inbox({ translation }: { translation: CardTranslation }) {
   const [inbox] = useQuery({ query: INBOX_QUERY, variables: inboxVariables() });
   const [viewer] = useQuery({ query: VIEWER_QUERY });
+  return (
+    <InboxList translation={translation} firstPage={inbox.data?.messages.edges ?? []} unreadCount={viewer.data?.me?.unreadCount ?? 0} />
+  );
+}
+
+/**
+ * A signed-in user's home: one place open (and a day's detail when the address names one); beside it (below it on
+ * a phone) the switcher with every place, starter rules and the inbox. Its texts come from the route's one
+ * `useTranslation`, handed down. Each part reads its own queries: a first read from the cache (the server's results
+ * written into graphcache) is the costliest step of hydrating a part, and React yields to input only between
+ * components, so one component reading them all was one long task on a phone (issue 35's blocking time).
+ */
+export default function Dashboard({ translation }: { translation: CardTranslation }) {
+  const { t } = translation;
+  const [places] = useQuery({ query: PLACES_QUERY });
   const [search] = useSearchParams();
   // Once for the page, not once per place.
   const settings = useDisplaySettings();
@@ -45,9 +82,7 @@ export default function Dashboard({ translation }: { translation: CardTranslatio
     list.map((place) => place.id),
     search,
   );
-  // The open place whole: the loader fetched it before this render (server, or the navigation that opened it).
-  const [opened] = useQuery({ query: OPEN_PLACE_QUERY, variables: { id: openId ?? "" }, pause: !openId });
-  const open = opened.data?.place ?? undefined;
+  const column = { places: list, openId, settings, now, translation };
   return (
     <div className="mt-8 grid grid-cols-[minmax(0,1fr)] items-start gap-8 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
       <div className="flex min-w-0 flex-col gap-8">
@@ -56,22 +91,12 @@ export default function Dashboard({ translation }: { translation: CardTranslatio
             <DayDetail key={`${day.placeId}/${day.date}`} target={day} />
           </Suspense>
         ) : null}
-        <PlaceList places={list} open={open} warnings={warningsByPlace} settings={settings} now={now} translation={translation} />
+        <OpenPlaceColumn {...column} />
       </div>
       <div className="flex min-w-0 flex-col gap-6">
-        {list.length > 0 ? (
-          <PlaceSwitcher
-            places={list}
-            openId={openId}
-            warnings={warningsByPlace}
-            alerting={alerting}
-            settings={settings}
-            now={now}
-            translation={translation}
-          />
-        ) : null}
+        {list.length > 0 ? <SwitcherColumn {...column} /> : null}
         <StarterRulesCallout t={t} />
-        <InboxList translation={translation} firstPage={inbox.data?.messages.edges ?? []} unreadCount={viewer.data?.me?.unreadCount ?? 0} />
+        <Inbox translation={translation} />
       </div>
     </div>
   );

@@ -1,17 +1,23 @@
 import { useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
+import { whenBrowserIdle } from "~/lib/browser-idle";
 import { useConnectivity } from "~/lib/pwa/connectivity";
 import { buildWatcher } from "~/lib/pwa/full-load";
 import { pwaStore, usePwaState } from "~/lib/pwa/pwa-state";
 import { toastStore } from "~/lib/toast/toast-store";
 import { OfflineBanner } from "./offline-banner";
 
-/** Registers the worker after hydration (workbox-window is not part of the first load). */
+/**
+ * Registers the worker once the browser is idle after hydration: workbox-window is not part of the first load, and
+ * its evaluation and the worker's install would otherwise share hydration's tasks (issue 35's blocking time).
+ */
 function useServiceWorker() {
   useEffect(() => {
     // `npm run dev` has no worker: Vite serves modules the worker would freeze.
     if (import.meta.env.DEV) return;
-    void import("~/lib/pwa/register-worker").then(({ registerServiceWorker }) => registerServiceWorker(pwaStore));
+    return whenBrowserIdle(
+      () => void import("~/lib/pwa/register-worker").then(({ registerServiceWorker }) => registerServiceWorker(pwaStore)),
+    );
   }, []);
 }
 
@@ -31,12 +37,15 @@ function useUpdateToast(updateNeeded: boolean) {
   }, [updateNeeded, t]);
 }
 
-/** Learns of newer builds; root's client middleware acts on it at the next navigation. */
+/** Learns of newer builds from the first idle moment; root's client middleware acts on it at the next navigation. */
 function useBuildWatch() {
   useEffect(() => {
     if (!buildWatcher) return;
-    void buildWatcher.check();
-    buildWatcher.watch();
+    const watcher = buildWatcher;
+    return whenBrowserIdle(() => {
+      void watcher.check();
+      watcher.watch();
+    });
   }, []);
 }
 

@@ -1,5 +1,6 @@
 import {
   cloneElement,
+  startTransition,
   useCallback,
   useEffect,
   useMemo,
@@ -53,7 +54,8 @@ function useTooltipView(): TooltipView | null {
     let active = true;
     const cancelIdle = whenBrowserIdle(() => {
       void loadTooltipView().then((loaded) => {
-        if (active && loaded) setView(() => loaded);
+        // Every control with a tip takes it at once: in a transition, so that render yields to input.
+        if (active && loaded) startTransition(() => setView(() => loaded));
       });
     });
     return () => {
