@@ -1,4 +1,4 @@
-import { startTransition, useContext, useEffect, useState } from "react";
+import { startTransition, useContext, useEffect, useMemo, useState } from "react";
 import { getI18n, I18nContext } from "react-i18next";
 import { useRouteLoaderData } from "react-router";
 import { useQuery } from "urql";
@@ -29,14 +29,13 @@ export function useDisplaySettings(): DisplaySettings {
   const root = useRouteLoaderData("root") as { region?: string } | undefined;
   const locale = i18n.language;
   const settings = viewer.data?.me?.settings ?? { ...defaultDisplaySettings(locale, root?.region), timeZone: null };
-  return {
-    locale,
-    hour12: settings.hour12,
-    temperatureUnit: settings.temperatureUnit,
-    windSpeedUnit: settings.windSpeedUnit,
-    precipitationUnit: settings.precipitationUnit,
-    timeZone: settings.timeZone ?? "UTC",
-  };
+  const { hour12, temperatureUnit, windSpeedUnit, precipitationUnit } = settings;
+  const timeZone = settings.timeZone ?? "UTC";
+  // The same object while nothing in it changes: memoised parts that take it are not rendered again for nothing.
+  return useMemo(
+    () => ({ locale, hour12, temperatureUnit, windSpeedUnit, precipitationUnit, timeZone }),
+    [locale, hour12, temperatureUnit, windSpeedUnit, precipitationUnit, timeZone],
+  );
 }
 
 /** "Tue 6:00 PM": a moment of the coming days, in the reader's zone and clock. */
