@@ -9,7 +9,7 @@ import { GraphQLClientSourceContext } from "./lib/graphql/provider";
 import { GraphQLDataContext } from "./lib/graphql/ssr-data";
 import { i18nextOptions } from "./lib/i18n/config";
 import { createLocaleBackend, loadLocale } from "./lib/i18n/load-locale";
-import { warmIntlSoon } from "./lib/i18n/warm-intl";
+import { warmIntlForForecasts } from "./lib/i18n/warm-intl";
 import { reloadOnPreloadError } from "./lib/pwa/build-update";
 import { watchInstallability } from "./lib/pwa/pwa-state";
 import { documentRequestId, DocumentRequestIdContext } from "./lib/request-id";
@@ -21,7 +21,7 @@ async function hydrate() {
   reloadOnPreloadError(/\/assets\/locale-[a-z]{2}-[A-Z]{2}-/);
   const graphqlData = installPageGraphQL();
   const graphql = getBrowserGraphQL();
-  warmIntlSoon(document.documentElement.lang);
+  warmIntlForForecasts(document.documentElement.lang);
   // The server wrote the page in this locale; load its texts before hydrating so the
   // first client render matches the server's HTML.
   const { locale, resources } = await loadLocale(document.documentElement.lang);
