@@ -108,7 +108,11 @@ async function statesOf(db: Db, userIds: string[]): Promise<Map<string, WarningS
       .selectAll()
       .where("user_id", "in", userIds.slice(start, start + 500))
       .execute();
-    for (const row of rows) byUser.set(row.user_id, [...(byUser.get(row.user_id) ?? []), row]);
+    for (const row of rows) {
+      const states = byUser.get(row.user_id);
+      if (states) states.push(row);
+      else byUser.set(row.user_id, [row]);
+    }
   }
   return byUser;
 }
