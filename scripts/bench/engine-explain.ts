@@ -43,7 +43,7 @@ export async function explainHotPath(db: Kysely<Database>, now: string) {
     ],
     ["old messages", db.selectFrom("messages").select("id").where("created_at", "<", messagesRemoved).orderBy("created_at").limit(1000)],
     ["claimed rules' states", db.selectFrom("alert_states").selectAll().where("rule_id", "in", ["a", "b"])],
-    ["held pushes", db.selectFrom("held_pushes").innerJoin("messages", "messages.id", "held_pushes.message_id").select("messages.id")],
+    ["held pushes due", db.selectFrom("held_pushes").select("user_id").distinct().where("due_at", "<=", now)],
     // The official warnings' pass reads only the areas due and the users woken (decision 026).
     [
       "warnings: areas due",

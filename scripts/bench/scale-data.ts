@@ -89,5 +89,17 @@ export async function generateScaleData(
      SELECT ${user}, 'bench', 'm' || i, 'm' || i, NULL, ${place}, '{}', '2026-05-31T06:00:00.000Z', '2026-05-31T12:00:00.000Z'
      FROM ${series(dialect, tenth)}`,
   );
+  // A push held overnight for a tenth of the users, due when their quiet hours end tomorrow: a tick reads only the due.
+  const message = idOf(dialect, 4, "i");
+  await run(
+    `INSERT INTO messages (id, user_id, kind, title, body, created_at, read_at, urgent, place_id, briefing_id, dedupe_key,
+       alert_rule_id, match_json, content)
+     SELECT ${message}, ${user}, 'ALERT', 'Held', 'Held', '2026-05-31T23:00:00.000Z', NULL, 0, ${place}, NULL, 'held-' || i, NULL, NULL, NULL
+     FROM ${series(dialect, tenth)}`,
+  );
+  await run(
+    `INSERT INTO held_pushes (message_id, user_id, created_at, due_at)
+     SELECT ${message}, ${user}, '2026-05-31T23:00:00.000Z', '${tomorrow}' FROM ${series(dialect, tenth)}`,
+  );
   if (dialect === "postgres") await run("ANALYZE");
 }

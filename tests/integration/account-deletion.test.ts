@@ -96,7 +96,7 @@ async function fullAccount(t: TestApi, email: string) {
   const { db, inbox, now } = t.api.services;
   const at = now().toISOString();
   await inbox.write({ userId, kind: "SYSTEM", title: "Hello", body: "Welcome", dedupeKey: `hello:${userId}` });
-  await db.insertInto("held_pushes").values({ message_id: message, user_id: userId, created_at: at }).execute();
+  await db.insertInto("held_pushes").values({ message_id: message, user_id: userId, created_at: at, due_at: at }).execute();
   await db
     .insertInto("alert_states")
     .values({ rule_id: rule, place_id: berlin, state: "ALERTING", episode_start: at, last_triggered_at: at })

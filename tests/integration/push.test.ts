@@ -150,6 +150,41 @@ describe("web push", () => {
     expect(digest).toMatchObject({ title: "2 messages during quiet hours", body: "Tomorrow\nLater", kind: "DIGEST" });
   });
 
+  it("keeps each held push due when the quiet hours end, and reads none before", async () => {
+    const { t, message, setTime } = await setUp("2026-06-01T23:00:00Z");
+    expect(await message("Tomorrow")).toBe("held");
+    const { db } = t.api.services;
+    expect(await db.selectFrom("held_pushes").select("due_at").execute()).toEqual([{ due_at: "2026-06-02T07:00:00.000Z" }]);
+    setTime("2026-06-02T06:59:00Z");
+    expect(await t.api.services.push.sendDigests()).toBe(0);
+    setTime("2026-06-02T07:00:00Z");
+    expect(await t.api.services.push.sendDigests()).toBe(1);
+  });
+
+  it("sends held pushes at the next tick when the person ends their quiet hours early", async () => {
+    const { t, token, pushService, subscription, message, setTime } = await setUp("2026-06-01T23:00:00Z");
+    expect(await message("Tomorrow")).toBe("held");
+    setTime("2026-06-02T03:00:00Z");
+    await t.gql(TestPushSettingsDocument, { input: { quietHoursEnabled: false } }, { token });
+    expect(await t.api.services.push.sendDigests()).toBe(1);
+    expect(subscription.decrypt(pushService.received[0]!.body)).toMatchObject({ kind: "DIGEST", body: "Tomorrow" });
+  });
+
+  it("holds pushes on to the new end when a settings change moves the quiet hours later", async () => {
+    const { t, token, pushService, message, setTime } = await setUp("2026-06-01T23:00:00Z");
+    expect(await message("Tomorrow")).toBe("held");
+    setTime("2026-06-02T03:00:00Z");
+    await t.gql(TestPushSettingsDocument, { input: { quietTo: "09:00" } }, { token });
+    expect(await t.api.services.push.sendDigests()).toBe(0);
+    const { db } = t.api.services;
+    expect(await db.selectFrom("held_pushes").select("due_at").execute()).toEqual([{ due_at: "2026-06-02T09:00:00.000Z" }]);
+    setTime("2026-06-02T07:05:00Z");
+    expect(await t.api.services.push.sendDigests()).toBe(0);
+    setTime("2026-06-02T09:00:00Z");
+    expect(await t.api.services.push.sendDigests()).toBe(1);
+    expect(pushService.received).toHaveLength(1);
+  });
+
   it("sends one digest when two engine instances reach the same held pushes at once, and only for the users in scope", async () => {
     const { t, pushService, subscription, message, setTime } = await setUp("2026-06-01T23:00:00Z");
     expect(await message("Tomorrow")).toBe("held");

@@ -11,7 +11,8 @@ import { parseDelivery } from "./briefing-delivery";
 import { messageText } from "./message-text.server";
 import { inScope, type UserScope } from "./shard-ranges";
 import { botTexts } from "./texts.server";
-import { zonedParts } from "./zoned-time";
+import { nextOccurrence, zonedParts } from "./zoned-time";
+import { WEEKDAYS } from "../../shared/enum-values";
 
 export type VapidKeys = { publicKey: string; privateKey: string };
 
@@ -32,16 +33,29 @@ export function loadVapidKeys(dataDir: string): VapidKeys {
   }
 }
 
+type QuietHours = Pick<SettingsTable, "quiet_hours_enabled" | "quiet_from" | "quiet_to" | "time_zone">;
+
 /** Is `instant` inside the user's quiet hours (which may wrap midnight)? */
-export function inQuietHours(
-  settings: Pick<SettingsTable, "quiet_hours_enabled" | "quiet_from" | "quiet_to" | "time_zone">,
-  instant: Date,
-) {
+export function inQuietHours(settings: QuietHours, instant: Date) {
   if (settings.quiet_hours_enabled !== 1 || settings.quiet_from === settings.quiet_to) return false;
   const time = zonedParts(instant, settings.time_zone).time;
   return settings.quiet_from < settings.quiet_to
     ? time >= settings.quiet_from && time < settings.quiet_to
     : time >= settings.quiet_from || time < settings.quiet_to;
+}
+
+/** When the quiet hours around `instant` end: a held push is due then (held_pushes.due_at). */
+export function quietHoursEnd(settings: QuietHours, instant: Date): Date {
+  return nextOccurrence(instant, settings.quiet_to, WEEKDAYS, settings.time_zone) ?? instant;
+}
+
+/**
+ * A user's held pushes are due now: their settings changed, and the quiet hours (or the zone
+ * they are kept in) may end sooner than when the pushes were held. The next tick reads them
+ * again and holds them on to the new end if the user is still in quiet hours.
+ */
+export async function heldPushesDueNow(db: Db, userId: string, now: Date): Promise<void> {
+  await db.updateTable("held_pushes").set({ due_at: now.toISOString() }).where("user_id", "=", userId).execute();
 }
 
 export type PushPayload = { title: string; body: string; tag: string; url: string; kind: string };
@@ -152,9 +166,15 @@ export function createPushService({
       if (!settings || settings.push_enabled !== 1) return "off";
       if ((await pushed([message])).length === 0) return "off";
       if (message.urgent !== 1 && inQuietHours(settings, now())) {
+        const at = now();
         await db
           .insertInto("held_pushes")
-          .values({ message_id: message.id, user_id: message.user_id, created_at: now().toISOString() })
+          .values({
+            message_id: message.id,
+            user_id: message.user_id,
+            created_at: at.toISOString(),
+            due_at: quietHoursEnd(settings, at).toISOString(),
+          })
           .onConflict((conflict) => conflict.column("message_id").doNothing())
           .execute();
         return "held";
@@ -203,41 +223,45 @@ export function createPushService({
     },
 
     /**
-     * Sends one digest to every user (in `scope`: an engine instance's shards) whose quiet hours
-     * are over and who has held pushes.
+     * Sends one digest to every user (in `scope`: an engine instance's shards) whose held pushes
+     * are due (their quiet hours are over). Reads only the due ones, by index: a tick in quiet
+     * hours reads nothing however many pushes are held.
      */
     async sendDigests(scope: UserScope = null): Promise<number> {
-      const held = await db
+      const at = now();
+      const due = await db
         .selectFrom("held_pushes")
-        .innerJoin("messages", "messages.id", "held_pushes.message_id")
-        .select(["held_pushes.user_id", "messages.id", "messages.title", "messages.body", "messages.content"])
-        .$if(scope !== null, (query) => query.where((eb) => inScope(eb, "held_pushes.user_id", scope!)))
-        .orderBy("messages.id")
+        .select("user_id")
+        .distinct()
+        .where("due_at", "<=", at.toISOString())
+        .$if(scope !== null, (query) => query.where((eb) => inScope(eb, "user_id", scope!)))
         .execute();
-      const byUser = new Map<string, typeof held>();
-      for (const row of held) byUser.set(row.user_id, [...(byUser.get(row.user_id) ?? []), row]);
       let sent = 0;
-      for (const [userId, waiting] of byUser) {
-        const settings = await settingsOf(userId);
-        if (!settings || inQuietHours(settings, now())) continue;
+      for (const { user_id: userId } of due) {
+        // Read fresh, not from the per-second cache: a settings change is what made these due.
+        const settings = await db.selectFrom("settings").selectAll().where("user_id", "=", userId).executeTakeFirst();
+        if (!settings) continue;
+        if (inQuietHours(settings, at)) {
+          // Due by a settings change, still quiet by the new ones: due again when these quiet hours end.
+          await db
+            .updateTable("held_pushes")
+            .set({ due_at: quietHoursEnd(settings, at).toISOString() })
+            .where("user_id", "=", userId)
+            .execute();
+          continue;
+        }
         // Taken off the list first, and only what this process itself took goes out: an instance that
         // races another on the same user (a lease taken over) cannot send a held push twice.
-        const taken = new Set(
-          (
-            await db
-              .deleteFrom("held_pushes")
-              .where("user_id", "=", userId)
-              .where(
-                "message_id",
-                "in",
-                waiting.map((row) => row.id),
-              )
-              .returning("message_id")
-              .execute()
-          ).map((row) => row.message_id),
+        const taken = (await db.deleteFrom("held_pushes").where("user_id", "=", userId).returning("message_id").execute()).map(
+          (row) => row.message_id,
         );
-        const rows = waiting.filter((row) => taken.has(row.id));
-        if (settings.push_enabled !== 1 || rows.length === 0) continue;
+        if (settings.push_enabled !== 1 || taken.length === 0) continue;
+        const rows = await db
+          .selectFrom("messages")
+          .select(["id", "title", "body", "content"])
+          .where("id", "in", taken)
+          .orderBy("id")
+          .execute();
         const t = botTexts(settings.language);
         await sendToUser(
           userId,

@@ -570,4 +570,17 @@ export const migrations: Record<string, Migration> = {
       }
     },
   },
+  "0022_held_push_due": {
+    async up(db: Kysely<unknown>) {
+      // A tick read every held push of its shards to find whose quiet hours were over: a sequential scan that grew
+      // all night. Each now keeps when it is due, indexed. Those held before are due at once ('' sorts first): the
+      // next tick holds them on to their quiet hours' end if still quiet.
+      await db.schema
+        .alterTable("held_pushes")
+        .addColumn("due_at", "text", (col) => col.notNull().defaultTo(""))
+        .execute();
+      await db.schema.createIndex("held_pushes_due").on("held_pushes").column("due_at").execute();
+      await db.schema.createIndex("held_pushes_user").on("held_pushes").column("user_id").execute();
+    },
+  },
 };

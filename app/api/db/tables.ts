@@ -190,7 +190,8 @@ export type PushSubscriptionTable = {
 /** A removed place, message or briefing and what went with it, as JSON, kept for undo (removed-items.server.ts). */
 export type RemovedItemTable = { kind: string; item_id: string; user_id: string; removed_at: string; snapshot: string };
 
-export type HeldPushTable = { message_id: string; user_id: string; created_at: string };
+/** A push held by quiet hours; `due_at` is when they end (or when a settings change asks to look again). */
+export type HeldPushTable = { message_id: string; user_id: string; created_at: string; due_at: string };
 
 /** One lock row per rate-limited key (rate-limit.server.ts): a check-and-count writes it first. */
 export type RateLimitKeyTable = { rule: string; key: string; touched_at: string };

@@ -15,6 +15,7 @@ import { EMAIL_MAX_LENGTH, logInInput, signUpInput } from "../../shared/inputs/a
 import { settingsInput } from "../../shared/inputs/settings";
 import { wakeRulesOf } from "../bot/rule-wakes.server";
 import { wakeWarnings } from "../bot/warning-wakes.server";
+import { heldPushesDueNow } from "../bot/push.server";
 
 // Verifying against this when the account does not exist keeps "no such email" as slow as "wrong password".
 const dummyHashes = new Map<PasswordHashCost, Promise<string>>();
@@ -141,6 +142,7 @@ export const accountResolvers: Resolvers = {
           // The rules read the time zone and units: read them again (decision 026).
           await wakeRulesOf(trx, userId);
           await wakeWarnings(trx, [userId]);
+          await heldPushesDueNow(trx, userId, context.now());
           if (changes.time_zone && changes.time_zone !== before.time_zone)
             await rescheduleBriefings(trx, userId, changes.time_zone, context.now());
         });
