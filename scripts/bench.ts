@@ -13,7 +13,7 @@ import type { LoadResult } from "./bench/load";
 import { benchClientLibraries } from "./bench/client-libraries";
 import { benchEngine, warningRows } from "./bench/engine";
 import { benchEngineInstances, instancesRows, type InstancesBench } from "./bench/engine-instances";
-import { benchEngineScale, benchTodayBeside, benchUnchangedRules, scaleRows } from "./bench/engine-scale";
+import { benchEngineScale, benchTodayBeside, benchUnchangedRules, SCALE_SHARED_BUFFERS, scaleRows } from "./bench/engine-scale";
 import { benchBlockingTime, blockingRows } from "./bench/blocking-time";
 import { benchLighthouse } from "./bench/lighthouse";
 import { lineBalanceRow } from "./bench/line-balance";
@@ -86,7 +86,7 @@ const blocking = await benchBlockingTime();
 console.log("\nA repeat visit to / from the service worker, server stopped…");
 const offline = await benchOfflineRepeatVisit();
 
-const databases = await startBenchDatabases();
+const databases = await startBenchDatabases({ settings: [`shared_buffers=${SCALE_SHARED_BUFFERS}`] });
 let api: Awaited<ReturnType<typeof benchApi>>;
 const cold = {} as Record<BenchDatabaseKind, LoadResult>;
 const engines = {} as Record<BenchDatabaseKind, Awaited<ReturnType<typeof benchEngine>>>;

@@ -29,8 +29,14 @@ export type BenchDatabases = {
   stop(): Promise<void>;
 };
 
-/** `statements`: PostgreSQL keeps statistics per statement (pg_stat_statements), for a bench to print its costliest. */
-export async function startBenchDatabases({ statements = false }: { statements?: boolean } = {}): Promise<BenchDatabases> {
+/**
+ * `statements`: PostgreSQL keeps statistics per statement (pg_stat_statements), for a bench to print its costliest.
+ * `settings`: more server settings (`name=value`), as a deployment of the size benched would have them.
+ */
+export async function startBenchDatabases({
+  statements = false,
+  settings = [],
+}: { statements?: boolean; settings?: string[] } = {}): Promise<BenchDatabases> {
   let server: PostgresServer | null = null;
   const admin = async (sql: string) => {
     const client = new pg.Client({ connectionString: server!.adminUrl });
@@ -57,7 +63,7 @@ export async function startBenchDatabases({ statements = false }: { statements?:
     }
     server ??= await startPostgresServer({
       durable: true,
-      settings: statements ? ["shared_preload_libraries=pg_stat_statements", "pg_stat_statements.track=all"] : [],
+      settings: [...(statements ? ["shared_preload_libraries=pg_stat_statements", "pg_stat_statements.track=all"] : []), ...settings],
     });
     const name = `bench_${process.pid}_${++counter}`;
     await admin(

@@ -372,6 +372,12 @@ export function scaleRows(
   ] as Array<[string, string, string]>;
 }
 
+/**
+ * PostgreSQL's own cache as a deployment of this size would have it (README, Databases): the rules table and its
+ * indexes in it. At the default 128 MB each write of a rule's wake read its pages back from the operating system.
+ */
+export const SCALE_SHARED_BUFFERS = "1GB";
+
 const flag = (name: string) => {
   const index = process.argv.indexOf(`--${name}`);
   return index < 0 ? undefined : process.argv[index + 1];
@@ -381,7 +387,8 @@ if (process.argv[1]?.endsWith("engine-scale.ts")) {
   const kinds = (flag("db") ? [flag("db")] : ["PostgreSQL", "SQLite"]) as BenchDatabaseKind[];
   const minutes = Number(flag("minutes") ?? 30);
   const statements = process.argv.includes("--statements");
-  const databases = await startBenchDatabases({ statements });
+  const sharedBuffers = flag("shared-buffers") ?? SCALE_SHARED_BUFFERS;
+  const databases = await startBenchDatabases({ statements, settings: [`shared_buffers=${sharedBuffers}`] });
   try {
     for (const kind of kinds) {
       const rules = Number(flag("rules") ?? (kind === "PostgreSQL" ? 1_000_000 : 100_000));

@@ -118,7 +118,7 @@ describe("weather", () => {
 
   it("keeps forecasts across a restart: a new process on the same data needs no upstream call", async () => {
     const first = await api();
-    await first.gql(WEATHER_AT, { lat: 47.37, lon: 8.55 });
+    const answer = await first.gql(WEATHER_AT, { lat: 47.37, lon: 8.55 });
     expect(first.fake.calls.forecast).toBe(1);
     // Written behind the answer, within STORE_DELAY_MS.
     const stored = () => first.api.services.db.selectFrom("forecast_cache").select("coordinate_key").execute();
@@ -127,6 +127,8 @@ describe("weather", () => {
     const second = await api({ dataDir: first.dataDir, databaseUrl: first.databaseUrl, fake: first.fake });
     const again = await second.gql(WEATHER_AT, { lat: 47.37, lon: 8.55 });
     expect(again.data!.weatherAt.timeZone).toBe("Europe/Zurich");
+    // The same forecast, as the database keeps it (stored-forecast.ts) read back.
+    expect(again.data).toEqual(answer.data);
     expect(first.fake.calls.forecast).toBe(1);
   });
 

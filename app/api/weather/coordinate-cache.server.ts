@@ -41,6 +41,9 @@ export type CoordinateCacheOptions<T> = {
   metrics?: ApiMetrics;
   /** Values kept in memory at most (the least recently used go first). */
   memoryEntries?: number;
+  /** A value as the database keeps it, and back: JSON unless told otherwise. */
+  encode?: (value: T) => string;
+  decode?: (payload: string) => T;
 };
 
 /**
@@ -57,6 +60,8 @@ export function createCoordinateCache<T>(options: CoordinateCacheOptions<T>) {
   const batchSize = options.batchSize ?? 50;
   const now = options.now ?? (() => new Date());
   const metrics = options.metrics ?? noMetrics;
+  const encode = options.encode ?? JSON.stringify;
+  const decode = options.decode ?? ((payload: string) => JSON.parse(payload) as T);
   const memory = new LRUCache<string, Entry<T>>({ max: options.memoryEntries ?? MEMORY_ENTRIES });
   const inFlight = new Map<string, Array<Waiter<T>>>();
   let queued = new Map<string, Coordinate>();
@@ -64,8 +69,8 @@ export function createCoordinateCache<T>(options: CoordinateCacheOptions<T>) {
   const maxAges = new Map<string, number>();
   let flushScheduled = false;
 
-  const isFresh = (entry: Entry<T> | undefined, maxAgeMs = ttlMs): entry is Entry<T> =>
-    !!entry && now().getTime() - entry.fetchedAt.getTime() < Math.min(maxAgeMs, ttlMs);
+  const freshAt = (fetchedAt: Date, maxAgeMs = ttlMs) => now().getTime() - fetchedAt.getTime() < Math.min(maxAgeMs, ttlMs);
+  const isFresh = (entry: Entry<T> | undefined, maxAgeMs = ttlMs): entry is Entry<T> => !!entry && freshAt(entry.fetchedAt, maxAgeMs);
 
   function settle(key: string, outcome: { result?: CachedResult<T>; error?: unknown }) {
     const waiters = inFlight.get(key) ?? [];
@@ -91,7 +96,7 @@ export function createCoordinateCache<T>(options: CoordinateCacheOptions<T>) {
       if (wanted.length === 0) return entries;
     }
     const rows = await options.db.selectFrom(table).selectAll().where("coordinate_key", "in", wanted).execute();
-    for (const row of rows) entries.set(row.coordinate_key, { data: JSON.parse(row.payload) as T, fetchedAt: new Date(row.fetched_at) });
+    for (const row of rows) entries.set(row.coordinate_key, { data: decode(row.payload), fetchedAt: new Date(row.fetched_at) });
     return entries;
   }
 
@@ -109,7 +114,7 @@ export function createCoordinateCache<T>(options: CoordinateCacheOptions<T>) {
           entries.slice(start, start + STORE_CHUNK).map(([key, entry]) => ({
             coordinate_key: key,
             fetched_at: entry.fetchedAt.toISOString(),
-            payload: JSON.stringify(entry.data),
+            payload: encode(entry.data),
           })),
         )
         .onConflict((conflict) =>
@@ -148,9 +153,7 @@ export function createCoordinateCache<T>(options: CoordinateCacheOptions<T>) {
     const keys = [...batch.keys()];
     // Only payloads fresh enough for their askers are read and parsed: a refresh asks for values that expired, and
     // parsing each expired payload only to drop it was most of a refresh's cost at scale (issue 34).
-    const stored = await storedEntries(keys, (fetchedAt, key) =>
-      isFresh({ data: null as T, fetchedAt: new Date(fetchedAt) }, maxAges.get(key)),
-    );
+    const stored = await storedEntries(keys, (fetchedAt, key) => freshAt(new Date(fetchedAt), maxAges.get(key)));
     const missing: string[] = [];
     for (const key of keys) {
       const entry = stored.get(key);

@@ -4,6 +4,7 @@ import type { ApiMetrics } from "../metrics.server";
 import { createCoordinateCache } from "./coordinate-cache.server";
 import type { Coordinate, Forecast } from "./forecast";
 import type { OpenMeteoClient } from "./open-meteo.server";
+import { decodeForecast, encodeForecast } from "./stored-forecast";
 
 export { STORE_DELAY_MS } from "./coordinate-cache.server";
 
@@ -30,6 +31,8 @@ export function createForecastService({ client, ...options }: ForecastServiceOpt
     fetchMany: (coordinates) => client.forecasts(coordinates),
     table: "forecast_cache",
     name: "forecast",
+    encode: encodeForecast,
+    decode: decodeForecast,
     unavailable: (cause) =>
       withServerCause(
         apiError("WEATHER_UNAVAILABLE", "The weather service cannot be reached right now; try again in a few minutes"),
