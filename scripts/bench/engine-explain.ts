@@ -13,7 +13,22 @@ export async function explainHotPath(db: Kysely<Database>, now: string) {
   const messagesRemoved = new Date(Date.parse(now) - 90 * 86_400_000).toISOString();
   const sample = await db.selectFrom("places").select(["id", "user_id"]).limit(100).execute();
   const statements: Array<[string, Compilable]> = [
-    ["woken rules", db.selectFrom("alert_rules").select("user_id").where("next_wake_at", "<=", now).orderBy("next_wake_at").limit(5000)],
+    [
+      "woken rules' owners",
+      db.selectFrom("alert_rules").select("user_id").where("next_wake_at", "<=", now).orderBy("next_wake_at").limit(5000),
+    ],
+    [
+      "their woken rules",
+      db
+        .selectFrom("alert_rules")
+        .selectAll()
+        .where(
+          "user_id",
+          "in",
+          sample.map((place) => place.user_id),
+        )
+        .where("next_wake_at", "<=", now),
+    ],
     ["due feeds", db.selectFrom("watched_feeds").selectAll().where("next_refresh_at", "<=", now).orderBy("next_refresh_at").limit(5000)],
     [
       "due briefings",
