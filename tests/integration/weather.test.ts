@@ -127,7 +127,7 @@ describe("weather", () => {
     const second = await api({ dataDir: first.dataDir, databaseUrl: first.databaseUrl, fake: first.fake });
     const again = await second.gql(WEATHER_AT, { lat: 47.37, lon: 8.55 });
     expect(again.data!.weatherAt.timeZone).toBe("Europe/Zurich");
-    // The same forecast, as the database keeps it (stored-forecast.ts) read back.
+    // The same forecast, as the database keeps it (stored-forecast.server.ts) read back.
     expect(again.data).toEqual(answer.data);
     expect(first.fake.calls.forecast).toBe(1);
   });

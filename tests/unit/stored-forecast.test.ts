@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseForecast } from "~/api/weather/open-meteo.server";
-import { decodeForecast, encodeForecast } from "~/api/weather/stored-forecast";
+import { decodeForecast, encodeForecast } from "~/api/weather/stored-forecast.server";
 import { fakeForecast } from "../fakes/open-meteo";
 
 type Raw = Parameters<typeof parseForecast>[0];

@@ -4,7 +4,7 @@ import type { ApiMetrics } from "../metrics.server";
 import { createCoordinateCache } from "./coordinate-cache.server";
 import type { Coordinate, Forecast } from "./forecast";
 import type { OpenMeteoClient } from "./open-meteo.server";
-import { decodeForecast, encodeForecast } from "./stored-forecast";
+import { decodeForecast, encodeForecast } from "./stored-forecast.server";
 
 export { STORE_DELAY_MS } from "./coordinate-cache.server";
 
