@@ -1,6 +1,6 @@
 import i18next, { type TFunction } from "i18next";
 import { usePageTranslation } from "~/lib/i18n/use-page-translation";
-import { Suspense, useMemo } from "react";
+import { Suspense } from "react";
 import { preloadModule } from "react-dom";
 import { Link } from "react-router";
 import { useQuery } from "urql";
@@ -92,22 +92,17 @@ export default function Home({ loaderData }: Route.ComponentProps) {
   // In the page's head, beside the entry's own modulepreloads (React hoists them): fetched while the entry loads.
   for (const href of loaderData?.renderedLazyChunks ?? []) preloadModule(href, { as: "script", nonce });
   const [viewer] = useQuery({ query: VIEWER_QUERY });
-  // The same element while the language stays. React hydrates a Suspense boundary's content in a pass of its own,
-  // in slices that yield to input; new props reaching it before then (this page rendered again by its viewer
-  // query's first answer) would make React hydrate all of it at once, urgently, in one long task (issue 35).
-  const dashboard = useMemo(
-    () => (
-      <Suspense fallback={<div className="card mt-8 h-96 animate-pulse" role="status" aria-label={t("loading.label")} />}>
-        <Dashboard translation={translation} />
-      </Suspense>
-    ),
-    [t, translation],
-  );
   return (
     <section>
       <h1 className="text-3xl font-bold tracking-tight">{t("home.title")}</h1>
       {/* Someone signed in knows what the bot does: on a phone, their weather comes first. */}
-      {viewer.data?.me ? dashboard : <Visitor t={t} />}
+      {viewer.data?.me ? (
+        <Suspense fallback={<div className="card mt-8 h-96 animate-pulse" role="status" aria-label={t("loading.label")} />}>
+          <Dashboard translation={translation} />
+        </Suspense>
+      ) : (
+        <Visitor t={t} />
+      )}
     </section>
   );
 }
