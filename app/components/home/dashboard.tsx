@@ -50,7 +50,10 @@ export default function Dashboard({ translation }: { translation: CardTranslatio
     search,
   );
   return (
-    <div data-testid="dashboard" className="mt-8 grid grid-cols-[minmax(0,1fr)] items-start gap-8 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
+    <div
+      data-testid="dashboard"
+      className="mt-8 grid grid-cols-[minmax(0,1fr)] items-start gap-8 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]"
+    >
       <div className="flex min-w-0 flex-col gap-8">
         {day ? (
           <Suspense fallback={<div className="card h-96 animate-pulse" role="status" aria-label={t("loading.label")} />}>
