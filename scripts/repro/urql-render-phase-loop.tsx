@@ -6,7 +6,8 @@
  *
  * Each query is answered at once with a new object, as graphcache answers from its cache. The hook's own answer is
  * delivered inside `startTransition` (a transition-priority update, as an idle one is in the app), then the
- * variables change in a synchronous render. urql 5.0.4, React 19.3.
+ * variables change in a synchronous render. urql 5.0.4, React 19.3. `--control`: without that update; `--keyed`: the
+ * workaround, one `Item` mounted per id (`key`), so no mounted hook ever changes its variables.
  */
 import { Window } from "happy-dom";
 
@@ -51,6 +52,7 @@ const client = new Client({
   ],
 });
 
+const keyed = process.argv.includes("--keyed");
 let setId: (id: string) => void = () => undefined;
 let lastOperation: Operation | undefined;
 function Item({ id }: { id: string }) {
@@ -62,7 +64,7 @@ function Item({ id }: { id: string }) {
 function App() {
   const [id, set] = React.useState("a");
   setId = set;
-  return React.createElement(Item, { id });
+  return React.createElement(Item, keyed ? { id, key: id } : { id });
 }
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 50));
@@ -79,7 +81,7 @@ flushSync(() => setId("b"));
 const [rendersBefore, executionsBefore] = [renders, executions];
 await new Promise((resolve) => setTimeout(resolve, 1000));
 console.log(
-  `${withLowerPriorityUpdate ? "with a pending transition update" : "control (no pending update)"}: ` +
+  `${withLowerPriorityUpdate ? "with a pending transition update" : "control (no pending update)"}${keyed ? ", keyed" : ""}: ` +
     `${renders - rendersBefore} renders and ${executions - executionsBefore} query executions in the second after the variables changed`,
 );
 root.unmount();
