@@ -44,7 +44,7 @@ const client = new Client({
         filter((operation: Operation) => operation.kind === "query"),
         map((operation: Operation) => {
           executions++;
-          return makeResult(operation, { data: { item: { __typename: "Item", id: operation.variables.id } } });
+          return makeResult(operation, { data: { item: { __typename: "Item", id: (operation.variables as { id: string }).id } } });
         }),
       );
       return merge([answers, pushed.source]);
