@@ -7,7 +7,6 @@ import { getBrowserGraphQL } from "./lib/graphql/browser-client";
 import { installPageGraphQL } from "./lib/graphql/install-browser";
 import { GraphQLClientSourceContext } from "./lib/graphql/provider";
 import { GraphQLDataContext } from "./lib/graphql/ssr-data";
-import { hydrationModules } from "./lib/hydration-modules";
 import { i18nextOptions } from "./lib/i18n/config";
 import { createLocaleBackend, loadLocale } from "./lib/i18n/load-locale";
 import { warmIntlForForecasts } from "./lib/i18n/warm-intl";
@@ -25,12 +24,7 @@ async function hydrate() {
   warmIntlForForecasts(document.documentElement.lang);
   // The server wrote the page in this locale; load its texts before hydrating so the
   // first client render matches the server's HTML.
-  const [{ locale, resources }] = await Promise.all([
-    loadLocale(document.documentElement.lang),
-    // The route modules have run by now (they are the page's other static imports): the lazy parts the
-    // server rendered are loading; React hydrates them with the rest rather than dropping their HTML.
-    hydrationModules(),
-  ]);
+  const { locale, resources } = await loadLocale(document.documentElement.lang);
   await i18next
     .use(initReactI18next)
     .use(createLocaleBackend())

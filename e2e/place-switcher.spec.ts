@@ -133,8 +133,8 @@ test.describe("on a desktop", () => {
     context,
     baseURL,
   }) => {
-    // Issue 35: with the dashboard hydrated in place, the open place's query taking a second place's variables
-    // looped render after render (decision 018). Each step here waits for its place, so a frozen page fails it.
+    // Issue 35: a dashboard hydrated in place froze when the open place's query took a second place's variables
+    // (decision 018). Each step here waits for its place, so a frozen page fails it.
     await signedInWithPlaces(request, context, baseURL!, LABELS.slice(0, 4));
     await gotoHydrated(page, "/");
     for (const [index, label] of [

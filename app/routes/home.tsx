@@ -1,6 +1,6 @@
 import i18next, { type TFunction } from "i18next";
 import { usePageTranslation } from "~/lib/i18n/use-page-translation";
-import { Suspense } from "react";
+import { lazy, Suspense } from "react";
 import { preloadModule } from "react-dom";
 import { Link } from "react-router";
 import { useQuery } from "urql";
@@ -15,17 +15,13 @@ import type { Load } from "~/lib/graphql/route-load";
 import { getI18n, getLocale } from "~/server/i18n/middleware.server";
 import { lazyChunksContext, signedInHomeModules } from "~/lib/lazy-chunks-context";
 import { useNonce } from "~/lib/nonce";
-import { lazyServerRendered, onPage } from "~/lib/hydration-modules";
 
 /**
  * A signed-in user's places and inbox: not part of a visitor's first load. The server renders it
  * whole and names its chunks in the page (modulepreload), so a signed-in first load fetches them
  * beside the entry instead of after it (decision 018).
  */
-const Dashboard = lazyServerRendered(
-  () => import("~/components/home/dashboard"),
-  () => onPage("dashboard"),
-);
+const Dashboard = lazy(() => import("~/components/home/dashboard"));
 
 /** What the page shows, fetched once for its first render (server) or into the cache (browser); whether someone is signed in. */
 async function loadHome(load: Load, url: string): Promise<boolean> {

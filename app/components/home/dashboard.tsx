@@ -1,4 +1,4 @@
-import { Suspense, useMemo } from "react";
+import { lazy, Suspense, useMemo } from "react";
 import { useSearchParams } from "react-router";
 import { useQuery } from "urql";
 import { InboxList } from "~/components/home/inbox-list";
@@ -11,13 +11,9 @@ import { useDisplaySettings, useNow } from "~/lib/display-settings";
 import { ALERT_RULES_QUERY, INBOX_QUERY, inboxVariables, PLACES_QUERY, VIEWER_QUERY } from "~/lib/graphql/documents";
 import { PLACE_WARNINGS_QUERY } from "~/lib/graphql/later-documents";
 import { openPlaceId } from "~/lib/open-place";
-import { lazyServerRendered, onPage } from "~/lib/hydration-modules";
 
 // Only for a day's address: not part of the first load of `/` (the server renders it whole).
-const DayDetail = lazyServerRendered(
-  () => import("~/components/weather/day-detail").then((module) => ({ default: module.DayDetail })),
-  () => onPage("day-detail"),
-);
+const DayDetail = lazy(() => import("~/components/weather/day-detail").then((module) => ({ default: module.DayDetail })));
 
 /**
  * A signed-in user's home: one place open (and a day's detail when the address names one); beside it (below it on
@@ -50,10 +46,7 @@ export default function Dashboard({ translation }: { translation: CardTranslatio
     search,
   );
   return (
-    <div
-      data-testid="dashboard"
-      className="mt-8 grid grid-cols-[minmax(0,1fr)] items-start gap-8 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]"
-    >
+    <div className="mt-8 grid grid-cols-[minmax(0,1fr)] items-start gap-8 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
       <div className="flex min-w-0 flex-col gap-8">
         {day ? (
           <Suspense fallback={<div className="card h-96 animate-pulse" role="status" aria-label={t("loading.label")} />}>

@@ -1,4 +1,4 @@
-import { Suspense, type ReactNode } from "react";
+import { lazy, Suspense, type ReactNode } from "react";
 import type { i18n as I18n, TFunction } from "i18next";
 import { Link } from "react-router";
 import { dayDetailHref } from "~/lib/day-detail-link";
@@ -28,19 +28,12 @@ import { conditionNames } from "./condition-names";
 import { CurrentHeader } from "./current-header";
 import { HourlyStrip } from "./hourly-strip";
 import { formatRelativeAge } from "~/lib/relative-age";
-import { lazyServerRendered, onPage } from "~/lib/hydration-modules";
 
 const HOURS_SHOWN = 24;
 
-// Out of the first load: the server renders them into the page, the browser loads them before hydrating it.
-const AirQualityLine = lazyServerRendered(
-  () => import("./air-quality-line"),
-  () => onPage("air-quality"),
-);
-const NowcastChart = lazyServerRendered(
-  () => import("./nowcast-chart"),
-  () => onPage("nowcast-chart"),
-);
+// Out of the first load: the server renders them into the page, the browser loads them while hydrating.
+const AirQualityLine = lazy(() => import("./air-quality-line"));
+const NowcastChart = lazy(() => import("./nowcast-chart"));
 
 /** The air's line, or its skeleton while its code loads (a card rendered in the browser). */
 function AirQuality({
