@@ -127,6 +127,34 @@ test.describe("on a desktop", () => {
     await expect(openCard(page)).toHaveAttribute("aria-label", "Beta");
   });
 
+  test("places opened one after another, by pointer and by keyboard, each open at once (the page froze on the second)", async ({
+    page,
+    request,
+    context,
+    baseURL,
+  }) => {
+    // Issue 35: a dashboard hydrated in place froze when the open place's query took a second place's variables
+    // (decision 018). Each step here waits for its place, so a frozen page fails it.
+    await signedInWithPlaces(request, context, baseURL!, LABELS.slice(0, 4));
+    await gotoHydrated(page, "/");
+    for (const [index, label] of [
+      [1, "Beta"],
+      [2, "Gamma"],
+      [3, "Delta"],
+      [0, "Alpha"],
+    ] as const) {
+      await rows(page).nth(index).click();
+      await expect(openCard(page)).toHaveAttribute("aria-label", label);
+      await expect(rows(page).nth(index)).toHaveAttribute("aria-current", "true");
+    }
+    await page.getByRole("link", { name: "Next place: Beta" }).focus();
+    for (const label of ["Beta", "Gamma", "Delta"]) {
+      await page.keyboard.press("ArrowRight");
+      await expect(openCard(page)).toHaveAttribute("aria-label", label);
+    }
+    await expect(page.getByTestId("place-position")).toHaveText("Delta, 4 of 4");
+  });
+
   test("a place added from the dialog is opened at once; focus goes back to “Add a place” and the addition is announced", async ({
     page,
     request,

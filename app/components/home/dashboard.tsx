@@ -8,7 +8,7 @@ import { StarterRulesCallout } from "~/components/home/starter-rules-callout";
 import type { CardTranslation } from "~/components/weather/forecast-card";
 import { dayDetailTarget } from "~/lib/day-detail-link";
 import { useDisplaySettings, useNow } from "~/lib/display-settings";
-import { ALERT_RULES_QUERY, INBOX_QUERY, inboxVariables, OPEN_PLACE_QUERY, PLACES_QUERY, VIEWER_QUERY } from "~/lib/graphql/documents";
+import { ALERT_RULES_QUERY, INBOX_QUERY, inboxVariables, PLACES_QUERY, VIEWER_QUERY } from "~/lib/graphql/documents";
 import { PLACE_WARNINGS_QUERY } from "~/lib/graphql/later-documents";
 import { openPlaceId } from "~/lib/open-place";
 
@@ -45,9 +45,6 @@ export default function Dashboard({ translation }: { translation: CardTranslatio
     list.map((place) => place.id),
     search,
   );
-  // The open place whole: the loader fetched it before this render (server, or the navigation that opened it).
-  const [opened] = useQuery({ query: OPEN_PLACE_QUERY, variables: { id: openId ?? "" }, pause: !openId });
-  const open = opened.data?.place ?? undefined;
   return (
     <div className="mt-8 grid grid-cols-[minmax(0,1fr)] items-start gap-8 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
       <div className="flex min-w-0 flex-col gap-8">
@@ -56,7 +53,7 @@ export default function Dashboard({ translation }: { translation: CardTranslatio
             <DayDetail key={`${day.placeId}/${day.date}`} target={day} />
           </Suspense>
         ) : null}
-        <PlaceList places={list} open={open} warnings={warningsByPlace} settings={settings} now={now} translation={translation} />
+        <PlaceList places={list} openId={openId} warnings={warningsByPlace} settings={settings} now={now} translation={translation} />
       </div>
       <div className="flex min-w-0 flex-col gap-6">
         {list.length > 0 ? (

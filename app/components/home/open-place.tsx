@@ -1,10 +1,12 @@
 import { useEffect, useRef, type KeyboardEvent } from "react";
 import { Link, useNavigate } from "react-router";
+import { useQuery } from "urql";
 import { ForecastCard, type CardTranslation } from "~/components/weather/forecast-card";
 import type { PlaceWarningsReport } from "~/components/weather/official-warning-types";
 import { OfficialWarnings } from "~/components/weather/official-warnings";
 import type { DisplaySettings } from "~/lib/display-settings";
-import type { PlaceFieldsFragment, PlaceRowFieldsFragment as PlaceSummary } from "~/lib/graphql/documents.generated";
+import { OPEN_PLACE_QUERY } from "~/lib/graphql/documents";
+import type { PlaceRowFieldsFragment as PlaceSummary } from "~/lib/graphql/documents.generated";
 import { neighbourId, placeHref } from "~/lib/open-place";
 import { placeCardId } from "~/lib/place-card-id";
 import { placeSubtitle } from "~/lib/place-subtitle";
@@ -43,27 +45,61 @@ function PagerLink({ to, side, label }: { to: PlaceSummary | undefined; side: "p
   );
 }
 
+type CardProps = {
+  placeId: string;
+  warnings?: PlaceWarningsReport;
+  settings: DisplaySettings;
+  now: number;
+  translation: CardTranslation;
+};
+
+/**
+ * One place's whole view, read by a query of its own: the caller mounts one per place (`key`), so a step to
+ * another place mounts a new query instead of changing the variables of the one on screen. urql's `useQuery`
+ * takes new variables with a state update during render, which React drops while the same hook holds an update
+ * of lower priority (its first answers after a part hydrated in a pass of its own come at idle priority); each
+ * render then asks again, and each answer asks for another render: the page froze (decision 018).
+ */
+function OpenPlaceCard({ placeId, warnings, settings, now, translation }: CardProps) {
+  const { t, i18n } = translation;
+  // The loader fetched it before this render (server, or the navigation that opened it).
+  const [opened] = useQuery({ query: OPEN_PLACE_QUERY, variables: { id: placeId } });
+  const place = opened.data?.place;
+  // While it loads (after its place was removed and another took its turn).
+  if (!place) return <div className="card h-96 animate-pulse" role="status" aria-label={t("loading.label")} />;
+  return (
+    <ForecastCard
+      title={place.label}
+      subtitle={placeSubtitle(place, i18n.language)}
+      weather={place.weather}
+      settings={settings}
+      now={now}
+      translation={translation}
+      placeId={place.id}
+      notice={
+        warnings ? (
+          <OfficialWarnings
+            report={warnings}
+            place={place.label}
+            countryKnown={place.countryCode !== null}
+            timeZone={place.timeZone}
+            settings={settings}
+            now={now}
+            i18n={i18n}
+          />
+        ) : null
+      }
+    />
+  );
+}
+
 /**
  * The one place shown whole, with the way to its neighbours: "previous" and "next" links (they work without
  * JavaScript), the arrow keys anywhere in it, and a swipe on a touch screen. Stepping replaces the address
  * rather than adding to the history, so Back leaves the page instead of walking back through the places.
  */
-export function OpenPlace({
-  places,
-  place,
-  warnings,
-  settings,
-  now,
-  translation,
-}: {
-  places: PlaceSummary[];
-  place: PlaceFieldsFragment;
-  warnings?: PlaceWarningsReport;
-  settings: DisplaySettings;
-  now: number;
-  translation: CardTranslation;
-}) {
-  const { t, i18n } = translation;
+export function OpenPlace({ places, place, ...card }: Omit<CardProps, "placeId"> & { places: PlaceSummary[]; place: PlaceSummary }) {
+  const { t } = card.translation;
   const navigate = useNavigate();
   const pager = useRef<HTMLElement>(null);
   const ids = places.map((other) => other.id);
@@ -117,28 +153,7 @@ export function OpenPlace({
           <PagerLink to={next} side="next" label={next ? t("places.next", { place: next.label }) : ""} />
         </nav>
       ) : null}
-      <ForecastCard
-        title={place.label}
-        subtitle={placeSubtitle(place, i18n.language)}
-        weather={place.weather}
-        settings={settings}
-        now={now}
-        translation={translation}
-        placeId={place.id}
-        notice={
-          warnings ? (
-            <OfficialWarnings
-              report={warnings}
-              place={place.label}
-              countryKnown={place.countryCode !== null}
-              timeZone={place.timeZone}
-              settings={settings}
-              now={now}
-              i18n={i18n}
-            />
-          ) : null
-        }
-      />
+      <OpenPlaceCard key={place.id} placeId={place.id} {...card} />
     </div>
   );
 }

@@ -10,7 +10,7 @@ import type { DisplaySettings } from "~/lib/display-settings";
 import type { Coordinates } from "~/lib/geolocation";
 import { openOverlay } from "~/lib/overlays/overlay-store";
 import { placeHref } from "~/lib/open-place";
-import type { PlaceFieldsFragment, PlaceRowFieldsFragment as PlaceSummary } from "~/lib/graphql/documents.generated";
+import type { PlaceRowFieldsFragment as PlaceSummary } from "~/lib/graphql/documents.generated";
 
 /** "Use my location": opens the place the person is at, or saves it (place-at-position.ts, loaded on the press). */
 function useShowOrAddPosition(places: PlaceSummary[], t: TFunction) {
@@ -26,15 +26,15 @@ function useShowOrAddPosition(places: PlaceSummary[], t: TFunction) {
  */
 export function PlaceList({
   places,
-  open,
+  openId,
   warnings,
   settings,
   now,
   translation,
 }: {
   places: PlaceSummary[];
-  /** The place shown whole; undefined while it loads (after its place was removed), or when there are none. */
-  open: PlaceFieldsFragment | undefined;
+  /** The place shown whole (its id); null when there are none. */
+  openId: string | null;
   warnings?: ReadonlyMap<string, PlaceWarningsReport>;
   settings: DisplaySettings;
   now: number;
@@ -42,6 +42,7 @@ export function PlaceList({
 }) {
   const { t } = translation;
   const showOrAdd = useShowOrAddPosition(places, t);
+  const open = places.find((place) => place.id === openId);
   return (
     <section aria-labelledby="places-heading" className="flex min-w-0 flex-col gap-4">
       <div className="flex flex-wrap items-center justify-between gap-x-4 gap-y-2">
@@ -59,8 +60,6 @@ export function PlaceList({
       </div>
       {open ? (
         <OpenPlace places={places} place={open} warnings={warnings?.get(open.id)} settings={settings} now={now} translation={translation} />
-      ) : places.length > 0 ? (
-        <div className="card h-96 animate-pulse" role="status" aria-label={t("loading.label")} />
       ) : (
         // A new account: one search and one "Use my location", each saving the place it finds.
         <div className="card flex flex-col gap-4">
