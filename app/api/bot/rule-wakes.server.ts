@@ -56,8 +56,8 @@ export async function claimWokenRules(
     .execute();
   if (picked.length === 0) return [];
   // Then their woken rules, by the owners' index, in a statement of its own: joined to the owners in one statement,
-  // PostgreSQL (its statistics saying almost no rule is due, as in a quiet hour) walked every due rule once per owner,
-  // a million comparisons a pass at 1,000,000 rules (issue 34).
+  // PostgreSQL (its statistics saying almost no rule is due, as in a quiet hour) walked every due rule once per owner:
+  // 15 million rows compared in one statement at 1,000,000 rules (issue 34).
   return db
     .selectFrom("alert_rules")
     .selectAll()
