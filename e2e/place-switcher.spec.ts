@@ -127,6 +127,20 @@ test.describe("on a desktop", () => {
     await expect(openCard(page)).toHaveAttribute("aria-label", "Beta");
   });
 
+  test("the hourly view chosen (rain) stays as the person steps to another place", async ({ page, request, context, baseURL }) => {
+    await signedInWithPlaces(request, context, baseURL!, LABELS.slice(0, 2));
+    await gotoHydrated(page, "/");
+    const alpha = page.getByRole("region", { name: "Next 24 hours in Alpha" });
+    await alpha.locator("label", { hasText: "Rain" }).click();
+    await expect(alpha.getByRole("radio", { name: "Rain" })).toBeChecked();
+    await page.getByRole("link", { name: "Next place: Beta" }).click();
+    await expect(openCard(page)).toHaveAttribute("aria-label", "Beta");
+    const beta = page.getByRole("region", { name: "Next 24 hours in Beta" });
+    await expect(beta.getByRole("radio", { name: "Rain" })).toBeChecked();
+    await expect(beta.getByRole("img", { name: "Chance of rain over the next 24 hours" })).toBeVisible();
+    await expect(beta.getByRole("img", { name: "Temperature over the next 24 hours" })).toBeHidden();
+  });
+
   test("places opened one after another, by pointer and by keyboard, each open at once (the page froze on the second)", async ({
     page,
     request,

@@ -2,6 +2,7 @@ import { useEffect, useRef, type KeyboardEvent } from "react";
 import { Link, useNavigate } from "react-router";
 import { useQuery } from "urql";
 import { ForecastCard, type CardTranslation } from "~/components/weather/forecast-card";
+import type { HourlyView } from "~/components/weather/hourly-strip";
 import type { PlaceWarningsReport } from "~/components/weather/official-warning-types";
 import { OfficialWarnings } from "~/components/weather/official-warnings";
 import type { DisplaySettings } from "~/lib/display-settings";
@@ -47,6 +48,8 @@ function PagerLink({ to, side, label }: { to: PlaceSummary | undefined; side: "p
 
 type CardProps = {
   placeId: string;
+  hourlyView?: HourlyView;
+  onHourlyViewChange?: (view: HourlyView) => void;
   warnings?: PlaceWarningsReport;
   settings: DisplaySettings;
   now: number;
@@ -60,7 +63,7 @@ type CardProps = {
  * of lower priority (its first answers after a part hydrated in a pass of its own come at idle priority); each
  * render then asks again, and each answer asks for another render: the page froze (decision 018).
  */
-function OpenPlaceCard({ placeId, warnings, settings, now, translation }: CardProps) {
+function OpenPlaceCard({ placeId, warnings, settings, now, translation, hourlyView, onHourlyViewChange }: CardProps) {
   const { t, i18n } = translation;
   // The loader fetched it before this render (server, or the navigation that opened it).
   const [opened] = useQuery({ query: OPEN_PLACE_QUERY, variables: { id: placeId } });
@@ -76,6 +79,8 @@ function OpenPlaceCard({ placeId, warnings, settings, now, translation }: CardPr
       now={now}
       translation={translation}
       placeId={place.id}
+      hourlyView={hourlyView}
+      onHourlyViewChange={onHourlyViewChange}
       notice={
         warnings ? (
           <OfficialWarnings
@@ -121,6 +126,10 @@ export function OpenPlace({ places, place, ...card }: Omit<CardProps, "placeId">
     asked.current = place.id;
   }, [place.id]);
 
+  // The hourly view chosen (rain, say) stays as the person steps from place to place: the next place's card starts
+  // with it. A ref, not state: a choice re-renders nothing (the tabs show it by themselves, app.css).
+  const hourlyView = useRef<HourlyView>("temperature");
+
   function step(offset: 1 | -1, fromKeyboard = false) {
     const id = neighbourId(ids, asked.current, offset);
     if (!id) return;
@@ -153,7 +162,13 @@ export function OpenPlace({ places, place, ...card }: Omit<CardProps, "placeId">
           <PagerLink to={next} side="next" label={next ? t("places.next", { place: next.label }) : ""} />
         </nav>
       ) : null}
-      <OpenPlaceCard key={place.id} placeId={place.id} {...card} />
+      <OpenPlaceCard
+        key={place.id}
+        placeId={place.id}
+        {...card}
+        hourlyView={hourlyView.current}
+        onHourlyViewChange={(view) => (hourlyView.current = view)}
+      />
     </div>
   );
 }

@@ -26,7 +26,7 @@ import {
 import { ConditionIcon } from "./condition-icon";
 import { conditionNames } from "./condition-names";
 import { CurrentHeader } from "./current-header";
-import { HourlyStrip } from "./hourly-strip";
+import { HourlyStrip, type HourlyView } from "./hourly-strip";
 import { formatRelativeAge } from "~/lib/relative-age";
 
 const HOURS_SHOWN = 24;
@@ -241,8 +241,13 @@ export function ForecastCard({
   settings,
   now,
   translation,
+  hourlyView,
+  onHourlyViewChange,
 }: {
   title: string;
+  /** The hourly view shown first, and where a choice of another goes (HourlyStrip). */
+  hourlyView?: HourlyView;
+  onHourlyViewChange?: (view: HourlyView) => void;
   /** A saved place's id: its days open their hour-by-hour detail. */
   placeId?: string;
   subtitle?: string;
@@ -282,7 +287,15 @@ export function ForecastCard({
         <AirQuality weather={weather} settings={settings} translation={translation} />
       </div>
       <Sun day={weather.daily[0]} timeZone={weather.timeZone} settings={settings} t={t} />
-      <HourlyStrip place={title} hours={upcomingHours(weather.hourly, now)} timeZone={weather.timeZone} settings={settings} t={t} />
+      <HourlyStrip
+        place={title}
+        hours={upcomingHours(weather.hourly, now)}
+        timeZone={weather.timeZone}
+        settings={settings}
+        t={t}
+        view={hourlyView}
+        onViewChange={onHourlyViewChange}
+      />
       <DailyList place={title} placeId={placeId} days={weather.daily} settings={settings} t={t} />
       <footer className="mt-4 flex flex-wrap justify-between gap-2 text-xs text-muted">
         <span data-testid="updated">{weather.stale ? `${t("weather.stale")} ${updated}` : updated}</span>

@@ -14,6 +14,7 @@ const COLUMN = 48;
 const CHART_HEIGHT = 64;
 /** The hourly views, in their tabs' order; the first is shown without a choice (and without JavaScript). */
 const VIEWS = ["temperature", "rain", "wind"] as const;
+export type HourlyView = (typeof VIEWS)[number];
 
 const middleOf = (i: number) => i * COLUMN + COLUMN / 2;
 
@@ -141,7 +142,8 @@ function Legend({ view, settings, t }: { view: (typeof VIEWS)[number]; settings:
 /**
  * The next 24 hours: tabs for temperature, rain and wind over a strip of hours (clock, icon, temperature,
  * chance of rain). The tabs are radio buttons and CSS shows the chosen view (app.css `.hourly`): they work
- * before hydration and without JavaScript, and hydrate nothing of their own.
+ * before hydration and without JavaScript; a choice is only reported (`onViewChange`), for another place's
+ * strip to start with it.
  */
 export function HourlyStrip({
   place,
@@ -149,12 +151,17 @@ export function HourlyStrip({
   timeZone,
   settings,
   t,
+  view: chosen = "temperature",
+  onViewChange,
 }: {
   place: string;
   hours: HourlyForecast[];
   timeZone: string;
   settings: DisplaySettings;
   t: TFunction;
+  /** The view shown first: the one the person chose for the place before (the switcher keeps it from place to place). */
+  view?: HourlyView;
+  onViewChange?: (view: HourlyView) => void;
 }) {
   const name = useId();
   if (hours.length === 0) return null;
@@ -167,11 +174,17 @@ export function HourlyStrip({
     <section aria-label={t("weather.nextHoursIn", { place })} className="hourly mt-5">
       <div className="mb-2 flex flex-wrap items-center justify-between gap-2">
         <h4 className="text-sm font-medium text-muted">{t("weather.nextHours")}</h4>
-        <fieldset className="flex gap-1">
+        <fieldset
+          className="flex gap-1"
+          onChange={(event) => {
+            const input: EventTarget = event.target;
+            if (input instanceof HTMLInputElement) onViewChange?.(input.value as HourlyView);
+          }}
+        >
           <legend className="sr-only">{t("weather.hourly.show")}</legend>
           {VIEWS.map((view) => (
             <label key={view} className="hourly-tab">
-              <input type="radio" name={name} value={view} defaultChecked={view === "temperature"} className="sr-only" />
+              <input type="radio" name={name} value={view} defaultChecked={view === chosen} className="sr-only" />
               {t(`weather.hourly.${view}`)}
             </label>
           ))}
