@@ -165,8 +165,10 @@ export function createPushService({
       const settings = await settingsOf(message.user_id);
       if (!settings || settings.push_enabled !== 1) return "off";
       if ((await pushed([message])).length === 0) return "off";
-      if (message.urgent !== 1 && inQuietHours(settings, now())) {
-        const at = now();
+      // One instant for the check and the due time: read twice, a push held at 06:59:59.999 was due at the next
+      // day's end of quiet hours.
+      const at = now();
+      if (message.urgent !== 1 && inQuietHours(settings, at)) {
         await db
           .insertInto("held_pushes")
           .values({
