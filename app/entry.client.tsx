@@ -3,6 +3,7 @@ import { StrictMode, startTransition } from "react";
 import { hydrateRoot } from "react-dom/client";
 import { I18nextProvider, initReactI18next } from "react-i18next";
 import { HydratedRouter } from "react-router/dom";
+import { yieldToMain } from "./lib/browser-idle";
 import { getBrowserGraphQL } from "./lib/graphql/browser-client";
 import { installPageGraphQL } from "./lib/graphql/install-browser";
 import { GraphQLClientSourceContext } from "./lib/graphql/provider";
@@ -19,12 +20,17 @@ async function hydrate() {
   watchInstallability();
   // The locale loader falls back to English by itself (load-locale.ts).
   reloadOnPreloadError(/\/assets\/locale-[a-z]{2}-[A-Z]{2}-/);
+  // The server wrote the page in this locale; load its texts before hydrating so the
+  // first client render matches the server's HTML.
+  const localeLoad = loadLocale(document.documentElement.lang);
+  // Each step below takes a few ms on a phone; in one task with the modules' evaluation they would block input as one
+  // long task. Hydration itself is sliced by React (startTransition).
+  await yieldToMain();
   const graphqlData = installPageGraphQL();
   const graphql = getBrowserGraphQL();
   warmIntlForForecasts(document.documentElement.lang);
-  // The server wrote the page in this locale; load its texts before hydrating so the
-  // first client render matches the server's HTML.
-  const { locale, resources } = await loadLocale(document.documentElement.lang);
+  const { locale, resources } = await localeLoad;
+  await yieldToMain();
   await i18next
     .use(initReactI18next)
     .use(createLocaleBackend())
@@ -35,6 +41,7 @@ async function hydrate() {
       partialBundledLanguages: true,
     });
 
+  await yieldToMain();
   startTransition(() => {
     hydrateRoot(
       document,

@@ -4,7 +4,6 @@ type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends " $fragmentName" | "__typename" ? T[P] : never };
 import type { TypedDocumentNode as DocumentNode } from "@urql/core";
-import { gql } from "@urql/core";
 export type Language = "EN_US" | "DE_DE" | "FR_FR" | "ES_ES";
 
 export type TemperatureUnit = "CELSIUS" | "FAHRENHEIT";
@@ -1501,312 +1500,1811 @@ export type MailAvailableQueryVariables = Exact<{ [key: string]: never }>;
 
 export type MailAvailableQuery = { mailAvailable: boolean };
 
-export const MessageFieldsFragmentDoc = /*#__PURE__*/ gql`
-  fragment MessageFields on Message {
-    id
-    kind
-    title
-    body
-    createdAt
-    readAt
-    urgent
-    content {
-      version
-      kind
-      place {
-        id
-        label
-        timeZone
-      }
-      ruleName
-      metric
-      comparator
-      threshold
-      from
-      to
-      peakAt
-      peakValue
-      condition
-      aqiScale
-      alertPlaces {
-        place {
-          id
-          label
-          timeZone
-        }
-        windows
-      }
-      briefingName
-      period
-      places {
-        place {
-          id
-          label
-          timeZone
-        }
-        condition
-        minTemperature
-        maxTemperature
-        rainFrom
-        rainProbability
-        maxGusts
-      }
-      warning {
-        warningId
-        change
-        service
-        severity
-        urgency
-        area
-        sent
-        onset
-        expires
-        texts {
-          language
-          event
-          headline
-          description
-          instruction
-        }
-        places {
-          id
-          label
-          timeZone
-        }
-        web
-      }
-    }
-  }
-` as unknown as DocumentNode<MessageFieldsFragment, unknown>;
-export const PlaceRowFieldsFragmentDoc = /*#__PURE__*/ gql`
-  fragment PlaceRowFields on Place {
-    id
-    label
-    name
-    latitude
-    longitude
-    weather {
-      id
-      current {
-        condition
-        isDay
-        temperature
-      }
-      today: daily(days: 1) {
-        temperatureMax
-        temperatureMin
-      }
-    }
-  }
-` as unknown as DocumentNode<PlaceRowFieldsFragment, unknown>;
-export const WeatherFieldsFragmentDoc = /*#__PURE__*/ gql`
-  fragment WeatherFields on Weather {
-    id
-    fetchedAt
-    stale
-    timeZone
-    current {
-      time
-      condition
-      isDay
-      temperature
-      apparentTemperature
-      precipitation
-      windSpeed
-      windGusts
-      windDirection
-      uvIndex
-      humidity
-      dewPoint
-      pressure
-      visibility
-    }
-    hourly(hours: 24) {
-      time
-      condition
-      isDay
-      temperature
-      precipitationProbability
-      windSpeed
-      windGusts
-      windDirection
-    }
-    daily(days: 7) {
-      date
-      condition
-      temperatureMax
-      temperatureMin
-      precipitationProbabilityMax
-      sunrise
-      sunset
-      daylightDuration
-    }
-    nowcast {
-      time
-      precipitation
-    }
-    airQuality {
-      europeanAqi
-      usAqi
-      pm25
-      pollen {
-        kind
-        grains
-      }
-    }
-  }
-` as unknown as DocumentNode<WeatherFieldsFragment, unknown>;
-export const PlaceFieldsFragmentDoc = /*#__PURE__*/ gql`
-  fragment PlaceFields on Place {
-    ...PlaceRowFields
-    admin1
-    countryCode
-    timeZone
-    weather {
-      ...WeatherFields
-    }
-  }
-` as unknown as DocumentNode<PlaceFieldsFragment, unknown>;
-export const AlertRuleFieldsFragmentDoc = /*#__PURE__*/ gql`
-  fragment AlertRuleFields on AlertRule {
-    id
-    name
-    starter
-    enabled
-    place {
-      id
-      label
-    }
-    metric
-    comparator
-    threshold
-    aqiScale
-    conditions
-    lookaheadHours
-    urgent
-    notifyAllClear
-    cooldownHours
-    activeDays
-    activeFrom
-    activeTo
-    state
-    snoozedUntil
-  }
-` as unknown as DocumentNode<AlertRuleFieldsFragment, unknown>;
-export const ViewerDocument = /*#__PURE__*/ gql`
-  query Viewer {
-    me {
-      id
-      email
-      unreadCount
-      settings {
-        id
-        timeZone
-        hour12
-        temperatureUnit
-        windSpeedUnit
-        precipitationUnit
-      }
-    }
-  }
-` as unknown as DocumentNode<ViewerQuery, ViewerQueryVariables>;
-export const InboxDocument = /*#__PURE__*/ gql`
-  query Inbox($after: String) {
-    messages(after: $after, first: 30) {
-      edges {
-        ...MessageFields
-      }
-      endCursor
-      hasMore
-    }
-  }
-  ${MessageFieldsFragmentDoc}
-` as unknown as DocumentNode<InboxQuery, InboxQueryVariables>;
-export const PlacesDocument = /*#__PURE__*/ gql`
-  query Places {
-    me {
-      id
-      places {
-        ...PlaceRowFields
-      }
-    }
-  }
-  ${PlaceRowFieldsFragmentDoc}
-` as unknown as DocumentNode<PlacesQuery, PlacesQueryVariables>;
-export const OpenPlaceDocument = /*#__PURE__*/ gql`
-  query OpenPlace($id: ID!) {
-    place(id: $id) {
-      ...PlaceFields
-    }
-  }
-  ${PlaceFieldsFragmentDoc}
-  ${PlaceRowFieldsFragmentDoc}
-  ${WeatherFieldsFragmentDoc}
-` as unknown as DocumentNode<OpenPlaceQuery, OpenPlaceQueryVariables>;
-export const SearchLocationsDocument = /*#__PURE__*/ gql`
-  query SearchLocations($query: String!) {
-    searchLocations(query: $query, count: 8) {
-      id
-      name
-      admin1
-      country
-      countryCode
-      latitude
-      longitude
-      timeZone
-    }
-  }
-` as unknown as DocumentNode<SearchLocationsQuery, SearchLocationsQueryVariables>;
-export const WeatherAtDocument = /*#__PURE__*/ gql`
-  query WeatherAt($latitude: Float!, $longitude: Float!) {
-    weatherAt(latitude: $latitude, longitude: $longitude) {
-      ...WeatherFields
-    }
-  }
-  ${WeatherFieldsFragmentDoc}
-` as unknown as DocumentNode<WeatherAtQuery, WeatherAtQueryVariables>;
-export const MessageReceivedDocument = /*#__PURE__*/ gql`
-  subscription MessageReceived($after: ID) {
-    messageReceived(after: $after) {
-      ...MessageFields
-    }
-  }
-  ${MessageFieldsFragmentDoc}
-` as unknown as DocumentNode<MessageReceivedSubscription, MessageReceivedSubscriptionVariables>;
-export const MarkReadDocument = /*#__PURE__*/ gql`
-  mutation MarkRead($ids: [ID!]!) {
-    markRead(ids: $ids) {
-      id
-      readAt
-    }
-  }
-` as unknown as DocumentNode<MarkReadMutation, MarkReadMutationVariables>;
-export const MarkAllReadDocument = /*#__PURE__*/ gql`
-  mutation MarkAllRead($upTo: DateTime) {
-    markAllRead(upTo: $upTo) {
-      id
-      unreadCount
-    }
-  }
-` as unknown as DocumentNode<MarkAllReadMutation, MarkAllReadMutationVariables>;
-export const DeleteMessageDocument = /*#__PURE__*/ gql`
-  mutation DeleteMessage($id: ID!) {
-    deleteMessage(id: $id)
-  }
-` as unknown as DocumentNode<DeleteMessageMutation, DeleteMessageMutationVariables>;
-export const RestoreMessageDocument = /*#__PURE__*/ gql`
-  mutation RestoreMessage($id: ID!) {
-    restoreMessage(id: $id) {
-      ...MessageFields
-    }
-  }
-  ${MessageFieldsFragmentDoc}
-` as unknown as DocumentNode<RestoreMessageMutation, RestoreMessageMutationVariables>;
-export const AlertRulesDocument = /*#__PURE__*/ gql`
-  query AlertRules {
-    alertRules {
-      ...AlertRuleFields
-    }
-  }
-  ${AlertRuleFieldsFragmentDoc}
-` as unknown as DocumentNode<AlertRulesQuery, AlertRulesQueryVariables>;
+export const MessageFieldsFragmentDoc = /*#__PURE__*/ {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "FragmentDefinition",
+      name: { kind: "Name", value: "MessageFields" },
+      typeCondition: { kind: "NamedType", name: { kind: "Name", value: "Message" } },
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          { kind: "Field", name: { kind: "Name", value: "id" } },
+          { kind: "Field", name: { kind: "Name", value: "kind" } },
+          { kind: "Field", name: { kind: "Name", value: "title" } },
+          { kind: "Field", name: { kind: "Name", value: "body" } },
+          { kind: "Field", name: { kind: "Name", value: "createdAt" } },
+          { kind: "Field", name: { kind: "Name", value: "readAt" } },
+          { kind: "Field", name: { kind: "Name", value: "urgent" } },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "content" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "version" } },
+                { kind: "Field", name: { kind: "Name", value: "kind" } },
+                {
+                  kind: "Field",
+                  name: { kind: "Name", value: "place" },
+                  selectionSet: {
+                    kind: "SelectionSet",
+                    selections: [
+                      { kind: "Field", name: { kind: "Name", value: "id" } },
+                      { kind: "Field", name: { kind: "Name", value: "label" } },
+                      { kind: "Field", name: { kind: "Name", value: "timeZone" } },
+                    ],
+                  },
+                },
+                { kind: "Field", name: { kind: "Name", value: "ruleName" } },
+                { kind: "Field", name: { kind: "Name", value: "metric" } },
+                { kind: "Field", name: { kind: "Name", value: "comparator" } },
+                { kind: "Field", name: { kind: "Name", value: "threshold" } },
+                { kind: "Field", name: { kind: "Name", value: "from" } },
+                { kind: "Field", name: { kind: "Name", value: "to" } },
+                { kind: "Field", name: { kind: "Name", value: "peakAt" } },
+                { kind: "Field", name: { kind: "Name", value: "peakValue" } },
+                { kind: "Field", name: { kind: "Name", value: "condition" } },
+                { kind: "Field", name: { kind: "Name", value: "aqiScale" } },
+                {
+                  kind: "Field",
+                  name: { kind: "Name", value: "alertPlaces" },
+                  selectionSet: {
+                    kind: "SelectionSet",
+                    selections: [
+                      {
+                        kind: "Field",
+                        name: { kind: "Name", value: "place" },
+                        selectionSet: {
+                          kind: "SelectionSet",
+                          selections: [
+                            { kind: "Field", name: { kind: "Name", value: "id" } },
+                            { kind: "Field", name: { kind: "Name", value: "label" } },
+                            { kind: "Field", name: { kind: "Name", value: "timeZone" } },
+                          ],
+                        },
+                      },
+                      { kind: "Field", name: { kind: "Name", value: "windows" } },
+                    ],
+                  },
+                },
+                { kind: "Field", name: { kind: "Name", value: "briefingName" } },
+                { kind: "Field", name: { kind: "Name", value: "period" } },
+                {
+                  kind: "Field",
+                  name: { kind: "Name", value: "places" },
+                  selectionSet: {
+                    kind: "SelectionSet",
+                    selections: [
+                      {
+                        kind: "Field",
+                        name: { kind: "Name", value: "place" },
+                        selectionSet: {
+                          kind: "SelectionSet",
+                          selections: [
+                            { kind: "Field", name: { kind: "Name", value: "id" } },
+                            { kind: "Field", name: { kind: "Name", value: "label" } },
+                            { kind: "Field", name: { kind: "Name", value: "timeZone" } },
+                          ],
+                        },
+                      },
+                      { kind: "Field", name: { kind: "Name", value: "condition" } },
+                      { kind: "Field", name: { kind: "Name", value: "minTemperature" } },
+                      { kind: "Field", name: { kind: "Name", value: "maxTemperature" } },
+                      { kind: "Field", name: { kind: "Name", value: "rainFrom" } },
+                      { kind: "Field", name: { kind: "Name", value: "rainProbability" } },
+                      { kind: "Field", name: { kind: "Name", value: "maxGusts" } },
+                    ],
+                  },
+                },
+                {
+                  kind: "Field",
+                  name: { kind: "Name", value: "warning" },
+                  selectionSet: {
+                    kind: "SelectionSet",
+                    selections: [
+                      { kind: "Field", name: { kind: "Name", value: "warningId" } },
+                      { kind: "Field", name: { kind: "Name", value: "change" } },
+                      { kind: "Field", name: { kind: "Name", value: "service" } },
+                      { kind: "Field", name: { kind: "Name", value: "severity" } },
+                      { kind: "Field", name: { kind: "Name", value: "urgency" } },
+                      { kind: "Field", name: { kind: "Name", value: "area" } },
+                      { kind: "Field", name: { kind: "Name", value: "sent" } },
+                      { kind: "Field", name: { kind: "Name", value: "onset" } },
+                      { kind: "Field", name: { kind: "Name", value: "expires" } },
+                      {
+                        kind: "Field",
+                        name: { kind: "Name", value: "texts" },
+                        selectionSet: {
+                          kind: "SelectionSet",
+                          selections: [
+                            { kind: "Field", name: { kind: "Name", value: "language" } },
+                            { kind: "Field", name: { kind: "Name", value: "event" } },
+                            { kind: "Field", name: { kind: "Name", value: "headline" } },
+                            { kind: "Field", name: { kind: "Name", value: "description" } },
+                            { kind: "Field", name: { kind: "Name", value: "instruction" } },
+                          ],
+                        },
+                      },
+                      {
+                        kind: "Field",
+                        name: { kind: "Name", value: "places" },
+                        selectionSet: {
+                          kind: "SelectionSet",
+                          selections: [
+                            { kind: "Field", name: { kind: "Name", value: "id" } },
+                            { kind: "Field", name: { kind: "Name", value: "label" } },
+                            { kind: "Field", name: { kind: "Name", value: "timeZone" } },
+                          ],
+                        },
+                      },
+                      { kind: "Field", name: { kind: "Name", value: "web" } },
+                    ],
+                  },
+                },
+              ],
+            },
+          },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<MessageFieldsFragment, unknown>;
+export const PlaceRowFieldsFragmentDoc = /*#__PURE__*/ {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "FragmentDefinition",
+      name: { kind: "Name", value: "PlaceRowFields" },
+      typeCondition: { kind: "NamedType", name: { kind: "Name", value: "Place" } },
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          { kind: "Field", name: { kind: "Name", value: "id" } },
+          { kind: "Field", name: { kind: "Name", value: "label" } },
+          { kind: "Field", name: { kind: "Name", value: "name" } },
+          { kind: "Field", name: { kind: "Name", value: "latitude" } },
+          { kind: "Field", name: { kind: "Name", value: "longitude" } },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "weather" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                {
+                  kind: "Field",
+                  name: { kind: "Name", value: "current" },
+                  selectionSet: {
+                    kind: "SelectionSet",
+                    selections: [
+                      { kind: "Field", name: { kind: "Name", value: "condition" } },
+                      { kind: "Field", name: { kind: "Name", value: "isDay" } },
+                      { kind: "Field", name: { kind: "Name", value: "temperature" } },
+                    ],
+                  },
+                },
+                {
+                  kind: "Field",
+                  alias: { kind: "Name", value: "today" },
+                  name: { kind: "Name", value: "daily" },
+                  arguments: [{ kind: "Argument", name: { kind: "Name", value: "days" }, value: { kind: "IntValue", value: "1" } }],
+                  selectionSet: {
+                    kind: "SelectionSet",
+                    selections: [
+                      { kind: "Field", name: { kind: "Name", value: "temperatureMax" } },
+                      { kind: "Field", name: { kind: "Name", value: "temperatureMin" } },
+                    ],
+                  },
+                },
+              ],
+            },
+          },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<PlaceRowFieldsFragment, unknown>;
+export const WeatherFieldsFragmentDoc = /*#__PURE__*/ {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "FragmentDefinition",
+      name: { kind: "Name", value: "WeatherFields" },
+      typeCondition: { kind: "NamedType", name: { kind: "Name", value: "Weather" } },
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          { kind: "Field", name: { kind: "Name", value: "id" } },
+          { kind: "Field", name: { kind: "Name", value: "fetchedAt" } },
+          { kind: "Field", name: { kind: "Name", value: "stale" } },
+          { kind: "Field", name: { kind: "Name", value: "timeZone" } },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "current" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "time" } },
+                { kind: "Field", name: { kind: "Name", value: "condition" } },
+                { kind: "Field", name: { kind: "Name", value: "isDay" } },
+                { kind: "Field", name: { kind: "Name", value: "temperature" } },
+                { kind: "Field", name: { kind: "Name", value: "apparentTemperature" } },
+                { kind: "Field", name: { kind: "Name", value: "precipitation" } },
+                { kind: "Field", name: { kind: "Name", value: "windSpeed" } },
+                { kind: "Field", name: { kind: "Name", value: "windGusts" } },
+                { kind: "Field", name: { kind: "Name", value: "windDirection" } },
+                { kind: "Field", name: { kind: "Name", value: "uvIndex" } },
+                { kind: "Field", name: { kind: "Name", value: "humidity" } },
+                { kind: "Field", name: { kind: "Name", value: "dewPoint" } },
+                { kind: "Field", name: { kind: "Name", value: "pressure" } },
+                { kind: "Field", name: { kind: "Name", value: "visibility" } },
+              ],
+            },
+          },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "hourly" },
+            arguments: [{ kind: "Argument", name: { kind: "Name", value: "hours" }, value: { kind: "IntValue", value: "24" } }],
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "time" } },
+                { kind: "Field", name: { kind: "Name", value: "condition" } },
+                { kind: "Field", name: { kind: "Name", value: "isDay" } },
+                { kind: "Field", name: { kind: "Name", value: "temperature" } },
+                { kind: "Field", name: { kind: "Name", value: "precipitationProbability" } },
+                { kind: "Field", name: { kind: "Name", value: "windSpeed" } },
+                { kind: "Field", name: { kind: "Name", value: "windGusts" } },
+                { kind: "Field", name: { kind: "Name", value: "windDirection" } },
+              ],
+            },
+          },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "daily" },
+            arguments: [{ kind: "Argument", name: { kind: "Name", value: "days" }, value: { kind: "IntValue", value: "7" } }],
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "date" } },
+                { kind: "Field", name: { kind: "Name", value: "condition" } },
+                { kind: "Field", name: { kind: "Name", value: "temperatureMax" } },
+                { kind: "Field", name: { kind: "Name", value: "temperatureMin" } },
+                { kind: "Field", name: { kind: "Name", value: "precipitationProbabilityMax" } },
+                { kind: "Field", name: { kind: "Name", value: "sunrise" } },
+                { kind: "Field", name: { kind: "Name", value: "sunset" } },
+                { kind: "Field", name: { kind: "Name", value: "daylightDuration" } },
+              ],
+            },
+          },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "nowcast" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "time" } },
+                { kind: "Field", name: { kind: "Name", value: "precipitation" } },
+              ],
+            },
+          },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "airQuality" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "europeanAqi" } },
+                { kind: "Field", name: { kind: "Name", value: "usAqi" } },
+                { kind: "Field", name: { kind: "Name", value: "pm25" } },
+                {
+                  kind: "Field",
+                  name: { kind: "Name", value: "pollen" },
+                  selectionSet: {
+                    kind: "SelectionSet",
+                    selections: [
+                      { kind: "Field", name: { kind: "Name", value: "kind" } },
+                      { kind: "Field", name: { kind: "Name", value: "grains" } },
+                    ],
+                  },
+                },
+              ],
+            },
+          },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<WeatherFieldsFragment, unknown>;
+export const PlaceFieldsFragmentDoc = /*#__PURE__*/ {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "FragmentDefinition",
+      name: { kind: "Name", value: "PlaceFields" },
+      typeCondition: { kind: "NamedType", name: { kind: "Name", value: "Place" } },
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          { kind: "FragmentSpread", name: { kind: "Name", value: "PlaceRowFields" } },
+          { kind: "Field", name: { kind: "Name", value: "admin1" } },
+          { kind: "Field", name: { kind: "Name", value: "countryCode" } },
+          { kind: "Field", name: { kind: "Name", value: "timeZone" } },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "weather" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [{ kind: "FragmentSpread", name: { kind: "Name", value: "WeatherFields" } }],
+            },
+          },
+        ],
+      },
+    },
+    {
+      kind: "FragmentDefinition",
+      name: { kind: "Name", value: "WeatherFields" },
+      typeCondition: { kind: "NamedType", name: { kind: "Name", value: "Weather" } },
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          { kind: "Field", name: { kind: "Name", value: "id" } },
+          { kind: "Field", name: { kind: "Name", value: "fetchedAt" } },
+          { kind: "Field", name: { kind: "Name", value: "stale" } },
+          { kind: "Field", name: { kind: "Name", value: "timeZone" } },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "current" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "time" } },
+                { kind: "Field", name: { kind: "Name", value: "condition" } },
+                { kind: "Field", name: { kind: "Name", value: "isDay" } },
+                { kind: "Field", name: { kind: "Name", value: "temperature" } },
+                { kind: "Field", name: { kind: "Name", value: "apparentTemperature" } },
+                { kind: "Field", name: { kind: "Name", value: "precipitation" } },
+                { kind: "Field", name: { kind: "Name", value: "windSpeed" } },
+                { kind: "Field", name: { kind: "Name", value: "windGusts" } },
+                { kind: "Field", name: { kind: "Name", value: "windDirection" } },
+                { kind: "Field", name: { kind: "Name", value: "uvIndex" } },
+                { kind: "Field", name: { kind: "Name", value: "humidity" } },
+                { kind: "Field", name: { kind: "Name", value: "dewPoint" } },
+                { kind: "Field", name: { kind: "Name", value: "pressure" } },
+                { kind: "Field", name: { kind: "Name", value: "visibility" } },
+              ],
+            },
+          },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "hourly" },
+            arguments: [{ kind: "Argument", name: { kind: "Name", value: "hours" }, value: { kind: "IntValue", value: "24" } }],
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "time" } },
+                { kind: "Field", name: { kind: "Name", value: "condition" } },
+                { kind: "Field", name: { kind: "Name", value: "isDay" } },
+                { kind: "Field", name: { kind: "Name", value: "temperature" } },
+                { kind: "Field", name: { kind: "Name", value: "precipitationProbability" } },
+                { kind: "Field", name: { kind: "Name", value: "windSpeed" } },
+                { kind: "Field", name: { kind: "Name", value: "windGusts" } },
+                { kind: "Field", name: { kind: "Name", value: "windDirection" } },
+              ],
+            },
+          },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "daily" },
+            arguments: [{ kind: "Argument", name: { kind: "Name", value: "days" }, value: { kind: "IntValue", value: "7" } }],
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "date" } },
+                { kind: "Field", name: { kind: "Name", value: "condition" } },
+                { kind: "Field", name: { kind: "Name", value: "temperatureMax" } },
+                { kind: "Field", name: { kind: "Name", value: "temperatureMin" } },
+                { kind: "Field", name: { kind: "Name", value: "precipitationProbabilityMax" } },
+                { kind: "Field", name: { kind: "Name", value: "sunrise" } },
+                { kind: "Field", name: { kind: "Name", value: "sunset" } },
+                { kind: "Field", name: { kind: "Name", value: "daylightDuration" } },
+              ],
+            },
+          },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "nowcast" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "time" } },
+                { kind: "Field", name: { kind: "Name", value: "precipitation" } },
+              ],
+            },
+          },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "airQuality" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "europeanAqi" } },
+                { kind: "Field", name: { kind: "Name", value: "usAqi" } },
+                { kind: "Field", name: { kind: "Name", value: "pm25" } },
+                {
+                  kind: "Field",
+                  name: { kind: "Name", value: "pollen" },
+                  selectionSet: {
+                    kind: "SelectionSet",
+                    selections: [
+                      { kind: "Field", name: { kind: "Name", value: "kind" } },
+                      { kind: "Field", name: { kind: "Name", value: "grains" } },
+                    ],
+                  },
+                },
+              ],
+            },
+          },
+        ],
+      },
+    },
+    {
+      kind: "FragmentDefinition",
+      name: { kind: "Name", value: "PlaceRowFields" },
+      typeCondition: { kind: "NamedType", name: { kind: "Name", value: "Place" } },
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          { kind: "Field", name: { kind: "Name", value: "id" } },
+          { kind: "Field", name: { kind: "Name", value: "label" } },
+          { kind: "Field", name: { kind: "Name", value: "name" } },
+          { kind: "Field", name: { kind: "Name", value: "latitude" } },
+          { kind: "Field", name: { kind: "Name", value: "longitude" } },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "weather" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                {
+                  kind: "Field",
+                  name: { kind: "Name", value: "current" },
+                  selectionSet: {
+                    kind: "SelectionSet",
+                    selections: [
+                      { kind: "Field", name: { kind: "Name", value: "condition" } },
+                      { kind: "Field", name: { kind: "Name", value: "isDay" } },
+                      { kind: "Field", name: { kind: "Name", value: "temperature" } },
+                    ],
+                  },
+                },
+                {
+                  kind: "Field",
+                  alias: { kind: "Name", value: "today" },
+                  name: { kind: "Name", value: "daily" },
+                  arguments: [{ kind: "Argument", name: { kind: "Name", value: "days" }, value: { kind: "IntValue", value: "1" } }],
+                  selectionSet: {
+                    kind: "SelectionSet",
+                    selections: [
+                      { kind: "Field", name: { kind: "Name", value: "temperatureMax" } },
+                      { kind: "Field", name: { kind: "Name", value: "temperatureMin" } },
+                    ],
+                  },
+                },
+              ],
+            },
+          },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<PlaceFieldsFragment, unknown>;
+export const AlertRuleFieldsFragmentDoc = /*#__PURE__*/ {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "FragmentDefinition",
+      name: { kind: "Name", value: "AlertRuleFields" },
+      typeCondition: { kind: "NamedType", name: { kind: "Name", value: "AlertRule" } },
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          { kind: "Field", name: { kind: "Name", value: "id" } },
+          { kind: "Field", name: { kind: "Name", value: "name" } },
+          { kind: "Field", name: { kind: "Name", value: "starter" } },
+          { kind: "Field", name: { kind: "Name", value: "enabled" } },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "place" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                { kind: "Field", name: { kind: "Name", value: "label" } },
+              ],
+            },
+          },
+          { kind: "Field", name: { kind: "Name", value: "metric" } },
+          { kind: "Field", name: { kind: "Name", value: "comparator" } },
+          { kind: "Field", name: { kind: "Name", value: "threshold" } },
+          { kind: "Field", name: { kind: "Name", value: "aqiScale" } },
+          { kind: "Field", name: { kind: "Name", value: "conditions" } },
+          { kind: "Field", name: { kind: "Name", value: "lookaheadHours" } },
+          { kind: "Field", name: { kind: "Name", value: "urgent" } },
+          { kind: "Field", name: { kind: "Name", value: "notifyAllClear" } },
+          { kind: "Field", name: { kind: "Name", value: "cooldownHours" } },
+          { kind: "Field", name: { kind: "Name", value: "activeDays" } },
+          { kind: "Field", name: { kind: "Name", value: "activeFrom" } },
+          { kind: "Field", name: { kind: "Name", value: "activeTo" } },
+          { kind: "Field", name: { kind: "Name", value: "state" } },
+          { kind: "Field", name: { kind: "Name", value: "snoozedUntil" } },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<AlertRuleFieldsFragment, unknown>;
+export const ViewerDocument = /*#__PURE__*/ {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "query",
+      name: { kind: "Name", value: "Viewer" },
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "me" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                { kind: "Field", name: { kind: "Name", value: "email" } },
+                { kind: "Field", name: { kind: "Name", value: "unreadCount" } },
+                {
+                  kind: "Field",
+                  name: { kind: "Name", value: "settings" },
+                  selectionSet: {
+                    kind: "SelectionSet",
+                    selections: [
+                      { kind: "Field", name: { kind: "Name", value: "id" } },
+                      { kind: "Field", name: { kind: "Name", value: "timeZone" } },
+                      { kind: "Field", name: { kind: "Name", value: "hour12" } },
+                      { kind: "Field", name: { kind: "Name", value: "temperatureUnit" } },
+                      { kind: "Field", name: { kind: "Name", value: "windSpeedUnit" } },
+                      { kind: "Field", name: { kind: "Name", value: "precipitationUnit" } },
+                    ],
+                  },
+                },
+              ],
+            },
+          },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<ViewerQuery, ViewerQueryVariables>;
+export const InboxDocument = /*#__PURE__*/ {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "query",
+      name: { kind: "Name", value: "Inbox" },
+      variableDefinitions: [
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "after" } },
+          type: { kind: "NamedType", name: { kind: "Name", value: "String" } },
+        },
+      ],
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "messages" },
+            arguments: [
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "after" },
+                value: { kind: "Variable", name: { kind: "Name", value: "after" } },
+              },
+              { kind: "Argument", name: { kind: "Name", value: "first" }, value: { kind: "IntValue", value: "30" } },
+            ],
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                {
+                  kind: "Field",
+                  name: { kind: "Name", value: "edges" },
+                  selectionSet: {
+                    kind: "SelectionSet",
+                    selections: [{ kind: "FragmentSpread", name: { kind: "Name", value: "MessageFields" } }],
+                  },
+                },
+                { kind: "Field", name: { kind: "Name", value: "endCursor" } },
+                { kind: "Field", name: { kind: "Name", value: "hasMore" } },
+              ],
+            },
+          },
+        ],
+      },
+    },
+    {
+      kind: "FragmentDefinition",
+      name: { kind: "Name", value: "MessageFields" },
+      typeCondition: { kind: "NamedType", name: { kind: "Name", value: "Message" } },
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          { kind: "Field", name: { kind: "Name", value: "id" } },
+          { kind: "Field", name: { kind: "Name", value: "kind" } },
+          { kind: "Field", name: { kind: "Name", value: "title" } },
+          { kind: "Field", name: { kind: "Name", value: "body" } },
+          { kind: "Field", name: { kind: "Name", value: "createdAt" } },
+          { kind: "Field", name: { kind: "Name", value: "readAt" } },
+          { kind: "Field", name: { kind: "Name", value: "urgent" } },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "content" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "version" } },
+                { kind: "Field", name: { kind: "Name", value: "kind" } },
+                {
+                  kind: "Field",
+                  name: { kind: "Name", value: "place" },
+                  selectionSet: {
+                    kind: "SelectionSet",
+                    selections: [
+                      { kind: "Field", name: { kind: "Name", value: "id" } },
+                      { kind: "Field", name: { kind: "Name", value: "label" } },
+                      { kind: "Field", name: { kind: "Name", value: "timeZone" } },
+                    ],
+                  },
+                },
+                { kind: "Field", name: { kind: "Name", value: "ruleName" } },
+                { kind: "Field", name: { kind: "Name", value: "metric" } },
+                { kind: "Field", name: { kind: "Name", value: "comparator" } },
+                { kind: "Field", name: { kind: "Name", value: "threshold" } },
+                { kind: "Field", name: { kind: "Name", value: "from" } },
+                { kind: "Field", name: { kind: "Name", value: "to" } },
+                { kind: "Field", name: { kind: "Name", value: "peakAt" } },
+                { kind: "Field", name: { kind: "Name", value: "peakValue" } },
+                { kind: "Field", name: { kind: "Name", value: "condition" } },
+                { kind: "Field", name: { kind: "Name", value: "aqiScale" } },
+                {
+                  kind: "Field",
+                  name: { kind: "Name", value: "alertPlaces" },
+                  selectionSet: {
+                    kind: "SelectionSet",
+                    selections: [
+                      {
+                        kind: "Field",
+                        name: { kind: "Name", value: "place" },
+                        selectionSet: {
+                          kind: "SelectionSet",
+                          selections: [
+                            { kind: "Field", name: { kind: "Name", value: "id" } },
+                            { kind: "Field", name: { kind: "Name", value: "label" } },
+                            { kind: "Field", name: { kind: "Name", value: "timeZone" } },
+                          ],
+                        },
+                      },
+                      { kind: "Field", name: { kind: "Name", value: "windows" } },
+                    ],
+                  },
+                },
+                { kind: "Field", name: { kind: "Name", value: "briefingName" } },
+                { kind: "Field", name: { kind: "Name", value: "period" } },
+                {
+                  kind: "Field",
+                  name: { kind: "Name", value: "places" },
+                  selectionSet: {
+                    kind: "SelectionSet",
+                    selections: [
+                      {
+                        kind: "Field",
+                        name: { kind: "Name", value: "place" },
+                        selectionSet: {
+                          kind: "SelectionSet",
+                          selections: [
+                            { kind: "Field", name: { kind: "Name", value: "id" } },
+                            { kind: "Field", name: { kind: "Name", value: "label" } },
+                            { kind: "Field", name: { kind: "Name", value: "timeZone" } },
+                          ],
+                        },
+                      },
+                      { kind: "Field", name: { kind: "Name", value: "condition" } },
+                      { kind: "Field", name: { kind: "Name", value: "minTemperature" } },
+                      { kind: "Field", name: { kind: "Name", value: "maxTemperature" } },
+                      { kind: "Field", name: { kind: "Name", value: "rainFrom" } },
+                      { kind: "Field", name: { kind: "Name", value: "rainProbability" } },
+                      { kind: "Field", name: { kind: "Name", value: "maxGusts" } },
+                    ],
+                  },
+                },
+                {
+                  kind: "Field",
+                  name: { kind: "Name", value: "warning" },
+                  selectionSet: {
+                    kind: "SelectionSet",
+                    selections: [
+                      { kind: "Field", name: { kind: "Name", value: "warningId" } },
+                      { kind: "Field", name: { kind: "Name", value: "change" } },
+                      { kind: "Field", name: { kind: "Name", value: "service" } },
+                      { kind: "Field", name: { kind: "Name", value: "severity" } },
+                      { kind: "Field", name: { kind: "Name", value: "urgency" } },
+                      { kind: "Field", name: { kind: "Name", value: "area" } },
+                      { kind: "Field", name: { kind: "Name", value: "sent" } },
+                      { kind: "Field", name: { kind: "Name", value: "onset" } },
+                      { kind: "Field", name: { kind: "Name", value: "expires" } },
+                      {
+                        kind: "Field",
+                        name: { kind: "Name", value: "texts" },
+                        selectionSet: {
+                          kind: "SelectionSet",
+                          selections: [
+                            { kind: "Field", name: { kind: "Name", value: "language" } },
+                            { kind: "Field", name: { kind: "Name", value: "event" } },
+                            { kind: "Field", name: { kind: "Name", value: "headline" } },
+                            { kind: "Field", name: { kind: "Name", value: "description" } },
+                            { kind: "Field", name: { kind: "Name", value: "instruction" } },
+                          ],
+                        },
+                      },
+                      {
+                        kind: "Field",
+                        name: { kind: "Name", value: "places" },
+                        selectionSet: {
+                          kind: "SelectionSet",
+                          selections: [
+                            { kind: "Field", name: { kind: "Name", value: "id" } },
+                            { kind: "Field", name: { kind: "Name", value: "label" } },
+                            { kind: "Field", name: { kind: "Name", value: "timeZone" } },
+                          ],
+                        },
+                      },
+                      { kind: "Field", name: { kind: "Name", value: "web" } },
+                    ],
+                  },
+                },
+              ],
+            },
+          },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<InboxQuery, InboxQueryVariables>;
+export const PlacesDocument = /*#__PURE__*/ {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "query",
+      name: { kind: "Name", value: "Places" },
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "me" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                {
+                  kind: "Field",
+                  name: { kind: "Name", value: "places" },
+                  selectionSet: {
+                    kind: "SelectionSet",
+                    selections: [{ kind: "FragmentSpread", name: { kind: "Name", value: "PlaceRowFields" } }],
+                  },
+                },
+              ],
+            },
+          },
+        ],
+      },
+    },
+    {
+      kind: "FragmentDefinition",
+      name: { kind: "Name", value: "PlaceRowFields" },
+      typeCondition: { kind: "NamedType", name: { kind: "Name", value: "Place" } },
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          { kind: "Field", name: { kind: "Name", value: "id" } },
+          { kind: "Field", name: { kind: "Name", value: "label" } },
+          { kind: "Field", name: { kind: "Name", value: "name" } },
+          { kind: "Field", name: { kind: "Name", value: "latitude" } },
+          { kind: "Field", name: { kind: "Name", value: "longitude" } },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "weather" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                {
+                  kind: "Field",
+                  name: { kind: "Name", value: "current" },
+                  selectionSet: {
+                    kind: "SelectionSet",
+                    selections: [
+                      { kind: "Field", name: { kind: "Name", value: "condition" } },
+                      { kind: "Field", name: { kind: "Name", value: "isDay" } },
+                      { kind: "Field", name: { kind: "Name", value: "temperature" } },
+                    ],
+                  },
+                },
+                {
+                  kind: "Field",
+                  alias: { kind: "Name", value: "today" },
+                  name: { kind: "Name", value: "daily" },
+                  arguments: [{ kind: "Argument", name: { kind: "Name", value: "days" }, value: { kind: "IntValue", value: "1" } }],
+                  selectionSet: {
+                    kind: "SelectionSet",
+                    selections: [
+                      { kind: "Field", name: { kind: "Name", value: "temperatureMax" } },
+                      { kind: "Field", name: { kind: "Name", value: "temperatureMin" } },
+                    ],
+                  },
+                },
+              ],
+            },
+          },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<PlacesQuery, PlacesQueryVariables>;
+export const OpenPlaceDocument = /*#__PURE__*/ {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "query",
+      name: { kind: "Name", value: "OpenPlace" },
+      variableDefinitions: [
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "id" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "ID" } } },
+        },
+      ],
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "place" },
+            arguments: [
+              { kind: "Argument", name: { kind: "Name", value: "id" }, value: { kind: "Variable", name: { kind: "Name", value: "id" } } },
+            ],
+            selectionSet: { kind: "SelectionSet", selections: [{ kind: "FragmentSpread", name: { kind: "Name", value: "PlaceFields" } }] },
+          },
+        ],
+      },
+    },
+    {
+      kind: "FragmentDefinition",
+      name: { kind: "Name", value: "WeatherFields" },
+      typeCondition: { kind: "NamedType", name: { kind: "Name", value: "Weather" } },
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          { kind: "Field", name: { kind: "Name", value: "id" } },
+          { kind: "Field", name: { kind: "Name", value: "fetchedAt" } },
+          { kind: "Field", name: { kind: "Name", value: "stale" } },
+          { kind: "Field", name: { kind: "Name", value: "timeZone" } },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "current" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "time" } },
+                { kind: "Field", name: { kind: "Name", value: "condition" } },
+                { kind: "Field", name: { kind: "Name", value: "isDay" } },
+                { kind: "Field", name: { kind: "Name", value: "temperature" } },
+                { kind: "Field", name: { kind: "Name", value: "apparentTemperature" } },
+                { kind: "Field", name: { kind: "Name", value: "precipitation" } },
+                { kind: "Field", name: { kind: "Name", value: "windSpeed" } },
+                { kind: "Field", name: { kind: "Name", value: "windGusts" } },
+                { kind: "Field", name: { kind: "Name", value: "windDirection" } },
+                { kind: "Field", name: { kind: "Name", value: "uvIndex" } },
+                { kind: "Field", name: { kind: "Name", value: "humidity" } },
+                { kind: "Field", name: { kind: "Name", value: "dewPoint" } },
+                { kind: "Field", name: { kind: "Name", value: "pressure" } },
+                { kind: "Field", name: { kind: "Name", value: "visibility" } },
+              ],
+            },
+          },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "hourly" },
+            arguments: [{ kind: "Argument", name: { kind: "Name", value: "hours" }, value: { kind: "IntValue", value: "24" } }],
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "time" } },
+                { kind: "Field", name: { kind: "Name", value: "condition" } },
+                { kind: "Field", name: { kind: "Name", value: "isDay" } },
+                { kind: "Field", name: { kind: "Name", value: "temperature" } },
+                { kind: "Field", name: { kind: "Name", value: "precipitationProbability" } },
+                { kind: "Field", name: { kind: "Name", value: "windSpeed" } },
+                { kind: "Field", name: { kind: "Name", value: "windGusts" } },
+                { kind: "Field", name: { kind: "Name", value: "windDirection" } },
+              ],
+            },
+          },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "daily" },
+            arguments: [{ kind: "Argument", name: { kind: "Name", value: "days" }, value: { kind: "IntValue", value: "7" } }],
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "date" } },
+                { kind: "Field", name: { kind: "Name", value: "condition" } },
+                { kind: "Field", name: { kind: "Name", value: "temperatureMax" } },
+                { kind: "Field", name: { kind: "Name", value: "temperatureMin" } },
+                { kind: "Field", name: { kind: "Name", value: "precipitationProbabilityMax" } },
+                { kind: "Field", name: { kind: "Name", value: "sunrise" } },
+                { kind: "Field", name: { kind: "Name", value: "sunset" } },
+                { kind: "Field", name: { kind: "Name", value: "daylightDuration" } },
+              ],
+            },
+          },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "nowcast" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "time" } },
+                { kind: "Field", name: { kind: "Name", value: "precipitation" } },
+              ],
+            },
+          },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "airQuality" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "europeanAqi" } },
+                { kind: "Field", name: { kind: "Name", value: "usAqi" } },
+                { kind: "Field", name: { kind: "Name", value: "pm25" } },
+                {
+                  kind: "Field",
+                  name: { kind: "Name", value: "pollen" },
+                  selectionSet: {
+                    kind: "SelectionSet",
+                    selections: [
+                      { kind: "Field", name: { kind: "Name", value: "kind" } },
+                      { kind: "Field", name: { kind: "Name", value: "grains" } },
+                    ],
+                  },
+                },
+              ],
+            },
+          },
+        ],
+      },
+    },
+    {
+      kind: "FragmentDefinition",
+      name: { kind: "Name", value: "PlaceRowFields" },
+      typeCondition: { kind: "NamedType", name: { kind: "Name", value: "Place" } },
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          { kind: "Field", name: { kind: "Name", value: "id" } },
+          { kind: "Field", name: { kind: "Name", value: "label" } },
+          { kind: "Field", name: { kind: "Name", value: "name" } },
+          { kind: "Field", name: { kind: "Name", value: "latitude" } },
+          { kind: "Field", name: { kind: "Name", value: "longitude" } },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "weather" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                {
+                  kind: "Field",
+                  name: { kind: "Name", value: "current" },
+                  selectionSet: {
+                    kind: "SelectionSet",
+                    selections: [
+                      { kind: "Field", name: { kind: "Name", value: "condition" } },
+                      { kind: "Field", name: { kind: "Name", value: "isDay" } },
+                      { kind: "Field", name: { kind: "Name", value: "temperature" } },
+                    ],
+                  },
+                },
+                {
+                  kind: "Field",
+                  alias: { kind: "Name", value: "today" },
+                  name: { kind: "Name", value: "daily" },
+                  arguments: [{ kind: "Argument", name: { kind: "Name", value: "days" }, value: { kind: "IntValue", value: "1" } }],
+                  selectionSet: {
+                    kind: "SelectionSet",
+                    selections: [
+                      { kind: "Field", name: { kind: "Name", value: "temperatureMax" } },
+                      { kind: "Field", name: { kind: "Name", value: "temperatureMin" } },
+                    ],
+                  },
+                },
+              ],
+            },
+          },
+        ],
+      },
+    },
+    {
+      kind: "FragmentDefinition",
+      name: { kind: "Name", value: "PlaceFields" },
+      typeCondition: { kind: "NamedType", name: { kind: "Name", value: "Place" } },
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          { kind: "FragmentSpread", name: { kind: "Name", value: "PlaceRowFields" } },
+          { kind: "Field", name: { kind: "Name", value: "admin1" } },
+          { kind: "Field", name: { kind: "Name", value: "countryCode" } },
+          { kind: "Field", name: { kind: "Name", value: "timeZone" } },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "weather" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [{ kind: "FragmentSpread", name: { kind: "Name", value: "WeatherFields" } }],
+            },
+          },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<OpenPlaceQuery, OpenPlaceQueryVariables>;
+export const SearchLocationsDocument = /*#__PURE__*/ {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "query",
+      name: { kind: "Name", value: "SearchLocations" },
+      variableDefinitions: [
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "query" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "String" } } },
+        },
+      ],
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "searchLocations" },
+            arguments: [
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "query" },
+                value: { kind: "Variable", name: { kind: "Name", value: "query" } },
+              },
+              { kind: "Argument", name: { kind: "Name", value: "count" }, value: { kind: "IntValue", value: "8" } },
+            ],
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                { kind: "Field", name: { kind: "Name", value: "name" } },
+                { kind: "Field", name: { kind: "Name", value: "admin1" } },
+                { kind: "Field", name: { kind: "Name", value: "country" } },
+                { kind: "Field", name: { kind: "Name", value: "countryCode" } },
+                { kind: "Field", name: { kind: "Name", value: "latitude" } },
+                { kind: "Field", name: { kind: "Name", value: "longitude" } },
+                { kind: "Field", name: { kind: "Name", value: "timeZone" } },
+              ],
+            },
+          },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<SearchLocationsQuery, SearchLocationsQueryVariables>;
+export const WeatherAtDocument = /*#__PURE__*/ {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "query",
+      name: { kind: "Name", value: "WeatherAt" },
+      variableDefinitions: [
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "latitude" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "Float" } } },
+        },
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "longitude" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "Float" } } },
+        },
+      ],
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "weatherAt" },
+            arguments: [
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "latitude" },
+                value: { kind: "Variable", name: { kind: "Name", value: "latitude" } },
+              },
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "longitude" },
+                value: { kind: "Variable", name: { kind: "Name", value: "longitude" } },
+              },
+            ],
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [{ kind: "FragmentSpread", name: { kind: "Name", value: "WeatherFields" } }],
+            },
+          },
+        ],
+      },
+    },
+    {
+      kind: "FragmentDefinition",
+      name: { kind: "Name", value: "WeatherFields" },
+      typeCondition: { kind: "NamedType", name: { kind: "Name", value: "Weather" } },
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          { kind: "Field", name: { kind: "Name", value: "id" } },
+          { kind: "Field", name: { kind: "Name", value: "fetchedAt" } },
+          { kind: "Field", name: { kind: "Name", value: "stale" } },
+          { kind: "Field", name: { kind: "Name", value: "timeZone" } },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "current" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "time" } },
+                { kind: "Field", name: { kind: "Name", value: "condition" } },
+                { kind: "Field", name: { kind: "Name", value: "isDay" } },
+                { kind: "Field", name: { kind: "Name", value: "temperature" } },
+                { kind: "Field", name: { kind: "Name", value: "apparentTemperature" } },
+                { kind: "Field", name: { kind: "Name", value: "precipitation" } },
+                { kind: "Field", name: { kind: "Name", value: "windSpeed" } },
+                { kind: "Field", name: { kind: "Name", value: "windGusts" } },
+                { kind: "Field", name: { kind: "Name", value: "windDirection" } },
+                { kind: "Field", name: { kind: "Name", value: "uvIndex" } },
+                { kind: "Field", name: { kind: "Name", value: "humidity" } },
+                { kind: "Field", name: { kind: "Name", value: "dewPoint" } },
+                { kind: "Field", name: { kind: "Name", value: "pressure" } },
+                { kind: "Field", name: { kind: "Name", value: "visibility" } },
+              ],
+            },
+          },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "hourly" },
+            arguments: [{ kind: "Argument", name: { kind: "Name", value: "hours" }, value: { kind: "IntValue", value: "24" } }],
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "time" } },
+                { kind: "Field", name: { kind: "Name", value: "condition" } },
+                { kind: "Field", name: { kind: "Name", value: "isDay" } },
+                { kind: "Field", name: { kind: "Name", value: "temperature" } },
+                { kind: "Field", name: { kind: "Name", value: "precipitationProbability" } },
+                { kind: "Field", name: { kind: "Name", value: "windSpeed" } },
+                { kind: "Field", name: { kind: "Name", value: "windGusts" } },
+                { kind: "Field", name: { kind: "Name", value: "windDirection" } },
+              ],
+            },
+          },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "daily" },
+            arguments: [{ kind: "Argument", name: { kind: "Name", value: "days" }, value: { kind: "IntValue", value: "7" } }],
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "date" } },
+                { kind: "Field", name: { kind: "Name", value: "condition" } },
+                { kind: "Field", name: { kind: "Name", value: "temperatureMax" } },
+                { kind: "Field", name: { kind: "Name", value: "temperatureMin" } },
+                { kind: "Field", name: { kind: "Name", value: "precipitationProbabilityMax" } },
+                { kind: "Field", name: { kind: "Name", value: "sunrise" } },
+                { kind: "Field", name: { kind: "Name", value: "sunset" } },
+                { kind: "Field", name: { kind: "Name", value: "daylightDuration" } },
+              ],
+            },
+          },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "nowcast" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "time" } },
+                { kind: "Field", name: { kind: "Name", value: "precipitation" } },
+              ],
+            },
+          },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "airQuality" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "europeanAqi" } },
+                { kind: "Field", name: { kind: "Name", value: "usAqi" } },
+                { kind: "Field", name: { kind: "Name", value: "pm25" } },
+                {
+                  kind: "Field",
+                  name: { kind: "Name", value: "pollen" },
+                  selectionSet: {
+                    kind: "SelectionSet",
+                    selections: [
+                      { kind: "Field", name: { kind: "Name", value: "kind" } },
+                      { kind: "Field", name: { kind: "Name", value: "grains" } },
+                    ],
+                  },
+                },
+              ],
+            },
+          },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<WeatherAtQuery, WeatherAtQueryVariables>;
+export const MessageReceivedDocument = /*#__PURE__*/ {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "subscription",
+      name: { kind: "Name", value: "MessageReceived" },
+      variableDefinitions: [
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "after" } },
+          type: { kind: "NamedType", name: { kind: "Name", value: "ID" } },
+        },
+      ],
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "messageReceived" },
+            arguments: [
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "after" },
+                value: { kind: "Variable", name: { kind: "Name", value: "after" } },
+              },
+            ],
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [{ kind: "FragmentSpread", name: { kind: "Name", value: "MessageFields" } }],
+            },
+          },
+        ],
+      },
+    },
+    {
+      kind: "FragmentDefinition",
+      name: { kind: "Name", value: "MessageFields" },
+      typeCondition: { kind: "NamedType", name: { kind: "Name", value: "Message" } },
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          { kind: "Field", name: { kind: "Name", value: "id" } },
+          { kind: "Field", name: { kind: "Name", value: "kind" } },
+          { kind: "Field", name: { kind: "Name", value: "title" } },
+          { kind: "Field", name: { kind: "Name", value: "body" } },
+          { kind: "Field", name: { kind: "Name", value: "createdAt" } },
+          { kind: "Field", name: { kind: "Name", value: "readAt" } },
+          { kind: "Field", name: { kind: "Name", value: "urgent" } },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "content" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "version" } },
+                { kind: "Field", name: { kind: "Name", value: "kind" } },
+                {
+                  kind: "Field",
+                  name: { kind: "Name", value: "place" },
+                  selectionSet: {
+                    kind: "SelectionSet",
+                    selections: [
+                      { kind: "Field", name: { kind: "Name", value: "id" } },
+                      { kind: "Field", name: { kind: "Name", value: "label" } },
+                      { kind: "Field", name: { kind: "Name", value: "timeZone" } },
+                    ],
+                  },
+                },
+                { kind: "Field", name: { kind: "Name", value: "ruleName" } },
+                { kind: "Field", name: { kind: "Name", value: "metric" } },
+                { kind: "Field", name: { kind: "Name", value: "comparator" } },
+                { kind: "Field", name: { kind: "Name", value: "threshold" } },
+                { kind: "Field", name: { kind: "Name", value: "from" } },
+                { kind: "Field", name: { kind: "Name", value: "to" } },
+                { kind: "Field", name: { kind: "Name", value: "peakAt" } },
+                { kind: "Field", name: { kind: "Name", value: "peakValue" } },
+                { kind: "Field", name: { kind: "Name", value: "condition" } },
+                { kind: "Field", name: { kind: "Name", value: "aqiScale" } },
+                {
+                  kind: "Field",
+                  name: { kind: "Name", value: "alertPlaces" },
+                  selectionSet: {
+                    kind: "SelectionSet",
+                    selections: [
+                      {
+                        kind: "Field",
+                        name: { kind: "Name", value: "place" },
+                        selectionSet: {
+                          kind: "SelectionSet",
+                          selections: [
+                            { kind: "Field", name: { kind: "Name", value: "id" } },
+                            { kind: "Field", name: { kind: "Name", value: "label" } },
+                            { kind: "Field", name: { kind: "Name", value: "timeZone" } },
+                          ],
+                        },
+                      },
+                      { kind: "Field", name: { kind: "Name", value: "windows" } },
+                    ],
+                  },
+                },
+                { kind: "Field", name: { kind: "Name", value: "briefingName" } },
+                { kind: "Field", name: { kind: "Name", value: "period" } },
+                {
+                  kind: "Field",
+                  name: { kind: "Name", value: "places" },
+                  selectionSet: {
+                    kind: "SelectionSet",
+                    selections: [
+                      {
+                        kind: "Field",
+                        name: { kind: "Name", value: "place" },
+                        selectionSet: {
+                          kind: "SelectionSet",
+                          selections: [
+                            { kind: "Field", name: { kind: "Name", value: "id" } },
+                            { kind: "Field", name: { kind: "Name", value: "label" } },
+                            { kind: "Field", name: { kind: "Name", value: "timeZone" } },
+                          ],
+                        },
+                      },
+                      { kind: "Field", name: { kind: "Name", value: "condition" } },
+                      { kind: "Field", name: { kind: "Name", value: "minTemperature" } },
+                      { kind: "Field", name: { kind: "Name", value: "maxTemperature" } },
+                      { kind: "Field", name: { kind: "Name", value: "rainFrom" } },
+                      { kind: "Field", name: { kind: "Name", value: "rainProbability" } },
+                      { kind: "Field", name: { kind: "Name", value: "maxGusts" } },
+                    ],
+                  },
+                },
+                {
+                  kind: "Field",
+                  name: { kind: "Name", value: "warning" },
+                  selectionSet: {
+                    kind: "SelectionSet",
+                    selections: [
+                      { kind: "Field", name: { kind: "Name", value: "warningId" } },
+                      { kind: "Field", name: { kind: "Name", value: "change" } },
+                      { kind: "Field", name: { kind: "Name", value: "service" } },
+                      { kind: "Field", name: { kind: "Name", value: "severity" } },
+                      { kind: "Field", name: { kind: "Name", value: "urgency" } },
+                      { kind: "Field", name: { kind: "Name", value: "area" } },
+                      { kind: "Field", name: { kind: "Name", value: "sent" } },
+                      { kind: "Field", name: { kind: "Name", value: "onset" } },
+                      { kind: "Field", name: { kind: "Name", value: "expires" } },
+                      {
+                        kind: "Field",
+                        name: { kind: "Name", value: "texts" },
+                        selectionSet: {
+                          kind: "SelectionSet",
+                          selections: [
+                            { kind: "Field", name: { kind: "Name", value: "language" } },
+                            { kind: "Field", name: { kind: "Name", value: "event" } },
+                            { kind: "Field", name: { kind: "Name", value: "headline" } },
+                            { kind: "Field", name: { kind: "Name", value: "description" } },
+                            { kind: "Field", name: { kind: "Name", value: "instruction" } },
+                          ],
+                        },
+                      },
+                      {
+                        kind: "Field",
+                        name: { kind: "Name", value: "places" },
+                        selectionSet: {
+                          kind: "SelectionSet",
+                          selections: [
+                            { kind: "Field", name: { kind: "Name", value: "id" } },
+                            { kind: "Field", name: { kind: "Name", value: "label" } },
+                            { kind: "Field", name: { kind: "Name", value: "timeZone" } },
+                          ],
+                        },
+                      },
+                      { kind: "Field", name: { kind: "Name", value: "web" } },
+                    ],
+                  },
+                },
+              ],
+            },
+          },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<MessageReceivedSubscription, MessageReceivedSubscriptionVariables>;
+export const MarkReadDocument = /*#__PURE__*/ {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "mutation",
+      name: { kind: "Name", value: "MarkRead" },
+      variableDefinitions: [
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "ids" } },
+          type: {
+            kind: "NonNullType",
+            type: { kind: "ListType", type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "ID" } } } },
+          },
+        },
+      ],
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "markRead" },
+            arguments: [
+              { kind: "Argument", name: { kind: "Name", value: "ids" }, value: { kind: "Variable", name: { kind: "Name", value: "ids" } } },
+            ],
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                { kind: "Field", name: { kind: "Name", value: "readAt" } },
+              ],
+            },
+          },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<MarkReadMutation, MarkReadMutationVariables>;
+export const MarkAllReadDocument = /*#__PURE__*/ {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "mutation",
+      name: { kind: "Name", value: "MarkAllRead" },
+      variableDefinitions: [
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "upTo" } },
+          type: { kind: "NamedType", name: { kind: "Name", value: "DateTime" } },
+        },
+      ],
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "markAllRead" },
+            arguments: [
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "upTo" },
+                value: { kind: "Variable", name: { kind: "Name", value: "upTo" } },
+              },
+            ],
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                { kind: "Field", name: { kind: "Name", value: "unreadCount" } },
+              ],
+            },
+          },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<MarkAllReadMutation, MarkAllReadMutationVariables>;
+export const DeleteMessageDocument = /*#__PURE__*/ {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "mutation",
+      name: { kind: "Name", value: "DeleteMessage" },
+      variableDefinitions: [
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "id" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "ID" } } },
+        },
+      ],
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "deleteMessage" },
+            arguments: [
+              { kind: "Argument", name: { kind: "Name", value: "id" }, value: { kind: "Variable", name: { kind: "Name", value: "id" } } },
+            ],
+          },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<DeleteMessageMutation, DeleteMessageMutationVariables>;
+export const RestoreMessageDocument = /*#__PURE__*/ {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "mutation",
+      name: { kind: "Name", value: "RestoreMessage" },
+      variableDefinitions: [
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "id" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "ID" } } },
+        },
+      ],
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "restoreMessage" },
+            arguments: [
+              { kind: "Argument", name: { kind: "Name", value: "id" }, value: { kind: "Variable", name: { kind: "Name", value: "id" } } },
+            ],
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [{ kind: "FragmentSpread", name: { kind: "Name", value: "MessageFields" } }],
+            },
+          },
+        ],
+      },
+    },
+    {
+      kind: "FragmentDefinition",
+      name: { kind: "Name", value: "MessageFields" },
+      typeCondition: { kind: "NamedType", name: { kind: "Name", value: "Message" } },
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          { kind: "Field", name: { kind: "Name", value: "id" } },
+          { kind: "Field", name: { kind: "Name", value: "kind" } },
+          { kind: "Field", name: { kind: "Name", value: "title" } },
+          { kind: "Field", name: { kind: "Name", value: "body" } },
+          { kind: "Field", name: { kind: "Name", value: "createdAt" } },
+          { kind: "Field", name: { kind: "Name", value: "readAt" } },
+          { kind: "Field", name: { kind: "Name", value: "urgent" } },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "content" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "version" } },
+                { kind: "Field", name: { kind: "Name", value: "kind" } },
+                {
+                  kind: "Field",
+                  name: { kind: "Name", value: "place" },
+                  selectionSet: {
+                    kind: "SelectionSet",
+                    selections: [
+                      { kind: "Field", name: { kind: "Name", value: "id" } },
+                      { kind: "Field", name: { kind: "Name", value: "label" } },
+                      { kind: "Field", name: { kind: "Name", value: "timeZone" } },
+                    ],
+                  },
+                },
+                { kind: "Field", name: { kind: "Name", value: "ruleName" } },
+                { kind: "Field", name: { kind: "Name", value: "metric" } },
+                { kind: "Field", name: { kind: "Name", value: "comparator" } },
+                { kind: "Field", name: { kind: "Name", value: "threshold" } },
+                { kind: "Field", name: { kind: "Name", value: "from" } },
+                { kind: "Field", name: { kind: "Name", value: "to" } },
+                { kind: "Field", name: { kind: "Name", value: "peakAt" } },
+                { kind: "Field", name: { kind: "Name", value: "peakValue" } },
+                { kind: "Field", name: { kind: "Name", value: "condition" } },
+                { kind: "Field", name: { kind: "Name", value: "aqiScale" } },
+                {
+                  kind: "Field",
+                  name: { kind: "Name", value: "alertPlaces" },
+                  selectionSet: {
+                    kind: "SelectionSet",
+                    selections: [
+                      {
+                        kind: "Field",
+                        name: { kind: "Name", value: "place" },
+                        selectionSet: {
+                          kind: "SelectionSet",
+                          selections: [
+                            { kind: "Field", name: { kind: "Name", value: "id" } },
+                            { kind: "Field", name: { kind: "Name", value: "label" } },
+                            { kind: "Field", name: { kind: "Name", value: "timeZone" } },
+                          ],
+                        },
+                      },
+                      { kind: "Field", name: { kind: "Name", value: "windows" } },
+                    ],
+                  },
+                },
+                { kind: "Field", name: { kind: "Name", value: "briefingName" } },
+                { kind: "Field", name: { kind: "Name", value: "period" } },
+                {
+                  kind: "Field",
+                  name: { kind: "Name", value: "places" },
+                  selectionSet: {
+                    kind: "SelectionSet",
+                    selections: [
+                      {
+                        kind: "Field",
+                        name: { kind: "Name", value: "place" },
+                        selectionSet: {
+                          kind: "SelectionSet",
+                          selections: [
+                            { kind: "Field", name: { kind: "Name", value: "id" } },
+                            { kind: "Field", name: { kind: "Name", value: "label" } },
+                            { kind: "Field", name: { kind: "Name", value: "timeZone" } },
+                          ],
+                        },
+                      },
+                      { kind: "Field", name: { kind: "Name", value: "condition" } },
+                      { kind: "Field", name: { kind: "Name", value: "minTemperature" } },
+                      { kind: "Field", name: { kind: "Name", value: "maxTemperature" } },
+                      { kind: "Field", name: { kind: "Name", value: "rainFrom" } },
+                      { kind: "Field", name: { kind: "Name", value: "rainProbability" } },
+                      { kind: "Field", name: { kind: "Name", value: "maxGusts" } },
+                    ],
+                  },
+                },
+                {
+                  kind: "Field",
+                  name: { kind: "Name", value: "warning" },
+                  selectionSet: {
+                    kind: "SelectionSet",
+                    selections: [
+                      { kind: "Field", name: { kind: "Name", value: "warningId" } },
+                      { kind: "Field", name: { kind: "Name", value: "change" } },
+                      { kind: "Field", name: { kind: "Name", value: "service" } },
+                      { kind: "Field", name: { kind: "Name", value: "severity" } },
+                      { kind: "Field", name: { kind: "Name", value: "urgency" } },
+                      { kind: "Field", name: { kind: "Name", value: "area" } },
+                      { kind: "Field", name: { kind: "Name", value: "sent" } },
+                      { kind: "Field", name: { kind: "Name", value: "onset" } },
+                      { kind: "Field", name: { kind: "Name", value: "expires" } },
+                      {
+                        kind: "Field",
+                        name: { kind: "Name", value: "texts" },
+                        selectionSet: {
+                          kind: "SelectionSet",
+                          selections: [
+                            { kind: "Field", name: { kind: "Name", value: "language" } },
+                            { kind: "Field", name: { kind: "Name", value: "event" } },
+                            { kind: "Field", name: { kind: "Name", value: "headline" } },
+                            { kind: "Field", name: { kind: "Name", value: "description" } },
+                            { kind: "Field", name: { kind: "Name", value: "instruction" } },
+                          ],
+                        },
+                      },
+                      {
+                        kind: "Field",
+                        name: { kind: "Name", value: "places" },
+                        selectionSet: {
+                          kind: "SelectionSet",
+                          selections: [
+                            { kind: "Field", name: { kind: "Name", value: "id" } },
+                            { kind: "Field", name: { kind: "Name", value: "label" } },
+                            { kind: "Field", name: { kind: "Name", value: "timeZone" } },
+                          ],
+                        },
+                      },
+                      { kind: "Field", name: { kind: "Name", value: "web" } },
+                    ],
+                  },
+                },
+              ],
+            },
+          },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<RestoreMessageMutation, RestoreMessageMutationVariables>;
+export const AlertRulesDocument = /*#__PURE__*/ {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "query",
+      name: { kind: "Name", value: "AlertRules" },
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "alertRules" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [{ kind: "FragmentSpread", name: { kind: "Name", value: "AlertRuleFields" } }],
+            },
+          },
+        ],
+      },
+    },
+    {
+      kind: "FragmentDefinition",
+      name: { kind: "Name", value: "AlertRuleFields" },
+      typeCondition: { kind: "NamedType", name: { kind: "Name", value: "AlertRule" } },
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          { kind: "Field", name: { kind: "Name", value: "id" } },
+          { kind: "Field", name: { kind: "Name", value: "name" } },
+          { kind: "Field", name: { kind: "Name", value: "starter" } },
+          { kind: "Field", name: { kind: "Name", value: "enabled" } },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "place" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "id" } },
+                { kind: "Field", name: { kind: "Name", value: "label" } },
+              ],
+            },
+          },
+          { kind: "Field", name: { kind: "Name", value: "metric" } },
+          { kind: "Field", name: { kind: "Name", value: "comparator" } },
+          { kind: "Field", name: { kind: "Name", value: "threshold" } },
+          { kind: "Field", name: { kind: "Name", value: "aqiScale" } },
+          { kind: "Field", name: { kind: "Name", value: "conditions" } },
+          { kind: "Field", name: { kind: "Name", value: "lookaheadHours" } },
+          { kind: "Field", name: { kind: "Name", value: "urgent" } },
+          { kind: "Field", name: { kind: "Name", value: "notifyAllClear" } },
+          { kind: "Field", name: { kind: "Name", value: "cooldownHours" } },
+          { kind: "Field", name: { kind: "Name", value: "activeDays" } },
+          { kind: "Field", name: { kind: "Name", value: "activeFrom" } },
+          { kind: "Field", name: { kind: "Name", value: "activeTo" } },
+          { kind: "Field", name: { kind: "Name", value: "state" } },
+          { kind: "Field", name: { kind: "Name", value: "snoozedUntil" } },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<AlertRulesQuery, AlertRulesQueryVariables>;
