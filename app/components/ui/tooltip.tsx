@@ -45,6 +45,13 @@ function loadTooltipView(): Promise<TooltipView | null> {
   return loading;
 }
 
+/** One idle callback for every tooltip on the page, not one each. */
+let loadingWhenIdle: Promise<TooltipView | null> | null = null;
+function loadTooltipViewWhenIdle(): Promise<TooltipView | null> {
+  loadingWhenIdle ??= new Promise((resolve) => whenBrowserIdle(() => resolve(loadTooltipView())));
+  return loadingWhenIdle;
+}
+
 function useTooltipView(): TooltipView | null {
   // Null while hydrating (nothing is loaded before the first idle moment), so the
   // browser's first render matches the server's.
@@ -52,15 +59,12 @@ function useTooltipView(): TooltipView | null {
   useEffect(() => {
     if (view) return;
     let active = true;
-    const cancelIdle = whenBrowserIdle(() => {
-      void loadTooltipView().then((loaded) => {
-        // Every control with a tip takes it at once: in a transition, so that render yields to input.
-        if (active && loaded) startTransition(() => setView(() => loaded));
-      });
+    void loadTooltipViewWhenIdle().then((loaded) => {
+      // Every control with a tip takes it at once: in a transition, so that render yields to input.
+      if (active && loaded) startTransition(() => setView(() => loaded));
     });
     return () => {
       active = false;
-      cancelIdle();
     };
   }, [view]);
   return view;

@@ -1,4 +1,5 @@
 import { useEffect, useSyncExternalStore } from "react";
+import { whenBrowserIdle } from "../browser-idle";
 
 const PROBE_URL = "/healthz";
 const RETRY_MS = 15_000;
@@ -62,6 +63,7 @@ function createConnectivity() {
 export const connectivity = createConnectivity();
 
 export function useConnectivity(): boolean {
-  useEffect(() => connectivity.start(), []);
+  // The first probe is a request: at idle, not among hydration's effects (issue 35's blocking time).
+  useEffect(() => whenBrowserIdle(() => connectivity.start()), []);
   return useSyncExternalStore(connectivity.subscribe, connectivity.isReachable, () => true);
 }
