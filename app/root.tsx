@@ -11,7 +11,7 @@ import { PwaController } from "./components/pwa/pwa-controller";
 import { Toaster } from "./components/ui/toaster";
 import { hasOptedIn } from "./lib/analytics/consent";
 import { browserRegion } from "~/shared/regional-defaults";
-import { pageHydrated } from "./lib/graphql/offline-storage";
+import { pageHydration, rootHydrated } from "./lib/page-hydration";
 import { GraphQLProvider } from "./lib/graphql/provider";
 import { requestGraphQL } from "./server/graphql/request-client.server";
 import { GraphQLDataScript } from "./lib/graphql/ssr-data";
@@ -132,12 +132,15 @@ function useFlashToast(toast: Route.ComponentProps["loaderData"]["toast"]) {
   }, [toast]);
 }
 
-/** Marks <html data-hydrated> once React owns the page, and which build's code runs it (end-to-end tests read both). */
+/**
+ * Marks <html data-hydrated> once React owns the whole page, a part hydrated in a pass of its own included
+ * (page-hydration.ts), and which build's code runs it (end-to-end tests read both).
+ */
 function useHydratedMarker() {
   useEffect(() => {
     document.documentElement.dataset.build = __BUILD_ID__;
-    document.documentElement.dataset.hydrated = "true";
-    pageHydrated();
+    rootHydrated();
+    void pageHydration.then(() => (document.documentElement.dataset.hydrated = "true"));
   }, []);
 }
 

@@ -1,6 +1,6 @@
 import i18next, { type TFunction } from "i18next";
 import { usePageTranslation } from "~/lib/i18n/use-page-translation";
-import { lazy, Suspense } from "react";
+import { lazy, Suspense, useLayoutEffect, useMemo } from "react";
 import { preloadModule } from "react-dom";
 import { Link } from "react-router";
 import { useQuery } from "urql";
@@ -15,6 +15,7 @@ import type { Load } from "~/lib/graphql/route-load";
 import { getI18n, getLocale } from "~/server/i18n/middleware.server";
 import { lazyChunksContext, signedInHomeModules } from "~/lib/lazy-chunks-context";
 import { useNonce } from "~/lib/nonce";
+import { DASHBOARD_PART, partDone, partWaiting } from "~/lib/page-hydration";
 
 /**
  * A signed-in user's places and inbox: not part of a visitor's first load. The server renders it
@@ -88,17 +89,29 @@ export default function Home({ loaderData }: Route.ComponentProps) {
   // In the page's head, beside the entry's own modulepreloads (React hoists them): fetched while the entry loads.
   for (const href of loaderData?.renderedLazyChunks ?? []) preloadModule(href, { as: "script", nonce });
   const [viewer] = useQuery({ query: VIEWER_QUERY });
+  const signedIn = Boolean(viewer.data?.me);
+  // The server's dashboard hydrates in a pass of its own, in slices. The same element while the language stays: new
+  // props reaching its boundary before then (Home re-renders when the viewer query first answers) would make React
+  // hydrate it at once, in one long task, or drop its server HTML and render it again.
+  const dashboard = useMemo(
+    () => (
+      <Suspense fallback={<div className="card mt-8 h-96 animate-pulse" role="status" aria-label={translation.t("loading.label")} />}>
+        <Dashboard translation={translation} />
+      </Suspense>
+    ),
+    [translation],
+  );
+  // Until it has, the page's data stands still (page-hydration.ts).
+  useLayoutEffect(() => {
+    if (!signedIn) return;
+    partWaiting(DASHBOARD_PART);
+    return () => partDone(DASHBOARD_PART);
+  }, [signedIn]);
   return (
     <section>
       <h1 className="text-3xl font-bold tracking-tight">{t("home.title")}</h1>
       {/* Someone signed in knows what the bot does: on a phone, their weather comes first. */}
-      {viewer.data?.me ? (
-        <Suspense fallback={<div className="card mt-8 h-96 animate-pulse" role="status" aria-label={t("loading.label")} />}>
-          <Dashboard translation={translation} />
-        </Suspense>
-      ) : (
-        <Visitor t={t} />
-      )}
+      {signedIn ? dashboard : <Visitor t={t} />}
     </section>
   );
 }

@@ -25,6 +25,8 @@ export type BrowserGraphQLOptions = {
   initialKey?: string | null;
   /** The persisted cache of a session; absent: memory only. */
   offlineStorage?: (key: string | null) => SessionStorage | undefined;
+  /** Network results and live events reach the cache only once this settles: the page's hydration (hold-results.ts). */
+  holdResultsUntil?: Promise<void>;
 };
 
 export type SessionStorage = StorageAdapter & { clear(): Promise<unknown> };
@@ -90,6 +92,7 @@ export function createBrowserGraphQL(options: BrowserGraphQLOptions) {
       // An ended session's failures (its cookie is gone) are nobody's concern any more.
       onError: onError && ((error, operation) => session.client === client && onError(error, operation)),
       storage,
+      holdResultsUntil: options.holdResultsUntil,
     });
     const closeWebSocket = async () => {
       if (webSocket) await (await webSocket).dispose();

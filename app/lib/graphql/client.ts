@@ -11,6 +11,7 @@ import {
 } from "@urql/core";
 import type { StorageAdapter } from "@urql/exchange-graphcache";
 import { createCacheExchange } from "./cache";
+import { holdResultsUntil } from "./hold-results";
 
 export type GraphQLClientOptions = {
   url: string;
@@ -30,6 +31,8 @@ export type GraphQLClientOptions = {
    * worth of objects would be work for nothing. Absent: graphcache (the browser).
    */
   cache?: Exchange;
+  /** The browser: network results and live events reach the cache only once this settles (hold-results.ts). */
+  holdResultsUntil?: Promise<void>;
 };
 
 /**
@@ -43,6 +46,7 @@ export function createGraphQLClient(options: GraphQLClientOptions): Client {
   // The ssr exchange sits between the cache and the network, so restored results fill
   // the normalised cache exactly as fetched ones do.
   exchanges.push(options.cache ?? createCacheExchange(options.storage), options.ssr);
+  if (options.holdResultsUntil) exchanges.push(holdResultsUntil(options.holdResultsUntil));
   if (options.forwardSubscription) exchanges.push(subscriptionExchange({ forwardSubscription: options.forwardSubscription }));
   const headers = options.headers ?? {};
   exchanges.push(fetchExchange);

@@ -6,6 +6,7 @@ import { createBrowserGraphQL, installBrowserGraphQL } from "./browser-client";
 import { errorNotice } from "./error-notice";
 import { graphqlErrorMessage } from "./errors";
 import { offlineStorageFor } from "./offline-storage";
+import { pageHydration } from "../page-hydration";
 import { readGraphQLData } from "./ssr-data";
 
 /**
@@ -49,6 +50,7 @@ export function installPageGraphQL(): string | null {
       initialState: data,
       initialKey: sessionKey,
       offlineStorage: offlineStorageFor,
+      holdResultsUntil: pageHydration,
       onError: reportGraphQLError,
       connectWebSocket: async () => {
         const { createWsClient } = await import("./ws-client");

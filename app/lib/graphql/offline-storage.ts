@@ -1,14 +1,7 @@
+import { pageHydration } from "../page-hydration";
 import type { SessionStorage } from "./browser-client";
 
 const PREFIX = "weatherbot-cache-";
-
-let markHydrated: () => void = () => undefined;
-const hydrated = new Promise<void>((resolve) => (markHydrated = resolve));
-
-/** React has hydrated the page (root.tsx): the persisted cache may now join the one the server's data filled. */
-export function pageHydrated() {
-  markHydrated();
-}
 
 /**
  * The store has been read, with the mutations kept offline by an earlier page: the offline
@@ -23,7 +16,7 @@ function markOfflineQueueReady() {
  * The IndexedDB store's code: nothing reads or writes the store before the page has hydrated
  * (graphcache's writes while it does wait for it), so it loads then, after the first paint.
  */
-const defaultStorage = hydrated.then(() => import("@urql/exchange-graphcache/default-storage"));
+const defaultStorage = pageHydration.then(() => import("@urql/exchange-graphcache/default-storage"));
 
 /**
  * The IndexedDB store a session's cache persists in (7 days), one per session. Stores of
