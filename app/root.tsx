@@ -1,6 +1,7 @@
 import type { ReactNode } from "react";
 import { useContext, useEffect } from "react";
-import { I18nContext, useTranslation } from "react-i18next";
+import { I18nContext } from "react-i18next";
+import { PageTranslationContext, usePageTranslationValue } from "./lib/i18n/use-page-translation";
 import { data, Links, Meta, Outlet, Scripts, ScrollRestoration, useMatches, useRouteLoaderData } from "react-router";
 import { PreventFlashOnWrongTheme, ThemeProvider, useTheme } from "remix-themes";
 import type { Route } from "./+types/root";
@@ -76,7 +77,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 function Document({ children }: { children: ReactNode }) {
   const loaderData = useRouteLoaderData<typeof loader>("root");
   const [theme] = useTheme();
-  const { t, i18n } = useTranslation();
+  const translation = usePageTranslationValue();
+  const { t, i18n } = translation;
   const nonce = useNonce();
   const forced = forcedColorMode(useMatches().map((match) => match.handle));
   const mode = forced ?? theme;
@@ -96,7 +98,7 @@ function Document({ children }: { children: ReactNode }) {
         <PreventFlashOnWrongTheme ssrTheme={Boolean(forced ?? loaderData?.theme)} nonce={nonce} />
       </head>
       <body className="min-h-dvh bg-default text-default antialiased">
-        {children}
+        <PageTranslationContext.Provider value={translation}>{children}</PageTranslationContext.Provider>
         <GraphQLDataScript sessionKey={loaderData?.session.key} />
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />

@@ -1,10 +1,10 @@
-import { useTranslation } from "react-i18next";
+import { usePageTranslation } from "~/lib/i18n/use-page-translation";
 import { useNavigation } from "react-router";
 import { LOADING_BAR, useNavigationProgress } from "~/lib/navigation/progress";
 
 /** The bar itself: its own component, so a page with no navigation under way asks for no texts. */
 function ProgressBar({ progress }: { progress: number }) {
-  const { t } = useTranslation();
+  const { t } = usePageTranslation();
   return (
     <div
       role="progressbar"

@@ -1,11 +1,11 @@
 import { Suspense, useEffect, useRef } from "react";
-import { useTranslation } from "react-i18next";
+import { usePageTranslation } from "~/lib/i18n/use-page-translation";
 import { closeOverlay, useOpenOverlay } from "~/lib/overlays/overlay-store";
 import { resolveOverlay } from "~/components/overlays/overlay-components";
 
 /** While an overlay's code loads: its own component, so a page with no overlay open asks for no texts. */
 function OverlayLoading() {
-  const { t } = useTranslation();
+  const { t } = usePageTranslation();
   return <p className="p-6 text-muted">{t("loading.label")}</p>;
 }
 

@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { usePageTranslation } from "~/lib/i18n/use-page-translation";
 import { useNavigate } from "react-router";
 import { useMutation } from "urql";
 import { LocationSearch } from "~/components/places/location-search";
@@ -11,7 +11,7 @@ import { showToast } from "~/lib/toast/toast-store";
  * it can be renamed where the places are). A failure is the client's usual error toast.
  */
 export function AddFirstPlace() {
-  const { t } = useTranslation();
+  const { t } = usePageTranslation();
   const navigate = useNavigate();
   const [, addPlace] = useMutation(ADD_PLACE_MUTATION);
   async function add(locationId: string) {

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import type { TFunction } from "i18next";
-import { useTranslation } from "react-i18next";
+import { usePageTranslation } from "~/lib/i18n/use-page-translation";
 import { useQuery } from "urql";
 import { describeLocation, LocationSearch } from "~/components/places/location-search";
 import { UseMyLocationButton } from "~/components/places/use-my-location";
@@ -24,7 +24,7 @@ const foundPlace = (location: LocationResult): LookedUp => ({
 });
 
 function LookupForecast({ location }: { location: LookedUp }) {
-  const translation = useTranslation();
+  const translation = usePageTranslation();
   const { t } = translation;
   const settings = useDisplaySettings();
   const now = useNow();

@@ -1,5 +1,5 @@
 import { useId, useState, type KeyboardEvent } from "react";
-import { useTranslation } from "react-i18next";
+import { usePageTranslation } from "~/lib/i18n/use-page-translation";
 import { useQuery } from "urql";
 import { SEARCH_LOCATIONS_QUERY } from "~/lib/graphql/documents";
 import type { SearchLocationsQuery } from "~/lib/graphql/documents.generated";
@@ -31,7 +31,7 @@ export function LocationSearch({
   /** What the empty field shows; "City or town" unless given (a visitor's first search shows an example). */
   placeholder?: string;
 }) {
-  const { t } = useTranslation();
+  const { t } = usePageTranslation();
   const id = useId();
   const [text, setText] = useState("");
   const [open, setOpen] = useState(false);

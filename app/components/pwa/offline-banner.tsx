@@ -1,11 +1,11 @@
-import { useTranslation } from "react-i18next";
+import { usePageTranslation } from "~/lib/i18n/use-page-translation";
 import { useRouteLoaderData } from "react-router";
 import { useNow, type RootClock } from "~/lib/display-settings";
 import { formatRelativeAge } from "~/lib/relative-age";
 
 /** Says plainly that the app is offline and how old what it shows is (the page's render time). */
 export function OfflineBanner() {
-  const { t, i18n } = useTranslation();
+  const { t, i18n } = usePageTranslation();
   const root = useRouteLoaderData("root") as RootClock | undefined;
   const now = useNow();
   const age = formatRelativeAge(i18n.language, root?.renderedAt ?? now, now);

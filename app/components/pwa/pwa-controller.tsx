@@ -1,5 +1,5 @@
 import { useEffect, useRef } from "react";
-import { useTranslation } from "react-i18next";
+import { usePageTranslation } from "~/lib/i18n/use-page-translation";
 import { whenBrowserIdle } from "~/lib/browser-idle";
 import { useConnectivity } from "~/lib/pwa/connectivity";
 import { buildWatcher } from "~/lib/pwa/full-load";
@@ -23,7 +23,7 @@ function useServiceWorker() {
 
 /** A new worker is waiting: offer to reload into it, once per waiting worker. */
 function useUpdateToast(updateNeeded: boolean) {
-  const { t } = useTranslation();
+  const { t } = usePageTranslation();
   const shown = useRef(false);
   useEffect(() => {
     if (!updateNeeded || shown.current) return;

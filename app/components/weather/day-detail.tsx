@@ -1,5 +1,5 @@
 import { useEffect, useRef } from "react";
-import { useTranslation } from "react-i18next";
+import { usePageTranslation } from "~/lib/i18n/use-page-translation";
 import type { TFunction } from "i18next";
 import { Link } from "react-router";
 import { useQuery } from "urql";
@@ -74,7 +74,7 @@ function DayChart({ hours, timeZone, settings, t }: { hours: Hour[]; timeZone: s
  * between one's own devices.
  */
 export function DayDetail({ target }: { target: DayDetailTarget }) {
-  const { t } = useTranslation();
+  const { t } = usePageTranslation();
   const settings = useDisplaySettings();
   const [result] = useQuery({ query: PLACE_DAY_QUERY, variables: { id: target.placeId, date: target.date } });
   const heading = useRef<HTMLHeadingElement>(null);
