@@ -6,8 +6,8 @@ export type PageTranslation = { t: ReturnType<typeof useTranslation>["i18n"]["t"
 /**
  * The page's translation, taken once by root.tsx's document with `useTranslation` and handed down. Each
  * `useTranslation` copies the i18next instance's own properties into a wrapper when it mounts (react-i18next 17):
- * on the server, where every component mounts once per page, that was 4 % of a visitor page's CPU for nine copies
- * of the same thing. A language change still renders every reader again: the document's `useTranslation` gives a new
+ * on the server, where every component mounts once per page, those copies of one instance were 4 % of a visitor
+ * page's CPU. A language change still renders every reader again: the document's `useTranslation` gives a new
  * wrapper, and with it a new value here.
  */
 export const PageTranslationContext = createContext<PageTranslation | null>(null);
