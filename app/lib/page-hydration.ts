@@ -1,6 +1,10 @@
+import { useEffect, useLayoutEffect } from "react";
+
 /**
  * When React has hydrated the whole page: the root's first pass committed (root.tsx) and every part whose boundary
- * hydrates in a pass of its own (the signed-in dashboard, home.tsx) has hydrated too (decision 018).
+ * hydrates in a pass of its own (the signed-in dashboard) has hydrated too (decision 018). A day's detail in the
+ * dashboard is not waited for (its chunk loads only then): with the results held until it had hydrated, the day of a
+ * place that is not the user's met React #418 (e2e day-detail), so it hydrates after they are let through.
  *
  * Until then the page's data must stand still: a part still waiting to hydrate reads the GraphQL cache as it
  * hydrates, and anything written to it in between (a message the live stream delivered, entries of the persisted
@@ -37,4 +41,18 @@ export function partDone(part: string) {
 export function rootHydrated() {
   rootCommitted = true;
   settleWhenDone();
+}
+
+/** In the component that renders a part's boundary: while `rendered`, the page waits for the part (from this commit). */
+export function useWaitForPart(part: string, rendered: boolean) {
+  useLayoutEffect(() => {
+    if (!rendered) return;
+    partWaiting(part);
+    return () => partDone(part);
+  }, [part, rendered]);
+}
+
+/** In the part itself: it has hydrated (or, rendered in the browser, mounted). */
+export function usePartHydrated(part: string) {
+  useEffect(() => partDone(part), [part]);
 }

@@ -1,6 +1,6 @@
 import i18next, { type TFunction } from "i18next";
 import { usePageTranslation } from "~/lib/i18n/use-page-translation";
-import { lazy, Suspense, useLayoutEffect, useMemo } from "react";
+import { lazy, Suspense, useMemo } from "react";
 import { preloadModule } from "react-dom";
 import { Link } from "react-router";
 import { useQuery } from "urql";
@@ -15,7 +15,7 @@ import type { Load } from "~/lib/graphql/route-load";
 import { getI18n, getLocale } from "~/server/i18n/middleware.server";
 import { lazyChunksContext, signedInHomeModules } from "~/lib/lazy-chunks-context";
 import { useNonce } from "~/lib/nonce";
-import { DASHBOARD_PART, partDone, partWaiting } from "~/lib/page-hydration";
+import { DASHBOARD_PART, useWaitForPart } from "~/lib/page-hydration";
 
 /**
  * A signed-in user's places and inbox: not part of a visitor's first load. The server renders it
@@ -102,11 +102,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
     [translation],
   );
   // Until it has, the page's data stands still (page-hydration.ts).
-  useLayoutEffect(() => {
-    if (!signedIn) return;
-    partWaiting(DASHBOARD_PART);
-    return () => partDone(DASHBOARD_PART);
-  }, [signedIn]);
+  useWaitForPart(DASHBOARD_PART, signedIn);
   return (
     <section>
       <h1 className="text-3xl font-bold tracking-tight">{t("home.title")}</h1>

@@ -41,6 +41,19 @@ describe("holdResultsUntil", () => {
     expect(through).toEqual(["first@example.com", "second@example.com"]);
   });
 
+  it("lets nothing that comes after the page hydrated pass what it held", async () => {
+    let hydrated!: () => void;
+    const ready = new Promise<void>((resolve) => (hydrated = resolve));
+    const { answer, through } = held(ready);
+    answer("held@example.com");
+    hydrated();
+    // The first moment anything can run after the hold opened.
+    await ready;
+    answer("after@example.com");
+    await settled();
+    expect(through).toEqual(["held@example.com", "after@example.com"]);
+  });
+
   it("holds nothing once the page has hydrated: an answer goes through at once", async () => {
     const ready = Promise.resolve();
     const { answer, through } = held(ready);

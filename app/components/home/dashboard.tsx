@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useMemo } from "react";
+import { lazy, Suspense, useMemo } from "react";
 import { useSearchParams } from "react-router";
 import { useQuery } from "urql";
 import { InboxList } from "~/components/home/inbox-list";
@@ -11,7 +11,7 @@ import { useDisplaySettings, useNow } from "~/lib/display-settings";
 import { ALERT_RULES_QUERY, INBOX_QUERY, inboxVariables, PLACES_QUERY, VIEWER_QUERY } from "~/lib/graphql/documents";
 import { PLACE_WARNINGS_QUERY } from "~/lib/graphql/later-documents";
 import { openPlaceId } from "~/lib/open-place";
-import { DASHBOARD_PART, partDone } from "~/lib/page-hydration";
+import { DASHBOARD_PART, usePartHydrated } from "~/lib/page-hydration";
 
 // Only for a day's address: not part of the first load of `/` (the server renders it whole).
 const DayDetail = lazy(() => import("~/components/weather/day-detail").then((module) => ({ default: module.DayDetail })));
@@ -23,7 +23,7 @@ const DayDetail = lazy(() => import("~/components/weather/day-detail").then((mod
  */
 export default function Dashboard({ translation }: { translation: CardTranslation }) {
   const { t } = translation;
-  useEffect(() => partDone(DASHBOARD_PART), []);
+  usePartHydrated(DASHBOARD_PART);
   const [places] = useQuery({ query: PLACES_QUERY });
   // Apart from the places: its answer holds for minutes, theirs for longer (later-documents.graphql).
   const [warnings] = useQuery({ query: PLACE_WARNINGS_QUERY });

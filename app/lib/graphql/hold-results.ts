@@ -1,5 +1,5 @@
-import type { Exchange } from "@urql/core";
-import { fromPromise, fromValue, mergeMap, pipe } from "wonka";
+import type { Exchange, OperationResult } from "@urql/core";
+import { fromValue, make, mergeMap, pipe } from "wonka";
 
 /**
  * Holds what comes back from the network (query and mutation results, a subscription's events) until `ready`
@@ -9,11 +9,24 @@ import { fromPromise, fromValue, mergeMap, pipe } from "wonka";
  */
 export function holdResultsUntil(ready: Promise<void>): Exchange {
   let open = false;
-  void ready.then(() => (open = true));
+  const held: Array<() => void> = [];
+  // Opened and released in one step: nothing that comes after can pass what was held.
+  void ready.then(() => {
+    open = true;
+    for (const release of held.splice(0)) release();
+  });
+  const heldUntilReady = (result: OperationResult) =>
+    make<OperationResult>((observer) => {
+      held.push(() => {
+        observer.next(result);
+        observer.complete();
+      });
+      return () => undefined;
+    });
   return ({ forward }) =>
     (operations$) =>
       pipe(
         forward(operations$),
-        mergeMap((result) => (open ? fromValue(result) : fromPromise(ready.then(() => result)))),
+        mergeMap((result) => (open ? fromValue(result) : heldUntilReady(result))),
       );
 }
