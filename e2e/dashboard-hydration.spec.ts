@@ -1,5 +1,5 @@
 import { expect, gotoHydrated, test } from "./fixtures";
-import { accountWithPlace, signInBrowser } from "./support/graphql";
+import { accountWithPlace } from "./support/graphql";
 
 /*
  * Issue 35 (decision 018): the signed-in home hydrates the dashboard's server HTML in a pass of its own rather than
@@ -31,8 +31,7 @@ test("the signed-in home keeps its server-rendered places through hydration: no 
   request,
   baseURL,
 }) => {
-  const account = await accountWithPlace(request, baseURL!, "Steady Harbour");
-  await signInBrowser(context, baseURL!, account.token);
+  await accountWithPlace(request, baseURL!, "Steady Harbour", context);
   await page.addInitScript(watchServerHtml);
   await gotoHydrated(page, "/");
   await expect(page.getByTestId("forecast-card")).toHaveCount(1);
@@ -46,8 +45,7 @@ test("the signed-in home keeps its server-rendered places through hydration: no 
 });
 
 test("a message written right after the page hydrated arrives live", async ({ page, context, request, baseURL }) => {
-  const account = await accountWithPlace(request, baseURL!, "Quick Quay");
-  await signInBrowser(context, baseURL!, account.token);
+  const account = await accountWithPlace(request, baseURL!, "Quick Quay", context);
   await gotoHydrated(page, "/");
   // Sent at once: the stream may not be open yet, and resumes from the page's own point in time.
   const sent = await account.sendBriefing();
@@ -61,8 +59,7 @@ test("a message delivered live while the dashboard's code still loads waits for 
   request,
   baseURL,
 }) => {
-  const account = await accountWithPlace(request, baseURL!, "Held Harbour");
-  await signInBrowser(context, baseURL!, account.token);
+  const account = await accountWithPlace(request, baseURL!, "Held Harbour", context);
   // The dashboard's code is held until its message has reached the page: the race made certain.
   let release!: () => void;
   const released = new Promise<void>((resolve) => (release = resolve));

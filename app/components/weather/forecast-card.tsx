@@ -1,5 +1,6 @@
 import { lazy, Suspense, type ReactNode } from "react";
-import type { i18n as I18n, TFunction } from "i18next";
+import type { TFunction } from "i18next";
+import type { PageTranslation } from "~/lib/i18n/use-page-translation";
 import { Link } from "react-router";
 import { dayDetailHref } from "~/lib/day-detail-link";
 import { summarizeNowcast } from "~/shared/nowcast";
@@ -58,7 +59,7 @@ function AirQuality({
 }
 
 /** What useTranslation gives, taken once by the card's caller and handed down (one `useTranslation` per page part). */
-export type CardTranslation = { t: TFunction; i18n: I18n };
+export type CardTranslation = PageTranslation;
 
 /** A figure of the conditions now; one the provider did not give is left out. */
 function Figure({ label, children }: { label: string; children: ReactNode }) {

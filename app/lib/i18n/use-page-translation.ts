@@ -1,7 +1,9 @@
+import type { i18n as I18n, TFunction } from "i18next";
 import { createContext, useContext, useMemo } from "react";
 import { useTranslation } from "react-i18next";
 
-export type PageTranslation = { t: ReturnType<typeof useTranslation>["i18n"]["t"]; i18n: ReturnType<typeof useTranslation>["i18n"] };
+/** The instance and its own bound `t`, handed down to a page's parts (the cards take it as CardTranslation). */
+export type PageTranslation = { t: TFunction; i18n: I18n };
 
 /**
  * The page's translation, taken once by root.tsx's document with `useTranslation` and handed down. Each
