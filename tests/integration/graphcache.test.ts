@@ -4,6 +4,7 @@ import { createCacheExchange } from "~/lib/graphql/cache";
 import { DELETE_MESSAGE_MUTATION, MARK_READ_MUTATION } from "~/lib/graphql/documents";
 import {
   ADD_ALERT_RULES_MUTATION,
+  PLACE_DAY_QUERY,
   DELETE_ALERT_RULE_MUTATION,
   DELETE_BRIEFING_MUTATION,
   REMOVE_PLACE_MUTATION,
@@ -182,6 +183,29 @@ describe("graphcache updates", () => {
     // The rule list is stale now: it is fetched again, with the rule back.
     const rules = await client.query(RULES, {}).toPromise();
     expect(rules.data!.alertRules.map((rule) => rule.name)).toEqual(["Wind"]);
+  });
+
+  it("reads a place that is not the user's as the API answered it (null), without asking again", async () => {
+    const other = await t.signUp();
+    const added = await t.gql(ADD_PLACE, { lat: 63, label: "Theirs" }, { token: other });
+    const variables = { id: added.data!.addPlace.id, date: "2026-11-28" };
+    expect((await client.query(PLACE_DAY_QUERY, variables).toPromise()).data?.place).toBeNull();
+    const requestsBefore = requests;
+    // As a hydrating render reads it a second time, once the server's restored answer has been used.
+    const again = await client.query(PLACE_DAY_QUERY, variables).toPromise();
+    expect(again.data?.place).toBeNull();
+    expect(again.operation.context.meta?.cacheOutcome).toBe("hit");
+    expect(requests).toBe(requestsBefore);
+  });
+
+  it("answers a removed place's address null while it is gone, and with the place once it is restored", async () => {
+    const id = (await mutate(ADD_PLACE, { lat: 64, label: "R64" })).addPlace.id;
+    await mutate(REMOVE_PLACE_MUTATION, { id });
+    const variables = { id, date: "2026-11-28" };
+    expect((await client.query(PLACE_DAY_QUERY, variables).toPromise()).data?.place).toBeNull();
+    await mutate(RESTORE_PLACE, { id });
+    const restored = await client.query(PLACE_DAY_QUERY, variables).toPromise();
+    expect(restored.data?.place?.label).toBe("R64");
   });
 
   it("adds the rules made together (the starter rules) to the cached list, in the order given, with one request", async () => {

@@ -71,7 +71,9 @@ function detachPlace(cache: Cache, placeKey: string | null) {
  */
 function restorePlace(cache: Cache, place: (Keyed & { position?: number }) | null | undefined) {
   const key = place ? cache.keyOfEntity(place as Data) : null;
-  if (!place || !key) return;
+  if (!place?.id || !key) return;
+  // Its address, asked for while it was gone, was answered null: it is the place again.
+  cache.link("Query", "place", { id: place.id }, key);
   editLists(cache, "Place", (links) => {
     const rest = links.filter((link) => link !== key);
     rest.splice(Math.min(place.position ?? rest.length, rest.length), 0, key);

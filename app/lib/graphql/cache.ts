@@ -29,7 +29,16 @@ function cacheConfig(updates: CacheExchangeOpts["updates"]): CacheExchangeOpts {
     },
     // A place's whole view from its entity when the cache has every field (a place just added or restored comes
     // back whole): opening it asks the API nothing; a place never opened here is a miss, fetched (decision 027).
-    resolvers: { Query: { place: (_parent, args) => ({ __typename: "Place", id: args.id as string }) } },
+    // What the API answered for that id stands, its null too (a place that is not the user's): read again (a
+    // hydrating render's second try, after the server's restored answer has been used), it is a hit, not a fetch.
+    resolvers: {
+      Query: {
+        place: (_parent, args, cache, info) => {
+          const answered = cache.resolve(info.parentKey, info.fieldName, args);
+          return answered === undefined ? { __typename: "Place", id: args.id as string } : answered;
+        },
+      },
+    },
     updates,
   };
 }
