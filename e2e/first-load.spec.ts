@@ -2,24 +2,15 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { expect, gotoHydrated, test } from "./fixtures";
 import { ROOT } from "./support/app-server";
+import { FIRST_LOAD_BUDGET_KB, firstLoadJs, referencedScripts } from "./support/first-load";
 import { accountWithPlace, signInBrowser } from "./support/graphql";
-
-/** The scripts a page's HTML references: what `npm run bench` counts as its first load. */
-function referencedScripts(html: string): string[] {
-  const sources = new Set<string>();
-  for (const match of html.matchAll(/<script\b[^>]*\bsrc="([^"]+)"/g)) sources.add(match[1]!);
-  for (const match of html.matchAll(/<link\b[^>]*\brel="modulepreload"[^>]*\bhref="([^"]+)"/g)) sources.add(match[1]!);
-  for (const match of html.matchAll(/<link\b[^>]*\bhref="([^"]+)"[^>]*\brel="modulepreload"/g)) sources.add(match[1]!);
-  for (const match of html.matchAll(/import\s*(?:[^"']*from\s*)?["'](\/assets\/[^"']+\.js)["']/g)) sources.add(match[1]!);
-  return [...sources];
-}
 
 /**
  * Modules the first paint does not need, each a chunk of its own: the cache's updaters, analytics, the
  * documents of overlays and settings, the error page's view, the bot's texts (for formatting messages), and
  * the air-quality line's code and texts and the nowcast's chart (the server renders them; a signed-in page names
  * the air line's chunks so they hydrate with it, decision 018), the official warnings' texts (named likewise) and
- * their details (loaded when a badge is pressed).
+ * their details (loaded when a badge is pressed), and the forecast a visitor looks up (shown only after a search).
  */
 const LATER = {
   cacheUpdates: /\/assets\/cache-updates-[\w-]{8}\.js$/,
@@ -32,10 +23,11 @@ const LATER = {
   nowcastChart: /\/assets\/nowcast-chart-[\w-]{8}\.js$/,
   warningTexts: /\/assets\/locale-en-US-warnings-[\w-]{8}\.js$/,
   warningDetails: /\/assets\/warning-details-[\w-]{8}\.js$/,
+  visitorForecast: /\/assets\/visitor-forecast-[\w-]{8}\.js$/,
 };
 const later = (scripts: string[]) => scripts.filter((src) => Object.values(LATER).some((pattern) => pattern.test(src)));
 
-test("/ leaves the cache's updaters, analytics, later documents and the error view out of its first load: the updaters load once the page is idle, analytics never without a key", async ({
+test("/ leaves the cache's updaters, analytics, later documents, the error view and a visitor's forecast card out of its first load (within its budget): the updaters load once the page is idle, analytics never without a key", async ({
   page,
   context,
   request,
@@ -48,6 +40,11 @@ test("/ leaves the cache's updaters, analytics, later documents and the error vi
   const visitorHtml = await (await request.get(`${baseURL}/`)).text();
   expect(referencedScripts(visitorHtml).length).toBeGreaterThan(5);
   expect(later(referencedScripts(visitorHtml))).toEqual([]);
+  // Nor the forecast card's code (a chunk the dashboard shares): a visitor's page shows none until a search.
+  const forecastCard = /\/assets\/forecast-card-[\w-]{8}\.js$/;
+  expect(assets.filter((src) => forecastCard.test(src))).toHaveLength(1);
+  expect(referencedScripts(visitorHtml).filter((src) => forecastCard.test(src))).toEqual([]);
+  expect(firstLoadJs(visitorHtml).totalKb).toBeLessThanOrEqual(FIRST_LOAD_BUDGET_KB);
 
   const { token } = await accountWithPlace(request, baseURL!, "Berlin");
   const signedInHtml = await (await request.get(`${baseURL}/`, { headers: { cookie: `weatherbot_session=${token}` } })).text();

@@ -3,10 +3,8 @@
  * build on a free port and measures what a first visit to `/` downloads.
  * Later issues add their figures here.
  */
-import { readFile } from "node:fs/promises";
-import path from "node:path";
-import { gzipSync } from "node:zlib";
 import { ROOT, startAppServer } from "../e2e/support/app-server";
+import { FIRST_LOAD_BUDGET_KB, firstLoadJs } from "../e2e/support/first-load";
 import { benchApi, benchColdApi } from "./bench/api";
 import { startBenchDatabases, type BenchDatabaseKind } from "./bench/databases";
 import type { LoadResult } from "./bench/load";
@@ -21,7 +19,7 @@ import { benchOfflineRepeatVisit } from "./bench/offline-repeat-visit";
 import { benchPages, pageRows } from "./bench/pages";
 
 // Issue 16's budget for the first load of /; issue 5's for the whole product; the shell alone had 120 KB (issue 2).
-const BUDGET_KB = { firstLoadJs: 180, productFirstLoadJs: 150, shellFirstLoadJs: 120, graphqlClientLibraries: 30 };
+const BUDGET_KB = { firstLoadJs: FIRST_LOAD_BUDGET_KB, productFirstLoadJs: 150, shellFirstLoadJs: 120, graphqlClientLibraries: 30 };
 const DATABASE_KINDS: BenchDatabaseKind[] = ["SQLite", "PostgreSQL"];
 const TARGETS = {
   lcpMs: 1800,
@@ -37,26 +35,8 @@ const TARGETS = {
   engineWithWarningsRatio: 2,
 };
 
-/** Every script the page's HTML references: <script src> and <link rel="modulepreload">. */
-export function referencedScripts(html: string): string[] {
-  const sources = new Set<string>();
-  for (const match of html.matchAll(/<script\b[^>]*\bsrc="([^"]+)"/g)) sources.add(match[1]!);
-  for (const match of html.matchAll(/<link\b[^>]*\brel="modulepreload"[^>]*\bhref="([^"]+)"/g)) sources.add(match[1]!);
-  for (const match of html.matchAll(/<link\b[^>]*\bhref="([^"]+)"[^>]*\brel="modulepreload"/g)) sources.add(match[1]!);
-  // Inline module scripts import the entry; count those imports too.
-  for (const match of html.matchAll(/import\s*(?:[^"']*from\s*)?["'](\/assets\/[^"']+\.js)["']/g)) sources.add(match[1]!);
-  return [...sources];
-}
-
-async function gzippedKb(file: string): Promise<number> {
-  return gzipSync(await readFile(file), { level: 9 }).length / 1024;
-}
-
-async function firstLoadJs(baseURL: string) {
-  const html = await (await fetch(`${baseURL}/`)).text();
-  const scripts = referencedScripts(html).filter((src) => src.startsWith("/"));
-  const sizes = await Promise.all(scripts.map(async (src) => ({ src, kb: await gzippedKb(path.join(ROOT, "build/client", src)) })));
-  return { sizes, totalKb: sizes.reduce((sum, { kb }) => sum + kb, 0) };
+async function firstLoadOf(baseURL: string) {
+  return firstLoadJs(await (await fetch(`${baseURL}/`)).text());
 }
 
 function row(name: string, value: string, note = "") {
@@ -64,9 +44,9 @@ function row(name: string, value: string, note = "") {
 }
 
 const server = await startAppServer({ TEST_HOOKS: "0" });
-let bundle: Awaited<ReturnType<typeof firstLoadJs>>;
+let bundle: ReturnType<typeof firstLoadJs>;
 try {
-  bundle = await firstLoadJs(server.baseURL);
+  bundle = await firstLoadOf(server.baseURL);
 } finally {
   await server.stop();
 }

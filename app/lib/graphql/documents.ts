@@ -18,7 +18,6 @@ export {
   RestoreMessageDocument as RESTORE_MESSAGE_MUTATION,
   SearchLocationsDocument as SEARCH_LOCATIONS_QUERY,
   ViewerDocument as VIEWER_QUERY,
-  WeatherAtDocument as WEATHER_AT_QUERY,
 } from "./documents.generated";
 
 /** The inbox's page size (written in the Inbox document); later pages pass the previous page's `endCursor` as `after`. */

@@ -2308,3 +2308,157 @@ export const MailAvailableDocument = /*#__PURE__*/ {
     },
   ],
 } as unknown as DocumentNode<Types.MailAvailableQuery, Types.MailAvailableQueryVariables>;
+export const WeatherAtDocument = /*#__PURE__*/ {
+  kind: "Document",
+  definitions: [
+    {
+      kind: "OperationDefinition",
+      operation: "query",
+      name: { kind: "Name", value: "WeatherAt" },
+      variableDefinitions: [
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "latitude" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "Float" } } },
+        },
+        {
+          kind: "VariableDefinition",
+          variable: { kind: "Variable", name: { kind: "Name", value: "longitude" } },
+          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "Float" } } },
+        },
+      ],
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "weatherAt" },
+            arguments: [
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "latitude" },
+                value: { kind: "Variable", name: { kind: "Name", value: "latitude" } },
+              },
+              {
+                kind: "Argument",
+                name: { kind: "Name", value: "longitude" },
+                value: { kind: "Variable", name: { kind: "Name", value: "longitude" } },
+              },
+            ],
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [{ kind: "FragmentSpread", name: { kind: "Name", value: "WeatherFields" } }],
+            },
+          },
+        ],
+      },
+    },
+    {
+      kind: "FragmentDefinition",
+      name: { kind: "Name", value: "WeatherFields" },
+      typeCondition: { kind: "NamedType", name: { kind: "Name", value: "Weather" } },
+      selectionSet: {
+        kind: "SelectionSet",
+        selections: [
+          { kind: "Field", name: { kind: "Name", value: "id" } },
+          { kind: "Field", name: { kind: "Name", value: "fetchedAt" } },
+          { kind: "Field", name: { kind: "Name", value: "stale" } },
+          { kind: "Field", name: { kind: "Name", value: "timeZone" } },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "current" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "time" } },
+                { kind: "Field", name: { kind: "Name", value: "condition" } },
+                { kind: "Field", name: { kind: "Name", value: "isDay" } },
+                { kind: "Field", name: { kind: "Name", value: "temperature" } },
+                { kind: "Field", name: { kind: "Name", value: "apparentTemperature" } },
+                { kind: "Field", name: { kind: "Name", value: "precipitation" } },
+                { kind: "Field", name: { kind: "Name", value: "windSpeed" } },
+                { kind: "Field", name: { kind: "Name", value: "windGusts" } },
+                { kind: "Field", name: { kind: "Name", value: "windDirection" } },
+                { kind: "Field", name: { kind: "Name", value: "uvIndex" } },
+                { kind: "Field", name: { kind: "Name", value: "humidity" } },
+                { kind: "Field", name: { kind: "Name", value: "dewPoint" } },
+                { kind: "Field", name: { kind: "Name", value: "pressure" } },
+                { kind: "Field", name: { kind: "Name", value: "visibility" } },
+              ],
+            },
+          },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "hourly" },
+            arguments: [{ kind: "Argument", name: { kind: "Name", value: "hours" }, value: { kind: "IntValue", value: "24" } }],
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "time" } },
+                { kind: "Field", name: { kind: "Name", value: "condition" } },
+                { kind: "Field", name: { kind: "Name", value: "isDay" } },
+                { kind: "Field", name: { kind: "Name", value: "temperature" } },
+                { kind: "Field", name: { kind: "Name", value: "precipitationProbability" } },
+                { kind: "Field", name: { kind: "Name", value: "windSpeed" } },
+                { kind: "Field", name: { kind: "Name", value: "windGusts" } },
+                { kind: "Field", name: { kind: "Name", value: "windDirection" } },
+              ],
+            },
+          },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "daily" },
+            arguments: [{ kind: "Argument", name: { kind: "Name", value: "days" }, value: { kind: "IntValue", value: "7" } }],
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "date" } },
+                { kind: "Field", name: { kind: "Name", value: "condition" } },
+                { kind: "Field", name: { kind: "Name", value: "temperatureMax" } },
+                { kind: "Field", name: { kind: "Name", value: "temperatureMin" } },
+                { kind: "Field", name: { kind: "Name", value: "precipitationProbabilityMax" } },
+                { kind: "Field", name: { kind: "Name", value: "sunrise" } },
+                { kind: "Field", name: { kind: "Name", value: "sunset" } },
+                { kind: "Field", name: { kind: "Name", value: "daylightDuration" } },
+              ],
+            },
+          },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "nowcast" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "time" } },
+                { kind: "Field", name: { kind: "Name", value: "precipitation" } },
+              ],
+            },
+          },
+          {
+            kind: "Field",
+            name: { kind: "Name", value: "airQuality" },
+            selectionSet: {
+              kind: "SelectionSet",
+              selections: [
+                { kind: "Field", name: { kind: "Name", value: "europeanAqi" } },
+                { kind: "Field", name: { kind: "Name", value: "usAqi" } },
+                { kind: "Field", name: { kind: "Name", value: "pm25" } },
+                {
+                  kind: "Field",
+                  name: { kind: "Name", value: "pollen" },
+                  selectionSet: {
+                    kind: "SelectionSet",
+                    selections: [
+                      { kind: "Field", name: { kind: "Name", value: "kind" } },
+                      { kind: "Field", name: { kind: "Name", value: "grains" } },
+                    ],
+                  },
+                },
+              ],
+            },
+          },
+        ],
+      },
+    },
+  ],
+} as unknown as DocumentNode<Types.WeatherAtQuery, Types.WeatherAtQueryVariables>;

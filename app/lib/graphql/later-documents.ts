@@ -1,5 +1,5 @@
 /*
- * The operations no page needs for its first paint (overlays, settings, the cache's own writes), written in
+ * The operations no page needs for its first paint (overlays, settings, the cache's own writes, a visitor's lookup), written in
  * later-documents.graphql. Apart from documents.ts so that they stay out of the first load: a module that
  * re-exported both would bring every one of them wherever one screen document is used.
  */
@@ -30,4 +30,5 @@ export {
   SettingsDocument as SETTINGS_QUERY,
   SnoozeAlertRuleDocument as SNOOZE_ALERT_RULE_MUTATION,
   UpdateSettingsDocument as UPDATE_SETTINGS_MUTATION,
+  WeatherAtDocument as WEATHER_AT_QUERY,
 } from "./later-documents.generated";
