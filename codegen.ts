@@ -46,9 +46,21 @@ const typedDocuments = {
 const screenDocumentsConfig = { ...typedDocuments.config, documentMode: "documentNode" };
 
 const SPLIT_PLUGIN = "./scripts/codegen/typed-documents-split-plugin.cjs";
+const SIGNED_IN_DOCUMENTS = "app/lib/graphql/signed-in-documents.graphql";
 const LATER_DOCUMENTS = "app/lib/graphql/later-documents.graphql";
 /** The screens' operations as one text (see operationsUnder), first-paint ones first. */
-const screenOperations = ["app/lib/graphql/documents.graphql", LATER_DOCUMENTS].map((file) => readFileSync(file, "utf8")).join("\n");
+const screenOperations = ["app/lib/graphql/documents.graphql", SIGNED_IN_DOCUMENTS, LATER_DOCUMENTS]
+  .map((file) => readFileSync(file, "utf8"))
+  .join("\n");
+/** The documents of one of the split-off files, typed by documents.generated.ts (which has every operation's types). */
+const splitOff = (file: string) => ({
+  documents: screenOperations,
+  plugins: [
+    header,
+    { [SPLIT_PLUGIN]: { splitFiles: [file], keep: "inside", importFrom: "./documents.generated", pureMagicComment: true } },
+  ],
+  config: screenDocumentsConfig,
+});
 
 const config: CodegenConfig = {
   // The areas' SDL as one text, in this order: files given apart load in parallel and merge in whatever order they
@@ -95,27 +107,20 @@ const config: CodegenConfig = {
       plugins: [header, "typescript"],
       config: { onlyEnums: true, enumsAsConst: true, namingConvention: { enumValues: "keep" } },
     },
-    // The screens' operations (browser and server render): every operation's types, and the documents a page's
-    // first paint needs; those of later-documents.graphql are later-documents.generated.ts, out of the first load.
+    // The screens' operations (browser and server render): every operation's types, and the documents every page's
+    // first paint may need. Those only a signed-in page sends are signed-in-documents.generated.ts, out of a
+    // visitor's first load; those of later-documents.graphql are later-documents.generated.ts, out of every first load.
     "app/lib/graphql/documents.generated.ts": {
       documents: screenOperations,
       plugins: [
         header,
         "typescript-operations",
-        { [SPLIT_PLUGIN]: { splitFile: LATER_DOCUMENTS, keep: "outside", pureMagicComment: true } },
+        { [SPLIT_PLUGIN]: { splitFiles: [SIGNED_IN_DOCUMENTS, LATER_DOCUMENTS], keep: "outside", pureMagicComment: true } },
       ],
       config: screenDocumentsConfig,
     },
-    "app/lib/graphql/later-documents.generated.ts": {
-      documents: screenOperations,
-      plugins: [
-        header,
-        {
-          [SPLIT_PLUGIN]: { splitFile: LATER_DOCUMENTS, keep: "inside", importFrom: "./documents.generated", pureMagicComment: true },
-        },
-      ],
-      config: screenDocumentsConfig,
-    },
+    "app/lib/graphql/signed-in-documents.generated.ts": splitOff(SIGNED_IN_DOCUMENTS),
+    "app/lib/graphql/later-documents.generated.ts": splitOff(LATER_DOCUMENTS),
     // The account forms' operations (server only: they stay out of the browser's bundle).
     "app/lib/account-documents.generated.ts": {
       documents: "app/lib/account.graphql",

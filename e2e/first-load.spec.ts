@@ -10,7 +10,8 @@ import { accountWithPlace, signInBrowser } from "./support/graphql";
  * documents of overlays and settings, the error page's view, the bot's texts (for formatting messages), and
  * the air-quality line's code and texts and the nowcast's chart (the server renders them; a signed-in page names
  * the air line's chunks so they hydrate with it, decision 018), the official warnings' texts (named likewise) and
- * their details (loaded when a badge is pressed), and the forecast a visitor looks up (shown only after a search).
+ * their details (loaded when a badge is pressed), the forecast a visitor looks up (shown only after a search), and
+ * the documents only a signed-in page sends (a signed-in page names them with the dashboard).
  */
 const LATER = {
   cacheUpdates: /\/assets\/cache-updates-[\w-]{8}\.js$/,
@@ -24,6 +25,7 @@ const LATER = {
   warningTexts: /\/assets\/locale-en-US-warnings-[\w-]{8}\.js$/,
   warningDetails: /\/assets\/warning-details-[\w-]{8}\.js$/,
   visitorForecast: /\/assets\/visitor-forecast-[\w-]{8}\.js$/,
+  signedInDocuments: /\/assets\/signed-in-documents\.generated-[\w-]{8}\.js$/,
 };
 const later = (scripts: string[]) => scripts.filter((src) => Object.values(LATER).some((pattern) => pattern.test(src)));
 
@@ -50,8 +52,9 @@ test("/ leaves the cache's updaters, analytics, later documents, the error view 
   const signedInHtml = await (await request.get(`${baseURL}/`, { headers: { cookie: `weatherbot_session=${token}` } })).text();
   expect(signedInHtml).toContain("Berlin");
   // A signed-in page names what its server render took from lazy modules (the cards' air line and its texts, the
-  // warnings' texts, and the later documents: the cards' official warnings are a query of theirs), nothing else of these.
-  const rendered = [LATER.airQualityLine, LATER.airTexts, LATER.warningTexts, LATER.laterDocuments];
+  // warnings' texts, the later documents: the cards' official warnings are a query of theirs, and the signed-in documents),
+  // nothing else of these.
+  const rendered = [LATER.airQualityLine, LATER.airTexts, LATER.warningTexts, LATER.laterDocuments, LATER.signedInDocuments];
   const signedInLater = later(referencedScripts(signedInHtml));
   expect(signedInLater.filter((src) => !rendered.some((pattern) => pattern.test(src)))).toEqual([]);
   expect(signedInLater).toHaveLength(rendered.length);

@@ -8,7 +8,7 @@ import type { Route } from "./+types/home";
 import { VisitorLookup } from "~/components/home/visitor-lookup";
 import { clientLoadQuery } from "~/lib/graphql/browser-load";
 import { dayDetailTarget } from "~/lib/day-detail-link";
-import { ALERT_RULES_QUERY, INBOX_QUERY, inboxVariables, OPEN_PLACE_QUERY, PLACES_QUERY, VIEWER_QUERY } from "~/lib/graphql/documents";
+import { VIEWER_QUERY } from "~/lib/graphql/documents";
 import { openPlaceId } from "~/lib/open-place";
 import { loadQuery } from "~/server/graphql/request-client.server";
 import type { Load } from "~/lib/graphql/route-load";
@@ -28,6 +28,9 @@ const Dashboard = lazy(() => import("~/components/home/dashboard"));
 async function loadHome(load: Load, url: string): Promise<boolean> {
   const { me } = await load(VIEWER_QUERY, {});
   if (!me) return false;
+  // Not part of a visitor's first load: a signed-in page has this chunk already (the dashboard's, named in its head).
+  const { ALERT_RULES_QUERY, INBOX_QUERY, inboxVariables, OPEN_PLACE_QUERY, PLACES_QUERY } =
+    await import("~/lib/graphql/signed-in-documents");
   const search = new URL(url).searchParams;
   const day = dayDetailTarget(search);
   await Promise.all([

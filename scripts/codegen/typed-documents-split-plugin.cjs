@@ -1,7 +1,7 @@
 // GraphQL Code Generator plugin: typed-document-node for part of the documents it is given, so one set of
-// operations can ship as two modules (what a page's first paint needs, and the rest, loaded later).
-// `splitFile`: a .graphql file; `keep`: "inside" (its definitions) or "outside" (every other one). The other
-// part's fragments are external: with `importFrom` (the module that has them and every operation's types),
+// operations can ship as several modules (what every page's first paint needs, what only a signed-in page sends,
+// and the rest, loaded later). `splitFiles`: .graphql files; `keep`: "inside" (their definitions) or "outside"
+// (every other one). The other part's fragments are external: with `importFrom` (the module that has them and every operation's types),
 // the fragments used here are imported from it, and the types are read from it.
 const { readFileSync } = require("node:fs");
 const { Kind, parse } = require("graphql");
@@ -9,8 +9,10 @@ const typedDocumentNode = require("@graphql-codegen/typed-document-node");
 
 module.exports = {
   plugin(schema, documents, config, info) {
-    const { splitFile, keep, importFrom, ...rest } = config;
-    const inside = new Set(parse(readFileSync(splitFile, "utf8")).definitions.map((definition) => definition.name.value));
+    const { splitFiles, keep, importFrom, ...rest } = config;
+    const inside = new Set(
+      splitFiles.flatMap((file) => parse(readFileSync(file, "utf8")).definitions.map((definition) => definition.name.value)),
+    );
     const own = [];
     const other = [];
     for (const { document } of documents)

@@ -1,7 +1,7 @@
 import { Client, fetchExchange, type AnyVariables, type TypedDocumentNode } from "@urql/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCacheExchange } from "~/lib/graphql/cache";
-import { DELETE_MESSAGE_MUTATION, MARK_READ_MUTATION } from "~/lib/graphql/documents";
+import { DELETE_MESSAGE_MUTATION, MARK_READ_MUTATION } from "~/lib/graphql/signed-in-documents";
 import {
   ADD_ALERT_RULES_MUTATION,
   PLACE_DAY_QUERY,

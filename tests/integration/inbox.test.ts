@@ -3,7 +3,7 @@ import type { Client } from "graphql-ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { FOLLOW_INTERVAL_MS, FOLLOW_PAGE_SIZE } from "~/api/bot/inbox.server";
-import { DeleteMessageDocument, MarkAllReadDocument, MarkReadDocument } from "~/lib/graphql/documents.generated";
+import { DeleteMessageDocument, MarkAllReadDocument, MarkReadDocument } from "~/lib/graphql/signed-in-documents.generated";
 import { codes, startTestApi, type TestApi } from "../support/api-server";
 import {
   TestInboxLiveDocument,

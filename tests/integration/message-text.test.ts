@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { Scenario } from "../fakes/open-meteo";
 import { alertMessage } from "~/api/bot/alert-text.server";
-import { InboxDocument } from "~/lib/graphql/documents.generated";
+import { InboxDocument } from "~/lib/graphql/signed-in-documents.generated";
 import { startFakePushService } from "../fakes/push-service";
 import { startTestApi, testApis, type TestApi } from "../support/api-server";
 import {

@@ -2,7 +2,7 @@ import { Client, fetchExchange } from "@urql/core";
 import type { SerializedEntries, SerializedRequest, StorageAdapter } from "@urql/exchange-graphcache";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCacheExchange } from "~/lib/graphql/cache";
-import { DELETE_MESSAGE_MUTATION } from "~/lib/graphql/documents";
+import { DELETE_MESSAGE_MUTATION } from "~/lib/graphql/signed-in-documents";
 import { SETTINGS_QUERY, UPDATE_SETTINGS_MUTATION } from "~/lib/graphql/later-documents";
 import { startTestApi, type TestApi } from "../support/api-server";
 import {

@@ -5,7 +5,8 @@ import { print } from "graphql";
 import { describe, expect, it, vi } from "vitest";
 import type { SchemaExtension } from "~/api/schema/index.server";
 import { LogOutDocument as LOG_OUT } from "~/lib/account-documents.generated";
-import { ALERT_RULES_QUERY, INBOX_QUERY, OPEN_PLACE_QUERY, VIEWER_QUERY } from "~/lib/graphql/documents";
+import { VIEWER_QUERY } from "~/lib/graphql/documents";
+import { ALERT_RULES_QUERY, INBOX_QUERY, OPEN_PLACE_QUERY } from "~/lib/graphql/signed-in-documents";
 import {
   ADD_PLACE_AT_MUTATION,
   BRIEFINGS_QUERY,

@@ -1,6 +1,6 @@
 import type { TypedDocumentNode } from "@urql/core";
 import { describe, expect, it } from "vitest";
-import { DeleteMessageDocument, MarkReadDocument, RestoreMessageDocument } from "~/lib/graphql/documents.generated";
+import { DeleteMessageDocument, MarkReadDocument, RestoreMessageDocument } from "~/lib/graphql/signed-in-documents.generated";
 import { DeleteBriefingDocument, RemovePlaceDocument } from "~/lib/graphql/later-documents.generated";
 import { codes, testApis } from "../support/api-server";
 import {

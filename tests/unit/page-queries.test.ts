@@ -2,7 +2,8 @@ import { Client, createRequest, getOperationName, makeResult, type Exchange, typ
 import { parse } from "graphql";
 import { filter, map, pipe } from "wonka";
 import { describe, expect, it, vi } from "vitest";
-import { INBOX_QUERY, MARK_READ_MUTATION, PLACES_QUERY, VIEWER_QUERY } from "~/lib/graphql/documents";
+import { VIEWER_QUERY } from "~/lib/graphql/documents";
+import { INBOX_QUERY, MARK_READ_MUTATION, PLACES_QUERY } from "~/lib/graphql/signed-in-documents";
 import type { GraphQLQuery, GraphQLQueryRunner } from "~/lib/graphql/executor-context";
 import { pageResultsExchange } from "~/server/graphql/page-results.server";
 import { runnerPageQuery } from "~/server/graphql/page-queries.server";

@@ -10,7 +10,8 @@ import {
 } from "@urql/core";
 import { filter, map, pipe } from "wonka";
 import { describe, expect, it } from "vitest";
-import { ALERT_RULES_QUERY, PLACES_QUERY, VIEWER_QUERY } from "~/lib/graphql/documents";
+import { VIEWER_QUERY } from "~/lib/graphql/documents";
+import { ALERT_RULES_QUERY, PLACES_QUERY } from "~/lib/graphql/signed-in-documents";
 import { keepDataText, pageResultsExchange } from "~/server/graphql/page-results.server";
 
 /** Answers each query as `answer` says, as the network or the API would. */

@@ -4,7 +4,8 @@ import { renderToString } from "react-dom/server";
 import { Provider, useQuery, type UseQueryState } from "urql";
 import { filter, map, pipe } from "wonka";
 import { describe, expect, it } from "vitest";
-import { INBOX_QUERY, MARK_READ_MUTATION, PLACES_QUERY, VIEWER_QUERY } from "~/lib/graphql/documents";
+import { VIEWER_QUERY } from "~/lib/graphql/documents";
+import { INBOX_QUERY, MARK_READ_MUTATION, PLACES_QUERY } from "~/lib/graphql/signed-in-documents";
 import { requestCacheExchange } from "~/server/graphql/request-cache.server";
 
 /** A server request's client with the request cache before a network that counts what reaches it. */

@@ -13,7 +13,7 @@ import {
   MARK_ALL_READ_MUTATION,
   MARK_READ_MUTATION,
   RESTORE_MESSAGE_MUTATION,
-} from "~/lib/graphql/documents";
+} from "~/lib/graphql/signed-in-documents";
 import type { MessageFieldsFragment as MessageFields } from "~/lib/graphql/documents.generated";
 import { focusAfterRemoval, focusWithinItem } from "~/lib/focus-after-removal";
 import { showToast } from "~/lib/toast/toast-store";

@@ -6,7 +6,7 @@ import type { HourlyView } from "~/components/weather/hourly-strip";
 import type { PlaceWarningsReport } from "~/components/weather/official-warning-types";
 import { OfficialWarnings } from "~/components/weather/official-warnings";
 import type { DisplaySettings } from "~/lib/display-settings";
-import { OPEN_PLACE_QUERY } from "~/lib/graphql/documents";
+import { OPEN_PLACE_QUERY } from "~/lib/graphql/signed-in-documents";
 import type { PlaceRowFieldsFragment as PlaceSummary } from "~/lib/graphql/documents.generated";
 import { neighbourId, placeHref } from "~/lib/open-place";
 import { placeCardId } from "~/lib/place-card-id";

@@ -1,6 +1,6 @@
 import type { TFunction } from "i18next";
 import { useQuery } from "urql";
-import { ALERT_RULES_QUERY } from "~/lib/graphql/documents";
+import { ALERT_RULES_QUERY } from "~/lib/graphql/signed-in-documents";
 import { openOverlay } from "~/lib/overlays/overlay-store";
 
 /** While the bot watches for nothing, the home screen offers the starter rules (in the dashboard's `t`). */

@@ -2,7 +2,7 @@ import { useId } from "react";
 import { useTranslation } from "react-i18next";
 import { useQuery } from "urql";
 import { useDisplaySettings } from "~/lib/display-settings";
-import { ALERT_RULES_QUERY, PLACES_QUERY } from "~/lib/graphql/documents";
+import { ALERT_RULES_QUERY, PLACES_QUERY } from "~/lib/graphql/signed-in-documents";
 import { Field, OverlayHeader, WeekdayChoices } from "~/components/ui/form-parts";
 import type { OverlayProps } from "~/lib/overlays/registry";
 import { ActiveHoursFields, LookaheadAndCooldownFields, NotifyChoices, PlaceAndMetricFields, ThresholdFields } from "./alert-rule-fields";

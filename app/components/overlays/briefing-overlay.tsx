@@ -1,7 +1,7 @@
 import { useId, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { useMutation, useQuery } from "urql";
-import { PLACES_QUERY } from "~/lib/graphql/documents";
+import { PLACES_QUERY } from "~/lib/graphql/signed-in-documents";
 import { BRIEFINGS_QUERY, MAIL_AVAILABLE_QUERY, SAVE_BRIEFING_MUTATION } from "~/lib/graphql/later-documents";
 import type { BriefingInput } from "~/lib/graphql/documents.generated";
 import { BRIEFING_PERIODS } from "~/shared/enum-values";

@@ -5,7 +5,8 @@ import { RowSwitch } from "~/components/ui/row-switch";
 import { Tooltip } from "~/components/ui/tooltip";
 import { thresholdSummary } from "~/lib/alert-rule-summary";
 import { formatWhen, useDisplaySettings } from "~/lib/display-settings";
-import { ALERT_RULES_QUERY, alertRuleInput } from "~/lib/graphql/documents";
+import { alertRuleInput } from "~/lib/graphql/documents";
+import { ALERT_RULES_QUERY } from "~/lib/graphql/signed-in-documents";
 import {
   DELETE_ALERT_RULE_MUTATION,
   RESUME_ALERT_RULE_MUTATION,

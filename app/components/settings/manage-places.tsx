@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 import { useMutation, useQuery } from "urql";
 import { ArrowDownIcon, ArrowUpIcon, GripIcon, TrashIcon } from "~/components/icons";
 import { Tooltip } from "~/components/ui/tooltip";
-import { PLACES_QUERY } from "~/lib/graphql/documents";
+import { PLACES_QUERY } from "~/lib/graphql/signed-in-documents";
 import {
   REMOVE_PLACE_MUTATION,
   RENAME_PLACE_MUTATION,

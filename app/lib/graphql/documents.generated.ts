@@ -228,73 +228,6 @@ export type MessageFieldsFragment = {
   } | null;
 };
 
-export type InboxQueryVariables = Exact<{
-  after?: string | null | undefined;
-}>;
-
-export type InboxQuery = {
-  messages: {
-    endCursor: string | null;
-    hasMore: boolean;
-    edges: Array<{
-      id: string;
-      kind: MessageKind;
-      title: string;
-      body: string;
-      createdAt: string;
-      readAt: string | null;
-      urgent: boolean;
-      content: {
-        version: number;
-        kind: MessageKind;
-        ruleName: string | null;
-        metric: AlertMetric | null;
-        comparator: Comparator | null;
-        threshold: number | null;
-        from: string | null;
-        to: string | null;
-        peakAt: string | null;
-        peakValue: number | null;
-        condition: Condition | null;
-        aqiScale: AirQualityScale | null;
-        briefingName: string | null;
-        period: BriefingPeriod | null;
-        place: { id: string; label: string; timeZone: string } | null;
-        alertPlaces: Array<{ windows: Array<string>; place: { id: string; label: string; timeZone: string } }> | null;
-        places: Array<{
-          condition: Condition | null;
-          minTemperature: number | null;
-          maxTemperature: number | null;
-          rainFrom: string | null;
-          rainProbability: number | null;
-          maxGusts: number | null;
-          place: { id: string; label: string; timeZone: string };
-        }> | null;
-        warning: {
-          warningId: string;
-          change: WarningChange;
-          service: string;
-          severity: WarningSeverity;
-          urgency: WarningUrgency;
-          area: string;
-          sent: string | null;
-          onset: string | null;
-          expires: string | null;
-          web: string | null;
-          texts: Array<{
-            language: string;
-            event: string;
-            headline: string | null;
-            description: string | null;
-            instruction: string | null;
-          }>;
-          places: Array<{ id: string; label: string; timeZone: string }>;
-        } | null;
-      } | null;
-    }>;
-  };
-};
-
 export type WeatherFieldsFragment = {
   id: string;
   fetchedAt: string;
@@ -419,6 +352,169 @@ export type PlaceFieldsFragment = {
   };
 };
 
+export type SearchLocationsQueryVariables = Exact<{
+  query: string;
+}>;
+
+export type SearchLocationsQuery = {
+  searchLocations: Array<{
+    id: string;
+    name: string;
+    admin1: string | null;
+    country: string | null;
+    countryCode: string | null;
+    latitude: number;
+    longitude: number;
+    timeZone: string;
+  }>;
+};
+
+export type MessageReceivedSubscriptionVariables = Exact<{
+  after?: string | number | null | undefined;
+}>;
+
+export type MessageReceivedSubscription = {
+  messageReceived: {
+    id: string;
+    kind: MessageKind;
+    title: string;
+    body: string;
+    createdAt: string;
+    readAt: string | null;
+    urgent: boolean;
+    content: {
+      version: number;
+      kind: MessageKind;
+      ruleName: string | null;
+      metric: AlertMetric | null;
+      comparator: Comparator | null;
+      threshold: number | null;
+      from: string | null;
+      to: string | null;
+      peakAt: string | null;
+      peakValue: number | null;
+      condition: Condition | null;
+      aqiScale: AirQualityScale | null;
+      briefingName: string | null;
+      period: BriefingPeriod | null;
+      place: { id: string; label: string; timeZone: string } | null;
+      alertPlaces: Array<{ windows: Array<string>; place: { id: string; label: string; timeZone: string } }> | null;
+      places: Array<{
+        condition: Condition | null;
+        minTemperature: number | null;
+        maxTemperature: number | null;
+        rainFrom: string | null;
+        rainProbability: number | null;
+        maxGusts: number | null;
+        place: { id: string; label: string; timeZone: string };
+      }> | null;
+      warning: {
+        warningId: string;
+        change: WarningChange;
+        service: string;
+        severity: WarningSeverity;
+        urgency: WarningUrgency;
+        area: string;
+        sent: string | null;
+        onset: string | null;
+        expires: string | null;
+        web: string | null;
+        texts: Array<{ language: string; event: string; headline: string | null; description: string | null; instruction: string | null }>;
+        places: Array<{ id: string; label: string; timeZone: string }>;
+      } | null;
+    } | null;
+  };
+};
+
+export type AlertRuleFieldsFragment = {
+  id: string;
+  name: string;
+  starter: StarterRule | null;
+  enabled: boolean;
+  metric: AlertMetric;
+  comparator: Comparator;
+  threshold: number | null;
+  aqiScale: AirQualityScale | null;
+  conditions: Array<Condition> | null;
+  lookaheadHours: number;
+  urgent: boolean;
+  notifyAllClear: boolean;
+  cooldownHours: number;
+  activeDays: Array<Weekday>;
+  activeFrom: string | null;
+  activeTo: string | null;
+  state: AlertState;
+  snoozedUntil: string | null;
+  place: { id: string; label: string } | null;
+};
+
+export type InboxQueryVariables = Exact<{
+  after?: string | null | undefined;
+}>;
+
+export type InboxQuery = {
+  messages: {
+    endCursor: string | null;
+    hasMore: boolean;
+    edges: Array<{
+      id: string;
+      kind: MessageKind;
+      title: string;
+      body: string;
+      createdAt: string;
+      readAt: string | null;
+      urgent: boolean;
+      content: {
+        version: number;
+        kind: MessageKind;
+        ruleName: string | null;
+        metric: AlertMetric | null;
+        comparator: Comparator | null;
+        threshold: number | null;
+        from: string | null;
+        to: string | null;
+        peakAt: string | null;
+        peakValue: number | null;
+        condition: Condition | null;
+        aqiScale: AirQualityScale | null;
+        briefingName: string | null;
+        period: BriefingPeriod | null;
+        place: { id: string; label: string; timeZone: string } | null;
+        alertPlaces: Array<{ windows: Array<string>; place: { id: string; label: string; timeZone: string } }> | null;
+        places: Array<{
+          condition: Condition | null;
+          minTemperature: number | null;
+          maxTemperature: number | null;
+          rainFrom: string | null;
+          rainProbability: number | null;
+          maxGusts: number | null;
+          place: { id: string; label: string; timeZone: string };
+        }> | null;
+        warning: {
+          warningId: string;
+          change: WarningChange;
+          service: string;
+          severity: WarningSeverity;
+          urgency: WarningUrgency;
+          area: string;
+          sent: string | null;
+          onset: string | null;
+          expires: string | null;
+          web: string | null;
+          texts: Array<{
+            language: string;
+            event: string;
+            headline: string | null;
+            description: string | null;
+            instruction: string | null;
+          }>;
+          places: Array<{ id: string; label: string; timeZone: string }>;
+        } | null;
+      } | null;
+    }>;
+  };
+};
+
 export type PlacesQueryVariables = Exact<{ [key: string]: never }>;
 
 export type PlacesQuery = {
@@ -506,80 +602,6 @@ export type OpenPlaceQuery = {
   } | null;
 };
 
-export type SearchLocationsQueryVariables = Exact<{
-  query: string;
-}>;
-
-export type SearchLocationsQuery = {
-  searchLocations: Array<{
-    id: string;
-    name: string;
-    admin1: string | null;
-    country: string | null;
-    countryCode: string | null;
-    latitude: number;
-    longitude: number;
-    timeZone: string;
-  }>;
-};
-
-export type MessageReceivedSubscriptionVariables = Exact<{
-  after?: string | number | null | undefined;
-}>;
-
-export type MessageReceivedSubscription = {
-  messageReceived: {
-    id: string;
-    kind: MessageKind;
-    title: string;
-    body: string;
-    createdAt: string;
-    readAt: string | null;
-    urgent: boolean;
-    content: {
-      version: number;
-      kind: MessageKind;
-      ruleName: string | null;
-      metric: AlertMetric | null;
-      comparator: Comparator | null;
-      threshold: number | null;
-      from: string | null;
-      to: string | null;
-      peakAt: string | null;
-      peakValue: number | null;
-      condition: Condition | null;
-      aqiScale: AirQualityScale | null;
-      briefingName: string | null;
-      period: BriefingPeriod | null;
-      place: { id: string; label: string; timeZone: string } | null;
-      alertPlaces: Array<{ windows: Array<string>; place: { id: string; label: string; timeZone: string } }> | null;
-      places: Array<{
-        condition: Condition | null;
-        minTemperature: number | null;
-        maxTemperature: number | null;
-        rainFrom: string | null;
-        rainProbability: number | null;
-        maxGusts: number | null;
-        place: { id: string; label: string; timeZone: string };
-      }> | null;
-      warning: {
-        warningId: string;
-        change: WarningChange;
-        service: string;
-        severity: WarningSeverity;
-        urgency: WarningUrgency;
-        area: string;
-        sent: string | null;
-        onset: string | null;
-        expires: string | null;
-        web: string | null;
-        texts: Array<{ language: string; event: string; headline: string | null; description: string | null; instruction: string | null }>;
-        places: Array<{ id: string; label: string; timeZone: string }>;
-      } | null;
-    } | null;
-  };
-};
-
 export type MarkReadMutationVariables = Exact<{
   ids: Array<string | number> | string | number;
 }>;
@@ -653,28 +675,6 @@ export type RestoreMessageMutation = {
       } | null;
     } | null;
   };
-};
-
-export type AlertRuleFieldsFragment = {
-  id: string;
-  name: string;
-  starter: StarterRule | null;
-  enabled: boolean;
-  metric: AlertMetric;
-  comparator: Comparator;
-  threshold: number | null;
-  aqiScale: AirQualityScale | null;
-  conditions: Array<Condition> | null;
-  lookaheadHours: number;
-  urgent: boolean;
-  notifyAllClear: boolean;
-  cooldownHours: number;
-  activeDays: Array<Weekday>;
-  activeFrom: string | null;
-  activeTo: string | null;
-  state: AlertState;
-  snoozedUntil: string | null;
-  place: { id: string; label: string } | null;
 };
 
 export type AlertRulesQueryVariables = Exact<{ [key: string]: never }>;
@@ -2088,493 +2088,6 @@ export const ViewerDocument = /*#__PURE__*/ {
     },
   ],
 } as unknown as DocumentNode<ViewerQuery, ViewerQueryVariables>;
-export const InboxDocument = /*#__PURE__*/ {
-  kind: "Document",
-  definitions: [
-    {
-      kind: "OperationDefinition",
-      operation: "query",
-      name: { kind: "Name", value: "Inbox" },
-      variableDefinitions: [
-        {
-          kind: "VariableDefinition",
-          variable: { kind: "Variable", name: { kind: "Name", value: "after" } },
-          type: { kind: "NamedType", name: { kind: "Name", value: "String" } },
-        },
-      ],
-      selectionSet: {
-        kind: "SelectionSet",
-        selections: [
-          {
-            kind: "Field",
-            name: { kind: "Name", value: "messages" },
-            arguments: [
-              {
-                kind: "Argument",
-                name: { kind: "Name", value: "after" },
-                value: { kind: "Variable", name: { kind: "Name", value: "after" } },
-              },
-              { kind: "Argument", name: { kind: "Name", value: "first" }, value: { kind: "IntValue", value: "30" } },
-            ],
-            selectionSet: {
-              kind: "SelectionSet",
-              selections: [
-                {
-                  kind: "Field",
-                  name: { kind: "Name", value: "edges" },
-                  selectionSet: {
-                    kind: "SelectionSet",
-                    selections: [{ kind: "FragmentSpread", name: { kind: "Name", value: "MessageFields" } }],
-                  },
-                },
-                { kind: "Field", name: { kind: "Name", value: "endCursor" } },
-                { kind: "Field", name: { kind: "Name", value: "hasMore" } },
-              ],
-            },
-          },
-        ],
-      },
-    },
-    {
-      kind: "FragmentDefinition",
-      name: { kind: "Name", value: "MessageFields" },
-      typeCondition: { kind: "NamedType", name: { kind: "Name", value: "Message" } },
-      selectionSet: {
-        kind: "SelectionSet",
-        selections: [
-          { kind: "Field", name: { kind: "Name", value: "id" } },
-          { kind: "Field", name: { kind: "Name", value: "kind" } },
-          { kind: "Field", name: { kind: "Name", value: "title" } },
-          { kind: "Field", name: { kind: "Name", value: "body" } },
-          { kind: "Field", name: { kind: "Name", value: "createdAt" } },
-          { kind: "Field", name: { kind: "Name", value: "readAt" } },
-          { kind: "Field", name: { kind: "Name", value: "urgent" } },
-          {
-            kind: "Field",
-            name: { kind: "Name", value: "content" },
-            selectionSet: {
-              kind: "SelectionSet",
-              selections: [
-                { kind: "Field", name: { kind: "Name", value: "version" } },
-                { kind: "Field", name: { kind: "Name", value: "kind" } },
-                {
-                  kind: "Field",
-                  name: { kind: "Name", value: "place" },
-                  selectionSet: {
-                    kind: "SelectionSet",
-                    selections: [
-                      { kind: "Field", name: { kind: "Name", value: "id" } },
-                      { kind: "Field", name: { kind: "Name", value: "label" } },
-                      { kind: "Field", name: { kind: "Name", value: "timeZone" } },
-                    ],
-                  },
-                },
-                { kind: "Field", name: { kind: "Name", value: "ruleName" } },
-                { kind: "Field", name: { kind: "Name", value: "metric" } },
-                { kind: "Field", name: { kind: "Name", value: "comparator" } },
-                { kind: "Field", name: { kind: "Name", value: "threshold" } },
-                { kind: "Field", name: { kind: "Name", value: "from" } },
-                { kind: "Field", name: { kind: "Name", value: "to" } },
-                { kind: "Field", name: { kind: "Name", value: "peakAt" } },
-                { kind: "Field", name: { kind: "Name", value: "peakValue" } },
-                { kind: "Field", name: { kind: "Name", value: "condition" } },
-                { kind: "Field", name: { kind: "Name", value: "aqiScale" } },
-                {
-                  kind: "Field",
-                  name: { kind: "Name", value: "alertPlaces" },
-                  selectionSet: {
-                    kind: "SelectionSet",
-                    selections: [
-                      {
-                        kind: "Field",
-                        name: { kind: "Name", value: "place" },
-                        selectionSet: {
-                          kind: "SelectionSet",
-                          selections: [
-                            { kind: "Field", name: { kind: "Name", value: "id" } },
-                            { kind: "Field", name: { kind: "Name", value: "label" } },
-                            { kind: "Field", name: { kind: "Name", value: "timeZone" } },
-                          ],
-                        },
-                      },
-                      { kind: "Field", name: { kind: "Name", value: "windows" } },
-                    ],
-                  },
-                },
-                { kind: "Field", name: { kind: "Name", value: "briefingName" } },
-                { kind: "Field", name: { kind: "Name", value: "period" } },
-                {
-                  kind: "Field",
-                  name: { kind: "Name", value: "places" },
-                  selectionSet: {
-                    kind: "SelectionSet",
-                    selections: [
-                      {
-                        kind: "Field",
-                        name: { kind: "Name", value: "place" },
-                        selectionSet: {
-                          kind: "SelectionSet",
-                          selections: [
-                            { kind: "Field", name: { kind: "Name", value: "id" } },
-                            { kind: "Field", name: { kind: "Name", value: "label" } },
-                            { kind: "Field", name: { kind: "Name", value: "timeZone" } },
-                          ],
-                        },
-                      },
-                      { kind: "Field", name: { kind: "Name", value: "condition" } },
-                      { kind: "Field", name: { kind: "Name", value: "minTemperature" } },
-                      { kind: "Field", name: { kind: "Name", value: "maxTemperature" } },
-                      { kind: "Field", name: { kind: "Name", value: "rainFrom" } },
-                      { kind: "Field", name: { kind: "Name", value: "rainProbability" } },
-                      { kind: "Field", name: { kind: "Name", value: "maxGusts" } },
-                    ],
-                  },
-                },
-                {
-                  kind: "Field",
-                  name: { kind: "Name", value: "warning" },
-                  selectionSet: {
-                    kind: "SelectionSet",
-                    selections: [
-                      { kind: "Field", name: { kind: "Name", value: "warningId" } },
-                      { kind: "Field", name: { kind: "Name", value: "change" } },
-                      { kind: "Field", name: { kind: "Name", value: "service" } },
-                      { kind: "Field", name: { kind: "Name", value: "severity" } },
-                      { kind: "Field", name: { kind: "Name", value: "urgency" } },
-                      { kind: "Field", name: { kind: "Name", value: "area" } },
-                      { kind: "Field", name: { kind: "Name", value: "sent" } },
-                      { kind: "Field", name: { kind: "Name", value: "onset" } },
-                      { kind: "Field", name: { kind: "Name", value: "expires" } },
-                      {
-                        kind: "Field",
-                        name: { kind: "Name", value: "texts" },
-                        selectionSet: {
-                          kind: "SelectionSet",
-                          selections: [
-                            { kind: "Field", name: { kind: "Name", value: "language" } },
-                            { kind: "Field", name: { kind: "Name", value: "event" } },
-                            { kind: "Field", name: { kind: "Name", value: "headline" } },
-                            { kind: "Field", name: { kind: "Name", value: "description" } },
-                            { kind: "Field", name: { kind: "Name", value: "instruction" } },
-                          ],
-                        },
-                      },
-                      {
-                        kind: "Field",
-                        name: { kind: "Name", value: "places" },
-                        selectionSet: {
-                          kind: "SelectionSet",
-                          selections: [
-                            { kind: "Field", name: { kind: "Name", value: "id" } },
-                            { kind: "Field", name: { kind: "Name", value: "label" } },
-                            { kind: "Field", name: { kind: "Name", value: "timeZone" } },
-                          ],
-                        },
-                      },
-                      { kind: "Field", name: { kind: "Name", value: "web" } },
-                    ],
-                  },
-                },
-              ],
-            },
-          },
-        ],
-      },
-    },
-  ],
-} as unknown as DocumentNode<InboxQuery, InboxQueryVariables>;
-export const PlacesDocument = /*#__PURE__*/ {
-  kind: "Document",
-  definitions: [
-    {
-      kind: "OperationDefinition",
-      operation: "query",
-      name: { kind: "Name", value: "Places" },
-      selectionSet: {
-        kind: "SelectionSet",
-        selections: [
-          {
-            kind: "Field",
-            name: { kind: "Name", value: "me" },
-            selectionSet: {
-              kind: "SelectionSet",
-              selections: [
-                { kind: "Field", name: { kind: "Name", value: "id" } },
-                {
-                  kind: "Field",
-                  name: { kind: "Name", value: "places" },
-                  selectionSet: {
-                    kind: "SelectionSet",
-                    selections: [{ kind: "FragmentSpread", name: { kind: "Name", value: "PlaceRowFields" } }],
-                  },
-                },
-              ],
-            },
-          },
-        ],
-      },
-    },
-    {
-      kind: "FragmentDefinition",
-      name: { kind: "Name", value: "PlaceRowFields" },
-      typeCondition: { kind: "NamedType", name: { kind: "Name", value: "Place" } },
-      selectionSet: {
-        kind: "SelectionSet",
-        selections: [
-          { kind: "Field", name: { kind: "Name", value: "id" } },
-          { kind: "Field", name: { kind: "Name", value: "label" } },
-          { kind: "Field", name: { kind: "Name", value: "name" } },
-          { kind: "Field", name: { kind: "Name", value: "latitude" } },
-          { kind: "Field", name: { kind: "Name", value: "longitude" } },
-          {
-            kind: "Field",
-            name: { kind: "Name", value: "weather" },
-            selectionSet: {
-              kind: "SelectionSet",
-              selections: [
-                { kind: "Field", name: { kind: "Name", value: "id" } },
-                {
-                  kind: "Field",
-                  name: { kind: "Name", value: "current" },
-                  selectionSet: {
-                    kind: "SelectionSet",
-                    selections: [
-                      { kind: "Field", name: { kind: "Name", value: "condition" } },
-                      { kind: "Field", name: { kind: "Name", value: "isDay" } },
-                      { kind: "Field", name: { kind: "Name", value: "temperature" } },
-                    ],
-                  },
-                },
-                {
-                  kind: "Field",
-                  alias: { kind: "Name", value: "today" },
-                  name: { kind: "Name", value: "daily" },
-                  arguments: [{ kind: "Argument", name: { kind: "Name", value: "days" }, value: { kind: "IntValue", value: "1" } }],
-                  selectionSet: {
-                    kind: "SelectionSet",
-                    selections: [
-                      { kind: "Field", name: { kind: "Name", value: "temperatureMax" } },
-                      { kind: "Field", name: { kind: "Name", value: "temperatureMin" } },
-                    ],
-                  },
-                },
-              ],
-            },
-          },
-        ],
-      },
-    },
-  ],
-} as unknown as DocumentNode<PlacesQuery, PlacesQueryVariables>;
-export const OpenPlaceDocument = /*#__PURE__*/ {
-  kind: "Document",
-  definitions: [
-    {
-      kind: "OperationDefinition",
-      operation: "query",
-      name: { kind: "Name", value: "OpenPlace" },
-      variableDefinitions: [
-        {
-          kind: "VariableDefinition",
-          variable: { kind: "Variable", name: { kind: "Name", value: "id" } },
-          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "ID" } } },
-        },
-      ],
-      selectionSet: {
-        kind: "SelectionSet",
-        selections: [
-          {
-            kind: "Field",
-            name: { kind: "Name", value: "place" },
-            arguments: [
-              { kind: "Argument", name: { kind: "Name", value: "id" }, value: { kind: "Variable", name: { kind: "Name", value: "id" } } },
-            ],
-            selectionSet: { kind: "SelectionSet", selections: [{ kind: "FragmentSpread", name: { kind: "Name", value: "PlaceFields" } }] },
-          },
-        ],
-      },
-    },
-    {
-      kind: "FragmentDefinition",
-      name: { kind: "Name", value: "WeatherFields" },
-      typeCondition: { kind: "NamedType", name: { kind: "Name", value: "Weather" } },
-      selectionSet: {
-        kind: "SelectionSet",
-        selections: [
-          { kind: "Field", name: { kind: "Name", value: "id" } },
-          { kind: "Field", name: { kind: "Name", value: "fetchedAt" } },
-          { kind: "Field", name: { kind: "Name", value: "stale" } },
-          { kind: "Field", name: { kind: "Name", value: "timeZone" } },
-          {
-            kind: "Field",
-            name: { kind: "Name", value: "current" },
-            selectionSet: {
-              kind: "SelectionSet",
-              selections: [
-                { kind: "Field", name: { kind: "Name", value: "time" } },
-                { kind: "Field", name: { kind: "Name", value: "condition" } },
-                { kind: "Field", name: { kind: "Name", value: "isDay" } },
-                { kind: "Field", name: { kind: "Name", value: "temperature" } },
-                { kind: "Field", name: { kind: "Name", value: "apparentTemperature" } },
-                { kind: "Field", name: { kind: "Name", value: "precipitation" } },
-                { kind: "Field", name: { kind: "Name", value: "windSpeed" } },
-                { kind: "Field", name: { kind: "Name", value: "windGusts" } },
-                { kind: "Field", name: { kind: "Name", value: "windDirection" } },
-                { kind: "Field", name: { kind: "Name", value: "uvIndex" } },
-                { kind: "Field", name: { kind: "Name", value: "humidity" } },
-                { kind: "Field", name: { kind: "Name", value: "dewPoint" } },
-                { kind: "Field", name: { kind: "Name", value: "pressure" } },
-                { kind: "Field", name: { kind: "Name", value: "visibility" } },
-              ],
-            },
-          },
-          {
-            kind: "Field",
-            name: { kind: "Name", value: "hourly" },
-            arguments: [{ kind: "Argument", name: { kind: "Name", value: "hours" }, value: { kind: "IntValue", value: "24" } }],
-            selectionSet: {
-              kind: "SelectionSet",
-              selections: [
-                { kind: "Field", name: { kind: "Name", value: "time" } },
-                { kind: "Field", name: { kind: "Name", value: "condition" } },
-                { kind: "Field", name: { kind: "Name", value: "isDay" } },
-                { kind: "Field", name: { kind: "Name", value: "temperature" } },
-                { kind: "Field", name: { kind: "Name", value: "precipitationProbability" } },
-                { kind: "Field", name: { kind: "Name", value: "windSpeed" } },
-                { kind: "Field", name: { kind: "Name", value: "windGusts" } },
-                { kind: "Field", name: { kind: "Name", value: "windDirection" } },
-              ],
-            },
-          },
-          {
-            kind: "Field",
-            name: { kind: "Name", value: "daily" },
-            arguments: [{ kind: "Argument", name: { kind: "Name", value: "days" }, value: { kind: "IntValue", value: "7" } }],
-            selectionSet: {
-              kind: "SelectionSet",
-              selections: [
-                { kind: "Field", name: { kind: "Name", value: "date" } },
-                { kind: "Field", name: { kind: "Name", value: "condition" } },
-                { kind: "Field", name: { kind: "Name", value: "temperatureMax" } },
-                { kind: "Field", name: { kind: "Name", value: "temperatureMin" } },
-                { kind: "Field", name: { kind: "Name", value: "precipitationProbabilityMax" } },
-                { kind: "Field", name: { kind: "Name", value: "sunrise" } },
-                { kind: "Field", name: { kind: "Name", value: "sunset" } },
-                { kind: "Field", name: { kind: "Name", value: "daylightDuration" } },
-              ],
-            },
-          },
-          {
-            kind: "Field",
-            name: { kind: "Name", value: "nowcast" },
-            selectionSet: {
-              kind: "SelectionSet",
-              selections: [
-                { kind: "Field", name: { kind: "Name", value: "time" } },
-                { kind: "Field", name: { kind: "Name", value: "precipitation" } },
-              ],
-            },
-          },
-          {
-            kind: "Field",
-            name: { kind: "Name", value: "airQuality" },
-            selectionSet: {
-              kind: "SelectionSet",
-              selections: [
-                { kind: "Field", name: { kind: "Name", value: "europeanAqi" } },
-                { kind: "Field", name: { kind: "Name", value: "usAqi" } },
-                { kind: "Field", name: { kind: "Name", value: "pm25" } },
-                {
-                  kind: "Field",
-                  name: { kind: "Name", value: "pollen" },
-                  selectionSet: {
-                    kind: "SelectionSet",
-                    selections: [
-                      { kind: "Field", name: { kind: "Name", value: "kind" } },
-                      { kind: "Field", name: { kind: "Name", value: "grains" } },
-                    ],
-                  },
-                },
-              ],
-            },
-          },
-        ],
-      },
-    },
-    {
-      kind: "FragmentDefinition",
-      name: { kind: "Name", value: "PlaceRowFields" },
-      typeCondition: { kind: "NamedType", name: { kind: "Name", value: "Place" } },
-      selectionSet: {
-        kind: "SelectionSet",
-        selections: [
-          { kind: "Field", name: { kind: "Name", value: "id" } },
-          { kind: "Field", name: { kind: "Name", value: "label" } },
-          { kind: "Field", name: { kind: "Name", value: "name" } },
-          { kind: "Field", name: { kind: "Name", value: "latitude" } },
-          { kind: "Field", name: { kind: "Name", value: "longitude" } },
-          {
-            kind: "Field",
-            name: { kind: "Name", value: "weather" },
-            selectionSet: {
-              kind: "SelectionSet",
-              selections: [
-                { kind: "Field", name: { kind: "Name", value: "id" } },
-                {
-                  kind: "Field",
-                  name: { kind: "Name", value: "current" },
-                  selectionSet: {
-                    kind: "SelectionSet",
-                    selections: [
-                      { kind: "Field", name: { kind: "Name", value: "condition" } },
-                      { kind: "Field", name: { kind: "Name", value: "isDay" } },
-                      { kind: "Field", name: { kind: "Name", value: "temperature" } },
-                    ],
-                  },
-                },
-                {
-                  kind: "Field",
-                  alias: { kind: "Name", value: "today" },
-                  name: { kind: "Name", value: "daily" },
-                  arguments: [{ kind: "Argument", name: { kind: "Name", value: "days" }, value: { kind: "IntValue", value: "1" } }],
-                  selectionSet: {
-                    kind: "SelectionSet",
-                    selections: [
-                      { kind: "Field", name: { kind: "Name", value: "temperatureMax" } },
-                      { kind: "Field", name: { kind: "Name", value: "temperatureMin" } },
-                    ],
-                  },
-                },
-              ],
-            },
-          },
-        ],
-      },
-    },
-    {
-      kind: "FragmentDefinition",
-      name: { kind: "Name", value: "PlaceFields" },
-      typeCondition: { kind: "NamedType", name: { kind: "Name", value: "Place" } },
-      selectionSet: {
-        kind: "SelectionSet",
-        selections: [
-          { kind: "FragmentSpread", name: { kind: "Name", value: "PlaceRowFields" } },
-          { kind: "Field", name: { kind: "Name", value: "admin1" } },
-          { kind: "Field", name: { kind: "Name", value: "countryCode" } },
-          { kind: "Field", name: { kind: "Name", value: "timeZone" } },
-          {
-            kind: "Field",
-            name: { kind: "Name", value: "weather" },
-            selectionSet: {
-              kind: "SelectionSet",
-              selections: [{ kind: "FragmentSpread", name: { kind: "Name", value: "WeatherFields" } }],
-            },
-          },
-        ],
-      },
-    },
-  ],
-} as unknown as DocumentNode<OpenPlaceQuery, OpenPlaceQueryVariables>;
 export const SearchLocationsDocument = /*#__PURE__*/ {
   kind: "Document",
   definitions: [
@@ -2805,352 +2318,3 @@ export const MessageReceivedDocument = /*#__PURE__*/ {
     },
   ],
 } as unknown as DocumentNode<MessageReceivedSubscription, MessageReceivedSubscriptionVariables>;
-export const MarkReadDocument = /*#__PURE__*/ {
-  kind: "Document",
-  definitions: [
-    {
-      kind: "OperationDefinition",
-      operation: "mutation",
-      name: { kind: "Name", value: "MarkRead" },
-      variableDefinitions: [
-        {
-          kind: "VariableDefinition",
-          variable: { kind: "Variable", name: { kind: "Name", value: "ids" } },
-          type: {
-            kind: "NonNullType",
-            type: { kind: "ListType", type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "ID" } } } },
-          },
-        },
-      ],
-      selectionSet: {
-        kind: "SelectionSet",
-        selections: [
-          {
-            kind: "Field",
-            name: { kind: "Name", value: "markRead" },
-            arguments: [
-              { kind: "Argument", name: { kind: "Name", value: "ids" }, value: { kind: "Variable", name: { kind: "Name", value: "ids" } } },
-            ],
-            selectionSet: {
-              kind: "SelectionSet",
-              selections: [
-                { kind: "Field", name: { kind: "Name", value: "id" } },
-                { kind: "Field", name: { kind: "Name", value: "readAt" } },
-              ],
-            },
-          },
-        ],
-      },
-    },
-  ],
-} as unknown as DocumentNode<MarkReadMutation, MarkReadMutationVariables>;
-export const MarkAllReadDocument = /*#__PURE__*/ {
-  kind: "Document",
-  definitions: [
-    {
-      kind: "OperationDefinition",
-      operation: "mutation",
-      name: { kind: "Name", value: "MarkAllRead" },
-      variableDefinitions: [
-        {
-          kind: "VariableDefinition",
-          variable: { kind: "Variable", name: { kind: "Name", value: "upTo" } },
-          type: { kind: "NamedType", name: { kind: "Name", value: "DateTime" } },
-        },
-      ],
-      selectionSet: {
-        kind: "SelectionSet",
-        selections: [
-          {
-            kind: "Field",
-            name: { kind: "Name", value: "markAllRead" },
-            arguments: [
-              {
-                kind: "Argument",
-                name: { kind: "Name", value: "upTo" },
-                value: { kind: "Variable", name: { kind: "Name", value: "upTo" } },
-              },
-            ],
-            selectionSet: {
-              kind: "SelectionSet",
-              selections: [
-                { kind: "Field", name: { kind: "Name", value: "id" } },
-                { kind: "Field", name: { kind: "Name", value: "unreadCount" } },
-              ],
-            },
-          },
-        ],
-      },
-    },
-  ],
-} as unknown as DocumentNode<MarkAllReadMutation, MarkAllReadMutationVariables>;
-export const DeleteMessageDocument = /*#__PURE__*/ {
-  kind: "Document",
-  definitions: [
-    {
-      kind: "OperationDefinition",
-      operation: "mutation",
-      name: { kind: "Name", value: "DeleteMessage" },
-      variableDefinitions: [
-        {
-          kind: "VariableDefinition",
-          variable: { kind: "Variable", name: { kind: "Name", value: "id" } },
-          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "ID" } } },
-        },
-      ],
-      selectionSet: {
-        kind: "SelectionSet",
-        selections: [
-          {
-            kind: "Field",
-            name: { kind: "Name", value: "deleteMessage" },
-            arguments: [
-              { kind: "Argument", name: { kind: "Name", value: "id" }, value: { kind: "Variable", name: { kind: "Name", value: "id" } } },
-            ],
-          },
-        ],
-      },
-    },
-  ],
-} as unknown as DocumentNode<DeleteMessageMutation, DeleteMessageMutationVariables>;
-export const RestoreMessageDocument = /*#__PURE__*/ {
-  kind: "Document",
-  definitions: [
-    {
-      kind: "OperationDefinition",
-      operation: "mutation",
-      name: { kind: "Name", value: "RestoreMessage" },
-      variableDefinitions: [
-        {
-          kind: "VariableDefinition",
-          variable: { kind: "Variable", name: { kind: "Name", value: "id" } },
-          type: { kind: "NonNullType", type: { kind: "NamedType", name: { kind: "Name", value: "ID" } } },
-        },
-      ],
-      selectionSet: {
-        kind: "SelectionSet",
-        selections: [
-          {
-            kind: "Field",
-            name: { kind: "Name", value: "restoreMessage" },
-            arguments: [
-              { kind: "Argument", name: { kind: "Name", value: "id" }, value: { kind: "Variable", name: { kind: "Name", value: "id" } } },
-            ],
-            selectionSet: {
-              kind: "SelectionSet",
-              selections: [{ kind: "FragmentSpread", name: { kind: "Name", value: "MessageFields" } }],
-            },
-          },
-        ],
-      },
-    },
-    {
-      kind: "FragmentDefinition",
-      name: { kind: "Name", value: "MessageFields" },
-      typeCondition: { kind: "NamedType", name: { kind: "Name", value: "Message" } },
-      selectionSet: {
-        kind: "SelectionSet",
-        selections: [
-          { kind: "Field", name: { kind: "Name", value: "id" } },
-          { kind: "Field", name: { kind: "Name", value: "kind" } },
-          { kind: "Field", name: { kind: "Name", value: "title" } },
-          { kind: "Field", name: { kind: "Name", value: "body" } },
-          { kind: "Field", name: { kind: "Name", value: "createdAt" } },
-          { kind: "Field", name: { kind: "Name", value: "readAt" } },
-          { kind: "Field", name: { kind: "Name", value: "urgent" } },
-          {
-            kind: "Field",
-            name: { kind: "Name", value: "content" },
-            selectionSet: {
-              kind: "SelectionSet",
-              selections: [
-                { kind: "Field", name: { kind: "Name", value: "version" } },
-                { kind: "Field", name: { kind: "Name", value: "kind" } },
-                {
-                  kind: "Field",
-                  name: { kind: "Name", value: "place" },
-                  selectionSet: {
-                    kind: "SelectionSet",
-                    selections: [
-                      { kind: "Field", name: { kind: "Name", value: "id" } },
-                      { kind: "Field", name: { kind: "Name", value: "label" } },
-                      { kind: "Field", name: { kind: "Name", value: "timeZone" } },
-                    ],
-                  },
-                },
-                { kind: "Field", name: { kind: "Name", value: "ruleName" } },
-                { kind: "Field", name: { kind: "Name", value: "metric" } },
-                { kind: "Field", name: { kind: "Name", value: "comparator" } },
-                { kind: "Field", name: { kind: "Name", value: "threshold" } },
-                { kind: "Field", name: { kind: "Name", value: "from" } },
-                { kind: "Field", name: { kind: "Name", value: "to" } },
-                { kind: "Field", name: { kind: "Name", value: "peakAt" } },
-                { kind: "Field", name: { kind: "Name", value: "peakValue" } },
-                { kind: "Field", name: { kind: "Name", value: "condition" } },
-                { kind: "Field", name: { kind: "Name", value: "aqiScale" } },
-                {
-                  kind: "Field",
-                  name: { kind: "Name", value: "alertPlaces" },
-                  selectionSet: {
-                    kind: "SelectionSet",
-                    selections: [
-                      {
-                        kind: "Field",
-                        name: { kind: "Name", value: "place" },
-                        selectionSet: {
-                          kind: "SelectionSet",
-                          selections: [
-                            { kind: "Field", name: { kind: "Name", value: "id" } },
-                            { kind: "Field", name: { kind: "Name", value: "label" } },
-                            { kind: "Field", name: { kind: "Name", value: "timeZone" } },
-                          ],
-                        },
-                      },
-                      { kind: "Field", name: { kind: "Name", value: "windows" } },
-                    ],
-                  },
-                },
-                { kind: "Field", name: { kind: "Name", value: "briefingName" } },
-                { kind: "Field", name: { kind: "Name", value: "period" } },
-                {
-                  kind: "Field",
-                  name: { kind: "Name", value: "places" },
-                  selectionSet: {
-                    kind: "SelectionSet",
-                    selections: [
-                      {
-                        kind: "Field",
-                        name: { kind: "Name", value: "place" },
-                        selectionSet: {
-                          kind: "SelectionSet",
-                          selections: [
-                            { kind: "Field", name: { kind: "Name", value: "id" } },
-                            { kind: "Field", name: { kind: "Name", value: "label" } },
-                            { kind: "Field", name: { kind: "Name", value: "timeZone" } },
-                          ],
-                        },
-                      },
-                      { kind: "Field", name: { kind: "Name", value: "condition" } },
-                      { kind: "Field", name: { kind: "Name", value: "minTemperature" } },
-                      { kind: "Field", name: { kind: "Name", value: "maxTemperature" } },
-                      { kind: "Field", name: { kind: "Name", value: "rainFrom" } },
-                      { kind: "Field", name: { kind: "Name", value: "rainProbability" } },
-                      { kind: "Field", name: { kind: "Name", value: "maxGusts" } },
-                    ],
-                  },
-                },
-                {
-                  kind: "Field",
-                  name: { kind: "Name", value: "warning" },
-                  selectionSet: {
-                    kind: "SelectionSet",
-                    selections: [
-                      { kind: "Field", name: { kind: "Name", value: "warningId" } },
-                      { kind: "Field", name: { kind: "Name", value: "change" } },
-                      { kind: "Field", name: { kind: "Name", value: "service" } },
-                      { kind: "Field", name: { kind: "Name", value: "severity" } },
-                      { kind: "Field", name: { kind: "Name", value: "urgency" } },
-                      { kind: "Field", name: { kind: "Name", value: "area" } },
-                      { kind: "Field", name: { kind: "Name", value: "sent" } },
-                      { kind: "Field", name: { kind: "Name", value: "onset" } },
-                      { kind: "Field", name: { kind: "Name", value: "expires" } },
-                      {
-                        kind: "Field",
-                        name: { kind: "Name", value: "texts" },
-                        selectionSet: {
-                          kind: "SelectionSet",
-                          selections: [
-                            { kind: "Field", name: { kind: "Name", value: "language" } },
-                            { kind: "Field", name: { kind: "Name", value: "event" } },
-                            { kind: "Field", name: { kind: "Name", value: "headline" } },
-                            { kind: "Field", name: { kind: "Name", value: "description" } },
-                            { kind: "Field", name: { kind: "Name", value: "instruction" } },
-                          ],
-                        },
-                      },
-                      {
-                        kind: "Field",
-                        name: { kind: "Name", value: "places" },
-                        selectionSet: {
-                          kind: "SelectionSet",
-                          selections: [
-                            { kind: "Field", name: { kind: "Name", value: "id" } },
-                            { kind: "Field", name: { kind: "Name", value: "label" } },
-                            { kind: "Field", name: { kind: "Name", value: "timeZone" } },
-                          ],
-                        },
-                      },
-                      { kind: "Field", name: { kind: "Name", value: "web" } },
-                    ],
-                  },
-                },
-              ],
-            },
-          },
-        ],
-      },
-    },
-  ],
-} as unknown as DocumentNode<RestoreMessageMutation, RestoreMessageMutationVariables>;
-export const AlertRulesDocument = /*#__PURE__*/ {
-  kind: "Document",
-  definitions: [
-    {
-      kind: "OperationDefinition",
-      operation: "query",
-      name: { kind: "Name", value: "AlertRules" },
-      selectionSet: {
-        kind: "SelectionSet",
-        selections: [
-          {
-            kind: "Field",
-            name: { kind: "Name", value: "alertRules" },
-            selectionSet: {
-              kind: "SelectionSet",
-              selections: [{ kind: "FragmentSpread", name: { kind: "Name", value: "AlertRuleFields" } }],
-            },
-          },
-        ],
-      },
-    },
-    {
-      kind: "FragmentDefinition",
-      name: { kind: "Name", value: "AlertRuleFields" },
-      typeCondition: { kind: "NamedType", name: { kind: "Name", value: "AlertRule" } },
-      selectionSet: {
-        kind: "SelectionSet",
-        selections: [
-          { kind: "Field", name: { kind: "Name", value: "id" } },
-          { kind: "Field", name: { kind: "Name", value: "name" } },
-          { kind: "Field", name: { kind: "Name", value: "starter" } },
-          { kind: "Field", name: { kind: "Name", value: "enabled" } },
-          {
-            kind: "Field",
-            name: { kind: "Name", value: "place" },
-            selectionSet: {
-              kind: "SelectionSet",
-              selections: [
-                { kind: "Field", name: { kind: "Name", value: "id" } },
-                { kind: "Field", name: { kind: "Name", value: "label" } },
-              ],
-            },
-          },
-          { kind: "Field", name: { kind: "Name", value: "metric" } },
-          { kind: "Field", name: { kind: "Name", value: "comparator" } },
-          { kind: "Field", name: { kind: "Name", value: "threshold" } },
-          { kind: "Field", name: { kind: "Name", value: "aqiScale" } },
-          { kind: "Field", name: { kind: "Name", value: "conditions" } },
-          { kind: "Field", name: { kind: "Name", value: "lookaheadHours" } },
-          { kind: "Field", name: { kind: "Name", value: "urgent" } },
-          { kind: "Field", name: { kind: "Name", value: "notifyAllClear" } },
-          { kind: "Field", name: { kind: "Name", value: "cooldownHours" } },
-          { kind: "Field", name: { kind: "Name", value: "activeDays" } },
-          { kind: "Field", name: { kind: "Name", value: "activeFrom" } },
-          { kind: "Field", name: { kind: "Name", value: "activeTo" } },
-          { kind: "Field", name: { kind: "Name", value: "state" } },
-          { kind: "Field", name: { kind: "Name", value: "snoozedUntil" } },
-        ],
-      },
-    },
-  ],
-} as unknown as DocumentNode<AlertRulesQuery, AlertRulesQueryVariables>;
