@@ -1,8 +1,8 @@
 // GraphQL Code Generator plugin: typed-document-node for part of the documents it is given, so one set of
 // operations can ship as several modules (what every page's first paint needs, what only a signed-in page sends,
 // and the rest, loaded later). `splitFiles`: .graphql files; `keep`: "inside" (their definitions) or "outside"
-// (every other one). The other part's fragments are external: with `importFrom` (the module that has them and every operation's types),
-// the fragments used here are imported from it, and the types are read from it.
+// (every other one). The other part's fragments are external: with `importFrom` (the module that has them and every
+// operation's types), the fragments used here are imported from it, and the types are read from it.
 const { readFileSync } = require("node:fs");
 const { Kind, parse } = require("graphql");
 const typedDocumentNode = require("@graphql-codegen/typed-document-node");

@@ -1,6 +1,6 @@
 /*
- * The operations no page needs for its first paint (overlays, settings, the cache's own writes, a visitor's lookup), written in
- * later-documents.graphql. Apart from documents.ts so that they stay out of the first load: a module that
+ * The operations no page needs for its first paint (overlays, settings, the cache's own writes, a visitor's lookup),
+ * written in later-documents.graphql. Apart from documents.ts so that they stay out of the first load: a module that
  * re-exported both would bring every one of them wherever one screen document is used.
  */
 export {
