@@ -26,11 +26,14 @@ const Dashboard = lazy(() => import("~/components/home/dashboard"));
 
 /** What the page shows, fetched once for its first render (server) or into the cache (browser); whether someone is signed in. */
 async function loadHome(load: Load, url: string): Promise<boolean> {
+  // Not part of a visitor's first load (hydration runs no loader). Asked for beside the viewer query, so a navigation
+  // to the home after signing in does not wait for one more round trip.
+  const signedInDocuments = import("~/lib/graphql/signed-in-documents");
+  // Its failure counts where it is awaited below; a visitor's page never awaits it.
+  signedInDocuments.catch(() => undefined);
   const { me } = await load(VIEWER_QUERY, {});
   if (!me) return false;
-  // Not part of a visitor's first load: a signed-in page has this chunk already (the dashboard's, named in its head).
-  const { ALERT_RULES_QUERY, INBOX_QUERY, inboxVariables, OPEN_PLACE_QUERY, PLACES_QUERY } =
-    await import("~/lib/graphql/signed-in-documents");
+  const { ALERT_RULES_QUERY, INBOX_QUERY, inboxVariables, OPEN_PLACE_QUERY, PLACES_QUERY } = await signedInDocuments;
   const search = new URL(url).searchParams;
   const day = dayDetailTarget(search);
   await Promise.all([
