@@ -35,10 +35,6 @@ const TARGETS = {
   engineWithWarningsRatio: 2,
 };
 
-async function firstLoadOf(baseURL: string) {
-  return firstLoadJs(await (await fetch(`${baseURL}/`)).text());
-}
-
 function row(name: string, value: string, note = "") {
   console.log(`${name.padEnd(42)} ${value.padStart(10)}  ${note}`);
 }
@@ -46,7 +42,7 @@ function row(name: string, value: string, note = "") {
 const server = await startAppServer({ TEST_HOOKS: "0" });
 let bundle: ReturnType<typeof firstLoadJs>;
 try {
-  bundle = await firstLoadOf(server.baseURL);
+  bundle = firstLoadJs(await (await fetch(`${server.baseURL}/`)).text());
 } finally {
   await server.stop();
 }

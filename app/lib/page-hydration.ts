@@ -3,8 +3,8 @@ import { useEffect, useLayoutEffect } from "react";
 /**
  * When React has hydrated the whole page: the root's first pass committed (root.tsx) and every part whose boundary
  * hydrates in a pass of its own (the signed-in dashboard) has hydrated too (decision 018). A day's detail in the
- * dashboard is not waited for (its chunk loads only then): with the results held until it had hydrated, the day of a
- * place that is not the user's met React #418 (e2e day-detail), so it hydrates after they are let through.
+ * dashboard is not waited for: its chunk loads only then, and the page's data would stand still for that fetch too.
+ * It hydrates from the cache, which answers its query as the server did (cache.ts, `Query.place`).
  *
  * Until then the page's data must stand still: a part still waiting to hydrate reads the GraphQL cache as it
  * hydrates, and anything written to it in between (a message the live stream delivered, entries of the persisted
